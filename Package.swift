@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Reprise: an MPRIS2 media player service over sd-bus and GStreamer.
+/// Layers (each its own target): C system libraries and shims → thin Swift wrappers
+/// (SDBus, GStreamerKit) → pure-Swift core (RepriseCore) → MPRIS adaptor → executable.
+let package = Package(
+    name: "Reprise",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "reprise", targets: ["reprise"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0", providers: [.apt(["libgstreamer1.0-dev"])]),
+        .target(name: "CShims", dependencies: ["CSystemd", "CGStreamer"]),
+        .target(name: "SDBus", dependencies: ["CSystemd", "CShims"]),
+        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CShims"]),
+        .target(name: "RepriseCore"),
+        .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
+        .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "GStreamerKit", "SDBus", "CShims"]),
+        .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["SDBus"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,29 @@
+#include "CShims.h"
+
+void rp_object_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
+void rp_object_set_double(gpointer object, const char *name, double value) { g_object_set(object, name, value, NULL); }
+void rp_object_set_bool(gpointer object, const char *name, bool value) { g_object_set(object, name, (gboolean)value, NULL); }
+void rp_object_set_object(gpointer object, const char *name, gpointer value) { g_object_set(object, name, value, NULL); }
+void rp_object_set_flags(gpointer object, const char *name, unsigned value) { g_object_set(object, name, value, NULL); }
+
+bool rp_object_set_structure(gpointer object, const char *name, const char *structure) {
+    GstStructure *parsed = gst_structure_from_string(structure, NULL);
+    if (!parsed) return false;
+    g_object_set(object, name, parsed, NULL);
+    gst_structure_free(parsed);
+    return true;
+}
+
+double rp_object_get_double(gpointer object, const char *name) {
+    double value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+bool rp_object_has_property(gpointer object, const char *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
+}
+
+GstMessageType rp_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
+GstObject *rp_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
+const char *rp_object_name(GstObject *object) { return object ? GST_OBJECT_NAME(object) : ""; }

@@ -1,0 +1,4 @@
+#include <systemd/sd-bus.h>
+#include <systemd/sd-event.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>

@@ -1,0 +1,129 @@
+import CGStreamer
+import CShims
+
+/// GStreamer set-up for the process.
+public enum GStreamer {
+    /// Initialises GStreamer once; safe to call again.
+    public static func initialize() {
+        gst_init(nil, nil)
+    }
+
+    public static func hasElement(_ factory: String) -> Bool {
+        guard let found = gst_element_factory_find(factory) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(found))
+        return true
+    }
+}
+
+/// Whether GStreamer accepted a state change, and whether it completes later (`async`).
+public enum StateChangeResult: Sendable, Equatable {
+    case failure, success, async, noPreroll
+
+    init(_ raw: GstStateChangeReturn) {
+        switch raw {
+        case GST_STATE_CHANGE_SUCCESS: self = .success
+        case GST_STATE_CHANGE_ASYNC: self = .async
+        case GST_STATE_CHANGE_NO_PREROLL: self = .noPreroll
+        default: self = .failure
+        }
+    }
+}
+
+/// A `playbin` pipeline playing audio to PulseAudio with a given stream role.
+/// Bus messages are delivered to `onMessage` from the thread-default GLib main context.
+public final class Playbin {
+    private let element: UnsafeMutablePointer<GstElement>
+    private var watchID: guint = 0
+    /// Called for every bus message, on the main loop's thread.
+    public var onMessage: ((PipelineMessage) -> Void)?
+
+    private var elementPointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(element) }
+
+    /// - Parameters:
+    ///   - role: the PulseAudio `media.role` of the stream (e.g. "music").
+    ///   - applicationName: shown by sound settings as the stream's owner.
+    public init?(role: String, applicationName: String, iconName: String) {
+        guard let element = gst_element_factory_make("playbin", "player") else { return nil }
+        self.element = element
+        _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
+        rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
+        if let sink = gst_element_factory_make("pulsesink", "audio-output") {
+            let sinkPointer = UnsafeMutableRawPointer(sink)
+            rp_object_set_string(sinkPointer, "client-name", applicationName)
+            _ = rp_object_set_structure(sinkPointer, "stream-properties",
+                                        "props,media.role=\(role),application.name=\(applicationName),application.icon_name=\(iconName)")
+            rp_object_set_object(elementPointer, "audio-sink", sinkPointer)
+        }
+        if let tempo = gst_element_factory_make("scaletempo", "tempo") {
+            rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(tempo))
+        }
+        let bus = gst_element_get_bus(element)
+        watchID = gst_bus_add_watch(bus, { _, message, userdata in
+            guard let message, let userdata else { return 1 }
+            let playbin = Unmanaged<Playbin>.fromOpaque(userdata).takeUnretainedValue()
+            playbin.onMessage?(PipelineMessage(message, pipeline: playbin.elementPointer))
+            return 1
+        }, Unmanaged.passUnretained(self).toOpaque())
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+    }
+
+    deinit {
+        _ = gst_element_set_state(element, GST_STATE_NULL)
+        if watchID != 0 { g_source_remove(watchID) }
+        gst_object_unref(elementPointer)
+    }
+
+    /// Whether playbin can change the playback rate without changing pitch.
+    public var keepsPitchAtOtherRates: Bool { GStreamer.hasElement("scaletempo") }
+
+    public func setURI(_ uri: String) { rp_object_set_string(elementPointer, "uri", uri) }
+
+    @discardableResult
+    public func setState(_ state: ElementState) -> StateChangeResult {
+        StateChangeResult(gst_element_set_state(element, state.raw))
+    }
+
+    /// The state the pipeline is in now (not waiting for pending changes).
+    public var currentState: ElementState {
+        var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
+        _ = gst_element_get_state(element, &current, &pending, 0)
+        return ElementState(current)
+    }
+
+    /// Position in nanoseconds, when the pipeline knows it.
+    public var positionNanoseconds: Int64? {
+        var position: gint64 = -1
+        guard gst_element_query_position(element, GST_FORMAT_TIME, &position) != 0, position >= 0 else { return nil }
+        return Int64(position)
+    }
+
+    /// Duration in nanoseconds, when known.
+    public var durationNanoseconds: Int64? {
+        var duration: gint64 = -1
+        guard gst_element_query_duration(element, GST_FORMAT_TIME, &duration) != 0, duration > 0 else { return nil }
+        return Int64(duration)
+    }
+
+    /// Whether the current stream can seek in time.
+    public var isSeekable: Bool {
+        guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return false }
+        defer { gst_query_unref(query) }
+        guard gst_element_query(element, query) != 0 else { return false }
+        var seekable: gboolean = 0
+        gst_query_parse_seeking(query, nil, &seekable, nil, nil)
+        return seekable != 0
+    }
+
+    /// Flushing, accurate seek to `nanoseconds`, playing on at `rate`.
+    public func seek(toNanoseconds nanoseconds: Int64, rate: Double) -> Bool {
+        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        return gst_element_seek(element, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
+                                GST_SEEK_TYPE_NONE, -1) != 0
+    }
+
+    /// Linear software volume, 1.0 = unchanged.
+    public var volume: Double {
+        get { rp_object_get_double(elementPointer, "volume") }
+        set { rp_object_set_double(elementPointer, "volume", newValue) }
+    }
+}

@@ -1,0 +1,192 @@
+import RepriseCore
+import SDBus
+
+/// Exports the MPRIS root and Player interfaces for a ``Player`` and keeps clients told of every change:
+/// one PropertiesChanged per handled event carrying exactly the properties whose values changed.
+public final class MPRISService: PlayerObserver {
+    /// Fixed facts about the application for the root interface.
+    public struct Identity: Sendable {
+        public var name: String
+        public var desktopEntry: String
+        public var supportedMimeTypes: [String]
+        public init(name: String, desktopEntry: String, supportedMimeTypes: [String]) {
+            self.name = name
+            self.desktopEntry = desktopEntry
+            self.supportedMimeTypes = supportedMimeTypes
+        }
+    }
+
+    private let bus: Bus
+    private let player: Player
+    private let log: Log
+    private let root: RootInterface
+    private let playerInterface: PlayerInterface
+    private var announced: [String: DBusValue] = [:]
+
+    public init(bus: Bus, player: Player, identity: Identity, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
+        self.bus = bus
+        self.player = player
+        self.log = log
+        root = RootInterface(identity: identity, onQuit: onQuit)
+        playerInterface = PlayerInterface(player: player)
+        try bus.export(MPRIS.root, at: MPRIS.objectPath, implementation: root)
+        try bus.export(MPRIS.player, at: MPRIS.objectPath, implementation: playerInterface)
+        announced = snapshot()
+        player.observer = self
+    }
+
+    public func playerDidChange() {
+        let now = snapshot()
+        let changed = MPRIS.announcedPlayerProperties.filter { now[$0] != announced[$0] }
+        announced = now
+        guard !changed.isEmpty else { return }
+        log.debug("PropertiesChanged \(changed.joined(separator: ","))")
+        do {
+            try bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playerInterface, names: changed)
+        } catch {
+            log.warning("could not announce \(changed): \(error)")
+        }
+    }
+
+    public func playerDidSeek(toMicroseconds microseconds: Int64) {
+        log.debug("Seeked \(microseconds)")
+        do {
+            try bus.emitSignal(path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked", [.int64(microseconds)])
+        } catch {
+            log.warning("could not send Seeked: \(error)")
+        }
+    }
+
+    private func snapshot() -> [String: DBusValue] {
+        var values: [String: DBusValue] = [:]
+        for name in MPRIS.announcedPlayerProperties { values[name] = try? playerInterface.get(name) }
+        return values
+    }
+}
+
+/// org.mpris.MediaPlayer2
+final class RootInterface: InterfaceImplementation {
+    private let identity: MPRISService.Identity
+    private let onQuit: () -> Void
+
+    init(identity: MPRISService.Identity, onQuit: @escaping () -> Void) {
+        self.identity = identity
+        self.onQuit = onQuit
+    }
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        switch call.member {
+        case "Raise":
+            return .reply([])
+        case "Quit":
+            call.reply()
+            onQuit()
+            return .deferred
+        default:
+            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.member)")
+        }
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        switch property {
+        case "CanQuit": .bool(true)
+        case "Fullscreen", "CanSetFullscreen", "CanRaise", "HasTrackList": .bool(false)
+        case "Identity": .string(identity.name)
+        case "DesktopEntry": .string(identity.desktopEntry)
+        case "SupportedUriSchemes": .strings(SupportedSchemes.all)
+        case "SupportedMimeTypes": .strings(identity.supportedMimeTypes)
+        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        // Fullscreen is the only writable property and CanSetFullscreen is false: setting it has no effect.
+        guard property == "Fullscreen", case .bool = value else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+        }
+    }
+}
+
+/// org.mpris.MediaPlayer2.Player
+final class PlayerInterface: InterfaceImplementation {
+    private let player: Player
+
+    init(player: Player) { self.player = player }
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        let args = call.arguments
+        switch (call.member, args.first) {
+        case ("Next", _): player.next()
+        case ("Previous", _): player.previous()
+        case ("Pause", _): player.pause()
+        case ("PlayPause", _): player.playPause()
+        case ("Stop", _): player.stop()
+        case ("Play", _): player.play()
+        case ("Seek", .int64(let offset)?): player.seek(by: offset)
+        case ("SetPosition", .objectPath(let track)?):
+            guard args.count == 2, case .int64(let position) = args[1] else { throw .invalidArgs("SetPosition takes (o, x)") }
+            player.setPosition(entryID: MPRIS.entryID(fromTrackPath: track), microseconds: position)
+        case ("OpenUri", .string(let uri)?):
+            do throws(PlayerError) {
+                try player.open(uri) { error in
+                    if let error { call.fail(error.dbusError) } else { call.reply() }
+                }
+            } catch {
+                throw error.dbusError
+            }
+            return .deferred
+        default:
+            throw .invalidArgs("bad arguments for \(call.member)")
+        }
+        return .reply([])
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        switch property {
+        case "PlaybackStatus": .string(player.status.rawValue)
+        case "LoopStatus": .string(player.loopStatus.rawValue)
+        case "Rate": .double(player.rate)
+        case "Shuffle": .bool(player.shuffle)
+        case "Metadata": MetadataEncoding.encode(player.announcedTrack)
+        case "Volume": .double(player.volume)
+        case "Position": .int64(player.positionMicroseconds)
+        case "MinimumRate": .double(player.rateRange.lowerBound)
+        case "MaximumRate": .double(player.rateRange.upperBound)
+        case "CanGoNext": .bool(player.canGoNext)
+        case "CanGoPrevious": .bool(player.canGoPrevious)
+        case "CanPlay": .bool(player.canPlay)
+        case "CanPause": .bool(player.canPause)
+        case "CanSeek": .bool(player.canSeek)
+        case "CanControl": .bool(true)
+        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        do throws(PlayerError) {
+            switch (property, value) {
+            case ("LoopStatus", .string(let text)):
+                guard let status = LoopStatus(rawValue: text) else {
+                    throw .invalidArgument("LoopStatus must be one of \(LoopStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                player.setLoopStatus(status)
+            case ("Rate", .double(let rate)): try player.setRate(rate)
+            case ("Shuffle", .bool(let on)): player.setShuffle(on)
+            case ("Volume", .double(let volume)): try player.setVolume(volume)
+            default: throw .invalidArgument("cannot set \(property) to a value of type \(value.signature)")
+            }
+        } catch {
+            throw error.dbusError
+        }
+    }
+}
+
+extension PlayerError {
+    var dbusError: DBusError {
+        switch self {
+        case .invalidArgument(let m): .invalidArgs(m)
+        case .unsupportedScheme(let m): .notSupported(m)
+        case .unplayable(let m): .failed(m)
+        }
+    }
+}

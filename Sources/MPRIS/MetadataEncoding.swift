@@ -1,0 +1,26 @@
+import RepriseCore
+import SDBus
+
+/// Maps a track to the MPRIS Metadata dictionary with the exact types strict clients (BlueZ, GNOME) expect.
+public enum MetadataEncoding {
+    public static func encode(_ track: TrackInfo?) -> DBusValue {
+        guard let track else { return .vardict([]) }
+        var entries: [(String, DBusValue)] = [
+            ("mpris:trackid", .objectPath(MPRIS.trackPath(forEntry: track.entryID))),
+            ("xesam:url", .string(track.url)),
+            ("xesam:title", .string(track.title)),
+        ]
+        if let length = track.lengthMicroseconds { entries.append(("mpris:length", .int64(length))) }
+        let tags = track.tags
+        if !tags.artists.isEmpty { entries.append(("xesam:artist", .strings(tags.artists))) }
+        if let album = tags.album { entries.append(("xesam:album", .string(album))) }
+        if !tags.albumArtists.isEmpty { entries.append(("xesam:albumArtist", .strings(tags.albumArtists))) }
+        if let number = tags.trackNumber { entries.append(("xesam:trackNumber", .int32(Int32(clamping: number)))) }
+        if let disc = tags.discNumber { entries.append(("xesam:discNumber", .int32(Int32(clamping: disc)))) }
+        if !tags.genres.isEmpty { entries.append(("xesam:genre", .strings(tags.genres))) }
+        if !tags.composers.isEmpty { entries.append(("xesam:composer", .strings(tags.composers))) }
+        if !tags.comments.isEmpty { entries.append(("xesam:comment", .strings(tags.comments))) }
+        if let created = tags.contentCreated { entries.append(("xesam:contentCreated", .string(created))) }
+        return .vardict(entries)
+    }
+}

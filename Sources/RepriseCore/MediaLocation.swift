@@ -1,0 +1,75 @@
+import Foundation
+
+/// Turning command-line arguments and client-supplied URIs into playable URIs.
+public enum MediaLocation {
+    /// File extensions taken from a directory argument.
+    public static let audioExtensions: Set<String> = [
+        "aac", "aif", "aiff", "ape", "flac", "m4a", "mka", "mp2", "mp3", "mpc", "oga", "ogg", "opus",
+        "spx", "tta", "wav", "weba", "wma", "wv",
+    ]
+
+    /// Checks that `uri` names something the player could read: a supported scheme and, for
+    /// `file:`, an existing readable regular file.
+    public static func validate(_ uri: String) throws(PlayerError) {
+        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased() else {
+            throw .invalidArgument("'\(uri)' is not a URI")
+        }
+        guard SupportedSchemes.all.contains(scheme) else {
+            throw .unsupportedScheme("URI scheme '\(scheme)' is not supported (use \(SupportedSchemes.all.joined(separator: ", ")))")
+        }
+        if scheme == "file" {
+            let path = url.path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw .unplayable("\(path): no such file")
+            }
+            guard !isDirectory.boolValue else { throw .unplayable("\(path) is a directory") }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw .unplayable("\(path): permission denied") }
+        } else if url.host == nil || url.host!.isEmpty {
+            throw .invalidArgument("'\(uri)' has no host")
+        }
+    }
+
+    /// Expands command-line arguments: URIs stay, files become `file://` URIs, directories become
+    /// their audio files in name order. Returns the URIs and a message for each argument skipped.
+    public static func expand(_ arguments: [String], relativeTo cwd: String) -> (uris: [String], problems: [String]) {
+        var uris: [String] = []
+        var problems: [String] = []
+        for argument in arguments {
+            if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1, argument.contains("://") {
+                do throws(PlayerError) {
+                    try validate(argument)
+                    uris.append(argument)
+                } catch {
+                    problems.append(error.message)
+                }
+                continue
+            }
+            let path = argument.hasPrefix("/") ? argument : cwd + "/" + argument
+            let standardized = URL(fileURLWithPath: path).standardizedFileURL
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: standardized.path, isDirectory: &isDirectory) else {
+                problems.append("\(argument): no such file or directory")
+                continue
+            }
+            if isDirectory.boolValue {
+                let found = audioFiles(in: standardized)
+                if found.isEmpty { problems.append("\(argument): no audio files") }
+                uris += found.map(\.absoluteString)
+            } else {
+                uris.append(standardized.absoluteString)
+            }
+        }
+        return (uris, problems)
+    }
+
+    /// Audio files directly inside `directory`, in natural name order (track 2 before track 10).
+    public static func audioFiles(in directory: URL) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names
+            .filter { !$0.hasPrefix(".") && audioExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+            .sorted { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
+            .map { directory.appendingPathComponent($0) }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+    }
+}

@@ -1,0 +1,105 @@
+/// One entry of the play queue.
+public struct QueueEntry: Sendable, Equatable {
+    /// Unique for the life of the process; never reused.
+    public let id: Int
+    public let uri: String
+    public var tags = TrackTags()
+    public var lengthMicroseconds: Int64?
+
+    public init(id: Int, uri: String) {
+        self.id = id
+        self.uri = uri
+    }
+}
+
+/// The ordered list of entries, the play order (shuffled or not) and the current entry.
+public struct PlayQueue: Sendable {
+    public private(set) var entries: [QueueEntry] = []
+    /// Indices into `entries` in the order they play.
+    private var order: [Int] = []
+    /// Index into `order` of the current entry.
+    public private(set) var currentPosition: Int?
+    private var nextID = 1
+    public private(set) var isShuffled = false
+
+    public init() {}
+
+    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { entries.count }
+
+    public var current: QueueEntry? {
+        currentPosition.map { entries[order[$0]] }
+    }
+
+    /// Appends entries at the end of the list and of the play order; the first becomes current if none is.
+    @discardableResult
+    public mutating func append(_ uris: [String]) -> [Int] {
+        uris.map { uri in
+            let id = makeID()
+            entries.append(QueueEntry(id: id, uri: uri))
+            order.append(entries.count - 1)
+            if currentPosition == nil { currentPosition = order.count - 1 }
+            return id
+        }
+    }
+
+    /// Inserts an entry right after the current one (in list and play order); returns its id and play-order position.
+    public mutating func insertAfterCurrent(_ uri: String) -> (id: Int, position: Int) {
+        let id = makeID()
+        let listIndex = currentPosition.map { order[$0] + 1 } ?? entries.count
+        entries.insert(QueueEntry(id: id, uri: uri), at: listIndex)
+        order = order.map { $0 >= listIndex ? $0 + 1 : $0 }
+        let orderIndex = currentPosition.map { $0 + 1 } ?? order.count
+        order.insert(listIndex, at: orderIndex)
+        return (id, orderIndex)
+    }
+
+    /// The play-order position after the current one, wrapping around when `wrap` is set.
+    public func nextPosition(wrap: Bool) -> Int? {
+        guard let position = currentPosition else { return order.isEmpty ? nil : 0 }
+        if position + 1 < order.count { return position + 1 }
+        return wrap ? 0 : nil
+    }
+
+    public func previousPosition(wrap: Bool) -> Int? {
+        guard let position = currentPosition else { return nil }
+        if position > 0 { return position - 1 }
+        return wrap && !order.isEmpty ? order.count - 1 : nil
+    }
+
+    public mutating func move(to position: Int) {
+        precondition(order.indices.contains(position), "queue position out of range")
+        currentPosition = position
+    }
+
+    public func entry(withID id: Int) -> QueueEntry? { entries.first { $0.id == id } }
+
+    public mutating func update(id: Int, _ change: (inout QueueEntry) -> Void) {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+        change(&entries[index])
+    }
+
+    /// Turns shuffle on (the current entry first, the rest in random order) or off (list order).
+    public mutating func setShuffled<R: RandomNumberGenerator>(_ shuffled: Bool, using generator: inout R) {
+        guard shuffled != isShuffled else { return }
+        isShuffled = shuffled
+        let currentIndex = currentPosition.map { order[$0] }
+        if shuffled {
+            var rest = Array(entries.indices).filter { $0 != currentIndex }
+            rest.shuffle(using: &generator)
+            order = (currentIndex.map { [$0] } ?? []) + rest
+            currentPosition = currentIndex == nil ? nil : 0
+        } else {
+            order = Array(entries.indices)
+            currentPosition = currentIndex
+        }
+    }
+
+    /// Entries in the order they will play.
+    public var playOrder: [QueueEntry] { order.map { entries[$0] } }
+
+    private mutating func makeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+}

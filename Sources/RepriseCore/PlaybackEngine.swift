@@ -1,0 +1,31 @@
+/// What the player asks of the thing that actually decodes and outputs sound.
+/// Implemented over GStreamer by the executable and by a scripted double in unit tests.
+/// Results arrive back through the ``Player`` `engine…` methods, on the same thread.
+public protocol PlaybackEngine: AnyObject {
+    /// Loads `uri` from its start and moves to playing (or paused). False when refused at once.
+    func load(_ uri: String, playing: Bool) -> Bool
+    /// Resumes the loaded stream. False when refused.
+    func resume() -> Bool
+    /// Pauses the loaded stream. False when refused.
+    func pause() -> Bool
+    /// Unloads the stream; position returns to 0.
+    func stop()
+    /// Jumps to `microseconds` in the loaded stream.
+    func seek(toMicroseconds microseconds: Int64) -> Bool
+    /// Plays at `rate` (1.0 = normal) from now on, this and later streams.
+    func setRate(_ rate: Double)
+    /// Linear output gain, 1.0 = unchanged.
+    func setVolume(_ volume: Double)
+    /// Position of the loaded stream, when known.
+    var positionMicroseconds: Int64? { get }
+    /// The slowest and fastest rates this engine can play at.
+    var rateRange: ClosedRange<Double> { get }
+}
+
+/// Told about everything a client must hear about: property changes and position jumps.
+public protocol PlayerObserver: AnyObject {
+    /// Something observable may have changed; called once per handled event.
+    func playerDidChange()
+    /// The position jumped (seek, restart) to `microseconds`.
+    func playerDidSeek(toMicroseconds microseconds: Int64)
+}

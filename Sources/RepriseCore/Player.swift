@@ -1,0 +1,303 @@
+import Foundation
+
+/// The player state machine: queue, status, loop/shuffle, rate, volume, and the MPRIS rules for each request.
+/// Owned by the event loop; every method runs on its thread. Observers hear one `playerDidChange` per request or event.
+public final class Player {
+    public private(set) var queue = PlayQueue()
+    public private(set) var status: PlaybackStatus = .stopped
+    public private(set) var loopStatus: LoopStatus = .none
+    public private(set) var rate = 1.0
+    public private(set) var volume = 1.0
+    public weak var observer: PlayerObserver?
+
+    private let engine: PlaybackEngine
+    private let log: Log
+    private var random = SystemRandomNumberGenerator()
+    /// The entry whose stream the engine has loaded; nil while stopped.
+    private var loadedEntryID: Int?
+    private var prerolled = false
+    private var seekable = false
+    /// While a new stream prerolls, clients keep seeing what they saw before, so tags never arrive piecemeal.
+    private var heldTrack: TrackInfo??
+    private var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
+    private var consecutiveFailures = 0
+    private var transactionDepth = 0
+
+    public init(engine: PlaybackEngine, log: Log) {
+        self.engine = engine
+        self.log = log
+    }
+
+    // MARK: What clients see
+
+    public var shuffle: Bool { queue.isShuffled }
+    public var rateRange: ClosedRange<Double> { engine.rateRange }
+    public var canPlay: Bool { !queue.isEmpty }
+    public var canPause: Bool { queue.current != nil }
+    public var canSeek: Bool { status != .stopped && loadedEntryID != nil && prerolled && seekable }
+    public var canGoNext: Bool { queue.nextPosition(wrap: loopStatus == .playlist) != nil }
+    public var canGoPrevious: Bool { queue.previousPosition(wrap: loopStatus == .playlist) != nil }
+
+    /// The current track as clients should see it now (nil: no current track).
+    public var announcedTrack: TrackInfo? {
+        if let held = heldTrack { return held }
+        return queue.current.map(TrackInfo.init)
+    }
+
+    /// Position in the current track; 0 when stopped, never beyond the track's length.
+    public var positionMicroseconds: Int64 {
+        guard status != .stopped, loadedEntryID != nil, prerolled else { return 0 }
+        var position = max(0, engine.positionMicroseconds ?? 0)
+        if let length = queue.current?.lengthMicroseconds { position = min(position, length) }
+        return position
+    }
+
+    // MARK: Requests
+
+    public func enqueue(_ uris: [String]) {
+        transaction { queue.append(uris) }
+    }
+
+    public func play() {
+        transaction {
+            guard queue.current != nil else { return }
+            switch status {
+            case .playing: return
+            case .paused where loadedEntryID != nil:
+                if engine.resume() { status = .playing } else { streamFailed("the audio output refused to resume") }
+            case .paused, .stopped:
+                startLoading(playing: true, holding: announcedTrack)
+            }
+        }
+    }
+
+    public func pause() {
+        transaction {
+            guard status == .playing else { return }
+            if engine.pause() { status = .paused } else { streamFailed("the audio output refused to pause") }
+        }
+    }
+
+    public func playPause() {
+        if status == .playing { pause() } else { play() }
+    }
+
+    public func stop() {
+        transaction {
+            guard status != .stopped else { return }
+            unload()
+        }
+    }
+
+    public func next() {
+        transaction {
+            guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
+            go(to: position)
+        }
+    }
+
+    public func previous() {
+        transaction {
+            guard let position = queue.previousPosition(wrap: loopStatus == .playlist) else { return }
+            go(to: position)
+        }
+    }
+
+    /// Moves the position by `offset`; below 0 goes to 0, past the end acts like ``next()``.
+    public func seek(by offset: Int64) {
+        transaction {
+            guard canSeek else { return }
+            let (sum, overflow) = positionMicroseconds.addingReportingOverflow(offset)
+            let target = overflow ? (offset > 0 ? Int64.max : 0) : max(0, sum)
+            if let length = queue.current?.lengthMicroseconds, target > length {
+                guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
+                go(to: position)
+                return
+            }
+            jump(to: target)
+        }
+    }
+
+    /// Sets the position in the entry `entryID`; ignored for a stale id or a position outside [0, length].
+    public func setPosition(entryID: Int?, microseconds: Int64) {
+        transaction {
+            guard canSeek, let current = queue.current, entryID == current.id, microseconds >= 0 else { return }
+            if let length = current.lengthMicroseconds, microseconds > length { return }
+            jump(to: microseconds)
+        }
+    }
+
+    /// 0 pauses; a rate outside ``rateRange`` is refused and not applied.
+    public func setRate(_ newRate: Double) throws(PlayerError) {
+        guard newRate.isFinite else { throw .invalidArgument("Rate must be a finite number") }
+        if newRate == 0 {
+            pause()
+            return
+        }
+        guard engine.rateRange.contains(newRate) else {
+            throw .invalidArgument("Rate \(newRate) is outside [\(engine.rateRange.lowerBound), \(engine.rateRange.upperBound)]")
+        }
+        transaction {
+            guard newRate != rate else { return }
+            rate = newRate
+            engine.setRate(newRate)
+        }
+    }
+
+    /// Negative values set 0; values above 1 (full volume) set 1.
+    public func setVolume(_ newVolume: Double) throws(PlayerError) {
+        guard !newVolume.isNaN else { throw .invalidArgument("Volume must be a number") }
+        let clamped = min(max(newVolume, 0), 1)
+        transaction {
+            guard clamped != volume else { return }
+            volume = clamped
+            engine.setVolume(clamped)
+        }
+    }
+
+    public func setLoopStatus(_ newStatus: LoopStatus) {
+        transaction { loopStatus = newStatus }
+    }
+
+    public func setShuffle(_ on: Bool) {
+        transaction { queue.setShuffled(on, using: &random) }
+    }
+
+    /// Adds `uri` after the current entry and plays it at once. `completion` hears whether it could be played.
+    public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) throws(PlayerError) {
+        try MediaLocation.validate(uri)
+        transaction {
+            let before = announcedTrack
+            let (id, position) = queue.insertAfterCurrent(uri)
+            queue.move(to: position)
+            pendingOpens[id] = completion
+            startLoading(playing: true, holding: before)
+        }
+    }
+
+    // MARK: Engine events
+
+    /// The loaded stream is ready: its length (when known) and whether it can seek.
+    public func engineDidPreroll(lengthMicroseconds: Int64?, seekable: Bool) {
+        transaction {
+            guard let id = loadedEntryID, !prerolled else { return }
+            prerolled = true
+            self.seekable = seekable
+            consecutiveFailures = 0
+            if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
+            heldTrack = nil
+            pendingOpens.removeValue(forKey: id)?(nil)
+            log.debug("prerolled entry \(id), length \(lengthMicroseconds.map(String.init) ?? "unknown") us")
+        }
+    }
+
+    public func engineDidReadTags(_ tags: TrackTags) {
+        transaction {
+            guard let id = loadedEntryID else { return }
+            queue.update(id: id) { $0.tags = $0.tags.merged(with: tags) }
+        }
+    }
+
+    public func engineLengthDidChange(microseconds: Int64) {
+        transaction {
+            guard let id = loadedEntryID, microseconds > 0 else { return }
+            queue.update(id: id) { $0.lengthMicroseconds = microseconds }
+        }
+    }
+
+    /// The loaded stream played to its end.
+    public func engineDidReachEnd() {
+        transaction {
+            guard loadedEntryID != nil else { return }
+            if loopStatus == .track {
+                jump(to: 0)
+            } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
+                go(to: position)
+            } else {
+                log.info("end of queue")
+                unload()
+            }
+        }
+    }
+
+    /// The loaded stream cannot be played (missing, not media, corrupt, or the output failed).
+    public func engineDidFail(_ message: String) {
+        transaction { streamFailed(message) }
+    }
+
+    // MARK: Internals
+
+    @discardableResult
+    private func transaction<T>(_ body: () throws(PlayerError) -> T) throws(PlayerError) -> T {
+        transactionDepth += 1
+        defer {
+            transactionDepth -= 1
+            if transactionDepth == 0 { observer?.playerDidChange() }
+        }
+        return try body()
+    }
+
+    @discardableResult
+    private func transaction<T>(_ body: () -> T) -> T {
+        transactionDepth += 1
+        defer {
+            transactionDepth -= 1
+            if transactionDepth == 0 { observer?.playerDidChange() }
+        }
+        return body()
+    }
+
+    private func go(to position: Int) {
+        let before = announcedTrack
+        queue.move(to: position)
+        guard status != .stopped else { return }
+        startLoading(playing: status == .playing, holding: before)
+    }
+
+    private func startLoading(playing: Bool, holding before: TrackInfo?) {
+        guard let entry = queue.current else { return }
+        if let previous = loadedEntryID, previous != entry.id { pendingOpens.removeValue(forKey: previous)?(nil) }
+        loadedEntryID = entry.id
+        prerolled = false
+        seekable = false
+        heldTrack = .some(before)
+        status = playing ? .playing : .paused
+        log.info("\(playing ? "playing" : "loading") \(entry.uri)")
+        if !engine.load(entry.uri, playing: playing) { streamFailed("the pipeline refused the stream") }
+    }
+
+    private func jump(to microseconds: Int64) {
+        guard engine.seek(toMicroseconds: microseconds) else {
+            log.warning("seek to \(microseconds) us refused")
+            return
+        }
+        observer?.playerDidSeek(toMicroseconds: microseconds)
+    }
+
+    private func unload() {
+        engine.stop()
+        if let id = loadedEntryID { pendingOpens.removeValue(forKey: id)?(nil) }
+        loadedEntryID = nil
+        prerolled = false
+        seekable = false
+        heldTrack = nil
+        status = .stopped
+    }
+
+    private func streamFailed(_ message: String) {
+        guard let id = loadedEntryID, let entry = queue.entry(withID: id) else {
+            log.warning(message)
+            return
+        }
+        log.warning("cannot play \(entry.uri): \(message); skipping")
+        pendingOpens.removeValue(forKey: id)?(.unplayable(message))
+        consecutiveFailures += 1
+        if consecutiveFailures < queue.count, let position = queue.nextPosition(wrap: loopStatus == .playlist) {
+            go(to: position)
+        } else {
+            if consecutiveFailures >= queue.count { log.warning("nothing in the queue can be played; stopping") }
+            consecutiveFailures = 0
+            unload()
+        }
+    }
+}

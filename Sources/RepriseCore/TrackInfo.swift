@@ -1,0 +1,71 @@
+import Foundation
+
+/// Tags read from a stream. Strings are valid UTF-8 by construction (Swift `String`).
+public struct TrackTags: Sendable, Equatable {
+    public var title: String?
+    public var artists: [String] = []
+    public var album: String?
+    public var albumArtists: [String] = []
+    public var trackNumber: Int?
+    public var discNumber: Int?
+    public var genres: [String] = []
+    public var composers: [String] = []
+    public var comments: [String] = []
+    public var contentCreated: String?
+
+    public init(title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
+                trackNumber: Int? = nil, discNumber: Int? = nil, genres: [String] = [], composers: [String] = [],
+                comments: [String] = [], contentCreated: String? = nil) {
+        self.title = title
+        self.artists = artists
+        self.album = album
+        self.albumArtists = albumArtists
+        self.trackNumber = trackNumber
+        self.discNumber = discNumber
+        self.genres = genres
+        self.composers = composers
+        self.comments = comments
+        self.contentCreated = contentCreated
+    }
+
+    /// Fields set in `newer` replace ours; fields it lacks keep their value.
+    public func merged(with newer: TrackTags) -> TrackTags {
+        var result = self
+        if let v = newer.title { result.title = v }
+        if !newer.artists.isEmpty { result.artists = newer.artists }
+        if let v = newer.album { result.album = v }
+        if !newer.albumArtists.isEmpty { result.albumArtists = newer.albumArtists }
+        if let v = newer.trackNumber { result.trackNumber = v }
+        if let v = newer.discNumber { result.discNumber = v }
+        if !newer.genres.isEmpty { result.genres = newer.genres }
+        if !newer.composers.isEmpty { result.composers = newer.composers }
+        if !newer.comments.isEmpty { result.comments = newer.comments }
+        if let v = newer.contentCreated { result.contentCreated = v }
+        return result
+    }
+}
+
+/// Everything the desktop is told about one queue entry.
+public struct TrackInfo: Sendable, Equatable {
+    /// Stable for the life of the queue entry.
+    public let entryID: Int
+    public let url: String
+    public let title: String
+    public let tags: TrackTags
+    public let lengthMicroseconds: Int64?
+
+    public init(entry: QueueEntry) {
+        entryID = entry.id
+        url = entry.uri
+        tags = entry.tags
+        lengthMicroseconds = entry.lengthMicroseconds
+        title = entry.tags.title ?? TrackInfo.fallbackTitle(for: entry.uri)
+    }
+
+    /// The file's name without its extension (percent-decoded), or the URI itself for non-file URIs.
+    public static func fallbackTitle(for uri: String) -> String {
+        guard let url = URL(string: uri), !url.lastPathComponent.isEmpty, url.lastPathComponent != "/" else { return uri }
+        let name = url.deletingPathExtension().lastPathComponent
+        return name.isEmpty ? url.lastPathComponent : name
+    }
+}

@@ -1,0 +1,170 @@
+import CShims
+import CSystemd
+import Glibc
+
+/// A connection to a D-Bus bus through sd-bus. Used from one thread only (the event loop's).
+public final class Bus {
+    let raw: OpaquePointer
+    private var registrations: [Registration] = []
+    private var matches: [MatchHandler] = []
+
+    private init(raw: OpaquePointer) { self.raw = raw }
+
+    deinit {
+        registrations.removeAll()
+        matches.removeAll()
+        sd_bus_flush_close_unref(raw)
+    }
+
+    /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS` (or the user's default).
+    public static func session() throws(DBusError) -> Bus {
+        var raw: OpaquePointer? = nil
+        try check(sd_bus_open_user(&raw), "connect to the session bus")
+        return Bus(raw: raw!)
+    }
+
+    /// Connects to the bus at `address` (e.g. `unix:path=/run/user/1000/bus`).
+    public static func connect(address: String) throws(DBusError) -> Bus {
+        var raw: OpaquePointer? = nil
+        try check(sd_bus_new(&raw), "create bus")
+        let bus = Bus(raw: raw!)
+        try check(sd_bus_set_address(bus.raw, address), "set bus address")
+        try check(sd_bus_set_bus_client(bus.raw, 1), "set bus client")
+        try check(sd_bus_start(bus.raw), "connect to \(address)")
+        return bus
+    }
+
+    /// Lets an sd-event loop (already driven by the process's main loop) dispatch this bus.
+    public func attach(toEvent event: OpaquePointer) throws(DBusError) {
+        try check(sd_bus_attach_event(raw, event, 0), "attach bus to event loop")
+    }
+
+    public var uniqueName: String {
+        var name: UnsafePointer<CChar>? = nil
+        guard sd_bus_get_unique_name(raw, &name) >= 0, let name else { return "" }
+        return String(cString: name)
+    }
+
+    /// Asks for `name` without queueing. Returns false when another connection owns it.
+    public func requestName(_ name: String) throws(DBusError) -> Bool {
+        let r = sd_bus_request_name(raw, name, 0)
+        if r == -EEXIST { return false }
+        try check(r, "request name \(name)")
+        return true
+    }
+
+    public func releaseName(_ name: String) {
+        _ = sd_bus_release_name(raw, name)
+    }
+
+    /// Exports `implementation` as `interface` at `path`.
+    public func export(_ interface: InterfaceDescription, at path: String,
+                       implementation: InterfaceImplementation) throws(DBusError) {
+        let registration = Registration(description: interface, implementation: implementation)
+        var slot: OpaquePointer? = nil
+        let userdata = Unmanaged.passUnretained(registration).toOpaque()
+        try check(sd_bus_add_object_vtable(raw, &slot, path, interface.name, rp_vtable_finish(registration.table), userdata),
+                  "export \(interface.name) at \(path)")
+        registration.slot = slot
+        registrations.append(registration)
+    }
+
+    /// Emits one PropertiesChanged signal carrying the current values of `names` (sd-bus calls the getters).
+    public func emitPropertiesChanged(path: String, interface: String, names: [String]) throws(DBusError) {
+        guard !names.isEmpty else { return }
+        var cStrings = names.map { strdup($0) }
+        cStrings.append(nil)
+        defer { cStrings.forEach { free($0) } }
+        let r = cStrings.withUnsafeMutableBufferPointer {
+            sd_bus_emit_properties_changed_strv(raw, path, interface, $0.baseAddress)
+        }
+        try check(r, "emit PropertiesChanged on \(interface)")
+    }
+
+    /// Emits a signal with the given arguments.
+    public func emitSignal(path: String, interface: String, member: String, _ values: [DBusValue]) throws(DBusError) {
+        var message: OpaquePointer? = nil
+        try check(sd_bus_message_new_signal(raw, &message, path, interface, member), "new signal \(member)")
+        let owned = Message(adopting: message!)
+        try owned.append(values)
+        try check(sd_bus_send(raw, owned.raw, nil), "send \(member)")
+    }
+
+    /// Writes out every queued message.
+    public func flush() { _ = sd_bus_flush(raw) }
+
+    // MARK: Client side
+
+    /// Calls a method and waits for its reply.
+    public func call(destination: String, path: String, interface: String, member: String,
+                     _ arguments: [DBusValue] = [], timeoutMicroseconds: UInt64 = 25_000_000) throws(DBusError) -> [DBusValue] {
+        var message: OpaquePointer? = nil
+        try check(sd_bus_message_new_method_call(raw, &message, destination, path, interface, member), "new call \(member)")
+        let request = Message(adopting: message!)
+        try request.append(arguments)
+        var error = sd_bus_error()
+        defer { sd_bus_error_free(&error) }
+        var replyRaw: OpaquePointer? = nil
+        let r = sd_bus_call(raw, request.raw, timeoutMicroseconds, &error, &replyRaw)
+        if r < 0 {
+            if sd_bus_error_is_set(&error) != 0 { throw DBusError(&error) }
+            throw DBusError.errno(r, "call \(interface).\(member)")
+        }
+        return try Message(adopting: replyRaw!).readAll()
+    }
+
+    /// Reads a property through org.freedesktop.DBus.Properties.Get.
+    public func getProperty(destination: String, path: String, interface: String, name: String) throws(DBusError) -> DBusValue {
+        let reply = try call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
+                             member: "Get", [.string(interface), .string(name)])
+        guard let first = reply.first else { throw DBusError.failed("empty Get reply") }
+        return first.unwrapped
+    }
+
+    /// Writes a property through org.freedesktop.DBus.Properties.Set; `value` is wrapped in a variant.
+    public func setProperty(destination: String, path: String, interface: String, name: String, _ value: DBusValue) throws(DBusError) {
+        _ = try call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
+                     member: "Set", [.string(interface), .string(name), .variant(value)])
+    }
+
+    /// Calls `handler` for every message matching `rule` (a D-Bus match rule) while the bus is processed.
+    public func addMatch(_ rule: String, _ handler: @escaping (ReceivedMessage) -> Void) throws(DBusError) {
+        let box = MatchHandler(handler)
+        var slot: OpaquePointer? = nil
+        let r = sd_bus_add_match(raw, &slot, rule, { raw, userdata, _ in
+            guard let raw, let userdata else { return 0 }
+            let box = Unmanaged<MatchHandler>.fromOpaque(userdata).takeUnretainedValue()
+            let message = Message(retaining: raw)
+            box.handler(ReceivedMessage(member: message.member ?? "", interface: message.interface ?? "",
+                                        path: message.path ?? "", sender: message.sender ?? "",
+                                        arguments: (try? message.readAll()) ?? []))
+            return 0
+        }, Unmanaged.passUnretained(box).toOpaque())
+        try check(r, "add match \(rule)")
+        box.slot = slot
+        matches.append(box)
+    }
+
+    /// Processes pending input, waiting at most `timeoutMicroseconds` for some to arrive. For clients without an event loop.
+    public func processPending(waitingUpTo timeoutMicroseconds: UInt64) {
+        while sd_bus_process(raw, nil) > 0 {}
+        _ = sd_bus_wait(raw, timeoutMicroseconds)
+        while sd_bus_process(raw, nil) > 0 {}
+    }
+}
+
+/// A signal (or other message) delivered to a match handler, decoded into Swift values.
+public struct ReceivedMessage: Sendable, Equatable {
+    public let member: String
+    public let interface: String
+    public let path: String
+    public let sender: String
+    public let arguments: [DBusValue]
+}
+
+final class MatchHandler {
+    let handler: (ReceivedMessage) -> Void
+    var slot: OpaquePointer?
+    init(_ handler: @escaping (ReceivedMessage) -> Void) { self.handler = handler }
+    deinit { if let slot { sd_bus_slot_unref(slot) } }
+}

@@ -1,0 +1,213 @@
+import CShims
+import CSystemd
+import Glibc
+
+/// Describes one D-Bus interface that an object exports.
+public struct InterfaceDescription: Sendable {
+    public struct Method: Sendable {
+        public let name: String
+        public let inSignature: String
+        public let inNames: [String]
+        public let outSignature: String
+        public let outNames: [String]
+        public init(_ name: String, in inSignature: String = "", _ inNames: [String] = [],
+                    out outSignature: String = "", _ outNames: [String] = []) {
+            self.name = name
+            self.inSignature = inSignature
+            self.inNames = inNames
+            self.outSignature = outSignature
+            self.outNames = outNames
+        }
+    }
+
+    /// How a property announces its changes (`org.freedesktop.DBus.Property.EmitsChangedSignal`).
+    public enum ChangeSignal: Sendable { case none, change, invalidation, constant }
+
+    public struct Property: Sendable {
+        public let name: String
+        public let signature: String
+        public let writable: Bool
+        public let emits: ChangeSignal
+        public init(_ name: String, _ signature: String, writable: Bool = false, emits: ChangeSignal = .change) {
+            self.name = name
+            self.signature = signature
+            self.writable = writable
+            self.emits = emits
+        }
+    }
+
+    public struct Signal: Sendable {
+        public let name: String
+        public let signature: String
+        public let names: [String]
+        public init(_ name: String, _ signature: String, _ names: [String] = []) {
+            self.name = name
+            self.signature = signature
+            self.names = names
+        }
+    }
+
+    public let name: String
+    public let methods: [Method]
+    public let properties: [Property]
+    public let signals: [Signal]
+
+    public init(name: String, methods: [Method], properties: [Property], signals: [Signal] = []) {
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+}
+
+/// An incoming method call. Reply now by returning from ``InterfaceImplementation/call(_:)``,
+/// or keep the call and answer later with ``reply(_:)`` or ``fail(_:)``.
+public final class MethodCall {
+    public let message: Message
+    public let arguments: [DBusValue]
+    private var answered = false
+
+    init(message: Message, arguments: [DBusValue]) {
+        self.message = message
+        self.arguments = arguments
+    }
+
+    public var member: String { message.member ?? "" }
+
+    public func reply(_ values: [DBusValue] = []) {
+        guard !answered else { return }
+        answered = true
+        var reply: OpaquePointer? = nil
+        guard sd_bus_message_new_method_return(message.raw, &reply) >= 0, let reply else { return }
+        defer { sd_bus_message_unref(reply) }
+        do throws(DBusError) {
+            try Message.append(values, to: reply)
+        } catch {
+            fail(.failed("could not encode reply: \(error.message)"))
+            return
+        }
+        sd_bus_send(nil, reply, nil)
+    }
+
+    public func fail(_ error: DBusError) {
+        guard !answered else { return }
+        answered = true
+        var e = sd_bus_error()
+        sd_bus_error_set(&e, error.name, error.message)
+        sd_bus_reply_method_error(message.raw, &e)
+        sd_bus_error_free(&e)
+    }
+}
+
+extension Message {
+    static func append(_ values: [DBusValue], to m: OpaquePointer) throws(DBusError) {
+        for value in values { try append(value, to: m) }
+    }
+}
+
+/// What a method handler decided: answer now, or answer later through the kept ``MethodCall``.
+public enum MethodOutcome {
+    case reply([DBusValue])
+    case deferred
+}
+
+/// The behaviour behind an exported interface. Called on the event loop's thread only.
+public protocol InterfaceImplementation: AnyObject {
+    /// Handles a method call whose argument types sd-bus has already checked against the signature.
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome
+    /// Returns the current value of `property`, with exactly the declared signature.
+    func get(_ property: String) throws(DBusError) -> DBusValue
+    /// Applies a new value, already checked against the declared signature.
+    func set(_ property: String, to value: DBusValue) throws(DBusError)
+}
+
+/// Keeps an exported interface's vtable and implementation alive for as long as it is registered.
+final class Registration {
+    let description: InterfaceDescription
+    let implementation: InterfaceImplementation
+    let table: OpaquePointer
+    var slot: OpaquePointer?
+
+    init(description: InterfaceDescription, implementation: InterfaceImplementation) {
+        self.description = description
+        self.implementation = implementation
+        let table = rp_vtable_new()!
+        for m in description.methods {
+            rp_vtable_add_method(table, m.name, m.inSignature, m.inNames.joined(separator: ","),
+                                 m.outSignature, m.outNames.joined(separator: ","), { raw, userdata, error in
+                Registration.from(userdata).dispatchCall(raw, error)
+            })
+        }
+        for p in description.properties {
+            let emits: rp_property_emits = switch p.emits {
+            case .none: RP_PROPERTY_EMITS_NOTHING
+            case .change: RP_PROPERTY_EMITS_CHANGE
+            case .invalidation: RP_PROPERTY_EMITS_INVALIDATION
+            case .constant: RP_PROPERTY_CONST
+            }
+            let getter: sd_bus_property_get_t = { _, _, _, property, reply, userdata, error in
+                Registration.from(userdata).dispatchGet(property, reply, error)
+            }
+            let setter: sd_bus_property_set_t = { _, _, _, property, value, userdata, error in
+                Registration.from(userdata).dispatchSet(property, value, error)
+            }
+            rp_vtable_add_property(table, p.name, p.signature, getter, p.writable ? setter : nil, emits)
+        }
+        for s in description.signals {
+            rp_vtable_add_signal(table, s.name, s.signature, s.names.joined(separator: ","))
+        }
+        self.table = table
+    }
+
+    deinit {
+        if let slot { sd_bus_slot_unref(slot) }
+        rp_vtable_free(table)
+    }
+
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> Registration {
+        Unmanaged<Registration>.fromOpaque(userdata!).takeUnretainedValue()
+    }
+
+    func dispatchCall(_ raw: OpaquePointer?, _ out: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        guard let raw else { return -EINVAL }
+        let message = Message(retaining: raw)
+        do throws(DBusError) {
+            let call = MethodCall(message: message, arguments: try message.readAll())
+            switch try implementation.call(call) {
+            case .reply(let values): call.reply(values)
+            case .deferred: break
+            }
+            return 1
+        } catch {
+            return error.fill(out)
+        }
+    }
+
+    func dispatchGet(_ property: UnsafePointer<CChar>?, _ reply: OpaquePointer?,
+                     _ out: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        guard let property, let reply else { return -EINVAL }
+        let name = String(cString: property)
+        do throws(DBusError) {
+            let value = try implementation.get(name)
+            try Message.append(value, to: reply)
+            return 1
+        } catch {
+            return error.fill(out)
+        }
+    }
+
+    func dispatchSet(_ property: UnsafePointer<CChar>?, _ value: OpaquePointer?,
+                     _ out: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        guard let property, let value else { return -EINVAL }
+        let name = String(cString: property)
+        do throws(DBusError) {
+            guard let decoded = try Message.readNext(from: value) else {
+                throw DBusError.invalidArgs("missing value for \(name)")
+            }
+            try implementation.set(name, to: decoded)
+            return 1
+        } catch {
+            return error.fill(out)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import CGStreamer
+import CShims
+import CSystemd
+
+/// The one event loop of the process: a GLib main loop on the main thread, with sd-event (and so
+/// sd-bus) attached as a GLib source. GStreamer's bus watch and Unix signals are GLib sources too,
+/// so every callback that touches state runs here, one at a time.
+final class EventLoop {
+    private let mainLoop: OpaquePointer
+    /// sd-event loop driven from GLib; attach sd-bus connections to it.
+    let sdEvent: OpaquePointer
+    private var signalHandlers: [SignalHandler] = []
+
+    init?() {
+        var event: OpaquePointer? = nil
+        guard sd_event_new(&event) >= 0, let event else { return nil }
+        sdEvent = event
+        let source = rp_sd_event_source_new(event)
+        g_source_attach(source, nil)
+        g_source_unref(source)
+        mainLoop = g_main_loop_new(nil, 0)
+    }
+
+    deinit {
+        g_main_loop_unref(mainLoop)
+        sd_event_unref(sdEvent)
+    }
+
+    /// Runs `handler` on the loop when signal `number` arrives (instead of the default action).
+    func onSignal(_ number: Int32, _ handler: @escaping () -> Void) {
+        let box = SignalHandler(handler)
+        signalHandlers.append(box)
+        g_unix_signal_add_full(G_PRIORITY_HIGH, number, { userdata in
+            Unmanaged<SignalHandler>.fromOpaque(userdata!).takeUnretainedValue().handler()
+            return 1
+        }, Unmanaged.passUnretained(box).toOpaque(), nil)
+    }
+
+    /// Dispatches events until ``quit()``.
+    func run() { g_main_loop_run(mainLoop) }
+
+    func quit() { g_main_loop_quit(mainLoop) }
+}
+
+private final class SignalHandler {
+    let handler: () -> Void
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
+}

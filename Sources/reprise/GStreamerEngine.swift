@@ -1,0 +1,117 @@
+import GStreamerKit
+import RepriseCore
+
+/// The ``PlaybackEngine`` over a GStreamer playbin: turns player requests into pipeline state
+/// changes and seeks, and pipeline bus messages into player events.
+final class GStreamerEngine: PlaybackEngine {
+    private let playbin: Playbin
+    private let log: Log
+    weak var player: Player?
+    private var loaded = false
+    private var prerolled = false
+    private var wantsPlaying = false
+    private var pendingSeek: Int64?
+    private var rate = 1.0
+
+    init(playbin: Playbin, log: Log) {
+        self.playbin = playbin
+        self.log = log
+        playbin.onMessage = { [unowned self] message in self.handle(message) }
+    }
+
+    let rateRange: ClosedRange<Double> = 0.5...2.0
+
+    func load(_ uri: String, playing: Bool) -> Bool {
+        playbin.setState(.null) // also drops messages still queued for the previous stream
+        loaded = true
+        prerolled = false
+        pendingSeek = nil
+        wantsPlaying = playing
+        playbin.setURI(uri)
+        return playbin.setState(playing ? .playing : .paused) != .failure
+    }
+
+    func resume() -> Bool {
+        wantsPlaying = true
+        return playbin.setState(.playing) != .failure
+    }
+
+    func pause() -> Bool {
+        wantsPlaying = false
+        return playbin.setState(.paused) != .failure
+    }
+
+    func stop() {
+        loaded = false
+        prerolled = false
+        wantsPlaying = false
+        playbin.setState(.null)
+    }
+
+    func seek(toMicroseconds microseconds: Int64) -> Bool {
+        guard loaded else { return false }
+        let nanoseconds = microseconds.multipliedReportingOverflow(by: 1000)
+        guard !nanoseconds.overflow else { return false }
+        guard prerolled else {
+            pendingSeek = nanoseconds.partialValue
+            return true
+        }
+        return playbin.seek(toNanoseconds: nanoseconds.partialValue, rate: rate)
+    }
+
+    func setRate(_ newRate: Double) {
+        rate = newRate
+        guard loaded, prerolled else { return }
+        if !playbin.seek(toNanoseconds: playbin.positionNanoseconds ?? 0, rate: newRate) {
+            log.warning("could not change the rate to \(newRate)")
+        }
+    }
+
+    func setVolume(_ volume: Double) { playbin.volume = volume }
+
+    var positionMicroseconds: Int64? { playbin.positionNanoseconds.map { $0 / 1000 } }
+
+    private func handle(_ message: PipelineMessage) {
+        guard let player else { return }
+        switch message {
+        case .asyncDone where loaded && !prerolled:
+            prerolled = true
+            if let target = pendingSeek ?? (rate != 1 ? 0 : nil) {
+                pendingSeek = nil
+                _ = playbin.seek(toNanoseconds: target, rate: rate)
+            }
+            player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
+                                    seekable: playbin.isSeekable)
+        case .tags(let tags) where loaded:
+            player.engineDidReadTags(TrackTags(tags))
+        case .durationChanged where loaded:
+            if let duration = playbin.durationNanoseconds { player.engineLengthDidChange(microseconds: duration / 1000) }
+        case .endOfStream where loaded:
+            player.engineDidReachEnd()
+        case .error(let text, let debug, let source) where loaded:
+            log.debug("pipeline error from \(source): \(debug)")
+            player.engineDidFail(text)
+        case .warning(let text, let source):
+            log.debug("pipeline warning from \(source): \(text)")
+        case .clockLost where wantsPlaying:
+            playbin.setState(.paused)
+            playbin.setState(.playing)
+        case .buffering(let percent) where wantsPlaying:
+            playbin.setState(percent < 100 ? .paused : .playing)
+        case .requestState(let state, let source):
+            log.info("\(source) asks for state \(state)")
+        case .stateChanged(let old, let new, _):
+            log.debug("pipeline \(old) -> \(new)")
+        default:
+            break
+        }
+    }
+}
+
+extension TrackTags {
+    init(_ tags: StreamTags) {
+        self.init(title: tags.title, artists: tags.artists, album: tags.album, albumArtists: tags.albumArtists,
+                  trackNumber: tags.trackNumber, discNumber: tags.discNumber, genres: tags.genres,
+                  composers: tags.composers, comments: tags.comments, contentCreated: tags.date)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GStreamerKit
+import MPRIS
+import RepriseCore
+import SDBus
+
+/// Wires the layers together: GStreamer engine → player core → MPRIS adaptor on the session bus, all on one event loop.
+enum Service {
+    static let wellKnownName = MPRIS.busNamePrefix + "reprise"
+
+    static func run(_ options: Options) -> Int32 {
+        let log = Log(verbose: options.verbose)
+        GStreamer.initialize()
+        guard let playbin = Playbin(role: "music", applicationName: "Reprise", iconName: "reprise") else {
+            log.warning("GStreamer's playbin is missing (install gstreamer1.0-plugins-base)")
+            return 1
+        }
+        let engine = GStreamerEngine(playbin: playbin, log: log)
+        let player = Player(engine: engine, log: log)
+        engine.player = player
+
+        let expanded = MediaLocation.expand(options.media, relativeTo: FileManager.default.currentDirectoryPath)
+        expanded.problems.forEach { log.warning("skipping \($0)") }
+        player.enqueue(expanded.uris)
+
+        guard let loop = EventLoop() else {
+            log.warning("could not create the event loop")
+            return 1
+        }
+        let bus: Bus
+        let service: MPRISService
+        let name: String
+        do {
+            bus = try Bus.session()
+            try bus.attach(toEvent: loop.sdEvent)
+            let identity = MPRISService.Identity(name: "Reprise", desktopEntry: "reprise",
+                                                 supportedMimeTypes: GStreamer.decodableMimeTypes())
+            service = try MPRISService(bus: bus, player: player, identity: identity, log: log) { loop.quit() }
+            name = try claimName(on: bus)
+        } catch {
+            log.warning("session bus: \(error)")
+            return 1
+        }
+        log.info("ready as \(name) with \(player.queue.count) queued")
+        loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
+        loop.onSignal(SIGINT) { log.info("SIGINT: quitting"); loop.quit() }
+        if !player.queue.isEmpty { player.play() }
+
+        loop.run()
+
+        player.stop()
+        bus.releaseName(name)
+        bus.flush()
+        withExtendedLifetime(service) {}
+        log.info("released \(name)")
+        return 0
+    }
+
+    /// Owns the plain name, or the per-process instance name when another player holds it.
+    private static func claimName(on bus: Bus) throws(DBusError) -> String {
+        if try bus.requestName(wellKnownName) { return wellKnownName }
+        let instance = wellKnownName + ".instance\(getpid())"
+        guard try bus.requestName(instance) else { throw DBusError.failed("\(instance) is taken") }
+        return instance
+    }
+}
