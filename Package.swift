@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
         .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "GStreamerKit", "SDBus", "CShims"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus"]),
     ],
     swiftLanguageModes: [.v6]

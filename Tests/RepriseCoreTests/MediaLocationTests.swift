@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import RepriseCore
+
+@Suite struct MediaLocationTests {
+    func scratchDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    @Test func directoriesExpandToAudioFilesInNaturalNameOrder() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["10 ten.ogg", "2 two.FLAC", "1 one.mp3", "notes.txt", ".hidden.ogg", "cover.jpg"] {
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1]))
+        }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub.ogg"), withIntermediateDirectories: true)
+        let result = MediaLocation.expand([dir.path], relativeTo: "/")
+        #expect(result.uris.map { URL(string: $0)!.lastPathComponent } == ["1 one.mp3", "2 two.FLAC", "10 ten.ogg"])
+        #expect(result.problems.isEmpty)
+    }
+
+    @Test func argumentsBecomeUrisAndProblemsAreReported() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("a b.ogg").path, contents: Data([1]))
+        let result = MediaLocation.expand(["a b.ogg", "missing.ogg", "https://radio.example/live", "ftp://x/y.ogg"],
+                                          relativeTo: dir.path)
+        #expect(result.uris == [dir.appendingPathComponent("a b.ogg").absoluteString, "https://radio.example/live"])
+        #expect(result.problems.count == 2)
+    }
+
+    @Test func validationRejectsWhatCannotBePlayed() throws {
+        let dir = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("ftp://host/file.ogg") }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("file:///no/such/file.ogg") }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate(dir.absoluteString) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("") }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("http://") }
+        try MediaLocation.validate("https://radio.example/live")
+    }
+
+    @Test func openInsertsAfterTheCurrentEntryAndReportsTheOutcome() throws {
+        let (player, engine, _) = makePlayer(tracks: 2)
+        var outcomes: [PlayerError?] = []
+        try player.open("https://radio.example/live") { outcomes.append($0) }
+        #expect(engine.loads == ["https://radio.example/live"])
+        #expect(player.queue.playOrder.map(\.uri) == [uri(1), "https://radio.example/live", uri(2)])
+        #expect(player.status == .playing)
+        #expect(outcomes.isEmpty)
+        player.engineDidPreroll(lengthMicroseconds: nil, seekable: false)
+        #expect(outcomes.count == 1 && outcomes[0] == nil)
+        try player.open("https://radio.example/broken") { outcomes.append($0) }
+        player.engineDidFail("Could not determine type of stream.")
+        #expect(outcomes.count == 2)
+        #expect(outcomes[1] == .unplayable("Could not determine type of stream."))
+        #expect(throws: PlayerError.unsupportedScheme("URI scheme 'smb' is not supported (use file, http, https)")) {
+            try player.open("smb://server/share/a.ogg") { _ in }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import RepriseCore
+
+@Suite struct MetadataTests {
+    @Test func tagsStayHiddenUntilTheStreamPrerolls() {
+        let (player, _, observer) = makePlayer()
+        let before = player.announcedTrack
+        #expect(before?.title == "1")
+        player.play()
+        player.engineDidReadTags(TrackTags(title: "One"))
+        player.engineDidReadTags(TrackTags(artists: ["Someone"]))
+        #expect(player.announcedTrack == before)
+        let changesBefore = observer.changes
+        player.engineDidPreroll(lengthMicroseconds: 3_000_000, seekable: true)
+        #expect(observer.changes == changesBefore + 1)
+        let info = player.announcedTrack
+        #expect(info?.title == "One")
+        #expect(info?.tags.artists == ["Someone"])
+        #expect(info?.lengthMicroseconds == 3_000_000)
+        player.engineDidReadTags(TrackTags(album: "Later"))
+        #expect(player.announcedTrack?.tags.album == "Later")
+        #expect(player.announcedTrack?.title == "One")
+    }
+
+    @Test func switchingTracksKeepsShowingTheOldOneUntilTheNewOneIsReady() {
+        let (player, _, _) = makePlayer()
+        player.play()
+        player.engineDidReadTags(TrackTags(title: "One"))
+        player.engineDidPreroll(lengthMicroseconds: 3_000_000, seekable: true)
+        player.next()
+        #expect(player.announcedTrack?.title == "One")
+        player.engineDidFail("corrupt") // track 2 cannot play: still showing One while 3 loads
+        #expect(player.announcedTrack?.title == "One")
+        player.engineDidPreroll(lengthMicroseconds: 1_000_000, seekable: true)
+        #expect(player.announcedTrack?.url == uri(3))
+    }
+
+    @Test func entryIdsAreStableAndNeverReused() {
+        var queue = PlayQueue()
+        let first = queue.append(["a", "b"])
+        let inserted = queue.insertAfterCurrent("c")
+        #expect(first == [1, 2])
+        #expect(inserted.id == 3)
+        #expect(queue.entries.map(\.uri) == ["a", "c", "b"])
+        #expect(queue.playOrder.map(\.id) == [1, 3, 2])
+        #expect(inserted.position == 1)
+    }
+
+    @Test func fallbackTitleIsTheDecodedFileName() {
+        #expect(TrackInfo.fallbackTitle(for: "file:///music/01%20The%20Song.flac") == "01 The Song")
+        #expect(TrackInfo.fallbackTitle(for: "https://radio.example/stream") == "stream")
+        #expect(TrackInfo.fallbackTitle(for: "not a uri") == "not a uri")
+    }
+
+    @Test func mergedTagsKeepEarlierFields() {
+        let merged = TrackTags(title: "A", artists: ["X"], trackNumber: 2).merged(with: TrackTags(album: "B", trackNumber: 3))
+        #expect(merged == TrackTags(title: "A", artists: ["X"], album: "B", trackNumber: 3))
+    }
+}
