@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+
+/// The result of a finished command.
+struct CommandResult {
+    let status: Int32
+    let output: String
+    let errors: String
+    var trimmed: String { output.trimmingCharacters(in: .whitespacesAndNewlines) }
+}
+
+/// A child process started with posix_spawn: unlike Foundation's Process, waiting for it does not
+/// also wait for grandchildren (daemons that fork keep inherited descriptors open), and its signal
+/// mask starts empty.
+struct Child {
+    let pid: pid_t
+    private(set) var exitStatus: Int32?
+
+    /// Starts `tool` (looked up on PATH) with stdin from /dev/null and stdout/stderr appended to files.
+    static func spawn(_ tool: String, _ arguments: [String], environment: [String: String]?,
+                      stdout: String, stderr: String) throws -> Child {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGTERM)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            env.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, tool, &actions, &attributes, argv, env)
+        guard result == 0 else { throw GenerationError(message: "cannot start \(tool): \(String(cString: strerror(result)))") }
+        return Child(pid: pid)
+    }
+
+    /// Reaps the child if it has exited; true while it runs.
+    mutating func isRunning() -> Bool {
+        guard exitStatus == nil else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status }
+        return exitStatus == nil
+    }
+
+    /// Waits for the child to exit and returns its exit code (128 + signal when killed).
+    mutating func wait() -> Int32 {
+        if exitStatus == nil {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            exitStatus = status
+        }
+        let status = exitStatus!
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
+
+/// Runs `tool` (found on PATH) to completion and collects its output.
+@discardableResult
+func runCommand(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-cmd-\(UUID().uuidString)").path
+    defer {
+        unlink(scratch + ".out")
+        unlink(scratch + ".err")
+    }
+    var child = try Child.spawn(tool, arguments, environment: environment, stdout: scratch + ".out", stderr: scratch + ".err")
+    let status = child.wait()
+    return CommandResult(status: status,
+                         output: (try? String(contentsOfFile: scratch + ".out", encoding: .utf8)) ?? "",
+                         errors: (try? String(contentsOfFile: scratch + ".err", encoding: .utf8)) ?? "")
+}
+
+/// Polls `condition` until it holds or `seconds` pass (a guard against hangs, not a timing assertion).
+func eventually(_ seconds: Double = 20, pollEvery interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        if interval > 0 { Thread.sleep(forTimeInterval: interval) }
+    }
+    return try condition()
+}
+
+/// The package's root directory.
+let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The reprise binary under test: `REPRISE_BINARY`, or the debug build.
+let repriseBinary: String = ProcessInfo.processInfo.environment["REPRISE_BINARY"]
+    ?? packageRoot.appendingPathComponent(".build/debug/reprise").path

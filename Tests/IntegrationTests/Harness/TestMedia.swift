@@ -1,0 +1,65 @@
+import Foundation
+
+/// Media generated with GStreamer once per test run: tagged tones in several formats, and broken files.
+struct TestMedia: Sendable {
+    let directory: String
+    /// Ogg Vorbis, 20 s, fully tagged ("First Light" by "Test Artist", track 1, disc 1).
+    let first: String
+    /// FLAC, 20 s, tagged ("Second Wind" by "Other Artist", track 2).
+    let second: String
+    /// Opus in Ogg, 20 s, tagged ("Third Time").
+    let third: String
+    /// Ogg Vorbis, 1 s, tagged ("Short One").
+    let short: String
+    /// WAV, 20 s, no tags.
+    let untagged: String
+    /// Random bytes named .ogg.
+    let corrupt: String
+    /// A text file named .mp3.
+    let notMedia: String
+
+    static let shared: TestMedia = {
+        do { return try generate() } catch { fatalError("could not generate test media: \(error)") }
+    }()
+
+    private static func generate() throws -> TestMedia {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-media-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        func tone(_ name: String, seconds: Int, frequency: Int, tags: String?, encoder: [String]) throws -> String {
+            let path = dir + "/" + name
+            var pipeline = ["-q", "audiotestsrc", "num-buffers=\(seconds * 44100 / 1024)", "freq=\(frequency)", "volume=0.2",
+                            "!", "audio/x-raw,rate=44100,channels=2"]
+            if let tags { pipeline += ["!", "taginject", "tags=\"\(tags)\""] }
+            pipeline += ["!", "audioconvert", "!", "audioresample", "!"] + encoder + ["!", "filesink", "location=\(path)"]
+            let result = try runCommand("gst-launch-1.0", pipeline)
+            guard result.status == 0 else { throw GenerationError(message: "gst-launch for \(name): \(result.errors)") }
+            return path
+        }
+        func tags(_ title: String, _ artist: String, track: Int) -> String {
+            "title=\\\"\(title)\\\",artist=\\\"\(artist)\\\",album=\\\"Test Album\\\",album-artist=\\\"Test Band\\\","
+                + "track-number=(uint)\(track),album-disc-number=(uint)1,genre=\\\"Test\\\""
+        }
+        let corrupt = dir + "/corrupt.ogg"
+        var noise = SystemRandomNumberGenerator()
+        try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &noise) }).write(to: URL(fileURLWithPath: corrupt))
+        let notMedia = dir + "/notes.mp3"
+        try Data("these are not the droids you are looking for\n".utf8).write(to: URL(fileURLWithPath: notMedia))
+        return TestMedia(
+            directory: dir,
+            first: try tone("first.ogg", seconds: 20, frequency: 440, tags: tags("First Light", "Test Artist", track: 1),
+                            encoder: ["vorbisenc", "!", "oggmux"]),
+            second: try tone("second.flac", seconds: 20, frequency: 554, tags: tags("Second Wind", "Other Artist", track: 2),
+                             encoder: ["flacenc"]),
+            third: try tone("third.opus", seconds: 20, frequency: 659, tags: tags("Third Time", "Test Artist", track: 3),
+                            encoder: ["opusenc", "!", "oggmux"]),
+            short: try tone("short.ogg", seconds: 1, frequency: 880, tags: tags("Short One", "Test Artist", track: 4),
+                            encoder: ["vorbisenc", "!", "oggmux"]),
+            untagged: try tone("untagged tone.wav", seconds: 20, frequency: 330, tags: nil, encoder: ["wavenc"]),
+            corrupt: corrupt,
+            notMedia: notMedia)
+    }
+
+    static func uri(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }
+}
+
+struct GenerationError: Error { let message: String }
