@@ -1,0 +1,201 @@
+import Foundation
+import SDBus
+import Testing
+
+/// Player methods and properties over the real bus: signals, seeking, track changes and settings.
+@Suite(.serialized) struct ControlTests {
+    let media = TestMedia.shared
+
+    @Test func playPauseAnnouncesTheStatusInOnePropertiesChanged() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        session.clearSignals()
+        try session.call("PlayPause")
+        #expect(session.waitFor { !session.propertiesChanged.isEmpty })
+        #expect(session.propertiesChanged.first?["PlaybackStatus"] == .string("Paused"))
+        try session.call("PlayPause")
+        #expect(session.waitFor { session.propertiesChanged.count >= 2 })
+        #expect(session.propertiesChanged[1]["PlaybackStatus"] == .string("Playing"))
+        let announced = session.propertiesChanged.flatMap(\.keys)
+        #expect(!announced.contains("Position"))
+        #expect(!announced.contains("CanControl"))
+        // No-ops announce nothing.
+        session.clearSignals()
+        try session.call("Play")
+        try session.call("Play")
+        session.pump()
+        #expect(session.propertiesChanged.isEmpty)
+        #expect(try session.playerctl("-p", "reprise", "pause").status == 0)
+        #expect(session.waitFor { session.status() == "Paused" })
+    }
+
+    @Test func seekAndSetPositionEmitSeeked() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first, media.second])
+        #expect(session.waitFor { try! session.get("CanSeek") == .bool(true) })
+        try session.call("Pause")
+        session.clearSignals()
+        try session.call("Seek", [.int64(5_000_000)])
+        #expect(session.waitFor { !session.seeked.isEmpty })
+        #expect(session.seeked.first.map { abs($0 - 5_000_000) < 300_000 } == true)
+        #expect(session.waitFor { abs((session.position() ?? 0) - 5_000_000) < 300_000 })
+
+        let trackID = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [trackID, .int64(12_000_000)])
+        #expect(session.waitFor { session.seeked.count == 2 })
+        #expect(session.seeked.last == 12_000_000)
+        #expect(session.waitFor { session.position() == 12_000_000 })
+
+        // A stale track id, a negative position and one past the end are ignored.
+        try session.call("SetPosition", [.objectPath("/org/reprise/Reprise/Track/999"), .int64(1_000_000)])
+        try session.call("SetPosition", [trackID, .int64(-5)])
+        try session.call("SetPosition", [trackID, .int64(3_600_000_000)])
+        try session.call("SetPosition", [.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"), .int64(0)])
+        session.pump()
+        #expect(session.seeked.count == 2)
+        #expect(session.position() == 12_000_000)
+
+        // Below zero goes to zero.
+        try session.call("Seek", [.int64(-60_000_000)])
+        #expect(session.waitFor { session.seeked.count == 3 })
+        #expect(session.seeked.last == 0)
+
+        // playerctl's absolute position is SetPosition on the current track.
+        try session.playerctl("-p", "reprise", "position", "7")
+        #expect(session.waitFor { session.seeked.count == 4 })
+        #expect(session.seeked.last == 7_000_000)
+    }
+
+    @Test func seekPastTheEndActsLikeNext() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first, media.second])
+        #expect(session.waitFor { try! session.get("CanSeek") == .bool(true) })
+        try session.call("Seek", [.int64(600_000_000)])
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        #expect(session.status() == "Playing")
+    }
+
+    @Test func nextAndPreviousAnnounceTheWholeNewMetadata() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first, media.second, media.third])
+        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        #expect(try session.get("CanGoPrevious") == .bool(false))
+        session.clearSignals()
+        try session.call("Next")
+        #expect(session.waitFor { session.propertiesChanged.contains { $0["Metadata"]?.dictionary?["xesam:title"] == .string("Second Wind") } })
+        let metadataSent = session.propertiesChanged.compactMap { $0["Metadata"]?.dictionary }
+        let announced = try #require(metadataSent.last)
+        #expect(announced["xesam:artist"] == .strings(["Other Artist"]))
+        #expect(announced["mpris:length"] != nil)
+        #expect(announced["mpris:trackid"] != nil)
+        #expect(announced["xesam:album"] == .string("Test Album"))
+        // Titles are never announced piecemeal: every Metadata sent carries a title and a track id.
+        for changed in session.propertiesChanged {
+            if let metadata = changed["Metadata"]?.dictionary {
+                #expect(metadata["xesam:title"] != nil && metadata["mpris:trackid"] != nil)
+            }
+        }
+        #expect(session.propertiesChanged.contains { $0["CanGoPrevious"] == .bool(true) })
+        try session.playerctl("-p", "reprise", "next")
+        #expect(session.waitFor { session.title() == "Third Time" })
+        #expect(session.waitFor { (try? session.get("CanGoNext")) == .bool(false) })
+        try session.call("Next") // no next: no effect
+        #expect(session.title() == "Third Time")
+        try session.playerctl("-p", "reprise", "previous")
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        #expect(session.status() == "Playing")
+    }
+
+    @Test func pausedStaysPausedAcrossTrackChanges() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.first, media.second])
+        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        try session.call("Pause")
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        #expect(session.status() == "Paused")
+        #expect(((try? session.sinkInputs(of: reprise)) ?? []).allSatisfy(\.corked))
+    }
+
+    @Test func volumeRateLoopAndShuffleFollowTheSpec() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first, media.second])
+        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        session.clearSignals()
+
+        try session.set("Volume", .double(-0.5))
+        #expect(try session.get("Volume") == .double(0))
+        #expect(session.waitFor { session.propertiesChanged.contains { $0["Volume"] == .double(0) } })
+        try session.playerctl("-p", "reprise", "volume", "0.4")
+        #expect(session.waitFor { (try? session.get("Volume")) == .double(0.4) })
+
+        #expect(try session.get("MinimumRate").doubleValue! <= 1)
+        #expect(try session.get("MaximumRate").doubleValue! >= 1)
+        #expect(throws: DBusError.self) { try session.set("Rate", .double(50)) }
+        #expect(throws: DBusError.self) { try session.set("Rate", .double(-1)) }
+        #expect(try session.get("Rate") == .double(1))
+        try session.set("Rate", .double(1.5))
+        #expect(try session.get("Rate") == .double(1.5))
+        // The rate change is a flushing seek: let PulseAudio prebuffer again, then measure.
+        let changedAt = session.position() ?? 0
+        #expect(session.waitFor { (session.position() ?? 0) > changedAt + 500_000 })
+        let before = session.position() ?? 0, start = Date()
+        Thread.sleep(forTimeInterval: 1)
+        let advanced = Double((session.position() ?? 0) - before) / 1_000_000
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(advanced > elapsed * 1.25, "at rate 1.5, \(elapsed) s played \(advanced) s")
+        try session.set("Rate", .double(0))
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect(try session.get("Rate") == .double(1.5))
+
+        try session.playerctl("-p", "reprise", "loop", "Playlist")
+        #expect(session.waitFor { (try? session.get("LoopStatus")) == .string("Playlist") })
+        #expect(session.propertiesChanged.contains { $0["LoopStatus"] == .string("Playlist") })
+        #expect(try session.playerctl("-p", "reprise", "loop").trimmed == "Playlist")
+        #expect(throws: DBusError.self) { try session.set("LoopStatus", .string("Forever")) }
+        #expect(try session.get("LoopStatus") == .string("Playlist"))
+
+        try session.playerctl("-p", "reprise", "shuffle", "On")
+        #expect(session.waitFor { (try? session.get("Shuffle")) == .bool(true) })
+        #expect(session.propertiesChanged.contains { $0["Shuffle"] == .bool(true) })
+        #expect(try session.playerctl("-p", "reprise", "shuffle").trimmed == "On")
+    }
+
+    @Test func wrongArgumentTypesGetInvalidArgs() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        func errorName(_ body: () throws -> Void) -> String? {
+            do {
+                try body()
+                return nil
+            } catch let error as DBusError {
+                return error.name
+            } catch {
+                return "\(error)"
+            }
+        }
+        let invalid = "org.freedesktop.DBus.Error.InvalidArgs"
+        #expect(errorName { try session.call("Seek", [.string("ten")]) } == invalid)
+        #expect(errorName { try session.call("Seek", [.int32(10)]) } == invalid)
+        #expect(errorName { try session.call("SetPosition", [.string("/x"), .int64(0)]) } == invalid)
+        #expect(errorName { try session.call("OpenUri", [.int64(1)]) } == invalid)
+        #expect(errorName { try session.call("OpenUri", []) } == invalid)
+        #expect(errorName { try session.set("Volume", .string("loud")) } == invalid)
+        #expect(errorName { try session.set("Shuffle", .int32(1)) } == invalid)
+        #expect(errorName { try session.set("Volume", .double(.nan)) } == invalid)
+        #expect(errorName { try session.set("PlaybackStatus", .string("Playing")) } != nil)
+        let gdbus = try session.gdbus(["call", "--session", "--dest", Session.name, "--object-path", Session.path,
+                                       "--method", "org.mpris.MediaPlayer2.Player.Seek", "'not a number'"])
+        #expect(gdbus.status != 0)
+        #expect(session.status() == "Playing")
+        #expect(try session.get("Volume") == .double(1))
+    }
+}
