@@ -20,7 +20,7 @@ run: build
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) test --no-parallel
 
 install: build
 	install -Dm755 .build/release/reprise $(BINDIR)/reprise

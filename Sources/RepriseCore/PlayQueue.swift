@@ -74,6 +74,33 @@ public struct PlayQueue: Sendable {
 
     public func entry(withID id: Int) -> QueueEntry? { entries.first { $0.id == id } }
 
+    /// The play-order position of entry `id`.
+    public func position(of id: Int) -> Int? {
+        guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+        return order.firstIndex(of: index)
+    }
+
+    /// Removes entry `id`. The current entry stays current; removing it makes the one after it current.
+    @discardableResult
+    public mutating func remove(id: Int) -> Bool {
+        guard let index = entries.firstIndex(where: { $0.id == id }), let removedPosition = order.firstIndex(of: index) else {
+            return false
+        }
+        entries.remove(at: index)
+        order.remove(at: removedPosition)
+        order = order.map { $0 > index ? $0 - 1 : $0 }
+        if let position = currentPosition {
+            if order.isEmpty {
+                currentPosition = nil
+            } else if removedPosition < position {
+                currentPosition = position - 1
+            } else if removedPosition == position {
+                currentPosition = min(position, order.count - 1)
+            }
+        }
+        return true
+    }
+
     public mutating func update(id: Int, _ change: (inout QueueEntry) -> Void) {
         guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
         change(&entries[index])

@@ -20,6 +20,8 @@ public final class Player {
     /// While a new stream prerolls, clients keep seeing what they saw before, so tags never arrive piecemeal.
     private var heldTrack: TrackInfo??
     private var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
+    /// What an opened URI interrupted, to go back to if it turns out to be unplayable.
+    private var interruptions: [Int: Interruption] = [:]
     private var consecutiveFailures = 0
     private var transactionDepth = 0
 
@@ -168,9 +170,12 @@ public final class Player {
         try MediaLocation.validate(uri)
         transaction {
             let before = announcedTrack
+            let interrupted = Interruption(entryID: queue.current?.id, status: status,
+                                           positionMicroseconds: positionMicroseconds)
             let (id, position) = queue.insertAfterCurrent(uri)
             queue.move(to: position)
             pendingOpens[id] = completion
+            interruptions[id] = interrupted
             startLoading(playing: true, holding: before)
         }
     }
@@ -187,6 +192,7 @@ public final class Player {
             if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
             heldTrack = nil
             pendingOpens.removeValue(forKey: id)?(nil)
+            interruptions.removeValue(forKey: id)
             log.debug("prerolled entry \(id), length \(lengthMicroseconds.map(String.init) ?? "unknown") us")
         }
     }
@@ -256,7 +262,10 @@ public final class Player {
 
     private func startLoading(playing: Bool, holding before: TrackInfo?) {
         guard let entry = queue.current else { return }
-        if let previous = loadedEntryID, previous != entry.id { pendingOpens.removeValue(forKey: previous)?(nil) }
+        if let previous = loadedEntryID, previous != entry.id {
+            pendingOpens.removeValue(forKey: previous)?(nil)
+            interruptions.removeValue(forKey: previous)
+        }
         loadedEntryID = entry.id
         prerolled = false
         seekable = false
@@ -276,7 +285,10 @@ public final class Player {
 
     private func unload() {
         engine.stop()
-        if let id = loadedEntryID { pendingOpens.removeValue(forKey: id)?(nil) }
+        if let id = loadedEntryID {
+            pendingOpens.removeValue(forKey: id)?(nil)
+            interruptions.removeValue(forKey: id)
+        }
         loadedEntryID = nil
         prerolled = false
         seekable = false
@@ -284,13 +296,31 @@ public final class Player {
         status = .stopped
     }
 
+    /// Goes back to what an unplayable opened URI interrupted, as if it had never been opened.
+    private func resume(_ interruption: Interruption, droppingEntry id: Int) {
+        let held = heldTrack
+        queue.remove(id: id)
+        if let previous = interruption.entryID, let position = queue.position(of: previous) { queue.move(to: position) }
+        guard interruption.status != .stopped, queue.current != nil else {
+            unload()
+            return
+        }
+        startLoading(playing: interruption.status == .playing, holding: held ?? announcedTrack)
+        if interruption.positionMicroseconds > 0 { _ = engine.seek(toMicroseconds: interruption.positionMicroseconds) }
+    }
+
     private func streamFailed(_ message: String) {
         guard let id = loadedEntryID, let entry = queue.entry(withID: id) else {
             log.warning(message)
             return
         }
-        log.warning("cannot play \(entry.uri): \(message); skipping")
         pendingOpens.removeValue(forKey: id)?(.unplayable(message))
+        if let interruption = interruptions.removeValue(forKey: id) {
+            log.warning("cannot open \(entry.uri): \(message)")
+            resume(interruption, droppingEntry: id)
+            return
+        }
+        log.warning("cannot play \(entry.uri): \(message); skipping")
         consecutiveFailures += 1
         if consecutiveFailures < queue.count, let position = queue.nextPosition(wrap: loopStatus == .playlist) {
             go(to: position)
@@ -300,4 +330,11 @@ public final class Player {
             unload()
         }
     }
+}
+
+/// The entry, status and position an opened URI took over from.
+private struct Interruption {
+    let entryID: Int?
+    let status: PlaybackStatus
+    let positionMicroseconds: Int64
 }

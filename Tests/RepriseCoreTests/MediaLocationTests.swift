@@ -42,6 +42,24 @@ import Testing
         try MediaLocation.validate("https://radio.example/live")
     }
 
+    @Test func anUnplayableOpenGoesBackToWhatItInterrupted() throws {
+        let (player, engine, _) = makePlayer(tracks: 2)
+        player.play()
+        player.engineDidReadTags(TrackTags(title: "One"))
+        player.engineDidPreroll(lengthMicroseconds: 60_000_000, seekable: true)
+        engine.position = 12_000_000
+        player.pause()
+        var outcome: PlayerError?
+        try player.open("https://radio.example/broken") { outcome = $0 }
+        #expect(player.status == .playing)
+        player.engineDidFail("not media")
+        #expect(outcome == .unplayable("not media"))
+        #expect(player.status == .paused)
+        #expect(player.queue.playOrder.map(\.uri) == [uri(1), uri(2)])
+        #expect(Array(engine.requests.suffix(2)) == [.load(uri(1), playing: false), .seek(12_000_000)])
+        #expect(player.announcedTrack?.title == "One")
+    }
+
     @Test func openInsertsAfterTheCurrentEntryAndReportsTheOutcome() throws {
         let (player, engine, _) = makePlayer(tracks: 2)
         var outcomes: [PlayerError?] = []
@@ -56,6 +74,9 @@ import Testing
         player.engineDidFail("Could not determine type of stream.")
         #expect(outcomes.count == 2)
         #expect(outcomes[1] == .unplayable("Could not determine type of stream."))
+        #expect(!player.queue.playOrder.map(\.uri).contains("https://radio.example/broken"))
+        #expect(player.queue.current?.uri == "https://radio.example/live")
+        #expect(engine.requests.last == .load("https://radio.example/live", playing: true))
         #expect(throws: PlayerError.unsupportedScheme("URI scheme 'smb' is not supported (use file, http, https)")) {
             try player.open("smb://server/share/a.ogg") { _ in }
         }

@@ -47,6 +47,24 @@ import Testing
         #expect(inserted.position == 1)
     }
 
+    @Test func removingEntriesKeepsTheCurrentOne() {
+        var queue = PlayQueue()
+        queue.append(["a", "b", "c", "d"])
+        queue.move(to: 2)
+        var removed = queue.remove(id: 1)
+        #expect(removed && queue.current?.uri == "c")
+        removed = queue.remove(id: 3) // the current one: the next becomes current
+        #expect(removed && queue.current?.uri == "d")
+        removed = queue.remove(id: 4)
+        #expect(removed && queue.current?.uri == "b")
+        removed = queue.remove(id: 4)
+        #expect(!removed)
+        removed = queue.remove(id: 2)
+        #expect(removed)
+        #expect(queue.current == nil && queue.isEmpty)
+        #expect(queue.position(of: 2) == nil)
+    }
+
     @Test func fallbackTitleIsTheDecodedFileName() {
         #expect(TrackInfo.fallbackTitle(for: "file:///music/01%20The%20Song.flac") == "01 The Song")
         #expect(TrackInfo.fallbackTitle(for: "https://radio.example/stream") == "stream")

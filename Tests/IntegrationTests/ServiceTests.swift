@@ -1,0 +1,127 @@
+import Foundation
+import SDBus
+import Testing
+
+/// The service's life on the bus: root interface, names, OpenUri, broken media and shutting down.
+@Suite(.serialized) struct ServiceTests {
+    let media = TestMedia.shared
+    static let root = "org.mpris.MediaPlayer2"
+
+    @Test func rootInterfaceDescribesReprise() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([])
+        #expect(try session.get("Identity", interface: Self.root) == .string("Reprise"))
+        #expect(try session.get("DesktopEntry", interface: Self.root) == .string("reprise"))
+        #expect(try session.get("CanQuit", interface: Self.root) == .bool(true))
+        #expect(try session.get("CanRaise", interface: Self.root) == .bool(false))
+        #expect(try session.get("HasTrackList", interface: Self.root) == .bool(false))
+        #expect(try session.get("SupportedUriSchemes", interface: Self.root) == .strings(["file", "http", "https"]))
+        let mimeTypes = try #require(try session.get("SupportedMimeTypes", interface: Self.root).stringArray)
+        for expected in ["audio/x-flac", "audio/x-vorbis", "application/ogg", "audio/x-wav", "audio/ogg"] {
+            #expect(mimeTypes.contains(expected), "\(expected) missing from \(mimeTypes)")
+        }
+        #expect(try session.get("CanControl") == .bool(true))
+        try session.call("Raise", interface: Self.root)
+        let introspection = try session.call("Introspect", interface: "org.freedesktop.DBus.Introspectable")
+        let xml = introspection.first?.stringValue ?? ""
+        #expect(xml.contains("<property name=\"Position\" type=\"x\" access=\"read\">"))
+        #expect(xml.contains("name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"false\""))
+    }
+
+    @Test func openUriPlaysAtOnceAndRejectsWhatItCannotPlay() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first, media.second])
+        #expect(session.waitFor { session.title() == "First Light" })
+        try session.call("OpenUri", [.string(TestMedia.uri(media.third))])
+        #expect(session.title() == "Third Time") // the reply comes once the stream is ready
+        #expect(session.status() == "Playing")
+        // It joined the queue right after the entry it interrupted.
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "Second Wind" })
+
+        func failure(_ uri: String) -> DBusError? {
+            do {
+                try session.call("OpenUri", [.string(uri)])
+                return nil
+            } catch let error as DBusError {
+                return error
+            } catch {
+                return DBusError.failed("\(error)")
+            }
+        }
+        #expect(failure("ftp://example.org/song.ogg")?.name == "org.freedesktop.DBus.Error.NotSupported")
+        #expect(failure(TestMedia.uri(session.directory + "/missing.ogg"))?.message.contains("no such file") == true)
+        #expect(failure("just some words")?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(failure(TestMedia.uri(media.corrupt)) != nil)
+        #expect(failure(TestMedia.uri(media.notMedia)) != nil)
+        // None of that disturbed playback: the interrupted track plays on from where it was.
+        #expect(session.waitFor { session.status() == "Playing" })
+        #expect(session.title() == "Second Wind")
+        #expect(session.waitFor { (session.position() ?? 0) > 300_000 })
+        #expect(try session.playerctl("-p", "reprise", "open", TestMedia.uri(media.first)).status == 0)
+        #expect(session.waitFor { session.title() == "First Light" })
+    }
+
+    @Test func brokenFilesInTheListAreSkipped() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.short, media.corrupt, media.notMedia, session.directory + "/gone.ogg",
+                                          media.second])
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        #expect(session.status() == "Playing")
+        let log = session.log(of: reprise)
+        #expect(log.contains("corrupt.ogg"))
+        #expect(log.contains("notes.mp3"))
+        #expect(log.contains("gone.ogg"))
+    }
+
+    @Test func aListOfOnlyBrokenFilesStops() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.corrupt, media.notMedia])
+        #expect(session.waitFor { session.log(of: reprise).contains("nothing in the queue can be played") })
+        #expect(session.status() == "Stopped")
+        #expect(session.isRunning(reprise))
+    }
+
+    @Test func quitReleasesTheNameAndExitsCleanly() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.first])
+        try session.call("Quit", interface: Self.root)
+        #expect(session.waitForExit(reprise) == 0)
+        #expect(!session.nameHasOwner(Session.name))
+    }
+
+    @Test func sigtermAndSigintReleaseTheNameAndExitCleanly() throws {
+        let session = try Session()
+        defer { session.close() }
+        for signal in [SIGTERM, SIGINT] {
+            let reprise = try session.launch([media.first])
+            #expect(session.waitFor { session.status() == "Playing" })
+            kill(reprise, signal)
+            #expect(session.waitForExit(reprise) == 0)
+            #expect(!session.nameHasOwner(Session.name))
+        }
+    }
+
+    @Test func aSecondInstanceTakesItsOwnName() throws {
+        let session = try Session()
+        defer { session.close() }
+        let first = try session.launch([media.first])
+        let secondName = "org.mpris.MediaPlayer2.reprise.instance"
+        let second = try session.launch([media.second], waitingFor: nil)
+        let instanceName = secondName + String(second)
+        #expect(session.waitFor { session.nameHasOwner(instanceName) })
+        #expect(session.waitFor { (try? session.get("Metadata", on: instanceName))?.dictionary?["xesam:title"] == .string("Second Wind") })
+        #expect(session.title() == "First Light")
+        let players = try session.playerctl("-l").output.split(separator: "\n").map(String.init)
+        #expect(Set(players) == ["reprise", "reprise.instance\(second)"])
+        try session.call("Quit", interface: Self.root, on: instanceName)
+        #expect(session.waitForExit(second) == 0)
+        #expect(session.nameHasOwner(Session.name))
+        #expect(session.isRunning(first))
+    }
+}
