@@ -90,6 +90,12 @@ public final class Bus {
         try check(sd_bus_send(raw, owned.raw, nil), "send \(member)")
     }
 
+    /// Calls `handler` once when the connection to the bus is lost (the daemon went away).
+    public func onDisconnect(_ handler: @escaping () -> Void) throws(DBusError) {
+        try addMatch("type='signal',sender='org.freedesktop.DBus.Local',path='/org/freedesktop/DBus/Local',"
+                     + "interface='org.freedesktop.DBus.Local',member='Disconnected'") { _ in handler() }
+    }
+
     /// Writes out every queued message.
     public func flush() { _ = sd_bus_flush(raw) }
 

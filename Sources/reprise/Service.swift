@@ -30,6 +30,7 @@ enum Service {
         let bus: Bus
         let service: MPRISService
         let name: String
+        var lostBus = false
         do {
             bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
@@ -37,6 +38,11 @@ enum Service {
                                                  supportedMimeTypes: GStreamer.decodableMimeTypes())
             service = try MPRISService(bus: bus, player: player, identity: identity, log: log) { loop.quit() }
             name = try claimName(on: bus)
+            try bus.onDisconnect {
+                log.warning("lost the session bus: quitting")
+                lostBus = true
+                loop.quit()
+            }
         } catch {
             log.warning("session bus: \(error)")
             return 1
@@ -49,9 +55,10 @@ enum Service {
         loop.run()
 
         player.stop()
+        withExtendedLifetime(service) {}
+        if lostBus { return 1 }
         bus.releaseName(name)
         bus.flush()
-        withExtendedLifetime(service) {}
         log.info("released \(name)")
         return 0
     }

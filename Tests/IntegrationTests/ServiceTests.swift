@@ -107,6 +107,16 @@ import Testing
         }
     }
 
+    @Test func losingTheBusEndsTheService() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        session.killBus()
+        #expect(session.waitForExit(reprise) == 1)
+        #expect(session.log(of: reprise).contains("lost the session bus"))
+    }
+
     @Test func aSecondInstanceTakesItsOwnName() throws {
         let session = try Session()
         defer { session.close() }

@@ -63,6 +63,11 @@ final class Session {
         }
     }
 
+    /// Kills the session's dbus-daemon, as when the desktop session ends.
+    func killBus() {
+        kill(daemonPIDs[0], SIGKILL)
+    }
+
     /// Kills every process this session started (by PID) and removes its files.
     func close() {
         for index in processes.indices where processes[index].isRunning() {
