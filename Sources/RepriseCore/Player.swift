@@ -233,24 +233,15 @@ public final class Player {
 
     // MARK: Internals
 
+    /// Runs one request or event; observers hear about it once, when the outermost one ends.
     @discardableResult
-    private func transaction<T>(_ body: () throws(PlayerError) -> T) throws(PlayerError) -> T {
+    private func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         transactionDepth += 1
         defer {
             transactionDepth -= 1
             if transactionDepth == 0 { observer?.playerDidChange() }
         }
         return try body()
-    }
-
-    @discardableResult
-    private func transaction<T>(_ body: () -> T) -> T {
-        transactionDepth += 1
-        defer {
-            transactionDepth -= 1
-            if transactionDepth == 0 { observer?.playerDidChange() }
-        }
-        return body()
     }
 
     private func go(to position: Int) {
