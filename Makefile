@@ -1,8 +1,6 @@
 # Reprise: `make run` plays the samples, `make test` runs the whole suite. Both install what they need.
 PREFIX ?= /usr/local
 DESTDIR ?=
-BINDIR = $(DESTDIR)$(PREFIX)/bin
-DATADIR = $(DESTDIR)$(PREFIX)/share
 SWIFT ?= swift
 
 .PHONY: all deps build run test install uninstall clean
@@ -23,11 +21,10 @@ test: deps
 	$(SWIFT) test --no-parallel
 
 install: build
-	install -Dm755 .build/release/reprise $(BINDIR)/reprise
-	install -Dm644 data/reprise.desktop $(DATADIR)/applications/reprise.desktop
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh
 
 uninstall:
-	rm -f $(BINDIR)/reprise $(DATADIR)/applications/reprise.desktop
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh --uninstall
 
 clean:
 	rm -rf .build build

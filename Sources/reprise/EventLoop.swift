@@ -9,7 +9,7 @@ final class EventLoop {
     private let mainLoop: OpaquePointer
     /// sd-event loop driven from GLib; attach sd-bus connections to it.
     let sdEvent: OpaquePointer
-    private var signalHandlers: [SignalHandler] = []
+    private var signalHandlers: [SignalHandler] = [] // also timer handlers; kept alive with the loop
 
     init?() {
         var event: OpaquePointer? = nil
@@ -31,6 +31,16 @@ final class EventLoop {
         let box = SignalHandler(handler)
         signalHandlers.append(box)
         g_unix_signal_add_full(G_PRIORITY_HIGH, number, { userdata in
+            Unmanaged<SignalHandler>.fromOpaque(userdata!).takeUnretainedValue().handler()
+            return 1
+        }, Unmanaged.passUnretained(box).toOpaque(), nil)
+    }
+
+    /// Runs `handler` on the loop every `milliseconds`, for as long as the loop lives.
+    func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {
+        let box = SignalHandler(handler)
+        signalHandlers.append(box)
+        g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, { userdata in
             Unmanaged<SignalHandler>.fromOpaque(userdata!).takeUnretainedValue().handler()
             return 1
         }, Unmanaged.passUnretained(box).toOpaque(), nil)

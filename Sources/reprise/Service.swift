@@ -48,12 +48,16 @@ enum Service {
             return 1
         }
         log.info("ready as \(name) with \(player.queue.count) queued")
+        let systemd = SystemdNotifier()
+        systemd.ready(status: "serving \(name)")
+        systemd.startWatchdog(on: loop)
         loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
         loop.onSignal(SIGINT) { log.info("SIGINT: quitting"); loop.quit() }
         if !player.queue.isEmpty { player.play() }
 
         loop.run()
 
+        systemd.stopping()
         player.stop()
         withExtendedLifetime(service) {}
         if lostBus { return 1 }

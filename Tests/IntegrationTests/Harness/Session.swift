@@ -15,26 +15,42 @@ final class Session {
     private(set) var propertiesChanged: [[String: DBusValue]] = []
     private(set) var seeked: [Int64] = []
 
-    init() throws {
+    /// - Parameter serviceDirectory: a D-Bus activation directory the private bus also reads.
+    init(serviceDirectory: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-it-\(UUID().uuidString)").path
         let runtime = directory + "/xdg", home = directory + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let dbus = try runCommand("dbus-daemon", ["--session", "--fork", "--print-address=1", "--print-pid=1"])
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_RUNTIME_DIR"] = runtime
+        env["HOME"] = home
+        env["PULSE_SERVER"] = "unix:\(runtime)/pulse/native"
+        env.removeValue(forKey: "DISPLAY")
+        env.removeValue(forKey: "NOTIFY_SOCKET")
+        env.removeValue(forKey: "WATCHDOG_USEC")
+
+        var busArguments = ["--session", "--fork", "--print-address=1", "--print-pid=1"]
+        if let serviceDirectory {
+            let config = directory + "/bus.conf"
+            try """
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <include>/usr/share/dbus-1/session.conf</include>
+                  <servicedir>\(serviceDirectory)</servicedir>
+                </busconfig>
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+            busArguments = ["--config-file=\(config)", "--fork", "--print-address=1", "--print-pid=1"]
+        }
+        let dbus = try runCommand("dbus-daemon", busArguments, environment: env)
         let lines = dbus.output.split(separator: "\n").map(String.init)
         guard dbus.status == 0, lines.count >= 2, let pid = pid_t(lines[1]) else {
             throw GenerationError(message: "dbus-daemon failed: \(dbus.errors)")
         }
         busAddress = lines[0]
         daemonPIDs.append(pid)
-
-        var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        env["XDG_RUNTIME_DIR"] = runtime
-        env["HOME"] = home
-        env["PULSE_SERVER"] = "unix:\(runtime)/pulse/native"
-        env.removeValue(forKey: "DISPLAY")
         environment = env
         let pulse = try runCommand("pulseaudio", ["--daemonize=yes", "--exit-idle-time=-1", "-n",
                                                   "--load=module-native-protocol-unix",
@@ -63,6 +79,9 @@ final class Session {
         }
     }
 
+    /// Makes ``close()`` kill `pid` too (a process the bus started, say).
+    func adopt(_ pid: pid_t) { daemonPIDs.append(pid) }
+
     /// Kills the session's dbus-daemon, as when the desktop session ends.
     func killBus() {
         kill(daemonPIDs[0], SIGKILL)
@@ -82,9 +101,11 @@ final class Session {
 
     /// Starts reprise with `arguments` and waits until it owns `name`. Returns its PID.
     @discardableResult
-    func launch(_ arguments: [String], waitingFor name: String? = "org.mpris.MediaPlayer2.reprise") throws -> pid_t {
+    func launch(_ arguments: [String], waitingFor name: String? = "org.mpris.MediaPlayer2.reprise",
+                extraEnvironment: [String: String] = [:]) throws -> pid_t {
         let logPath = directory + "/reprise-\(processes.count).log"
-        let child = try Child.spawn(repriseBinary, ["--verbose"] + arguments, environment: environment,
+        let child = try Child.spawn(repriseBinary, ["--verbose"] + arguments,
+                                    environment: environment.merging(extraEnvironment) { $1 },
                                     stdout: logPath, stderr: logPath)
         processes.append(child)
         if let name {
