@@ -21,7 +21,8 @@ let package = Package(
         .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "GStreamerKit", "SDBus", "CShims"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["SDBus"]),
+        .target(name: "TestSupport"),
+        .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

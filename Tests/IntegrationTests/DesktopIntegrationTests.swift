@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 import SDBus
 import Testing
@@ -164,7 +165,7 @@ final class NotifyListener {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard fd >= 0, bound == 0 else { throw GenerationError(message: "cannot bind \(path)") }
+        guard fd >= 0, bound == 0 else { throw HarnessError(message: "cannot bind \(path)") }
     }
 
     /// Messages that arrive within 50 ms.

@@ -1,6 +1,7 @@
 import Foundation
 import SDBus
 import Testing
+import TestSupport
 
 /// A private session bus and a private PulseAudio (null sink, role-cork), the reprise processes
 /// started on them, and a client connection. Everything is torn down by PID in ``close()``.
@@ -10,60 +11,18 @@ final class Session {
     let environment: [String: String]
     /// The test's own sd-bus client connection.
     let bus: Bus
-    private var daemonPIDs: [pid_t] = []
+    private let desktop: PrivateDesktop
+    private var adopted: [pid_t] = []
     private var processes: [Child] = []
     private(set) var propertiesChanged: [[String: DBusValue]] = []
     private(set) var seeked: [Int64] = []
 
     /// - Parameter serviceDirectory: a D-Bus activation directory the private bus also reads.
     init(serviceDirectory: String? = nil) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-it-\(UUID().uuidString)").path
-        let runtime = directory + "/xdg", home = directory + "/home"
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        var env = ProcessInfo.processInfo.environment
-        env["XDG_RUNTIME_DIR"] = runtime
-        env["HOME"] = home
-        env["PULSE_SERVER"] = "unix:\(runtime)/pulse/native"
-        env.removeValue(forKey: "DISPLAY")
-        env.removeValue(forKey: "NOTIFY_SOCKET")
-        env.removeValue(forKey: "WATCHDOG_USEC")
-
-        var busArguments = ["--session", "--fork", "--print-address=1", "--print-pid=1"]
-        if let serviceDirectory {
-            let config = directory + "/bus.conf"
-            try """
-                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-                <busconfig>
-                  <include>/usr/share/dbus-1/session.conf</include>
-                  <servicedir>\(serviceDirectory)</servicedir>
-                </busconfig>
-                """.write(toFile: config, atomically: true, encoding: .utf8)
-            busArguments = ["--config-file=\(config)", "--fork", "--print-address=1", "--print-pid=1"]
-        }
-        let dbus = try runCommand("dbus-daemon", busArguments, environment: env)
-        let lines = dbus.output.split(separator: "\n").map(String.init)
-        guard dbus.status == 0, lines.count >= 2, let pid = pid_t(lines[1]) else {
-            throw GenerationError(message: "dbus-daemon failed: \(dbus.errors)")
-        }
-        busAddress = lines[0]
-        daemonPIDs.append(pid)
-        env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        environment = env
-        let pulse = try runCommand("pulseaudio", ["--daemonize=yes", "--exit-idle-time=-1", "-n",
-                                                  "--load=module-native-protocol-unix",
-                                                  "--load=module-null-sink sink_name=speakers",
-                                                  "--load=module-role-cork", "--log-target=stderr"],
-                                   environment: env)
-        let pidFile = runtime + "/pulse/pid"
-        guard pulse.status == 0, eventually(10, { FileManager.default.fileExists(atPath: pidFile) }),
-              let pulsePID = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else {
-            throw GenerationError(message: "pulseaudio failed: \(pulse.errors)")
-        }
-        daemonPIDs.append(pulsePID)
+        desktop = try PrivateDesktop(serviceDirectory: serviceDirectory)
+        directory = desktop.directory
+        busAddress = desktop.busAddress
+        environment = desktop.environment
         bus = try Bus.connect(address: busAddress)
         let path = "path='/org/mpris/MediaPlayer2'"
         try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',\(path)") {
@@ -80,11 +39,11 @@ final class Session {
     }
 
     /// Makes ``close()`` kill `pid` too (a process the bus started, say).
-    func adopt(_ pid: pid_t) { daemonPIDs.append(pid) }
+    func adopt(_ pid: pid_t) { adopted.append(pid) }
 
     /// Kills the session's dbus-daemon, as when the desktop session ends.
     func killBus() {
-        kill(daemonPIDs[0], SIGKILL)
+        kill(desktop.busPID, SIGKILL)
     }
 
     /// Kills every process this session started (by PID) and removes its files.
@@ -93,8 +52,8 @@ final class Session {
             kill(processes[index].pid, SIGKILL)
             _ = processes[index].wait()
         }
-        for pid in daemonPIDs { kill(pid, SIGKILL) }
-        try? FileManager.default.removeItem(atPath: directory)
+        for pid in adopted { kill(pid, SIGKILL) }
+        desktop.stop()
     }
 
     // MARK: reprise
@@ -111,7 +70,7 @@ final class Session {
         if let name {
             let owned = eventually { !isRunning(child.pid) || nameHasOwner(name) }
             guard owned, isRunning(child.pid) else {
-                throw GenerationError(message: "reprise did not take \(name): \(log(of: child.pid))")
+                throw HarnessError(message: "reprise did not take \(name): \(log(of: child.pid))")
             }
         }
         return child.pid
@@ -194,31 +153,6 @@ final class Session {
         try runCommand("gdbus", arguments, environment: environment)
     }
 
-    /// PulseAudio's sink inputs (playing streams) that belong to `process`.
-    func sinkInputs(of pid: pid_t) throws -> [SinkInput] {
-        let listing = try runCommand("pactl", ["list", "sink-inputs"], environment: environment).output
-        return SinkInput.parse(listing).filter { $0.properties["application.process.id"] == String(pid) }
-    }
-}
-
-/// One PulseAudio sink input as `pactl list sink-inputs` describes it.
-struct SinkInput {
-    var corked = false
-    var properties: [String: String] = [:]
-
-    static func parse(_ listing: String) -> [SinkInput] {
-        var inputs: [SinkInput] = []
-        for line in listing.split(separator: "\n") {
-            let text = line.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("Sink Input #") { inputs.append(SinkInput()) }
-            guard !inputs.isEmpty else { continue }
-            if text.hasPrefix("Corked:") { inputs[inputs.count - 1].corked = text.hasSuffix("yes") }
-            if let range = text.range(of: " = \"") , text.hasSuffix("\"") {
-                let key = String(text[..<range.lowerBound])
-                let value = String(text[range.upperBound..<text.index(before: text.endIndex)])
-                inputs[inputs.count - 1].properties[key] = value
-            }
-        }
-        return inputs
-    }
+    /// PulseAudio's sink inputs (playing streams) that belong to process `pid`.
+    func sinkInputs(of pid: pid_t) throws -> [SinkInput] { try desktop.sinkInputs(of: pid) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Media generated with GStreamer once per test run: tagged tones in several formats, and broken files.
 struct TestMedia: Sendable {
@@ -32,7 +33,7 @@ struct TestMedia: Sendable {
             if let tags { pipeline += ["!", "taginject", "tags=\"\(tags)\""] }
             pipeline += ["!", "audioconvert", "!", "audioresample", "!"] + encoder + ["!", "filesink", "location=\(path)"]
             let result = try runCommand("gst-launch-1.0", pipeline)
-            guard result.status == 0 else { throw GenerationError(message: "gst-launch for \(name): \(result.errors)") }
+            guard result.status == 0 else { throw HarnessError(message: "gst-launch for \(name): \(result.errors)") }
             return path
         }
         func tags(_ title: String, _ artist: String, track: Int) -> String {
@@ -62,4 +63,4 @@ struct TestMedia: Sendable {
     static func uri(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }
 }
 
-struct GenerationError: Error { let message: String }
+

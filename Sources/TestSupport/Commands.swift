@@ -2,22 +2,22 @@ import Foundation
 import Glibc
 
 /// The result of a finished command.
-struct CommandResult {
-    let status: Int32
-    let output: String
-    let errors: String
-    var trimmed: String { output.trimmingCharacters(in: .whitespacesAndNewlines) }
+public struct CommandResult {
+    public let status: Int32
+    public let output: String
+    public let errors: String
+    public var trimmed: String { output.trimmingCharacters(in: .whitespacesAndNewlines) }
 }
 
 /// A child process started with posix_spawn: unlike Foundation's Process, waiting for it does not
 /// also wait for grandchildren (daemons that fork keep inherited descriptors open), and its signal
 /// mask starts empty.
-struct Child {
-    let pid: pid_t
-    private(set) var exitStatus: Int32?
+public struct Child {
+    public let pid: pid_t
+    public private(set) var exitStatus: Int32?
 
     /// Starts `tool` (looked up on PATH) with stdin from /dev/null and stdout/stderr appended to files.
-    static func spawn(_ tool: String, _ arguments: [String], environment: [String: String]?,
+    public static func spawn(_ tool: String, _ arguments: [String], environment: [String: String]?,
                       stdout: String, stderr: String) throws -> Child {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -46,12 +46,12 @@ struct Child {
         }
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, tool, &actions, &attributes, argv, env)
-        guard result == 0 else { throw GenerationError(message: "cannot start \(tool): \(String(cString: strerror(result)))") }
+        guard result == 0 else { throw HarnessError(message: "cannot start \(tool): \(String(cString: strerror(result)))") }
         return Child(pid: pid)
     }
 
     /// Reaps the child if it has exited; true while it runs.
-    mutating func isRunning() -> Bool {
+    public mutating func isRunning() -> Bool {
         guard exitStatus == nil else { return false }
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid { exitStatus = status }
@@ -59,7 +59,7 @@ struct Child {
     }
 
     /// Waits for the child to exit and returns its exit code (128 + signal when killed).
-    mutating func wait() -> Int32 {
+    public mutating func wait() -> Int32 {
         if exitStatus == nil {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
@@ -71,9 +71,9 @@ struct Child {
     }
 }
 
-/// Runs `tool` (found on PATH) to completion and collects its output.
+/// Runs `tool` (found on PATH, or a path) to completion and collects its output.
 @discardableResult
-func runCommand(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
+public func runCommand(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CommandResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-cmd-\(UUID().uuidString)").path
     defer {
         unlink(scratch + ".out")
@@ -87,7 +87,7 @@ func runCommand(_ tool: String, _ arguments: [String], environment: [String: Str
 }
 
 /// Polls `condition` until it holds or `seconds` pass (a guard against hangs, not a timing assertion).
-func eventually(_ seconds: Double = 20, pollEvery interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(_ seconds: Double = 20, pollEvery interval: Double = 0.02, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try condition() { return true }
@@ -96,10 +96,16 @@ func eventually(_ seconds: Double = 20, pollEvery interval: Double = 0.02, _ con
     return try condition()
 }
 
-/// The package's root directory.
-let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// A harness step that failed (a daemon that would not start, media that could not be made…).
+public struct HarnessError: Error, CustomStringConvertible {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}
 
-/// The reprise binary under test: `REPRISE_BINARY`, or the debug build.
-let repriseBinary: String = ProcessInfo.processInfo.environment["REPRISE_BINARY"]
-    ?? packageRoot.appendingPathComponent(".build/debug/reprise").path
+/// Seconds on the monotonic clock.
+public func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
+}
