@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "reprise", targets: ["reprise"]),
+        .executable(name: "reprise-bench", targets: ["reprise-bench"]),
     ],
     targets: [
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
@@ -19,6 +20,7 @@ let package = Package(
         .target(name: "RepriseCore"),
         .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
         .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "GStreamerKit", "SDBus", "CShims"]),
+        .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
         .target(name: "TestSupport"),

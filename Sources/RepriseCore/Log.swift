@@ -1,10 +1,14 @@
-import Foundation
-
-/// One-line-per-event logging to stderr (which systemd forwards to the journal).
+/// One-line-per-event logging. The executable writes the lines to stderr (which systemd forwards to
+/// the journal); the core only formats them, so it needs no C library.
 public final class Log: Sendable {
     public let verbose: Bool
+    private let write: @Sendable (String) -> Void
 
-    public init(verbose: Bool) { self.verbose = verbose }
+    /// - Parameter write: receives each finished line (without a newline); by default lines are dropped.
+    public init(verbose: Bool, write: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.verbose = verbose
+        self.write = write
+    }
 
     public func info(_ message: @autoclosure () -> String) { write("reprise: " + message()) }
 
@@ -12,9 +16,5 @@ public final class Log: Sendable {
 
     public func debug(_ message: @autoclosure () -> String) {
         if verbose { write("reprise: debug: " + message()) }
-    }
-
-    private func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

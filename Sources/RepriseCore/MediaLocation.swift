@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turning command-line arguments and client-supplied URIs into playable URIs.
 public enum MediaLocation {
@@ -19,11 +19,11 @@ public enum MediaLocation {
         }
         if scheme == "file" {
             let path = url.path
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw .unplayable("\(path): no such file")
             }
-            guard !isDirectory.boolValue else { throw .unplayable("\(path) is a directory") }
+            guard !isDirectory else { throw .unplayable("\(path) is a directory") }
             guard FileManager.default.isReadableFile(atPath: path) else { throw .unplayable("\(path): permission denied") }
         } else if url.host == nil || url.host!.isEmpty {
             throw .invalidArgument("'\(uri)' has no host")
@@ -47,12 +47,12 @@ public enum MediaLocation {
             }
             let path = argument.hasPrefix("/") ? argument : cwd + "/" + argument
             let standardized = URL(fileURLWithPath: path).standardizedFileURL
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: standardized.path, isDirectory: &isDirectory) else {
                 problems.append("\(argument): no such file or directory")
                 continue
             }
-            if isDirectory.boolValue {
+            if isDirectory {
                 let found = audioFiles(in: standardized)
                 if found.isEmpty { problems.append("\(argument): no audio files") }
                 uris += found.map(\.absoluteString)
@@ -67,9 +67,41 @@ public enum MediaLocation {
     public static func audioFiles(in directory: URL) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names
-            .filter { !$0.hasPrefix(".") && audioExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-            .sorted { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
+            .filter { !$0.hasPrefix(".") && audioExtensions.contains(fileExtension($0)) }
+            .sorted(by: naturallyPrecedes)
             .map { directory.appendingPathComponent($0) }
-            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+            .filter { url in // follows symbolic links, unlike URL resource values
+                var isDirectory = false
+                return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory
+            }
+    }
+
+    /// The lower-cased text after the last dot of a file name ("" when there is none).
+    static func fileExtension(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...].lowercased()
+    }
+
+    /// Natural order: runs of digits compare by value ("2" < "10"), the rest case-insensitively.
+    public static func naturallyPrecedes(_ a: String, _ b: String) -> Bool {
+        var left = Array(a.lowercased().unicodeScalars)[...], right = Array(b.lowercased().unicodeScalars)[...]
+        func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
+        while let l = left.first, let r = right.first {
+            if isDigit(l) && isDigit(r) {
+                let leftDigits = left.prefix(while: isDigit), rightDigits = right.prefix(while: isDigit)
+                let leftValue = String(String.UnicodeScalarView(leftDigits.drop { $0 == "0" }))
+                let rightValue = String(String.UnicodeScalarView(rightDigits.drop { $0 == "0" }))
+                if leftValue.count != rightValue.count { return leftValue.count < rightValue.count }
+                if leftValue != rightValue { return leftValue < rightValue }
+                left = left.dropFirst(leftDigits.count)
+                right = right.dropFirst(rightDigits.count)
+            } else {
+                if l != r { return l.value < r.value }
+                left = left.dropFirst()
+                right = right.dropFirst()
+            }
+        }
+        if left.isEmpty != right.isEmpty { return left.isEmpty }
+        return a < b
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The player state machine: queue, status, loop/shuffle, rate, volume, and the MPRIS rules for each request.
 /// Owned by the event loop; every method runs on its thread. Observers hear one `playerDidChange` per request or event.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Tags read from a stream. Strings are valid UTF-8 by construction (Swift `String`).
 public struct TrackTags: Sendable, Equatable {

@@ -119,6 +119,17 @@ public final class Bus {
         return try Message(adopting: replyRaw!).readAll()
     }
 
+    /// Sends a method call without waiting for (or wanting) its reply.
+    public func send(destination: String, path: String, interface: String, member: String,
+                     _ arguments: [DBusValue] = []) throws(DBusError) {
+        var message: OpaquePointer? = nil
+        try check(sd_bus_message_new_method_call(raw, &message, destination, path, interface, member), "new call \(member)")
+        let request = Message(adopting: message!)
+        try request.append(arguments)
+        try check(sd_bus_message_set_expect_reply(request.raw, 0), "set no reply")
+        try check(sd_bus_send(raw, request.raw, nil), "send \(member)")
+    }
+
     /// Reads a property through org.freedesktop.DBus.Properties.Get.
     public func getProperty(destination: String, path: String, interface: String, name: String) throws(DBusError) -> DBusValue {
         let reply = try call(destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",

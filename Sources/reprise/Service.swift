@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamerKit
 import MPRIS
 import RepriseCore
@@ -9,7 +10,7 @@ enum Service {
     static let wellKnownName = MPRIS.busNamePrefix + "reprise"
 
     static func run(_ options: Options) -> Int32 {
-        let log = Log(verbose: options.verbose)
+        let log = Log(verbose: options.verbose, write: writeToStandardError)
         GStreamer.initialize()
         guard let playbin = Playbin(role: "music", applicationName: "Reprise", iconName: "reprise") else {
             log.warning("GStreamer's playbin is missing (install gstreamer1.0-plugins-base)")
@@ -74,4 +75,10 @@ enum Service {
         guard try bus.requestName(instance) else { throw DBusError.failed("\(instance) is taken") }
         return instance
     }
+}
+
+/// Writes `line` and a newline to file descriptor 2 in one call, so lines from one process never interleave.
+@Sendable func writeToStandardError(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
 // SIGTERM and SIGINT reach the event loop's handlers.
@@ -16,7 +17,7 @@ if options.showVersion {
     exit(0)
 }
 if !options.unknown.isEmpty {
-    FileHandle.standardError.write(Data("reprise: unknown option \(options.unknown[0])\n\(Options.usage)\n".utf8))
+    writeToStandardError("reprise: unknown option \(options.unknown[0])\n\(Options.usage)")
     exit(2)
 }
 exit(Service.run(options))

@@ -16,8 +16,12 @@ import Testing
             _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1]))
         }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub.ogg"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("3 link.ogg").path,
+                                                   withDestinationPath: dir.appendingPathComponent("1 one.mp3").path)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("4 dangling.ogg").path,
+                                                   withDestinationPath: "/nonexistent/file.ogg")
         let result = MediaLocation.expand([dir.path], relativeTo: "/")
-        #expect(result.uris.map { URL(string: $0)!.lastPathComponent } == ["1 one.mp3", "2 two.FLAC", "10 ten.ogg"])
+        #expect(result.uris.map { URL(string: $0)!.lastPathComponent } == ["1 one.mp3", "2 two.FLAC", "3 link.ogg", "10 ten.ogg"])
         #expect(result.problems.isEmpty)
     }
 
@@ -80,5 +84,15 @@ import Testing
         #expect(throws: PlayerError.unsupportedScheme("URI scheme 'smb' is not supported (use file, http, https)")) {
             try player.open("smb://server/share/a.ogg") { _ in }
         }
+    }
+}
+
+@Suite struct NaturalOrderTests {
+    @Test func numbersCompareByValueAndLettersIgnoreCase() {
+        let names = ["track 10.ogg", "Track 2.ogg", "track 1.ogg", "b.ogg", "A.ogg", "track 02b.ogg", "10.ogg", "9.ogg"]
+        #expect(names.sorted(by: MediaLocation.naturallyPrecedes)
+                == ["9.ogg", "10.ogg", "A.ogg", "b.ogg", "track 1.ogg", "Track 2.ogg", "track 02b.ogg", "track 10.ogg"])
+        #expect(!MediaLocation.naturallyPrecedes("a", "a"))
+        #expect(MediaLocation.naturallyPrecedes("a", "a1"))
     }
 }

@@ -1,0 +1,239 @@
+import Foundation
+import Glibc
+import SDBus
+import TestSupport
+
+/// Runs the players one at a time on a private bus and PulseAudio and takes the figures of BENCHMARKS.md.
+final class Bench {
+    /// A contender while it plays.
+    struct Running {
+        var child: Child
+        let startedAt: Double
+        let nameOwnedAt: Double?
+        let firstAudioAt: Double
+        let sinkInput: Int
+    }
+
+    let desktop: PrivateDesktop
+    let bus: Bus
+    let pulse: PulseEvents
+    let workDirectory: String
+    private var events: [PulseEvents.Event] = []
+    private var nameOwnedAt: [String: Double] = [:]
+    private var watchedSender = ""
+    private var statusChangedAt: Double?
+    private var logCount = 0
+
+    init() throws {
+        desktop = try PrivateDesktop(openToOtherUsers: true)
+        workDirectory = desktop.directory + "/bench"
+        try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
+        chmod(workDirectory, 0o755)
+        bus = try Bus.connect(address: desktop.busAddress)
+        pulse = try PulseEvents(desktop: desktop)
+        try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") {
+            [unowned self] message in
+            if message.arguments.count == 3, case .string(let name) = message.arguments[0],
+               case .string(let owner) = message.arguments[2], !owner.isEmpty {
+                nameOwnedAt[name] = monotonicSeconds()
+            }
+        }
+        try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='/org/mpris/MediaPlayer2'") {
+            [unowned self] message in
+            if message.sender == watchedSender, message.arguments.count >= 2,
+               message.arguments[1].dictionary?["PlaybackStatus"] != nil, statusChangedAt == nil {
+                statusChangedAt = monotonicSeconds()
+            }
+        }
+    }
+
+    func stop() {
+        pulse.stop()
+        desktop.stop()
+    }
+
+    // MARK: Driving
+
+    private func pump() {
+        bus.processPending(waitingUpTo: 500)
+        events += pulse.poll()
+    }
+
+    @discardableResult
+    private func pump(for seconds: Double, until condition: () -> Bool = { false }) -> Bool {
+        let deadline = monotonicSeconds() + seconds
+        while monotonicSeconds() < deadline {
+            pump()
+            if condition() { return true }
+        }
+        return condition()
+    }
+
+    private func firstEvent(_ kind: String, on facility: String, after time: Double, index: Int? = nil,
+                            excluding excluded: Int? = nil) -> PulseEvents.Event? {
+        events.first { $0.kind == kind && $0.facility == facility && $0.time >= time
+            && (index == nil || $0.index == index) && (excluded == nil || $0.index != excluded) }
+    }
+
+    /// Starts `contender` on `file` and waits until it owns its name (if it has one) and its stream exists.
+    func startPlaying(_ contender: Contender, _ file: String) throws -> Running {
+        events.removeAll()
+        nameOwnedAt.removeAll()
+        logCount += 1
+        let startedAt = monotonicSeconds()
+        let child = try contender.start(file, on: desktop, log: workDirectory + "/player-\(logCount).log")
+        let ready = pump(for: 20) {
+            (contender.busName.map { nameOwnedAt[$0] != nil } ?? true)
+                && firstEvent("new", on: "sink-input", after: startedAt) != nil
+        }
+        guard ready, let audio = firstEvent("new", on: "sink-input", after: startedAt) else {
+            kill(child.pid, SIGKILL)
+            throw HarnessError(message: "\(contender.name) did not start playing; see \(workDirectory)/player-\(logCount).log")
+        }
+        return Running(child: child, startedAt: startedAt, nameOwnedAt: contender.busName.flatMap { nameOwnedAt[$0] },
+                       firstAudioAt: audio.time, sinkInput: audio.index)
+    }
+
+    /// SIGTERM, then SIGKILL if needed, and waits for its stream to go.
+    func stop(_ running: inout Running) {
+        kill(running.child.pid, SIGTERM)
+        if !eventually(5, pollEvery: 0.01, { !running.child.isRunning() }) {
+            kill(running.child.pid, SIGKILL)
+            _ = running.child.wait()
+        }
+        let since = running.startedAt
+        pump(for: 3) { firstEvent("remove", on: "sink-input", after: since, index: running.sinkInput) != nil }
+        pump(for: 0.2)
+    }
+
+    // MARK: Figures
+
+    /// Median round trips (µs) of Peer.Ping, Get(PlaybackStatus), GetAll(Player), and PlayPause → PropertiesChanged.
+    func controlLatency(_ contender: Contender, _ file: String, samples: Int) throws -> [String: Double] {
+        guard let name = contender.busName else { return [:] }
+        var running = try startPlaying(contender, file)
+        defer { stop(&running) }
+        pump(for: 1)
+        let path = "/org/mpris/MediaPlayer2", player = "org.mpris.MediaPlayer2.Player"
+        let properties = "org.freedesktop.DBus.Properties"
+        func timed(_ body: () throws -> Void) rethrows -> Double? {
+            var values: [Double] = []
+            for _ in 0..<samples {
+                let start = monotonicSeconds()
+                try body()
+                values.append((monotonicSeconds() - start) * 1_000_000)
+            }
+            return Statistics.median(values)
+        }
+        var result: [String: Double] = [:]
+        result["ping"] = try timed { _ = try bus.call(destination: name, path: path, interface: "org.freedesktop.DBus.Peer", member: "Ping") }
+        result["get"] = try timed { _ = try bus.call(destination: name, path: path, interface: properties, member: "Get",
+                                                     [.string(player), .string("PlaybackStatus")]) }
+        result["getAll"] = try timed { _ = try bus.call(destination: name, path: path, interface: properties, member: "GetAll",
+                                                        [.string(player)]) }
+        watchedSender = try bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                     interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)]).first?.stringValue ?? ""
+        var toggles: [Double] = []
+        for _ in 0..<max(10, samples / 10) {
+            pump(for: 0.25)
+            statusChangedAt = nil
+            let start = monotonicSeconds()
+            try bus.send(destination: name, path: path, interface: player, member: "PlayPause")
+            if pump(for: 3, until: { statusChangedAt != nil }), let changed = statusChangedAt {
+                toggles.append((changed - start) * 1_000_000)
+            }
+        }
+        result["playPause"] = Statistics.median(toggles)
+        return result
+    }
+
+    /// Median seconds from exec to the bus name being owned and to the first sink input.
+    func coldStart(_ contender: Contender, _ file: String, runs: Int) throws -> (name: Double?, audio: Double?) {
+        var names: [Double] = [], audio: [Double] = []
+        for _ in 0..<runs {
+            var running = try startPlaying(contender, file)
+            if let owned = running.nameOwnedAt { names.append(owned - running.startedAt) }
+            audio.append(running.firstAudioAt - running.startedAt)
+            stop(&running)
+        }
+        return (Statistics.median(names), Statistics.median(audio))
+    }
+
+    /// RSS (MiB) after `seconds` of playing, and CPU% over those seconds (after a settling second).
+    func footprint(_ contender: Contender, _ file: String, seconds: Double) throws -> (rss: Double, cpu: Double) {
+        var running = try startPlaying(contender, file)
+        defer { stop(&running) }
+        pump(for: 1)
+        let pid = running.child.pid
+        let ticksBefore = ProcFS.cpuTicks(pid), start = monotonicSeconds()
+        Thread.sleep(forTimeInterval: seconds)
+        let ticks = ProcFS.cpuTicks(pid) - ticksBefore, elapsed = monotonicSeconds() - start
+        let cpu = Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) / elapsed * 100
+        return (Double(ProcFS.residentKilobytes(pid)) / 1024, cpu)
+    }
+
+    /// Queue scale: start-up with `count` entries (a directory of links) against one entry; memory per entry.
+    func queueScale(binary: String, shortFile: String, count: Int) throws -> (startup: Double?, startupOne: Double?, bytesPerEntry: Double) {
+        let directory = workDirectory + "/queue-\(count)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for index in 0..<count {
+            try FileManager.default.createSymbolicLink(atPath: directory + String(format: "/%05d.ogg", index),
+                                                       withDestinationPath: shortFile)
+        }
+        let reprise = Contender.reprise(binary: binary)
+        func measure(_ argument: String) throws -> (Double?, Double) {
+            var running = try startPlaying(reprise, argument)
+            defer { stop(&running) }
+            pump(for: 1.5)
+            return (running.nameOwnedAt.map { $0 - running.startedAt }, Double(ProcFS.residentKilobytes(running.child.pid)) * 1024)
+        }
+        let (startupOne, rssOne) = try measure(shortFile)
+        let (startup, rssMany) = try measure(directory)
+        return (startup, startupOne, (rssMany - rssOne) / Double(count - 1))
+    }
+
+    /// Median seconds from the end of a phone-role stream (which corks the music) to the music uncorking.
+    func resumeAfterInterruption(binary: String, _ file: String, runs: Int) throws -> Double? {
+        var running = try startPlaying(.reprise(binary: binary), file)
+        defer { stop(&running) }
+        pump(for: 1)
+        var delays: [Double] = []
+        for _ in 0..<runs {
+            let start = monotonicSeconds()
+            var phone = try Child.spawn("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=40", "!", "audio/x-raw,rate=44100",
+                                                          "!", "pulsesink", "stream-properties=props,media.role=phone"],
+                                        environment: desktop.environment, stdout: "/dev/null", stderr: "/dev/null")
+            pump(for: 10) { firstEvent("new", on: "sink-input", after: start, excluding: running.sinkInput) != nil }
+            guard let call = firstEvent("new", on: "sink-input", after: start, excluding: running.sinkInput) else { continue }
+            pump(for: 10) { firstEvent("remove", on: "sink-input", after: start, index: call.index) != nil }
+            _ = phone.wait()
+            guard let ended = firstEvent("remove", on: "sink-input", after: start, index: call.index) else { continue }
+            pump(for: 5) { firstEvent("change", on: "sink-input", after: ended.time, index: running.sinkInput) != nil }
+            if let resumed = firstEvent("change", on: "sink-input", after: ended.time, index: running.sinkInput),
+               let music = try desktop.sinkInputs().first(where: { $0.index == running.sinkInput }), !music.corked {
+                delays.append(resumed.time - ended.time)
+            }
+            pump(for: 0.5)
+        }
+        return Statistics.median(delays)
+    }
+}
+
+/// Reading a process's CPU time and memory from /proc.
+enum ProcFS {
+    /// utime + stime in clock ticks.
+    static func cpuTicks(_ pid: pid_t) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command name: state is field 3, utime 14 and stime 15 (1-based) → indices 11 and 12 here.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+        return user + system
+    }
+
+    static func residentKilobytes(_ pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import TestSupport
+
+/// The whole benchmark run; returns the exit status.
+func runBenchmark(_ arguments: [String]) -> Int32 {
+    func option(_ name: String) -> String? {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+    let binary = URL(fileURLWithPath: option("--binary") ?? ".build/release/reprise").standardizedFileURL.path
+    let quick = arguments.contains("--quick")
+    let samples = quick ? 50 : 300
+    let runs = quick ? 3 : 7
+
+
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        say("reprise-bench: no reprise binary at \(binary) (run make build, or pass --binary)")
+        return 2
+    }
+
+    let started = monotonicSeconds()
+    let bench: Bench
+    do { bench = try Bench() } catch {
+        say("reprise-bench: \(error)")
+        return 1
+    }
+    defer { bench.stop() }
+
+    func tone(_ name: String, seconds: Int) throws -> String {
+        let path = bench.workDirectory + "/" + name
+        let result = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=\(seconds * 44100 / 1024)", "volume=0.2",
+                                                       "!", "audio/x-raw,rate=44100,channels=2", "!", "taginject",
+                                                       "tags=\"title=\\\"Bench Tone\\\",artist=\\\"Reprise\\\"\"",
+                                                       "!", "audioconvert", "!", "vorbisenc", "!", "oggmux",
+                                                       "!", "filesink", "location=\(path)"])
+        guard result.status == 0 else { throw HarnessError(message: result.errors) }
+        chmod(path, 0o644)
+        return path
+    }
+
+    let reprise = Contender.reprise(binary: binary)
+    let floor = Contender.gstreamerFloor
+    var contenders = [reprise]
+    var others: [Contender] = []
+    for candidate in [Contender.mpv, .vlc(user: "reprisebench")] {
+        if candidate.isAvailable { others.append(candidate) } else { say("\(candidate.name): not installed (make bench-deps), skipped") }
+    }
+    contenders += others
+
+    var rows: [Row] = []
+    do {
+        let long = try tone("long.ogg", seconds: 120)
+        let short = try tone("short.ogg", seconds: 1)
+
+        say("1/5 control latency (\(samples) calls each)")
+        var latency: [String: [String: Double]] = [:]
+        for contender in contenders { latency[contender.name] = try bench.controlLatency(contender, long, samples: samples) }
+        let ping = latency[reprise.name]?["ping"]
+        for (key, label, target) in [("ping", "Peer.Ping round trip (bus floor)", ""),
+                                     ("get", "Get(PlaybackStatus) round trip", "≤ 1.5× ping"),
+                                     ("getAll", "GetAll(Player) round trip", "≤ 1.5× ping"),
+                                     ("playPause", "PlayPause → PropertiesChanged(PlaybackStatus)", "< 2000 µs")] {
+            var row = Row(figure: label, unit: "µs", floorKey: key == "ping" ? nil : "ping", target: target)
+            for contender in contenders { row.values[contender.name] = latency[contender.name]?[key] }
+            row.values["floor"] = key == "ping" ? nil : ping
+            rows.append(row)
+        }
+
+        say("2/5 cold start (\(runs) runs each)")
+        var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
+        var audioRow = Row(figure: "cold start: exec → first sink input", unit: "ms", floorKey: "floor", target: "≤ 1.5× floor")
+        let floorStart = try bench.coldStart(floor, long, runs: runs)
+        audioRow.values["floor"] = floorStart.audio.map { $0 * 1000 }
+        for contender in contenders {
+            let result = try bench.coldStart(contender, long, runs: runs)
+            nameRow.values[contender.name] = result.name.map { $0 * 1000 }
+            audioRow.values[contender.name] = result.audio.map { $0 * 1000 }
+        }
+        rows += [nameRow, audioRow]
+
+        let interval = quick ? 3.0 : 8.0
+        say("3/5 footprint while playing (\(interval) s each)")
+        var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.3× floor")
+        var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
+        let floorFootprint = try bench.footprint(floor, long, seconds: interval)
+        rssRow.values["floor"] = floorFootprint.rss
+        cpuRow.values["floor"] = floorFootprint.cpu
+        for contender in contenders {
+            let result = try bench.footprint(contender, long, seconds: interval)
+            rssRow.values[contender.name] = result.rss
+            cpuRow.values[contender.name] = result.cpu
+        }
+        rows += [rssRow, cpuRow]
+
+        let count = quick ? 2_000 : 10_000
+        say("4/5 queue scale (\(count) entries)")
+        let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
+        var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
+                             note: "floor: the same with 1 queued")
+        startupRow.values[reprise.name] = scale.startup.map { $0 * 1000 }
+        startupRow.values["floor"] = scale.startupOne.map { $0 * 1000 }
+        var perEntryRow = Row(figure: "memory per queued entry", unit: "bytes")
+        perEntryRow.values[reprise.name] = scale.bytesPerEntry
+        rows += [startupRow, perEntryRow]
+
+        say("5/5 resume after an interruption (\(runs) runs)")
+        var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
+        resumeRow.values[reprise.name] = try bench.resumeAfterInterruption(binary: binary, long, runs: runs).map { $0 * 1000 }
+        rows.append(resumeRow)
+    } catch {
+        say("reprise-bench: \(error)")
+        return 1
+    }
+
+    let table = Report.markdown(rows, contenders: contenders.map(\.name))
+    print(table)
+    if let output = option("--output") { try? table.write(toFile: output, atomically: true, encoding: .utf8) }
+    say(String(format: "benchmark took %.0f s", monotonicSeconds() - started))
+    return 0
+}
+
+func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
