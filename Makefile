@@ -3,7 +3,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: all deps build run test install uninstall clean
+.PHONY: all deps build run test bench bench-deps install uninstall clean
 
 all: build
 
@@ -19,6 +19,13 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --no-parallel
+
+bench: build
+	$(SWIFT) build -c release --product reprise-bench
+	.build/release/reprise-bench --binary .build/release/reprise --output build/bench.md
+
+bench-deps: deps
+	scripts/install-bench-deps.sh
 
 install: build
 	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" scripts/install.sh

@@ -8,8 +8,9 @@ public final class MPRISService: PlayerObserver {
     public struct Identity: Sendable {
         public var name: String
         public var desktopEntry: String
-        public var supportedMimeTypes: [String]
-        public init(name: String, desktopEntry: String, supportedMimeTypes: [String]) {
+        /// Asked once, on the first read of SupportedMimeTypes (scanning the codecs costs start-up time).
+        public var supportedMimeTypes: @Sendable () -> [String]
+        public init(name: String, desktopEntry: String, supportedMimeTypes: @escaping @Sendable () -> [String]) {
             self.name = name
             self.desktopEntry = desktopEntry
             self.supportedMimeTypes = supportedMimeTypes
@@ -32,6 +33,7 @@ public final class MPRISService: PlayerObserver {
         try bus.export(MPRIS.root, at: MPRIS.objectPath, implementation: root)
         try bus.export(MPRIS.player, at: MPRIS.objectPath, implementation: playerInterface)
         announced = snapshot()
+        playerInterface.announced = { [unowned self] name in announced[name] }
         player.observer = self
     }
 
@@ -59,7 +61,7 @@ public final class MPRISService: PlayerObserver {
 
     private func snapshot() -> [String: DBusValue] {
         var values: [String: DBusValue] = [:]
-        for name in MPRIS.announcedPlayerProperties { values[name] = try? playerInterface.get(name) }
+        for name in MPRIS.announcedPlayerProperties { values[name] = try? playerInterface.currentValue(of: name) }
         return values
     }
 }
@@ -68,6 +70,7 @@ public final class MPRISService: PlayerObserver {
 final class RootInterface: InterfaceImplementation {
     private let identity: MPRISService.Identity
     private let onQuit: () -> Void
+    private lazy var mimeTypes = identity.supportedMimeTypes()
 
     init(identity: MPRISService.Identity, onQuit: @escaping () -> Void) {
         self.identity = identity
@@ -94,7 +97,7 @@ final class RootInterface: InterfaceImplementation {
         case "Identity": .string(identity.name)
         case "DesktopEntry": .string(identity.desktopEntry)
         case "SupportedUriSchemes": .strings(SupportedSchemes.all)
-        case "SupportedMimeTypes": .strings(identity.supportedMimeTypes)
+        case "SupportedMimeTypes": .strings(mimeTypes)
         default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }
     }
@@ -110,6 +113,9 @@ final class RootInterface: InterfaceImplementation {
 /// org.mpris.MediaPlayer2.Player
 final class PlayerInterface: InterfaceImplementation {
     private let player: Player
+    /// The values last announced, which are the current ones (every change is announced when it happens):
+    /// reads (GetAll from every widget) are served from them instead of being recomputed.
+    var announced: (String) -> DBusValue? = { _ in nil }
 
     init(player: Player) { self.player = player }
 
@@ -142,6 +148,11 @@ final class PlayerInterface: InterfaceImplementation {
     }
 
     func get(_ property: String) throws(DBusError) -> DBusValue {
+        if let value = announced(property) { return value }
+        return try currentValue(of: property)
+    }
+
+    func currentValue(of property: String) throws(DBusError) -> DBusValue {
         switch property {
         case "PlaybackStatus": .string(player.status.rawValue)
         case "LoopStatus": .string(player.loopStatus.rawValue)

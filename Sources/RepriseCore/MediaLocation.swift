@@ -68,7 +68,9 @@ public enum MediaLocation {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names
             .filter { !$0.hasPrefix(".") && audioExtensions.contains(fileExtension($0)) }
-            .sorted(by: naturallyPrecedes)
+            .map { (name: $0, key: NaturalSortKey($0)) }
+            .sorted { $0.key < $1.key }
+            .map(\.name)
             .map { directory.appendingPathComponent($0) }
             .filter { url in // follows symbolic links, unlike URL resource values
                 var isDirectory = false
@@ -84,24 +86,55 @@ public enum MediaLocation {
 
     /// Natural order: runs of digits compare by value ("2" < "10"), the rest case-insensitively.
     public static func naturallyPrecedes(_ a: String, _ b: String) -> Bool {
-        var left = Array(a.lowercased().unicodeScalars)[...], right = Array(b.lowercased().unicodeScalars)[...]
-        func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
-        while let l = left.first, let r = right.first {
-            if isDigit(l) && isDigit(r) {
-                let leftDigits = left.prefix(while: isDigit), rightDigits = right.prefix(while: isDigit)
-                let leftValue = String(String.UnicodeScalarView(leftDigits.drop { $0 == "0" }))
-                let rightValue = String(String.UnicodeScalarView(rightDigits.drop { $0 == "0" }))
-                if leftValue.count != rightValue.count { return leftValue.count < rightValue.count }
-                if leftValue != rightValue { return leftValue < rightValue }
-                left = left.dropFirst(leftDigits.count)
-                right = right.dropFirst(rightDigits.count)
+        NaturalSortKey(a) < NaturalSortKey(b)
+    }
+}
+
+/// A file name prepared once for natural-order comparison: lower-cased text with each run of digits
+/// reduced to (length without leading zeros, digits), so sorting many names allocates nothing per comparison.
+struct NaturalSortKey: Comparable {
+    private enum Part: Equatable {
+        case text(UInt32)
+        case number(length: Int, digits: [UInt32])
+    }
+    private let parts: [Part]
+    private let original: String
+
+    init(_ name: String) {
+        original = name
+        var parts: [Part] = []
+        var digits: [UInt32] = []
+        func flushDigits() {
+            guard !digits.isEmpty else { return }
+            let significant = Array(digits.drop { $0 == 48 })
+            parts.append(.number(length: significant.count, digits: significant))
+            digits.removeAll()
+        }
+        for scalar in name.lowercased().unicodeScalars {
+            if (48...57).contains(scalar.value) {
+                digits.append(scalar.value)
             } else {
-                if l != r { return l.value < r.value }
-                left = left.dropFirst()
-                right = right.dropFirst()
+                flushDigits()
+                parts.append(.text(scalar.value))
             }
         }
-        if left.isEmpty != right.isEmpty { return left.isEmpty }
-        return a < b
+        flushDigits()
+        self.parts = parts
     }
+
+    static func < (a: NaturalSortKey, b: NaturalSortKey) -> Bool {
+        for (left, right) in zip(a.parts, b.parts) where left != right {
+            switch (left, right) {
+            case (.number(let l, let ld), .number(let r, let rd)):
+                return l != r ? l < r : ld.lexicographicallyPrecedes(rd)
+            case (.number, .text(let r)): return 48 < r
+            case (.text(let l), .number): return l < 48
+            case (.text(let l), .text(let r)): return l < r
+            }
+        }
+        if a.parts.count != b.parts.count { return a.parts.count < b.parts.count }
+        return a.original < b.original
+    }
+
+    static func == (a: NaturalSortKey, b: NaturalSortKey) -> Bool { a.original == b.original }
 }

@@ -61,23 +61,20 @@ public final class Player {
     }
 
     public func play() {
-        transaction {
-            guard queue.current != nil else { return }
-            switch status {
-            case .playing: return
-            case .paused where loadedEntryID != nil:
-                if engine.resume() { status = .playing } else { streamFailed("the audio output refused to resume") }
-            case .paused, .stopped:
-                startLoading(playing: true, holding: announcedTrack)
-            }
+        guard queue.current != nil, status != .playing else { return }
+        guard status == .paused, loadedEntryID != nil else {
+            transaction { startLoading(playing: true, holding: announcedTrack) }
+            return
         }
+        // Announce first: the pipeline follows within a millisecond (a PulseAudio uncork round trip).
+        transaction { status = .playing }
+        if !engine.resume() { transaction { streamFailed("the audio output refused to resume") } }
     }
 
     public func pause() {
-        transaction {
-            guard status == .playing else { return }
-            if engine.pause() { status = .paused } else { streamFailed("the audio output refused to pause") }
-        }
+        guard status == .playing else { return }
+        transaction { status = .paused }
+        if !engine.pause() { transaction { streamFailed("the audio output refused to pause") } }
     }
 
     public func playPause() {

@@ -92,6 +92,7 @@ public final class PrivateDesktop {
 public struct SinkInput: Sendable {
     public var index = -1
     public var corked = false
+    public var muted = false
     public var properties: [String: String] = [:]
 
     public init() {}
@@ -107,6 +108,7 @@ public struct SinkInput: Sendable {
             }
             guard !inputs.isEmpty else { continue }
             if text.hasPrefix("Corked:") { inputs[inputs.count - 1].corked = text.hasSuffix("yes") }
+            if text.hasPrefix("Mute:") { inputs[inputs.count - 1].muted = text.hasSuffix("yes") }
             if let range = text.range(of: " = \""), text.hasSuffix("\"") {
                 let key = String(text[..<range.lowerBound])
                 let value = String(text[range.upperBound..<text.index(before: text.endIndex)])

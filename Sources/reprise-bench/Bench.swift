@@ -90,8 +90,13 @@ final class Bench {
             kill(child.pid, SIGKILL)
             throw HarnessError(message: "\(contender.name) did not start playing; see \(workDirectory)/player-\(logCount).log")
         }
+        // pulsesink opens a short-lived probe stream first: the playing stream is the one that stays.
+        pump(for: 0.3)
+        let created = events.filter { $0.facility == "sink-input" && $0.kind == "new" && $0.time >= startedAt }
+        let removed = Set(events.filter { $0.facility == "sink-input" && $0.kind == "remove" && $0.time >= startedAt }.map(\.index))
+        let stream = created.last { !removed.contains($0.index) }?.index ?? audio.index
         return Running(child: child, startedAt: startedAt, nameOwnedAt: contender.busName.flatMap { nameOwnedAt[$0] },
-                       firstAudioAt: audio.time, sinkInput: audio.index)
+                       firstAudioAt: audio.time, sinkInput: stream)
     }
 
     /// SIGTERM, then SIGKILL if needed, and waits for its stream to go.
@@ -192,7 +197,9 @@ final class Bench {
         return (startup, startupOne, (rssMany - rssOne) / Double(count - 1))
     }
 
-    /// Median seconds from the end of a phone-role stream (which corks the music) to the music uncorking.
+    /// Median seconds from the end of a phone-role stream (which makes role-cork mute and cork-request the
+    /// music) to the music's stream last changing back (unmuted, uncorked). PulseAudio restores the music in
+    /// the phone stream's unlink hook, which can come before the phone's own `remove` event: that counts as 0.
     func resumeAfterInterruption(binary: String, _ file: String, runs: Int) throws -> Double? {
         var running = try startPlaying(.reprise(binary: binary), file)
         defer { stop(&running) }
@@ -203,17 +210,14 @@ final class Bench {
             var phone = try Child.spawn("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=40", "!", "audio/x-raw,rate=44100",
                                                           "!", "pulsesink", "stream-properties=props,media.role=phone"],
                                         environment: desktop.environment, stdout: "/dev/null", stderr: "/dev/null")
-            pump(for: 10) { firstEvent("new", on: "sink-input", after: start, excluding: running.sinkInput) != nil }
-            guard let call = firstEvent("new", on: "sink-input", after: start, excluding: running.sinkInput) else { continue }
-            pump(for: 10) { firstEvent("remove", on: "sink-input", after: start, index: call.index) != nil }
             _ = phone.wait()
-            guard let ended = firstEvent("remove", on: "sink-input", after: start, index: call.index) else { continue }
-            pump(for: 5) { firstEvent("change", on: "sink-input", after: ended.time, index: running.sinkInput) != nil }
-            if let resumed = firstEvent("change", on: "sink-input", after: ended.time, index: running.sinkInput),
-               let music = try desktop.sinkInputs().first(where: { $0.index == running.sinkInput }), !music.corked {
-                delays.append(resumed.time - ended.time)
-            }
-            pump(for: 0.5)
+            pump(for: 1)
+            let streamEvents = events.filter { $0.facility == "sink-input" && $0.time >= start }
+            guard let ended = streamEvents.last(where: { $0.kind == "remove" && $0.index != running.sinkInput }),
+                  let restored = streamEvents.last(where: { $0.kind == "change" && $0.index == running.sinkInput }),
+                  let music = try desktop.sinkInputs().first(where: { $0.index == running.sinkInput }),
+                  !music.corked, !music.muted else { continue }
+            delays.append(max(0, restored.time - ended.time))
         }
         return Statistics.median(delays)
     }

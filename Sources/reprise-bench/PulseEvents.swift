@@ -16,7 +16,8 @@ final class PulseEvents {
 
     init(desktop: PrivateDesktop) throws {
         let path = desktop.directory + "/pactl-subscribe.log"
-        child = try Child.spawn("pactl", ["subscribe"], environment: desktop.environment, stdout: path, stderr: path)
+        // stdbuf: pactl writes through stdio, which would hold events back in a buffer when stdout is a file.
+        child = try Child.spawn("stdbuf", ["-oL", "pactl", "subscribe"], environment: desktop.environment, stdout: path, stderr: path)
         guard eventually(5, { FileManager.default.fileExists(atPath: path) }) else {
             throw HarnessError(message: "pactl subscribe did not start")
         }

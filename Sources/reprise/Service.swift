@@ -23,6 +23,8 @@ enum Service {
         let expanded = MediaLocation.expand(options.media, relativeTo: FileManager.default.currentDirectoryPath)
         expanded.problems.forEach { log.warning("skipping \($0)") }
         player.enqueue(expanded.uris)
+        // Start the pipeline first: it prerolls on GStreamer's threads while we connect to the bus.
+        if !player.queue.isEmpty { player.play() }
 
         guard let loop = EventLoop() else {
             log.warning("could not create the event loop")
@@ -36,7 +38,7 @@ enum Service {
             bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
             let identity = MPRISService.Identity(name: "Reprise", desktopEntry: "reprise",
-                                                 supportedMimeTypes: GStreamer.decodableMimeTypes())
+                                                 supportedMimeTypes: GStreamer.decodableMimeTypes)
             service = try MPRISService(bus: bus, player: player, identity: identity, log: log) { loop.quit() }
             name = try claimName(on: bus)
             try bus.onDisconnect {
@@ -54,8 +56,6 @@ enum Service {
         systemd.startWatchdog(on: loop)
         loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
         loop.onSignal(SIGINT) { log.info("SIGINT: quitting"); loop.quit() }
-        if !player.queue.isEmpty { player.play() }
-
         loop.run()
 
         systemd.stopping()
