@@ -170,10 +170,10 @@ final class Bench {
         defer { stop(&running) }
         pump(for: 1)
         let pid = running.child.pid
-        let ticksBefore = ProcFS.cpuTicks(pid), start = monotonicSeconds()
+        let cpuBefore = ProcFS.cpuNanoseconds(pid), start = monotonicSeconds()
         Thread.sleep(forTimeInterval: seconds)
-        let ticks = ProcFS.cpuTicks(pid) - ticksBefore, elapsed = monotonicSeconds() - start
-        let cpu = Double(ticks) / Double(sysconf(Int32(_SC_CLK_TCK))) / elapsed * 100
+        let used = ProcFS.cpuNanoseconds(pid) - cpuBefore, elapsed = monotonicSeconds() - start
+        let cpu = Double(used) / 1_000_000_000 / elapsed * 100
         return (Double(ProcFS.residentKilobytes(pid)) / 1024, cpu)
     }
 
@@ -225,14 +225,14 @@ final class Bench {
 
 /// Reading a process's CPU time and memory from /proc.
 enum ProcFS {
-    /// utime + stime in clock ticks.
-    static func cpuTicks(_ pid: pid_t) -> Int {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command name: state is field 3, utime 14 and stime 15 (1-based) → indices 11 and 12 here.
-        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
-        return user + system
+    /// CPU time of all the process's threads so far, in nanoseconds (from schedstat: exact, unlike clock ticks).
+    /// Threads that ended before the call are not counted, which is why it is read over a steady interval.
+    static func cpuNanoseconds(_ pid: pid_t) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { total, task in
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+            return total + (Int(stat.split(separator: " ").first ?? "0") ?? 0)
+        }
     }
 
     static func residentKilobytes(_ pid: pid_t) -> Int {

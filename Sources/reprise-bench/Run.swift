@@ -78,7 +78,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         rows += [nameRow, audioRow]
 
-        let interval = quick ? 3.0 : 8.0
+        let interval = quick ? 3.0 : 10.0
         say("3/5 footprint while playing (\(interval) s each)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.3× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
