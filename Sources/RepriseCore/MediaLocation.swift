@@ -1,4 +1,3 @@
-import FoundationEssentials
 
 /// Turning command-line arguments and client-supplied URIs into playable URIs.
 public enum MediaLocation {
@@ -10,72 +9,66 @@ public enum MediaLocation {
 
     /// Checks that `uri` names something the player could read: a supported scheme and, for
     /// `file:`, an existing readable regular file.
-    public static func validate(_ uri: String) throws(PlayerError) {
-        guard let url = URL(string: uri), let scheme = url.scheme?.lowercased() else {
-            throw .invalidArgument("'\(uri)' is not a URI")
+    public static func validate(_ uri: String, in fileSystem: FileSystem) throws(PlayerError) {
+        guard let parsed = MediaURI(uri) else { throw .invalidArgument("'\(uri)' is not a URI") }
+        guard SupportedSchemes.all.contains(parsed.scheme) else {
+            throw .unsupportedScheme("URI scheme '\(parsed.scheme)' is not supported (use \(SupportedSchemes.all.joined(separator: ", ")))")
         }
-        guard SupportedSchemes.all.contains(scheme) else {
-            throw .unsupportedScheme("URI scheme '\(scheme)' is not supported (use \(SupportedSchemes.all.joined(separator: ", ")))")
-        }
-        if scheme == "file" {
-            let path = url.path
-            var isDirectory = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw .unplayable("\(path): no such file")
+        if parsed.scheme == "file" {
+            let path = parsed.path
+            switch fileSystem.kind(of: path) {
+            case .missing: throw .unplayable("\(path): no such file")
+            case .directory: throw .unplayable("\(path) is a directory")
+            case .other: throw .unplayable("\(path) is not a regular file")
+            case .regularFile: break
             }
-            guard !isDirectory else { throw .unplayable("\(path) is a directory") }
-            guard FileManager.default.isReadableFile(atPath: path) else { throw .unplayable("\(path): permission denied") }
-        } else if url.host == nil || url.host!.isEmpty {
+            guard fileSystem.isReadable(path) else { throw .unplayable("\(path): permission denied") }
+        } else if (parsed.host ?? "").isEmpty {
             throw .invalidArgument("'\(uri)' has no host")
         }
     }
 
     /// Expands command-line arguments: URIs stay, files become `file://` URIs, directories become
     /// their audio files in name order. Returns the URIs and a message for each argument skipped.
-    public static func expand(_ arguments: [String], relativeTo cwd: String) -> (uris: [String], problems: [String]) {
+    public static func expand(_ arguments: [String], relativeTo cwd: String,
+                              in fileSystem: FileSystem) -> (uris: [String], problems: [String]) {
         var uris: [String] = []
         var problems: [String] = []
         for argument in arguments {
-            if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1, argument.contains("://") {
+            if argument.contains("://"), let parsed = MediaURI(argument), parsed.scheme.count > 1 {
                 do throws(PlayerError) {
-                    try validate(argument)
+                    try validate(argument, in: fileSystem)
                     uris.append(argument)
                 } catch {
                     problems.append(error.message)
                 }
                 continue
             }
-            let path = argument.hasPrefix("/") ? argument : cwd + "/" + argument
-            let standardized = URL(fileURLWithPath: path).standardizedFileURL
-            var isDirectory = false
-            guard FileManager.default.fileExists(atPath: standardized.path, isDirectory: &isDirectory) else {
+            let path = MediaURI.absolutePath(argument, relativeTo: cwd)
+            switch fileSystem.kind(of: path) {
+            case .missing:
                 problems.append("\(argument): no such file or directory")
-                continue
-            }
-            if isDirectory {
-                let found = audioFiles(in: standardized)
+            case .directory:
+                let found = audioFiles(in: path, fileSystem: fileSystem)
                 if found.isEmpty { problems.append("\(argument): no audio files") }
-                uris += found.map(\.absoluteString)
-            } else {
-                uris.append(standardized.absoluteString)
+                uris += found.map(MediaURI.file(path:))
+            case .regularFile, .other:
+                uris.append(MediaURI.file(path: path))
             }
         }
         return (uris, problems)
     }
 
-    /// Audio files directly inside `directory`, in natural name order (track 2 before track 10).
-    public static func audioFiles(in directory: URL) -> [URL] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names
+    /// Paths of the audio files directly inside `directory` (links followed), in natural name order
+    /// (track 2 before track 10).
+    public static func audioFiles(in directory: String, fileSystem: FileSystem) -> [String] {
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return (fileSystem.entries(of: directory) ?? [])
             .filter { !$0.hasPrefix(".") && audioExtensions.contains(fileExtension($0)) }
             .map { (name: $0, key: NaturalSortKey($0)) }
             .sorted { $0.key < $1.key }
-            .map(\.name)
-            .map { directory.appendingPathComponent($0) }
-            .filter { url in // follows symbolic links, unlike URL resource values
-                var isDirectory = false
-                return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory
-            }
+            .map { base + $0.name }
+            .filter { fileSystem.kind(of: $0) == .regularFile }
     }
 
     /// The lower-cased text after the last dot of a file name ("" when there is none).

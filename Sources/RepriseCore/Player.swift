@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The player state machine: queue, status, loop/shuffle, rate, volume, and the MPRIS rules for each request.
 /// Owned by the event loop; every method runs on its thread. Observers hear one `playerDidChange` per request or event.
 public final class Player {
@@ -12,6 +10,7 @@ public final class Player {
 
     private let engine: PlaybackEngine
     private let log: Log
+    private let fileSystem: FileSystem
     private var random = SystemRandomNumberGenerator()
     /// The entry whose stream the engine has loaded; nil while stopped.
     private var loadedEntryID: Int?
@@ -25,9 +24,10 @@ public final class Player {
     private var consecutiveFailures = 0
     private var transactionDepth = 0
 
-    public init(engine: PlaybackEngine, log: Log) {
+    public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
         self.engine = engine
         self.log = log
+        self.fileSystem = fileSystem
     }
 
     // MARK: What clients see
@@ -164,7 +164,7 @@ public final class Player {
 
     /// Adds `uri` after the current entry and plays it at once. `completion` hears whether it could be played.
     public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) throws(PlayerError) {
-        try MediaLocation.validate(uri)
+        try MediaLocation.validate(uri, in: fileSystem)
         transaction {
             let before = announcedTrack
             let interrupted = Interruption(entryID: queue.current?.id, status: status,

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Tags read from a stream. Strings are valid UTF-8 by construction (Swift `String`).
 public struct TrackTags: Sendable, Equatable {
     public var title: String?
@@ -64,8 +62,8 @@ public struct TrackInfo: Sendable, Equatable {
 
     /// The file's name without its extension (percent-decoded), or the URI itself for non-file URIs.
     public static func fallbackTitle(for uri: String) -> String {
-        guard let url = URL(string: uri), !url.lastPathComponent.isEmpty, url.lastPathComponent != "/" else { return uri }
-        let name = url.deletingPathExtension().lastPathComponent
-        return name.isEmpty ? url.lastPathComponent : name
+        guard let name = MediaURI(uri)?.lastPathComponent else { return uri }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
     }
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import GStreamerKit
 import MPRIS
@@ -17,10 +16,11 @@ enum Service {
             return 1
         }
         let engine = GStreamerEngine(playbin: playbin, log: log)
-        let player = Player(engine: engine, log: log)
+        let fileSystem = PosixFileSystem()
+        let player = Player(engine: engine, log: log, fileSystem: fileSystem)
         engine.player = player
 
-        let expanded = MediaLocation.expand(options.media, relativeTo: FileManager.default.currentDirectoryPath)
+        let expanded = MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
         expanded.problems.forEach { log.warning("skipping \($0)") }
         player.enqueue(expanded.uris)
         // Start the pipeline first: it prerolls on GStreamer's threads while we connect to the bus.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 
 // Children of Foundation.Process inherit a blocked signal mask; start from a clean one so

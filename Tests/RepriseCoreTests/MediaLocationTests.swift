@@ -20,7 +20,7 @@ import Testing
                                                    withDestinationPath: dir.appendingPathComponent("1 one.mp3").path)
         try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("4 dangling.ogg").path,
                                                    withDestinationPath: "/nonexistent/file.ogg")
-        let result = MediaLocation.expand([dir.path], relativeTo: "/")
+        let result = MediaLocation.expand([dir.path], relativeTo: "/", in: RealFileSystem())
         #expect(result.uris.map { URL(string: $0)!.lastPathComponent } == ["1 one.mp3", "2 two.FLAC", "3 link.ogg", "10 ten.ogg"])
         #expect(result.problems.isEmpty)
     }
@@ -30,20 +30,33 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("a b.ogg").path, contents: Data([1]))
         let result = MediaLocation.expand(["a b.ogg", "missing.ogg", "https://radio.example/live", "ftp://x/y.ogg"],
-                                          relativeTo: dir.path)
+                                          relativeTo: dir.path, in: RealFileSystem())
         #expect(result.uris == [dir.appendingPathComponent("a b.ogg").absoluteString, "https://radio.example/live"])
         #expect(result.problems.count == 2)
+    }
+
+    @Test func uriParsing() {
+        let web = MediaURI("HTTPS://user@radio.example:8000/live%20stream?x=1#y")
+        #expect(web?.scheme == "https" && web?.host == "radio.example" && web?.path == "/live stream")
+        #expect(MediaURI("file:///music/a%20b%C3%A9.flac")?.path == "/music/a bé.flac")
+        #expect(MediaURI("file:///music/bad%zz") == nil)
+        #expect(MediaURI("no scheme here") == nil)
+        #expect(MediaURI("1abc:/x") == nil)
+        #expect(MediaURI.file(path: "/m/a b#1%.ogg") == "file:///m/a%20b%231%25.ogg")
+        #expect(MediaURI(MediaURI.file(path: "/m/ça & co?.ogg"))?.path == "/m/ça & co?.ogg")
+        #expect(MediaURI.absolutePath("../x/./y.ogg", relativeTo: "/a/b") == "/a/x/y.ogg")
+        #expect(MediaURI.absolutePath("/abs", relativeTo: "/a") == "/abs")
     }
 
     @Test func validationRejectsWhatCannotBePlayed() throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("ftp://host/file.ogg") }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("file:///no/such/file.ogg") }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate(dir.absoluteString) }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("") }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("http://") }
-        try MediaLocation.validate("https://radio.example/live")
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("ftp://host/file.ogg", in: RealFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("file:///no/such/file.ogg", in: RealFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate(dir.absoluteString, in: RealFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("", in: RealFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("http://", in: RealFileSystem()) }
+        try MediaLocation.validate("https://radio.example/live", in: RealFileSystem())
     }
 
     @Test func anUnplayableOpenGoesBackToWhatItInterrupted() throws {

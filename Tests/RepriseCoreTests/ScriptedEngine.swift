@@ -42,7 +42,7 @@ final class RecordingObserver: PlayerObserver {
 /// A player over a scripted engine with `count` queued http URIs (no files needed).
 func makePlayer(tracks count: Int = 3) -> (Player, ScriptedEngine, RecordingObserver) {
     let engine = ScriptedEngine()
-    let player = Player(engine: engine, log: Log(verbose: false))
+    let player = Player(engine: engine, log: Log(verbose: false), fileSystem: RealFileSystem())
     let observer = RecordingObserver()
     player.observer = observer
     player.enqueue((1...max(1, count)).prefix(count).map { "http://example.invalid/\($0).ogg" })
