@@ -7,6 +7,8 @@ public final class Player {
     public private(set) var rate = 1.0
     public private(set) var volume = 1.0
     public weak var observer: PlayerObserver?
+    /// Called after every request or event (after the observer), e.g. to schedule saving the state.
+    public var onChange: (() -> Void)?
 
     private let engine: PlaybackEngine
     private let log: Log
@@ -177,6 +179,43 @@ public final class Player {
         }
     }
 
+    /// The queue, current entry, position and settings, for saving.
+    public var savedState: SavedState {
+        var state = SavedState()
+        state.uris = queue.entries.map(\.uri)
+        state.currentIndex = queue.current.flatMap { current in queue.entries.firstIndex { $0.id == current.id } }
+        state.positionMicroseconds = positionMicroseconds
+        state.loopStatus = loopStatus
+        state.shuffle = shuffle
+        state.volume = volume
+        state.rate = rate
+        return state
+    }
+
+    /// Replaces everything with `state` and loads the current entry paused at its saved position.
+    public func restore(_ state: SavedState) {
+        transaction {
+            unload()
+            queue = PlayQueue()
+            queue.append(state.uris)
+            if let index = state.currentIndex, let id = queue.entries.indices.contains(index) ? queue.entries[index].id : nil,
+               let position = queue.position(of: id) {
+                queue.move(to: position)
+            }
+            loopStatus = state.loopStatus
+            queue.setShuffled(state.shuffle, using: &random)
+            volume = state.volume
+            engine.setVolume(volume)
+            if engine.rateRange.contains(state.rate) {
+                rate = state.rate
+                engine.setRate(rate)
+            }
+            guard queue.current != nil else { return }
+            startLoading(playing: false, holding: announcedTrack)
+            if state.positionMicroseconds > 0 { jump(to: state.positionMicroseconds) }
+        }
+    }
+
     // MARK: Engine events
 
     /// The loaded stream is ready: its length (when known) and whether it can seek.
@@ -236,7 +275,10 @@ public final class Player {
         transactionDepth += 1
         defer {
             transactionDepth -= 1
-            if transactionDepth == 0 { observer?.playerDidChange() }
+            if transactionDepth == 0 {
+                observer?.playerDidChange()
+                onChange?()
+            }
         }
         return try body()
     }

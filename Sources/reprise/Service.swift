@@ -22,9 +22,17 @@ enum Service {
 
         let expanded = MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
         expanded.problems.forEach { log.warning("skipping \($0)") }
-        player.enqueue(expanded.uris)
-        // Start the pipeline first: it prerolls on GStreamer's threads while we connect to the bus.
-        if !player.queue.isEmpty { player.play() }
+        let store = StateStore.standard()
+        if options.media.isEmpty {
+            if let saved = store.load(log: log), !saved.uris.isEmpty {
+                log.info("restoring \(saved.uris.count) queued, paused at \(saved.positionMicroseconds / 1_000_000) s")
+                player.restore(saved)
+            }
+        } else {
+            player.enqueue(expanded.uris)
+            // Start the pipeline first: it prerolls on GStreamer's threads while we connect to the bus.
+            if !player.queue.isEmpty { player.play() }
+        }
 
         guard let loop = EventLoop() else {
             log.warning("could not create the event loop")
@@ -54,11 +62,15 @@ enum Service {
         let systemd = SystemdNotifier()
         systemd.ready(status: "serving \(name)")
         systemd.startWatchdog(on: loop)
+        // Only the instance that owns the plain name keeps the saved state.
+        let keepsState = name == wellKnownName
+        if keepsState { StateSaver(store: store, player: player, log: log).start(on: loop) }
         loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
         loop.onSignal(SIGINT) { log.info("SIGINT: quitting"); loop.quit() }
         loop.run()
 
         systemd.stopping()
+        if keepsState && !store.save(player.savedState) { log.warning("could not save the state to \(store.path)") }
         player.stop()
         withExtendedLifetime(service) {}
         if lostBus { return 1 }
@@ -81,4 +93,35 @@ enum Service {
 @Sendable func writeToStandardError(_ line: String) {
     var text = line + "\n"
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+/// Saves the state a second after anything changes, and every ten seconds while playing (the position).
+final class StateSaver {
+    private let store: StateStore
+    private let player: Player
+    private let log: Log
+    private var dirty = false
+    private var secondsSinceSave = 0
+
+    init(store: StateStore, player: Player, log: Log) {
+        self.store = store
+        self.player = player
+        self.log = log
+    }
+
+    func start(on loop: EventLoop) {
+        player.onChange = { [unowned self] in dirty = true }
+        loop.every(milliseconds: 1000) { [self] in tick() }
+    }
+
+    private func tick() {
+        secondsSinceSave += 1
+        guard dirty || (player.status == .playing && secondsSinceSave >= 10) else { return }
+        if store.save(player.savedState) {
+            dirty = false
+            secondsSinceSave = 0
+        } else {
+            log.warning("could not save the state to \(store.path)")
+        }
+    }
 }

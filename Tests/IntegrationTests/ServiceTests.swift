@@ -108,6 +108,51 @@ import Testing
         }
     }
 
+    @Test func aRestartAfterKill9RestoresTheQueuePausedAtItsPosition() throws {
+        let session = try Session()
+        defer { session.close() }
+        let first = try session.launch([media.first, media.second, media.third])
+        #expect(session.waitFor { session.title() == "First Light" })
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        try session.playerctl("-p", "reprise", "loop", "Playlist")
+        try session.playerctl("-p", "reprise", "volume", "0.5")
+        try session.call("Pause")
+        let trackID = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [trackID, .int64(12_000_000)])
+        let stateFile = session.environment["HOME"]! + "/.local/state/reprise/state"
+        #expect(session.waitFor {
+            ((try? String(contentsOfFile: stateFile, encoding: .utf8)) ?? "").contains("position 12000000")
+        })
+        kill(first, SIGKILL)
+        _ = session.waitForExit(first)
+        #expect(session.waitFor { !session.nameHasOwner(Session.name) })
+
+        let second = try session.launch([])
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        #expect(session.status() == "Paused")
+        #expect(session.waitFor { session.position() == 12_000_000 })
+        #expect(try session.get("LoopStatus") == .string("Playlist"))
+        #expect(try session.get("Volume") == .double(0.5))
+        #expect(try session.get("CanGoPrevious") == .bool(true))
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "Third Time" })
+        #expect(session.log(of: second).contains("restoring 3 queued"))
+    }
+
+    @Test func aCorruptStateFileIsMovedAsideNotTrusted() throws {
+        let session = try Session()
+        defer { session.close() }
+        let directory = session.environment["HOME"]! + "/.local/state/reprise"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data("reprise-state 1\ncurrent 7\nentry file:///x.ogg\n".utf8).write(to: URL(fileURLWithPath: directory + "/state"))
+        let reprise = try session.launch([])
+        #expect(session.status() == "Stopped")
+        #expect(try session.get("Metadata") == .vardict([]))
+        #expect(FileManager.default.fileExists(atPath: directory + "/state.corrupt"))
+        #expect(session.log(of: reprise).contains("ignoring unreadable saved state"))
+    }
+
     @Test func losingTheBusEndsTheService() throws {
         let session = try Session()
         defer { session.close() }

@@ -1,0 +1,89 @@
+import Glibc
+import RepriseCore
+
+/// Keeps the player's ``SavedState`` in `$XDG_STATE_HOME/reprise/state` (default `~/.local/state`).
+/// Writes go to a temporary file that is fsynced and renamed over the old one, so a crash leaves either
+/// the old state or the new one; a file that cannot be read back is moved aside, never trusted.
+struct StateStore {
+    let directory: String
+    var path: String { directory + "/state" }
+
+    static func standard() -> StateStore {
+        func variable(_ name: String) -> String? {
+            guard let value = getenv(name), value.pointee != 0 else { return nil }
+            return String(cString: value)
+        }
+        let base = variable("XDG_STATE_HOME") ?? ((variable("HOME") ?? "/tmp") + "/.local/state")
+        return StateStore(directory: base + "/reprise")
+    }
+
+    /// Writes `state` durably. Returns false (and leaves the old file) on any failure.
+    @discardableResult
+    func save(_ state: SavedState) -> Bool {
+        guard makeDirectories() else { return false }
+        let temporary = path + ".tmp.\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        var text = state.encoded()
+        let written = text.withUTF8 { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+        return true
+    }
+
+    /// The saved state, or nil when there is none. A corrupt file is renamed to `state.corrupt` and reported.
+    func load(log: Log) -> SavedState? {
+        guard let text = readFile(path) else { return nil }
+        do throws(StateError) {
+            return try SavedState.decode(text)
+        } catch {
+            let aside = path + ".corrupt"
+            rename(path, aside)
+            log.warning("ignoring unreadable saved state (\(error)); moved it to \(aside)")
+            return nil
+        }
+    }
+
+    private func readFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+            if bytes.count > 64 << 20 { return "" } // absurdly large: treat as corrupt
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func makeDirectories() -> Bool {
+        var current = ""
+        for component in directory.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        return true
+    }
+}
