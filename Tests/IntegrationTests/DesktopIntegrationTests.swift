@@ -48,9 +48,16 @@ import Testing
         #expect(try install(prefix: prefix).status == 0)
         let session = try Session(serviceDirectory: prefix + "/share/dbus-1/services")
         defer { session.close() }
+        // A queue saved by an earlier run.
+        let stateDirectory = session.environment["HOME"]! + "/.local/state/reprise"
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        try ("reprise-state 1\nposition 3000000\ncurrent 1\nentry \(TestMedia.uri(media.first))\n"
+             + "entry \(TestMedia.uri(media.second))\nend\n").write(toFile: stateDirectory + "/state", atomically: true, encoding: .utf8)
         #expect(!session.nameHasOwner(Session.name))
-        // Any call to the name starts the service, which answers it.
-        #expect(try session.get("PlaybackStatus") == .string("Stopped"))
+        // Any call to the name starts the service, which answers it with its saved state restored, paused.
+        #expect(try session.get("PlaybackStatus") == .string("Paused"))
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        #expect(session.waitFor { session.position() == 3_000_000 })
         let owner = try session.bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                          interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
                                          [.string(Session.name)])
