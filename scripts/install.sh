@@ -15,6 +15,7 @@ files=(
   "$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service"
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml"
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
+  "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
   "$share/man/man1/reprise.1"
   "$prefix/lib/systemd/user/reprise.service"
 )
@@ -32,4 +33,5 @@ subst data/reprise.service.in > "$root$prefix/lib/systemd/user/reprise.service"
 chmod 644 "$root$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service" "$root$prefix/lib/systemd/user/reprise.service"
 install -Dm644 dbus/org.mpris.MediaPlayer2.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml"
 install -Dm644 dbus/org.mpris.MediaPlayer2.Player.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
+install -Dm644 dbus/org.mpris.MediaPlayer2.TrackList.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
 install -Dm644 data/reprise.1 "$root$share/man/man1/reprise.1"

@@ -6,6 +6,7 @@ public enum MPRIS {
     public static let busNamePrefix = "org.mpris.MediaPlayer2."
     public static let rootInterface = "org.mpris.MediaPlayer2"
     public static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    public static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
     /// Track ids live under Reprise's own path, never under /org/mpris.
     public static let trackPathPrefix = "/org/reprise/Reprise/Track/"
     public static let noTrackPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
@@ -51,6 +52,25 @@ public enum MPRIS {
             .init("CanControl", "b", emits: .none),
         ],
         signals: [.init("Seeked", "x", ["Position"])])
+
+    public static let trackList = InterfaceDescription(
+        name: trackListInterface,
+        methods: [
+            .init("GetTracksMetadata", in: "ao", ["TrackIds"], out: "aa{sv}", ["Metadata"]),
+            .init("AddTrack", in: "sob", ["Uri", "AfterTrack", "SetAsCurrent"]),
+            .init("RemoveTrack", in: "o", ["TrackId"]),
+            .init("GoTo", in: "o", ["TrackId"]),
+        ],
+        properties: [
+            .init("Tracks", "ao", emits: .invalidation),
+            .init("CanEditTracks", "b"),
+        ],
+        signals: [
+            .init("TrackListReplaced", "aoo", ["Tracks", "CurrentTrack"]),
+            .init("TrackAdded", "a{sv}o", ["Metadata", "AfterTrack"]),
+            .init("TrackRemoved", "o", ["TrackId"]),
+            .init("TrackMetadataChanged", "oa{sv}", ["TrackId", "Metadata"]),
+        ])
 
     /// Player properties announced through PropertiesChanged (all but Position and CanControl).
     public static let announcedPlayerProperties = player.properties.filter { $0.emits == .change }.map(\.name)

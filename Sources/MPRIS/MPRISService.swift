@@ -22,6 +22,7 @@ public final class MPRISService: PlayerObserver {
     private let log: Log
     private let root: RootInterface
     private let playerInterface: PlayerInterface
+    private let trackListInterface: TrackListInterface
     private var announced: [String: DBusValue] = [:]
 
     public init(bus: Bus, player: Player, identity: Identity, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
@@ -32,6 +33,8 @@ public final class MPRISService: PlayerObserver {
         playerInterface = PlayerInterface(player: player)
         try bus.export(MPRIS.root, at: MPRIS.objectPath, implementation: root)
         try bus.export(MPRIS.player, at: MPRIS.objectPath, implementation: playerInterface)
+        trackListInterface = TrackListInterface(player: player)
+        try bus.export(MPRIS.trackList, at: MPRIS.objectPath, implementation: trackListInterface)
         announced = snapshot()
         playerInterface.announced = { [unowned self] name in announced[name] }
         player.observer = self
@@ -56,6 +59,41 @@ public final class MPRISService: PlayerObserver {
             try bus.emitSignal(path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked", [.int64(microseconds)])
         } catch {
             log.warning("could not send Seeked: \(error)")
+        }
+    }
+
+    public func playerTrackListDidChange(_ changes: [TrackListChange]) {
+        var listChanged = false
+        for change in changes {
+            let member: String, arguments: [DBusValue]
+            switch change {
+            case .added(let id, let after):
+                guard let track = player.track(id: id) else { continue }
+                member = "TrackAdded"
+                arguments = [MetadataEncoding.encode(track), .objectPath(after.map(MPRIS.trackPath) ?? MPRIS.noTrackPath)]
+                listChanged = true
+            case .removed(let id):
+                member = "TrackRemoved"
+                arguments = [.objectPath(MPRIS.trackPath(forEntry: id))]
+                listChanged = true
+            case .replaced:
+                member = "TrackListReplaced"
+                arguments = [.objectPaths(player.trackIDs.map(MPRIS.trackPath)),
+                             .objectPath(player.queue.current.map { MPRIS.trackPath(forEntry: $0.id) } ?? MPRIS.noTrackPath)]
+                listChanged = true
+            case .metadataChanged(let id):
+                guard let track = player.track(id: id) else { continue }
+                member = "TrackMetadataChanged"
+                arguments = [.objectPath(MPRIS.trackPath(forEntry: id)), MetadataEncoding.encode(track)]
+            }
+            do {
+                try bus.emitSignal(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, member: member, arguments)
+            } catch {
+                log.warning("could not send \(member): \(error)")
+            }
+        }
+        if listChanged {
+            try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, names: ["Tracks"])
         }
     }
 
@@ -93,7 +131,8 @@ final class RootInterface: InterfaceImplementation {
     func get(_ property: String) throws(DBusError) -> DBusValue {
         switch property {
         case "CanQuit": .bool(true)
-        case "Fullscreen", "CanSetFullscreen", "CanRaise", "HasTrackList": .bool(false)
+        case "Fullscreen", "CanSetFullscreen", "CanRaise": .bool(false)
+        case "HasTrackList": .bool(true)
         case "Identity": .string(identity.name)
         case "DesktopEntry": .string(identity.desktopEntry)
         case "SupportedUriSchemes": .strings(SupportedSchemes.all)
@@ -189,6 +228,55 @@ final class PlayerInterface: InterfaceImplementation {
         } catch {
             throw error.dbusError
         }
+    }
+}
+
+/// org.mpris.MediaPlayer2.TrackList
+final class TrackListInterface: InterfaceImplementation {
+    private let player: Player
+
+    init(player: Player) { self.player = player }
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        let args = call.arguments
+        switch (call.member, args.first) {
+        case ("GetTracksMetadata", .array(_, let ids)?):
+            let tracks = ids.compactMap { $0.stringValue.flatMap(MPRIS.entryID(fromTrackPath:)).flatMap(player.track(id:)) }
+            return .reply([.array(elementSignature: "a{sv}", tracks.map(MetadataEncoding.encode))])
+        case ("AddTrack", .string(let uri)?):
+            guard args.count == 3, case .objectPath(let afterPath) = args[1], case .bool(let makeCurrent) = args[2] else {
+                throw .invalidArgs("AddTrack takes (s, o, b)")
+            }
+            var after: Int? = nil
+            if afterPath != MPRIS.noTrackPath {
+                guard let id = MPRIS.entryID(fromTrackPath: afterPath) else { throw .invalidArgs("\(afterPath) is not a track of this list") }
+                after = id
+            }
+            do throws(PlayerError) {
+                try player.addTrack(uri, after: after, makeCurrent: makeCurrent)
+            } catch {
+                throw error.dbusError
+            }
+        case ("RemoveTrack", .objectPath(let path)?):
+            if let id = MPRIS.entryID(fromTrackPath: path) { player.removeTrack(id: id) }
+        case ("GoTo", .objectPath(let path)?):
+            if let id = MPRIS.entryID(fromTrackPath: path) { player.goTo(id: id) }
+        default:
+            throw .invalidArgs("bad arguments for \(call.member)")
+        }
+        return .reply([])
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        switch property {
+        case "Tracks": .objectPaths(player.trackIDs.map(MPRIS.trackPath))
+        case "CanEditTracks": .bool(true)
+        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
     }
 }
 

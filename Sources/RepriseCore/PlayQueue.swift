@@ -45,12 +45,27 @@ public struct PlayQueue: Sendable {
 
     /// Inserts an entry right after the current one (in list and play order); returns its id and play-order position.
     public mutating func insertAfterCurrent(_ uri: String) -> (id: Int, position: Int) {
+        guard let current else { return insert(uri, atListIndex: entries.count, orderIndex: order.count) }
+        return insert(uri, after: current.id)!
+    }
+
+    /// Inserts an entry after entry `after` (in list and play order), or at the start when `after` is nil.
+    /// Returns nil when `after` is not in the queue.
+    public mutating func insert(_ uri: String, after: Int?) -> (id: Int, position: Int)? {
+        guard let after else { return insert(uri, atListIndex: 0, orderIndex: 0) }
+        guard let listIndex = entries.firstIndex(where: { $0.id == after }), let orderIndex = order.firstIndex(of: listIndex) else {
+            return nil
+        }
+        return insert(uri, atListIndex: listIndex + 1, orderIndex: orderIndex + 1)
+    }
+
+    private mutating func insert(_ uri: String, atListIndex listIndex: Int, orderIndex: Int) -> (id: Int, position: Int) {
         let id = makeID()
-        let listIndex = currentPosition.map { order[$0] + 1 } ?? entries.count
         entries.insert(QueueEntry(id: id, uri: uri), at: listIndex)
         order = order.map { $0 >= listIndex ? $0 + 1 : $0 }
-        let orderIndex = currentPosition.map { $0 + 1 } ?? order.count
         order.insert(listIndex, at: orderIndex)
+        if let position = currentPosition, position >= orderIndex { currentPosition = position + 1 }
+        if currentPosition == nil { currentPosition = orderIndex }
         return (id, orderIndex)
     }
 

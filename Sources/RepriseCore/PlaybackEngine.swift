@@ -28,4 +28,20 @@ public protocol PlayerObserver: AnyObject {
     func playerDidChange()
     /// The position jumped (seek, restart) to `microseconds`.
     func playerDidSeek(toMicroseconds microseconds: Int64)
+    /// The track list changed; called once per handled event, before ``playerDidChange()``.
+    func playerTrackListDidChange(_ changes: [TrackListChange])
+}
+
+extension PlayerObserver {
+    public func playerTrackListDidChange(_ changes: [TrackListChange]) {}
+}
+
+/// One change to the list of entries, as MPRIS TrackList signals report them.
+public enum TrackListChange: Equatable, Sendable {
+    /// Entry `id` was inserted after entry `after` (nil: at the start).
+    case added(id: Int, after: Int?)
+    case removed(id: Int)
+    /// The whole list was replaced.
+    case replaced
+    case metadataChanged(id: Int)
 }

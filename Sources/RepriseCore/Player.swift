@@ -25,6 +25,7 @@ public final class Player {
     private var interruptions: [Int: Interruption] = [:]
     private var consecutiveFailures = 0
     private var transactionDepth = 0
+    private var trackListChanges: [TrackListChange] = []
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
         self.engine = engine
@@ -59,7 +60,63 @@ public final class Player {
     // MARK: Requests
 
     public func enqueue(_ uris: [String]) {
-        transaction { queue.append(uris) }
+        transaction {
+            queue.append(uris)
+            trackListChanges.append(.replaced)
+        }
+    }
+
+    // MARK: The track list
+
+    /// Entry ids in list order (the order they were added, whatever the shuffle).
+    public var trackIDs: [Int] { queue.entries.map(\.id) }
+
+    public func track(id: Int) -> TrackInfo? { queue.entry(withID: id).map(TrackInfo.init) }
+
+    /// Inserts `uri` after entry `after` (nil: at the start); with `makeCurrent` it plays at once.
+    public func addTrack(_ uri: String, after: Int?, makeCurrent: Bool) throws(PlayerError) {
+        try MediaLocation.validate(uri, in: fileSystem)
+        try transaction { () throws(PlayerError) in
+            let before = announcedTrack
+            guard let (id, position) = queue.insert(uri, after: after) else {
+                throw .invalidArgument("no track \(after.map(String.init) ?? "") in the track list")
+            }
+            trackListChanges.append(.added(id: id, after: after))
+            if makeCurrent {
+                queue.move(to: position)
+                startLoading(playing: true, holding: before)
+            }
+        }
+    }
+
+    /// Makes entry `id` current and plays it; an id not in the list has no effect.
+    public func goTo(id: Int) {
+        transaction {
+            guard let position = queue.position(of: id) else { return }
+            let before = announcedTrack
+            queue.move(to: position)
+            startLoading(playing: true, holding: before)
+        }
+    }
+
+    /// Removes entry `id` (an unknown id has no effect). Removing the current entry moves on to the next,
+    /// keeping the status; past the last entry playback stops.
+    public func removeTrack(id: Int) {
+        transaction {
+            guard let position = queue.position(of: id) else { return }
+            let wasCurrent = queue.current?.id == id, wasLast = position == queue.count - 1
+            queue.remove(id: id)
+            trackListChanges.append(.removed(id: id))
+            pendingOpens.removeValue(forKey: id)?(nil)
+            interruptions.removeValue(forKey: id)
+            guard wasCurrent else { return }
+            heldTrack = nil
+            if status == .stopped || queue.isEmpty || wasLast {
+                unload()
+            } else {
+                startLoading(playing: status == .playing, holding: announcedTrack)
+            }
+        }
     }
 
     public func play() {
@@ -171,7 +228,9 @@ public final class Player {
             let before = announcedTrack
             let interrupted = Interruption(entryID: queue.current?.id, status: status,
                                            positionMicroseconds: positionMicroseconds)
+            let after = queue.current?.id
             let (id, position) = queue.insertAfterCurrent(uri)
+            trackListChanges.append(.added(id: id, after: after))
             queue.move(to: position)
             pendingOpens[id] = completion
             interruptions[id] = interrupted
@@ -198,6 +257,7 @@ public final class Player {
             unload()
             queue = PlayQueue()
             queue.append(state.uris)
+            trackListChanges.append(.replaced)
             if let index = state.currentIndex, let id = queue.entries.indices.contains(index) ? queue.entries[index].id : nil,
                let position = queue.position(of: id) {
                 queue.move(to: position)
@@ -226,6 +286,7 @@ public final class Player {
             self.seekable = seekable
             consecutiveFailures = 0
             if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
+            trackListChanges.append(.metadataChanged(id: id))
             heldTrack = nil
             pendingOpens.removeValue(forKey: id)?(nil)
             interruptions.removeValue(forKey: id)
@@ -235,15 +296,19 @@ public final class Player {
 
     public func engineDidReadTags(_ tags: TrackTags) {
         transaction {
-            guard let id = loadedEntryID else { return }
-            queue.update(id: id) { $0.tags = $0.tags.merged(with: tags) }
+            guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
+            let merged = entry.tags.merged(with: tags)
+            guard merged != entry.tags else { return }
+            queue.update(id: id) { $0.tags = merged }
+            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
         }
     }
 
     public func engineLengthDidChange(microseconds: Int64) {
         transaction {
-            guard let id = loadedEntryID, microseconds > 0 else { return }
+            guard let id = loadedEntryID, microseconds > 0, queue.entry(withID: id)?.lengthMicroseconds != microseconds else { return }
             queue.update(id: id) { $0.lengthMicroseconds = microseconds }
+            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
         }
     }
 
@@ -276,6 +341,11 @@ public final class Player {
         defer {
             transactionDepth -= 1
             if transactionDepth == 0 {
+                if !trackListChanges.isEmpty {
+                    let changes = trackListChanges
+                    trackListChanges.removeAll()
+                    observer?.playerTrackListDidChange(changes)
+                }
                 observer?.playerDidChange()
                 onChange?()
             }
@@ -330,6 +400,7 @@ public final class Player {
     private func resume(_ interruption: Interruption, droppingEntry id: Int) {
         let held = heldTrack
         queue.remove(id: id)
+        trackListChanges.append(.removed(id: id))
         if let previous = interruption.entryID, let position = queue.position(of: previous) { queue.move(to: position) }
         guard interruption.status != .stopped, queue.current != nil else {
             unload()

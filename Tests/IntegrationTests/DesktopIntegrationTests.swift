@@ -26,6 +26,7 @@ import Testing
                         "share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service",
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml",
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml",
+                        "share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml",
                         "share/man/man1/reprise.1", "lib/systemd/user/reprise.service"]
         for file in expected { #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) missing") }
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/reprise"))
@@ -98,7 +99,7 @@ import Testing
         defer { session.close() }
         try session.launch([])
         let live = try session.call("Introspect", interface: "org.freedesktop.DBus.Introspectable").first?.stringValue ?? ""
-        for interface in ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player"] {
+        for interface in ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList"] {
             let shipped = try String(contentsOfFile: packageRoot.path + "/dbus/\(interface).xml", encoding: .utf8)
             let expected = IntrospectionSummary(xml: shipped, interface: interface)
             let actual = IntrospectionSummary(xml: live, interface: interface)

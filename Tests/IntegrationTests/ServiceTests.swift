@@ -16,7 +16,7 @@ import Testing
         #expect(try session.get("DesktopEntry", interface: Self.root) == .string("reprise"))
         #expect(try session.get("CanQuit", interface: Self.root) == .bool(true))
         #expect(try session.get("CanRaise", interface: Self.root) == .bool(false))
-        #expect(try session.get("HasTrackList", interface: Self.root) == .bool(false))
+        #expect(try session.get("HasTrackList", interface: Self.root) == .bool(true))
         #expect(try session.get("SupportedUriSchemes", interface: Self.root) == .strings(["file", "http", "https"]))
         let mimeTypes = try #require(try session.get("SupportedMimeTypes", interface: Self.root).stringArray)
         for expected in ["audio/x-flac", "audio/x-vorbis", "application/ogg", "audio/x-wav", "audio/ogg"] {

@@ -35,7 +35,9 @@ final class ScriptedEngine: PlaybackEngine {
 final class RecordingObserver: PlayerObserver {
     var changes = 0
     var seeks: [Int64] = []
+    var trackListChanges: [TrackListChange] = []
     func playerDidChange() { changes += 1 }
+    func playerTrackListDidChange(_ changes: [TrackListChange]) { trackListChanges += changes }
     func playerDidSeek(toMicroseconds microseconds: Int64) { seeks.append(microseconds) }
 }
 

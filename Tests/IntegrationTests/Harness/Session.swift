@@ -16,6 +16,10 @@ final class Session {
     private var processes: [Child] = []
     private(set) var propertiesChanged: [[String: DBusValue]] = []
     private(set) var seeked: [Int64] = []
+    /// TrackList signals as (member, arguments), in arrival order.
+    private(set) var trackListSignals: [(member: String, arguments: [DBusValue])] = []
+    /// How many PropertiesChanged on TrackList invalidated Tracks.
+    private(set) var tracksInvalidated = 0
 
     /// - Parameter serviceDirectory: a D-Bus activation directory the private bus also reads.
     init(serviceDirectory: String? = nil) throws {
@@ -31,6 +35,13 @@ final class Session {
                let changed = message.arguments[1].dictionary {
                 propertiesChanged.append(changed)
             }
+            if message.arguments.first == .string("org.mpris.MediaPlayer2.TrackList"), message.arguments.count == 3,
+               message.arguments[2].stringArray?.contains("Tracks") == true {
+                tracksInvalidated += 1
+            }
+        }
+        try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.TrackList',\(path)") { [unowned self] message in
+            trackListSignals.append((message.member, message.arguments))
         }
         try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked',\(path)") {
             [unowned self] message in
@@ -139,6 +150,8 @@ final class Session {
         pump()
         propertiesChanged.removeAll()
         seeked.removeAll()
+        trackListSignals.removeAll()
+        tracksInvalidated = 0
     }
 
     // MARK: other clients
