@@ -15,6 +15,8 @@ public struct QueueEntry: Sendable, Equatable {
 /// The ordered list of entries, the play order (shuffled or not) and the current entry.
 public struct PlayQueue: Sendable {
     public private(set) var entries: [QueueEntry] = []
+    /// Index into `entries` of each entry id, so lookups by id stay O(1) in long queues.
+    private var indexByID: [Int: Int] = [:]
     /// Indices into `entries` in the order they play.
     private var order: [Int] = []
     /// Index into `order` of the current entry.
@@ -37,6 +39,7 @@ public struct PlayQueue: Sendable {
         uris.map { uri in
             let id = makeID()
             entries.append(QueueEntry(id: id, uri: uri))
+            indexByID[id] = entries.count - 1
             order.append(entries.count - 1)
             if currentPosition == nil { currentPosition = order.count - 1 }
             return id
@@ -53,7 +56,7 @@ public struct PlayQueue: Sendable {
     /// Returns nil when `after` is not in the queue.
     public mutating func insert(_ uri: String, after: Int?) -> (id: Int, position: Int)? {
         guard let after else { return insert(uri, atListIndex: 0, orderIndex: 0) }
-        guard let listIndex = entries.firstIndex(where: { $0.id == after }), let orderIndex = order.firstIndex(of: listIndex) else {
+        guard let listIndex = indexByID[after], let orderIndex = order.firstIndex(of: listIndex) else {
             return nil
         }
         return insert(uri, atListIndex: listIndex + 1, orderIndex: orderIndex + 1)
@@ -62,6 +65,7 @@ public struct PlayQueue: Sendable {
     private mutating func insert(_ uri: String, atListIndex listIndex: Int, orderIndex: Int) -> (id: Int, position: Int) {
         let id = makeID()
         entries.insert(QueueEntry(id: id, uri: uri), at: listIndex)
+        reindex(from: listIndex)
         order = order.map { $0 >= listIndex ? $0 + 1 : $0 }
         order.insert(listIndex, at: orderIndex)
         if let position = currentPosition, position >= orderIndex { currentPosition = position + 1 }
@@ -87,21 +91,23 @@ public struct PlayQueue: Sendable {
         currentPosition = position
     }
 
-    public func entry(withID id: Int) -> QueueEntry? { entries.first { $0.id == id } }
+    public func entry(withID id: Int) -> QueueEntry? { indexByID[id].map { entries[$0] } }
 
     /// The play-order position of entry `id`.
     public func position(of id: Int) -> Int? {
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { return nil }
+        guard let index = indexByID[id] else { return nil }
         return order.firstIndex(of: index)
     }
 
     /// Removes entry `id`. The current entry stays current; removing it makes the one after it current.
     @discardableResult
     public mutating func remove(id: Int) -> Bool {
-        guard let index = entries.firstIndex(where: { $0.id == id }), let removedPosition = order.firstIndex(of: index) else {
+        guard let index = indexByID[id], let removedPosition = order.firstIndex(of: index) else {
             return false
         }
         entries.remove(at: index)
+        indexByID[id] = nil
+        reindex(from: index)
         order.remove(at: removedPosition)
         order = order.map { $0 > index ? $0 - 1 : $0 }
         if let position = currentPosition {
@@ -117,8 +123,12 @@ public struct PlayQueue: Sendable {
     }
 
     public mutating func update(id: Int, _ change: (inout QueueEntry) -> Void) {
-        guard let index = entries.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = indexByID[id] else { return }
         change(&entries[index])
+    }
+
+    private mutating func reindex(from start: Int) {
+        for index in start..<entries.count { indexByID[entries[index].id] = index }
     }
 
     /// Turns shuffle on (the current entry first, the rest in random order) or off (list order).

@@ -178,7 +178,16 @@ final class Bench {
     }
 
     /// Queue scale: start-up with `count` entries (a directory of links) against one entry; memory per entry.
-    func queueScale(binary: String, shortFile: String, count: Int) throws -> (startup: Double?, startupOne: Double?, bytesPerEntry: Double) {
+    struct QueueScale {
+        var startup: Double?
+        var startupOne: Double?
+        var bytesPerEntry: Double
+        /// Median seconds to read `Tracks`, and to get the metadata of 1,000 of them.
+        var readTracks: Double?
+        var metadataOf1000: Double?
+    }
+
+    func queueScale(binary: String, shortFile: String, count: Int) throws -> QueueScale {
         let directory = workDirectory + "/queue-\(count)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         for index in 0..<count {
@@ -186,15 +195,37 @@ final class Bench {
                                                        withDestinationPath: shortFile)
         }
         let reprise = Contender.reprise(binary: binary)
-        func measure(_ argument: String) throws -> (Double?, Double) {
+        let name = reprise.busName!, path = "/org/mpris/MediaPlayer2", trackList = "org.mpris.MediaPlayer2.TrackList"
+        var readTracks: Double?, metadataOf1000: Double?
+        func measure(_ argument: String, timingTrackList: Bool) throws -> (Double?, Double) {
             var running = try startPlaying(reprise, argument)
             defer { stop(&running) }
             pump(for: 1.5)
-            return (running.nameOwnedAt.map { $0 - running.startedAt }, Double(ProcFS.residentKilobytes(running.child.pid)) * 1024)
+            let rss = Double(ProcFS.residentKilobytes(running.child.pid)) * 1024
+            if timingTrackList {
+                var reads: [Double] = [], lookups: [Double] = []
+                var ids: [DBusValue] = []
+                for _ in 0..<20 {
+                    let start = monotonicSeconds()
+                    let value = try bus.getProperty(destination: name, path: path, interface: trackList, name: "Tracks")
+                    reads.append(monotonicSeconds() - start)
+                    if case .array(_, let items) = value { ids = Array(items.prefix(1000)) }
+                }
+                for _ in 0..<20 {
+                    let start = monotonicSeconds()
+                    _ = try bus.call(destination: name, path: path, interface: trackList, member: "GetTracksMetadata",
+                                     [.array(elementSignature: "o", ids)])
+                    lookups.append(monotonicSeconds() - start)
+                }
+                readTracks = Statistics.median(reads)
+                metadataOf1000 = ids.count == 1000 ? Statistics.median(lookups) : nil
+            }
+            return (running.nameOwnedAt.map { $0 - running.startedAt }, rss)
         }
-        let (startupOne, rssOne) = try measure(shortFile)
-        let (startup, rssMany) = try measure(directory)
-        return (startup, startupOne, (rssMany - rssOne) / Double(count - 1))
+        let (startupOne, rssOne) = try measure(shortFile, timingTrackList: false)
+        let (startup, rssMany) = try measure(directory, timingTrackList: true)
+        return QueueScale(startup: startup, startupOne: startupOne, bytesPerEntry: (rssMany - rssOne) / Double(count - 1),
+                          readTracks: readTracks, metadataOf1000: metadataOf1000)
     }
 
     /// Median seconds from the end of a phone-role stream (which makes role-cork mute and cork-request the

@@ -101,7 +101,11 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         startupRow.values["floor"] = scale.startupOne.map { $0 * 1000 }
         var perEntryRow = Row(figure: "memory per queued entry", unit: "bytes")
         perEntryRow.values[reprise.name] = scale.bytesPerEntry
-        rows += [startupRow, perEntryRow]
+        var tracksRow = Row(figure: "read Tracks (\(count) ids)", unit: "ms")
+        tracksRow.values[reprise.name] = scale.readTracks.map { $0 * 1000 }
+        var lookupRow = Row(figure: "GetTracksMetadata of 1,000 ids", unit: "ms")
+        lookupRow.values[reprise.name] = scale.metadataOf1000.map { $0 * 1000 }
+        rows += [startupRow, perEntryRow, tracksRow, lookupRow]
 
         say("5/5 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
