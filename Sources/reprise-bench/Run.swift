@@ -28,12 +28,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
 
     func tone(_ name: String, seconds: Int) throws -> String {
         let path = bench.workDirectory + "/" + name
-        let result = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=\(seconds * 44100 / 1024)", "volume=0.2",
-                                                       "!", "audio/x-raw,rate=44100,channels=2", "!", "taginject",
-                                                       "tags=\"title=\\\"Bench Tone\\\",artist=\\\"Reprise\\\"\"",
-                                                       "!", "audioconvert", "!", "vorbisenc", "!", "oggmux",
-                                                       "!", "filesink", "location=\(path)"])
-        guard result.status == 0 else { throw HarnessError(message: result.errors) }
+        try generateTone(at: path, seconds: seconds, tags: "title=\\\"Bench Tone\\\",artist=\\\"Reprise\\\"",
+                         encoder: ["vorbisenc", "!", "oggmux"])
         chmod(path, 0o644)
         return path
     }

@@ -9,7 +9,7 @@ final class EventLoop {
     private let mainLoop: OpaquePointer
     /// sd-event loop driven from GLib; attach sd-bus connections to it.
     let sdEvent: OpaquePointer
-    private var signalHandlers: [SignalHandler] = [] // also timer handlers; kept alive with the loop
+    private var callbacks: [LoopCallback] = []
 
     init?() {
         var event: OpaquePointer? = nil
@@ -28,22 +28,19 @@ final class EventLoop {
 
     /// Runs `handler` on the loop when signal `number` arrives (instead of the default action).
     func onSignal(_ number: Int32, _ handler: @escaping () -> Void) {
-        let box = SignalHandler(handler)
-        signalHandlers.append(box)
-        g_unix_signal_add_full(G_PRIORITY_HIGH, number, { userdata in
-            Unmanaged<SignalHandler>.fromOpaque(userdata!).takeUnretainedValue().handler()
-            return 1
-        }, Unmanaged.passUnretained(box).toOpaque(), nil)
+        g_unix_signal_add_full(G_PRIORITY_HIGH, number, LoopCallback.trampoline, keep(handler), nil)
     }
 
     /// Runs `handler` on the loop every `milliseconds`, for as long as the loop lives.
     func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {
-        let box = SignalHandler(handler)
-        signalHandlers.append(box)
-        g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, { userdata in
-            Unmanaged<SignalHandler>.fromOpaque(userdata!).takeUnretainedValue().handler()
-            return 1
-        }, Unmanaged.passUnretained(box).toOpaque(), nil)
+        g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, LoopCallback.trampoline, keep(handler), nil)
+    }
+
+    /// Keeps `handler` alive as long as the loop and returns the userdata for ``LoopCallback/trampoline``.
+    private func keep(_ handler: @escaping () -> Void) -> UnsafeMutableRawPointer {
+        let callback = LoopCallback(handler)
+        callbacks.append(callback)
+        return Unmanaged.passUnretained(callback).toOpaque()
     }
 
     /// Dispatches events until ``quit()``.
@@ -52,7 +49,13 @@ final class EventLoop {
     func quit() { g_main_loop_quit(mainLoop) }
 }
 
-private final class SignalHandler {
+/// A Swift closure run by a GLib source (signal or timer) that stays installed.
+private final class LoopCallback {
     let handler: () -> Void
     init(_ handler: @escaping () -> Void) { self.handler = handler }
+
+    static let trampoline: GSourceFunc = { userdata in
+        Unmanaged<LoopCallback>.fromOpaque(userdata!).takeUnretainedValue().handler()
+        return 1
+    }
 }

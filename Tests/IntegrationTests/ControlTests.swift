@@ -173,16 +173,7 @@ import Testing
         let session = try Session()
         defer { session.close() }
         try session.launch([media.first])
-        func errorName(_ body: () throws -> Void) -> String? {
-            do {
-                try body()
-                return nil
-            } catch let error as DBusError {
-                return error.name
-            } catch {
-                return "\(error)"
-            }
-        }
+        func errorName(_ body: () throws -> Void) -> String? { session.dbusError(body)?.name }
         let invalid = "org.freedesktop.DBus.Error.InvalidArgs"
         #expect(errorName { try session.call("Seek", [.string("ten")]) } == invalid)
         #expect(errorName { try session.call("Seek", [.int32(10)]) } == invalid)

@@ -42,16 +42,7 @@ import Testing
         try session.call("Next")
         #expect(session.waitFor { session.title() == "Second Wind" })
 
-        func failure(_ uri: String) -> DBusError? {
-            do {
-                try session.call("OpenUri", [.string(uri)])
-                return nil
-            } catch let error as DBusError {
-                return error
-            } catch {
-                return DBusError.failed("\(error)")
-            }
-        }
+        func failure(_ uri: String) -> DBusError? { session.dbusError { try session.call("OpenUri", [.string(uri)]) } }
         #expect(failure("ftp://example.org/song.ogg")?.name == "org.freedesktop.DBus.Error.NotSupported")
         #expect(failure(TestMedia.uri(session.directory + "/missing.ogg"))?.message.contains("no such file") == true)
         #expect(failure("just some words")?.name == "org.freedesktop.DBus.Error.InvalidArgs")

@@ -60,14 +60,7 @@ import TestSupport
         #expect(list.count == 4 && list[1] == ids[0] && list[2] == session.metadata()["mpris:trackid"] && list[3] == ids[1])
 
         func errorName(_ arguments: [DBusValue]) -> String? {
-            do {
-                try session.call("AddTrack", arguments, interface: Self.trackList)
-                return nil
-            } catch let error as DBusError {
-                return error.name
-            } catch {
-                return "\(error)"
-            }
+            session.dbusError { try session.call("AddTrack", arguments, interface: Self.trackList) }?.name
         }
         #expect(errorName([.string(TestMedia.uri(media.first)), .objectPath("/org/reprise/Reprise/Track/999"), .bool(false)]) != nil)
         #expect(errorName([.string(TestMedia.uri(media.first)), .objectPath("/somewhere/else"), .bool(false)])

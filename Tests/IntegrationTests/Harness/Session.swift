@@ -130,6 +130,18 @@ final class Session {
         try bus.call(destination: name, path: Session.path, interface: interface, member: member, arguments)
     }
 
+    /// The D-Bus error `body` failed with (any other error as `Failed`), or nil when it succeeded.
+    func dbusError(_ body: () throws -> Void) -> DBusError? {
+        do {
+            try body()
+            return nil
+        } catch let error as DBusError {
+            return error
+        } catch {
+            return DBusError.failed("\(error)")
+        }
+    }
+
     func status() -> String? { (try? get("PlaybackStatus"))?.stringValue }
     func metadata() -> [String: DBusValue] { (try? get("Metadata"))?.dictionary ?? [:] }
     func title() -> String? { metadata()["xesam:title"]?.stringValue }

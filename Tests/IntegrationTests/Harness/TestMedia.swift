@@ -28,12 +28,7 @@ struct TestMedia: Sendable {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         func tone(_ name: String, seconds: Int, frequency: Int, tags: String?, encoder: [String]) throws -> String {
             let path = dir + "/" + name
-            var pipeline = ["-q", "audiotestsrc", "num-buffers=\(seconds * 44100 / 1024)", "freq=\(frequency)", "volume=0.2",
-                            "!", "audio/x-raw,rate=44100,channels=2"]
-            if let tags { pipeline += ["!", "taginject", "tags=\"\(tags)\""] }
-            pipeline += ["!", "audioconvert", "!", "audioresample", "!"] + encoder + ["!", "filesink", "location=\(path)"]
-            let result = try runCommand("gst-launch-1.0", pipeline)
-            guard result.status == 0 else { throw HarnessError(message: "gst-launch for \(name): \(result.errors)") }
+            try generateTone(at: path, seconds: seconds, frequency: frequency, tags: tags, encoder: encoder)
             return path
         }
         func tags(_ title: String, _ artist: String, track: Int) -> String {
