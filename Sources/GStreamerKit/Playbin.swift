@@ -34,6 +34,7 @@ public enum StateChangeResult: Sendable, Equatable {
 public final class Playbin {
     private let element: UnsafeMutablePointer<GstElement>
     private var watchID: guint = 0
+    private let handoff = GaplessHandoff()
     /// Called for every bus message, on the main loop's thread.
     public var onMessage: ((PipelineMessage) -> Void)?
 
@@ -57,6 +58,7 @@ public final class Playbin {
         if let tempo = gst_element_factory_make("scaletempo", "tempo") {
             rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(tempo))
         }
+        handoff.connect(to: element)
         let bus = gst_element_get_bus(element)
         watchID = gst_bus_add_watch(bus, { _, message, userdata in
             guard let message, let userdata else { return 1 }
@@ -76,7 +78,20 @@ public final class Playbin {
     /// Whether playbin can change the playback rate without changing pitch.
     public var keepsPitchAtOtherRates: Bool { GStreamer.hasElement("scaletempo") }
 
-    public func setURI(_ uri: String) { rp_object_set_string(elementPointer, "uri", uri) }
+    /// Sets the URI to load on the next change from NULL/READY, dropping any gapless handover.
+    public func setURI(_ uri: String) {
+        handoff.reset()
+        rp_object_set_string(elementPointer, "uri", uri)
+    }
+
+    /// The URI to continue with, without a gap, when the current stream is about to end (nil: stop at its end).
+    public func setNextURI(_ uri: String?) { handoff.setNext(uri) }
+
+    /// The next URI was handed over and its stream has not started yet.
+    public var isSwitchPending: Bool { handoff.isSwitchPending }
+
+    /// Call on stream-start: the URI (once) when the new stream is the one handed over by ``setNextURI(_:)``.
+    public func takeGaplessSwitch() -> String? { handoff.takeSwitch() }
 
     @discardableResult
     public func setState(_ state: ElementState) -> StateChangeResult {

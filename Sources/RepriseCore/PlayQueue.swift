@@ -23,6 +23,10 @@ public struct PlayQueue: Sendable {
     public private(set) var currentPosition: Int?
     private var nextID = 1
     public private(set) var isShuffled = false
+    /// Ids of the entries that were current before, oldest first (what actually played, for Previous under shuffle).
+    /// Ids of removed entries are skipped when read.
+    public private(set) var history: [Int] = []
+    static let historyLimit = 1000
 
     public init() {}
 
@@ -86,9 +90,38 @@ public struct PlayQueue: Sendable {
         return wrap && !order.isEmpty ? order.count - 1 : nil
     }
 
-    public mutating func move(to position: Int) {
+    /// Makes the entry at play-order `position` current; the one it replaces joins the history unless `remember` is false.
+    public mutating func move(to position: Int, remember: Bool = true) {
         precondition(order.indices.contains(position), "queue position out of range")
+        if remember, let current, order[position] != order[currentPosition!] {
+            history.append(current.id)
+            if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
+        }
         currentPosition = position
+    }
+
+    /// The play-order position of the entry that was current last (still queued), if any.
+    public var lastPlayedPosition: Int? {
+        for id in history.reversed() { if let position = position(of: id) { return position } }
+        return nil
+    }
+
+    /// Goes back to the entry that was current last, taking it (and removed entries after it) off the history.
+    public mutating func moveBackInHistory() -> Bool {
+        while let id = history.popLast() {
+            if let position = position(of: id) {
+                currentPosition = position
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Entries that were current before, most recent last, skipping removed ones.
+    public var playedEntries: [QueueEntry] { history.compactMap { entry(withID: $0) } }
+
+    public func entry(atPosition position: Int) -> QueueEntry? {
+        order.indices.contains(position) ? entries[order[position]] : nil
     }
 
     public func entry(withID id: Int) -> QueueEntry? { indexByID[id].map { entries[$0] } }

@@ -10,6 +10,10 @@ public protocol PlaybackEngine: AnyObject {
     func pause() -> Bool
     /// Unloads the stream; position returns to 0.
     func stop()
+    /// The URI to continue with, without a gap, when the loaded stream ends (nil: none). Reported back with
+    /// ``Player/engineDidStartNextStream(uri:seekable:)`` at the moment the new stream starts playing.
+    /// ``load(_:playing:)`` and ``stop()`` forget it.
+    func prepareNext(_ uri: String?)
     /// Jumps to `microseconds` in the loaded stream.
     func seek(toMicroseconds microseconds: Int64) -> Bool
     /// Plays at `rate` (1.0 = normal) from now on, this and later streams.

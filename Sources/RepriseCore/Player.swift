@@ -16,6 +16,8 @@ public final class Player {
     private var random = SystemRandomNumberGenerator()
     /// The entry whose stream the engine has loaded; nil while stopped.
     private var loadedEntryID: Int?
+    /// The entry the engine was told to continue with gaplessly (see ``PlaybackEngine/prepareNext(_:)``).
+    private var preparedEntryID: Int?
     private var prerolled = false
     private var seekable = false
     /// While a new stream prerolls, clients keep seeing what they saw before, so tags never arrive piecemeal.
@@ -41,7 +43,11 @@ public final class Player {
     public var canPause: Bool { queue.current != nil }
     public var canSeek: Bool { status != .stopped && loadedEntryID != nil && prerolled && seekable }
     public var canGoNext: Bool { queue.nextPosition(wrap: loopStatus == .playlist) != nil }
-    public var canGoPrevious: Bool { queue.previousPosition(wrap: loopStatus == .playlist) != nil }
+    /// Under shuffle, Previous goes back to what actually played; in list order, to the entry before.
+    public var canGoPrevious: Bool {
+        if shuffle && queue.lastPlayedPosition != nil { return true }
+        return queue.previousPosition(wrap: loopStatus == .playlist) != nil
+    }
 
     /// The current track as clients should see it now (nil: no current track).
     public var announcedTrack: TrackInfo? {
@@ -156,8 +162,13 @@ public final class Player {
 
     public func previous() {
         transaction {
+            let before = announcedTrack
+            if shuffle, queue.moveBackInHistory() {
+                if status != .stopped { startLoading(playing: status == .playing, holding: before) }
+                return
+            }
             guard let position = queue.previousPosition(wrap: loopStatus == .playlist) else { return }
-            go(to: position)
+            go(to: position, remember: false)
         }
     }
 
@@ -260,7 +271,7 @@ public final class Player {
             trackListChanges.append(.replaced)
             if let index = state.currentIndex, let id = queue.entries.indices.contains(index) ? queue.entries[index].id : nil,
                let position = queue.position(of: id) {
-                queue.move(to: position)
+                queue.move(to: position, remember: false)
             }
             loopStatus = state.loopStatus
             queue.setShuffled(state.shuffle, using: &random)
@@ -327,6 +338,48 @@ public final class Player {
         }
     }
 
+    /// The stream handed over with ``PlaybackEngine/prepareNext(_:)`` started: the gapless boundary.
+    /// playbin takes the next URI well before the end (for a short file, at once), so the queue or the loop
+    /// status may have changed since: when another entry should follow now, that one is loaded instead.
+    public func engineDidStartNextStream(uri: String, seekable: Bool) {
+        transaction {
+            guard let current = queue.current, loadedEntryID == current.id else { return }
+            preparedEntryID = nil
+            guard let following = entryFollowing(current), let position = queue.position(of: following.id) else {
+                log.info("gapless: \(uri) was handed over but the queue ends here now")
+                unload()
+                return
+            }
+            // Same entry again (LoopStatus Track): the metadata does not change, so clients learn of the restart here.
+            defer { if following.id == current.id { observer?.playerDidSeek(toMicroseconds: 0) } }
+            guard following.uri == uri else {
+                log.info("gapless: \(uri) was handed over but \(following.uri) follows now; loading it")
+                queue.move(to: position)
+                startLoading(playing: status == .playing, holding: announcedTrack)
+                return
+            }
+            log.info("gapless: continuing with \(following.uri)")
+            queue.move(to: position)
+            loadedEntryID = following.id
+            prerolled = true
+            self.seekable = seekable
+            heldTrack = nil
+            consecutiveFailures = 0
+        }
+    }
+
+    /// The stream handed over for gapless playback cannot be played: skip it as if it had been loaded.
+    public func engineDidFailNextStream(_ message: String) {
+        transaction {
+            if let id = preparedEntryID, let position = queue.position(of: id) {
+                queue.move(to: position)
+                loadedEntryID = id
+            }
+            preparedEntryID = nil
+            streamFailed(message)
+        }
+    }
+
     /// The loaded stream cannot be played (missing, not media, corrupt, or the output failed).
     public func engineDidFail(_ message: String) {
         transaction { streamFailed(message) }
@@ -341,6 +394,7 @@ public final class Player {
         defer {
             transactionDepth -= 1
             if transactionDepth == 0 {
+                prepareNextEntry()
                 if !trackListChanges.isEmpty {
                     let changes = trackListChanges
                     trackListChanges.removeAll()
@@ -353,9 +407,24 @@ public final class Player {
         return try body()
     }
 
-    private func go(to position: Int) {
+    /// Tells the engine which entry follows the loaded one, to continue with it gaplessly.
+    private func prepareNextEntry() {
+        var next: QueueEntry?
+        if status != .stopped, let current = queue.current, loadedEntryID == current.id { next = entryFollowing(current) }
+        guard next?.id != preparedEntryID else { return }
+        preparedEntryID = next?.id
+        engine.prepareNext(next?.uri)
+    }
+
+    /// What plays when `current` ends: itself under LoopStatus Track, else the next in play order (wrapping under Playlist).
+    private func entryFollowing(_ current: QueueEntry) -> QueueEntry? {
+        if loopStatus == .track { return current }
+        return queue.nextPosition(wrap: loopStatus == .playlist).flatMap(queue.entry(atPosition:))
+    }
+
+    private func go(to position: Int, remember: Bool = true) {
         let before = announcedTrack
-        queue.move(to: position)
+        queue.move(to: position, remember: remember)
         guard status != .stopped else { return }
         startLoading(playing: status == .playing, holding: before)
     }
@@ -367,6 +436,7 @@ public final class Player {
             interruptions.removeValue(forKey: previous)
         }
         loadedEntryID = entry.id
+        preparedEntryID = nil
         prerolled = false
         seekable = false
         heldTrack = .some(before)
@@ -390,6 +460,7 @@ public final class Player {
             interruptions.removeValue(forKey: id)
         }
         loadedEntryID = nil
+        preparedEntryID = nil
         prerolled = false
         seekable = false
         heldTrack = nil
@@ -401,7 +472,7 @@ public final class Player {
         let held = heldTrack
         queue.remove(id: id)
         trackListChanges.append(.removed(id: id))
-        if let previous = interruption.entryID, let position = queue.position(of: previous) { queue.move(to: position) }
+        if let previous = interruption.entryID, let position = queue.position(of: previous) { queue.move(to: position, remember: false) }
         guard interruption.status != .stopped, queue.current != nil else {
             unload()
             return

@@ -46,7 +46,10 @@ final class GStreamerEngine: PlaybackEngine {
         prerolled = false
         wantsPlaying = false
         playbin.setState(.null)
+        playbin.setNextURI(nil)
     }
+
+    func prepareNext(_ uri: String?) { playbin.setNextURI(uri) }
 
     func seek(toMicroseconds microseconds: Int64) -> Bool {
         guard loaded else { return false }
@@ -82,7 +85,12 @@ final class GStreamerEngine: PlaybackEngine {
             }
             player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
                                     seekable: playbin.isSeekable)
-        case .tags(let tags) where loaded:
+        case .streamStart where loaded && prerolled:
+            guard let uri = playbin.takeGaplessSwitch() else { break }
+            if rate != 1, let position = playbin.positionNanoseconds { _ = playbin.seek(toNanoseconds: position, rate: rate) }
+            player.engineDidStartNextStream(uri: uri, seekable: playbin.isSeekable)
+        case .tags(let tags) where loaded && !playbin.isSwitchPending:
+            // While a handed-over stream waits to start, its tags may already arrive: they are not the current track's.
             player.engineDidReadTags(TrackTags(tags))
         case .durationChanged where loaded:
             if let duration = playbin.durationNanoseconds { player.engineLengthDidChange(microseconds: duration / 1000) }
@@ -90,7 +98,7 @@ final class GStreamerEngine: PlaybackEngine {
             player.engineDidReachEnd()
         case .error(let text, let debug, let source) where loaded:
             log.debug("pipeline error from \(source): \(debug)")
-            player.engineDidFail(text)
+            if playbin.isSwitchPending { player.engineDidFailNextStream(text) } else { player.engineDidFail(text) }
         case .warning(let text, let source):
             log.debug("pipeline warning from \(source): \(text)")
         case .clockLost where wantsPlaying:

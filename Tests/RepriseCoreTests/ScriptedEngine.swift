@@ -8,15 +8,22 @@ final class ScriptedEngine: PlaybackEngine {
     var requests: [Request] = []
     var position: Int64? = 0
     var refuseLoads = false
+    /// The URI last given to ``prepareNext(_:)``.
+    var preparedNext: String?
     let rateRange: ClosedRange<Double> = 0.5...2.0
 
     func load(_ uri: String, playing: Bool) -> Bool {
         requests.append(.load(uri, playing: playing))
+        preparedNext = nil
         return !refuseLoads
     }
     func resume() -> Bool { requests.append(.resume); return true }
     func pause() -> Bool { requests.append(.pause); return true }
-    func stop() { requests.append(.stop) }
+    func stop() {
+        requests.append(.stop)
+        preparedNext = nil
+    }
+    func prepareNext(_ uri: String?) { preparedNext = uri }
     func seek(toMicroseconds microseconds: Int64) -> Bool {
         requests.append(.seek(microseconds))
         position = microseconds
