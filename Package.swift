@@ -14,9 +14,11 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0", providers: [.apt(["libgstreamer1.0-dev"])]),
+        .systemLibrary(name: "CGStreamerPbutils", pkgConfig: "gstreamer-pbutils-1.0",
+                       providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
         .target(name: "CShims", dependencies: ["CSystemd", "CGStreamer"]),
         .target(name: "SDBus", dependencies: ["CSystemd", "CShims"]),
-        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CShims"]),
+        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CShims"]),
         .target(name: "RepriseCore"),
         .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
         .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "GStreamerKit", "SDBus", "CShims"]),

@@ -11,6 +11,7 @@ public enum MetadataEncoding {
             ("xesam:title", .string(track.title)),
         ]
         if let length = track.lengthMicroseconds { entries.append(("mpris:length", .int64(length))) }
+        if let art = track.artURL { entries.append(("mpris:artUrl", .string(art))) }
         let tags = track.tags
         if !tags.artists.isEmpty { entries.append(("xesam:artist", .strings(tags.artists))) }
         if let album = tags.album { entries.append(("xesam:album", .string(album))) }

@@ -1,4 +1,15 @@
 
+/// Command-line arguments expanded into URIs.
+public struct Expansion: Sendable, Equatable {
+    public var uris: [String] = []
+    /// Ranges of `uris` that each came from one directory argument (to be put in album order).
+    public var directoryGroups: [Range<Int>] = []
+    /// One message for each argument or playlist entry left out.
+    public var problems: [String] = []
+
+    public init() {}
+}
+
 /// Turning command-line arguments and client-supplied URIs into playable URIs.
 public enum MediaLocation {
     /// File extensions taken from a directory argument.
@@ -28,47 +39,130 @@ public enum MediaLocation {
         }
     }
 
-    /// Expands command-line arguments: URIs stay, files become `file://` URIs, directories become
-    /// their audio files in name order. Returns the URIs and a message for each argument skipped.
-    public static func expand(_ arguments: [String], relativeTo cwd: String,
-                              in fileSystem: FileSystem) -> (uris: [String], problems: [String]) {
-        var uris: [String] = []
-        var problems: [String] = []
+    /// Expands command-line arguments: URIs stay, files become `file://` URIs, playlists their entries,
+    /// directories their audio files (recursively, links followed, each directory seen once).
+    public static func expand(_ arguments: [String], relativeTo cwd: String, in fileSystem: FileSystem) -> Expansion {
+        var result = Expansion()
         for argument in arguments {
             if argument.contains("://"), let parsed = MediaURI(argument), parsed.scheme.count > 1 {
                 do throws(PlayerError) {
-                    try validate(argument, in: fileSystem)
-                    uris.append(argument)
+                    result.uris += try resolve(argument, in: fileSystem, problems: &result.problems)
                 } catch {
-                    problems.append(error.message)
+                    result.problems.append(error.message)
                 }
                 continue
             }
             let path = MediaURI.absolutePath(argument, relativeTo: cwd)
             switch fileSystem.kind(of: path) {
             case .missing:
-                problems.append("\(argument): no such file or directory")
+                result.problems.append("\(argument): no such file or directory")
             case .directory:
                 let found = audioFiles(in: path, fileSystem: fileSystem)
-                if found.isEmpty { problems.append("\(argument): no audio files") }
-                uris += found.map(MediaURI.file(path:))
+                if found.isEmpty { result.problems.append("\(argument): no audio files") }
+                result.directoryGroups.append(result.uris.count..<result.uris.count + found.count)
+                result.uris += found.map(MediaURI.file(path:))
             case .regularFile, .other:
-                uris.append(MediaURI.file(path: path))
+                guard PlaylistFormat(fileName: path) != nil else {
+                    result.uris.append(MediaURI.file(path: path))
+                    continue
+                }
+                do throws(PlayerError) {
+                    result.uris += try resolve(MediaURI.file(path: path), in: fileSystem, problems: &result.problems)
+                } catch {
+                    result.problems.append(error.message)
+                }
             }
         }
-        return (uris, problems)
+        return result
     }
 
-    /// Paths of the audio files directly inside `directory` (links followed), in natural name order
-    /// (track 2 before track 10).
+    /// A URI as a client gives it, validated. A local playlist file becomes its entries, each validated the same
+    /// way: the ones that cannot be played are named in `problems` and left out; none playable is an error.
+    public static func resolve(_ uri: String, in fileSystem: FileSystem,
+                               problems: inout [String]) throws(PlayerError) -> [String] {
+        try validate(uri, in: fileSystem)
+        guard let parsed = MediaURI(uri), parsed.scheme == "file", let format = PlaylistFormat(fileName: parsed.path) else {
+            return [uri]
+        }
+        let playlist = try readPlaylist(at: parsed.path, format: format, in: fileSystem)
+        var uris: [String] = []
+        for entry in playlist.uris {
+            if let inner = MediaURI(entry), inner.scheme == "file", PlaylistFormat(fileName: inner.path) != nil {
+                problems.append("\(entry): a playlist inside a playlist is not followed")
+                continue
+            }
+            do throws(PlayerError) {
+                try validate(entry, in: fileSystem)
+                uris.append(entry)
+            } catch {
+                problems.append("\(parsed.path): \(error.message)")
+            }
+        }
+        guard !uris.isEmpty else { throw .unplayable("\(parsed.path): the playlist has no playable entries") }
+        return uris
+    }
+
+    /// Reads and parses the playlist file at `path`.
+    public static func readPlaylist(at path: String, format: PlaylistFormat,
+                                    in fileSystem: FileSystem) throws(PlayerError) -> PlaylistFile {
+        guard let bytes = fileSystem.contents(of: path, limit: PlaylistFile.sizeLimit) else {
+            throw .unplayable("\(path): cannot be read (or is larger than \(PlaylistFile.sizeLimit >> 20) MiB)")
+        }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "/"
+        return PlaylistFile(bytes, format: format, directory: directory.isEmpty ? "/" : directory)
+    }
+
+    /// Directories nested deeper than this are not entered.
+    static let maximumDepth = 32
+    /// A directory argument yields at most this many files.
+    static let maximumFiles = 200_000
+
+    /// Paths of the audio files under `directory`, recursively (links followed, each directory entered once),
+    /// in natural name order at each level (track 2 before track 10).
     public static func audioFiles(in directory: String, fileSystem: FileSystem) -> [String] {
+        var visited: Set<FileIdentity> = []
+        var files: [String] = []
+        collectAudioFiles(in: directory, depth: 0, visited: &visited, into: &files, fileSystem: fileSystem)
+        return files
+    }
+
+    private static func collectAudioFiles(in directory: String, depth: Int, visited: inout Set<FileIdentity>,
+                                          into files: inout [String], fileSystem: FileSystem) {
+        guard depth <= maximumDepth, files.count < maximumFiles,
+              let identity = fileSystem.identity(of: directory), visited.insert(identity).inserted else { return }
         let base = directory.hasSuffix("/") ? directory : directory + "/"
-        return (fileSystem.entries(of: directory) ?? [])
-            .filter { !$0.hasPrefix(".") && audioExtensions.contains(fileExtension($0)) }
+        let names = (fileSystem.entries(of: directory) ?? [])
+            .filter { !$0.hasPrefix(".") }
             .map { (name: $0, key: NaturalSortKey($0)) }
             .sorted { $0.key < $1.key }
-            .map { base + $0.name }
-            .filter { fileSystem.kind(of: $0) == .regularFile }
+            .map(\.name)
+        for name in names where files.count < maximumFiles {
+            let path = base + name
+            switch fileSystem.kind(of: path) {
+            case .regularFile where audioExtensions.contains(fileExtension(name)):
+                files.append(path)
+            case .directory:
+                collectAudioFiles(in: path, depth: depth + 1, visited: &visited, into: &files, fileSystem: fileSystem)
+            default:
+                break
+            }
+        }
+    }
+
+    /// Names of cover pictures looked for beside audio files without embedded art, best first (case ignored).
+    static let folderCoverNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png",
+                                   "front.jpg", "front.png"]
+
+    /// The path of a cover picture in `folder` (see ``folderCoverNames``), if there is one.
+    public static func folderCover(in folder: String, fileSystem: FileSystem) -> String? {
+        var byName: [String: String] = [:]
+        for name in fileSystem.entries(of: folder) ?? [] where byName[name.lowercased()] == nil {
+            byName[name.lowercased()] = name
+        }
+        for candidate in folderCoverNames {
+            if let name = byName[candidate], fileSystem.kind(of: folder + "/" + name) == .regularFile { return folder + "/" + name }
+        }
+        return nil
     }
 
     /// The lower-cased text after the last dot of a file name ("" when there is none).

@@ -107,16 +107,3 @@ public struct MediaURI: Sendable, Equatable {
         return "/" + components.joined(separator: "/")
     }
 }
-
-/// What the player asks of the file system; the executable answers with POSIX calls.
-public protocol FileSystem: Sendable {
-    /// What is at `path`, following symbolic links.
-    func kind(of path: String) -> FileKind
-    func isReadable(_ path: String) -> Bool
-    /// The names in a directory (without "." and ".."), in no particular order; nil when unreadable.
-    func entries(of directory: String) -> [String]?
-}
-
-public enum FileKind: Sendable {
-    case missing, regularFile, directory, other
-}

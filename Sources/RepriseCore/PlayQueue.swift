@@ -5,6 +5,11 @@ public struct QueueEntry: Sendable, Equatable {
     public let uri: String
     public var tags = TrackTags()
     public var lengthMicroseconds: Int64?
+    public var artURL: String?
+    /// Its tags, length and art have been read in the background (or could not be).
+    public var isDescribed = false
+    /// Entries expanded from one directory argument share a group, sorted by album, disc and track once described.
+    public var group: Int?
 
     public init(id: Int, uri: String) {
         self.id = id
@@ -39,10 +44,12 @@ public struct PlayQueue: Sendable {
 
     /// Appends entries at the end of the list and of the play order; the first becomes current if none is.
     @discardableResult
-    public mutating func append(_ uris: [String]) -> [Int] {
+    public mutating func append(_ uris: [String], group: Int? = nil) -> [Int] {
         uris.map { uri in
             let id = makeID()
-            entries.append(QueueEntry(id: id, uri: uri))
+            var entry = QueueEntry(id: id, uri: uri)
+            entry.group = group
+            entries.append(entry)
             indexByID[id] = entries.count - 1
             order.append(entries.count - 1)
             if currentPosition == nil { currentPosition = order.count - 1 }
@@ -162,6 +169,27 @@ public struct PlayQueue: Sendable {
 
     private mutating func reindex(from start: Int) {
         for index in start..<entries.count { indexByID[entries[index].id] = index }
+    }
+
+    /// Puts the entries `sortedIDs` in that order, in the list slots they occupy now; the current entry stays
+    /// current and, under shuffle, every entry keeps its place in the play order.
+    public mutating func rearrange(_ sortedIDs: [Int]) {
+        let oldSlots = sortedIDs.compactMap { indexByID[$0] }
+        guard oldSlots.count == sortedIDs.count, Set(oldSlots).count == oldSlots.count else { return }
+        let slots = oldSlots.sorted()
+        let moved = oldSlots.map { entries[$0] }
+        let currentIndex = currentPosition.map { order[$0] }
+        var newIndexOfOld: [Int: Int] = [:]
+        for (k, oldSlot) in oldSlots.enumerated() {
+            newIndexOfOld[oldSlot] = slots[k]
+            entries[slots[k]] = moved[k]
+            indexByID[moved[k].id] = slots[k]
+        }
+        if isShuffled {
+            order = order.map { newIndexOfOld[$0] ?? $0 }
+        } else if let currentIndex {
+            currentPosition = newIndexOfOld[currentIndex] ?? currentIndex
+        }
     }
 
     /// Turns shuffle on (the current entry first, the rest in random order) or off (list order).

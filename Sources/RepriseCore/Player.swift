@@ -28,6 +28,7 @@ public final class Player {
     private var consecutiveFailures = 0
     private var transactionDepth = 0
     private var trackListChanges: [TrackListChange] = []
+    private var descriptions = DescriptionBacklog()
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
         self.engine = engine
@@ -65,10 +66,68 @@ public final class Player {
 
     // MARK: Requests
 
-    public func enqueue(_ uris: [String]) {
+    /// Appends `uris`. Each range in `directoryGroups` (indices into `uris`) came from one directory and is
+    /// sorted by album, disc and track once its tags have been read.
+    public func enqueue(_ uris: [String], directoryGroups: [Range<Int>] = []) {
         transaction {
-            queue.append(uris)
+            var start = 0
+            for range in directoryGroups.sorted(by: { $0.lowerBound < $1.lowerBound })
+            where range.lowerBound >= start && range.upperBound <= uris.count {
+                appendEntries(uris[start..<range.lowerBound], group: nil)
+                appendEntries(uris[range], group: range.count > 1 ? descriptions.makeGroup(count: range.count) : nil)
+                start = range.upperBound
+            }
+            appendEntries(uris[start...], group: nil)
             trackListChanges.append(.replaced)
+        }
+    }
+
+    private func appendEntries(_ uris: ArraySlice<String>, group: Int?) {
+        guard !uris.isEmpty else { return }
+        descriptions.add(queue.append(Array(uris), group: group))
+    }
+
+    // MARK: Reading tags in the background
+
+    /// The next entry whose tags, length and cover should be read (the current entry first); nil when none is left.
+    /// Each one taken must be answered with ``entryDescribed(id:tags:lengthMicroseconds:artURL:)``.
+    public func takeEntryToDescribe() -> QueueEntry? {
+        descriptions.take(preferring: queue.current, in: queue)
+    }
+
+    /// What was read about entry `id` (nil tags: it could not be read). Announced with TrackMetadataChanged;
+    /// when it completes a directory group, the group is put in album order.
+    public func entryDescribed(id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?) {
+        transaction {
+            guard let entry = queue.entry(withID: id) else {
+                descriptions.cancel(id)
+                return
+            }
+            let completedGroup = descriptions.finish(entry)
+            var described = entry
+            described.isDescribed = true
+            if let tags { described.tags = tags.merged(with: entry.tags) }
+            if described.lengthMicroseconds == nil { described.lengthMicroseconds = lengthMicroseconds }
+            if described.artURL == nil { described.artURL = artURL }
+            queue.update(id: id) { $0 = described }
+            if TrackInfo(entry: described) != TrackInfo(entry: entry) { trackListChanges.append(.metadataChanged(id: id)) }
+            if let group = completedGroup { sortGroup(group) }
+        }
+    }
+
+    /// Puts a directory group in album order. Playback that began with the directory's first file by name, and
+    /// has barely started, moves to the album's first track.
+    private func sortGroup(_ group: Int) {
+        let members = queue.entries.filter { $0.group == group }
+        guard members.count > 1 else { return }
+        let sorted = members.map { (id: $0.id, key: AlbumOrderKey($0)) }.sorted { $0.key < $1.key }.map(\.id)
+        guard sorted != members.map(\.id) else { return }
+        let startedWithFirst = queue.current?.id == members.first?.id
+        queue.rearrange(sorted)
+        trackListChanges.append(.replaced)
+        log.info("ordered \(members.count) entries by album, disc and track")
+        if startedWithFirst, positionMicroseconds < 3_000_000, let position = queue.position(of: sorted[0]) {
+            go(to: position, remember: false)
         }
     }
 
@@ -80,19 +139,41 @@ public final class Player {
     public func track(id: Int) -> TrackInfo? { queue.entry(withID: id).map(TrackInfo.init) }
 
     /// Inserts `uri` after entry `after` (nil: at the start); with `makeCurrent` it plays at once.
+    /// A playlist file inserts its entries, in order.
     public func addTrack(_ uri: String, after: Int?, makeCurrent: Bool) throws(PlayerError) {
-        try MediaLocation.validate(uri, in: fileSystem)
-        try transaction { () throws(PlayerError) in
+        if let after, queue.entry(withID: after) == nil { throw .invalidArgument("no track \(after) in the track list") }
+        let uris = try resolve(uri)
+        transaction {
             let before = announcedTrack
-            guard let (id, position) = queue.insert(uri, after: after) else {
-                throw .invalidArgument("no track \(after.map(String.init) ?? "") in the track list")
-            }
-            trackListChanges.append(.added(id: id, after: after))
-            if makeCurrent {
+            let (first, position) = insert(uris, after: after)
+            if makeCurrent, let position {
                 queue.move(to: position)
                 startLoading(playing: true, holding: before)
             }
+            log.debug("added entry \(first.map(String.init) ?? "-") and \(uris.count - 1) more")
         }
+    }
+
+    /// `uri` validated; a playlist becomes its playable entries (the others are logged).
+    private func resolve(_ uri: String) throws(PlayerError) -> [String] {
+        var problems: [String] = []
+        let uris = try MediaLocation.resolve(uri, in: fileSystem, problems: &problems)
+        problems.forEach { log.warning("skipping \($0)") }
+        return uris
+    }
+
+    /// Inserts `uris` in order after entry `after` (nil: at the start); returns the first one's id and play-order position.
+    private func insert(_ uris: [String], after: Int?) -> (id: Int?, position: Int?) {
+        var previous = after
+        var first: (id: Int?, position: Int?) = (nil, nil)
+        for uri in uris {
+            guard let (id, position) = queue.insert(uri, after: previous) else { break }
+            trackListChanges.append(.added(id: id, after: previous))
+            descriptions.add([id])
+            if first.id == nil { first = (id, position) }
+            previous = id
+        }
+        return first
     }
 
     /// Makes entry `id` current and plays it; an id not in the list has no effect.
@@ -109,9 +190,11 @@ public final class Player {
     /// keeping the status; past the last entry playback stops.
     public func removeTrack(id: Int) {
         transaction {
-            guard let position = queue.position(of: id) else { return }
+            guard let position = queue.position(of: id), let entry = queue.entry(withID: id) else { return }
             let wasCurrent = queue.current?.id == id, wasLast = position == queue.count - 1
             queue.remove(id: id)
+            let completedGroup = descriptions.finish(entry)
+            defer { if let completedGroup { sortGroup(completedGroup) } }
             trackListChanges.append(.removed(id: id))
             pendingOpens.removeValue(forKey: id)?(nil)
             interruptions.removeValue(forKey: id)
@@ -232,16 +315,17 @@ public final class Player {
         transaction { queue.setShuffled(on, using: &random) }
     }
 
-    /// Adds `uri` after the current entry and plays it at once. `completion` hears whether it could be played.
+    /// Adds `uri` after the current entry and plays it at once (a playlist: its entries, playing the first).
+    /// `completion` hears whether it could be played.
     public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) throws(PlayerError) {
-        try MediaLocation.validate(uri, in: fileSystem)
+        let uris = try resolve(uri)
         transaction {
             let before = announcedTrack
             let interrupted = Interruption(entryID: queue.current?.id, status: status,
                                            positionMicroseconds: positionMicroseconds)
             let after = queue.current?.id
-            let (id, position) = queue.insertAfterCurrent(uri)
-            trackListChanges.append(.added(id: id, after: after))
+            let inserted = insert(uris, after: after)
+            guard let id = inserted.id, let position = inserted.position else { return }
             queue.move(to: position)
             pendingOpens[id] = completion
             interruptions[id] = interrupted
@@ -267,7 +351,8 @@ public final class Player {
         transaction {
             unload()
             queue = PlayQueue()
-            queue.append(state.uris)
+            descriptions.reset()
+            descriptions.add(queue.append(state.uris))
             trackListChanges.append(.replaced)
             if let index = state.currentIndex, let id = queue.entries.indices.contains(index) ? queue.entries[index].id : nil,
                let position = queue.position(of: id) {

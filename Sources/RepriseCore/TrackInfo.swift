@@ -51,8 +51,11 @@ public struct TrackInfo: Sendable, Equatable {
     public let title: String
     public let tags: TrackTags
     public let lengthMicroseconds: Int64?
+    /// A `file://` URI of the cover picture, when one is known.
+    public let artURL: String?
 
     public init(entry: QueueEntry) {
+        artURL = entry.artURL
         entryID = entry.id
         url = entry.uri
         tags = entry.tags

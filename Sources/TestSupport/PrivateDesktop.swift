@@ -24,7 +24,11 @@ public final class PrivateDesktop {
         env["XDG_RUNTIME_DIR"] = runtime
         env["HOME"] = home
         env["PULSE_SERVER"] = "unix:\(runtime)/pulse/native"
-        for name in ["DISPLAY", "WAYLAND_DISPLAY", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] { env.removeValue(forKey: name) }
+        // Everything the player reads and writes stays under the private home (XDG defaults).
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "XDG_STATE_HOME",
+                     "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_MUSIC_DIR"] {
+            env.removeValue(forKey: name)
+        }
 
         var extraConfig = ""
         if let serviceDirectory { extraConfig += "<servicedir>\(serviceDirectory)</servicedir>\n" }

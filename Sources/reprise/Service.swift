@@ -29,7 +29,7 @@ enum Service {
                 player.restore(saved)
             }
         } else {
-            player.enqueue(expanded.uris)
+            player.enqueue(expanded.uris, directoryGroups: expanded.directoryGroups)
             // Start the pipeline first: it prerolls on GStreamer's threads while we connect to the bus.
             if !player.queue.isEmpty { player.play() }
         }
@@ -64,7 +64,14 @@ enum Service {
         systemd.startWatchdog(on: loop)
         // Only the instance that owns the plain name keeps the saved state.
         let keepsState = name == wellKnownName
-        if keepsState { StateSaver(store: store, player: player, log: log).start(on: loop) }
+        let saver = keepsState ? StateSaver(store: store, player: player, log: log) : nil
+        saver?.start(on: loop)
+        let reader = MetadataReader(player: player, art: ArtCache.standard(), fileSystem: fileSystem, log: log)
+        player.onChange = {
+            saver?.markDirty()
+            reader.pump()
+        }
+        reader.pump()
         loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
         loop.onSignal(SIGINT) { log.info("SIGINT: quitting"); loop.quit() }
         loop.run()
@@ -95,7 +102,7 @@ enum Service {
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }
 
-/// Saves the state a second after anything changes, and every ten seconds while playing (the position).
+/// Saves the state a second after anything changes (see ``markDirty()``), and every ten seconds while playing (the position).
 final class StateSaver {
     private let store: StateStore
     private let player: Player
@@ -110,9 +117,11 @@ final class StateSaver {
     }
 
     func start(on loop: EventLoop) {
-        player.onChange = { [unowned self] in dirty = true }
         loop.every(milliseconds: 1000) { [self] in tick() }
     }
+
+    /// Something changed: save within a second.
+    func markDirty() { dirty = true }
 
     private func tick() {
         secondsSinceSave += 1

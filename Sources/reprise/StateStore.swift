@@ -9,44 +9,15 @@ struct StateStore {
     var path: String { directory + "/state" }
 
     static func standard() -> StateStore {
-        func variable(_ name: String) -> String? {
-            guard let value = getenv(name), value.pointee != 0 else { return nil }
-            return String(cString: value)
-        }
-        let base = variable("XDG_STATE_HOME") ?? ((variable("HOME") ?? "/tmp") + "/.local/state")
-        return StateStore(directory: base + "/reprise")
+        StateStore(directory: XDGDirectories.stateHome + "/reprise")
     }
 
     /// Writes `state` durably. Returns false (and leaves the old file) on any failure.
     @discardableResult
     func save(_ state: SavedState) -> Bool {
-        guard makeDirectories() else { return false }
-        let temporary = path + ".tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
+        guard DurableFile.makePrivateDirectories(directory, ownComponents: 1) else { return false }
         var text = state.encoded()
-        let written = text.withUTF8 { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
-        }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
-        }
-        return true
+        return text.withUTF8 { DurableFile.write(UnsafeRawBufferPointer($0), to: path) }
     }
 
     /// The saved state, or nil when there is none. A corrupt file is renamed to `state.corrupt` and reported.
@@ -76,14 +47,5 @@ struct StateStore {
             if bytes.count > 64 << 20 { return "" } // absurdly large: treat as corrupt
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private func makeDirectories() -> Bool {
-        var current = ""
-        for component in directory.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) != 0 && errno != EEXIST { return false }
-        }
-        return true
     }
 }

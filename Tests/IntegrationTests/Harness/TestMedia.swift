@@ -18,6 +18,10 @@ struct TestMedia: Sendable {
     let corrupt: String
     /// A text file named .mp3.
     let notMedia: String
+    /// FLAC, 20 s, tagged ("Covered"), with ``coverImage`` embedded as its front-cover picture.
+    let covered: String
+    /// A 64×64 JPEG made by GStreamer.
+    let coverImage: Data
 
     static let shared: TestMedia = {
         do { return try generate() } catch { fatalError("could not generate test media: \(error)") }
@@ -40,6 +44,15 @@ struct TestMedia: Sendable {
         try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &noise) }).write(to: URL(fileURLWithPath: corrupt))
         let notMedia = dir + "/notes.mp3"
         try Data("these are not the droids you are looking for\n".utf8).write(to: URL(fileURLWithPath: notMedia))
+        let coverPath = dir + "/picture.jpg"
+        let made = try runCommand("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=1", "pattern=ball", "!",
+                                                     "video/x-raw,width=64,height=64", "!", "jpegenc", "!",
+                                                     "filesink", "location=\(coverPath)"])
+        guard made.status == 0 else { throw HarnessError(message: "jpegenc: \(made.errors)") }
+        let coverImage = try Data(contentsOf: URL(fileURLWithPath: coverPath))
+        let covered = try tone("covered.flac", seconds: 20, frequency: 392, tags: tags("Covered", "Test Artist", track: 5),
+                               encoder: ["flacenc"])
+        try embedPicture(coverImage, mediaType: "image/jpeg", inFLAC: covered)
         return TestMedia(
             directory: dir,
             first: try tone("first.ogg", seconds: 20, frequency: 440, tags: tags("First Light", "Test Artist", track: 1),
@@ -52,7 +65,23 @@ struct TestMedia: Sendable {
                             encoder: ["vorbisenc", "!", "oggmux"]),
             untagged: try tone("untagged tone.wav", seconds: 20, frequency: 330, tags: nil, encoder: ["wavenc"]),
             corrupt: corrupt,
-            notMedia: notMedia)
+            notMedia: notMedia,
+            covered: covered,
+            coverImage: coverImage)
+    }
+
+    /// Adds a FLAC PICTURE metadata block (front cover) right after STREAMINFO, as taggers do.
+    static func embedPicture(_ image: Data, mediaType: String, inFLAC path: String) throws {
+        var file = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard file.starts(with: Array("fLaC".utf8)), file.count > 42 else { throw HarnessError(message: "\(path) is not FLAC") }
+        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xff) } }
+        var block: [UInt8] = be32(3) + be32(mediaType.utf8.count) + Array(mediaType.utf8) + be32(0)
+        block += be32(64) + be32(64) + be32(24) + be32(0) + be32(image.count) + Array(image)
+        let streamInfoWasLast = file[4] & 0x80 != 0
+        file[4] &= 0x7f
+        let header: [UInt8] = [(streamInfoWasLast ? 0x80 : 0) | 6] + be32(block.count).dropFirst()
+        file.insert(contentsOf: header + block, at: 42)
+        try file.write(to: URL(fileURLWithPath: path))
     }
 
     static func uri(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }

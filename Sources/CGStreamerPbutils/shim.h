@@ -1,0 +1,1 @@
+#include <gst/pbutils/pbutils.h>

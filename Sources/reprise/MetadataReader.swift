@@ -1,0 +1,81 @@
+import GStreamerKit
+import RepriseCore
+
+/// Reads tags, length and cover art of queued entries in the background, a few files at a time, so adding
+/// thousands of files never waits for them. Entries come from ``Player/takeEntryToDescribe()`` (the current
+/// one first); results go back through ``Player/entryDescribed(id:tags:lengthMicroseconds:artURL:)``.
+/// GstDiscoverer works on its own threads and reports on the main loop.
+final class MetadataReader {
+    private let player: Player
+    private let art: ArtCache
+    private let fileSystem: FileSystem
+    private let log: Log
+    private var discoverers: [Discoverer] = []
+    private var idle: [Discoverer] = []
+    /// The entry each busy discoverer is reading.
+    private var busy: [ObjectIdentifier: (id: Int, uri: String)] = [:]
+    private var folderCovers: [String: String?] = [:]
+    /// Set while ``pump()`` runs: answering an entry changes the player, which calls ``pump()`` again.
+    private var pumping = false
+
+    /// - Parameter concurrency: how many files are read at once.
+    init(player: Player, art: ArtCache, fileSystem: FileSystem, log: Log, concurrency: Int = 2) {
+        self.player = player
+        self.art = art
+        self.fileSystem = fileSystem
+        self.log = log
+        for _ in 0..<max(1, concurrency) {
+            guard let discoverer = Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) else { continue }
+            discoverer.onDiscovered = { [unowned self, unowned discoverer] media in finished(discoverer, media) }
+            discoverer.start()
+            discoverers.append(discoverer)
+            idle.append(discoverer)
+        }
+        if idle.isEmpty { log.warning("GstDiscoverer is unavailable: tags are read only while a track plays") }
+    }
+
+    /// Starts reading as many waiting entries as there are idle discoverers. Call after every player change.
+    func pump() {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while let discoverer = idle.last, let entry = player.takeEntryToDescribe() {
+            guard let path = MediaURI(entry.uri).flatMap({ $0.scheme == "file" ? $0.path : nil }) else {
+                // Network streams are not fetched twice; their tags arrive while they play.
+                player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
+                continue
+            }
+            log.debug("reading tags of \(entry.uri)")
+            guard discoverer.discover(entry.uri) else {
+                player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
+                continue
+            }
+            idle.removeLast()
+            busy[ObjectIdentifier(discoverer)] = (entry.id, entry.uri)
+        }
+    }
+
+    private func finished(_ discoverer: Discoverer, _ media: DiscoveredMedia) {
+        guard let entry = busy.removeValue(forKey: ObjectIdentifier(discoverer)) else { return }
+        idle.append(discoverer)
+        let path = MediaURI(entry.uri)?.path ?? ""
+        if let error = media.error {
+            log.debug("could not read tags of \(entry.uri): \(error)")
+            player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
+        } else {
+            let artURL = media.image.flatMap(art.store) ?? folderCover(for: path)
+            player.entryDescribed(id: entry.id, tags: TrackTags(media.tags),
+                                  lengthMicroseconds: media.durationNanoseconds.map { $0 / 1000 }, artURL: artURL)
+        }
+        pump()
+    }
+
+    /// A `cover.jpg`/`folder.jpg` (or .png) beside the file, looked up once per folder.
+    private func folderCover(for path: String) -> String? {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        if let known = folderCovers[folder] { return known }
+        let found = MediaLocation.folderCover(in: folder, fileSystem: fileSystem).map(MediaURI.file(path:))
+        folderCovers[folder] = found
+        return found
+    }
+}
