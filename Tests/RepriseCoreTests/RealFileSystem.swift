@@ -4,9 +4,13 @@ import RepriseCore
 /// The real file system through Foundation, for core tests that create real files.
 struct RealFileSystem: FileSystem {
     func kind(of path: String) -> FileKind {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
-        return isDirectory ? .directory : .regularFile
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regularFile
+        case S_IFDIR: return .directory
+        default: return .other
+        }
     }
 
     func isReadable(_ path: String) -> Bool { FileManager.default.isReadableFile(atPath: path) }
