@@ -16,6 +16,7 @@ files=(
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml"
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
+  "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml"
   "$share/man/man1/reprise.1"
   "$prefix/lib/systemd/user/reprise.service"
 )
@@ -34,4 +35,5 @@ chmod 644 "$root$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service" "
 install -Dm644 dbus/org.mpris.MediaPlayer2.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml"
 install -Dm644 dbus/org.mpris.MediaPlayer2.Player.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
 install -Dm644 dbus/org.mpris.MediaPlayer2.TrackList.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
+install -Dm644 dbus/org.mpris.MediaPlayer2.Playlists.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml"
 install -Dm644 data/reprise.1 "$root$share/man/man1/reprise.1"

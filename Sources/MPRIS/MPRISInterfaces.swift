@@ -7,6 +7,9 @@ public enum MPRIS {
     public static let rootInterface = "org.mpris.MediaPlayer2"
     public static let playerInterface = "org.mpris.MediaPlayer2.Player"
     public static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+    public static let playlistsInterface = "org.mpris.MediaPlayer2.Playlists"
+    /// Playlist ids live under Reprise's own path.
+    public static let playlistPathPrefix = "/org/reprise/Reprise/Playlist/"
     /// Track ids live under Reprise's own path, never under /org/mpris.
     public static let trackPathPrefix = "/org/reprise/Reprise/Track/"
     public static let noTrackPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
@@ -71,6 +74,19 @@ public enum MPRIS {
             .init("TrackRemoved", "o", ["TrackId"]),
             .init("TrackMetadataChanged", "oa{sv}", ["TrackId", "Metadata"]),
         ])
+
+    public static let playlists = InterfaceDescription(
+        name: playlistsInterface,
+        methods: [
+            .init("ActivatePlaylist", in: "o", ["PlaylistId"]),
+            .init("GetPlaylists", in: "uusb", ["Index", "MaxCount", "Order", "ReverseOrder"], out: "a(oss)", ["Playlists"]),
+        ],
+        properties: [
+            .init("PlaylistCount", "u"),
+            .init("Orderings", "as"),
+            .init("ActivePlaylist", "(b(oss))"),
+        ],
+        signals: [.init("PlaylistChanged", "(oss)", ["Playlist"])])
 
     /// Player properties announced through PropertiesChanged (all but Position and CanControl).
     public static let announcedPlayerProperties = player.properties.filter { $0.emits == .change }.map(\.name)

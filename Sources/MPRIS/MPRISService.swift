@@ -23,9 +23,11 @@ public final class MPRISService: PlayerObserver {
     private let root: RootInterface
     private let playerInterface: PlayerInterface
     private let trackListInterface: TrackListInterface
+    private let playlistsInterface: PlaylistsInterface
     private var announced: [String: DBusValue] = [:]
 
-    public init(bus: Bus, player: Player, identity: Identity, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
+    public init(bus: Bus, player: Player, playlists: PlaylistLibrary, fileSystem: FileSystem, identity: Identity, log: Log,
+                onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
         self.log = log
@@ -35,10 +37,25 @@ public final class MPRISService: PlayerObserver {
         try bus.export(MPRIS.player, at: MPRIS.objectPath, implementation: playerInterface)
         trackListInterface = TrackListInterface(player: player)
         try bus.export(MPRIS.trackList, at: MPRIS.objectPath, implementation: trackListInterface)
+        playlistsInterface = PlaylistsInterface(library: playlists, player: player, fileSystem: fileSystem, log: log)
+        try bus.export(MPRIS.playlists, at: MPRIS.objectPath, implementation: playlistsInterface)
+        playlistsInterface.announce = { [unowned bus, log] member, arguments in
+            do {
+                try bus.emitSignal(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, member: member, arguments)
+            } catch {
+                log.warning("could not send \(member): \(error)")
+            }
+        }
+        playlistsInterface.announceProperties = { [unowned bus] names in
+            try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, names: names)
+        }
         announced = snapshot()
         playerInterface.announced = { [unowned self] name in announced[name] }
         player.observer = self
     }
+
+    /// Looks at the playlist folders again and announces what changed (call now and then).
+    public func refreshPlaylists() { playlistsInterface.refresh() }
 
     public func playerDidChange() {
         let now = snapshot()

@@ -7,7 +7,7 @@ public protocol FileSystem: Sendable {
     func entries(of directory: String) -> [String]?
     /// Which file `path` is (links followed), to notice a directory seen before (a symbolic-link loop).
     func identity(of path: String) -> FileIdentity?
-    /// Seconds since the epoch of the last change to `path`'s contents.
+    /// Nanoseconds since the epoch of the last change to `path`'s contents.
     func modificationTime(of path: String) -> Int64?
     /// The bytes of the regular file at `path`, nil when unreadable or larger than `limit`.
     func contents(of path: String, limit: Int) -> [UInt8]?

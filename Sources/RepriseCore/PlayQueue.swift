@@ -171,6 +171,16 @@ public struct PlayQueue: Sendable {
         for index in start..<entries.count { indexByID[entries[index].id] = index }
     }
 
+    /// Empties the queue and its history; shuffle is off afterwards. Ids are still never reused.
+    public mutating func removeAll() {
+        entries.removeAll()
+        indexByID.removeAll()
+        order.removeAll()
+        currentPosition = nil
+        history.removeAll()
+        isShuffled = false
+    }
+
     /// Puts the entries `sortedIDs` in that order, in the list slots they occupy now; the current entry stays
     /// current and, under shuffle, every entry keeps its place in the play order.
     public mutating func rearrange(_ sortedIDs: [Int]) {

@@ -82,6 +82,21 @@ public final class Player {
         }
     }
 
+    /// Replaces the whole queue with `uris` (a playlist activated, say) and plays the first, keeping the shuffle setting.
+    public func replaceQueue(with uris: [String]) {
+        transaction {
+            let before = announcedTrack
+            let shuffled = shuffle
+            unload()
+            queue.removeAll()
+            descriptions.reset()
+            appendEntries(uris[...], group: nil)
+            queue.setShuffled(shuffled, using: &random)
+            trackListChanges.append(.replaced)
+            startLoading(playing: true, holding: before)
+        }
+    }
+
     private func appendEntries(_ uris: ArraySlice<String>, group: Int?) {
         guard !uris.isEmpty else { return }
         descriptions.add(queue.append(Array(uris), group: group))
@@ -350,7 +365,7 @@ public final class Player {
     public func restore(_ state: SavedState) {
         transaction {
             unload()
-            queue = PlayQueue()
+            queue.removeAll()
             descriptions.reset()
             descriptions.add(queue.append(state.uris))
             trackListChanges.append(.replaced)

@@ -38,7 +38,7 @@ struct PosixFileSystem: FileSystem {
     func modificationTime(of path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_mtim.tv_sec)
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 
     func contents(of path: String, limit: Int) -> [UInt8]? {

@@ -47,7 +47,8 @@ enum Service {
             try bus.attach(toEvent: loop.sdEvent)
             let identity = MPRISService.Identity(name: "Reprise", desktopEntry: "reprise",
                                                  supportedMimeTypes: GStreamer.decodableMimeTypes)
-            service = try MPRISService(bus: bus, player: player, identity: identity, log: log) { loop.quit() }
+            service = try MPRISService(bus: bus, player: player, playlists: playlistLibrary(fileSystem), fileSystem: fileSystem,
+                                       identity: identity, log: log) { loop.quit() }
             name = try claimName(on: bus)
             try bus.onDisconnect {
                 log.warning("lost the session bus: quitting")
@@ -72,6 +73,7 @@ enum Service {
             reader.pump()
         }
         reader.pump()
+        loop.every(milliseconds: 5000) { service.refreshPlaylists() }
         loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
         loop.onSignal(SIGINT) { log.info("SIGINT: quitting"); loop.quit() }
         loop.run()
@@ -85,6 +87,15 @@ enum Service {
         bus.flush()
         log.info("released \(name)")
         return 0
+    }
+
+    /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.
+    private static func playlistLibrary(_ fileSystem: FileSystem) -> PlaylistLibrary {
+        let userDirs = fileSystem.contents(of: XDGDirectories.configHome + "/user-dirs.dirs", limit: 1 << 16)
+        let music = XDGDirectories.variable("XDG_MUSIC_DIR")
+            ?? UserDirectories.musicDirectory(userDirs: userDirs.map { String(decoding: $0, as: UTF8.self) }, home: XDGDirectories.home)
+        return PlaylistLibrary(directories: [music + "/Playlists", XDGDirectories.dataHome + "/reprise/playlists"],
+                               fileSystem: fileSystem)
     }
 
     /// Owns the plain name, or the per-process instance name when another player holds it.

@@ -29,9 +29,10 @@ import TestSupport
         let ids = try tracks(session)
         #expect(ids.count == 3)
         #expect(ids.first == session.metadata()["mpris:trackid"])
-        // Unknown and foreign ids are skipped; the current track has its tags, others at least a title.
+        // Unknown and foreign ids are skipped; the current track has its tags, others at least their file name
+        // as title until their tags have been read in the background.
         let known = try titles(session, [ids[0], .objectPath("/org/reprise/Reprise/Track/999"), Self.noTrack, ids[2]])
-        #expect(known == ["First Light", "third"])
+        #expect(known.count == 2 && known[0] == "First Light" && ["third", "Third Time"].contains(known[1]))
         let reply = try session.call("GetTracksMetadata", [.array(elementSignature: "o", [])], interface: Self.trackList)
         #expect(reply.first?.signature == "aa{sv}")
     }

@@ -59,3 +59,43 @@ import Testing
         }
     }
 }
+
+@Suite struct PlaylistLibraryTests {
+    @Test func listsOrdersPagesAndNoticesChanges() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-lib-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func write(_ name: String, _ text: String, modified: TimeInterval) throws {
+            try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: modified)], ofItemAtPath: dir + "/" + name)
+        }
+        try write("Zed 10.m3u", "a.ogg\n", modified: 100)
+        try write("zed 9.pls", "[playlist]\n", modified: 300)
+        try write("named.m3u8", "#PLAYLIST:Apple\nb.ogg\n", modified: 200)
+        try write("notes.txt", "", modified: 50)
+        let library = PlaylistLibrary(directories: [dir, dir + "/missing"], fileSystem: RealFileSystem())
+        #expect(library.refresh().listChanged)
+        #expect(library.list(from: 0, maxCount: 10, ordering: .alphabetical, reversed: false).map(\.name) == ["Apple", "zed 9", "Zed 10"])
+        #expect(library.list(from: 0, maxCount: 10, ordering: .modifiedDate, reversed: true).map(\.name) == ["zed 9", "Apple", "Zed 10"])
+        #expect(library.list(from: 2, maxCount: .max, ordering: .modifiedDate, reversed: false).map(\.name) == ["zed 9"])
+        #expect(library.list(from: 3, maxCount: 1, ordering: .modifiedDate, reversed: false).isEmpty)
+        #expect(library.refresh() == PlaylistLibrary.Changes()) // nothing changed, nothing rescanned
+        let apple = try #require(library.playlists.first { $0.name == "Apple" })
+        #expect(apple.id == PlaylistLibrary.id(forPath: dir + "/named.m3u8") && apple.id.count == 16)
+        library.markActive(apple)
+        try write("named.m3u8", "#PLAYLIST:Banana\nb.ogg\n", modified: 400)
+        let changes = library.refresh()
+        #expect(!changes.listChanged && changes.renamed.map(\.name) == ["Banana"])
+        #expect(library.active?.name == "Banana")
+        try FileManager.default.removeItem(atPath: dir + "/named.m3u8")
+        #expect(library.refresh().listChanged)
+        #expect(library.active == nil)
+    }
+
+    @Test func musicDirectoryComesFromUserDirs() {
+        let text = "# comment\nXDG_DESKTOP_DIR=\"$HOME/Desktop\"\nXDG_MUSIC_DIR=\"$HOME/Musik\"\n"
+        #expect(UserDirectories.musicDirectory(userDirs: text, home: "/home/a") == "/home/a/Musik")
+        #expect(UserDirectories.musicDirectory(userDirs: "XDG_MUSIC_DIR=\"/srv/music\"", home: "/home/a") == "/srv/music")
+        #expect(UserDirectories.musicDirectory(userDirs: nil, home: "/home/a") == "/home/a/Music")
+    }
+}

@@ -25,7 +25,7 @@ struct RealFileSystem: FileSystem {
 
     func modificationTime(of path: String) -> Int64? {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        return (attributes?[.modificationDate] as? Date).map { Int64($0.timeIntervalSince1970) }
+        return (attributes?[.modificationDate] as? Date).map { Int64($0.timeIntervalSince1970 * 1e9) }
     }
 
     func contents(of path: String, limit: Int) -> [UInt8]? {

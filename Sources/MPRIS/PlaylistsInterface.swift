@@ -1,0 +1,90 @@
+import RepriseCore
+import SDBus
+
+/// org.mpris.MediaPlayer2.Playlists over a ``PlaylistLibrary``: activating a playlist replaces the queue with
+/// its playable entries and plays them. Changes found in the playlist folders are announced by ``refresh()``.
+final class PlaylistsInterface: InterfaceImplementation {
+    private let library: PlaylistLibrary
+    private let player: Player
+    private let fileSystem: FileSystem
+    private let log: Log
+    /// Sends PlaylistChanged or PropertiesChanged for this interface.
+    var announce: (_ member: String, _ arguments: [DBusValue]) -> Void = { _, _ in }
+    var announceProperties: (_ names: [String]) -> Void = { _ in }
+
+    init(library: PlaylistLibrary, player: Player, fileSystem: FileSystem, log: Log) {
+        self.library = library
+        self.player = player
+        self.fileSystem = fileSystem
+        self.log = log
+    }
+
+    /// Looks at the playlist folders again and tells clients what changed.
+    func refresh() {
+        let changes = library.refresh()
+        for playlist in changes.renamed { announce("PlaylistChanged", [Self.encode(playlist)]) }
+        if changes.listChanged { announceProperties(["PlaylistCount", "ActivePlaylist"]) }
+    }
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        let args = call.arguments
+        switch (call.member, args.first) {
+        case ("ActivatePlaylist", .objectPath(let path)?):
+            refresh()
+            guard path.hasPrefix(MPRIS.playlistPathPrefix),
+                  let playlist = library.playlist(withID: String(path.dropFirst(MPRIS.playlistPathPrefix.count))) else {
+                throw .invalidArgs("\(path) is not one of the playlists")
+            }
+            var problems: [String] = []
+            let uris: [String]
+            do throws(PlayerError) {
+                uris = try MediaLocation.resolve(MediaURI.file(path: playlist.path), in: fileSystem, problems: &problems)
+            } catch {
+                throw error.dbusError
+            }
+            problems.forEach { log.warning("skipping \($0)") }
+            log.info("activating playlist \(playlist.path) (\(uris.count) entries)")
+            library.markActive(playlist)
+            player.replaceQueue(with: uris)
+            announceProperties(["ActivePlaylist"])
+        case ("GetPlaylists", .uint32(let index)?):
+            guard args.count == 4, case .uint32(let maxCount) = args[1], case .string(let orderName) = args[2],
+                  case .bool(let reversed) = args[3] else { throw .invalidArgs("GetPlaylists takes (u, u, s, b)") }
+            guard let ordering = PlaylistOrdering(rawValue: orderName) else {
+                throw .invalidArgs("ordering '\(orderName)' is not one of \(PlaylistOrdering.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            refresh()
+            let page = library.list(from: Int(index), maxCount: Int(maxCount), ordering: ordering, reversed: reversed)
+            return .reply([.array(elementSignature: "(oss)", page.map(Self.encode))])
+        default:
+            throw .invalidArgs("bad arguments for \(call.member)")
+        }
+        return .reply([])
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        switch property {
+        case "PlaylistCount":
+            refresh()
+            return .uint32(UInt32(clamping: library.playlists.count))
+        case "Orderings":
+            return .strings(PlaylistOrdering.allCases.map(\.rawValue))
+        case "ActivePlaylist":
+            guard let active = library.active else {
+                return .structure([.bool(false), .structure([.objectPath("/"), .string(""), .string("")])])
+            }
+            return .structure([.bool(true), Self.encode(active)])
+        default:
+            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+    }
+
+    /// A playlist as MPRIS `(oss)`: id, name, icon (none).
+    static func encode(_ playlist: PlaylistInfo) -> DBusValue {
+        .structure([.objectPath(MPRIS.playlistPathPrefix + playlist.id), .string(playlist.name), .string("")])
+    }
+}
