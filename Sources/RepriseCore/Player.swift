@@ -6,6 +6,8 @@ public final class Player {
     public private(set) var loopStatus: LoopStatus = .none
     public private(set) var rate = 1.0
     public private(set) var volume = 1.0
+    /// Where each long file was left, to resume there.
+    public private(set) var resumePositions = ResumePositions()
     public weak var observer: PlayerObserver?
     /// Called after every request or event (after the observer), e.g. to schedule saving the state.
     public var onChange: (() -> Void)?
@@ -358,7 +360,17 @@ public final class Player {
         state.shuffle = shuffle
         state.volume = volume
         state.rate = rate
+        var resume = resumePositions
+        if let current = queue.current, loadedEntryID == current.id, prerolled {
+            resume.record(uri: current.uri, position: positionMicroseconds, length: current.lengthMicroseconds)
+        }
+        state.resumePositions = resume.marks
         return state
+    }
+
+    /// Takes the remembered positions of long files from a saved state (when starting with other media).
+    public func restoreResumePositions(_ marks: [ResumePositions.Mark]) {
+        resumePositions = ResumePositions(marks: marks)
     }
 
     /// Replaces everything with `state` and loads the current entry paused at its saved position.
@@ -373,6 +385,7 @@ public final class Player {
                let position = queue.position(of: id) {
                 queue.move(to: position, remember: false)
             }
+            resumePositions = ResumePositions(marks: state.resumePositions)
             loopStatus = state.loopStatus
             queue.setShuffled(state.shuffle, using: &random)
             volume = state.volume
@@ -426,7 +439,9 @@ public final class Player {
     /// The loaded stream played to its end.
     public func engineDidReachEnd() {
         transaction {
-            guard loadedEntryID != nil else { return }
+            guard let id = loadedEntryID else { return }
+            // Finished: nothing to resume (the position at the end is forgotten again when it is unloaded).
+            if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
             if loopStatus == .track {
                 jump(to: 0)
             } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
@@ -459,12 +474,14 @@ public final class Player {
                 return
             }
             log.info("gapless: continuing with \(following.uri)")
+            resumePositions.forget(current.uri)
             queue.move(to: position)
             loadedEntryID = following.id
             prerolled = true
             self.seekable = seekable
             heldTrack = nil
             consecutiveFailures = 0
+            if following.id != current.id { resumeWhereLeft(following) }
         }
     }
 
@@ -531,6 +548,7 @@ public final class Player {
 
     private func startLoading(playing: Bool, holding before: TrackInfo?) {
         guard let entry = queue.current else { return }
+        rememberPositionOfLoadedEntry()
         if let previous = loadedEntryID, previous != entry.id {
             pendingOpens.removeValue(forKey: previous)?(nil)
             interruptions.removeValue(forKey: previous)
@@ -542,7 +560,26 @@ public final class Player {
         heldTrack = .some(before)
         status = playing ? .playing : .paused
         log.info("\(playing ? "playing" : "loading") \(entry.uri)")
-        if !engine.load(entry.uri, playing: playing) { streamFailed("the pipeline refused the stream") }
+        guard engine.load(entry.uri, playing: playing) else {
+            streamFailed("the pipeline refused the stream")
+            return
+        }
+        resumeWhereLeft(entry)
+    }
+
+    /// A long file played before starts where it was left, announced with Seeked.
+    private func resumeWhereLeft(_ entry: QueueEntry) {
+        guard let position = resumePositions.position(for: entry.uri) else { return }
+        log.info("resuming \(entry.uri) at \(position / 1_000_000) s")
+        jump(to: position)
+    }
+
+    /// Remembers where the loaded entry is, if it is a long file (before it is unloaded or replaced).
+    private func rememberPositionOfLoadedEntry() {
+        // The queue may already have moved on: the position is the loaded stream's, not the current entry's.
+        guard let id = loadedEntryID, prerolled, status != .stopped, let entry = queue.entry(withID: id),
+              let position = engine.positionMicroseconds else { return }
+        resumePositions.record(uri: entry.uri, position: max(0, position), length: entry.lengthMicroseconds)
     }
 
     private func jump(to microseconds: Int64) {
@@ -554,6 +591,7 @@ public final class Player {
     }
 
     private func unload() {
+        rememberPositionOfLoadedEntry()
         engine.stop()
         if let id = loadedEntryID {
             pendingOpens.removeValue(forKey: id)?(nil)

@@ -9,6 +9,8 @@ public struct SavedState: Equatable, Sendable {
     public var shuffle = false
     public var volume = 1.0
     public var rate = 1.0
+    /// Where long files were left (see ``ResumePositions``), oldest first.
+    public var resumePositions: [ResumePositions.Mark] = []
 
     public init() {}
 
@@ -23,6 +25,7 @@ public struct SavedState: Equatable, Sendable {
                      "position \(positionMicroseconds)"]
         if let currentIndex { lines.append("current \(currentIndex)") }
         lines += uris.map { "entry " + $0 }
+        lines += resumePositions.map { "resume \($0.microseconds) \($0.uri)" }
         lines.append("end")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -54,6 +57,11 @@ public struct SavedState: Equatable, Sendable {
             case "current":
                 guard let index = Int(value), index >= 0 else { throw .malformed("current \(value)") }
                 state.currentIndex = index
+            case "resume":
+                let parts = value.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, let position = Int64(parts[0]), position >= 0,
+                      parts[1].unicodeScalars.allSatisfy({ $0.value > 0x20 }) else { throw .malformed("resume \(value)") }
+                state.resumePositions.append(.init(uri: String(parts[1]), microseconds: position))
             case "entry":
                 guard !value.isEmpty, value.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else { throw .malformed("empty entry") }
                 state.uris.append(value)

@@ -23,12 +23,15 @@ enum Service {
         let expanded = MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
         expanded.problems.forEach { log.warning("skipping \($0)") }
         let store = StateStore.standard()
+        let saved = store.load(log: log)
         if options.media.isEmpty {
-            if let saved = store.load(log: log), !saved.uris.isEmpty {
+            if let saved, !saved.uris.isEmpty {
                 log.info("restoring \(saved.uris.count) queued, paused at \(saved.positionMicroseconds / 1_000_000) s")
                 player.restore(saved)
             }
         } else {
+            // New media replaces the saved queue, but long files still resume where they were left.
+            if let saved { player.restoreResumePositions(saved.resumePositions) }
             player.enqueue(expanded.uris, directoryGroups: expanded.directoryGroups)
             // Start the pipeline first: it prerolls on GStreamer's threads while we connect to the bus.
             if !player.queue.isEmpty { player.play() }

@@ -22,6 +22,8 @@ struct TestMedia: Sendable {
     let covered: String
     /// A 64×64 JPEG made by GStreamer.
     let coverImage: Data
+    /// Ogg Vorbis, 11 minutes of quiet 8 kHz mono ("Long Talk"): long enough to have its position remembered.
+    let long: String
 
     static let shared: TestMedia = {
         do { return try generate() } catch { fatalError("could not generate test media: \(error)") }
@@ -53,6 +55,12 @@ struct TestMedia: Sendable {
         let covered = try tone("covered.flac", seconds: 20, frequency: 392, tags: tags("Covered", "Test Artist", track: 5),
                                encoder: ["flacenc"])
         try embedPicture(coverImage, mediaType: "image/jpeg", inFLAC: covered)
+        let long = dir + "/long.ogg"
+        let talk = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=\(660 * 8000 / 1024)", "volume=0.01", "!",
+                                                     "audio/x-raw,rate=8000,channels=1", "!", "taginject",
+                                                     "tags=\"title=(string)\\\"Long Talk\\\"\"", "!", "audioconvert", "!",
+                                                     "vorbisenc", "!", "oggmux", "!", "filesink", "location=\(long)"])
+        guard talk.status == 0 else { throw HarnessError(message: "long.ogg: \(talk.errors)") }
         return TestMedia(
             directory: dir,
             first: try tone("first.ogg", seconds: 20, frequency: 440, tags: tags("First Light", "Test Artist", track: 1),
@@ -67,7 +75,8 @@ struct TestMedia: Sendable {
             corrupt: corrupt,
             notMedia: notMedia,
             covered: covered,
-            coverImage: coverImage)
+            coverImage: coverImage,
+            long: long)
     }
 
     /// Adds a FLAC PICTURE metadata block (front cover) right after STREAMINFO, as taggers do.
