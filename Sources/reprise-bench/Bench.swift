@@ -60,7 +60,7 @@ final class Bench {
     }
 
     @discardableResult
-    private func pump(for seconds: Double, until condition: () -> Bool = { false }) -> Bool {
+    func pump(for seconds: Double, until condition: () -> Bool = { false }) -> Bool {
         let deadline = monotonicSeconds() + seconds
         while monotonicSeconds() < deadline {
             pump()

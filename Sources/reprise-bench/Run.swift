@@ -102,6 +102,18 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         var lookupRow = Row(figure: "GetTracksMetadata of 1,000 ids", unit: "ms")
         lookupRow.values[reprise.name] = scale.metadataOf1000.map { $0 * 1000 }
         rows += [startupRow, perEntryRow, tracksRow, lookupRow]
+        let editing = try bench.queueEditing(binary: binary, shortFile: short, links: bench.workDirectory + "/queue-\(count)",
+                                             count: count)
+        func row(_ figure: String, _ unit: String, _ value: Double?, scale: Double = 1000) -> Row {
+            var row = Row(figure: figure, unit: unit)
+            row.values[reprise.name] = value.map { $0 * scale }
+            return row
+        }
+        rows += [row("exec → name owned with a \(count)-entry playlist", "ms", editing.playlistStartup),
+                 row("AddTrack while growing to \(count) (median)", "ms", editing.addTrack),
+                 row("GoTo in the middle of \(count)", "ms", editing.goToMiddle),
+                 row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
+                 row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
 
         say("5/5 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")

@@ -1,0 +1,82 @@
+import Foundation
+import SDBus
+import TestSupport
+
+extension Bench {
+    /// Figures for editing a long queue, all on one running service.
+    struct QueueEditing {
+        /// exec → name owned, with a playlist file of `count` entries as the argument.
+        var playlistStartup: Double?
+        /// Median seconds of one AddTrack (appending after the last entry) while the queue grows to `count`.
+        var addTrack: Double?
+        /// Median seconds of GoTo and RemoveTrack in the middle of a `count`-entry queue.
+        var goToMiddle: Double?
+        var removeMiddle: Double?
+        /// Seconds until tags and lengths of all `count` entries have been read in the background.
+        var readAllTags: Double?
+    }
+
+    /// `links` is a directory of `count` links to one short tagged file (made by ``queueScale``).
+    func queueEditing(binary: String, shortFile: String, links: String, count: Int) throws -> QueueEditing {
+        var result = QueueEditing()
+        let reprise = Contender.reprise(binary: binary)
+        let name = reprise.busName!, path = "/org/mpris/MediaPlayer2", trackList = "org.mpris.MediaPlayer2.TrackList"
+        let names = try FileManager.default.contentsOfDirectory(atPath: links).sorted()
+        let playlist = workDirectory + "/queue-\(count).m3u8"
+        try names.map { links + "/" + $0 }.joined(separator: "\n").write(toFile: playlist, atomically: true, encoding: .utf8)
+
+        func trackIDs() throws -> [DBusValue] {
+            guard case .array(_, let items) = try bus.getProperty(destination: name, path: path, interface: trackList,
+                                                                  name: "Tracks") else { return [] }
+            return items
+        }
+        func timed(_ body: () throws -> Void) rethrows -> Double {
+            let start = monotonicSeconds()
+            try body()
+            return monotonicSeconds() - start
+        }
+
+        var running = try startPlaying(reprise, playlist)
+        result.playlistStartup = running.nameOwnedAt.map { $0 - running.startedAt }
+        // Background reading: the last entry gets its tag title (the links' names are numbers).
+        let readStart = running.startedAt
+        let ids = try trackIDs()
+        if let last = ids.last {
+            let done = pump(for: 300) {
+                let reply = try? bus.call(destination: name, path: path, interface: trackList, member: "GetTracksMetadata",
+                                          [.array(elementSignature: "o", [last])])
+                guard case .array(_, let items)? = reply?.first, let title = items.first?.dictionary?["xesam:title"]?.stringValue
+                else { return false }
+                return !title.allSatisfy(\.isNumber)
+            }
+            if done { result.readAllTags = monotonicSeconds() - readStart }
+        }
+        let middle = ids.count / 2
+        result.goToMiddle = Statistics.median(try (0..<20).map { k in
+            try timed { _ = try bus.call(destination: name, path: path, interface: trackList, member: "GoTo", [ids[middle + k]]) }
+        })
+        result.removeMiddle = Statistics.median(try (0..<20).map { k in
+            try timed {
+                _ = try bus.call(destination: name, path: path, interface: trackList, member: "RemoveTrack", [ids[middle - 100 - k]])
+            }
+        })
+        stop(&running)
+
+        running = try startPlaying(reprise, shortFile)
+        defer { stop(&running) }
+        var after = try trackIDs().last ?? .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")
+        let uri = URL(fileURLWithPath: shortFile).absoluteString
+        var durations: [Double] = []
+        durations.reserveCapacity(count)
+        for _ in 1..<count {
+            durations.append(try timed {
+                _ = try bus.call(destination: name, path: path, interface: trackList, member: "AddTrack",
+                                 [.string(uri), after, .bool(false)])
+            })
+            if durations.count % 500 == 0 { pump(for: 0.01) }
+            if durations.count % 1000 == 0, let last = try trackIDs().last { after = last }
+        }
+        result.addTrack = Statistics.median(durations)
+        return result
+    }
+}
