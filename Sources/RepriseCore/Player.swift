@@ -11,6 +11,8 @@ public final class Player {
     public weak var observer: PlayerObserver?
     /// Called after every request or event (after the observer), e.g. to schedule saving the state.
     public var onChange: (() -> Void)?
+    /// False when the last request or event only filled in tags read in the background: nothing to save.
+    public private(set) var lastChangeAffectsSavedState = true
 
     private let engine: PlaybackEngine
     private let log: Log
@@ -121,6 +123,7 @@ public final class Player {
                 return
             }
             let completedGroup = descriptions.finish(entry)
+            if transactionDepth == 1 && completedGroup == nil { lastChangeAffectsSavedState = false }
             var described = entry
             described.isDescribed = true
             if let tags { described.tags = tags.merged(with: entry.tags) }
@@ -507,6 +510,7 @@ public final class Player {
     /// Runs one request or event; observers hear about it once, when the outermost one ends.
     @discardableResult
     private func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        if transactionDepth == 0 { lastChangeAffectsSavedState = true }
         transactionDepth += 1
         defer {
             transactionDepth -= 1

@@ -72,7 +72,7 @@ enum Service {
         saver?.start(on: loop)
         let reader = MetadataReader(player: player, art: ArtCache.standard(), fileSystem: fileSystem, log: log)
         player.onChange = {
-            saver?.markDirty()
+            if player.lastChangeAffectsSavedState { saver?.markDirty() }
             reader.pump()
         }
         reader.pump()

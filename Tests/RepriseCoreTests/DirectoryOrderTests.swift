@@ -43,6 +43,16 @@ import Testing
         #expect(engine.loads.last == "file:///m/z/d.ogg")
     }
 
+    @Test func tagsReadInTheBackgroundAloneLeaveTheSavedStateAlone() {
+        let (player, _, _) = makePlayer(tracks: 2)
+        let entry = player.takeEntryToDescribe()!
+        player.entryDescribed(id: entry.id, tags: TrackTags(title: "T"), lengthMicroseconds: 5, artURL: nil)
+        #expect(!player.lastChangeAffectsSavedState)
+        #expect(player.track(id: entry.id)?.title == "T")
+        player.next()
+        #expect(player.lastChangeAffectsSavedState)
+    }
+
     @Test func rearrangingUnderShuffleKeepsThePlayOrderOfEveryEntry() {
         var queue = PlayQueue()
         let ids = queue.append((1...6).map(uri))
