@@ -83,7 +83,7 @@ import TestSupport
         #expect(try session.get("ActivePlaylist", interface: Self.playlists)
                 == .structure([.bool(true), .structure([alpha.id, .string("Alpha Mix"), .string("")])]))
         #expect(session.waitFor { playlistSignals.contains { $0.0 == "PropertiesChanged" } })
-        #expect(session.trackListSignals.contains { $0.member == "TrackListReplaced" })
+        #expect(session.waitFor { session.trackListSignals.contains { $0.member == "TrackListReplaced" } })
 
         // Unknown ids are refused; a new file and a renamed playlist are noticed.
         let unknown = session.dbusError {

@@ -32,8 +32,12 @@ import TestSupport
         let length = third["mpris:length"]?.int64Value ?? 0
         #expect(abs(length - 20_000_000) < 200_000)
         // Announced with TrackMetadataChanged (entry id, then the whole metadata).
-        let changed = session.trackListSignals.filter { $0.member == "TrackMetadataChanged" && $0.arguments.first == ids[2] }
-        #expect(changed.last?.arguments[1].dictionary?["xesam:title"] == .string("Third Time"))
+        #expect(session.waitFor {
+            session.trackListSignals.contains {
+                $0.member == "TrackMetadataChanged" && $0.arguments.first == ids[2]
+                    && $0.arguments[1].dictionary?["xesam:title"] == .string("Third Time")
+            }
+        })
         #expect(session.title() == "First Light")
     }
 
@@ -89,7 +93,7 @@ import TestSupport
             titles = metadata(session, trackIDs(session)).compactMap { $0["xesam:title"]?.stringValue }
             return titles == expected
         }, "titles: \(titles)")
-        #expect(session.trackListSignals.contains { $0.member == "TrackListReplaced" })
+        #expect(session.waitFor { session.trackListSignals.contains { $0.member == "TrackListReplaced" } })
         // Playback had barely begun with a.ogg; it moves to the album's first track.
         #expect(session.waitFor { session.title() == "A1-1" })
         #expect(session.status() == "Playing")
