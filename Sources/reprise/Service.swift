@@ -1,6 +1,7 @@
 import Glibc
 import GStreamerKit
 import MPRIS
+import PosixFiles
 import RepriseCore
 import SDBus
 

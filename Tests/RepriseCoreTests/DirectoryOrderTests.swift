@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PosixFiles
 @testable import RepriseCore
 
 @Suite struct DirectoryOrderTests {
@@ -12,7 +13,7 @@ import Testing
             _ = FileManager.default.createFile(atPath: dir + path, contents: Data([1]))
         }
         try FileManager.default.createSymbolicLink(atPath: dir + "/CD 2/loop", withDestinationPath: dir)
-        let result = MediaLocation.expand([dir], relativeTo: "/", in: RealFileSystem())
+        let result = MediaLocation.expand([dir], relativeTo: "/", in: PosixFileSystem())
         #expect(result.uris.map { String($0.dropFirst("file://".count + dir.count)) } == ["/b.ogg", "/CD%202/x.flac", "/CD%2010/y.mp3"])
         #expect(result.directoryGroups == [0..<3])
     }

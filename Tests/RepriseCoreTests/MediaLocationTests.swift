@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PosixFiles
 @testable import RepriseCore
 
 @Suite struct MediaLocationTests {
@@ -20,7 +21,7 @@ import Testing
                                                    withDestinationPath: dir.appendingPathComponent("1 one.mp3").path)
         try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("4 dangling.ogg").path,
                                                    withDestinationPath: "/nonexistent/file.ogg")
-        let result = MediaLocation.expand([dir.path], relativeTo: "/", in: RealFileSystem())
+        let result = MediaLocation.expand([dir.path], relativeTo: "/", in: PosixFileSystem())
         #expect(result.uris.map { URL(string: $0)!.lastPathComponent } == ["1 one.mp3", "2 two.FLAC", "3 link.ogg", "10 ten.ogg"])
         #expect(result.problems.isEmpty)
     }
@@ -30,7 +31,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("a b.ogg").path, contents: Data([1]))
         let result = MediaLocation.expand(["a b.ogg", "missing.ogg", "https://radio.example/live", "ftp://x/y.ogg"],
-                                          relativeTo: dir.path, in: RealFileSystem())
+                                          relativeTo: dir.path, in: PosixFileSystem())
         #expect(result.uris == [dir.appendingPathComponent("a b.ogg").absoluteString, "https://radio.example/live"])
         #expect(result.problems.count == 2)
     }
@@ -51,12 +52,12 @@ import Testing
     @Test func validationRejectsWhatCannotBePlayed() throws {
         let dir = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("ftp://host/file.ogg", in: RealFileSystem()) }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("file:///no/such/file.ogg", in: RealFileSystem()) }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate(dir.absoluteString, in: RealFileSystem()) }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("", in: RealFileSystem()) }
-        #expect(throws: PlayerError.self) { try MediaLocation.validate("http://", in: RealFileSystem()) }
-        try MediaLocation.validate("https://radio.example/live", in: RealFileSystem())
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("ftp://host/file.ogg", in: PosixFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("file:///no/such/file.ogg", in: PosixFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate(dir.absoluteString, in: PosixFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("", in: PosixFileSystem()) }
+        #expect(throws: PlayerError.self) { try MediaLocation.validate("http://", in: PosixFileSystem()) }
+        try MediaLocation.validate("https://radio.example/live", in: PosixFileSystem())
     }
 
     @Test func anUnplayableOpenGoesBackToWhatItInterrupted() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PosixFiles
 @testable import RepriseCore
 
 @Suite struct PlaylistFileTests {
@@ -49,13 +50,13 @@ import Testing
         _ = FileManager.default.createFile(atPath: dir + "/a.ogg", contents: Data([1]))
         let list = "a.ogg\nmissing.ogg\nv4l2:///dev/video0\nother.m3u\n/dev/null\n"
         _ = FileManager.default.createFile(atPath: dir + "/list.m3u", contents: Data(list.utf8))
-        let result = MediaLocation.expand(["list.m3u"], relativeTo: dir, in: RealFileSystem())
+        let result = MediaLocation.expand(["list.m3u"], relativeTo: dir, in: PosixFileSystem())
         #expect(result.uris == [MediaURI.file(path: dir + "/a.ogg")])
         #expect(result.problems.count == 4)
         var problems: [String] = []
         #expect(throws: PlayerError.self) {
             _ = FileManager.default.createFile(atPath: dir + "/empty.pls", contents: Data("[playlist]\n".utf8))
-            _ = try MediaLocation.resolve(MediaURI.file(path: dir + "/empty.pls"), in: RealFileSystem(), problems: &problems)
+            _ = try MediaLocation.resolve(MediaURI.file(path: dir + "/empty.pls"), in: PosixFileSystem(), problems: &problems)
         }
     }
 }
@@ -73,7 +74,7 @@ import Testing
         try write("zed 9.pls", "[playlist]\n", modified: 300)
         try write("named.m3u8", "#PLAYLIST:Apple\nb.ogg\n", modified: 200)
         try write("notes.txt", "", modified: 50)
-        let library = PlaylistLibrary(directories: [dir, dir + "/missing"], fileSystem: RealFileSystem())
+        let library = PlaylistLibrary(directories: [dir, dir + "/missing"], fileSystem: PosixFileSystem())
         #expect(library.refresh().listChanged)
         #expect(library.list(from: 0, maxCount: 10, ordering: .alphabetical, reversed: false).map(\.name) == ["Apple", "zed 9", "Zed 10"])
         #expect(library.list(from: 0, maxCount: 10, ordering: .modifiedDate, reversed: true).map(\.name) == ["zed 9", "Apple", "Zed 10"])

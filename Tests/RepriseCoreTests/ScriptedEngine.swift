@@ -1,3 +1,4 @@
+import PosixFiles
 import RepriseCore
 
 /// An engine double for core unit tests: records requests, and lets a test play the engine's part.
@@ -51,7 +52,7 @@ final class RecordingObserver: PlayerObserver {
 /// A player over a scripted engine with `count` queued http URIs (no files needed).
 func makePlayer(tracks count: Int = 3) -> (Player, ScriptedEngine, RecordingObserver) {
     let engine = ScriptedEngine()
-    let player = Player(engine: engine, log: Log(verbose: false), fileSystem: RealFileSystem())
+    let player = Player(engine: engine, log: Log(verbose: false), fileSystem: PosixFileSystem())
     let observer = RecordingObserver()
     player.observer = observer
     player.enqueue((1...max(1, count)).prefix(count).map { "http://example.invalid/\($0).ogg" })

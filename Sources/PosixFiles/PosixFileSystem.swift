@@ -3,8 +3,10 @@ import RepriseCore
 
 /// The real file system through POSIX calls (stat follows links; names are read as bytes and kept
 /// as UTF-8, invalid sequences repaired).
-struct PosixFileSystem: FileSystem {
-    func kind(of path: String) -> FileKind {
+public struct PosixFileSystem: FileSystem {
+    public init() {}
+
+    public func kind(of path: String) -> FileKind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
@@ -14,9 +16,9 @@ struct PosixFileSystem: FileSystem {
         }
     }
 
-    func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+    public func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
-    func entries(of directory: String) -> [String]? {
+    public func entries(of directory: String) -> [String]? {
         guard let stream = opendir(directory) else { return nil }
         defer { closedir(stream) }
         var names: [String] = []
@@ -29,19 +31,19 @@ struct PosixFileSystem: FileSystem {
         return names
     }
 
-    func identity(of path: String) -> FileIdentity? {
+    public func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    func modificationTime(of path: String) -> Int64? {
+    public func modificationTime(of path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 
-    func contents(of path: String, limit: Int) -> [UInt8]? {
+    public func contents(of path: String, limit: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -60,7 +62,7 @@ struct PosixFileSystem: FileSystem {
     }
 
     /// The process's working directory.
-    static func currentDirectory() -> String {
+    public static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
