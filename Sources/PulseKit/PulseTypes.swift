@@ -1,0 +1,75 @@
+import CPulse
+
+/// Whether a sink's active port (a jack, a headset) can be used.
+public enum PortAvailability: Sendable, Equatable {
+    case unknown, available, unavailable
+}
+
+/// A PulseAudio sink (an output), copied out of `pa_sink_info`.
+public struct SinkInfo: Sendable, Equatable {
+    public let index: UInt32
+    public let name: String
+    public let description: String
+    /// Nil when the sink has no ports (null sinks, many virtual sinks).
+    public let activePort: PortAvailability?
+}
+
+/// A playback stream, copied out of `pa_sink_input_info`.
+public struct SinkInputInfo: Sendable, Equatable {
+    public let index: UInt32
+    public let sink: UInt32
+    public let processID: Int32?
+    public let role: String?
+    public let applicationName: String?
+    /// Per-channel volumes (`pa_volume_t`, 65536 = 100 %).
+    public let volumes: [UInt32]
+    public let muted: Bool
+    public let corked: Bool
+}
+
+/// What the sound server reported.
+public enum PulseEvent: Sendable, Equatable {
+    /// Connected (again): everything known so far was reported afresh just before.
+    case connected
+    /// The server went away; the client reconnects by itself when it comes back.
+    case disconnected
+    case defaultSinkChanged(String)
+    case sinkChanged(SinkInfo)
+    case sinkRemoved(UInt32)
+    case sinkInputChanged(SinkInputInfo, isNew: Bool)
+    case sinkInputRemoved(UInt32)
+}
+
+extension SinkInfo {
+    init(_ info: pa_sink_info) {
+        index = info.index
+        name = info.name.map { String(cString: $0) } ?? ""
+        description = info.description.map { String(cString: $0) } ?? name
+        if let port = info.active_port?.pointee {
+            switch Int64(port.available) {
+            case Int64(PA_PORT_AVAILABLE_NO.rawValue): activePort = .unavailable
+            case Int64(PA_PORT_AVAILABLE_YES.rawValue): activePort = .available
+            default: activePort = .unknown
+            }
+        } else {
+            activePort = nil
+        }
+    }
+}
+
+extension SinkInputInfo {
+    init(_ info: pa_sink_input_info) {
+        index = info.index
+        sink = info.sink
+        func property(_ key: String) -> String? { pa_proplist_gets(info.proplist, key).map { String(cString: $0) } }
+        processID = property("application.process.id").flatMap { Int32($0) }
+        role = property("media.role")
+        applicationName = property("application.name")
+        var cvolume = info.volume
+        volumes = withUnsafeBytes(of: &cvolume.values) { raw in
+            Array(raw.bindMemory(to: UInt32.self).prefix(Int(cvolume.channels)))
+        }
+        muted = info.mute != 0
+        corked = info.corked != 0
+    }
+}
