@@ -43,16 +43,22 @@ public final class Playbin {
     /// - Parameters:
     ///   - role: the PulseAudio `media.role` of the stream (e.g. "music").
     ///   - applicationName: shown by sound settings as the stream's owner.
+    private let applicationName: String
+    private let iconName: String
+    private var sink: UnsafeMutableRawPointer?
+
     public init?(role: String, applicationName: String, iconName: String) {
         guard let element = gst_element_factory_make("playbin", "player") else { return nil }
         self.element = element
+        self.applicationName = applicationName
+        self.iconName = iconName
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
         rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
-        if let sink = gst_element_factory_make("pulsesink", "audio-output") {
-            let sinkPointer = UnsafeMutableRawPointer(sink)
+        if let made = gst_element_factory_make("pulsesink", "audio-output") {
+            let sinkPointer = UnsafeMutableRawPointer(made)
+            sink = sinkPointer
             rp_object_set_string(sinkPointer, "client-name", applicationName)
-            _ = rp_object_set_structure(sinkPointer, "stream-properties",
-                                        "props,media.role=\(role),application.name=\(applicationName),application.icon_name=\(iconName)")
+            setRole(role)
             rp_object_set_object(elementPointer, "audio-sink", sinkPointer)
         }
         if let tempo = gst_element_factory_make("scaletempo", "tempo") {
@@ -134,6 +140,18 @@ public final class Playbin {
         let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
         return gst_element_seek(element, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
                                 GST_SEEK_TYPE_NONE, -1) != 0
+    }
+
+    /// The PulseAudio `media.role` of streams opened from now on (the next stream loaded).
+    public func setRole(_ role: String) {
+        guard let sink else { return }
+        _ = rp_object_set_structure(sink, "stream-properties",
+                                    "props,media.role=\(role),application.name=\(applicationName),application.icon_name=\(iconName)")
+    }
+
+    /// Mutes the PulseAudio stream itself (visible to sound settings), without touching the volume.
+    public var isMuted: Bool = false {
+        didSet { if let sink { rp_object_set_bool(sink, "mute", isMuted) } else { rp_object_set_bool(elementPointer, "mute", isMuted) } }
     }
 
     /// Linear software volume, 1.0 = unchanged.

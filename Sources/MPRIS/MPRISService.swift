@@ -54,6 +54,15 @@ public final class MPRISService: PlayerObserver {
         player.observer = self
     }
 
+    /// Told of every transport or track request from a client (before it is carried out), for the audio policy.
+    public var onUserAction: ((PolicyEvent) -> Void)? {
+        didSet {
+            playerInterface.onUserAction = onUserAction
+            trackListInterface.onUserAction = onUserAction
+            playlistsInterface.onUserAction = onUserAction
+        }
+    }
+
     /// Looks at the playlist folders again and announces what changed (call now and then).
     public func refreshPlaylists() { playlistsInterface.refresh() }
 
@@ -172,11 +181,25 @@ final class PlayerInterface: InterfaceImplementation {
     /// The values last announced, which are the current ones (every change is announced when it happens):
     /// reads (GetAll from every widget) are served from them instead of being recomputed.
     var announced: (String) -> DBusValue? = { _ in nil }
+    var onUserAction: ((PolicyEvent) -> Void)?
 
     init(player: Player) { self.player = player }
 
+    /// The user action a call stands for, as the audio policy counts them.
+    private func userAction(_ member: String) -> PolicyEvent? {
+        switch member {
+        case "Play": .userPlayed
+        case "Pause": .userPaused
+        case "Stop": .userStopped
+        case "PlayPause": player.status == .playing ? .userPaused : .userPlayed
+        case "Next", "Previous", "OpenUri": .userChangedTrack
+        default: nil
+        }
+    }
+
     func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
         let args = call.arguments
+        if let action = userAction(call.member) { onUserAction?(action) }
         switch (call.member, args.first) {
         case ("Next", _): player.next()
         case ("Previous", _): player.previous()
@@ -251,6 +274,7 @@ final class PlayerInterface: InterfaceImplementation {
 /// org.mpris.MediaPlayer2.TrackList
 final class TrackListInterface: InterfaceImplementation {
     private let player: Player
+    var onUserAction: ((PolicyEvent) -> Void)?
 
     init(player: Player) { self.player = player }
 
@@ -269,6 +293,7 @@ final class TrackListInterface: InterfaceImplementation {
                 guard let id = MPRIS.entryID(fromTrackPath: afterPath) else { throw .invalidArgs("\(afterPath) is not a track of this list") }
                 after = id
             }
+            if makeCurrent { onUserAction?(.userChangedTrack) }
             do throws(PlayerError) {
                 try player.addTrack(uri, after: after, makeCurrent: makeCurrent)
             } catch {
@@ -277,6 +302,7 @@ final class TrackListInterface: InterfaceImplementation {
         case ("RemoveTrack", .objectPath(let path)?):
             if let id = MPRIS.entryID(fromTrackPath: path) { player.removeTrack(id: id) }
         case ("GoTo", .objectPath(let path)?):
+            onUserAction?(.userChangedTrack)
             if let id = MPRIS.entryID(fromTrackPath: path) { player.goTo(id: id) }
         default:
             throw .invalidArgs("bad arguments for \(call.member)")

@@ -11,6 +11,7 @@ final class PlaylistsInterface: InterfaceImplementation {
     /// Sends PlaylistChanged or PropertiesChanged for this interface.
     var announce: (_ member: String, _ arguments: [DBusValue]) -> Void = { _, _ in }
     var announceProperties: (_ names: [String]) -> Void = { _ in }
+    var onUserAction: ((PolicyEvent) -> Void)?
 
     init(library: PlaylistLibrary, player: Player, fileSystem: FileSystem, log: Log) {
         self.library = library
@@ -44,6 +45,7 @@ final class PlaylistsInterface: InterfaceImplementation {
             }
             problems.forEach { log.warning("skipping \($0)") }
             log.info("activating playlist \(playlist.path) (\(uris.count) entries)")
+            onUserAction?(.userChangedTrack)
             library.markActive(playlist)
             player.replaceQueue(with: uris)
             announceProperties(["ActivePlaylist"])

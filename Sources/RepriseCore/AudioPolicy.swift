@@ -79,6 +79,10 @@ public struct AudioPolicy: Sendable {
             guard playing, !mixesWithOthers else { return [] }
             resumeWhenInterruptionEnds = false
             return pause() + [.interruptionBegan(.nonResumable), .interruptionEnded(.nonResumable, shouldResume: false)]
+        case .otherPlayerFoundPlaying(let name):
+            othersPlaying.insert(name)
+            guard playing else { return [] }
+            return started()
         case .otherPlayerStopped(let name):
             othersPlaying.remove(name)
             return []

@@ -85,6 +85,8 @@ public enum PolicyEvent: Equatable, Sendable {
     case shortSoundStarted(stream: Int), shortSoundEnded(stream: Int)
     /// Another MPRIS player started or stopped playing (by bus name).
     case otherPlayerStarted(String), otherPlayerStopped(String)
+    /// Another player found playing already (when Reprise looked at the bus): Reprise is the newcomer.
+    case otherPlayerFoundPlaying(String)
     /// A new output became the default and the stream followed.
     case outputAdded
     /// The output in use went away (removed, or its active port became unavailable).

@@ -64,10 +64,13 @@ public struct OutputTracker: Sendable {
     }
 
     /// The server's default output is now `name`: returns where the stream should move (nil: stay) and the event.
+    /// A default that changed because the old one was removed is no new device (the removal was reported).
     public mutating func defaultChanged(to name: String) -> (moveTo: String?, event: PolicyEvent?) {
+        let previous = defaultName
         defaultName = name
-        guard chosenName == nil, let current = currentOutput, current.name != name else { return (nil, nil) }
-        return (name, .outputAdded)
+        guard chosenName == nil, let previous, previous != name else { return (nil, nil) }
+        let moveTo = currentOutput.map { $0.name == name ? nil : name } ?? nil
+        return (moveTo, output(named: previous) == nil ? nil : .outputAdded)
     }
 
     /// The user picked `name` (nil: follow the default again). Returns where the stream should move.

@@ -119,6 +119,43 @@ public final class Bus {
         return try Message(adopting: replyRaw!).readAll()
     }
 
+    /// Calls a method without blocking; `completion` runs on the loop with the reply's values or the error.
+    public func callAsync(destination: String, path: String, interface: String, member: String,
+                          _ arguments: [DBusValue] = [], timeoutMicroseconds: UInt64 = 5_000_000,
+                          completion: @escaping (Result<[DBusValue], DBusError>) -> Void) {
+        do throws(DBusError) {
+            var message: OpaquePointer? = nil
+            try check(sd_bus_message_new_method_call(raw, &message, destination, path, interface, member), "new call \(member)")
+            let request = Message(adopting: message!)
+            try request.append(arguments)
+            let box = ReplyHandler(completion)
+            let userdata = Unmanaged.passRetained(box).toOpaque()
+            let r = sd_bus_call_async(raw, nil, request.raw, { reply, userdata, _ in
+                guard let userdata else { return 0 }
+                let box = Unmanaged<ReplyHandler>.fromOpaque(userdata).takeRetainedValue()
+                // Errors and timeouts arrive as error replies.
+                if let reply, sd_bus_message_is_method_error(reply, nil) != 0, let error = sd_bus_message_get_error(reply) {
+                    box.completion(.failure(DBusError(error)))
+                } else if let reply {
+                    do throws(DBusError) {
+                        box.completion(.success(try Message(retaining: reply).readAll()))
+                    } catch {
+                        box.completion(.failure(error))
+                    }
+                } else {
+                    box.completion(.failure(.failed("no reply")))
+                }
+                return 0
+            }, userdata, timeoutMicroseconds)
+            if r < 0 {
+                Unmanaged<ReplyHandler>.fromOpaque(userdata).release()
+                throw DBusError.errno(r, "call \(interface).\(member)")
+            }
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
     /// Sends a method call without waiting for (or wanting) its reply.
     public func send(destination: String, path: String, interface: String, member: String,
                      _ arguments: [DBusValue] = []) throws(DBusError) {
@@ -177,6 +214,11 @@ public struct ReceivedMessage: Sendable, Equatable {
     public let path: String
     public let sender: String
     public let arguments: [DBusValue]
+}
+
+final class ReplyHandler {
+    let completion: (Result<[DBusValue], DBusError>) -> Void
+    init(_ completion: @escaping (Result<[DBusValue], DBusError>) -> Void) { self.completion = completion }
 }
 
 final class MatchHandler {

@@ -13,7 +13,8 @@ public final class PrivateDesktop {
     /// - Parameters:
     ///   - serviceDirectory: a D-Bus activation directory the bus also reads.
     ///   - openToOtherUsers: lets other local users connect to both daemons (for players that refuse root).
-    public init(serviceDirectory: String? = nil, openToOtherUsers: Bool = false) throws {
+    ///   - roleCork: load `module-role-cork` (off: like PipeWire's PulseAudio server, which sends no cork requests).
+    public init(serviceDirectory: String? = nil, openToOtherUsers: Bool = false, roleCork: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-desk-\(UUID().uuidString)").path
         let runtime = directory + "/xdg", home = directory + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
@@ -57,8 +58,8 @@ public final class PrivateDesktop {
 
         let native = "--load=module-native-protocol-unix" + (openToOtherUsers ? " auth-anonymous=1" : "")
         let pulse = try runCommand("pulseaudio", ["--daemonize=yes", "--exit-idle-time=-1", "-n", native,
-                                                  "--load=module-null-sink sink_name=speakers",
-                                                  "--load=module-role-cork", "--log-target=stderr"],
+                                                  "--load=module-null-sink sink_name=speakers"]
+                                                  + (roleCork ? ["--load=module-role-cork"] : []) + ["--log-target=stderr"],
                                    environment: env)
         let pidFile = runtime + "/pulse/pid"
         guard pulse.status == 0, eventually(10, { FileManager.default.fileExists(atPath: pidFile) }),
@@ -97,6 +98,9 @@ public struct SinkInput: Sendable {
     public var index = -1
     public var corked = false
     public var muted = false
+    public var sink = -1
+    /// Per-channel volumes in PulseAudio units (65536 = 100 %).
+    public var volumes: [Int] = []
     public var properties: [String: String] = [:]
 
     public init() {}
@@ -113,6 +117,14 @@ public struct SinkInput: Sendable {
             guard !inputs.isEmpty else { continue }
             if text.hasPrefix("Corked:") { inputs[inputs.count - 1].corked = text.hasSuffix("yes") }
             if text.hasPrefix("Mute:") { inputs[inputs.count - 1].muted = text.hasSuffix("yes") }
+            if text.hasPrefix("Sink:") { inputs[inputs.count - 1].sink = Int(text.dropFirst("Sink:".count).trimmingCharacters(in: .whitespaces)) ?? -1 }
+            if text.hasPrefix("Volume:") {
+                // "Volume: front-left: 32768 /  50% / -18.06 dB,   front-right: …"
+                inputs[inputs.count - 1].volumes = text.components(separatedBy: ",").compactMap { channel in
+                    channel.components(separatedBy: ":").last?.components(separatedBy: "/").first
+                        .flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                }
+            }
             if let range = text.range(of: " = \""), text.hasSuffix("\"") {
                 let key = String(text[..<range.lowerBound])
                 let value = String(text[range.upperBound..<text.index(before: text.endIndex)])

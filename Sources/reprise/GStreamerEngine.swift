@@ -12,6 +12,12 @@ final class GStreamerEngine: PlaybackEngine {
     private var wantsPlaying = false
     private var pendingSeek: Int64?
     private var rate = 1.0
+    private var volume = 1.0
+    /// Lowered for a short sound (the audio policy's duck decision).
+    var isDucked = false { didSet { playbin.volume = volume * (isDucked ? Self.duckedGain : 1) } }
+    static let duckedGain = 0.3
+    /// The sound server asked the stream to pause (true) or play again (false): a cork request.
+    var onCorkRequest: ((Bool) -> Void)?
 
     init(playbin: Playbin, log: Log) {
         self.playbin = playbin
@@ -70,7 +76,18 @@ final class GStreamerEngine: PlaybackEngine {
         }
     }
 
-    func setVolume(_ volume: Double) { playbin.volume = volume }
+    func setVolume(_ volume: Double) {
+        self.volume = volume
+        playbin.volume = volume * (isDucked ? Self.duckedGain : 1)
+    }
+
+    var isMuted: Bool {
+        get { playbin.isMuted }
+        set { playbin.isMuted = newValue }
+    }
+
+    /// The `media.role` of the next stream loaded.
+    func setStreamRole(_ role: String) { playbin.setRole(role) }
 
     var positionMicroseconds: Int64? { playbin.positionNanoseconds.map { $0 / 1000 } }
 
@@ -106,8 +123,10 @@ final class GStreamerEngine: PlaybackEngine {
             playbin.setState(.playing)
         case .buffering(let percent) where wantsPlaying:
             playbin.setState(percent < 100 ? .paused : .playing)
-        case .requestState(let state, let source):
+        case .requestState(let state, let source) where loaded:
+            // pulsesink turns PulseAudio's cork/uncork requests (module-role-cork) into these.
             log.info("\(source) asks for state \(state)")
+            if state == .paused || state == .playing { onCorkRequest?(state == .paused) }
         case .stateChanged(let old, let new, _):
             log.debug("pipeline \(old) -> \(new)")
         default:

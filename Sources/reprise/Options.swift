@@ -9,6 +9,10 @@ struct Options {
         A directory plays its audio files in name order.
 
         Options:
+              --category NAME     audio category: ambient, soloAmbient, playback (default),
+                                  record, playAndRecord
+              --options A,B       mixWithOthers, duckOthers, notifyOthersOnDeactivation
+              --silent            start in silent mode
           -v, --verbose   log every event
           -h, --help      show this help
               --version   show the version
@@ -19,10 +23,18 @@ struct Options {
     var showVersion = false
     var media: [String] = []
     var unknown: [String] = []
+    /// Audio settings given on the command line, as config-file keys and values (applied over the file).
+    var audio: [(key: String, value: String)] = []
 
     init(_ arguments: [String]) {
         var onlyMedia = false
+        var pendingKey: String?
         for argument in arguments {
+            if let key = pendingKey {
+                audio.append((key, argument))
+                pendingKey = nil
+                continue
+            }
             if onlyMedia || !argument.hasPrefix("-") || argument == "-" {
                 media.append(argument)
                 continue
@@ -32,8 +44,18 @@ struct Options {
             case "-v", "--verbose": verbose = true
             case "-h", "--help": showHelp = true
             case "--version": showVersion = true
-            default: unknown.append(argument)
+            case "--category": pendingKey = "category"
+            case "--options": pendingKey = "options"
+            case "--silent": audio.append(("silent", "true"))
+            default:
+                if let equals = argument.firstIndex(of: "="), ["--category", "--options"].contains(argument[..<equals]) {
+                    audio.append((String(argument[argument.index(argument.startIndex, offsetBy: 2)..<equals]),
+                                  String(argument[argument.index(after: equals)...])))
+                } else {
+                    unknown.append(argument)
+                }
             }
         }
+        if let key = pendingKey { unknown.append("--" + key + " (needs a value)") }
     }
 }

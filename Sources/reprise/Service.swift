@@ -11,6 +11,7 @@ enum Service {
 
     static func run(_ options: Options) -> Int32 {
         let log = Log(verbose: options.verbose, write: writeToStandardError)
+        guard let audioSettings = audioSettings(options, log: log) else { return 2 }
         GStreamer.initialize()
         guard let playbin = Playbin(role: "music", applicationName: "Reprise", iconName: "reprise") else {
             log.warning("GStreamer's playbin is missing (install gstreamer1.0-plugins-base)")
@@ -72,10 +73,24 @@ enum Service {
         let saver = keepsState ? StateSaver(store: store, player: player, log: log) : nil
         saver?.start(on: loop)
         let reader = MetadataReader(player: player, art: ArtCache.standard(), fileSystem: fileSystem, log: log)
+        let audio = AudioSessionController(player: player, engine: engine, settings: audioSettings,
+                                           changes: ChangedStreamsStore.standard(), log: log)
+        do {
+            let watcher = PlayerWatcher(bus: bus, log: log)
+            try watcher.start()
+            audio.watcher = watcher
+            audio.interface = try AudioSessionInterface(bus: bus, control: audio, log: log)
+        } catch {
+            log.warning("audio session interface: \(error)")
+        }
+        service.onUserAction = { audio.userActed($0) }
         player.onChange = {
             if player.lastChangeAffectsSavedState { saver?.markDirty() }
             reader.pump()
+            audio.playerChanged()
         }
+        audio.start()
+        audio.playerChanged()
         reader.pump()
         loop.every(milliseconds: 5000) { service.refreshPlaylists() }
         loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
@@ -91,6 +106,26 @@ enum Service {
         bus.flush()
         log.info("released \(name)")
         return 0
+    }
+
+    /// The config file's audio settings with the command line's over them; nil (after logging why) when invalid.
+    private static func audioSettings(_ options: Options, log: Log) -> AudioSettings? {
+        let path = XDGDirectories.configHome + "/reprise/config"
+        var settings = AudioSettings()
+        do throws(PlayerError) {
+            if let bytes = PosixFileSystem().contents(of: path, limit: 1 << 16) {
+                settings = try AudioSettings(config: String(decoding: bytes, as: UTF8.self))
+            }
+        } catch {
+            log.warning("\(path): \(error.message); using the defaults")
+        }
+        do throws(PlayerError) {
+            for (key, value) in options.audio { try settings.set(key, value) }
+        } catch {
+            log.warning(error.message)
+            return nil
+        }
+        return settings
     }
 
     /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.

@@ -55,6 +55,10 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
              [.pause, .interruptionBegan(.nonResumable), .interruptionEnded(.nonResumable, shouldResume: false)]),
             (.otherPlayerStopped("org.mpris.MediaPlayer2.vlc"), false, []),
         ]),
+        PolicyCase(name: "a player found already playing is paused by a non-mixable newcomer", steps: [
+            (.otherPlayerFoundPlaying("a"), true, [.pauseOthers(["a"])]),
+            (.otherPlayerFoundPlaying("b"), false, []),
+        ]),
         PolicyCase(name: "a mixable session plays along with other players", options: [.mixWithOthers], steps: [
             (.otherPlayerStarted("org.mpris.MediaPlayer2.vlc"), true, []),
             (.playbackStarted, true, []),

@@ -44,4 +44,18 @@ import Testing
         #expect(tracker.outputRemoved(0) == .outputLost)
         #expect(tracker.chosenName == nil)
     }
+
+    @Test func aDefaultChangedByARemovalIsNoNewDevice() {
+        var tracker = OutputTracker()
+        _ = tracker.outputChanged(speakers)
+        _ = tracker.outputChanged(headphones)
+        _ = tracker.defaultChanged(to: "speakers")
+        tracker.streamIsOn(0)
+        // PulseAudio moved the stream itself before Reprise heard of the new default: still a new device.
+        tracker.streamIsOn(1)
+        #expect(tracker.defaultChanged(to: "headphones") == (nil, .outputAdded))
+        tracker.streamIsOn(0)
+        #expect(tracker.outputRemoved(1) == .outputLost)
+        #expect(tracker.defaultChanged(to: "speakers") == (nil, nil))
+    }
 }

@@ -22,8 +22,11 @@ final class Session {
     private(set) var tracksInvalidated = 0
 
     /// - Parameter serviceDirectory: a D-Bus activation directory the private bus also reads.
-    init(serviceDirectory: String? = nil) throws {
-        desktop = try PrivateDesktop(serviceDirectory: serviceDirectory)
+    /// Signals of app.reprise.AudioSession1 as (member, arguments), in arrival order.
+    private(set) var audioSignals: [(member: String, arguments: [DBusValue])] = []
+
+    init(serviceDirectory: String? = nil, roleCork: Bool = true) throws {
+        desktop = try PrivateDesktop(serviceDirectory: serviceDirectory, roleCork: roleCork)
         directory = desktop.directory
         busAddress = desktop.busAddress
         environment = desktop.environment
@@ -42,6 +45,9 @@ final class Session {
         }
         try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.TrackList',\(path)") { [unowned self] message in
             trackListSignals.append((message.member, message.arguments))
+        }
+        try bus.addMatch("type='signal',interface='app.reprise.AudioSession1',\(path)") { [unowned self] message in
+            audioSignals.append((message.member, message.arguments))
         }
         try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked',\(path)") {
             [unowned self] message in
@@ -164,6 +170,7 @@ final class Session {
         seeked.removeAll()
         trackListSignals.removeAll()
         tracksInvalidated = 0
+        audioSignals.removeAll()
     }
 
     // MARK: other clients
@@ -178,6 +185,27 @@ final class Session {
         try runCommand("gdbus", arguments, environment: environment)
     }
 
-    /// PulseAudio's sink inputs (playing streams) that belong to process `pid`.
-    func sinkInputs(of pid: pid_t) throws -> [SinkInput] { try desktop.sinkInputs(of: pid) }
+    /// PulseAudio's sink inputs (playing streams) that belong to process `pid` (all of them when nil).
+    func sinkInputs(of pid: pid_t?) throws -> [SinkInput] { try desktop.sinkInputs(of: pid) }
+
+    @discardableResult
+    func pactl(_ arguments: String...) throws -> CommandResult {
+        try runCommand("pactl", arguments, environment: environment)
+    }
+
+    /// Starts a stream of silence with `media.role=role` (a call when the role is phone); stop it with ``stopStream(_:)``.
+    func startStream(role: String, volume: Int? = nil) throws -> pid_t {
+        let child = try Child.spawn("pacat", ["--playback", "--raw", "--property=media.role=\(role)"]
+                                        + (volume.map { ["--volume=\($0)"] } ?? []) + ["/dev/zero"],
+                                    environment: environment, stdout: "/dev/null", stderr: directory + "/pacat.log")
+        processes.append(child)
+        let started = eventually(10) { (try? sinkInputs(of: child.pid))?.isEmpty == false }
+        guard started else { throw HarnessError(message: "pacat did not start a stream") }
+        return child.pid
+    }
+
+    func stopStream(_ pid: pid_t) {
+        kill(pid, SIGKILL)
+        _ = waitForExit(pid)
+    }
 }

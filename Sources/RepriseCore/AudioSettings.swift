@@ -1,0 +1,51 @@
+/// The audio-session settings at start-up: from `$XDG_CONFIG_HOME/reprise/config`, then the command line.
+///
+/// The config file has `key = value` lines (`#` starts a comment):
+/// `category = playback`, `options = duckOthers, notifyOthersOnDeactivation`, `silent = false`,
+/// `trigger-roles = phone`.
+public struct AudioSettings: Sendable, Equatable {
+    public var category: AudioCategory = .playback
+    public var options: AudioOptions = []
+    public var silent = false
+    /// Stream roles that count as calls (resumable interruptions).
+    public var triggerRoles: Set<String> = ["phone"]
+
+    public init() {}
+
+    /// Reads a config file's text; unknown keys and bad values are errors naming the line.
+    public init(config text: String) throws(PlayerError) {
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            guard !line.trimmingWhitespace().isEmpty else { continue }
+            guard let equals = line.firstIndex(of: "=") else { throw .invalidArgument("config line \(number + 1): expected key = value") }
+            let key = line[..<equals].trimmingWhitespace(), value = line[line.index(after: equals)...].trimmingWhitespace()
+            do throws(PlayerError) {
+                try set(key, value)
+            } catch {
+                throw .invalidArgument("config line \(number + 1): \(error.message)")
+            }
+        }
+    }
+
+    /// Sets one setting by its config-file key.
+    public mutating func set(_ key: String, _ value: String) throws(PlayerError) {
+        let list = value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        switch key {
+        case "category":
+            guard let parsed = AudioCategory(name: value) else {
+                throw .invalidArgument("unknown category '\(value)' (known: \(AudioCategory.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            category = parsed
+        case "options":
+            options = try AudioOptions(names: list)
+        case "silent":
+            guard let parsed = ["true": true, "yes": true, "on": true, "1": true, "false": false, "no": false, "off": false, "0": false][value.lowercased()]
+            else { throw .invalidArgument("silent must be true or false") }
+            silent = parsed
+        case "trigger-roles":
+            triggerRoles = Set(list)
+        default:
+            throw .invalidArgument("unknown setting '\(key)'")
+        }
+    }
+}

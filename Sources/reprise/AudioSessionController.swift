@@ -1,0 +1,246 @@
+import Glibc
+import MPRIS
+import PulseKit
+import RepriseCore
+
+/// Runs the audio-session policy: feeds it what PulseAudio, pulsesink's cork requests, the other MPRIS
+/// players and the user do, and carries out its decisions on the player, the pipeline, other clients'
+/// streams and other players. Everything runs on the event loop.
+final class AudioSessionController: AudioSessionControl {
+    private var policy = AudioPolicy()
+    private var tracker = OutputTracker()
+    private let pulse: PulseClient
+    private let player: Player
+    private let engine: GStreamerEngine
+    private let log: Log
+    private let changes: ChangedStreamsStore
+    var watcher: PlayerWatcher?
+    var interface: AudioSessionInterface?
+    /// Roles whose streams are calls (resumable interruptions) and short sounds (ducking).
+    let triggerRoles: Set<String>
+    let shortSoundRoles: Set<String> = ["event", "a11y"]
+    private var ownStreams: [UInt32: SinkInputInfo] = [:]
+    private var otherStreams: [UInt32: SinkInputInfo] = [:]
+    /// Other streams lowered by duckOthers, with their volumes before.
+    private var lowered: [UInt32: [UInt32]] = [:]
+    /// Players paused with notifyOthersOnDeactivation, kept on disk until resumed.
+    private var pausedPlayers: [String] = []
+    /// What a previous run left changed (it died): put back as the streams show up, until connected.
+    private var leftByPreviousRun: ChangedStreamsStore.Saved
+    private var lastStatus: PlaybackStatus
+    private var applyingDecisions = 0
+    private let ownPID = getpid()
+
+    init(player: Player, engine: GStreamerEngine, settings: AudioSettings, changes: ChangedStreamsStore, log: Log) {
+        self.player = player
+        self.engine = engine
+        self.log = log
+        self.changes = changes
+        triggerRoles = settings.triggerRoles
+        leftByPreviousRun = changes.load() ?? ChangedStreamsStore.Saved()
+        pulse = PulseClient(applicationName: "Reprise")
+        lastStatus = .stopped // the first playerChanged() reports playback already under way
+        apply(policy.configure(category: settings.category, options: settings.options, playing: false))
+        apply(policy.handle(.silentModeChanged(settings.silent), playing: false))
+        engine.setStreamRole(settings.category.streamRole)
+        engine.onCorkRequest = { [unowned self] cork in feed(cork ? .corkRequested : .uncorkRequested) }
+    }
+
+    func start() {
+        pulse.onEvent = { [unowned self] event in handle(event) }
+        pulse.connect()
+        watcher?.onChange = { [unowned self] name, playing, found in
+            feed(playing ? (found ? .otherPlayerFoundPlaying(name) : .otherPlayerStarted(name)) : .otherPlayerStopped(name))
+        }
+    }
+
+    // MARK: AudioSessionControl
+
+    var category: AudioCategory { policy.category }
+    var options: AudioOptions { policy.options }
+    var silent: Bool { policy.silent }
+    var isInterrupted: Bool { policy.isInterrupted }
+    var outputName: String { tracker.currentOutput?.name ?? tracker.chosenName ?? "" }
+    var outputs: [(name: String, description: String, current: Bool)] {
+        tracker.sortedOutputs.map { ($0.name, $0.description, $0.index == tracker.streamSink) }
+    }
+
+    func setCategory(_ category: AudioCategory, options: AudioOptions) {
+        log.info("audio category \(category.rawValue) [\(options.names.joined(separator: ", "))]")
+        engine.setStreamRole(category.streamRole)
+        apply(policy.configure(category: category, options: options, playing: player.status == .playing))
+    }
+
+    func setSilent(_ on: Bool) { feed(.silentModeChanged(on)) }
+
+    func setOutput(_ name: String) throws(PlayerError) {
+        guard name.isEmpty || tracker.output(named: name) != nil else {
+            throw .invalidArgument("no output '\(name)' (see ListOutputs)")
+        }
+        if let target = tracker.choose(name.isEmpty ? nil : name) { moveOwnStreams(to: target) }
+        interface?.routeChanged(.userChoice, output: name.isEmpty ? (tracker.defaultName ?? "") : name)
+    }
+
+    // MARK: Inputs
+
+    /// A client asked for a transport or track change (before it is carried out).
+    func userActed(_ action: PolicyEvent) { feed(action) }
+
+    /// After every player change: Reprise's audio starting or ending is an input too.
+    func playerChanged() {
+        let status = player.status
+        defer { lastStatus = status }
+        if status == .playing && lastStatus != .playing {
+            feed(.playbackStarted)
+        } else if status != .playing && lastStatus == .playing && applyingDecisions == 0 {
+            feed(.playbackEnded)
+        }
+    }
+
+    private func feed(_ event: PolicyEvent) {
+        apply(policy.handle(event, playing: player.status == .playing))
+    }
+
+    private func handle(_ event: PulseEvent) {
+        switch event {
+        case .connected:
+            log.info("connected to the sound server")
+            restoreAfterCrash()
+        case .disconnected:
+            log.warning("lost the sound server; waiting for it to come back")
+            tracker.reset()
+            ownStreams.removeAll()
+            otherStreams.removeAll()
+            lowered.removeAll()
+            recordChanges()
+        case .defaultSinkChanged(let name):
+            let (target, routeEvent) = tracker.defaultChanged(to: name)
+            if let target { moveOwnStreams(to: target) }
+            if let routeEvent { feed(routeEvent) }
+        case .sinkChanged(let info):
+            if let routeEvent = tracker.outputChanged(Output(info)) { feed(routeEvent) }
+        case .sinkRemoved(let index):
+            if let routeEvent = tracker.outputRemoved(index) { feed(routeEvent) }
+        case .sinkInputChanged(let info, let isNew):
+            streamChanged(info, isNew: isNew)
+        case .sinkInputRemoved(let index):
+            if ownStreams.removeValue(forKey: index) != nil {
+                if ownStreams.isEmpty { tracker.streamEnded() }
+            } else if let info = otherStreams.removeValue(forKey: index) {
+                if lowered.removeValue(forKey: index) != nil { recordChanges() }
+                if let role = info.role, triggerRoles.contains(role) { feed(.callEnded(stream: Int(index))) }
+                if let role = info.role, shortSoundRoles.contains(role) { feed(.shortSoundEnded(stream: Int(index))) }
+            }
+        }
+        interface?.announceChanges()
+    }
+
+    private func streamChanged(_ reported: SinkInputInfo, isNew: Bool) {
+        var info = reported
+        if info.processID == ownPID {
+            ownStreams[info.index] = info
+            tracker.streamIsOn(info.sink)
+            return
+        }
+        if isNew, let original = leftByPreviousRun.volumes.removeValue(forKey: info.index) {
+            log.info("restoring the volume of stream #\(info.index), lowered by a previous run")
+            pulse.setSinkInputVolume(info.index, original)
+            info = info.with(volumes: original)
+        }
+        otherStreams[info.index] = info
+        guard isNew else { return }
+        let onOurOutput = tracker.streamSink == nil || tracker.streamSink == info.sink
+        if let role = info.role, triggerRoles.contains(role), onOurOutput {
+            log.info("a \(role) stream started (#\(info.index))")
+            feed(.callStarted(stream: Int(info.index)))
+        } else if let role = info.role, shortSoundRoles.contains(role), onOurOutput {
+            feed(.shortSoundStarted(stream: Int(info.index)))
+        } else if policy.isLoweringOthers {
+            lower([info])
+        }
+    }
+
+    // MARK: Decisions
+
+    private func apply(_ decisions: [PolicyDecision]) {
+        applyingDecisions += 1
+        defer { applyingDecisions -= 1 }
+        for decision in decisions {
+            log.debug("audio policy: \(decision)")
+            switch decision {
+            case .pause: player.pause()
+            case .resume: player.play()
+            case .duck: engine.isDucked = true
+            case .unduck: engine.isDucked = false
+            case .mute: engine.isMuted = true
+            case .unmute: engine.isMuted = false
+            case .pauseOthers(let names):
+                if policy.options.contains(.notifyOthersOnDeactivation) {
+                    pausedPlayers += names.filter { !pausedPlayers.contains($0) }
+                    recordChanges()
+                }
+                watcher?.pause(names)
+            case .resumeOthers(let names):
+                watcher?.play(names)
+                pausedPlayers.removeAll { names.contains($0) }
+                recordChanges()
+            case .lowerOtherStreams:
+                lower(otherStreams.values.filter { info in !(info.role.map { triggerRoles.contains($0) || shortSoundRoles.contains($0) } ?? false) })
+            case .restoreOtherStreams:
+                restoreLowered()
+            case .interruptionBegan(let kind):
+                log.info("interruption began (\(kind.rawValue))")
+                interface?.interruptionBegan(kind)
+            case .interruptionEnded(let kind, let shouldResume):
+                log.info("interruption ended (\(kind.rawValue))\(shouldResume ? ", resuming" : "")")
+                interface?.interruptionEnded(kind, shouldResume: shouldResume)
+            case .routeChanged(let reason):
+                // A new default is where the stream goes (PulseAudio may not have reported the move yet).
+                let output = reason == .newDeviceAvailable ? (tracker.defaultName ?? outputName) : outputName
+                log.info("route changed: \(reason.rawValue), now \(output)")
+                interface?.routeChanged(reason, output: output)
+            }
+        }
+    }
+
+    /// Lowers `streams` to half their volume (about −18 dB), recording the old volumes on disk first.
+    private func lower(_ streams: [SinkInputInfo]) {
+        let fresh = streams.filter { lowered[$0.index] == nil }
+        guard !fresh.isEmpty else { return }
+        for info in fresh { lowered[info.index] = info.volumes }
+        recordChanges()
+        for info in fresh { pulse.setSinkInputVolume(info.index, info.volumes.map { $0 / 2 }) }
+    }
+
+    private func restoreLowered() {
+        for (index, volumes) in lowered { pulse.setSinkInputVolume(index, volumes) }
+        lowered.removeAll()
+        recordChanges()
+    }
+
+    private func recordChanges() { changes.save(lowered, pausedPlayers: pausedPlayers) }
+
+    private func moveOwnStreams(to sink: String) {
+        for index in ownStreams.keys { pulse.moveSinkInput(index, toSink: sink) }
+    }
+
+    /// Connected: streams a previous run lowered were put back as they were listed; the players it paused
+    /// (with notifyOthersOnDeactivation) are resumed, and its record replaced by ours.
+    private func restoreAfterCrash() {
+        let players = leftByPreviousRun.pausedPlayers
+        leftByPreviousRun = ChangedStreamsStore.Saved()
+        if !players.isEmpty { watcher?.play(players) }
+        recordChanges()
+    }
+}
+
+extension Output {
+    init(_ info: SinkInfo) {
+        let available: Bool? = switch info.activePort {
+        case nil: nil
+        case .unavailable?: false
+        case .available?, .unknown?: true
+        }
+        self.init(index: info.index, name: info.name, description: info.description, portAvailable: available)
+    }
+}

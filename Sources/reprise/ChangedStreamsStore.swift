@@ -1,0 +1,51 @@
+import Glibc
+
+/// What Reprise changed in other clients (lowered stream volumes, players paused with notify-on-deactivation),
+/// written to `$XDG_STATE_HOME/reprise/changed-streams` before each change, so a run that dies holding them
+/// lets the next one put them back.
+struct ChangedStreamsStore {
+    let path: String
+
+    static func standard() -> ChangedStreamsStore {
+        ChangedStreamsStore(path: XDGDirectories.stateHome + "/reprise/changed-streams")
+    }
+
+    struct Saved: Equatable {
+        var volumes: [UInt32: [UInt32]] = [:]
+        var pausedPlayers: [String] = []
+    }
+
+    /// Replaces the record (an empty record removes the file).
+    func save(_ volumes: [UInt32: [UInt32]], pausedPlayers: [String] = []) {
+        guard !volumes.isEmpty || !pausedPlayers.isEmpty else {
+            unlink(path)
+            return
+        }
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        guard DurableFile.makePrivateDirectories(directory, ownComponents: 1) else { return }
+        var lines = volumes.sorted { $0.key < $1.key }.map { "volume \($0.key) " + $0.value.map(String.init).joined(separator: ",") }
+        lines += pausedPlayers.map { "paused " + $0 }
+        var text = lines.joined(separator: "\n") + "\n"
+        _ = text.withUTF8 { DurableFile.write(UnsafeRawBufferPointer($0), to: path) }
+    }
+
+    func load() -> Saved? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        var saved = Saved()
+        for line in String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 3, parts[0] == "volume", let index = UInt32(parts[1]) {
+                let volumes = parts[2].split(separator: ",").compactMap { UInt32($0) }
+                if !volumes.isEmpty { saved.volumes[index] = volumes }
+            } else if parts.count == 2, parts[0] == "paused" {
+                saved.pausedPlayers.append(String(parts[1]))
+            }
+        }
+        return saved
+    }
+}

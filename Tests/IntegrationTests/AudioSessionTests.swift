@@ -1,0 +1,149 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// The audio-session policy end to end: a real private PulseAudio (null sinks, with and without role-cork),
+/// real streams from pacat, and a second real player on the bus.
+@Suite(.serialized) struct AudioSessionTests {
+    let media = TestMedia.shared
+    static let audio = "app.reprise.AudioSession1"
+
+    func signal(_ session: Session, _ member: String, _ arguments: [DBusValue]) -> Bool {
+        session.audioSignals.contains { $0.member == member && $0.arguments == arguments }
+    }
+
+    /// Reprise's playing stream (pulsesink's probe stream has no media.role).
+    func stream(_ session: Session, _ pid: pid_t) -> SinkInput? {
+        (try? session.sinkInputs(of: pid))?.last { $0.properties["media.role"] != nil }
+    }
+
+    func callPausesAndResumes(roleCork: Bool) throws {
+        let session = try Session(roleCork: roleCork)
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 0 })
+        let call = try session.startStream(role: "phone")
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect(session.waitFor { signal(session, "InterruptionBegan", [.string("resumable")]) })
+        #expect(try session.get("Interrupted", interface: Self.audio) == .bool(true))
+        session.stopStream(call)
+        #expect(session.waitFor { session.status() == "Playing" })
+        #expect(session.waitFor { signal(session, "InterruptionEnded", [.string("resumable"), .bool(true)]) })
+        #expect(try session.get("Interrupted", interface: Self.audio) == .bool(false))
+    }
+
+    @Test func aCallPausesAndResumesThroughCorkRequests() throws { try callPausesAndResumes(roleCork: true) }
+
+    /// PipeWire's PulseAudio server sends no cork requests: Reprise's own stream watching must do it.
+    @Test func aCallPausesAndResumesWithoutRoleCork() throws { try callPausesAndResumes(roleCork: false) }
+
+    @Test func pausingDuringACallKeepsItPausedAfterwards() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        let call = try session.startStream(role: "phone")
+        #expect(session.waitFor { session.status() == "Paused" })
+        try session.call("Pause")
+        session.stopStream(call)
+        #expect(session.waitFor { signal(session, "InterruptionEnded", [.string("resumable"), .bool(false)]) })
+        #expect(!session.waitFor(1.5) { session.status() == "Playing" })
+    }
+
+    @Test func anotherPlayerStartingPausesRepriseForGood() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        let other = try session.launch([media.second], waitingFor: nil)
+        #expect(session.waitFor { session.status() == "Paused" })
+        kill(other, SIGTERM)
+        _ = session.waitForExit(other)
+        #expect(!session.waitFor(1.5) { session.status() == "Playing" })
+    }
+
+    @Test func shortSoundsDuckInsteadOfPausing() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        let beep = try session.startStream(role: "event")
+        #expect(session.waitFor { signal(session, "InterruptionBegan", [.string("ducking")]) })
+        #expect(session.status() == "Playing")
+        session.stopStream(beep)
+        #expect(session.waitFor { signal(session, "InterruptionEnded", [.string("ducking"), .bool(true)]) })
+    }
+
+    @Test func theStreamFollowsANewDefaultOutputAndPausesWhenItGoes() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        let module = try session.pactl("load-module", "module-null-sink", "sink_name=headphones").output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let sinks = try session.pactl("list", "short", "sinks").output
+        let headphones = try #require(sinks.split(separator: "\n").first { $0.contains("headphones") }
+            .flatMap { Int($0.split(separator: "\t").first ?? "") })
+        try session.pactl("set-default-sink", "headphones")
+        #expect(session.waitFor { stream(session, reprise)?.sink == headphones })
+        #expect(session.waitFor { signal(session, "RouteChanged", [.string("new-device-available"), .string("headphones")]) })
+        #expect(stream(session, reprise)?.corked == false)
+        #expect(session.status() == "Playing")
+        #expect(try session.get("Output", interface: Self.audio) == .string("headphones"))
+        let outputs = try session.call("ListOutputs", interface: Self.audio)
+        #expect(outputs.first?.signature == "a(ssb)")
+
+        try session.pactl("unload-module", module)
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect(session.waitFor { session.audioSignals.contains { $0.member == "RouteChanged" && $0.arguments.first == .string("old-device-unavailable") } })
+        #expect(!session.waitFor(1.5) { session.status() == "Playing" })
+    }
+
+    @Test func silentModeMutesAmbientButNotPlayback() throws {
+        let session = try Session()
+        defer { session.close() }
+        let ambient = try session.launch(["--category", "ambient", media.first])
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, ambient) != nil })
+        #expect(try session.get("Category", interface: Self.audio) == .string("ambient"))
+        #expect(stream(session, ambient)?.properties["media.role"] == "game")
+        try session.call("SetSilent", [.bool(true)], interface: Self.audio)
+        #expect(try session.get("Silent", interface: Self.audio) == .bool(true))
+        #expect(session.waitFor { stream(session, ambient)?.muted == true })
+        try session.call("SetCategory", [.string("playback"), .strings([])], interface: Self.audio)
+        #expect(session.waitFor { stream(session, ambient)?.muted == false })
+        #expect(session.status() == "Playing")
+        let unknown = session.dbusError { try session.call("SetCategory", [.string("loud"), .strings([])], interface: Self.audio) }
+        #expect(unknown?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        let badOption = session.dbusError {
+            try session.call("SetCategory", [.string("playback"), .strings(["shuffle"])], interface: Self.audio)
+        }
+        #expect(badOption?.message.contains("shuffle") == true)
+    }
+
+    @Test func duckOthersLowersAnotherStreamAndRestoresItExactly() throws {
+        let session = try Session()
+        defer { session.close() }
+        let other = try session.startStream(role: "music", volume: 50_000)
+        func otherVolumes() -> [Int] { (try? session.sinkInputs(of: other))?.first?.volumes ?? [] }
+        #expect(otherVolumes() == [50_000, 50_000])
+        let reprise = try session.launch(["--options", "duckOthers", media.first])
+        #expect(session.waitFor { otherVolumes() == [25_000, 25_000] }, "\(session.log(of: reprise))")
+        try session.call("Pause")
+        #expect(session.waitFor { otherVolumes() == [50_000, 50_000] })
+    }
+
+    @Test func aCrashWhileDuckingIsUndoneAtTheNextStart() throws {
+        let session = try Session()
+        defer { session.close() }
+        let other = try session.startStream(role: "music", volume: 40_000)
+        func otherVolumes() -> [Int] { (try? session.sinkInputs(of: other))?.first?.volumes ?? [] }
+        let first = try session.launch(["--options", "duckOthers", media.first])
+        #expect(session.waitFor { otherVolumes() == [20_000, 20_000] })
+        kill(first, SIGKILL)
+        _ = session.waitForExit(first)
+        #expect(otherVolumes() == [20_000, 20_000])
+        try session.launch([])
+        #expect(session.waitFor { otherVolumes() == [40_000, 40_000] })
+    }
+}
