@@ -17,6 +17,7 @@ files=(
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
   "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml"
+  "$share/dbus-1/interfaces/app.reprise.AudioSession1.xml"
   "$share/man/man1/reprise.1"
   "$prefix/lib/systemd/user/reprise.service"
 )
@@ -36,4 +37,5 @@ install -Dm644 dbus/org.mpris.MediaPlayer2.xml "$root$share/dbus-1/interfaces/or
 install -Dm644 dbus/org.mpris.MediaPlayer2.Player.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
 install -Dm644 dbus/org.mpris.MediaPlayer2.TrackList.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
 install -Dm644 dbus/org.mpris.MediaPlayer2.Playlists.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml"
+install -Dm644 dbus/app.reprise.AudioSession1.xml "$root$share/dbus-1/interfaces/app.reprise.AudioSession1.xml"
 install -Dm644 data/reprise.1 "$root$share/man/man1/reprise.1"

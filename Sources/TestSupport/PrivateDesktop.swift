@@ -57,18 +57,14 @@ public final class PrivateDesktop {
         environment = env
 
         let native = "--load=module-native-protocol-unix" + (openToOtherUsers ? " auth-anonymous=1" : "")
-        let pulse = try runCommand("pulseaudio", ["--daemonize=yes", "--exit-idle-time=-1", "-n", native,
-                                                  "--load=module-null-sink sink_name=speakers"]
-                                                  + (roleCork ? ["--load=module-role-cork"] : []) + ["--log-target=stderr"],
-                                   environment: env)
-        let pidFile = runtime + "/pulse/pid"
-        guard pulse.status == 0, eventually(10, { FileManager.default.fileExists(atPath: pidFile) }),
-              let pulsePID = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?
-                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else {
+        pulseArguments = ["--daemonize=yes", "--exit-idle-time=-1", "-n", native, "--load=module-null-sink sink_name=speakers"]
+            + (roleCork ? ["--load=module-role-cork"] : []) + ["--log-target=stderr"]
+        do {
+            pids.append(try startPulse())
+        } catch {
             stop()
-            throw HarnessError(message: "pulseaudio failed: \(pulse.errors)")
+            throw error
         }
-        pids.append(pulsePID)
         if openToOtherUsers {
             chmod(runtime + "/pulse", 0o755)
             chmod(runtime + "/pulse/native", 0o777)
@@ -76,6 +72,29 @@ public final class PrivateDesktop {
     }
 
     public var busPID: pid_t { pids[0] }
+    private var pulseArguments: [String] = []
+
+    private func startPulse() throws -> pid_t {
+        let pulse = try runCommand("pulseaudio", pulseArguments, environment: environment)
+        let pidFile = environment["XDG_RUNTIME_DIR"]! + "/pulse/pid"
+        guard pulse.status == 0, eventually(10, { FileManager.default.fileExists(atPath: pidFile) }),
+              let pulsePID = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else {
+            throw HarnessError(message: "pulseaudio failed: \(pulse.errors)")
+        }
+        return pulsePID
+    }
+
+    /// Kills PulseAudio (by PID) and starts it again with the same modules, as when the sound server restarts.
+    public func restartPulse() throws {
+        guard pids.count > 1 else { return }
+        let old = pids.removeLast()
+        kill(old, SIGKILL)
+        let pidFile = environment["XDG_RUNTIME_DIR"]! + "/pulse/pid"
+        _ = eventually(5) { kill(old, 0) != 0 }
+        try? FileManager.default.removeItem(atPath: pidFile)
+        pids.append(try startPulse())
+    }
 
     /// Kills the daemons (by PID) and removes the directory.
     public func stop() {

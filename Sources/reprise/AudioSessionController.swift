@@ -83,6 +83,9 @@ final class AudioSessionController: AudioSessionControl {
 
     // MARK: Inputs
 
+    /// The desktop's screen locked or unlocked.
+    func sessionLockChanged(_ locked: Bool) { feed(.sessionLockChanged(locked)) }
+
     /// A client asked for a transport or track change (before it is carried out).
     func userActed(_ action: PolicyEvent) { feed(action) }
 

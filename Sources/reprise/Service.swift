@@ -80,6 +80,12 @@ enum Service {
             try watcher.start()
             audio.watcher = watcher
             audio.interface = try AudioSessionInterface(bus: bus, control: audio, log: log)
+            // Screen locks, as GNOME and KDE announce them on the session bus.
+            for screenSaver in ["org.gnome.ScreenSaver", "org.freedesktop.ScreenSaver"] {
+                try bus.addMatch("type='signal',interface='\(screenSaver)',member='ActiveChanged'") { message in
+                    if case .bool(let locked)? = message.arguments.first { audio.sessionLockChanged(locked) }
+                }
+            }
         } catch {
             log.warning("audio session interface: \(error)")
         }

@@ -146,4 +146,50 @@ import TestSupport
         try session.launch([])
         #expect(session.waitFor { otherVolumes() == [40_000, 40_000] })
     }
+
+    @Test func lockingTheScreenStopsAmbientButNotPlayback() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        try session.bus.emitSignal(path: "/org/gnome/ScreenSaver", interface: "org.gnome.ScreenSaver", member: "ActiveChanged", [.bool(true)])
+        #expect(!session.waitFor(1) { session.status() != "Playing" })
+        try session.call("SetCategory", [.string("ambient"), .strings([])], interface: Self.audio)
+        try session.bus.emitSignal(path: "/org/gnome/ScreenSaver", interface: "org.gnome.ScreenSaver", member: "ActiveChanged", [.bool(true)])
+        #expect(session.waitFor { session.status() == "Paused" })
+    }
+
+    @Test func theSoundServerRestartingIsFollowed() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        func outputNames() -> [String] {
+            guard case .array(_, let items)? = try? session.call("ListOutputs", interface: Self.audio).first else { return [] }
+            return items.compactMap { if case .structure(let fields) = $0 { fields.first?.stringValue } else { nil } }
+        }
+        #expect(session.waitFor { outputNames() == ["speakers"] })
+        try session.restartPulse()
+        try session.pactl("load-module", "module-null-sink", "sink_name=headphones")
+        #expect(session.waitFor { outputNames() == ["headphones", "speakers"] })
+    }
+
+    @Test func theConfigFileAndTheCommandLineSetTheCategory() throws {
+        let session = try Session()
+        defer { session.close() }
+        let config = session.environment["HOME"]! + "/.config/reprise"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "category = ambient\noptions = mixWithOthers\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
+        let first = try session.launch([])
+        #expect(try session.get("Category", interface: Self.audio) == .string("ambient"))
+        #expect(try session.get("Options", interface: Self.audio) == .strings(["mixWithOthers"]))
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        _ = session.waitForExit(first)
+        try session.launch(["--category=playAndRecord", "--options", ""])
+        #expect(try session.get("Category", interface: Self.audio) == .string("playAndRecord"))
+        #expect(try session.get("Options", interface: Self.audio) == .strings([]))
+        let refused = try session.launch(["--category", "loud"], waitingFor: nil)
+        #expect(session.waitForExit(refused) == 2)
+        #expect(session.log(of: refused).contains("unknown category 'loud'"))
+    }
 }

@@ -156,3 +156,34 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
         #expect(AudioCategory.playback.streamRole == "music" && AudioCategory.ambient.streamRole == "game")
     }
 }
+
+@Suite struct AudioSettingsTests {
+    @Test func theConfigFileSetsCategoryOptionsSilenceAndTriggerRoles() throws {
+        let text = """
+            # Reprise audio
+            category = soloAmbient
+            options = duckOthers, notifyOthersOnDeactivation   # both
+            silent = yes
+
+            trigger-roles = phone, alarm
+            """
+        let settings = try AudioSettings(config: text)
+        #expect(settings.category == .soloAmbient)
+        #expect(settings.options == [.duckOthers, .notifyOthersOnDeactivation])
+        #expect(settings.silent)
+        #expect(settings.triggerRoles == ["phone", "alarm"])
+        #expect(try AudioSettings(config: "") == AudioSettings())
+    }
+
+    @Test func mistakesNameTheLine() {
+        for (text, fragment) in [("category = loud", "line 1"), ("\noptions = mixWithOthers, shuffle", "shuffle"),
+                                 ("volume = 3", "unknown setting"), ("silent = maybe", "true or false"), ("category", "key = value")] {
+            do {
+                _ = try AudioSettings(config: text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.message.contains(fragment), "\(error.message)")
+            }
+        }
+    }
+}

@@ -188,6 +188,9 @@ final class Session {
     /// PulseAudio's sink inputs (playing streams) that belong to process `pid` (all of them when nil).
     func sinkInputs(of pid: pid_t?) throws -> [SinkInput] { try desktop.sinkInputs(of: pid) }
 
+    /// Kills the session's PulseAudio and starts it again.
+    func restartPulse() throws { try desktop.restartPulse() }
+
     @discardableResult
     func pactl(_ arguments: String...) throws -> CommandResult {
         try runCommand("pactl", arguments, environment: environment)
