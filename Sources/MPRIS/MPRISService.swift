@@ -63,6 +63,11 @@ public final class MPRISService: PlayerObserver {
         }
     }
 
+    /// Asked before a PlayPause is carried out; false drops it (an echo of a cork request, see the audio session).
+    public var allowsPlayPause: (() -> Bool)? {
+        didSet { playerInterface.allowsPlayPause = allowsPlayPause }
+    }
+
     /// Looks at the playlist folders again and announces what changed (call now and then).
     public func refreshPlaylists() { playlistsInterface.refresh() }
 
@@ -182,6 +187,7 @@ final class PlayerInterface: InterfaceImplementation {
     /// reads (GetAll from every widget) are served from them instead of being recomputed.
     var announced: (String) -> DBusValue? = { _ in nil }
     var onUserAction: ((PolicyEvent) -> Void)?
+    var allowsPlayPause: (() -> Bool)?
 
     init(player: Player) { self.player = player }
 
@@ -199,6 +205,7 @@ final class PlayerInterface: InterfaceImplementation {
 
     func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
         let args = call.arguments
+        if call.member == "PlayPause", allowsPlayPause?() == false { return .reply([]) }
         if let action = userAction(call.member) { onUserAction?(action) }
         switch (call.member, args.first) {
         case ("Next", _): player.next()
@@ -275,6 +282,7 @@ final class PlayerInterface: InterfaceImplementation {
 final class TrackListInterface: InterfaceImplementation {
     private let player: Player
     var onUserAction: ((PolicyEvent) -> Void)?
+    var allowsPlayPause: (() -> Bool)?
 
     init(player: Player) { self.player = player }
 

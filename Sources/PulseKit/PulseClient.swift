@@ -9,6 +9,8 @@ public final class PulseClient {
     private let applicationName: String
     private var knownSinkInputs: Set<UInt32> = []
     private var reconnectTimer: guint = 0
+    /// Names of the server's loaded modules (as of the last connection).
+    public private(set) var loadedModules: Set<String> = []
     /// Called on the main loop for everything the server reports.
     public var onEvent: ((PulseEvent) -> Void)?
 
@@ -113,6 +115,11 @@ public final class PulseClient {
             queryServer()
             release(pa_context_get_sink_info_list(context, Self.sinkCallback, selfPointer))
             release(pa_context_get_sink_input_info_list(context, Self.sinkInputCallback, selfPointer))
+            loadedModules.removeAll()
+            release(pa_context_get_module_info_list(context, { _, info, eol, userdata in
+                guard eol == 0, let info, let userdata, let name = info.pointee.name else { return }
+                Unmanaged<PulseClient>.fromOpaque(userdata).takeUnretainedValue().loadedModules.insert(String(cString: name))
+            }, selfPointer))
             // Reported after the lists above (operations complete in order).
             release(pa_context_get_server_info(context, { _, _, userdata in
                 guard let userdata else { return }

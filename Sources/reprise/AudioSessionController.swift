@@ -30,6 +30,7 @@ final class AudioSessionController: AudioSessionControl {
     private var lastStatus: PlaybackStatus
     private var applyingDecisions = 0
     private let ownPID = getpid()
+    private var lastCorkRequestAt: Double?
 
     init(player: Player, engine: GStreamerEngine, settings: AudioSettings, changes: ChangedStreamsStore, log: Log) {
         self.player = player
@@ -43,7 +44,10 @@ final class AudioSessionController: AudioSessionControl {
         apply(policy.configure(category: settings.category, options: settings.options, playing: false))
         apply(policy.handle(.silentModeChanged(settings.silent), playing: false))
         engine.setStreamRole(settings.category.streamRole)
-        engine.onCorkRequest = { [unowned self] cork in feed(cork ? .corkRequested : .uncorkRequested) }
+        engine.onCorkRequest = { [unowned self] cork in
+            lastCorkRequestAt = monotonicSeconds()
+            feed(cork ? .corkRequested : .uncorkRequested)
+        }
     }
 
     func start() {
@@ -82,6 +86,14 @@ final class AudioSessionController: AudioSessionControl {
     }
 
     // MARK: Inputs
+
+    /// With `module-x11-cork-request`, PulseAudio turns each cork request into a synthesized pause/play key
+    /// that the desktop sends back as PlayPause: Reprise already acted on the request itself, so a PlayPause
+    /// within a second of one is that echo and is dropped (it would undo the pause or the resume).
+    func allowsPlayPause() -> Bool {
+        guard pulse.loadedModules.contains("module-x11-cork-request"), let last = lastCorkRequestAt else { return true }
+        return monotonicSeconds() - last > 1
+    }
 
     /// The desktop's screen locked or unlocked.
     func sessionLockChanged(_ locked: Bool) { feed(.sessionLockChanged(locked)) }
@@ -235,6 +247,13 @@ final class AudioSessionController: AudioSessionControl {
         if !players.isEmpty { watcher?.play(players) }
         recordChanges()
     }
+}
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 extension Output {

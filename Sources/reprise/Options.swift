@@ -1,12 +1,13 @@
-/// The command line: `reprise [--verbose] [FILE|DIR|URI ...]`.
+/// The command line: `reprise [--verbose] [--category NAME] [--options A,B] [--silent] [FILE|DIR|PLAYLIST|URI ...]`.
 struct Options {
     static let version = "0.1.0"
     static let usage = """
-        Usage: reprise [OPTIONS] [FILE|DIR|URI ...]
+        Usage: reprise [OPTIONS] [FILE|DIR|PLAYLIST|URI ...]
 
         Plays the given media in order and offers MPRIS2 control on the session bus
         as org.mpris.MediaPlayer2.reprise (playerctl, desktop media keys, headsets).
-        A directory plays its audio files in name order.
+        A directory plays its audio files, recursively, in album and track order;
+        a playlist (.m3u, .m3u8, .pls, .xspf) plays its entries.
 
         Options:
               --category NAME     audio category: ambient, soloAmbient, playback (default),

@@ -90,6 +90,7 @@ enum Service {
             log.warning("audio session interface: \(error)")
         }
         service.onUserAction = { audio.userActed($0) }
+        service.allowsPlayPause = { audio.allowsPlayPause() }
         player.onChange = {
             if player.lastChangeAffectsSavedState { saver?.markDirty() }
             reader.pump()
