@@ -58,6 +58,12 @@ extension SinkInfo {
 }
 
 extension SinkInputInfo {
+    /// The same stream, muted or not.
+    public func with(muted: Bool) -> SinkInputInfo {
+        SinkInputInfo(index: index, sink: sink, processID: processID, role: role, applicationName: applicationName,
+                      volumes: volumes, muted: muted, corked: corked)
+    }
+
     /// The same stream with other volumes.
     public func with(volumes: [UInt32]) -> SinkInputInfo {
         SinkInputInfo(index: index, sink: sink, processID: processID, role: role, applicationName: applicationName,

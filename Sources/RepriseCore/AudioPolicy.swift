@@ -17,6 +17,8 @@ public struct AudioPolicy: Sendable {
     public private(set) var othersPausedByReprise: [String] = []
     /// Other clients' streams are lowered (duckOthers) while Reprise plays.
     public private(set) var isLoweringOthers = false
+    /// Other clients' streams are muted (soloAmbient) while Reprise plays.
+    public private(set) var isSilencingOthers = false
 
     public init() {}
 
@@ -40,6 +42,13 @@ public struct AudioPolicy: Sendable {
         } else if playing && !isLoweringOthers && options.contains(.duckOthers) {
             isLoweringOthers = true
             decisions.append(.lowerOtherStreams)
+        }
+        if isSilencingOthers && category != .soloAmbient {
+            isSilencingOthers = false
+            decisions.append(.unmuteOtherStreams)
+        } else if playing && !isSilencingOthers && category == .soloAmbient {
+            isSilencingOthers = true
+            decisions.append(.muteOtherStreams)
         }
         return decisions
     }
@@ -113,6 +122,10 @@ public struct AudioPolicy: Sendable {
             isLoweringOthers = true
             decisions.append(.lowerOtherStreams)
         }
+        if category == .soloAmbient && !isSilencingOthers {
+            isSilencingOthers = true
+            decisions.append(.muteOtherStreams)
+        }
         return decisions
     }
 
@@ -126,9 +139,16 @@ public struct AudioPolicy: Sendable {
     }
 
     private mutating func restoreOthers() -> [PolicyDecision] {
-        guard isLoweringOthers else { return [] }
-        isLoweringOthers = false
-        return [.restoreOtherStreams]
+        var decisions: [PolicyDecision] = []
+        if isLoweringOthers {
+            isLoweringOthers = false
+            decisions.append(.restoreOtherStreams)
+        }
+        if isSilencingOthers {
+            isSilencingOthers = false
+            decisions.append(.unmuteOtherStreams)
+        }
+        return decisions
     }
 
     /// Pausing by policy also stops lowering other streams (Reprise is quiet now).

@@ -102,6 +102,8 @@ public enum PolicyDecision: Equatable, Sendable {
     case pauseOthers([String]), resumeOthers([String])
     /// Lower other clients' streams (duckOthers) or put them back exactly.
     case lowerOtherStreams, restoreOtherStreams
+    /// Silence other clients' streams (soloAmbient) or unmute the ones silenced.
+    case muteOtherStreams, unmuteOtherStreams
     case interruptionBegan(InterruptionKind)
     case interruptionEnded(InterruptionKind, shouldResume: Bool)
     case routeChanged(RouteChangeReason)

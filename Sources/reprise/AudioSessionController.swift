@@ -23,6 +23,8 @@ final class AudioSessionController: AudioSessionControl {
     private var otherStreams: [UInt32: SinkInputInfo] = [:]
     /// Other streams lowered by duckOthers, with their volumes before.
     private var lowered: [UInt32: [UInt32]] = [:]
+    /// Other streams muted by soloAmbient (only those that were not muted already).
+    private var mutedOthers: Set<UInt32> = []
     /// Players paused with notifyOthersOnDeactivation, kept on disk until resumed.
     private var pausedPlayers: [String] = []
     /// What a previous run left changed (it died): put back as the streams show up, until connected.
@@ -127,6 +129,7 @@ final class AudioSessionController: AudioSessionControl {
             ownStreams.removeAll()
             otherStreams.removeAll()
             lowered.removeAll()
+            mutedOthers.removeAll()
             recordChanges()
         case .defaultSinkChanged(let name):
             let (target, routeEvent) = tracker.defaultChanged(to: name)
@@ -142,7 +145,7 @@ final class AudioSessionController: AudioSessionControl {
             if ownStreams.removeValue(forKey: index) != nil {
                 if ownStreams.isEmpty { tracker.streamEnded() }
             } else if let info = otherStreams.removeValue(forKey: index) {
-                if lowered.removeValue(forKey: index) != nil { recordChanges() }
+                if lowered.removeValue(forKey: index) != nil || mutedOthers.remove(index) != nil { recordChanges() }
                 if let role = info.role, triggerRoles.contains(role) { feed(.callEnded(stream: Int(index))) }
                 if let role = info.role, shortSoundRoles.contains(role) { feed(.shortSoundEnded(stream: Int(index))) }
             }
@@ -162,6 +165,11 @@ final class AudioSessionController: AudioSessionControl {
             pulse.setSinkInputVolume(info.index, original)
             info = info.with(volumes: original)
         }
+        if isNew, leftByPreviousRun.muted.remove(info.index) != nil {
+            log.info("unmuting stream #\(info.index), silenced by a previous run")
+            pulse.setSinkInputMute(info.index, false)
+            info = info.with(muted: false)
+        }
         otherStreams[info.index] = info
         guard isNew else { return }
         let onOurOutput = tracker.streamSink == nil || tracker.streamSink == info.sink
@@ -170,8 +178,9 @@ final class AudioSessionController: AudioSessionControl {
             feed(.callStarted(stream: Int(info.index)))
         } else if let role = info.role, shortSoundRoles.contains(role), onOurOutput {
             feed(.shortSoundStarted(stream: Int(info.index)))
-        } else if policy.isLoweringOthers {
-            lower([info])
+        } else {
+            if policy.isLoweringOthers { lower([info]) }
+            if policy.isSilencingOthers { silence([info]) }
         }
     }
 
@@ -200,9 +209,15 @@ final class AudioSessionController: AudioSessionControl {
                 pausedPlayers.removeAll { names.contains($0) }
                 recordChanges()
             case .lowerOtherStreams:
-                lower(otherStreams.values.filter { info in !(info.role.map { triggerRoles.contains($0) || shortSoundRoles.contains($0) } ?? false) })
+                lower(otherStreams.values.filter { !isCallOrShortSound($0) })
             case .restoreOtherStreams:
                 restoreLowered()
+            case .muteOtherStreams:
+                silence(Array(otherStreams.values).filter { !isCallOrShortSound($0) })
+            case .unmuteOtherStreams:
+                for index in mutedOthers { pulse.setSinkInputMute(index, false) }
+                mutedOthers.removeAll()
+                recordChanges()
             case .interruptionBegan(let kind):
                 log.info("interruption began (\(kind.rawValue))")
                 interface?.interruptionBegan(kind)
@@ -227,13 +242,28 @@ final class AudioSessionController: AudioSessionControl {
         for info in fresh { pulse.setSinkInputVolume(info.index, info.volumes.map { $0 / 2 }) }
     }
 
+    private func isCallOrShortSound(_ info: SinkInputInfo) -> Bool {
+        info.role.map { triggerRoles.contains($0) || shortSoundRoles.contains($0) } ?? false
+    }
+
+    /// Mutes `streams` that are not muted already, recording them on disk first.
+    private func silence(_ streams: [SinkInputInfo]) {
+        let fresh = streams.filter { !$0.muted && !mutedOthers.contains($0.index) }
+        guard !fresh.isEmpty else { return }
+        mutedOthers.formUnion(fresh.map(\.index))
+        recordChanges()
+        for info in fresh { pulse.setSinkInputMute(info.index, true) }
+    }
+
     private func restoreLowered() {
         for (index, volumes) in lowered { pulse.setSinkInputVolume(index, volumes) }
         lowered.removeAll()
         recordChanges()
     }
 
-    private func recordChanges() { changes.save(lowered, pausedPlayers: pausedPlayers) }
+    private func recordChanges() {
+        changes.save(.init(volumes: lowered, muted: mutedOthers, pausedPlayers: pausedPlayers))
+    }
 
     private func moveOwnStreams(to sink: String) {
         for index in ownStreams.keys { pulse.moveSinkInput(index, toSink: sink) }

@@ -192,4 +192,52 @@ import TestSupport
         #expect(session.waitForExit(refused) == 2)
         #expect(session.log(of: refused).contains("unknown category 'loud'"))
     }
+
+    @Test func soloAmbientSilencesOtherStreamsWhileItPlays() throws {
+        let session = try Session()
+        defer { session.close() }
+        let other = try session.startStream(role: "music")
+        func otherMuted() -> Bool? { (try? session.sinkInputs(of: other))?.first?.muted }
+        try session.launch(["--category", "soloAmbient", media.first])
+        #expect(session.waitFor { otherMuted() == true })
+        try session.call("Pause")
+        #expect(session.waitFor { otherMuted() == false })
+    }
+
+    @Test func notifyOthersOnDeactivationResumesThePlayerItPaused() throws {
+        let session = try Session()
+        defer { session.close() }
+        // The first player mixes, so it does not pause itself when the second starts (as most players, which
+        // have no audio policy): the second pauses it, then resumes it when its own audio ends.
+        try session.launch(["--options", "mixWithOthers", media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        let second = try session.launch(["--options", "notifyOthersOnDeactivation", media.second], waitingFor: nil)
+        let secondName = "org.mpris.MediaPlayer2.reprise.instance\(second)"
+        #expect(session.waitFor { session.nameHasOwner(secondName) })
+        #expect(session.waitFor { session.status() == "Paused" })
+        try session.call("Pause", on: secondName)
+        #expect(session.waitFor { session.status() == "Playing" })
+    }
+
+    @Test func anOutputCanBeChosenAndUnknownOnesAreRefused() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        try session.pactl("load-module", "module-null-sink", "sink_name=headphones")
+        let sinks = try session.pactl("list", "short", "sinks").output
+        let headphones = try #require(sinks.split(separator: "\n").first { $0.contains("headphones") }
+            .flatMap { Int($0.split(separator: "\t").first ?? "") })
+        #expect(session.waitFor {
+            guard case .array(_, let items)? = try? session.call("ListOutputs", interface: Self.audio).first else { return false }
+            return items.count == 2
+        })
+        try session.call("SetOutput", [.string("headphones")], interface: Self.audio)
+        #expect(session.waitFor { stream(session, reprise)?.sink == headphones })
+        #expect(session.waitFor { (try? session.get("Output", interface: Self.audio)) == .string("headphones") })
+        #expect(session.waitFor { signal(session, "RouteChanged", [.string("user-choice"), .string("headphones")]) })
+        let unknown = session.dbusError { try session.call("SetOutput", [.string("nowhere")], interface: Self.audio) }
+        #expect(unknown?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(session.status() == "Playing")
+    }
 }

@@ -93,6 +93,12 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
             (.callEnded(stream: 4), false, [.resume, .interruptionEnded(.resumable, shouldResume: true)]),
             (.playbackStarted, true, [.lowerOtherStreams]),
         ]),
+        PolicyCase(name: "soloAmbient silences other streams while it plays", category: .soloAmbient, steps: [
+            (.playbackStarted, true, [.muteOtherStreams]),
+            (.playbackEnded, false, [.unmuteOtherStreams]),
+            (.playbackStarted, true, [.muteOtherStreams]),
+            (.corkRequested, true, [.pause, .unmuteOtherStreams, .interruptionBegan(.resumable)]),
+        ]),
         PolicyCase(name: "short sounds duck instead of pausing", steps: [
             (.shortSoundStarted(stream: 1), true, [.duck, .interruptionBegan(.ducking)]),
             (.shortSoundStarted(stream: 2), true, []),
