@@ -18,6 +18,16 @@ import TestSupport
         (try? session.sinkInputs(of: pid))?.last { $0.properties["media.role"] != nil }
     }
 
+    /// Loads a null sink (plugging in an output); returns its module number and sink index.
+    func plugOutput(_ session: Session, named name: String) throws -> (module: String, index: Int) {
+        let module = try session.pactl("load-module", "module-null-sink", "sink_name=\(name)").output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let sinks = try session.pactl("list", "short", "sinks").output
+        let index = try #require(sinks.split(separator: "\n").first { $0.split(separator: "\t").dropFirst().first == Substring(name) }
+            .flatMap { Int($0.split(separator: "\t").first ?? "") })
+        return (module, index)
+    }
+
     func callPausesAndResumes(roleCork: Bool) throws {
         let session = try Session(roleCork: roleCork)
         defer { session.close() }
@@ -80,11 +90,7 @@ import TestSupport
         defer { session.close() }
         let reprise = try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
-        let module = try session.pactl("load-module", "module-null-sink", "sink_name=headphones").output
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let sinks = try session.pactl("list", "short", "sinks").output
-        let headphones = try #require(sinks.split(separator: "\n").first { $0.contains("headphones") }
-            .flatMap { Int($0.split(separator: "\t").first ?? "") })
+        let (module, headphones) = try plugOutput(session, named: "headphones")
         try session.pactl("set-default-sink", "headphones")
         #expect(session.waitFor { stream(session, reprise)?.sink == headphones })
         #expect(session.waitFor { signal(session, "RouteChanged", [.string("new-device-available"), .string("headphones")]) })
@@ -224,10 +230,7 @@ import TestSupport
         defer { session.close() }
         let reprise = try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
-        try session.pactl("load-module", "module-null-sink", "sink_name=headphones")
-        let sinks = try session.pactl("list", "short", "sinks").output
-        let headphones = try #require(sinks.split(separator: "\n").first { $0.contains("headphones") }
-            .flatMap { Int($0.split(separator: "\t").first ?? "") })
+        let (_, headphones) = try plugOutput(session, named: "headphones")
         #expect(session.waitFor {
             guard case .array(_, let items)? = try? session.call("ListOutputs", interface: Self.audio).first else { return false }
             return items.count == 2
