@@ -11,6 +11,9 @@ let package = Package(
         .executable(name: "reprise", targets: ["reprise"]),
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0", providers: [.apt(["libgstreamer1.0-dev"])]),
@@ -25,7 +28,7 @@ let package = Package(
         .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
         .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
         .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus",
-                                                         "CShims"]),
+                                                         "CShims", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),

@@ -24,6 +24,8 @@ public final class MPRISService: PlayerObserver {
     private let playerInterface: PlayerInterface
     private let trackListInterface: TrackListInterface
     private let playlistsInterface: PlaylistsInterface
+    private let controlsInterface: ControlsInterface
+    private var announcedControls: [String: DBusValue] = [:]
     private var announced: [String: DBusValue] = [:]
 
     public init(bus: Bus, player: Player, playlists: PlaylistLibrary, fileSystem: FileSystem, identity: Identity, log: Log,
@@ -37,6 +39,8 @@ public final class MPRISService: PlayerObserver {
         try bus.export(MPRIS.player, at: MPRIS.objectPath, implementation: playerInterface)
         trackListInterface = TrackListInterface(player: player)
         try bus.export(MPRIS.trackList, at: MPRIS.objectPath, implementation: trackListInterface)
+        controlsInterface = ControlsInterface(player: player)
+        try bus.export(ControlsNames.description, at: MPRIS.objectPath, implementation: controlsInterface)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, fileSystem: fileSystem, log: log)
         try bus.export(MPRIS.playlists, at: MPRIS.objectPath, implementation: playlistsInterface)
         playlistsInterface.announce = { [unowned bus, log] member, arguments in
@@ -50,6 +54,7 @@ public final class MPRISService: PlayerObserver {
             try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, names: names)
         }
         announced = snapshot()
+        announcedControls = controlsSnapshot()
         playerInterface.announced = { [unowned self] name in announced[name] }
         player.observer = self
     }
@@ -60,6 +65,7 @@ public final class MPRISService: PlayerObserver {
             playerInterface.onUserAction = onUserAction
             trackListInterface.onUserAction = onUserAction
             playlistsInterface.onUserAction = onUserAction
+            controlsInterface.onUserAction = onUserAction
         }
     }
 
@@ -72,6 +78,7 @@ public final class MPRISService: PlayerObserver {
     public func refreshPlaylists() { playlistsInterface.refresh() }
 
     public func playerDidChange() {
+        announceControls()
         let now = snapshot()
         let changed = MPRIS.announcedPlayerProperties.filter { now[$0] != announced[$0] }
         announced = now
@@ -126,6 +133,21 @@ public final class MPRISService: PlayerObserver {
         if listChanged {
             try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, names: ["Tracks"])
         }
+    }
+
+    /// One PropertiesChanged on app.reprise.Controls1 when the actions, layout or history changed.
+    private func announceControls() {
+        let now = controlsSnapshot()
+        let changed = ControlsInterface.propertyNames.filter { now[$0] != announcedControls[$0] }
+        announcedControls = now
+        guard !changed.isEmpty else { return }
+        try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: ControlsNames.interface, names: changed)
+    }
+
+    private func controlsSnapshot() -> [String: DBusValue] {
+        var values: [String: DBusValue] = [:]
+        for name in ControlsInterface.propertyNames { values[name] = try? controlsInterface.get(name) }
+        return values
     }
 
     private func snapshot() -> [String: DBusValue] {

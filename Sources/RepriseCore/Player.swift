@@ -101,6 +101,43 @@ public final class Player {
         }
     }
 
+    /// Adds `uris` (validated; playlists become their entries) at the end of the list, each announced with TrackAdded.
+    public func appendTracks(_ uris: [String]) throws(PlayerError) {
+        let resolved = try resolveAll(uris)
+        transaction { _ = insert(resolved, after: queue.entries.last?.id) }
+    }
+
+    /// Replaces the queue with `uris` (validated; playlists become their entries) and plays the first.
+    public func replaceQueue(validating uris: [String]) throws(PlayerError) {
+        replaceQueue(with: try resolveAll(uris))
+    }
+
+    /// Empties the queue and stops.
+    public func clear() {
+        transaction {
+            unload()
+            queue.removeAll()
+            descriptions.reset()
+            trackListChanges.append(.replaced)
+        }
+    }
+
+    /// Every URI resolved; the unplayable ones are logged, and none playable at all is an error.
+    private func resolveAll(_ uris: [String]) throws(PlayerError) -> [String] {
+        var resolved: [String] = []
+        var firstError: PlayerError?
+        for uri in uris {
+            do throws(PlayerError) {
+                resolved += try resolve(uri)
+            } catch {
+                log.warning("skipping \(uri): \(error.message)")
+                firstError = firstError ?? error
+            }
+        }
+        if resolved.isEmpty { throw firstError ?? .invalidArgument("no media given") }
+        return resolved
+    }
+
     private func appendEntries(_ uris: ArraySlice<String>, group: Int?) {
         guard !uris.isEmpty else { return }
         descriptions.add(queue.append(Array(uris), group: group))

@@ -36,6 +36,15 @@ final class EventLoop {
         g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, LoopCallback.trampoline, keep(handler), nil)
     }
 
+    /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up).
+    func onReadable(_ fd: Int32, _ handler: @escaping () -> Void) {
+        let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, condition, { _, _, userdata in
+            Unmanaged<LoopCallback>.fromOpaque(userdata!).takeUnretainedValue().handler()
+            return 1
+        }, keep(handler), nil)
+    }
+
     /// Keeps `handler` alive as long as the loop and returns the userdata for ``LoopCallback/trampoline``.
     private func keep(_ handler: @escaping () -> Void) -> UnsafeMutableRawPointer {
         let callback = LoopCallback(handler)

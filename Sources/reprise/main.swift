@@ -6,17 +6,4 @@ var unblocked = sigset_t()
 sigemptyset(&unblocked)
 sigprocmask(SIG_SETMASK, &unblocked, nil)
 
-let options = Options(Array(CommandLine.arguments.dropFirst()))
-if options.showHelp {
-    print(Options.usage)
-    exit(0)
-}
-if options.showVersion {
-    print("reprise \(Options.version)")
-    exit(0)
-}
-if !options.unknown.isEmpty {
-    writeToStandardError("reprise: unknown option \(options.unknown[0])\n\(Options.usage)")
-    exit(2)
-}
-exit(Service.run(options))
+RepriseCommand.main()

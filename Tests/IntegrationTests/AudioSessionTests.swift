@@ -66,7 +66,7 @@ import TestSupport
         defer { session.close() }
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" })
-        let other = try session.launch([media.second], waitingFor: nil)
+        let other = try session.launch(["--new-instance", media.second], waitingFor: nil)
         #expect(session.waitFor { session.status() == "Paused" })
         kill(other, SIGTERM)
         _ = session.waitForExit(other)
@@ -217,7 +217,7 @@ import TestSupport
         // have no audio policy): the second pauses it, then resumes it when its own audio ends.
         try session.launch(["--options", "mixWithOthers", media.first])
         #expect(session.waitFor { session.status() == "Playing" })
-        let second = try session.launch(["--options", "notifyOthersOnDeactivation", media.second], waitingFor: nil)
+        let second = try session.launch(["--new-instance", "--options", "notifyOthersOnDeactivation", media.second], waitingFor: nil)
         let secondName = "org.mpris.MediaPlayer2.reprise.instance\(second)"
         #expect(session.waitFor { session.nameHasOwner(secondName) })
         #expect(session.waitFor { session.status() == "Paused" })

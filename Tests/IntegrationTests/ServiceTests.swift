@@ -159,7 +159,7 @@ import Testing
         defer { session.close() }
         let first = try session.launch([media.first])
         let secondName = "org.mpris.MediaPlayer2.reprise.instance"
-        let second = try session.launch([media.second], waitingFor: nil)
+        let second = try session.launch(["--new-instance", media.second], waitingFor: nil)
         let instanceName = secondName + String(second)
         #expect(session.waitFor { session.nameHasOwner(instanceName) })
         #expect(session.waitFor { (try? session.get("Metadata", on: instanceName))?.dictionary?["xesam:title"] == .string("Second Wind") })

@@ -1,0 +1,165 @@
+import ArgumentParser
+import MPRIS
+import SDBus
+
+struct Queue: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the queue: what plays now (marked, with its elapsed time) and what comes next.")
+    @OptionGroup var target: TargetOptions
+    @Flag(help: "Also list what played before.") var history = false
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let ids = try client.trackIDs()
+            let metadata = try client.metadata(of: ids)
+            let currentID = try client.get("Metadata").dictionary?["mpris:trackid"]
+            let position = (try? client.get("Position"))?.int64Value ?? 0
+            var played: [[String: DBusValue]] = []
+            if history, case .array(_, let historyIDs) = try client.get("History", interface: ControlsNames.interface) {
+                played = try client.metadata(of: historyIDs)
+            }
+            func title(_ entry: [String: DBusValue]) -> String { entry["xesam:title"]?.stringValue ?? "?" }
+            if target.json {
+                let entries: [JSON] = metadata.enumerated().map { index, entry in
+                    let isCurrent = entry["mpris:trackid"] == currentID
+                    return .object([("number", .integer(Int64(index + 1))), ("title", .string(title(entry))),
+                                    ("url", entry["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
+                                    ("length", entry["mpris:length"]?.int64Value.map { .number(Double($0) / 1e6) } ?? .null),
+                                    ("current", .bool(isCurrent)),
+                                    ("elapsed", isCurrent ? .number(Double(position) / 1e6) : .null)])
+                }
+                var fields: [(String, JSON)] = [("entries", .array(entries))]
+                if history { fields.append(("history", .array(played.map { .string(title($0)) }))) }
+                printJSON(.object(fields))
+                return
+            }
+            if history {
+                for entry in played { print("   ·  " + title(entry)) }
+            }
+            if metadata.isEmpty { print("(the queue is empty)") }
+            for (index, entry) in metadata.enumerated() {
+                let number = String(index + 1)
+                let padded = String(repeating: " ", count: max(0, 4 - number.count)) + number
+                if entry["mpris:trackid"] == currentID {
+                    let length = entry["mpris:length"]?.int64Value.map(clock) ?? "–"
+                    print("▶" + padded + "  " + title(entry) + "  \(clock(position)) / \(length)")
+                } else {
+                    print(" " + padded + "  " + title(entry))
+                }
+            }
+        }
+    }
+}
+
+extension ServiceClient {
+    /// GetTracksMetadata in pages (a long queue in one reply could exceed the bus's message size).
+    func metadata(of ids: [DBusValue]) throws -> [[String: DBusValue]] {
+        var result: [[String: DBusValue]] = []
+        var start = 0
+        while start < ids.count {
+            let page = Array(ids[start..<min(ids.count, start + 1000)])
+            let reply = try call("GetTracksMetadata", [.array(elementSignature: "o", page)], interface: Self.trackList)
+            if case .array(_, let items)? = reply.first { result += items.compactMap(\.dictionary) }
+            start += 1000
+        }
+        return result
+    }
+}
+
+struct GoTo: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "goto", abstract: "Play entry N of the queue now.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "The entry's number, as `reprise queue` shows it.") var number: Int
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            try client.call("GoTo", [try client.trackID(number: number)], interface: ServiceClient.trackList)
+            if target.json { printJSON(.object([("ok", .bool(true))])) }
+        }
+    }
+}
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove entry N from the queue.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "The entry's number, as `reprise queue` shows it.") var number: Int
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            try client.call("RemoveTrack", [try client.trackID(number: number)], interface: ServiceClient.trackList)
+            if target.json { printJSON(.object([("ok", .bool(true))])) }
+        }
+    }
+}
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Add files, directories, playlists or URIs to the end of the queue.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "What to add.") var media: [String]
+
+    func validate() throws {
+        if media.isEmpty { throw ValidationError("name something to add") }
+    }
+
+    func run() throws {
+        try runVerb {
+            try target.client().openMedia(media, enqueue: true)
+            if target.json { printJSON(.object([("ok", .bool(true))])) }
+        }
+    }
+}
+
+struct Clear: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Empty the queue.")
+    @OptionGroup var target: TargetOptions
+
+    func run() throws {
+        try runVerb {
+            try target.client().call("Clear", interface: ControlsNames.interface)
+            if target.json { printJSON(.object([("ok", .bool(true))])) }
+        }
+    }
+}
+
+struct Loop: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set repeat: none, track or playlist.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "none, track or playlist") var mode: String?
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if let mode {
+                guard let status = ["none": "None", "track": "Track", "playlist": "Playlist"][mode.lowercased()] else {
+                    throw CLIError("'\(mode)' is not none, track or playlist", status: 2)
+                }
+                try client.set("LoopStatus", .string(status))
+            }
+            let current = try client.get("LoopStatus").stringValue ?? "None"
+            if target.json { printJSON(.object([("loop", .string(current))])) } else { print(current) }
+        }
+    }
+}
+
+struct Shuffle: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set shuffle: on or off.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "on or off") var state: String?
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if let state {
+                guard let on = ["on": true, "off": false, "true": true, "false": false][state.lowercased()] else {
+                    throw CLIError("'\(state)' is not on or off", status: 2)
+                }
+                try client.set("Shuffle", .bool(on))
+            }
+            let current = try client.get("Shuffle") == .bool(true)
+            if target.json { printJSON(.object([("shuffle", .bool(current))])) } else { print(current ? "on" : "off") }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import RepriseCore
+
+/// `reprise`: the service itself (the default, with media arguments or none) and the verbs that drive a
+/// running one over the session bus.
+struct RepriseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reprise",
+        abstract: "A media player service for the Linux desktop, controlled over MPRIS2.",
+        version: "reprise \(Options.version)",
+        subcommands: [
+            Serve.self, Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self,
+            Speed.self, Volume.self, Queue.self, GoTo.self, Add.self, Remove.self, Clear.self, Loop.self,
+            Shuffle.self, Actions.self, Invoke.self, Category.self, Silent.self, OutputCommand.self, UI.self,
+        ],
+        defaultSubcommand: Serve.self)
+}
+
+/// Starts the service, or hands the media to the one already running.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Play media (files, directories, playlists, URIs); the default when no verb is given.",
+        discussion: """
+            With no service running, starts one that plays the media (or, with none, restores the saved queue).
+            With one running, hands the media to it, replacing its queue (or adding to it with --enqueue), and exits.
+            """)
+
+    @Flag(name: .shortAndLong, help: "Log every event.") var verbose = false
+    @Flag(help: "Add to the running service's queue instead of replacing it.") var enqueue = false
+    @Flag(help: "Start another instance even when one runs (it takes org.mpris.MediaPlayer2.reprise.instance<PID>).")
+    var newInstance = false
+    @Option(help: "Audio category: ambient, soloAmbient, playback, record, playAndRecord.") var category: String?
+    @Option(help: "Audio options, comma-separated: mixWithOthers, duckOthers, notifyOthersOnDeactivation.") var options: String?
+    @Flag(help: "Start in silent mode.") var silent = false
+    @Argument(help: "Files, directories, playlists or URIs.") var media: [String] = []
+
+    func run() throws {
+        var settings: [(key: String, value: String)] = []
+        if let category { settings.append(("category", category)) }
+        if let options { settings.append(("options", options)) }
+        if silent { settings.append(("silent", "true")) }
+        var check = AudioSettings()
+        do throws(PlayerError) {
+            for (key, value) in settings { try check.set(key, value) }
+        } catch {
+            writeToStandardError("reprise: \(error.message)")
+            throw ExitCode(2)
+        }
+        if !newInstance, let client = try? ServiceClient.connect(player: nil), client.isRunning {
+            guard !media.isEmpty else {
+                print("reprise is already running as \(client.destination)")
+                return
+            }
+            try client.openMedia(media, enqueue: enqueue)
+            return
+        }
+        throw ExitCode(Service.run(Options(verbose: verbose, media: media, audio: settings)))
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import Glibc
+import MPRIS
+import PosixFiles
+import RepriseCore
+import SDBus
+
+/// A connection to a running player on the session bus, for the command-line verbs.
+struct ServiceClient {
+    let bus: Bus
+    /// The bus name of the player the verbs act on.
+    let destination: String
+    static let path = "/org/mpris/MediaPlayer2"
+    static let player = "org.mpris.MediaPlayer2.Player"
+    static let trackList = "org.mpris.MediaPlayer2.TrackList"
+
+    /// `player` is another MPRIS player's name (`vlc` or `org.mpris.MediaPlayer2.vlc`); nil means Reprise.
+    static func connect(player: String?) throws -> ServiceClient {
+        let bus: Bus
+        do { bus = try Bus.session() } catch { throw CLIError("cannot reach the session bus: \(error)") }
+        let name = player.map { $0.hasPrefix(MPRIS.busNamePrefix) ? $0 : MPRIS.busNamePrefix + $0 } ?? Service.wellKnownName
+        return ServiceClient(bus: bus, destination: name)
+    }
+
+    var isRunning: Bool {
+        let reply = try? bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                  interface: "org.freedesktop.DBus", member: "NameHasOwner", [.string(destination)])
+        return reply?.first == .bool(true)
+    }
+
+    /// Fails with a clear message (exit status 1) when nothing owns the name.
+    func requireRunning() throws {
+        guard isRunning else {
+            throw CLIError(destination == Service.wellKnownName
+                           ? "Reprise is not running (start it with: reprise FILE…)"
+                           : "no player named \(destination) is running")
+        }
+    }
+
+    func get(_ property: String, interface: String = player) throws -> DBusValue {
+        do { return try bus.getProperty(destination: destination, path: Self.path, interface: interface, name: property) } catch {
+            throw CLIError(error.message)
+        }
+    }
+
+    func set(_ property: String, _ value: DBusValue, interface: String = player) throws {
+        do { try bus.setProperty(destination: destination, path: Self.path, interface: interface, name: property, value) } catch {
+            throw CLIError(error.message)
+        }
+    }
+
+    @discardableResult
+    func call(_ member: String, _ arguments: [DBusValue] = [], interface: String = player) throws -> [DBusValue] {
+        do {
+            return try bus.call(destination: destination, path: Self.path, interface: interface, member: member, arguments)
+        } catch {
+            throw CLIError(error.message)
+        }
+    }
+
+    /// Entry ids of the track list, in order.
+    func trackIDs() throws -> [DBusValue] {
+        guard case .array(_, let ids) = try get("Tracks", interface: Self.trackList) else { return [] }
+        return ids
+    }
+
+    /// The id of the `number`th entry (1-based) of the track list.
+    func trackID(number: Int) throws -> DBusValue {
+        let ids = try trackIDs()
+        guard number >= 1, number <= ids.count else {
+            throw CLIError("there is no entry \(number) (the queue has \(ids.count))", status: 2)
+        }
+        return ids[number - 1]
+    }
+
+    /// Hands files, directories, playlists or URIs (relative to the working directory) to Reprise.
+    func openMedia(_ arguments: [String], enqueue: Bool) throws {
+        let expanded = MediaLocation.expand(arguments, relativeTo: PosixFileSystem.currentDirectory(), in: PosixFileSystem())
+        expanded.problems.forEach { writeToStandardError("reprise: skipping \($0)") }
+        guard !expanded.uris.isEmpty else { throw CLIError("nothing to play", status: 2) }
+        try call("OpenMedia", [.strings(expanded.uris), .bool(enqueue)], interface: ControlsNames.interface)
+    }
+}
+
+/// A failure the command line reports on standard error, with its exit status (1: the service, 2: the input).
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    let status: Int32
+    init(_ message: String, status: Int32 = 1) {
+        description = message
+        self.status = status
+    }
+}
+
+/// Options every bus verb takes.
+struct TargetOptions: ParsableArguments {
+    @Option(help: "Act on another MPRIS player (e.g. vlc, spotify) instead of Reprise.") var player: String?
+    @Flag(help: "Print JSON for scripts.") var json = false
+
+    func client() throws -> ServiceClient {
+        let client = try ServiceClient.connect(player: player)
+        try client.requireRunning()
+        return client
+    }
+}
+
+/// Runs a verb's body, turning ``CLIError`` into a message on standard error and its exit status.
+func runVerb(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as CLIError {
+        writeToStandardError("reprise: \(error.description)")
+        throw ExitCode(error.status)
+    }
+}

@@ -1,0 +1,150 @@
+import ArgumentParser
+import MPRIS
+import SDBus
+
+struct Actions: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List Reprise's custom actions and the control layout.")
+    @OptionGroup var target: TargetOptions
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            guard case .array(_, let items) = try client.get("Actions", interface: ControlsNames.interface) else { return }
+            let actions: [(id: String, label: String, icon: String, enabled: Bool)] = items.compactMap {
+                guard case .structure(let f) = $0, f.count == 4, let id = f[0].stringValue, let label = f[1].stringValue,
+                      let icon = f[2].stringValue, case .bool(let enabled) = f[3] else { return nil }
+                return (id, label, icon, enabled)
+            }
+            var bottom: [String] = [], expanded: [String] = []
+            if case .structure(let rows) = try client.get("Layout", interface: ControlsNames.interface), rows.count == 2 {
+                bottom = rows[0].stringArray ?? []
+                expanded = rows[1].stringArray ?? []
+            }
+            if target.json {
+                printJSON(.object([
+                    ("actions", .array(actions.map { .object([("id", .string($0.id)), ("label", .string($0.label)),
+                                                               ("icon", .string($0.icon)), ("enabled", .bool($0.enabled))]) })),
+                    ("bottomRow", .array(bottom.map(JSON.string))), ("expandedRow", .array(expanded.map(JSON.string))),
+                ]))
+                return
+            }
+            for action in actions {
+                print("\(action.id)\t\(action.label)\(action.enabled ? "" : "\t(not available now)")")
+            }
+            print("bottom row: " + bottom.joined(separator: " · "))
+            if !expanded.isEmpty { print("expanded row: " + expanded.joined(separator: " · ")) }
+        }
+    }
+}
+
+struct Invoke: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run a custom action (see `reprise actions`).")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "The action's id, e.g. skip-forward.") var id: String
+
+    func run() throws {
+        try runVerb {
+            try target.client().call("Invoke", [.string(id)], interface: ControlsNames.interface)
+            if target.json { printJSON(.object([("ok", .bool(true))])) }
+        }
+    }
+}
+
+struct Category: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set the audio category and its options.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "ambient, soloAmbient, playback, record or playAndRecord") var name: String?
+    @Option(help: "Comma-separated: mixWithOthers, duckOthers, notifyOthersOnDeactivation.") var options: String?
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let interface = AudioSessionNames.interface
+            if name != nil || options != nil {
+                var category = name
+                if category == nil { category = try client.get("Category", interface: interface).stringValue }
+                var list = options.map { $0.split(separator: ",").map { String($0).trimmingCharacters() } }
+                if list == nil { list = try client.get("Options", interface: interface).stringArray }
+                do {
+                    try client.call("SetCategory", [.string(category ?? "playback"), .strings(list ?? [])], interface: interface)
+                } catch let error as CLIError {
+                    throw CLIError(error.description, status: 2)
+                }
+            }
+            let category = try client.get("Category", interface: interface).stringValue ?? ""
+            let current = try client.get("Options", interface: interface).stringArray ?? []
+            if target.json {
+                printJSON(.object([("category", .string(category)), ("options", .array(current.map(JSON.string)))]))
+            } else {
+                print(current.isEmpty ? category : category + " (" + current.joined(separator: ", ") + ")")
+            }
+        }
+    }
+}
+
+struct Silent: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set silent mode: on or off.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "on or off") var state: String?
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if let state {
+                guard let on = ["on": true, "off": false][state.lowercased()] else { throw CLIError("'\(state)' is not on or off", status: 2) }
+                try client.call("SetSilent", [.bool(on)], interface: AudioSessionNames.interface)
+            }
+            let current = try client.get("Silent", interface: AudioSessionNames.interface) == .bool(true)
+            if target.json { printJSON(.object([("silent", .bool(current))])) } else { print(current ? "on" : "off") }
+        }
+    }
+}
+
+struct OutputCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "output", abstract: "List the outputs, or move Reprise to one: output list | output set NAME.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "list or set") var action: String = "list"
+    @Argument(help: "The output's name (for set; \"\" follows the default).") var name: String?
+
+    func validate() throws {
+        guard action == "list" || (action == "set" && name != nil) else {
+            throw ValidationError("use `output list` or `output set NAME`")
+        }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if action == "set", let name {
+                do {
+                    try client.call("SetOutput", [.string(name)], interface: AudioSessionNames.interface)
+                } catch let error as CLIError {
+                    throw CLIError(error.description, status: 2)
+                }
+            }
+            let reply = try client.call("ListOutputs", interface: AudioSessionNames.interface)
+            guard case .array(_, let items)? = reply.first else { return }
+            let outputs: [(name: String, description: String, current: Bool)] = items.compactMap {
+                guard case .structure(let f) = $0, f.count == 3, let name = f[0].stringValue, let description = f[1].stringValue,
+                      case .bool(let current) = f[2] else { return nil }
+                return (name, description, current)
+            }
+            if target.json {
+                printJSON(.array(outputs.map { .object([("name", .string($0.name)), ("description", .string($0.description)),
+                                                        ("current", .bool($0.current))]) }))
+            } else {
+                for output in outputs { print((output.current ? "* " : "  ") + output.name + "\t" + output.description) }
+            }
+        }
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text = text.dropFirst() }
+        while text.last?.isWhitespace == true { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,182 @@
+import ArgumentParser
+import SDBus
+
+/// "m:ss" (or "h:mm:ss") for microseconds.
+func clock(_ microseconds: Int64) -> String {
+    let seconds = max(0, microseconds / 1_000_000)
+    let (h, m, s) = (seconds / 3600, (seconds / 60) % 60, seconds % 60)
+    let ss = s < 10 ? "0\(s)" : "\(s)"
+    if h > 0 { return "\(h):" + (m < 10 ? "0\(m)" : "\(m)") + ":" + ss }
+    return "\(m):" + ss
+}
+
+func printJSON(_ value: JSON) { print(value.text) }
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show what is playing.")
+    @OptionGroup var target: TargetOptions
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let values = try client.getAll()
+            let metadata = values["Metadata"]?.dictionary ?? [:]
+            let status = values["PlaybackStatus"]?.stringValue ?? "Stopped"
+            let title = metadata["xesam:title"]?.stringValue
+            let artists = metadata["xesam:artist"]?.stringArray ?? []
+            let album = metadata["xesam:album"]?.stringValue
+            let position = (try? client.get("Position"))?.int64Value ?? 0
+            let length = metadata["mpris:length"]?.int64Value
+            let volume = values["Volume"]?.doubleValue ?? 1, rate = values["Rate"]?.doubleValue ?? 1
+            let loop = values["LoopStatus"]?.stringValue ?? "None", shuffle = values["Shuffle"] == .bool(true)
+            if target.json {
+                printJSON(.object([
+                    ("player", .string(client.destination)), ("status", .string(status)),
+                    ("title", title.map(JSON.string) ?? .null), ("artists", .array(artists.map(JSON.string))),
+                    ("album", album.map(JSON.string) ?? .null), ("url", metadata["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
+                    ("position", .number(Double(position) / 1e6)), ("length", length.map { .number(Double($0) / 1e6) } ?? .null),
+                    ("volume", .number(volume)), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
+                ]))
+                return
+            }
+            var line = status
+            if let title { line += "  " + title }
+            if !artists.isEmpty { line += " — " + artists.joined(separator: ", ") }
+            if let album { line += " (\(album))" }
+            print(line)
+            let volumePercent = Int((volume * 100).rounded())
+            print("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumePercent)%   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")")
+        }
+    }
+}
+
+/// A verb that is one MPRIS Player method.
+protocol PlayerMethodCommand: ParsableCommand {
+    static var method: String { get }
+    var target: TargetOptions { get }
+}
+
+extension PlayerMethodCommand {
+    func run() throws {
+        try runVerb {
+            try target.client().call(Self.method)
+            if target.json { printJSON(.object([("ok", .bool(true))])) }
+        }
+    }
+}
+
+struct Play: PlayerMethodCommand {
+    static let configuration = CommandConfiguration(abstract: "Start or resume playback.")
+    static let method = "Play"
+    @OptionGroup var target: TargetOptions
+}
+
+struct Pause: PlayerMethodCommand {
+    static let configuration = CommandConfiguration(abstract: "Pause playback.")
+    static let method = "Pause"
+    @OptionGroup var target: TargetOptions
+}
+
+struct Toggle: PlayerMethodCommand {
+    static let configuration = CommandConfiguration(abstract: "Play or pause.")
+    static let method = "PlayPause"
+    @OptionGroup var target: TargetOptions
+}
+
+struct Next: PlayerMethodCommand {
+    static let configuration = CommandConfiguration(abstract: "Go to the next track.")
+    static let method = "Next"
+    @OptionGroup var target: TargetOptions
+}
+
+struct Previous: PlayerMethodCommand {
+    static let configuration = CommandConfiguration(abstract: "Go to the previous track.")
+    static let method = "Previous"
+    @OptionGroup var target: TargetOptions
+}
+
+struct Seek: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Jump: +SECONDS or -SECONDS from here, or to SECONDS or MM:SS from the start.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "+10, -30, 95 or 1:35.") var position: String
+
+    /// (relative, microseconds), or nil when `text` is not a position.
+    static func parse(_ text: String) -> (relative: Bool, microseconds: Int64)? {
+        let relative = text.hasPrefix("+") || text.hasPrefix("-")
+        let sign: Int64 = text.hasPrefix("-") ? -1 : 1
+        let body = relative ? String(text.dropFirst()) : text
+        var seconds = 0.0
+        for part in body.split(separator: ":", omittingEmptySubsequences: false) {
+            guard let value = Double(part), value >= 0, value.isFinite else { return nil }
+            seconds = seconds * 60 + value
+        }
+        guard !body.isEmpty, seconds < 1e9 else { return nil }
+        return (relative, sign * Int64(seconds * 1e6))
+    }
+
+    func validate() throws {
+        guard Self.parse(position) != nil else { throw ValidationError("'\(position)' is not a position (+10, -30, 95, 1:35)") }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let (relative, microseconds) = Self.parse(position)!
+            if relative {
+                try client.call("Seek", [.int64(microseconds)])
+            } else {
+                guard let id = (try client.get("Metadata")).dictionary?["mpris:trackid"] else { throw CLIError("nothing is playing") }
+                try client.call("SetPosition", [id, .int64(microseconds)])
+            }
+            if target.json { printJSON(.object([("ok", .bool(true))])) }
+        }
+    }
+}
+
+struct Speed: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set the playback speed (pitch is kept).")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "e.g. 1.5") var rate: Double?
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if let rate {
+                guard rate.isFinite, rate > 0 else { throw CLIError("the speed must be above 0", status: 2) }
+                try client.set("Rate", .double(rate))
+            }
+            let current = try client.get("Rate").doubleValue ?? 1
+            if target.json { printJSON(.object([("rate", .number(current))])) } else { print("\(current)×") }
+        }
+    }
+}
+
+struct Volume: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set the volume: 0 to 1, or a percentage.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "e.g. 0.5 or 50%") var level: String?
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if let level {
+                let percent = level.hasSuffix("%")
+                guard let number = Double(percent ? String(level.dropLast()) : level), number.isFinite, number >= 0 else {
+                    throw CLIError("'\(level)' is not a volume (0.5 or 50%)", status: 2)
+                }
+                try client.set("Volume", .double(percent ? number / 100 : number))
+            }
+            let current = try client.get("Volume").doubleValue ?? 0
+            if target.json { printJSON(.object([("volume", .number(current))])) } else { print("\(Int((current * 100).rounded()))%") }
+        }
+    }
+}
+
+extension ServiceClient {
+    /// Every Player property in one call.
+    func getAll() throws -> [String: DBusValue] {
+        let reply = try call("GetAll", [.string(Self.player)], interface: "org.freedesktop.DBus.Properties")
+        return reply.first?.dictionary ?? [:]
+    }
+}

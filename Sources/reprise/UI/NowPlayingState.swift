@@ -1,0 +1,64 @@
+import MPRIS
+import RepriseCore
+import SDBus
+
+/// What the terminal view knows about the player, kept current from PropertiesChanged and Seeked.
+struct NowPlayingState {
+    var status = "Stopped"
+    var metadata: [String: DBusValue] = [:]
+    var rate = 1.0
+    var canGoNext = false, canGoPrevious = false
+    /// Position at `positionTime` (monotonic seconds); extrapolated while playing.
+    var position: Int64 = 0
+    var positionTime = 0.0
+    /// Reprise's custom actions (id → label, enabled), and the layout; empty for other players.
+    var actions: [(id: String, label: String, enabled: Bool)] = []
+    var bottomRow: [String] = [ControlLayout.previous, ControlLayout.playPause, ControlLayout.next]
+    var expandedRow: [String] = []
+
+    var title: String { metadata["xesam:title"]?.stringValue ?? (metadata.isEmpty ? "Nothing playing" : "Untitled") }
+    var artist: String { (metadata["xesam:artist"]?.stringArray ?? []).joined(separator: ", ") }
+    var album: String { metadata["xesam:album"]?.stringValue ?? "" }
+    var length: Int64? { metadata["mpris:length"]?.int64Value }
+    var trackID: DBusValue? { metadata["mpris:trackid"] }
+
+    func position(at now: Double) -> Int64 {
+        var value = position
+        if status == "Playing" { value += Int64((now - positionTime) * rate * 1e6) }
+        if let length { value = min(value, length) }
+        return max(0, value)
+    }
+
+    mutating func apply(_ changed: [String: DBusValue]) {
+        if let value = changed["PlaybackStatus"]?.stringValue { status = value }
+        if let value = changed["Metadata"]?.dictionary { metadata = value }
+        if let value = changed["Rate"]?.doubleValue { rate = value }
+        if case .bool(let value)? = changed["CanGoNext"] { canGoNext = value }
+        if case .bool(let value)? = changed["CanGoPrevious"] { canGoPrevious = value }
+    }
+
+    mutating func applyControls(_ changed: [String: DBusValue]) {
+        if case .array(_, let items)? = changed["Actions"] {
+            actions = items.compactMap {
+                guard case .structure(let f) = $0, f.count == 4, let id = f[0].stringValue, let label = f[1].stringValue,
+                      case .bool(let enabled) = f[3] else { return nil }
+                return (id, label, enabled)
+            }
+        }
+        if case .structure(let rows)? = changed["Layout"], rows.count == 2 {
+            bottomRow = rows[0].stringArray ?? bottomRow
+            expandedRow = rows[1].stringArray ?? []
+        }
+    }
+
+    /// How a control is shown on the bar.
+    func label(of control: String) -> String {
+        switch control {
+        case ControlLayout.previous: return "|◀ Prev"
+        case ControlLayout.next: return "Next ▶|"
+        case ControlLayout.playPause: return status == "Playing" ? "❚❚ Pause" : "▶ Play"
+        case ControlLayout.overflow: return "… More"
+        default: return actions.first { $0.id == control }?.label ?? control
+        }
+    }
+}

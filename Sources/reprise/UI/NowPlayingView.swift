@@ -1,0 +1,223 @@
+import Glibc
+import MPRIS
+import RepriseCore
+import SDBus
+
+/// `reprise ui`: a terminal now-playing view for any MPRIS player. Playback view (title, artist, album,
+/// progress, the control bar in the seeds' order and the expandable custom-action row), queue view
+/// (chronological, current marked with its elapsed time; Enter plays an entry), or with `--mini` one line.
+/// It follows PropertiesChanged and Seeked; the clock only redraws once a second while playing.
+final class NowPlayingView {
+    private let client: ServiceClient
+    private let mini: Bool
+    private var state = NowPlayingState()
+    private var showingQueue = false
+    private var showingHistory = false
+    private var expanded = false
+    private var queue: [[String: DBusValue]] = []
+    private var history: [[String: DBusValue]] = []
+    private var selection = 0
+    private var message = ""
+    private var loop: EventLoop?
+    private var exitStatus: Int32 = 0
+
+    init(client: ServiceClient, mini: Bool) {
+        self.client = client
+        self.mini = mini
+    }
+
+    func run() -> Int32 {
+        guard let loop = EventLoop() else { return 1 }
+        self.loop = loop
+        do {
+            try client.bus.attach(toEvent: loop.sdEvent)
+            try subscribe()
+        } catch {
+            writeToStandardError("reprise: \(error)")
+            return 1
+        }
+        refreshAll()
+        Terminal.take(fullScreen: !mini)
+        defer { Terminal.restore() }
+        loop.onReadable(0) { [unowned self] in
+            guard let bytes = Terminal.readInput() else { return quit() }
+            Key.decode(bytes).forEach(handle)
+        }
+        for number in [SIGINT, SIGTERM, SIGHUP] { loop.onSignal(number) { [unowned self] in quit() } }
+        loop.onSignal(SIGWINCH) { [unowned self] in draw() }
+        loop.every(milliseconds: 1000) { [unowned self] in if state.status == "Playing" { draw() } }
+        draw()
+        loop.run()
+        return exitStatus
+    }
+
+    private func quit() { loop?.quit() }
+
+    // MARK: Following the player
+
+    private func subscribe() throws {
+        let sender = "sender='\(client.destination)',path='\(ServiceClient.path)'"
+        try client.bus.addMatch("type='signal',\(sender),interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'") {
+            [unowned self] message in
+            guard let interface = message.arguments.first?.stringValue, message.arguments.count >= 2,
+                  let changed = message.arguments[1].dictionary else { return }
+            if interface == ServiceClient.player {
+                let trackChanged = changed["Metadata"] != nil && changed["Metadata"]?.dictionary?["mpris:trackid"] != state.trackID
+                state.apply(changed)
+                if changed["PlaybackStatus"] != nil || trackChanged { refreshPosition() }
+                if trackChanged && showingQueue { refreshQueue() }
+            } else if interface == ControlsNames.interface {
+                state.applyControls(changed)
+            } else if interface == ServiceClient.trackList {
+                if showingQueue { refreshQueue() }
+            }
+            draw()
+        }
+        try client.bus.addMatch("type='signal',\(sender),interface='org.mpris.MediaPlayer2.Player',member='Seeked'") {
+            [unowned self] message in
+            if case .int64(let position)? = message.arguments.first { setPosition(position) }
+            draw()
+        }
+        try client.bus.addMatch("type='signal',\(sender),interface='org.mpris.MediaPlayer2.TrackList'") { [unowned self] _ in
+            if showingQueue { refreshQueue() }
+            draw()
+        }
+        try client.bus.onDisconnect { [unowned self] in
+            exitStatus = 1
+            quit()
+        }
+    }
+
+    private func refreshAll() {
+        if let values = try? client.getAll() { state.apply(values) }
+        if let reply = try? client.call("GetAll", [.string(ControlsNames.interface)], interface: "org.freedesktop.DBus.Properties"),
+           let values = reply.first?.dictionary {
+            state.applyControls(values)
+        }
+        refreshPosition()
+    }
+
+    private func refreshPosition() {
+        setPosition((try? client.get("Position"))?.int64Value ?? 0)
+    }
+
+    private func setPosition(_ position: Int64) {
+        state.position = position
+        state.positionTime = monotonicSeconds()
+    }
+
+    private func refreshQueue() {
+        queue = (try? client.metadata(of: client.trackIDs())) ?? []
+        if showingHistory, case .array(_, let ids)? = try? client.get("History", interface: ControlsNames.interface) {
+            history = (try? client.metadata(of: ids)) ?? []
+        }
+        selection = min(selection, max(0, queue.count - 1))
+    }
+
+    // MARK: Keys
+
+    private func handle(_ key: Key) {
+        message = ""
+        switch key {
+        case .character("q"), .character("Q"): return quit()
+        case .character(" "): send("PlayPause")
+        case .left: send("Seek", [.int64(-10_000_000)])
+        case .right: send("Seek", [.int64(10_000_000)])
+        case .character("n"): send("Next")
+        case .character("p"): send("Previous")
+        case .character("["): stepSpeed(by: -1)
+        case .character("]"): stepSpeed(by: 1)
+        case .character("o"): expanded.toggle()
+        case .tab:
+            showingQueue.toggle()
+            if showingQueue { refreshQueue() }
+        case .character("h") where showingQueue:
+            showingHistory.toggle()
+            refreshQueue()
+        case .up where showingQueue: selection = max(0, selection - 1)
+        case .down where showingQueue: selection = min(max(0, queue.count - 1), selection + 1)
+        case .enter where showingQueue:
+            if queue.indices.contains(selection), let id = queue[selection]["mpris:trackid"] {
+                send("GoTo", [id], interface: ServiceClient.trackList)
+            }
+        default: break
+        }
+        draw()
+    }
+
+    private func send(_ member: String, _ arguments: [DBusValue] = [], interface: String = ServiceClient.player) {
+        do { try client.call(member, arguments, interface: interface) } catch { message = "\(error)" }
+    }
+
+    private func stepSpeed(by step: Int) {
+        let speeds = CustomActions.speeds
+        let index = speeds.firstIndex { $0 >= state.rate - 0.001 } ?? 1
+        let target = speeds[min(max(0, index + step), speeds.count - 1)]
+        do { try client.set("Rate", .double(target)) } catch { message = "\(error)" }
+    }
+
+    // MARK: Drawing
+
+    private func draw() {
+        let (columns, rows) = Terminal.size
+        if mini {
+            Terminal.write("\r\u{1B}[2K" + fit(miniLine(), columns))
+            return
+        }
+        var lines = showingQueue ? queueLines(rows: rows) : playbackLines(columns: columns)
+        lines.append("")
+        lines.append(showingQueue ? "↑/↓ choose  Enter play  h history  Tab playback  q quit"
+                     : "Space play/pause  ←/→ 10 s  n/p next/prev  [ ] speed  o more  Tab queue  q quit")
+        if !message.isEmpty { lines.append(message) }
+        let screen = lines.prefix(rows).map { fit($0, columns) }.joined(separator: "\r\n\u{1B}[K")
+        Terminal.write("\u{1B}[H\u{1B}[2J" + screen)
+    }
+
+    private func playbackLines(columns: Int) -> [String] {
+        let now = monotonicSeconds()
+        let position = state.position(at: now)
+        let length = state.length
+        let barWidth = max(10, min(60, columns - 20))
+        let filled = length.map { $0 > 0 ? Int(Double(barWidth) * Double(position) / Double($0)) : 0 } ?? 0
+        let bar = String(repeating: "=", count: min(barWidth, filled)) + String(repeating: "-", count: max(0, barWidth - filled))
+        var lines = [" \(client.destination) — \(state.status)", "", "   " + state.title]
+        if !state.artist.isEmpty { lines.append("   " + state.artist) }
+        if !state.album.isEmpty { lines.append("   " + state.album) }
+        lines += ["", "   \(clock(position)) [\(bar)] \(length.map(clock) ?? "–")", ""]
+        if expanded && !state.expandedRow.isEmpty {
+            lines.append("   " + state.expandedRow.map { "[\(state.label(of: $0))]" }.joined(separator: "  "))
+        }
+        lines.append("   " + state.bottomRow.map { "[\(state.label(of: $0))]" }.joined(separator: "  "))
+        return lines
+    }
+
+    private func queueLines(rows: Int) -> [String] {
+        var lines = [" Queue — \(queue.count) entries", ""]
+        let position = state.position(at: monotonicSeconds())
+        if showingHistory { lines += history.map { "   · " + ($0["xesam:title"]?.stringValue ?? "?") } }
+        let visible = max(1, rows - 6)
+        let start = max(0, min(selection - visible / 2, queue.count - visible))
+        for (index, entry) in queue.enumerated().dropFirst(start).prefix(visible) {
+            let current = entry["mpris:trackid"] == state.trackID
+            let cursor = index == selection ? ">" : " "
+            var line = cursor + (current ? "▶ " : "  ") + "\(index + 1). " + (entry["xesam:title"]?.stringValue ?? "?")
+            if current { line += "  \(clock(position)) / \(entry["mpris:length"]?.int64Value.map(clock) ?? "–")" }
+            lines.append(line)
+        }
+        if queue.isEmpty { lines.append("   (the queue is empty, or this player has no track list)") }
+        return lines
+    }
+
+    private func miniLine() -> String {
+        let icon = state.status == "Playing" ? "▶" : (state.status == "Paused" ? "❚❚" : "■")
+        var line = "\(icon) \(state.title)"
+        if !state.artist.isEmpty { line += " — " + state.artist }
+        line += "  \(clock(state.position(at: monotonicSeconds())))  [|◀] [\(state.status == "Playing" ? "❚❚" : "▶")] [▶|]"
+        return line
+    }
+
+    /// `text` cut to `columns` characters.
+    private func fit(_ text: String, _ columns: Int) -> String {
+        text.count <= columns ? text : String(text.prefix(max(0, columns - 1))) + "…"
+    }
+}
