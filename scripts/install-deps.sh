@@ -6,7 +6,7 @@ packages=(
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-pulseaudio
   libpulse-dev pulseaudio pulseaudio-utils
-  dbus dbus-daemon dbus-bin playerctl procps
+  dbus dbus-daemon dbus-bin playerctl procps tmux
 )
 missing=()
 for p in "${packages[@]}"; do

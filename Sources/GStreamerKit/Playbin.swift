@@ -63,6 +63,7 @@ public final class Playbin {
         }
         if let tempo = gst_element_factory_make("scaletempo", "tempo") {
             rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(tempo))
+            keepsPitchAtOtherRates = true
         }
         handoff.connect(to: element)
         let bus = gst_element_get_bus(element)
@@ -81,8 +82,8 @@ public final class Playbin {
         gst_object_unref(elementPointer)
     }
 
-    /// Whether playbin can change the playback rate without changing pitch.
-    public var keepsPitchAtOtherRates: Bool { GStreamer.hasElement("scaletempo") }
+    /// Whether the pipeline changes the playback rate without changing pitch (scaletempo is its audio filter).
+    public private(set) var keepsPitchAtOtherRates = false
 
     /// Sets the URI to load on the next change from NULL/READY, dropping any gapless handover.
     public func setURI(_ uri: String) {

@@ -70,6 +70,7 @@ final class GStreamerEngine: PlaybackEngine {
 
     func setRate(_ newRate: Double) {
         rate = newRate
+        log.info("rate \(newRate)" + (playbin.keepsPitchAtOtherRates ? " (pitch kept by scaletempo)" : " (scaletempo missing: pitch follows)"))
         guard loaded, prerolled else { return }
         if !playbin.seek(toNanoseconds: playbin.positionNanoseconds ?? 0, rate: newRate) {
             log.warning("could not change the rate to \(newRate)")

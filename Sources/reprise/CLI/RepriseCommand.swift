@@ -52,7 +52,7 @@ struct Serve: ParsableCommand {
                 print("reprise is already running as \(client.destination)")
                 return
             }
-            try client.openMedia(media, enqueue: enqueue)
+            try runVerb { try client.openMedia(media, enqueue: enqueue) }
             return
         }
         throw ExitCode(Service.run(Options(verbose: verbose, media: media, audio: settings)))
