@@ -130,7 +130,10 @@ final class NowPlayingView {
         case .character("o"): expanded.toggle()
         case .tab:
             showingQueue.toggle()
-            if showingQueue { refreshQueue() }
+            if showingQueue {
+                refreshQueue()
+                selection = queue.firstIndex { $0["mpris:trackid"] == state.trackID } ?? 0
+            }
         case .character("h") where showingQueue:
             showingHistory.toggle()
             refreshQueue()
@@ -153,7 +156,12 @@ final class NowPlayingView {
         let speeds = CustomActions.speeds
         let index = speeds.firstIndex { $0 >= state.rate - 0.001 } ?? 1
         let target = speeds[min(max(0, index + step), speeds.count - 1)]
-        do { try client.set("Rate", .double(target)) } catch { message = "\(error)" }
+        do {
+            try client.set("Rate", .double(target))
+            state.rate = target // keys can come faster than the PropertiesChanged that confirms it
+        } catch {
+            message = "\(error)"
+        }
     }
 
     // MARK: Drawing

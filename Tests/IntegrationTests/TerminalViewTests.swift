@@ -1,0 +1,125 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// `reprise ui` driven in tmux: what it shows, the control bar's order, keys, the queue view and --mini.
+@Suite(.serialized) struct TerminalViewTests {
+    let media = TestMedia.shared
+
+    func startOnSecondTrack(_ session: Session) throws {
+        try session.launch([media.first, media.second, media.third])
+        #expect(session.waitFor { session.title() == "First Light" })
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "Second Wind" && session.status() == "Playing" })
+    }
+
+    @Test func thePlaybackViewShowsTheTrackAndTheControlsInTheSeedsOrder() throws {
+        let session = try Session()
+        defer { session.close() }
+        try startOnSecondTrack(session)
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("Second Wind") })
+        let screen = tmux.text()
+        #expect(screen.contains("   Other Artist\n   Test Album"))
+        #expect(screen.contains("[Back 10 s]  [|◀ Prev]  [❚❚ Pause]  [Next ▶|]  [… More]"))
+        #expect(screen.contains("] 0:19"))
+        // The expanded row: the remaining custom actions, above the bottom row.
+        tmux.send("o")
+        #expect(session.waitFor {
+            tmux.text().contains("[Forward 10 s]  [Speed 1×]  [Repeat: off]  [Shuffle: off]\n   [Back 10 s]  [|◀ Prev]")
+        })
+        // Narrower terminal: redrawn within the width.
+        tmux.resize(columns: 40, rows: 20)
+        #expect(session.waitFor { tmux.screen().allSatisfy { $0.count <= 40 } && tmux.text().contains("Second Wind") })
+    }
+
+    @Test func keysDriveThePlayer() throws {
+        let session = try Session()
+        defer { session.close() }
+        try startOnSecondTrack(session)
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("❚❚ Pause") })
+        tmux.send("Space")
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect(session.waitFor { tmux.text().contains("▶ Play") && tmux.text().contains("— Paused") })
+        tmux.send("Space")
+        #expect(session.waitFor { session.status() == "Playing" })
+        let before = session.position() ?? 0
+        session.clearSignals()
+        tmux.send("Right")
+        #expect(session.waitFor { session.seeked.contains { abs($0 - before - 10_000_000) < 2_000_000 } })
+        tmux.send("]")
+        #expect(session.waitFor { (try? session.get("Rate")) == .double(1.25) })
+        tmux.send("[", "[")
+        #expect(session.waitFor { (try? session.get("Rate")) == .double(0.5) })
+        tmux.send("n")
+        #expect(session.waitFor { session.title() == "Third Time" })
+        #expect(session.waitFor { tmux.text().contains("Third Time") })
+        tmux.send("q")
+        #expect(session.waitFor { tmux.exitStatus == 0 })
+        // Back on the normal screen: the view is gone from the terminal.
+        #expect(!tmux.text().contains("Space play/pause"))
+    }
+
+    @Test func aCrashStillRestoresTheTerminal() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("First Light") })
+        let pid = try #require(tmux.commandPID)
+        kill(pid, SIGSEGV)
+        #expect(session.waitFor { tmux.exitStatus == 128 + Int(SIGSEGV) })
+        #expect(!tmux.text().contains("Space play/pause"))
+        #expect(session.status() == "Playing")
+    }
+
+    @Test func theQueueViewPlaysAChosenEntry() throws {
+        let session = try Session()
+        defer { session.close() }
+        try startOnSecondTrack(session)
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("Second Wind") })
+        tmux.send("Tab")
+        #expect(session.waitFor { tmux.text().contains(" Queue — 3 entries") })
+        // Chronological, the current entry marked with its elapsed time and chosen to start with.
+        let lines = tmux.screen()
+        #expect(lines.contains { $0.hasPrefix("   1. First Light") })
+        #expect(lines.contains { $0.hasPrefix(">▶ 2. Second Wind  0:") && $0.hasSuffix("/ 0:19") })
+        #expect(lines.contains { $0.hasPrefix("   3. Third Time") })
+        tmux.send("Down", "Enter")
+        #expect(session.waitFor { session.title() == "Third Time" })
+        #expect(session.waitFor { tmux.screen().contains { $0.hasPrefix(">▶ 3. Third Time") } })
+        tmux.send("h")
+        #expect(session.waitFor { tmux.text().contains("   · First Light\n   · Second Wind") })
+    }
+
+    @Test func theMiniBarIsOneLine() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" })
+        let tmux = try Tmux([repriseBinary, "ui", "--mini"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.screen().first?.hasPrefix("▶ First Light — Test Artist  0:") == true })
+        let lines = tmux.screen()
+        #expect(lines.first?.hasSuffix("[|◀] [❚❚] [▶|]") == true)
+        #expect(lines.dropFirst().allSatisfy { $0.isEmpty })
+        tmux.send("Space")
+        #expect(session.waitFor { session.status() == "Paused" && tmux.screen().first?.hasPrefix("❚❚ First Light") == true })
+        tmux.send("q")
+        #expect(session.waitFor { tmux.exitStatus == 0 })
+    }
+
+    @Test func withNoPlayerItSaysSoAndFails() throws {
+        let session = try Session()
+        defer { session.close() }
+        let result = try runCommand(repriseBinary, ["ui"], environment: session.environment)
+        #expect(result.status == 1 && result.errors.contains("Reprise is not running"))
+    }
+}
