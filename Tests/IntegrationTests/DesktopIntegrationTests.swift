@@ -29,6 +29,9 @@ import Testing
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml",
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml",
                         "share/dbus-1/interfaces/app.reprise.AudioSession1.xml",
+                        "share/dbus-1/interfaces/app.reprise.Controls1.xml",
+                        "share/bash-completion/completions/reprise", "share/zsh/site-functions/_reprise",
+                        "share/fish/vendor_completions.d/reprise.fish",
                         "share/man/man1/reprise.1", "lib/systemd/user/reprise.service"]
         for file in expected { #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "\(file) missing") }
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/reprise"))
@@ -102,7 +105,7 @@ import Testing
         try session.launch([])
         let live = try session.call("Introspect", interface: "org.freedesktop.DBus.Introspectable").first?.stringValue ?? ""
         for interface in ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
-                          "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1"] {
+                          "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1", "app.reprise.Controls1"] {
             let shipped = try String(contentsOfFile: packageRoot.path + "/dbus/\(interface).xml", encoding: .utf8)
             let expected = IntrospectionSummary(xml: shipped, interface: interface)
             let actual = IntrospectionSummary(xml: live, interface: interface)
