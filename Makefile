@@ -11,7 +11,7 @@ deps:
 	scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product reprise
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product reprise
 
 run: build
 	REPRISE_BINARY=.build/release/reprise scripts/demo.sh
