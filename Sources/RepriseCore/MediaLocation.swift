@@ -61,7 +61,9 @@ public enum MediaLocation {
                 if found.isEmpty { result.problems.append("\(argument): no audio files") }
                 result.directoryGroups.append(result.uris.count..<result.uris.count + found.count)
                 result.uris += found.map(MediaURI.file(path:))
-            case .regularFile, .other:
+            case .other:
+                result.problems.append("\(argument) is not a regular file (devices, FIFOs and sockets are not played)")
+            case .regularFile:
                 guard PlaylistFormat(fileName: path) != nil else {
                     result.uris.append(MediaURI.file(path: path))
                     continue

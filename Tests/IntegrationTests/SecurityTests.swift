@@ -1,0 +1,80 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// What a media player must not open, and what it writes being private to the user.
+@Suite(.serialized) struct SecurityTests {
+    let media = TestMedia.shared
+
+    @Test func onlyAdvertisedSchemesAndRegularFilesAreOpened() throws {
+        let session = try Session()
+        defer { session.close() }
+        let fifo = session.directory + "/pipe.ogg"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let socketPath = session.directory + "/socket.ogg"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        defer { close(listener) }
+
+        let service = try session.launch([media.first, "/dev/zero", fifo, socketPath, "v4l2:///dev/video0"])
+        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        let log = session.log(of: service)
+        #expect(log.contains("/dev/zero is not a regular file") && log.contains("pipe.ogg is not a regular file"))
+        #expect(log.contains("socket.ogg is not a regular file") && log.contains("scheme 'v4l2' is not supported"))
+        func trackCount() -> Int {
+            guard case .array(_, let ids)? = try? session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") else { return -1 }
+            return ids.count
+        }
+        #expect(trackCount() == 1)
+        let refused = ["v4l2:///dev/video0", "pulse://alsa_input.monitor", "alsa://hw:0", "fd://0", "appsrc://",
+                       "data:audio/ogg;base64,AAAA", "rtsp://camera/stream", "smb://server/share/a.ogg", "file:///dev/zero",
+                       "file:///dev/snd/pcmC0D0c", TestMedia.uri(fifo), TestMedia.uri(socketPath), "file:///etc", "not a uri", ""]
+        for uri in refused {
+            let openError = session.dbusError { try session.call("OpenUri", [.string(uri)]) }
+            #expect(openError != nil, "OpenUri accepted \(uri)")
+            let addError = session.dbusError {
+                try session.call("AddTrack", [.string(uri), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"), .bool(true)],
+                                 interface: "org.mpris.MediaPlayer2.TrackList")
+            }
+            #expect(addError != nil, "AddTrack accepted \(uri)")
+        }
+        #expect(trackCount() == 1)
+        #expect(session.title() == "First Light", "\(session.metadata())")
+        #expect(session.status() == "Playing")
+        #expect(try session.get("SupportedUriSchemes", interface: "org.mpris.MediaPlayer2") == .strings(["file", "http", "https"]))
+    }
+
+    @Test func whatRepriseWritesIsPrivate() throws {
+        let session = try Session()
+        defer { session.close() }
+        let other = try session.startStream(role: "music")
+        _ = other
+        let service = try session.launch(["--options", "duckOthers", media.covered])
+        #expect(session.waitFor { session.metadata()["mpris:artUrl"] != nil })
+        let home = session.environment["HOME"]!
+        let changed = home + "/.local/state/reprise/changed-streams"
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: changed) })
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitForExit(service) == 0)
+        func mode(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int }
+        for directory in [home + "/.local/state/reprise", home + "/.cache/reprise", home + "/.cache/reprise/art"] {
+            #expect(mode(directory) == 0o700, "\(directory)")
+        }
+        #expect(mode(home + "/.local/state/reprise/state") == 0o600)
+        let art = try FileManager.default.contentsOfDirectory(atPath: home + "/.cache/reprise/art")
+        #expect(!art.isEmpty && art.allSatisfy { mode(home + "/.cache/reprise/art/" + $0) == 0o600 })
+        // Nothing written outside the XDG directories (under the private home: .local/state and .cache only).
+        let written = try FileManager.default.subpathsOfDirectory(atPath: home).filter { !$0.hasPrefix(".local/state") && !$0.hasPrefix(".cache") }
+        // (PulseAudio keeps its cookie in ~/.config/pulse.)
+        #expect(written.allSatisfy { [".local", ".config"].contains($0) || $0.hasPrefix(".config/pulse") }, "\(written)")
+    }
+}
