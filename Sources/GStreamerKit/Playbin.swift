@@ -54,7 +54,7 @@ public final class Playbin {
         self.iconName = iconName
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
         rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
-        if let made = gst_element_factory_make("pulsesink", "audio-output") {
+        if let made = gst_element_factory_make("pulsesink", Self.audioOutputName) {
             let sinkPointer = UnsafeMutableRawPointer(made)
             sink = sinkPointer
             rp_object_set_string(sinkPointer, "client-name", applicationName)
@@ -142,6 +142,9 @@ public final class Playbin {
         return gst_element_seek(element, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
                                 GST_SEEK_TYPE_NONE, -1) != 0
     }
+
+    /// The name of the audio sink element (errors it posts are output failures, not media failures).
+    public static let audioOutputName = "audio-output"
 
     /// The PulseAudio `media.role` of streams opened from now on (the next stream loaded).
     public func setRole(_ role: String) {

@@ -30,6 +30,8 @@ public final class Player {
     /// What an opened URI interrupted, to go back to if it turns out to be unplayable.
     private var interruptions: [Int: Interruption] = [:]
     private var consecutiveFailures = 0
+    /// Where to pick up after the sound output failed (the stream was unloaded, the entry kept, paused).
+    private var positionBeforeOutputFailure: Int64?
     private var transactionDepth = 0
     private var trackListChanges: [TrackListChange] = []
     private var descriptions = DescriptionBacklog()
@@ -62,6 +64,7 @@ public final class Player {
 
     /// Position in the current track; 0 when stopped, never beyond the track's length.
     public var positionMicroseconds: Int64 {
+        if loadedEntryID == nil, status == .paused, let saved = positionBeforeOutputFailure { return saved }
         guard status != .stopped, loadedEntryID != nil, prerolled else { return 0 }
         var position = max(0, engine.positionMicroseconds ?? 0)
         if let length = queue.current?.lengthMicroseconds { position = min(position, length) }
@@ -268,7 +271,11 @@ public final class Player {
     public func play() {
         guard queue.current != nil, status != .playing else { return }
         guard status == .paused, loadedEntryID != nil else {
-            transaction { startLoading(playing: true, holding: announcedTrack) }
+            transaction {
+                let resumeAt = positionBeforeOutputFailure
+                startLoading(playing: true, holding: announcedTrack)
+                if let resumeAt, resumeAt > 0 { jump(to: resumeAt) }
+            }
             return
         }
         // Announce first: the pipeline follows within a millisecond (a PulseAudio uncork round trip).
@@ -537,6 +544,19 @@ public final class Player {
         }
     }
 
+    /// The sound output failed (the sound server went away): nothing is wrong with the media, so the entry
+    /// stays current, paused where it was; Play loads it again there.
+    public func engineOutputDidFail(_ message: String) {
+        transaction {
+            guard loadedEntryID != nil, status != .stopped else { return }
+            let position = positionMicroseconds
+            log.warning("the sound output failed (\(message)); paused at \(position / 1_000_000) s")
+            unload()
+            status = .paused
+            positionBeforeOutputFailure = position
+        }
+    }
+
     /// The loaded stream cannot be played (missing, not media, corrupt, or the output failed).
     public func engineDidFail(_ message: String) {
         transaction { streamFailed(message) }
@@ -596,6 +616,7 @@ public final class Player {
         }
         loadedEntryID = entry.id
         preparedEntryID = nil
+        positionBeforeOutputFailure = nil
         prerolled = false
         seekable = false
         heldTrack = .some(before)
@@ -633,6 +654,7 @@ public final class Player {
 
     private func unload() {
         rememberPositionOfLoadedEntry()
+        positionBeforeOutputFailure = nil
         engine.stop()
         if let id = loadedEntryID {
             pendingOpens.removeValue(forKey: id)?(nil)

@@ -116,7 +116,14 @@ final class GStreamerEngine: PlaybackEngine {
             player.engineDidReachEnd()
         case .error(let text, let debug, let source) where loaded:
             log.debug("pipeline error from \(source): \(debug)")
-            if playbin.isSwitchPending { player.engineDidFailNextStream(text) } else { player.engineDidFail(text) }
+            if source == Playbin.audioOutputName {
+                // The sound server is gone (or refused us): the media is fine, so do not skip it.
+                player.engineOutputDidFail(text)
+            } else if playbin.isSwitchPending {
+                player.engineDidFailNextStream(text)
+            } else {
+                player.engineDidFail(text)
+            }
         case .warning(let text, let source):
             log.debug("pipeline warning from \(source): \(text)")
         case .clockLost where wantsPlaying:

@@ -72,6 +72,7 @@ enum Service {
         let keepsState = name == wellKnownName
         let saver = keepsState ? StateSaver(store: store, player: player, log: log) : nil
         saver?.start(on: loop)
+        if !options.media.isEmpty { saver?.markDirty() }
         let reader = MetadataReader(player: player, art: ArtCache.standard(), fileSystem: fileSystem, log: log)
         let audio = AudioSessionController(player: player, engine: engine, settings: audioSettings,
                                            changes: ChangedStreamsStore.standard(), log: log)
@@ -166,6 +167,7 @@ final class StateSaver {
     private let log: Log
     private var dirty = false
     private var secondsSinceSave = 0
+    private var lastSaveAt = -1.0
 
     init(store: StateStore, player: Player, log: Log) {
         self.store = store
@@ -177,12 +179,21 @@ final class StateSaver {
         loop.every(milliseconds: 1000) { [self] in tick() }
     }
 
-    /// Something changed: save within a second.
-    func markDirty() { dirty = true }
+    /// Something changed: saved at once when nothing was saved in the last second (a burst of changes then
+    /// waits for the next tick), so a queue given at start-up is on disk right away.
+    func markDirty() {
+        dirty = true
+        if monotonicSeconds() - lastSaveAt >= 1 { save() }
+    }
 
     private func tick() {
         secondsSinceSave += 1
         guard dirty || (player.status == .playing && secondsSinceSave >= 10) else { return }
+        save()
+    }
+
+    private func save() {
+        lastSaveAt = monotonicSeconds()
         if store.save(player.savedState) {
             dirty = false
             secondsSinceSave = 0

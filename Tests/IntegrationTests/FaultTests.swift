@@ -1,0 +1,86 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// Faults survived: the sound server restarting, the state directory unwritable, kill -9 at any moment.
+@Suite(.serialized) struct FaultTests {
+    let media = TestMedia.shared
+
+    @Test func theSoundServerRestartingKeepsTheQueueAndThePosition() throws {
+        let session = try Session()
+        defer { session.close() }
+        let service = try session.launch([media.first, media.second])
+        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        let id = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [id, .int64(10_000_000)])
+        #expect(session.waitFor { (session.position() ?? 0) >= 10_000_000 })
+        try session.restartPulse()
+        // Paused where it was, on the same track: the media was fine, only the output went away.
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect(session.title() == "First Light")
+        let position = session.position() ?? 0
+        #expect(position >= 10_000_000 && position < 14_000_000)
+        try session.call("Play")
+        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > position })
+        #expect(session.waitFor { (try? session.sinkInputs(of: service))?.isEmpty == false })
+        #expect(session.title() == "First Light")
+    }
+
+    @Test func anUnwritableStateDirectoryIsSurvivedAndTheOldStateKept() throws {
+        let session = try Session()
+        defer { session.close() }
+        let first = try session.launch([media.first, media.second])
+        #expect(session.waitFor { session.title() == "First Light" })
+        let directory = session.environment["HOME"]! + "/.local/state/reprise"
+        let state = directory + "/state"
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: state) })
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        _ = session.waitForExit(first)
+        let saved = try String(contentsOfFile: state, encoding: .utf8)
+        // Tests run as root, which permissions do not stop: a file where the state directory should be does.
+        try FileManager.default.removeItem(atPath: directory)
+        try Data().write(to: URL(fileURLWithPath: directory)) // a file where the directory should be
+        let second = try session.launch([media.third])
+        #expect(session.waitFor { session.title() == "Third Time" && session.status() == "Playing" })
+        try session.call("Next")
+        #expect(session.waitFor(3) { session.log(of: second).contains("could not save the state") })
+        #expect(session.status() != nil) // still serving
+        try FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try saved.write(toFile: state, atomically: true, encoding: .utf8)
+        // Writable again: the next save succeeds.
+        try session.set("LoopStatus", .string("Track"))
+        #expect(session.waitFor { ((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").contains("loop Track") })
+    }
+
+    @Test func killedAtRandomMomentsTheStateIsAlwaysWholeAndRestored() throws {
+        let session = try Session()
+        defer { session.close() }
+        let state = session.environment["HOME"]! + "/.local/state/reprise/state"
+        var generator = SystemRandomNumberGenerator()
+        let media = [self.media.first, self.media.second, self.media.third]
+        var service = try session.launch(media)
+        for round in 0..<12 {
+            #expect(session.waitFor { session.status() != nil })
+            // Change things so saves happen, then kill at a random moment within the next half second.
+            try? session.set("LoopStatus", .string(["None", "Track", "Playlist"][round % 3]))
+            _ = try? session.call("Next")
+            usleep(UInt32.random(in: 0...500_000, using: &generator))
+            kill(service, SIGKILL)
+            _ = session.waitForExit(service)
+            if let text = try? String(contentsOfFile: state, encoding: .utf8) {
+                #expect(text.hasPrefix("reprise-state 1\n") && text.hasSuffix("end\n"), "torn state in round \(round)")
+            }
+            service = try session.launch([])
+            #expect(session.waitFor { session.nameHasOwner(Session.name) })
+            #expect(!session.log(of: service).contains("ignoring unreadable saved state"))
+            guard case .array(_, let ids)? = try? session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") else {
+                Issue.record("no track list in round \(round)")
+                continue
+            }
+            #expect(ids.count == 3, "queue lost in round \(round)")
+            _ = try? session.call("Play")
+        }
+    }
+}
