@@ -76,7 +76,7 @@ struct GoTo: ParsableCommand {
         try runVerb {
             let client = try target.client()
             try client.call("GoTo", [try client.trackID(number: number)], interface: ServiceClient.trackList)
-            if target.json { printJSON(.object([("ok", .bool(true))])) }
+            target.reportDone()
         }
     }
 }
@@ -90,7 +90,7 @@ struct Remove: ParsableCommand {
         try runVerb {
             let client = try target.client()
             try client.call("RemoveTrack", [try client.trackID(number: number)], interface: ServiceClient.trackList)
-            if target.json { printJSON(.object([("ok", .bool(true))])) }
+            target.reportDone()
         }
     }
 }
@@ -107,7 +107,7 @@ struct Add: ParsableCommand {
     func run() throws {
         try runVerb {
             try target.client().openMedia(media, enqueue: true)
-            if target.json { printJSON(.object([("ok", .bool(true))])) }
+            target.reportDone()
         }
     }
 }
@@ -119,7 +119,7 @@ struct Clear: ParsableCommand {
     func run() throws {
         try runVerb {
             try target.client().call("Clear", interface: ControlsNames.interface)
-            if target.json { printJSON(.object([("ok", .bool(true))])) }
+            target.reportDone()
         }
     }
 }
@@ -153,9 +153,7 @@ struct Shuffle: ParsableCommand {
         try runVerb {
             let client = try target.client()
             if let state {
-                guard let on = ["on": true, "off": false, "true": true, "false": false][state.lowercased()] else {
-                    throw CLIError("'\(state)' is not on or off", status: 2)
-                }
+                let on = try parseSwitch(state)
                 try client.set("Shuffle", .bool(on))
             }
             let current = try client.get("Shuffle") == .bool(true)

@@ -97,11 +97,24 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "Act on another MPRIS player (e.g. vlc, spotify) instead of Reprise.") var player: String?
     @Flag(help: "Print JSON for scripts.") var json = false
 
+    /// After a verb that only acts: nothing on the terminal, `{"ok":true}` for scripts.
+    func reportDone() {
+        if json { printJSON(.object([("ok", .bool(true))])) }
+    }
+
     func client() throws -> ServiceClient {
         let client = try ServiceClient.connect(player: player)
         try client.requireRunning()
         return client
     }
+}
+
+/// "on" or "off" (also "true"/"false"); anything else is bad input.
+func parseSwitch(_ text: String) throws -> Bool {
+    guard let on = ["on": true, "off": false, "true": true, "false": false][text.lowercased()] else {
+        throw CLIError("'\(text)' is not on or off", status: 2)
+    }
+    return on
 }
 
 /// Runs a verb's body, turning ``CLIError`` into a message on standard error and its exit status.

@@ -45,7 +45,7 @@ struct Invoke: ParsableCommand {
     func run() throws {
         try runVerb {
             try target.client().call("Invoke", [.string(id)], interface: ControlsNames.interface)
-            if target.json { printJSON(.object([("ok", .bool(true))])) }
+            target.reportDone()
         }
     }
 }
@@ -91,7 +91,7 @@ struct Silent: ParsableCommand {
         try runVerb {
             let client = try target.client()
             if let state {
-                guard let on = ["on": true, "off": false][state.lowercased()] else { throw CLIError("'\(state)' is not on or off", status: 2) }
+                let on = try parseSwitch(state)
                 try client.call("SetSilent", [.bool(on)], interface: AudioSessionNames.interface)
             }
             let current = try client.get("Silent", interface: AudioSessionNames.interface) == .bool(true)

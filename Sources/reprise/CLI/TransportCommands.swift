@@ -60,7 +60,7 @@ extension PlayerMethodCommand {
     func run() throws {
         try runVerb {
             try target.client().call(Self.method)
-            if target.json { printJSON(.object([("ok", .bool(true))])) }
+            target.reportDone()
         }
     }
 }
@@ -129,7 +129,7 @@ struct Seek: ParsableCommand {
                 guard let id = (try client.get("Metadata")).dictionary?["mpris:trackid"] else { throw CLIError("nothing is playing") }
                 try client.call("SetPosition", [id, .int64(microseconds)])
             }
-            if target.json { printJSON(.object([("ok", .bool(true))])) }
+            target.reportDone()
         }
     }
 }
