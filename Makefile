@@ -3,7 +3,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: all deps build run test bench bench-deps install uninstall clean
+.PHONY: all deps build run test bench bench-deps fuzz install uninstall clean
 
 all: build
 
@@ -23,6 +23,11 @@ test: deps
 bench: build
 	$(SWIFT) build -c release --product reprise-bench
 	.build/release/reprise-bench --binary .build/release/reprise --output build/bench.md
+
+# Hostile D-Bus input: CALLS generated calls (default 100,000) from several connections at a running Reprise.
+fuzz: build
+	$(SWIFT) build -c release --product reprise-fuzz
+	.build/release/reprise-fuzz --binary .build/release/reprise --calls $${CALLS:-100000}
 
 bench-deps: deps
 	scripts/install-bench-deps.sh

@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "reprise", targets: ["reprise"]),
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
+        .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,6 +31,7 @@ let package = Package(
         .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus",
                                                          "CShims", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
+        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
         .target(name: "TestSupport"),

@@ -1,0 +1,150 @@
+import SDBus
+
+/// One generated call: where it goes and what it carries.
+struct HostileCall {
+    var path: String
+    var interface: String
+    var member: String
+    var arguments: [DBusValue]
+}
+
+/// Generates hostile calls to every method and property of Reprise's interfaces: right signatures with
+/// extreme values, wrong signatures, huge strings and arrays, unknown paths, interfaces and members.
+/// Calls that legitimately end the service or empty its queue (Quit, Clear) are left out, so what the run
+/// proves is that nothing else can.
+struct HostileCalls {
+    private var random: SplitMix
+
+    init(seed: UInt64) { random = SplitMix(seed: seed) }
+
+    static let objectPath = "/org/mpris/MediaPlayer2"
+    /// (interface, member, signature of the arguments it expects).
+    static let methods: [(String, String, String)] = [
+        ("org.mpris.MediaPlayer2", "Raise", ""),
+        ("org.mpris.MediaPlayer2.Player", "Next", ""), ("org.mpris.MediaPlayer2.Player", "Previous", ""),
+        ("org.mpris.MediaPlayer2.Player", "Pause", ""), ("org.mpris.MediaPlayer2.Player", "PlayPause", ""),
+        ("org.mpris.MediaPlayer2.Player", "Stop", ""), ("org.mpris.MediaPlayer2.Player", "Play", ""),
+        ("org.mpris.MediaPlayer2.Player", "Seek", "x"), ("org.mpris.MediaPlayer2.Player", "SetPosition", "ox"),
+        ("org.mpris.MediaPlayer2.Player", "OpenUri", "s"),
+        ("org.mpris.MediaPlayer2.TrackList", "GetTracksMetadata", "ao"), ("org.mpris.MediaPlayer2.TrackList", "AddTrack", "sob"),
+        ("org.mpris.MediaPlayer2.TrackList", "RemoveTrack", "o"), ("org.mpris.MediaPlayer2.TrackList", "GoTo", "o"),
+        ("org.mpris.MediaPlayer2.Playlists", "ActivatePlaylist", "o"), ("org.mpris.MediaPlayer2.Playlists", "GetPlaylists", "uusb"),
+        ("app.reprise.AudioSession1", "SetCategory", "sas"), ("app.reprise.AudioSession1", "SetSilent", "b"),
+        ("app.reprise.AudioSession1", "SetOutput", "s"), ("app.reprise.AudioSession1", "ListOutputs", ""),
+        ("app.reprise.Controls1", "Invoke", "s"), ("app.reprise.Controls1", "OpenMedia", "asb"),
+        ("org.freedesktop.DBus.Introspectable", "Introspect", ""), ("org.freedesktop.DBus.Peer", "Ping", ""),
+        ("org.example.Unknown", "Frobnicate", "s"), ("org.mpris.MediaPlayer2.Player", "Explode", ""),
+    ]
+    static let interfaces = ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
+                             "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1", "app.reprise.Controls1",
+                             "org.example.Unknown", ""]
+    static let properties = ["PlaybackStatus", "LoopStatus", "Rate", "Shuffle", "Metadata", "Volume", "Position", "MinimumRate",
+                             "MaximumRate", "CanGoNext", "CanSeek", "Tracks", "CanEditTracks", "PlaylistCount", "Orderings",
+                             "ActivePlaylist", "Category", "Options", "Silent", "Output", "Interrupted", "Actions", "Layout",
+                             "History", "Fullscreen", "Identity", "SupportedMimeTypes", "NoSuchProperty", ""]
+
+    mutating func next() -> HostileCall {
+        let path = chance(0.05) ? pick(["/", "/org/mpris", "/org/reprise/Reprise/Track/1", "/org/mpris/MediaPlayer2/Player"])
+            : Self.objectPath
+        switch random.next() % 10 {
+        case 0, 1:
+            return HostileCall(path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                               arguments: chance(0.1) ? randomArguments() : [.string(pick(Self.interfaces)), .string(pick(Self.properties))])
+        case 2:
+            return HostileCall(path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                               arguments: [.string(pick(Self.interfaces))])
+        case 3, 4:
+            let value: DBusValue = chance(0.5) ? self.value(of: pick(["d", "s", "b", "x", "as", "a{sv}"])) : randomValue(depth: 0)
+            return HostileCall(path: path, interface: "org.freedesktop.DBus.Properties", member: "Set",
+                               arguments: [.string(pick(Self.interfaces)), .string(pick(Self.properties)), .variant(value)])
+        default:
+            let (interface, member, signature) = pick(Self.methods)
+            let arguments = chance(0.75) ? arguments(for: signature) : randomArguments()
+            return HostileCall(path: path, interface: interface, member: member, arguments: arguments)
+        }
+    }
+
+    // MARK: Values
+
+    private mutating func arguments(for signature: String) -> [DBusValue] {
+        var types: [String] = []
+        var rest = Substring(signature)
+        while let first = rest.first {
+            if first == "a" {
+                types.append(String(rest.prefix(2)))
+                rest = rest.dropFirst(2)
+            } else {
+                types.append(String(first))
+                rest = rest.dropFirst()
+            }
+        }
+        return types.map { value(of: $0) }
+    }
+
+    private mutating func randomArguments() -> [DBusValue] {
+        (0..<Int(random.next() % 4)).map { _ in randomValue(depth: 0) }
+    }
+
+    private mutating func randomValue(depth: Int) -> DBusValue {
+        let kinds = depth < 2 ? ["s", "o", "x", "d", "b", "u", "as", "ao", "v", "(sx)", "a{sv}", "y", "n"] : ["s", "x", "d", "b"]
+        return value(of: pick(kinds), depth: depth)
+    }
+
+    private mutating func value(of type: String, depth: Int = 0) -> DBusValue {
+        switch type {
+        case "s": return .string(hostileString())
+        case "o": return .objectPath(pick(["/", "/org/mpris/MediaPlayer2/TrackList/NoTrack", "/org/reprise/Reprise/Track/0",
+                                           "/org/reprise/Reprise/Track/999999999", "/org/reprise/Reprise/Track/x",
+                                           "/org/reprise/Reprise/Playlist/ffffffffffffffff", "/a/b/c", "/org/mpris/MediaPlayer2"]))
+        case "x": return .int64(pick([Int64.min, Int64.max, 0, -1, 1, 10_000_000, -10_000_000, Int64.max / 1000]))
+        case "d": return .double(pick([Double.nan, .infinity, -.infinity, -1, 0, -0.0, 0.5, 1, 2, 2.5, 1e308, -1e308, 1e-300]))
+        case "b": return .bool(chance(0.5))
+        case "u": return .uint32(pick([0, 1, UInt32.max, 7, 100]))
+        case "y": return .byte(UInt8(truncatingIfNeeded: random.next()))
+        case "n": return .int16(Int16(truncatingIfNeeded: random.next()))
+        case "as":
+            let count = arrayLength()
+            return .array(elementSignature: "s", count > 1000 ? Array(repeating: .string("a"), count: count)
+                          : (0..<count).map { _ in .string(hostileString(small: true)) })
+        case "ao":
+            let count = arrayLength()
+            return .array(elementSignature: "o", count > 1000 ? Array(repeating: .objectPath("/a"), count: count)
+                          : (0..<count).map { _ in value(of: "o") })
+        case "v": return .variant(randomValue(depth: depth + 1))
+        case "(sx)": return .structure([value(of: "s"), value(of: "x")])
+        case "a{sv}": return .vardict((0..<Int(random.next() % 4)).map { _ in (hostileString(small: true), randomValue(depth: depth + 1)) })
+        default: return .string("")
+        }
+    }
+
+    /// Mostly a few elements; one time in a hundred, 100,000.
+    private mutating func arrayLength() -> Int {
+        chance(0.01) ? 100_000 : Int(random.next() % 5)
+    }
+
+    private mutating func hostileString(small: Bool = false) -> String {
+        if !small && chance(0.01) { return String(repeating: "a", count: 100_000) }
+        return pick(["", "x", "None", "Track", "Playlist", "Alphabetical", "ModifiedDate", "playback", "ambient", "loud",
+                     "mixWithOthers", "skip-forward", "speed", "warp", "file:///dev/zero", "file:///etc/passwd", "file:///",
+                     "v4l2:///dev/video0", "pulse://source", "fd://0", "http://", "https://example.invalid/x.ogg", "not a uri",
+                     "file:///nonexistent/a.ogg", "%%%", "é\u{1F3B5}\u{202E}", "../../../../etc/shadow", "speakers", "headphones",
+                     String(repeating: "/", count: 300)])
+    }
+
+    private mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 10_000) < probability * 10_000 }
+
+    private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+}
+
+/// A small, seedable random number generator, so a failing run can be replayed.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

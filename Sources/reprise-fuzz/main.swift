@@ -1,0 +1,116 @@
+import Foundation
+import Glibc
+import SDBus
+import TestSupport
+
+/// `reprise-fuzz`: starts Reprise on a private bus and PulseAudio, sends it generated hostile calls from several
+/// connections at once, and checks that every call got a reply in bounded time, that the service neither crashed
+/// nor hung, that its memory stayed bounded, and that afterwards it still plays and its state file is whole.
+/// Exit status 0 when all of that holds. `make fuzz` runs it long; `make test` runs it short.
+func option(_ name: String, _ fallback: String) -> String {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return fallback }
+    return arguments[index + 1]
+}
+
+let calls = Int(option("--calls", "100000")) ?? 100_000
+let connectionCount = max(1, Int(option("--connections", "4")) ?? 4)
+let seed = UInt64(option("--seed", String(UInt64.random(in: 0...UInt64(UInt32.max))))) ?? 1
+let binary = option("--binary", ".build/debug/reprise")
+let maximumGrowthMiB = Double(option("--max-rss-growth", "48")) ?? 48
+
+func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+func residentMiB(_ pid: pid_t) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
+}
+
+func run() throws -> Bool {
+    let desktop = try PrivateDesktop()
+    defer { desktop.stop() }
+    var files: [String] = []
+    for (index, frequency) in [440, 550, 660].enumerated() {
+        let path = desktop.directory + "/tone-\(index).ogg"
+        try generateTone(at: path, seconds: 30, frequency: frequency, tags: nil, encoder: ["vorbisenc", "!", "oggmux"])
+        files.append(path)
+    }
+    let log = desktop.directory + "/reprise.log"
+    var service = try Child.spawn(binary, files, environment: desktop.environment, stdout: log, stderr: log)
+    defer { if service.isRunning() { kill(service.pid, SIGKILL); _ = service.wait() } }
+    let name = "org.mpris.MediaPlayer2.reprise", path = "/org/mpris/MediaPlayer2"
+    let observer = try Bus.connect(address: desktop.busAddress)
+    func owned() -> Bool {
+        (try? observer.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                            member: "NameHasOwner", [.string(name)]))?.first == .bool(true)
+    }
+    guard eventually(20, { owned() }) else { say("reprise did not start; see \(log)"); return false }
+    Thread.sleep(forTimeInterval: 1)
+    let rssBefore = residentMiB(service.pid)
+    let connections = try (0..<connectionCount).map { _ in try Bus.connect(address: desktop.busAddress) }
+    var generator = HostileCalls(seed: seed)
+    var sent = 0, replies = 0, errors = 0, inFlight = 0
+    var unanswered: [String] = []
+    let started = monotonicSeconds()
+    say("fuzzing \(name) with \(calls) calls from \(connectionCount) connections (seed \(seed))")
+    while sent < calls || inFlight > 0 {
+        while inFlight < 32 && sent < calls {
+            let call = generator.next()
+            let bus = connections[sent % connections.count]
+            inFlight += 1
+            sent += 1
+            bus.callAsync(destination: name, path: call.path, interface: call.interface, member: call.member, call.arguments,
+                          timeoutMicroseconds: 10_000_000) { result in
+                inFlight -= 1
+                replies += 1
+                if case .failure(let error) = result {
+                    errors += 1
+                    if ["org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.NoReply"].contains(error.name) {
+                        unanswered.append("\(call.interface).\(call.member): \(error.name)")
+                    }
+                }
+            }
+        }
+        for bus in connections { bus.processPending(waitingUpTo: 2_000) }
+        if sent % 1000 == 0, !service.isRunning() { break }
+    }
+    let elapsed = monotonicSeconds() - started
+    let alive = service.isRunning()
+    let rssAfter = alive ? residentMiB(service.pid) : 0
+    // Afterwards it still plays, and what it saved is whole.
+    var plays = false
+    if alive {
+        _ = try? observer.call(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player", member: "Play")
+        plays = eventually(10) {
+            (try? observer.getProperty(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player",
+                                       name: "PlaybackStatus")) == .string("Playing")
+        }
+        if !plays {
+            let status = try? observer.getProperty(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player",
+                                                   name: "PlaybackStatus")
+            say("not playing after the run (\(String(describing: status))); the log's end:\n"
+                + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(1500) ?? ""))
+        }
+        _ = try? observer.call(destination: name, path: path, interface: "org.mpris.MediaPlayer2", member: "Quit")
+        _ = service.wait()
+    }
+    let state = (try? String(contentsOfFile: desktop.environment["HOME"]! + "/.local/state/reprise/state", encoding: .utf8)) ?? ""
+    let stateWhole = state.hasPrefix("reprise-state 1\n") && state.hasSuffix("end\n")
+    let growth = rssAfter - rssBefore
+    print("""
+        {"calls":\(sent),"replies":\(replies),"errors":\(errors),"unanswered":\(unanswered.count),"seconds":\(String(format: "%.1f", elapsed)),\
+        "callsPerSecond":\(String(format: "%.0f", Double(replies) / max(elapsed, 0.001))),"alive":\(alive),"playsAfter":\(plays),\
+        "stateWhole":\(stateWhole),"rssBeforeMiB":\(String(format: "%.1f", rssBefore)),"rssAfterMiB":\(String(format: "%.1f", rssAfter)),"seed":\(seed)}
+        """)
+    unanswered.prefix(5).forEach { say("unanswered: \($0)") }
+    if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(2000) ?? "")) }
+    return alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB
+}
+
+do {
+    exit(try run() ? 0 : 1)
+} catch {
+    say("reprise-fuzz: \(error)")
+    exit(2)
+}

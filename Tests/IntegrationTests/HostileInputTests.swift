@@ -1,0 +1,17 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The D-Bus fuzzer in bounded form (`make fuzz` runs it long): thousands of hostile calls from several
+/// connections; every one answered, no crash or hang, memory bounded, and afterwards Reprise still plays.
+@Suite(.serialized) struct HostileInputTests {
+    @Test func thousandsOfHostileCallsAreAllAnsweredAndChangeNothingThatMatters() throws {
+        let fuzzer = packageRoot.appendingPathComponent(".build/debug/reprise-fuzz").path
+        let result = try runCommand(fuzzer, ["--calls", "4000", "--connections", "4", "--binary", repriseBinary])
+        let report = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8))) as? [String: Any] ?? [:]
+        #expect(result.status == 0, "\(result.output)\n\(result.errors)")
+        #expect(report["calls"] as? Int == 4000 && report["replies"] as? Int == 4000)
+        #expect(report["unanswered"] as? Int == 0)
+        #expect(report["alive"] as? Bool == true && report["playsAfter"] as? Bool == true && report["stateWhole"] as? Bool == true)
+    }
+}
