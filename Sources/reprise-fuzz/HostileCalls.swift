@@ -10,8 +10,8 @@ struct HostileCall {
 
 /// Generates hostile calls to every method and property of Reprise's interfaces: right signatures with
 /// extreme values, wrong signatures, huge strings and arrays, unknown paths, interfaces and members.
-/// Calls that legitimately end the service or empty its queue (Quit, Clear) are left out, so what the run
-/// proves is that nothing else can.
+/// Calls that legitimately end the service or replace its queue (Quit, Clear, OpenMedia without enqueue) are
+/// left out, so what the run proves is that nothing else can.
 struct HostileCalls {
     private var random: SplitMix
 
@@ -59,7 +59,9 @@ struct HostileCalls {
                                arguments: [.string(pick(Self.interfaces)), .string(pick(Self.properties)), .variant(value)])
         default:
             let (interface, member, signature) = pick(Self.methods)
-            let arguments = chance(0.75) ? arguments(for: signature) : randomArguments()
+            var arguments = chance(0.75) ? arguments(for: signature) : randomArguments()
+            // OpenMedia replacing the queue is, like Clear, a legitimate way to empty it: only enqueue.
+            if member == "OpenMedia", arguments.count == 2, case .bool = arguments[1] { arguments[1] = .bool(true) }
             return HostileCall(path: path, interface: interface, member: member, arguments: arguments)
         }
     }

@@ -17,7 +17,7 @@ let calls = Int(option("--calls", "100000")) ?? 100_000
 let connectionCount = max(1, Int(option("--connections", "4")) ?? 4)
 let seed = UInt64(option("--seed", String(UInt64.random(in: 0...UInt64(UInt32.max))))) ?? 1
 let binary = option("--binary", ".build/debug/reprise")
-let maximumGrowthMiB = Double(option("--max-rss-growth", "48")) ?? 48
+let maximumGrowthMiB = Double(option("--max-rss-growth", "24")) ?? 24
 
 func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
