@@ -128,7 +128,8 @@ enum XMLText {
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    /// The text without leading and trailing whitespace.
+    public func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }

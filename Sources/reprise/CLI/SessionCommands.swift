@@ -1,5 +1,6 @@
 import ArgumentParser
 import MPRIS
+import RepriseCore
 import SDBus
 
 struct Actions: ParsableCommand {
@@ -63,7 +64,7 @@ struct Category: ParsableCommand {
             if name != nil || options != nil {
                 var category = name
                 if category == nil { category = try client.get("Category", interface: interface).stringValue }
-                var list = options.map { $0.split(separator: ",").map { String($0).trimmingCharacters() } }
+                var list = options.map { $0.split(separator: ",").map { $0.trimmingWhitespace() } }
                 if list == nil { list = try client.get("Options", interface: interface).stringArray }
                 do {
                     try client.call("SetCategory", [.string(category ?? "playback"), .strings(list ?? [])], interface: interface)
@@ -137,14 +138,5 @@ struct OutputCommand: ParsableCommand {
                 for output in outputs { print((output.current ? "* " : "  ") + output.name + "\t" + output.description) }
             }
         }
-    }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text = text.dropFirst() }
-        while text.last?.isWhitespace == true { text = text.dropLast() }
-        return String(text)
     }
 }
