@@ -166,7 +166,7 @@ public final class Player {
             if transactionDepth == 1 && completedGroup == nil { lastChangeAffectsSavedState = false }
             var described = entry
             described.isDescribed = true
-            if let tags { described.tags = tags.merged(with: entry.tags) }
+            if let tags { described.tags = tags.sanitized().merged(with: entry.tags) }
             if described.lengthMicroseconds == nil { described.lengthMicroseconds = lengthMicroseconds }
             if described.artURL == nil { described.artURL = artURL }
             queue.update(id: id) { $0 = described }
@@ -468,7 +468,7 @@ public final class Player {
     public func engineDidReadTags(_ tags: TrackTags) {
         transaction {
             guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
-            let merged = entry.tags.merged(with: tags)
+            let merged = entry.tags.merged(with: tags.sanitized())
             guard merged != entry.tags else { return }
             queue.update(id: id) { $0.tags = merged }
             if prerolled { trackListChanges.append(.metadataChanged(id: id)) }

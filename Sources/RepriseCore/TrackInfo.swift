@@ -26,6 +26,28 @@ public struct TrackTags: Sendable, Equatable {
         self.contentCreated = contentCreated
     }
 
+    /// The longest text a tag keeps, in characters; longer ones are cut and end with "…".
+    public static let maximumTextLength = 1_000
+    /// The most values a list tag (artists, genres…) keeps.
+    public static let maximumValueCount = 32
+
+    /// These tags within the limits a desktop widget can show: texts cut to ``maximumTextLength``, lists to
+    /// ``maximumValueCount`` values, empty texts dropped. Files can carry megabytes of tags; none of that
+    /// reaches the bus.
+    public func sanitized() -> TrackTags {
+        func text(_ value: String?) -> String? {
+            guard let value, !value.isEmpty else { return nil }
+            guard value.count > Self.maximumTextLength else { return value }
+            return String(value.prefix(Self.maximumTextLength - 1)) + "…"
+        }
+        func list(_ values: [String]) -> [String] {
+            values.lazy.compactMap(text).prefix(Self.maximumValueCount).map { $0 }
+        }
+        return TrackTags(title: text(title), artists: list(artists), album: text(album), albumArtists: list(albumArtists),
+                         trackNumber: trackNumber, discNumber: discNumber, genres: list(genres), composers: list(composers),
+                         comments: list(comments), contentCreated: text(contentCreated))
+    }
+
     /// Fields set in `newer` replace ours; fields it lacks keep their value.
     public func merged(with newer: TrackTags) -> TrackTags {
         var result = self

@@ -78,10 +78,12 @@ func run() throws -> Bool {
     let elapsed = monotonicSeconds() - started
     let alive = service.isRunning()
     let rssAfter = alive ? residentMiB(service.pid) : 0
-    // Afterwards it still plays, and what it saved is whole.
+    // Afterwards it still plays, and what it saved is whole. (The run may legitimately have removed the tones
+    // from the queue with RemoveTrack, so one is opened again.)
     var plays = false
     if alive {
-        _ = try? observer.call(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player", member: "Play")
+        _ = try? observer.call(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player", member: "OpenUri",
+                               [.string("file://" + files[0])])
         plays = eventually(10) {
             (try? observer.getProperty(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player",
                                        name: "PlaybackStatus")) == .string("Playing")

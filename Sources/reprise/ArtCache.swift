@@ -10,26 +10,17 @@ struct ArtCache {
 
     static func standard() -> ArtCache { ArtCache(directory: XDGDirectories.cacheHome + "/reprise/art") }
 
-    /// The URI of `image` in the cache, writing it first when it is not there yet; nil when it cannot be written.
-    func store(_ image: EmbeddedImage) -> String? {
-        guard let digest = image.bytes.withUnsafeBufferPointer({ g_compute_checksum_for_data(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) })
+    /// The URI of picture `bytes` of `kind` in the cache, writing it first when it is not there yet; nil when it
+    /// cannot be written.
+    func store(_ bytes: [UInt8], kind: ImageKind) -> String? {
+        guard let digest = bytes.withUnsafeBufferPointer({ g_compute_checksum_for_data(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) })
         else { return nil }
         defer { g_free(digest) }
-        let path = directory + "/" + String(cString: digest) + "." + Self.fileExtension(for: image.mediaType)
+        let path = directory + "/" + String(cString: digest) + "." + kind.fileExtension
         var info = stat()
-        if stat(path, &info) == 0 && Int(info.st_size) == image.bytes.count { return MediaURI.file(path: path) }
+        if stat(path, &info) == 0 && Int(info.st_size) == bytes.count { return MediaURI.file(path: path) }
         guard DurableFile.makePrivateDirectories(directory, ownComponents: 2),
-              image.bytes.withUnsafeBytes({ DurableFile.write($0, to: path) }) else { return nil }
+              bytes.withUnsafeBytes({ DurableFile.write($0, to: path) }) else { return nil }
         return MediaURI.file(path: path)
-    }
-
-    private static func fileExtension(for mediaType: String) -> String {
-        switch mediaType {
-        case "image/png": "png"
-        case "image/gif": "gif"
-        case "image/webp": "webp"
-        case "image/bmp": "bmp"
-        default: "jpg"
-        }
     }
 }

@@ -63,11 +63,20 @@ final class MetadataReader {
             log.debug("could not read tags of \(entry.uri): \(error)")
             player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
         } else {
-            let artURL = media.image.flatMap(art.store) ?? folderCover(for: path)
+            let artURL = media.image.flatMap { storeCover($0, of: entry.uri) } ?? folderCover(for: path)
             player.entryDescribed(id: entry.id, tags: TrackTags(media.tags),
                                   lengthMicroseconds: media.durationNanoseconds.map { $0 / 1000 }, artURL: artURL)
         }
         pump()
+    }
+
+    /// The cache URI of an embedded picture; nil (logged) when its bytes are not a picture a widget can show.
+    private func storeCover(_ image: EmbeddedImage, of uri: String) -> String? {
+        guard let kind = ImageKind(sniffing: image.bytes) else {
+            log.info("the picture embedded in \(uri) is not an image (said to be \(image.mediaType)); ignored")
+            return nil
+        }
+        return art.store(image.bytes, kind: kind)
     }
 
     /// A `cover.jpg`/`folder.jpg` (or .png) beside the file, looked up once per folder.

@@ -27,6 +27,36 @@ import TestSupport
         #expect(session.title() == "First Light")
     }
 
+    @Test func mediaDeletedOrTruncatedWhileItPlaysIsSkippedOn() throws {
+        let session = try Session()
+        defer { session.close() }
+        let doomed = session.directory + "/doomed.ogg", shrinking = session.directory + "/shrinking.ogg"
+        try FileManager.default.copyItem(atPath: media.first, toPath: doomed)
+        try FileManager.default.copyItem(atPath: media.third, toPath: shrinking)
+        let service = try session.launch([doomed, shrinking, media.second])
+        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        // Deleted while it plays: what is already open plays out, then the next one follows.
+        try FileManager.default.removeItem(atPath: doomed)
+        let first = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [first, .int64(18_000_000)])
+        #expect(session.waitFor { session.title() == "Third Time" && session.status() == "Playing" })
+        // Cut to nothing while it plays: the stream ends early and the next one follows.
+        #expect(truncate(shrinking, 0) == 0)
+        #expect(session.waitFor(30) { session.title() == "Second Wind" && session.status() == "Playing" })
+        // Going back to the deleted one skips it with a reason instead of stopping.
+        guard case .array(_, let ids) = try session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") else {
+            Issue.record("no Tracks")
+            return
+        }
+        try session.call("GoTo", [ids[0]], interface: "org.mpris.MediaPlayer2.TrackList")
+        #expect(session.waitFor { session.log(of: service).contains("doomed.ogg") && session.log(of: service).contains("skipping") })
+        #expect(session.waitFor { session.status() == "Playing" })
+        #expect(session.isRunning(service))
+        if case .array(_, let after) = try session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") {
+            #expect(after == ids, "the queue keeps the deleted entry")
+        }
+    }
+
     @Test func anUnwritableStateDirectoryIsSurvivedAndTheOldStateKept() throws {
         let session = try Session()
         defer { session.close() }

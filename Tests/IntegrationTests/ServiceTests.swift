@@ -149,9 +149,13 @@ import Testing
         defer { session.close() }
         let reprise = try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" })
+        try session.set("Shuffle", .bool(true))
         session.killBus()
         #expect(session.waitForExit(reprise) == 1)
         #expect(session.log(of: reprise).contains("lost the session bus"))
+        // It saved on the way out, so systemd's restart finds everything.
+        let state = try String(contentsOfFile: session.environment["HOME"]! + "/.local/state/reprise/state", encoding: .utf8)
+        #expect(state.contains("shuffle 1") && state.hasSuffix("end\n"), "\(state)")
     }
 
     @Test func aSecondInstanceTakesItsOwnName() throws {

@@ -76,3 +76,42 @@ import Testing
         #expect(merged == TrackTags(title: "A", artists: ["X"], album: "B", trackNumber: 3))
     }
 }
+
+/// Tags from hostile files are cut to what a widget can show before they reach the queue.
+@Suite struct TagSanitizingTests {
+    @Test func longTextsAndListsAreCutAndEmptyOnesDropped() {
+        let hostile = TrackTags(title: String(repeating: "t", count: 400_000), artists: (0..<2_000).map { "Artist \($0)" },
+                                album: "", genres: ["", "Rock"], comments: [String(repeating: "é", count: 5_000)])
+        let tags = hostile.sanitized()
+        #expect(tags.title?.count == TrackTags.maximumTextLength)
+        #expect(tags.title?.hasSuffix("…") == true)
+        #expect(tags.artists.count == TrackTags.maximumValueCount && tags.artists.first == "Artist 0")
+        #expect(tags.album == nil)
+        #expect(tags.genres == ["Rock"])
+        #expect(tags.comments.first?.count == TrackTags.maximumTextLength)
+        let ordinary = TrackTags(title: "Song", artists: ["A", "B"], trackNumber: 3)
+        #expect(ordinary.sanitized() == ordinary)
+    }
+
+    @Test func thePlayerStoresOnlySanitizedTags() {
+        let (player, _, _) = makePlayer()
+        player.play()
+        player.engineDidReadTags(TrackTags(title: String(repeating: "x", count: 10_000)))
+        player.engineDidPreroll(lengthMicroseconds: 3_000_000, seekable: true)
+        #expect(player.announcedTrack?.title.count == TrackTags.maximumTextLength)
+        let other = player.queue.entries[1].id
+        player.entryDescribed(id: other, tags: TrackTags(artists: Array(repeating: "Same", count: 100)),
+                              lengthMicroseconds: nil, artURL: nil)
+        #expect(player.queue.entry(withID: other)?.tags.artists.count == TrackTags.maximumValueCount)
+    }
+
+    @Test func picturesAreRecognisedByTheirBytes() {
+        #expect(ImageKind(sniffing: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) == .jpeg)
+        #expect(ImageKind(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)
+        #expect(ImageKind(sniffing: Array("GIF89a....".utf8)) == .gif)
+        #expect(ImageKind(sniffing: Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == .webp)
+        #expect(ImageKind(sniffing: Array(repeating: 0x41, count: 1000)) == nil)
+        #expect(ImageKind(sniffing: []) == nil)
+        #expect(ImageKind(sniffing: Array("RIFF\0\0\0\0WAVEfmt ".utf8)) == nil)
+    }
+}

@@ -80,18 +80,52 @@ struct TestMedia: Sendable {
     }
 
     /// Adds a FLAC PICTURE metadata block (front cover) right after STREAMINFO, as taggers do.
-    static func embedPicture(_ image: Data, mediaType: String, inFLAC path: String) throws {
-        var file = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard file.starts(with: Array("fLaC".utf8)), file.count > 42 else { throw HarnessError(message: "\(path) is not FLAC") }
-        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xff) } }
+    static func embedPicture(_ image: Data, mediaType: String, inFLAC path: String, width: Int = 64, height: Int = 64) throws {
         var block: [UInt8] = be32(3) + be32(mediaType.utf8.count) + Array(mediaType.utf8) + be32(0)
-        block += be32(64) + be32(64) + be32(24) + be32(0) + be32(image.count) + Array(image)
-        let streamInfoWasLast = file[4] & 0x80 != 0
-        file[4] &= 0x7f
-        let header: [UInt8] = [(streamInfoWasLast ? 0x80 : 0) | 6] + be32(block.count).dropFirst()
-        file.insert(contentsOf: header + block, at: 42)
-        try file.write(to: URL(fileURLWithPath: path))
+        block += be32(width) + be32(height) + be32(24) + be32(0) + be32(image.count) + Array(image)
+        try rewriteFLACMetadata(path, inserting: [(6, block)])
     }
+
+    /// Replaces a FLAC file's VORBIS_COMMENT block with `comments` ("KEY=value" as raw bytes, so they may be
+    /// invalid UTF-8).
+    static func setVorbisComments(_ comments: [[UInt8]], inFLAC path: String) throws {
+        func le32(_ value: Int) -> [UInt8] { [0, 8, 16, 24].map { UInt8((value >> $0) & 0xff) } }
+        let vendor = Array("reprise tests".utf8)
+        var block = le32(vendor.count) + vendor + le32(comments.count)
+        for comment in comments { block += le32(comment.count) + comment }
+        try rewriteFLACMetadata(path, inserting: [(4, block)], dropping: [4])
+    }
+
+    /// Rewrites a FLAC file's metadata blocks: drops those of the `dropping` types and inserts `blocks`
+    /// (type, body) right after STREAMINFO. Each body must be under 16 MiB (the format's 24-bit length).
+    static func rewriteFLACMetadata(_ path: String, inserting blocks: [(type: UInt8, body: [UInt8])],
+                                    dropping: Set<UInt8> = []) throws {
+        let file = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        guard file.starts(with: Array("fLaC".utf8)) else { throw HarnessError(message: "\(path) is not FLAC") }
+        var existing: [(type: UInt8, body: [UInt8])] = []
+        var offset = 4, last = false
+        while !last {
+            guard offset + 4 <= file.count else { throw HarnessError(message: "\(path): truncated metadata") }
+            last = file[offset] & 0x80 != 0
+            let length = Int(file[offset + 1]) << 16 | Int(file[offset + 2]) << 8 | Int(file[offset + 3])
+            guard offset + 4 + length <= file.count else { throw HarnessError(message: "\(path): truncated block") }
+            existing.append((file[offset] & 0x7f, Array(file[offset + 4 ..< offset + 4 + length])))
+            offset += 4 + length
+        }
+        let kept = existing.filter { !dropping.contains($0.type) }
+        let all = [kept[0]] + blocks + kept.dropFirst()
+        var output = Array("fLaC".utf8)
+        for (index, block) in all.enumerated() {
+            precondition(block.body.count < 1 << 24, "a FLAC metadata block is at most 16 MiB")
+            output.append((index == all.count - 1 ? 0x80 : 0) | block.type)
+            output += be32(block.body.count).dropFirst()
+            output += block.body
+        }
+        output += file[offset...]
+        try Data(output).write(to: URL(fileURLWithPath: path))
+    }
+
+    private static func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xff) } }
 
     static func uri(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }
 }
