@@ -3,7 +3,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: all deps build run test bench bench-deps fuzz install uninstall clean
+.PHONY: all deps build run test bench bench-deps fuzz soak install uninstall clean
 
 all: build
 
@@ -28,6 +28,13 @@ bench: build
 fuzz: build
 	$(SWIFT) build -c release --product reprise-fuzz
 	.build/release/reprise-fuzz --binary .build/release/reprise --calls $${CALLS:-100000}
+
+# A mixed random workload for SOAK_SECONDS (default 60) with calls interrupting and outputs coming and going;
+# reports calls per second, reply latency, errors and RSS over time, and fails if RSS does not stay flat.
+SOAK_SECONDS ?= 60
+soak: build
+	$(SWIFT) build -c release --product reprise-soak
+	.build/release/reprise-soak --binary .build/release/reprise --seconds $(SOAK_SECONDS) --output build/soak.md
 
 bench-deps: deps
 	scripts/install-bench-deps.sh

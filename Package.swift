@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "reprise", targets: ["reprise"]),
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
         .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
+        .executable(name: "reprise-soak", targets: ["reprise-soak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -32,6 +33,7 @@ let package = Package(
                                                          "CShims", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),
+        .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
         .target(name: "TestSupport"),

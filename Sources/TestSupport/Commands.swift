@@ -109,3 +109,10 @@ public func monotonicSeconds() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &now)
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1_000_000_000
 }
+
+/// The resident memory of process `pid` in MiB (VmRSS); 0 when it cannot be read.
+public func residentMiB(of pid: pid_t) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+    return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+}

@@ -1,4 +1,5 @@
 import SDBus
+import TestSupport
 
 /// One generated call: where it goes and what it carries.
 struct HostileCall {
@@ -136,17 +137,4 @@ struct HostileCalls {
     private mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 10_000) < probability * 10_000 }
 
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
-}
-
-/// A small, seedable random number generator, so a failing run can be replayed.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

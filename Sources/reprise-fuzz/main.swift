@@ -21,12 +21,6 @@ let maximumGrowthMiB = Double(option("--max-rss-growth", "24")) ?? 24
 
 func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
-func residentMiB(_ pid: pid_t) -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
-    return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
-}
-
 func run() throws -> Bool {
     let desktop = try PrivateDesktop()
     defer { desktop.stop() }
@@ -47,7 +41,7 @@ func run() throws -> Bool {
     }
     guard eventually(20, { owned() }) else { say("reprise did not start; see \(log)"); return false }
     Thread.sleep(forTimeInterval: 1)
-    let rssBefore = residentMiB(service.pid)
+    let rssBefore = residentMiB(of: service.pid)
     let connections = try (0..<connectionCount).map { _ in try Bus.connect(address: desktop.busAddress) }
     var generator = HostileCalls(seed: seed)
     var sent = 0, replies = 0, errors = 0, inFlight = 0
@@ -77,7 +71,7 @@ func run() throws -> Bool {
     }
     let elapsed = monotonicSeconds() - started
     let alive = service.isRunning()
-    let rssAfter = alive ? residentMiB(service.pid) : 0
+    let rssAfter = alive ? residentMiB(of: service.pid) : 0
     // Afterwards it still plays, and what it saved is whole. (The run may legitimately have removed the tones
     // from the queue with RemoveTrack, so one is opened again.)
     var plays = false

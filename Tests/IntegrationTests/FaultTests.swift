@@ -91,7 +91,7 @@ import TestSupport
         var generator = SystemRandomNumberGenerator()
         let media = [self.media.first, self.media.second, self.media.third]
         var service = try session.launch(media)
-        for round in 0..<12 {
+        for round in 0..<50 {
             #expect(session.waitFor { session.status() != nil })
             // Change things so saves happen, then kill at a random moment within the next half second.
             try? session.set("LoopStatus", .string(["None", "Track", "Playlist"][round % 3]))

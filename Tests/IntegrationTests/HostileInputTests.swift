@@ -14,4 +14,15 @@ import TestSupport
         #expect(report["unanswered"] as? Int == 0)
         #expect(report["alive"] as? Bool == true && report["playsAfter"] as? Bool == true && report["stateWhole"] as? Bool == true)
     }
+
+    /// `make soak` in short: a mixed workload with calls and outputs coming and going; every call answered,
+    /// Reprise announces the interruptions, still plays afterwards, and its memory stays flat.
+    @Test func aShortSoakIsAnsweredThroughoutAndStaysFlat() throws {
+        let soak = packageRoot.appendingPathComponent(".build/debug/reprise-soak").path
+        let result = try runCommand(soak, ["--seconds", "15", "--binary", repriseBinary])
+        #expect(result.status == 0, "\(result.output)\n\(result.errors)")
+        #expect(result.output.contains("# Soak: passed"))
+        #expect(result.output.contains("| unanswered calls | 0 |"))
+        #expect(!result.output.contains("Reprise announced 0 began"), "\(result.output)")
+    }
 }

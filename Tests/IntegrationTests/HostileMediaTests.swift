@@ -15,12 +15,6 @@ import TestSupport
         return items
     }
 
-    func residentMiB(_ pid: pid_t) -> Double {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
-
     @Test func brokenFilesAreSkippedWithAReasonAndTruncatedOrMislabelledOnesPlay() throws {
         let session = try Session()
         defer { session.close() }
@@ -168,7 +162,7 @@ import TestSupport
         let cached = try #require(URL(string: artURL)?.path)
         #expect(FileManager.default.contents(atPath: cached) == image)
         // The picture went to disk; the service does not keep copies of it in memory.
-        #expect(residentMiB(reprise) < 96, "RSS \(residentMiB(reprise)) MiB")
+        #expect(residentMiB(of: reprise) < 96, "RSS \(residentMiB(of: reprise)) MiB")
         let ids = trackIDs(session)
         #expect(session.waitFor {
             let reply = try? session.call("GetTracksMetadata", [.array(elementSignature: "o", [ids[1]])], interface: Self.trackList)
