@@ -77,4 +77,52 @@ import TestSupport
         // (PulseAudio keeps its cookie in ~/.config/pulse.)
         #expect(written.allSatisfy { [".local", ".config"].contains($0) || $0.hasPrefix(".config/pulse") }, "\(written)")
     }
+
+    @Test func neverTouchesTheSystemBusAndListensOnNothing() throws {
+        let session = try Session()
+        defer { session.close() }
+        // A stand-in system bus that records whether anyone connects to it.
+        let systemBus = session.directory + "/system_bus_socket"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in systemBus.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 8) == 0)
+        let service = try session.launch([media.covered, media.first],
+                                         extraEnvironment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + systemBus])
+        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:artUrl"] != nil })
+        try session.call("Next")
+        _ = try session.call("ListOutputs", interface: "app.reprise.AudioSession1")
+        try session.call("Pause")
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect(accept(listener, nil, nil) == -1 && errno == EAGAIN, "Reprise connected to the system bus")
+
+        // None of its sockets listens: it is reachable through the session bus only.
+        let inodes = Set(((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(service)/fd")) ?? []).compactMap { fd -> String? in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(service)/fd/\(fd)"),
+                  target.hasPrefix("socket:[") else { return nil }
+            return String(target.dropFirst("socket:[".count).dropLast())
+        })
+        #expect(!inodes.isEmpty)
+        let unix = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        for line in unix.split(separator: "\n").dropFirst() {
+            // Num RefCount Protocol Flags Type St Inode Path; flag 00010000 is a listening socket.
+            let fields = line.split(separator: " ")
+            guard fields.count >= 7, inodes.contains(String(fields[6])) else { continue }
+            #expect(fields[3] != "00010000", "Reprise listens on \(line)")
+        }
+        for table in ["tcp", "tcp6", "udp", "udp6"] {
+            let text = (try? String(contentsOfFile: "/proc/net/" + table, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                #expect(!(fields.count >= 10 && inodes.contains(String(fields[9]))), "Reprise has an \(table) socket: \(line)")
+            }
+        }
+    }
 }
