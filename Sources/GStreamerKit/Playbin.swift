@@ -47,6 +47,9 @@ public final class Playbin {
     private let iconName: String
     private var sink: UnsafeMutableRawPointer?
 
+    /// The most bytes of any tag string that reach the audio sink.
+    static let tagStringLimit: UInt32 = 1024
+
     public init?(role: String, applicationName: String, iconName: String) {
         guard let element = gst_element_factory_make("playbin", "player") else { return nil }
         self.element = element
@@ -58,6 +61,8 @@ public final class Playbin {
             let sinkPointer = UnsafeMutableRawPointer(made)
             sink = sinkPointer
             rp_object_set_string(sinkPointer, "client-name", applicationName)
+            // pulsesink hands titles and artists to the sound server, which drops the connection over 64 KiB.
+            _ = rp_limit_tag_strings(made, Self.tagStringLimit)
             setRole(role)
             rp_object_set_object(elementPointer, "audio-sink", sinkPointer)
         }

@@ -29,7 +29,7 @@ public struct TrackTags: Sendable, Equatable {
     /// The longest text a tag keeps, in characters; longer ones are cut and end with "…".
     public static let maximumTextLength = 1_000
     /// The most values a list tag (artists, genres…) keeps.
-    public static let maximumValueCount = 32
+    public static let maximumValueCount = 16
 
     /// These tags within the limits a desktop widget can show: texts cut to ``maximumTextLength``, lists to
     /// ``maximumValueCount`` values, empty texts dropped. Files can carry megabytes of tags; none of that

@@ -72,4 +72,12 @@ const char *rp_object_name(GstObject *object);
  * parsers accept: what the installed GStreamer can play. NULL-terminated; free with g_strfreev. */
 char **rp_decodable_media_types(void);
 
+/* ---- Tags on their way to a sink ------------------------------------------ */
+
+/** Cuts every string in the TAG events reaching `element`'s sink pad to at most `max_bytes` bytes (at a
+ * character boundary) and 16 values a tag. pulsesink passes titles and artists (several values joined
+ * into one) to PulseAudio as stream properties, and the sound server drops the whole connection when one
+ * is over 64 KiB. Runs on the streaming thread, in C. */
+bool rp_limit_tag_strings(GstElement *element, unsigned max_bytes);
+
 #endif
