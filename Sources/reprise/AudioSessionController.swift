@@ -158,6 +158,8 @@ final class AudioSessionController: AudioSessionControl {
         if info.processID == ownPID {
             ownStreams[info.index] = info
             tracker.streamIsOn(info.sink)
+            // pulsesink drops a mute set while its stream is still connecting; a new stream starts as the policy says.
+            if isNew && engine.isMuted && !info.muted { pulse.setSinkInputMute(info.index, true) }
             return
         }
         if isNew, let original = leftByPreviousRun.volumes.removeValue(forKey: info.index) {
@@ -196,8 +198,11 @@ final class AudioSessionController: AudioSessionControl {
             case .resume: player.play()
             case .duck: engine.isDucked = true
             case .unduck: engine.isDucked = false
-            case .mute: engine.isMuted = true
-            case .unmute: engine.isMuted = false
+            case .mute, .unmute:
+                // Through pulsesink (which remembers it for the streams it opens later) and through our own
+                // client, since pulsesink loses a mute that arrives while its stream is connecting.
+                engine.isMuted = decision == .mute
+                for index in ownStreams.keys { pulse.setSinkInputMute(index, engine.isMuted) }
             case .pauseOthers(let names):
                 if policy.options.contains(.notifyOthersOnDeactivation) {
                     pausedPlayers += names.filter { !pausedPlayers.contains($0) }
