@@ -62,8 +62,14 @@ struct Faults {
         }
     }
 
+    /// Ends the call and unplugs the headphones, if either is under way.
     mutating func stop() {
         if var active = call { kill(active.pid, SIGKILL); _ = active.wait() }
+        call = nil
+        if let module = headphonesModule {
+            _ = try? runCommand("pactl", ["unload-module", module], environment: desktop.environment)
+            headphonesModule = nil
+        }
     }
 }
 
@@ -115,9 +121,14 @@ func run() throws -> Bool {
     let alive = service.isRunning()
     samples.append((elapsed, alive ? residentMiB(of: service.pid) : 0))
 
-    // Afterwards it still plays, and what it saved on quitting is whole.
+    // Afterwards it still plays, and what it saved on quitting is whole. (Once the last call has ended: while
+    // one goes on, the policy rightly keeps Reprise paused.)
     var plays = false
     if alive {
+        _ = eventually(10) {
+            (try? bus.getProperty(destination: name, path: Workload.path, interface: "app.reprise.AudioSession1",
+                                  name: "Interrupted")) == .bool(false)
+        }
         _ = try? bus.call(destination: name, path: Workload.path, interface: Workload.player, member: "OpenUri",
                           [.string("file://" + files[0])])
         plays = eventually(10) {
