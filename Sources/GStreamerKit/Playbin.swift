@@ -85,6 +85,10 @@ public final class Playbin {
         _ = gst_element_set_state(element, GST_STATE_NULL)
         if watchID != 0 { g_source_remove(watchID) }
         gst_object_unref(elementPointer)
+        if let mainLoopHolder {
+            _ = gst_element_set_state(mainLoopHolder, GST_STATE_NULL)
+            gst_object_unref(UnsafeMutableRawPointer(mainLoopHolder))
+        }
     }
 
     /// Whether the pipeline changes the playback rate without changing pitch (scaletempo is its audio filter).
@@ -107,7 +111,28 @@ public final class Playbin {
 
     @discardableResult
     public func setState(_ state: ElementState) -> StateChangeResult {
-        StateChangeResult(gst_element_set_state(element, state.raw))
+        if state.raw != GST_STATE_NULL { holdPulseMainLoop() }
+        return StateChangeResult(gst_element_set_state(element, state.raw))
+    }
+
+    /// An idle pulsesink kept in READY (its own client connection, no stream) for the life of the pipeline.
+    /// pulsesink shares one PulseAudio main loop among all its instances and frees it when the last one goes to
+    /// NULL; a caps query or tag event reaching our sink from a streaming thread still running at that moment
+    /// then asserts on the freed loop and aborts the process. With this one holding it, the loop is never freed.
+    /// It cannot reach READY while there is no sound server, so it is tried again on every later state change.
+    private var mainLoopHolder: UnsafeMutablePointer<GstElement>?
+
+    private func holdPulseMainLoop() {
+        guard mainLoopHolder == nil, sink != nil, let holder = gst_element_factory_make("pulsesink", "main-loop-holder") else { return }
+        _ = gst_object_ref_sink(UnsafeMutableRawPointer(holder))
+        // A client name of its own, so it never shares (and keeps alive) the context our stream uses.
+        rp_object_set_string(UnsafeMutableRawPointer(holder), "client-name", applicationName + " (idle)")
+        if gst_element_set_state(holder, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE {
+            _ = gst_element_set_state(holder, GST_STATE_NULL)
+            gst_object_unref(UnsafeMutableRawPointer(holder))
+            return
+        }
+        mainLoopHolder = holder
     }
 
     /// The state the pipeline is in now (not waiting for pending changes).

@@ -19,6 +19,8 @@ let sampleEvery = max(1, Double(option("--sample-every", "5")) ?? 5)
 let seed = UInt64(option("--seed", String(UInt64.random(in: 0...UInt64(UInt32.max))))) ?? 1
 let binary = option("--binary", ".build/debug/reprise")
 let outputPath = option("--output", "")
+/// Where Reprise's own log goes (default: the private desktop's directory, removed afterwards).
+let logPath = option("--log", "")
 let maximumGrowthMiB = Double(option("--max-rss-growth", "6")) ?? 6
 
 func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -87,7 +89,7 @@ func run() throws -> Bool {
                          encoder: ["vorbisenc", "!", "oggmux"])
         files.append(path)
     }
-    let log = desktop.directory + "/reprise.log"
+    let log = logPath.isEmpty ? desktop.directory + "/reprise.log" : logPath
     var service = try Child.spawn(binary, ["--verbose"] + files, environment: desktop.environment, stdout: log, stderr: log)
     defer { if service.isRunning() { kill(service.pid, SIGKILL); _ = service.wait() } }
     let bus = try Bus.connect(address: desktop.busAddress)
@@ -168,6 +170,10 @@ func run() throws -> Bool {
         RSS over time (MiB): \(samples.map { String(format: "%.0fs %.1f", $0.time, $0.mebibytes) }.joined(separator: " · "))
 
         """
+    if alive && !plays {
+        let tail = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").suffix(30).joined(separator: "\n")
+        report += "\nNot playing after the run; the end of its log:\n```\n\(tail)\n```\n"
+    }
     if !alive { report += "\nreprise died; the end of its log:\n```\n\((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(2000) ?? "")\n```\n" }
     print(report)
     if !outputPath.isEmpty {
