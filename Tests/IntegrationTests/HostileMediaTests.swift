@@ -10,11 +10,6 @@ import TestSupport
     let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
-    func trackIDs(_ session: Session) -> [DBusValue] {
-        guard case .array(_, let items)? = try? session.get("Tracks", interface: Self.trackList) else { return [] }
-        return items
-    }
-
     @Test func brokenFilesAreSkippedWithAReasonAndTruncatedOrMislabelledOnesPlay() throws {
         let session = try Session()
         defer { session.close() }
@@ -33,7 +28,7 @@ import TestSupport
         for name in ["empty.ogg", "corrupt.ogg", "notes.mp3"] {
             #expect(log.split(separator: "\n").contains { $0.contains(name) && $0.contains("skipping") }, "no reason for \(name) in\n\(log)")
         }
-        #expect(trackIDs(session).count == 5, "the queue keeps every entry")
+        #expect(session.trackIDs().count == 5, "the queue keeps every entry")
         // The truncated file ends where its data does, and the next (a FLAC named .mp3) follows.
         let length = session.metadata()["mpris:length"]?.int64Value ?? 20_000_000
         let id = try #require(session.metadata()["mpris:trackid"])
@@ -56,7 +51,7 @@ import TestSupport
             #expect(link(media.short, name) == 0)
         }
         let reprise = try session.launch([root])
-        #expect(session.waitFor { trackIDs(session).count == 10_000 })
+        #expect(session.waitFor { session.trackIDs().count == 10_000 })
         #expect(session.waitFor { session.status() == "Playing" })
         // While ten thousand entries are read in the background, every call is still answered and time moves on.
         var answered = 0
@@ -68,7 +63,7 @@ import TestSupport
         }
         #expect(answered == 20)
         #expect(positions.count < 2 || positions.last! != positions.first! || session.status() != "Playing")
-        let ids = trackIDs(session)
+        let ids = session.trackIDs()
         let reply = try session.call("GetTracksMetadata", [.array(elementSignature: "o", [ids[0], ids[9_999]])],
                                      interface: Self.trackList)
         guard case .array(_, let items)? = reply.first else { Issue.record("no metadata"); return }
@@ -128,7 +123,7 @@ import TestSupport
         #expect(streamTitle.hasPrefix("Hostile ttt") && streamTitle.utf8.count <= 1_024)
         #expect(!session.log(of: reprise).contains("the sound output failed"))
         // The same limits hold for what the background reader announces.
-        let ids = trackIDs(session)
+        let ids = session.trackIDs()
         #expect(session.waitFor {
             let reply = try? session.call("GetTracksMetadata", [.array(elementSignature: "o", Array(ids.prefix(2)))],
                                           interface: Self.trackList)
@@ -169,7 +164,7 @@ import TestSupport
         #expect(FileManager.default.contents(atPath: cached) == image)
         // The picture went to disk; the service does not keep copies of it in memory.
         #expect(residentMiB(of: reprise) < 96, "RSS \(residentMiB(of: reprise)) MiB")
-        let ids = trackIDs(session)
+        let ids = session.trackIDs()
         #expect(session.waitFor {
             let reply = try? session.call("GetTracksMetadata", [.array(elementSignature: "o", [ids[1]])], interface: Self.trackList)
             guard case .array(_, let items)? = reply?.first else { return false }

@@ -8,11 +8,6 @@ import TestSupport
     let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
-    func trackIDs(_ session: Session) -> [DBusValue] {
-        guard case .array(_, let items)? = try? session.get("Tracks", interface: Self.trackList) else { return [] }
-        return items
-    }
-
     func metadata(_ session: Session, _ ids: [DBusValue]) -> [[String: DBusValue]] {
         let reply = try? session.call("GetTracksMetadata", [.array(elementSignature: "o", ids)], interface: Self.trackList)
         guard case .array(_, let items)? = reply?.first else { return [] }
@@ -23,7 +18,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         try session.launch([media.first, media.second, media.third])
-        let ids = trackIDs(session)
+        let ids = session.trackIDs()
         #expect(ids.count == 3)
         #expect(session.waitFor { metadata(session, ids).compactMap { $0["xesam:title"]?.stringValue } == ["First Light", "Second Wind", "Third Time"] })
         let third = try #require(metadata(session, [ids[2]]).first)
@@ -57,7 +52,7 @@ import TestSupport
         let directoryMode = try FileManager.default.attributesOfItem(atPath: cache)[.posixPermissions] as? Int
         #expect(fileMode == 0o600 && directoryMode == 0o700)
         // The other entry has no picture and no cover beside it.
-        let ids = trackIDs(session)
+        let ids = session.trackIDs()
         #expect(session.waitFor { metadata(session, [ids[1]]).first?["xesam:title"] == .string("First Light") })
         #expect(metadata(session, [ids[1]]).first?["mpris:artUrl"] == nil)
     }
@@ -92,7 +87,7 @@ import TestSupport
         let expected = ["A1-1", "B1-1", "B1-2", "B2-1"]
         var titles: [String] = []
         #expect(session.waitFor {
-            titles = metadata(session, trackIDs(session)).compactMap { $0["xesam:title"]?.stringValue }
+            titles = metadata(session, session.trackIDs()).compactMap { $0["xesam:title"]?.stringValue }
             return titles == expected
         }, "titles: \(titles)")
         #expect(session.waitFor { session.trackListSignals.contains { $0.member == "TrackListReplaced" } })

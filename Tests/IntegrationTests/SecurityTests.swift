@@ -13,16 +13,8 @@ import TestSupport
         let fifo = session.directory + "/pipe.ogg"
         #expect(mkfifo(fifo, 0o600) == 0)
         let socketPath = session.directory + "/socket.ogg"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(bound == 0)
+        let listener = listeningUnixSocket(at: socketPath)
+        #expect(listener >= 0)
         defer { close(listener) }
 
         let service = try session.launch([media.first, "/dev/zero", fifo, socketPath, "v4l2:///dev/video0"])
@@ -83,17 +75,9 @@ import TestSupport
         defer { session.close() }
         // A stand-in system bus that records whether anyone connects to it.
         let systemBus = session.directory + "/system_bus_socket"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let listener = listeningUnixSocket(at: systemBus)
+        #expect(listener >= 0)
         defer { close(listener) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in systemBus.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(bound == 0 && listen(listener, 8) == 0)
         let service = try session.launch([media.covered, media.first],
                                          extraEnvironment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + systemBus])
         #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:artUrl"] != nil })
@@ -125,4 +109,22 @@ import TestSupport
             }
         }
     }
+}
+
+/// A non-blocking Unix stream socket listening at `path` (not inherited by children); -1 on failure.
+func listeningUnixSocket(at path: String) -> Int32 {
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard listener >= 0, bound == 0, listen(listener, 8) == 0 else {
+        close(listener)
+        return -1
+    }
+    return listener
 }

@@ -152,6 +152,11 @@ final class Session {
     func metadata() -> [String: DBusValue] { (try? get("Metadata"))?.dictionary ?? [:] }
     func title() -> String? { metadata()["xesam:title"]?.stringValue }
     func position() -> Int64? { (try? get("Position"))?.int64Value }
+    /// The TrackList's `Tracks` (object paths), empty when it cannot be read.
+    func trackIDs() -> [DBusValue] {
+        guard case .array(_, let items)? = try? get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") else { return [] }
+        return items
+    }
 
     /// Dispatches signals that have arrived (waiting briefly for more).
     func pump() { bus.processPending(waitingUpTo: 20_000) }
