@@ -94,11 +94,18 @@ public final class Playbin {
     /// Whether the pipeline changes the playback rate without changing pitch (scaletempo is its audio filter).
     public private(set) var keepsPitchAtOtherRates = false
 
-    /// Sets the URI to load on the next change from NULL/READY, dropping any gapless handover.
+    /// Sets the URI to load on the next change from NULL/READY, dropping any gapless handover. Its stream opens
+    /// on ``outputDevice``.
     public func setURI(_ uri: String) {
         handoff.reset()
+        if let sink { rp_object_set_string(sink, "device", outputDevice) }
         rp_object_set_string(elementPointer, "uri", uri)
     }
+
+    /// The PulseAudio sink streams open on from the next ``setURI(_:)``; nil for the server's default. (Left to
+    /// itself pulsesink opens each stream on the sink the previous one ended on, so once that sink is removed
+    /// every later stream would fail.)
+    public var outputDevice: String?
 
     /// The URI to continue with, without a gap, when the current stream is about to end (nil: stop at its end).
     public func setNextURI(_ uri: String?) { handoff.setNext(uri) }

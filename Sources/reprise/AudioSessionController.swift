@@ -84,6 +84,7 @@ final class AudioSessionController: AudioSessionControl {
             throw .invalidArgument("no output '\(name)' (see ListOutputs)")
         }
         if let target = tracker.choose(name.isEmpty ? nil : name) { moveOwnStreams(to: target) }
+        engine.outputDevice = tracker.chosenName
         interface?.routeChanged(.userChoice, output: name.isEmpty ? (tracker.defaultName ?? "") : name)
     }
 
@@ -150,6 +151,8 @@ final class AudioSessionController: AudioSessionControl {
                 if let role = info.role, shortSoundRoles.contains(role) { feed(.shortSoundEnded(stream: Int(index))) }
             }
         }
+        // The next stream opens on the chosen output, or on the default once that is gone or none was chosen.
+        engine.outputDevice = tracker.chosenName
         interface?.announceChanges()
     }
 

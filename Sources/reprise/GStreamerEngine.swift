@@ -27,6 +27,12 @@ final class GStreamerEngine: PlaybackEngine {
 
     let rateRange: ClosedRange<Double> = 0.5...2.0
 
+    /// The sink the next stream opens on (the output the user chose); nil for the sound server's default.
+    var outputDevice: String? {
+        get { playbin.outputDevice }
+        set { playbin.outputDevice = newValue }
+    }
+
     func load(_ uri: String, playing: Bool) -> Bool {
         playbin.setState(.null) // also drops messages still queued for the previous stream
         loaded = true

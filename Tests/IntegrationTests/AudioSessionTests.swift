@@ -106,6 +106,26 @@ import TestSupport
         #expect(!session.waitFor(1.5) { session.status() == "Playing" })
     }
 
+    @Test func anOutputRemovedWhileNothingPlaysDoesNotStopLaterStreams() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.first, media.second])
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        let (module, headphones) = try plugOutput(session, named: "headphones")
+        try session.pactl("set-default-sink", "headphones")
+        #expect(session.waitFor { stream(session, reprise)?.sink == headphones })
+        // Stopped (no stream), the headphones are pulled out; the next stream opens on what is left.
+        try session.call("Stop")
+        #expect(session.waitFor { stream(session, reprise) == nil })
+        try session.pactl("unload-module", module)
+        try session.call("Play")
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise)?.corked == false })
+        #expect(session.waitFor { (session.position() ?? 0) > 300_000 })
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "Second Wind" && session.status() == "Playing" })
+        #expect(!session.log(of: reprise).contains("the sound output failed"), "\(session.log(of: reprise))")
+    }
+
     @Test func silentModeMutesAmbientButNotPlayback() throws {
         let session = try Session()
         defer { session.close() }
