@@ -1,40 +1,40 @@
 /// The player state machine: queue, status, loop/shuffle, rate, volume, and the MPRIS rules for each request.
 /// Owned by the event loop; every method runs on its thread. Observers hear one `playerDidChange` per request or event.
 public final class Player {
-    public private(set) var queue = PlayQueue()
-    public private(set) var status: PlaybackStatus = .stopped
-    public private(set) var loopStatus: LoopStatus = .none
-    public private(set) var rate = 1.0
-    public private(set) var volume = 1.0
+    public internal(set) var queue = PlayQueue()
+    public internal(set) var status: PlaybackStatus = .stopped
+    public internal(set) var loopStatus: LoopStatus = .none
+    public internal(set) var rate = 1.0
+    public internal(set) var volume = 1.0
     /// Where each long file was left, to resume there.
-    public private(set) var resumePositions = ResumePositions()
+    public internal(set) var resumePositions = ResumePositions()
     public weak var observer: PlayerObserver?
     /// Called after every request or event (after the observer), e.g. to schedule saving the state.
     public var onChange: (() -> Void)?
     /// False when the last request or event only filled in tags read in the background: nothing to save.
-    public private(set) var lastChangeAffectsSavedState = true
+    public internal(set) var lastChangeAffectsSavedState = true
 
-    private let engine: PlaybackEngine
-    private let log: Log
-    private let fileSystem: FileSystem
-    private var random = SystemRandomNumberGenerator()
+    let engine: PlaybackEngine
+    let log: Log
+    let fileSystem: FileSystem
+    var random = SystemRandomNumberGenerator()
     /// The entry whose stream the engine has loaded; nil while stopped.
-    private var loadedEntryID: Int?
+    var loadedEntryID: Int?
     /// The entry the engine was told to continue with gaplessly (see ``PlaybackEngine/prepareNext(_:)``).
-    private var preparedEntryID: Int?
-    private var prerolled = false
-    private var seekable = false
+    var preparedEntryID: Int?
+    var prerolled = false
+    var seekable = false
     /// While a new stream prerolls, clients keep seeing what they saw before, so tags never arrive piecemeal.
-    private var heldTrack: TrackInfo??
-    private var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
+    var heldTrack: TrackInfo??
+    var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
     /// What an opened URI interrupted, to go back to if it turns out to be unplayable.
-    private var interruptions: [Int: Interruption] = [:]
-    private var consecutiveFailures = 0
+    var interruptions: [Int: Interruption] = [:]
+    var consecutiveFailures = 0
     /// Where to pick up after the sound output failed (the stream was unloaded, the entry kept, paused).
-    private var positionBeforeOutputFailure: Int64?
-    private var transactionDepth = 0
-    private var trackListChanges: [TrackListChange] = []
-    private var descriptions = DescriptionBacklog()
+    var positionBeforeOutputFailure: Int64?
+    var transactionDepth = 0
+    var trackListChanges: [TrackListChange] = []
+    var descriptions = DescriptionBacklog()
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
         self.engine = engine
@@ -126,7 +126,7 @@ public final class Player {
     }
 
     /// Every URI resolved; the unplayable ones are logged, and none playable at all is an error.
-    private func resolveAll(_ uris: [String]) throws(PlayerError) -> [String] {
+    func resolveAll(_ uris: [String]) throws(PlayerError) -> [String] {
         var resolved: [String] = []
         var firstError: PlayerError?
         for uri in uris {
@@ -141,131 +141,9 @@ public final class Player {
         return resolved
     }
 
-    private func appendEntries(_ uris: ArraySlice<String>, group: Int?) {
+    func appendEntries(_ uris: ArraySlice<String>, group: Int?) {
         guard !uris.isEmpty else { return }
         descriptions.add(queue.append(Array(uris), group: group))
-    }
-
-    // MARK: Reading tags in the background
-
-    /// The next entry whose tags, length and cover should be read (the current entry first); nil when none is left.
-    /// Each one taken must be answered with ``entryDescribed(id:tags:lengthMicroseconds:artURL:)``.
-    public func takeEntryToDescribe() -> QueueEntry? {
-        descriptions.take(preferring: queue.current, in: queue)
-    }
-
-    /// What was read about entry `id` (nil tags: it could not be read). Announced with TrackMetadataChanged;
-    /// when it completes a directory group, the group is put in album order.
-    public func entryDescribed(id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?) {
-        transaction {
-            guard let entry = queue.entry(withID: id) else {
-                descriptions.cancel(id)
-                return
-            }
-            let completedGroup = descriptions.finish(entry)
-            if transactionDepth == 1 && completedGroup == nil { lastChangeAffectsSavedState = false }
-            var described = entry
-            described.isDescribed = true
-            if let tags { described.tags = tags.sanitized().merged(with: entry.tags) }
-            if described.lengthMicroseconds == nil { described.lengthMicroseconds = lengthMicroseconds }
-            if described.artURL == nil { described.artURL = artURL }
-            queue.update(id: id) { $0 = described }
-            if TrackInfo(entry: described) != TrackInfo(entry: entry) { trackListChanges.append(.metadataChanged(id: id)) }
-            if let group = completedGroup { sortGroup(group) }
-        }
-    }
-
-    /// Puts a directory group in album order. Playback that began with the directory's first file by name, and
-    /// has barely started, moves to the album's first track.
-    private func sortGroup(_ group: Int) {
-        let members = queue.entries.filter { $0.group == group }
-        guard members.count > 1 else { return }
-        let sorted = members.map { (id: $0.id, key: AlbumOrderKey($0)) }.sorted { $0.key < $1.key }.map(\.id)
-        guard sorted != members.map(\.id) else { return }
-        let startedWithFirst = queue.current?.id == members.first?.id
-        queue.rearrange(sorted)
-        trackListChanges.append(.replaced)
-        log.info("ordered \(members.count) entries by album, disc and track")
-        if startedWithFirst, positionMicroseconds < 3_000_000, let position = queue.position(of: sorted[0]) {
-            go(to: position, remember: false)
-        }
-    }
-
-    // MARK: The track list
-
-    /// Entry ids in list order (the order they were added, whatever the shuffle).
-    public var trackIDs: [Int] { queue.entries.map(\.id) }
-
-    public func track(id: Int) -> TrackInfo? { queue.entry(withID: id).map(TrackInfo.init) }
-
-    /// Inserts `uri` after entry `after` (nil: at the start); with `makeCurrent` it plays at once.
-    /// A playlist file inserts its entries, in order.
-    public func addTrack(_ uri: String, after: Int?, makeCurrent: Bool) throws(PlayerError) {
-        if let after, queue.entry(withID: after) == nil { throw .invalidArgument("no track \(after) in the track list") }
-        let uris = try resolve(uri)
-        transaction {
-            let before = announcedTrack
-            let (first, position) = insert(uris, after: after)
-            if makeCurrent, let position {
-                queue.move(to: position)
-                startLoading(playing: true, holding: before)
-            }
-            log.debug("added entry \(first.map(String.init) ?? "-") and \(uris.count - 1) more")
-        }
-    }
-
-    /// `uri` validated; a playlist becomes its playable entries (the others are logged).
-    private func resolve(_ uri: String) throws(PlayerError) -> [String] {
-        var problems: [String] = []
-        let uris = try MediaLocation.resolve(uri, in: fileSystem, problems: &problems)
-        problems.forEach { log.warning("skipping \($0)") }
-        return uris
-    }
-
-    /// Inserts `uris` in order after entry `after` (nil: at the start); returns the first one's id and play-order position.
-    private func insert(_ uris: [String], after: Int?) -> (id: Int?, position: Int?) {
-        var previous = after
-        var first: (id: Int?, position: Int?) = (nil, nil)
-        for uri in uris {
-            guard let (id, position) = queue.insert(uri, after: previous) else { break }
-            trackListChanges.append(.added(id: id, after: previous))
-            descriptions.add([id])
-            if first.id == nil { first = (id, position) }
-            previous = id
-        }
-        return first
-    }
-
-    /// Makes entry `id` current and plays it; an id not in the list has no effect.
-    public func goTo(id: Int) {
-        transaction {
-            guard let position = queue.position(of: id) else { return }
-            let before = announcedTrack
-            queue.move(to: position)
-            startLoading(playing: true, holding: before)
-        }
-    }
-
-    /// Removes entry `id` (an unknown id has no effect). Removing the current entry moves on to the next,
-    /// keeping the status; past the last entry playback stops.
-    public func removeTrack(id: Int) {
-        transaction {
-            guard let position = queue.position(of: id), let entry = queue.entry(withID: id) else { return }
-            let wasCurrent = queue.current?.id == id, wasLast = position == queue.count - 1
-            queue.remove(id: id)
-            let completedGroup = descriptions.finish(entry)
-            defer { if let completedGroup { sortGroup(completedGroup) } }
-            trackListChanges.append(.removed(id: id))
-            pendingOpens.removeValue(forKey: id)?(nil)
-            interruptions.removeValue(forKey: id)
-            guard wasCurrent else { return }
-            heldTrack = nil
-            if status == .stopped || queue.isEmpty || wasLast {
-                unload()
-            } else {
-                startLoading(playing: status == .playing, holding: announcedTrack)
-            }
-        }
     }
 
     public func play() {
@@ -447,126 +325,11 @@ public final class Player {
         }
     }
 
-    // MARK: Engine events
-
-    /// The loaded stream is ready: its length (when known) and whether it can seek.
-    public func engineDidPreroll(lengthMicroseconds: Int64?, seekable: Bool) {
-        transaction {
-            guard let id = loadedEntryID, !prerolled else { return }
-            prerolled = true
-            self.seekable = seekable
-            consecutiveFailures = 0
-            if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
-            trackListChanges.append(.metadataChanged(id: id))
-            heldTrack = nil
-            pendingOpens.removeValue(forKey: id)?(nil)
-            interruptions.removeValue(forKey: id)
-            log.debug("prerolled entry \(id), length \(lengthMicroseconds.map(String.init) ?? "unknown") us")
-        }
-    }
-
-    public func engineDidReadTags(_ tags: TrackTags) {
-        transaction {
-            guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
-            let merged = entry.tags.merged(with: tags.sanitized())
-            guard merged != entry.tags else { return }
-            queue.update(id: id) { $0.tags = merged }
-            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
-        }
-    }
-
-    public func engineLengthDidChange(microseconds: Int64) {
-        transaction {
-            guard let id = loadedEntryID, microseconds > 0, queue.entry(withID: id)?.lengthMicroseconds != microseconds else { return }
-            queue.update(id: id) { $0.lengthMicroseconds = microseconds }
-            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
-        }
-    }
-
-    /// The loaded stream played to its end.
-    public func engineDidReachEnd() {
-        transaction {
-            guard let id = loadedEntryID else { return }
-            // Finished: nothing to resume (the position at the end is forgotten again when it is unloaded).
-            if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
-            if loopStatus == .track {
-                jump(to: 0)
-            } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
-                go(to: position)
-            } else {
-                log.info("end of queue")
-                unload()
-            }
-        }
-    }
-
-    /// The stream handed over with ``PlaybackEngine/prepareNext(_:)`` started: the gapless boundary.
-    /// playbin takes the next URI well before the end (for a short file, at once), so the queue or the loop
-    /// status may have changed since: when another entry should follow now, that one is loaded instead.
-    public func engineDidStartNextStream(uri: String, seekable: Bool) {
-        transaction {
-            guard let current = queue.current, loadedEntryID == current.id else { return }
-            preparedEntryID = nil
-            guard let following = entryFollowing(current), let position = queue.position(of: following.id) else {
-                log.info("gapless: \(uri) was handed over but the queue ends here now")
-                unload()
-                return
-            }
-            // Same entry again (LoopStatus Track): the metadata does not change, so clients learn of the restart here.
-            defer { if following.id == current.id { observer?.playerDidSeek(toMicroseconds: 0) } }
-            guard following.uri == uri else {
-                log.info("gapless: \(uri) was handed over but \(following.uri) follows now; loading it")
-                queue.move(to: position)
-                startLoading(playing: status == .playing, holding: announcedTrack)
-                return
-            }
-            log.info("gapless: continuing with \(following.uri)")
-            resumePositions.forget(current.uri)
-            queue.move(to: position)
-            loadedEntryID = following.id
-            prerolled = true
-            self.seekable = seekable
-            heldTrack = nil
-            consecutiveFailures = 0
-            if following.id != current.id { resumeWhereLeft(following) }
-        }
-    }
-
-    /// The stream handed over for gapless playback cannot be played: skip it as if it had been loaded.
-    public func engineDidFailNextStream(_ message: String) {
-        transaction {
-            if let id = preparedEntryID, let position = queue.position(of: id) {
-                queue.move(to: position)
-                loadedEntryID = id
-            }
-            preparedEntryID = nil
-            streamFailed(message)
-        }
-    }
-
-    /// The sound output failed (the sound server went away): nothing is wrong with the media, so the entry
-    /// stays current, paused where it was; Play loads it again there.
-    public func engineOutputDidFail(_ message: String) {
-        transaction {
-            guard loadedEntryID != nil, status != .stopped else { return }
-            let position = positionMicroseconds
-            log.warning("the sound output failed (\(message)); paused at \(position / 1_000_000) s")
-            unload()
-            status = .paused
-            positionBeforeOutputFailure = position
-        }
-    }
-
-    /// The loaded stream cannot be played (missing, not media, corrupt, or the output failed).
-    public func engineDidFail(_ message: String) {
-        transaction { streamFailed(message) }
-    }
-
     // MARK: Internals
 
     /// Runs one request or event; observers hear about it once, when the outermost one ends.
     @discardableResult
-    private func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if transactionDepth == 0 { lastChangeAffectsSavedState = true }
         transactionDepth += 1
         defer {
@@ -586,7 +349,7 @@ public final class Player {
     }
 
     /// Tells the engine which entry follows the loaded one, to continue with it gaplessly.
-    private func prepareNextEntry() {
+    func prepareNextEntry() {
         var next: QueueEntry?
         if status != .stopped, let current = queue.current, loadedEntryID == current.id { next = entryFollowing(current) }
         guard next?.id != preparedEntryID else { return }
@@ -595,19 +358,19 @@ public final class Player {
     }
 
     /// What plays when `current` ends: itself under LoopStatus Track, else the next in play order (wrapping under Playlist).
-    private func entryFollowing(_ current: QueueEntry) -> QueueEntry? {
+    func entryFollowing(_ current: QueueEntry) -> QueueEntry? {
         if loopStatus == .track { return current }
         return queue.nextPosition(wrap: loopStatus == .playlist).flatMap(queue.entry(atPosition:))
     }
 
-    private func go(to position: Int, remember: Bool = true) {
+    func go(to position: Int, remember: Bool = true) {
         let before = announcedTrack
         queue.move(to: position, remember: remember)
         guard status != .stopped else { return }
         startLoading(playing: status == .playing, holding: before)
     }
 
-    private func startLoading(playing: Bool, holding before: TrackInfo?) {
+    func startLoading(playing: Bool, holding before: TrackInfo?) {
         guard let entry = queue.current else { return }
         rememberPositionOfLoadedEntry()
         if let previous = loadedEntryID, previous != entry.id {
@@ -630,21 +393,21 @@ public final class Player {
     }
 
     /// A long file played before starts where it was left, announced with Seeked.
-    private func resumeWhereLeft(_ entry: QueueEntry) {
+    func resumeWhereLeft(_ entry: QueueEntry) {
         guard let position = resumePositions.position(for: entry.uri) else { return }
         log.info("resuming \(entry.uri) at \(position / 1_000_000) s")
         jump(to: position)
     }
 
     /// Remembers where the loaded entry is, if it is a long file (before it is unloaded or replaced).
-    private func rememberPositionOfLoadedEntry() {
+    func rememberPositionOfLoadedEntry() {
         // The queue may already have moved on: the position is the loaded stream's, not the current entry's.
         guard let id = loadedEntryID, prerolled, status != .stopped, let entry = queue.entry(withID: id),
               let position = engine.positionMicroseconds else { return }
         resumePositions.record(uri: entry.uri, position: max(0, position), length: entry.lengthMicroseconds)
     }
 
-    private func jump(to microseconds: Int64) {
+    func jump(to microseconds: Int64) {
         guard engine.seek(toMicroseconds: microseconds) else {
             log.warning("seek to \(microseconds) us refused")
             return
@@ -652,7 +415,7 @@ public final class Player {
         observer?.playerDidSeek(toMicroseconds: microseconds)
     }
 
-    private func unload() {
+    func unload() {
         rememberPositionOfLoadedEntry()
         positionBeforeOutputFailure = nil
         engine.stop()
@@ -669,7 +432,7 @@ public final class Player {
     }
 
     /// Goes back to what an unplayable opened URI interrupted, as if it had never been opened.
-    private func resume(_ interruption: Interruption, droppingEntry id: Int) {
+    func resume(_ interruption: Interruption, droppingEntry id: Int) {
         let held = heldTrack
         queue.remove(id: id)
         trackListChanges.append(.removed(id: id))
@@ -682,7 +445,7 @@ public final class Player {
         if interruption.positionMicroseconds > 0 { _ = engine.seek(toMicroseconds: interruption.positionMicroseconds) }
     }
 
-    private func streamFailed(_ message: String) {
+    func streamFailed(_ message: String) {
         guard let id = loadedEntryID, let entry = queue.entry(withID: id) else {
             log.warning(message)
             return
@@ -706,7 +469,7 @@ public final class Player {
 }
 
 /// The entry, status and position an opened URI took over from.
-private struct Interruption {
+struct Interruption {
     let entryID: Int?
     let status: PlaybackStatus
     let positionMicroseconds: Int64

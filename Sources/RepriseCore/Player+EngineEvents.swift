@@ -1,0 +1,117 @@
+/// What the playback engine reports to ``Player``: preroll, tags, length, the end, the gapless switch, failures.
+extension Player {
+    // MARK: Engine events
+
+    /// The loaded stream is ready: its length (when known) and whether it can seek.
+    public func engineDidPreroll(lengthMicroseconds: Int64?, seekable: Bool) {
+        transaction {
+            guard let id = loadedEntryID, !prerolled else { return }
+            prerolled = true
+            self.seekable = seekable
+            consecutiveFailures = 0
+            if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
+            trackListChanges.append(.metadataChanged(id: id))
+            heldTrack = nil
+            pendingOpens.removeValue(forKey: id)?(nil)
+            interruptions.removeValue(forKey: id)
+            log.debug("prerolled entry \(id), length \(lengthMicroseconds.map(String.init) ?? "unknown") us")
+        }
+    }
+
+    public func engineDidReadTags(_ tags: TrackTags) {
+        transaction {
+            guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
+            let merged = entry.tags.merged(with: tags.sanitized())
+            guard merged != entry.tags else { return }
+            queue.update(id: id) { $0.tags = merged }
+            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
+        }
+    }
+
+    public func engineLengthDidChange(microseconds: Int64) {
+        transaction {
+            guard let id = loadedEntryID, microseconds > 0, queue.entry(withID: id)?.lengthMicroseconds != microseconds else { return }
+            queue.update(id: id) { $0.lengthMicroseconds = microseconds }
+            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
+        }
+    }
+
+    /// The loaded stream played to its end.
+    public func engineDidReachEnd() {
+        transaction {
+            guard let id = loadedEntryID else { return }
+            // Finished: nothing to resume (the position at the end is forgotten again when it is unloaded).
+            if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
+            if loopStatus == .track {
+                jump(to: 0)
+            } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
+                go(to: position)
+            } else {
+                log.info("end of queue")
+                unload()
+            }
+        }
+    }
+
+    /// The stream handed over with ``PlaybackEngine/prepareNext(_:)`` started: the gapless boundary.
+    /// playbin takes the next URI well before the end (for a short file, at once), so the queue or the loop
+    /// status may have changed since: when another entry should follow now, that one is loaded instead.
+    public func engineDidStartNextStream(uri: String, seekable: Bool) {
+        transaction {
+            guard let current = queue.current, loadedEntryID == current.id else { return }
+            preparedEntryID = nil
+            guard let following = entryFollowing(current), let position = queue.position(of: following.id) else {
+                log.info("gapless: \(uri) was handed over but the queue ends here now")
+                unload()
+                return
+            }
+            // Same entry again (LoopStatus Track): the metadata does not change, so clients learn of the restart here.
+            defer { if following.id == current.id { observer?.playerDidSeek(toMicroseconds: 0) } }
+            guard following.uri == uri else {
+                log.info("gapless: \(uri) was handed over but \(following.uri) follows now; loading it")
+                queue.move(to: position)
+                startLoading(playing: status == .playing, holding: announcedTrack)
+                return
+            }
+            log.info("gapless: continuing with \(following.uri)")
+            resumePositions.forget(current.uri)
+            queue.move(to: position)
+            loadedEntryID = following.id
+            prerolled = true
+            self.seekable = seekable
+            heldTrack = nil
+            consecutiveFailures = 0
+            if following.id != current.id { resumeWhereLeft(following) }
+        }
+    }
+
+    /// The stream handed over for gapless playback cannot be played: skip it as if it had been loaded.
+    public func engineDidFailNextStream(_ message: String) {
+        transaction {
+            if let id = preparedEntryID, let position = queue.position(of: id) {
+                queue.move(to: position)
+                loadedEntryID = id
+            }
+            preparedEntryID = nil
+            streamFailed(message)
+        }
+    }
+
+    /// The sound output failed (the sound server went away): nothing is wrong with the media, so the entry
+    /// stays current, paused where it was; Play loads it again there.
+    public func engineOutputDidFail(_ message: String) {
+        transaction {
+            guard loadedEntryID != nil, status != .stopped else { return }
+            let position = positionMicroseconds
+            log.warning("the sound output failed (\(message)); paused at \(position / 1_000_000) s")
+            unload()
+            status = .paused
+            positionBeforeOutputFailure = position
+        }
+    }
+
+    /// The loaded stream cannot be played (missing, not media, corrupt, or the output failed).
+    public func engineDidFail(_ message: String) {
+        transaction { streamFailed(message) }
+    }
+}

@@ -1,0 +1,124 @@
+/// Background tag reading and the track list (MPRIS TrackList requests) of ``Player``.
+extension Player {
+    // MARK: Reading tags in the background
+
+    /// The next entry whose tags, length and cover should be read (the current entry first); nil when none is left.
+    /// Each one taken must be answered with ``entryDescribed(id:tags:lengthMicroseconds:artURL:)``.
+    public func takeEntryToDescribe() -> QueueEntry? {
+        descriptions.take(preferring: queue.current, in: queue)
+    }
+
+    /// What was read about entry `id` (nil tags: it could not be read). Announced with TrackMetadataChanged;
+    /// when it completes a directory group, the group is put in album order.
+    public func entryDescribed(id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?) {
+        transaction {
+            guard let entry = queue.entry(withID: id) else {
+                descriptions.cancel(id)
+                return
+            }
+            let completedGroup = descriptions.finish(entry)
+            if transactionDepth == 1 && completedGroup == nil { lastChangeAffectsSavedState = false }
+            var described = entry
+            described.isDescribed = true
+            if let tags { described.tags = tags.sanitized().merged(with: entry.tags) }
+            if described.lengthMicroseconds == nil { described.lengthMicroseconds = lengthMicroseconds }
+            if described.artURL == nil { described.artURL = artURL }
+            queue.update(id: id) { $0 = described }
+            if TrackInfo(entry: described) != TrackInfo(entry: entry) { trackListChanges.append(.metadataChanged(id: id)) }
+            if let group = completedGroup { sortGroup(group) }
+        }
+    }
+
+    /// Puts a directory group in album order. Playback that began with the directory's first file by name, and
+    /// has barely started, moves to the album's first track.
+    private func sortGroup(_ group: Int) {
+        let members = queue.entries.filter { $0.group == group }
+        guard members.count > 1 else { return }
+        let sorted = members.map { (id: $0.id, key: AlbumOrderKey($0)) }.sorted { $0.key < $1.key }.map(\.id)
+        guard sorted != members.map(\.id) else { return }
+        let startedWithFirst = queue.current?.id == members.first?.id
+        queue.rearrange(sorted)
+        trackListChanges.append(.replaced)
+        log.info("ordered \(members.count) entries by album, disc and track")
+        if startedWithFirst, positionMicroseconds < 3_000_000, let position = queue.position(of: sorted[0]) {
+            go(to: position, remember: false)
+        }
+    }
+
+    // MARK: The track list
+
+    /// Entry ids in list order (the order they were added, whatever the shuffle).
+    public var trackIDs: [Int] { queue.entries.map(\.id) }
+
+    public func track(id: Int) -> TrackInfo? { queue.entry(withID: id).map(TrackInfo.init) }
+
+    /// Inserts `uri` after entry `after` (nil: at the start); with `makeCurrent` it plays at once.
+    /// A playlist file inserts its entries, in order.
+    public func addTrack(_ uri: String, after: Int?, makeCurrent: Bool) throws(PlayerError) {
+        if let after, queue.entry(withID: after) == nil { throw .invalidArgument("no track \(after) in the track list") }
+        let uris = try resolve(uri)
+        transaction {
+            let before = announcedTrack
+            let (first, position) = insert(uris, after: after)
+            if makeCurrent, let position {
+                queue.move(to: position)
+                startLoading(playing: true, holding: before)
+            }
+            log.debug("added entry \(first.map(String.init) ?? "-") and \(uris.count - 1) more")
+        }
+    }
+
+    /// `uri` validated; a playlist becomes its playable entries (the others are logged).
+    func resolve(_ uri: String) throws(PlayerError) -> [String] {
+        var problems: [String] = []
+        let uris = try MediaLocation.resolve(uri, in: fileSystem, problems: &problems)
+        problems.forEach { log.warning("skipping \($0)") }
+        return uris
+    }
+
+    /// Inserts `uris` in order after entry `after` (nil: at the start); returns the first one's id and play-order position.
+    func insert(_ uris: [String], after: Int?) -> (id: Int?, position: Int?) {
+        var previous = after
+        var first: (id: Int?, position: Int?) = (nil, nil)
+        for uri in uris {
+            guard let (id, position) = queue.insert(uri, after: previous) else { break }
+            trackListChanges.append(.added(id: id, after: previous))
+            descriptions.add([id])
+            if first.id == nil { first = (id, position) }
+            previous = id
+        }
+        return first
+    }
+
+    /// Makes entry `id` current and plays it; an id not in the list has no effect.
+    public func goTo(id: Int) {
+        transaction {
+            guard let position = queue.position(of: id) else { return }
+            let before = announcedTrack
+            queue.move(to: position)
+            startLoading(playing: true, holding: before)
+        }
+    }
+
+    /// Removes entry `id` (an unknown id has no effect). Removing the current entry moves on to the next,
+    /// keeping the status; past the last entry playback stops.
+    public func removeTrack(id: Int) {
+        transaction {
+            guard let position = queue.position(of: id), let entry = queue.entry(withID: id) else { return }
+            let wasCurrent = queue.current?.id == id, wasLast = position == queue.count - 1
+            queue.remove(id: id)
+            let completedGroup = descriptions.finish(entry)
+            defer { if let completedGroup { sortGroup(completedGroup) } }
+            trackListChanges.append(.removed(id: id))
+            pendingOpens.removeValue(forKey: id)?(nil)
+            interruptions.removeValue(forKey: id)
+            guard wasCurrent else { return }
+            heldTrack = nil
+            if status == .stopped || queue.isEmpty || wasLast {
+                unload()
+            } else {
+                startLoading(playing: status == .playing, holding: announcedTrack)
+            }
+        }
+    }
+}
