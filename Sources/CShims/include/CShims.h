@@ -72,6 +72,11 @@ const char *rp_object_name(GstObject *object);
  * parsers accept: what the installed GStreamer can play. NULL-terminated; free with g_strfreev. */
 char **rp_decodable_media_types(void);
 
+/* ---- Memory ------------------------------------------------------------------ */
+
+/** Caps glibc's malloc arenas at `count` (mallopt M_ARENA_MAX); call before threads start. */
+bool rp_limit_malloc_arenas(int count);
+
 /* ---- Tags on their way to a sink ------------------------------------------ */
 
 /** Cuts every string in the TAG events reaching `element`'s sink pad to at most `max_bytes` bytes (at a
