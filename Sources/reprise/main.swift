@@ -8,8 +8,8 @@ sigemptyset(&unblocked)
 sigprocmask(SIG_SETMASK, &unblocked, nil)
 
 // GStreamer starts and ends streaming threads with every stream; glibc gives each thread its own malloc arena,
-// and memory freed across them is seldom returned, so RSS crept up by ~1 MiB a minute under the soak (two arenas
-// still crept). One arena keeps it flat and ~5 MiB lower, with no reply latency lost (BENCHMARKS.md).
+// and memory freed in one is seldom returned, so RSS sat ~2.5 MiB higher under the soak. One arena costs no reply
+// latency we can measure (BENCHMARKS.md). MALLOC_ARENA_MAX in the environment still decides when it is set.
 if getenv("MALLOC_ARENA_MAX") == nil { _ = rp_limit_malloc_arenas(1) }
 
 RepriseCommand.main()
