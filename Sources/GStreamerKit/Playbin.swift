@@ -32,13 +32,15 @@ public enum StateChangeResult: Sendable, Equatable {
 /// A `playbin` pipeline playing audio to PulseAudio with a given stream role.
 /// Bus messages are delivered to `onMessage` from the thread-default GLib main context.
 public final class Playbin {
-    private let element: UnsafeMutablePointer<GstElement>
+    let element: UnsafeMutablePointer<GstElement>
+    /// The video sink bin, once ``enableVideo(windowHandle:)`` set one.
+    var videoSink: UnsafeMutablePointer<GstElement>?
     private var watchID: guint = 0
     private let handoff = GaplessHandoff()
     /// Called for every bus message, on the main loop's thread.
     public var onMessage: ((PipelineMessage) -> Void)?
 
-    private var elementPointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(element) }
+    var elementPointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(element) }
 
     /// - Parameters:
     ///   - role: the PulseAudio `media.role` of the stream (e.g. "music").

@@ -25,6 +25,8 @@ public final class MPRISService: PlayerObserver {
     private let trackListInterface: TrackListInterface
     private let playlistsInterface: PlaylistsInterface
     private let controlsInterface: ControlsInterface
+    private var videoInterface: VideoInterface?
+    private var announcedRoot: [String: DBusValue] = [:]
     private var announcedControls: [String: DBusValue] = [:]
     private var announced: [String: DBusValue] = [:]
 
@@ -77,7 +79,32 @@ public final class MPRISService: PlayerObserver {
     /// Looks at the playlist folders again and announces what changed (call now and then).
     public func refreshPlaylists() { playlistsInterface.refresh() }
 
+    /// Offers the video window through the root interface (Fullscreen, Raise) and app.reprise.Video1.
+    public func attachVideo(_ control: VideoControl) throws(DBusError) {
+        root.video = control
+        root.onFullscreenSet = { [unowned self] in announceVideo() }
+        videoInterface = try VideoInterface(bus: bus, control: control, player: player)
+        announcedRoot = rootSnapshot()
+    }
+
+    /// Announces what changed on the root and video interfaces (call after the video state changes).
+    public func announceVideo() {
+        videoInterface?.announceChanges()
+        let now = rootSnapshot()
+        let changed = RootInterface.announcedProperties.filter { now[$0] != announcedRoot[$0] }
+        announcedRoot = now
+        guard !changed.isEmpty else { return }
+        try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.rootInterface, names: changed)
+    }
+
+    private func rootSnapshot() -> [String: DBusValue] {
+        var values: [String: DBusValue] = [:]
+        for name in RootInterface.announcedProperties { values[name] = try? root.get(name) }
+        return values
+    }
+
     public func playerDidChange() {
+        announceVideo()
         announceControls()
         let now = snapshot()
         let changed = MPRIS.announcedPlayerProperties.filter { now[$0] != announced[$0] }
@@ -171,6 +198,7 @@ final class RootInterface: InterfaceImplementation {
     func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
         switch call.member {
         case "Raise":
+            video?.raise()
             return .reply([])
         case "Quit":
             call.reply()
@@ -184,7 +212,8 @@ final class RootInterface: InterfaceImplementation {
     func get(_ property: String) throws(DBusError) -> DBusValue {
         switch property {
         case "CanQuit": .bool(true)
-        case "Fullscreen", "CanSetFullscreen", "CanRaise": .bool(false)
+        case "Fullscreen": .bool(video?.isFullscreen ?? false)
+        case "CanSetFullscreen", "CanRaise": .bool(video.map { $0.hasDisplay && $0.hasVideo } ?? false)
         case "HasTrackList": .bool(true)
         case "Identity": .string(identity.name)
         case "DesktopEntry": .string(identity.desktopEntry)
@@ -195,11 +224,18 @@ final class RootInterface: InterfaceImplementation {
     }
 
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        // Fullscreen is the only writable property and CanSetFullscreen is false: setting it has no effect.
-        guard property == "Fullscreen", case .bool = value else {
+        // Fullscreen is the only writable property; while CanSetFullscreen is false setting it has no effect.
+        guard property == "Fullscreen", case .bool(let on) = value else {
             throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
         }
+        video?.setFullscreen(on)
+        onFullscreenSet?()
     }
+
+    /// The video window, when the executable has one to offer.
+    weak var video: VideoControl?
+    var onFullscreenSet: (() -> Void)?
+    static let announcedProperties = ["Fullscreen", "CanSetFullscreen", "CanRaise"]
 }
 
 /// org.mpris.MediaPlayer2.Player

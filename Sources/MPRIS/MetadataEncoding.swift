@@ -20,8 +20,14 @@ public enum MetadataEncoding {
         if let disc = tags.discNumber { entries.append(("xesam:discNumber", .int32(Int32(clamping: disc)))) }
         if !tags.genres.isEmpty { entries.append(("xesam:genre", .strings(tags.genres))) }
         if !tags.composers.isEmpty { entries.append(("xesam:composer", .strings(tags.composers))) }
-        if !tags.comments.isEmpty { entries.append(("xesam:comment", .strings(tags.comments))) }
+        let comments = (track.description.map { [$0] } ?? []) + tags.comments
+        if !comments.isEmpty { entries.append(("xesam:comment", .strings(Array(comments.prefix(TrackTags.maximumValueCount))))) }
         if let created = tags.contentCreated { entries.append(("xesam:contentCreated", .string(created))) }
+        // Reprise's own keys (documented in the README): the sidecar's subtitle and description, and the
+        // interstitial playing now.
+        if let subtitle = track.subtitle { entries.append(("reprise:subtitle", .string(subtitle))) }
+        if let description = track.description { entries.append(("reprise:description", .string(description))) }
+        if let interstitial = track.activeInterstitial { entries.append(("reprise:interstitial", .string(interstitial))) }
         return .vardict(entries)
     }
 }

@@ -2,13 +2,15 @@
 ///
 /// The config file has `key = value` lines (`#` starts a comment):
 /// `category = playback`, `options = duckOthers, notifyOthersOnDeactivation`, `silent = false`,
-/// `trigger-roles = phone`.
+/// `trigger-roles = phone`, `speeds = 0.5, 1, 1.25, 1.5, 2` (the speeds offered for video; the system list by default).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
     public var silent = false
     /// Stream roles that count as calls (resumable interruptions).
     public var triggerRoles: Set<String> = ["phone"]
+    /// The playback speeds offered (window keys [ and ], Reprise's video interface).
+    public var speeds = SpeedList()
 
     public init() {}
 
@@ -44,6 +46,8 @@ public struct AudioSettings: Sendable, Equatable {
             silent = parsed
         case "trigger-roles":
             triggerRoles = Set(list)
+        case "speeds":
+            speeds = try SpeedList(config: value)
         default:
             throw .invalidArgument("unknown setting '\(key)'")
         }

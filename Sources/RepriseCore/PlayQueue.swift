@@ -10,6 +10,9 @@ public struct QueueEntry: Sendable, Equatable {
     public var isDescribed = false
     /// Entries expanded from one directory argument share a group, sorted by album, disc and track once described.
     public var group: Int?
+    /// What `NAME.reprise.json` beside the file says (title, subtitle, description, interstitials); read when
+    /// the entry is first loaded.
+    public var sidecar: MediaSidecar?
 
     public init(id: Int, uri: String) {
         self.id = id

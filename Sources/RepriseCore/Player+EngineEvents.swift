@@ -77,6 +77,7 @@ extension Player {
             resumePositions.forget(current.uri)
             queue.move(to: position)
             loadedEntryID = following.id
+            loadSidecar(of: following.id)
             prerolled = true
             self.seekable = seekable
             heldTrack = nil

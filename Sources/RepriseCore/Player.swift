@@ -35,6 +35,12 @@ public final class Player {
     var transactionDepth = 0
     var trackListChanges: [TrackListChange] = []
     var descriptions = DescriptionBacklog()
+    /// The interstitials of the loaded entry and which were watched.
+    public internal(set) var interstitials = InterstitialSchedule()
+    /// Index into ``interstitials`` of the one playing (as of the last ``updateInterstitials()``).
+    public internal(set) var activeInterstitialIndex: Int?
+    var lastInterstitialCheck: Int64 = 0
+    var announcedSkippable = false
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
         self.engine = engine
@@ -59,7 +65,9 @@ public final class Player {
     /// The current track as clients should see it now (nil: no current track).
     public var announcedTrack: TrackInfo? {
         if let held = heldTrack { return held }
-        return queue.current.map(TrackInfo.init)
+        guard var track = queue.current.map(TrackInfo.init) else { return nil }
+        if let index = activeInterstitialIndex { track.activeInterstitial = interstitials.interstitials[index].title ?? "" }
+        return track
     }
 
     /// Position in the current track; 0 when stopped, never beyond the track's length.
@@ -180,6 +188,10 @@ public final class Player {
 
     public func next() {
         transaction {
+            guard !interstitials.forbidsLeaving(at: positionMicroseconds) else {
+                log.info("next refused: \(activeInterstitialIndex.map(interstitials.name) ?? "an interstitial") cannot be skipped yet")
+                return
+            }
             guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
             go(to: position)
         }
@@ -205,10 +217,14 @@ public final class Player {
             let target = overflow ? (offset > 0 ? Int64.max : 0) : max(0, sum)
             if let length = queue.current?.lengthMicroseconds, target > length {
                 guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
+                guard !interstitials.forbidsLeaving(at: positionMicroseconds) else {
+                    log.info("seek refused: an interstitial is playing")
+                    return
+                }
                 go(to: position)
                 return
             }
-            jump(to: target)
+            seekRespectingInterstitials(to: target)
         }
     }
 
@@ -217,7 +233,7 @@ public final class Player {
         transaction {
             guard canSeek, let current = queue.current, entryID == current.id, microseconds >= 0 else { return }
             if let length = current.lengthMicroseconds, microseconds > length { return }
-            jump(to: microseconds)
+            seekRespectingInterstitials(to: microseconds)
         }
     }
 
@@ -378,6 +394,7 @@ public final class Player {
             interruptions.removeValue(forKey: previous)
         }
         loadedEntryID = entry.id
+        loadSidecar(of: entry.id)
         preparedEntryID = nil
         positionBeforeOutputFailure = nil
         prerolled = false

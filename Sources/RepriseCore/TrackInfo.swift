@@ -75,6 +75,12 @@ public struct TrackInfo: Sendable, Equatable {
     public let lengthMicroseconds: Int64?
     /// A `file://` URI of the cover picture, when one is known.
     public let artURL: String?
+    /// A few words under the title (from the media's sidecar).
+    public let subtitle: String?
+    /// A few sentences about the media (from its sidecar).
+    public let description: String?
+    /// The interstitial playing now, by its title ("" when it has none); nil when none is.
+    public internal(set) var activeInterstitial: String?
 
     public init(entry: QueueEntry) {
         artURL = entry.artURL
@@ -82,7 +88,9 @@ public struct TrackInfo: Sendable, Equatable {
         url = entry.uri
         tags = entry.tags
         lengthMicroseconds = entry.lengthMicroseconds
-        title = entry.tags.title ?? TrackInfo.fallbackTitle(for: entry.uri)
+        title = entry.sidecar?.title ?? entry.tags.title ?? TrackInfo.fallbackTitle(for: entry.uri)
+        subtitle = entry.sidecar?.subtitle
+        description = entry.sidecar?.description
     }
 
     /// The file's name without its extension (percent-decoded), or the URI itself for non-file URIs.

@@ -18,6 +18,14 @@ final class GStreamerEngine: PlaybackEngine {
     static let duckedGain = 0.3
     /// The sound server asked the stream to pause (true) or play again (false): a cork request.
     var onCorkRequest: ((Bool) -> Void)?
+    /// The subtitle file to show with a media URI (nil: none).
+    var subtitleFor: ((String) -> String?)?
+    /// A stream prerolled or a gapless one started, with the subtitle file given to it.
+    var onStreamReady: ((String?) -> Void)?
+    /// Buffering of network media, in percent (100: enough to play).
+    var onBuffering: ((Int) -> Void)?
+    private var subtitleURI: String?
+    private var nextSubtitleURI: String?
 
     init(playbin: Playbin, log: Log) {
         self.playbin = playbin
@@ -39,6 +47,8 @@ final class GStreamerEngine: PlaybackEngine {
         prerolled = false
         pendingSeek = nil
         wantsPlaying = playing
+        subtitleURI = subtitleFor?(uri)
+        playbin.setSubtitleURI(subtitleURI)
         playbin.setURI(uri)
         return playbin.setState(playing ? .playing : .paused) != .failure
     }
@@ -61,7 +71,12 @@ final class GStreamerEngine: PlaybackEngine {
         playbin.setNextURI(nil)
     }
 
-    func prepareNext(_ uri: String?) { playbin.setNextURI(uri) }
+    func prepareNext(_ uri: String?) {
+        // playbin takes the subtitle file of the next stream with its URI.
+        nextSubtitleURI = uri.flatMap { subtitleFor?($0) }
+        playbin.setSubtitleURI(nextSubtitleURI)
+        playbin.setNextURI(uri)
+    }
 
     func seek(toMicroseconds microseconds: Int64) -> Bool {
         guard loaded else { return false }
@@ -109,10 +124,13 @@ final class GStreamerEngine: PlaybackEngine {
             }
             player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
                                     seekable: playbin.isSeekable)
+            onStreamReady?(subtitleURI)
         case .streamStart where loaded && prerolled:
             guard let uri = playbin.takeGaplessSwitch() else { break }
             if rate != 1, let position = playbin.positionNanoseconds { _ = playbin.seek(toNanoseconds: position, rate: rate) }
+            subtitleURI = nextSubtitleURI
             player.engineDidStartNextStream(uri: uri, seekable: playbin.isSeekable)
+            onStreamReady?(subtitleURI)
         case .tags(let tags) where loaded && !playbin.isSwitchPending:
             // While a handed-over stream waits to start, its tags may already arrive: they are not the current track's.
             player.engineDidReadTags(TrackTags(tags))
@@ -135,8 +153,10 @@ final class GStreamerEngine: PlaybackEngine {
         case .clockLost where wantsPlaying:
             playbin.setState(.paused)
             playbin.setState(.playing)
-        case .buffering(let percent) where wantsPlaying:
-            playbin.setState(percent < 100 ? .paused : .playing)
+        case .buffering(let percent):
+            onBuffering?(percent)
+            // Play as soon as enough is buffered; wait (paused) while it is not.
+            if wantsPlaying { playbin.setState(percent < 100 ? .paused : .playing) }
         case .requestState(let state, let source) where loaded:
             // pulsesink turns PulseAudio's cork/uncork requests (module-role-cork) into these.
             log.info("\(source) asks for state \(state)")

@@ -21,6 +21,9 @@ enum Service {
         let fileSystem = PosixFileSystem()
         let player = Player(engine: engine, log: log, fileSystem: fileSystem)
         engine.player = player
+        // Video (window, sidecar subtitles) is set up before the first stream loads.
+        let video = VideoController(playbin: playbin, player: player, speeds: audioSettings.speeds, log: log)
+        engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
 
         let expanded = MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
         expanded.problems.forEach { log.warning("skipping \($0)") }
@@ -90,12 +93,23 @@ enum Service {
         } catch {
             log.warning("audio session interface: \(error)")
         }
+        video.start(on: loop)
+        engine.onStreamReady = { video.streamReady(subtitleURI: $0) }
+        engine.onBuffering = { video.buffering(percent: $0) }
+        video.onUserAction = { audio.userActed($0) }
+        video.onChange = { service.announceVideo() }
+        do {
+            try service.attachVideo(video)
+        } catch {
+            log.warning("video interface: \(error)")
+        }
         service.onUserAction = { audio.userActed($0) }
         service.allowsPlayPause = { audio.allowsPlayPause() }
         player.onChange = {
             if player.lastChangeAffectsSavedState { saver?.markDirty() }
             reader.pump()
             audio.playerChanged()
+            video.playerChanged()
         }
         audio.start()
         audio.playerChanged()

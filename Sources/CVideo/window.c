@@ -1,0 +1,208 @@
+#include "CVideo.h"
+
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rp_window {
+    Display *display;
+    Window window;
+    Atom wm_delete, net_wm_name, utf8_string, net_wm_state, net_wm_state_fullscreen;
+    bool fullscreen, visible;
+    int width, height;
+    /* Geometry to return to when fullscreen was done without a window manager. */
+    int saved_x, saved_y, saved_width, saved_height;
+    GC gc;
+};
+
+rp_window *rp_window_open(const char *display_name, int width, int height, const char *class_name) {
+    Display *display = XOpenDisplay(display_name);
+    if (!display) return NULL;
+    rp_window *w = calloc(1, sizeof *w);
+    w->display = display;
+    int screen = DefaultScreen(display);
+    XSetWindowAttributes attributes = {0};
+    attributes.background_pixel = BlackPixel(display, screen);
+    attributes.event_mask = KeyPressMask | StructureNotifyMask | ExposureMask;
+    w->window = XCreateWindow(display, RootWindow(display, screen), 0, 0, (unsigned)width, (unsigned)height, 0,
+                              CopyFromParent, InputOutput, CopyFromParent, CWBackPixel | CWEventMask, &attributes);
+    w->width = width;
+    w->height = height;
+    w->wm_delete = XInternAtom(display, "WM_DELETE_WINDOW", False);
+    w->net_wm_name = XInternAtom(display, "_NET_WM_NAME", False);
+    w->utf8_string = XInternAtom(display, "UTF8_STRING", False);
+    w->net_wm_state = XInternAtom(display, "_NET_WM_STATE", False);
+    w->net_wm_state_fullscreen = XInternAtom(display, "_NET_WM_STATE_FULLSCREEN", False);
+    XSetWMProtocols(display, w->window, &w->wm_delete, 1);
+    XClassHint *hint = XAllocClassHint();
+    if (hint) {
+        hint->res_name = (char *)class_name;
+        hint->res_class = (char *)class_name;
+        XSetClassHint(display, w->window, hint);
+        XFree(hint);
+    }
+    XWMHints *wm = XAllocWMHints();
+    if (wm) {
+        wm->flags = InputHint;
+        wm->input = True;
+        XSetWMHints(display, w->window, wm);
+        XFree(wm);
+    }
+    w->gc = XCreateGC(display, w->window, 0, NULL);
+    XFlush(display);
+    return w;
+}
+
+void rp_window_close(rp_window *w) {
+    if (!w) return;
+    XFreeGC(w->display, w->gc);
+    XDestroyWindow(w->display, w->window);
+    XCloseDisplay(w->display);
+    free(w);
+}
+
+int rp_window_fd(const rp_window *w) { return ConnectionNumber(w->display); }
+unsigned long rp_window_xid(const rp_window *w) { return w->window; }
+
+void rp_window_set_title(rp_window *w, const char *title) {
+    XChangeProperty(w->display, w->window, w->net_wm_name, w->utf8_string, 8, PropModeReplace,
+                    (const unsigned char *)title, (int)strlen(title));
+    XChangeProperty(w->display, w->window, XA_WM_NAME, w->utf8_string, 8, PropModeReplace,
+                    (const unsigned char *)title, (int)strlen(title));
+    XFlush(w->display);
+}
+
+void rp_window_set_visible(rp_window *w, bool visible) {
+    if (visible == w->visible) return;
+    w->visible = visible;
+    if (visible) XMapRaised(w->display, w->window); else XUnmapWindow(w->display, w->window);
+    XFlush(w->display);
+}
+
+/* A window manager that follows EWMH advertises itself on the root window. */
+static bool has_window_manager(rp_window *w) {
+    Atom check = XInternAtom(w->display, "_NET_SUPPORTING_WM_CHECK", True);
+    if (check == None) return false;
+    Atom type;
+    int format;
+    unsigned long count, after;
+    unsigned char *data = NULL;
+    int status = XGetWindowProperty(w->display, DefaultRootWindow(w->display), check, 0, 1, False, XA_WINDOW, &type,
+                                    &format, &count, &after, &data);
+    bool present = status == Success && count == 1 && data;
+    if (data) XFree(data);
+    return present;
+}
+
+void rp_window_set_fullscreen(rp_window *w, bool fullscreen) {
+    if (fullscreen == w->fullscreen) return;
+    w->fullscreen = fullscreen;
+    Window root = DefaultRootWindow(w->display);
+    if (w->visible && has_window_manager(w)) {
+        XEvent event = {0};
+        event.xclient.type = ClientMessage;
+        event.xclient.window = w->window;
+        event.xclient.message_type = w->net_wm_state;
+        event.xclient.format = 32;
+        event.xclient.data.l[0] = fullscreen ? 1 : 0; /* _NET_WM_STATE_ADD / _REMOVE */
+        event.xclient.data.l[1] = (long)w->net_wm_state_fullscreen;
+        event.xclient.data.l[3] = 1; /* a normal application */
+        XSendEvent(w->display, root, False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
+    } else {
+        /* No window manager to ask: cover the screen ourselves, and give the old place back after. */
+        if (fullscreen) {
+            Window child;
+            XWindowAttributes attributes;
+            XGetWindowAttributes(w->display, w->window, &attributes);
+            XTranslateCoordinates(w->display, w->window, root, 0, 0, &w->saved_x, &w->saved_y, &child);
+            w->saved_width = attributes.width;
+            w->saved_height = attributes.height;
+            int screen = DefaultScreen(w->display);
+            XMoveResizeWindow(w->display, w->window, 0, 0, (unsigned)DisplayWidth(w->display, screen),
+                              (unsigned)DisplayHeight(w->display, screen));
+        } else if (w->saved_width > 0) {
+            XMoveResizeWindow(w->display, w->window, w->saved_x, w->saved_y, (unsigned)w->saved_width,
+                              (unsigned)w->saved_height);
+        }
+        /* Keep the state property true for pagers and tests either way. */
+        if (fullscreen) {
+            XChangeProperty(w->display, w->window, w->net_wm_state, XA_ATOM, 32, PropModeReplace,
+                            (const unsigned char *)&w->net_wm_state_fullscreen, 1);
+        } else {
+            XDeleteProperty(w->display, w->window, w->net_wm_state);
+        }
+        XRaiseWindow(w->display, w->window);
+    }
+    XFlush(w->display);
+}
+
+void rp_window_raise(rp_window *w) {
+    XRaiseWindow(w->display, w->window);
+    if (w->visible) XSetInputFocus(w->display, w->window, RevertToParent, CurrentTime);
+    XFlush(w->display);
+}
+
+void rp_window_get_size(const rp_window *w, int *width, int *height) {
+    *width = w->width;
+    *height = w->height;
+}
+
+void rp_window_draw_loading(rp_window *w, int phase) {
+    if (!w->visible) return;
+    int screen = DefaultScreen(w->display);
+    XSetForeground(w->display, w->gc, BlackPixel(w->display, screen));
+    XFillRectangle(w->display, w->window, w->gc, 0, 0, (unsigned)w->width, (unsigned)w->height);
+    int radius = (w->width < w->height ? w->width : w->height) / 16;
+    if (radius < 8) radius = 8;
+    int cx = w->width / 2, cy = w->height / 2;
+    /* Twelve dots on a circle, the one at `phase` brightest and the rest fading behind it. */
+    for (int i = 0; i < 12; i++) {
+        int age = (phase - i + 12) % 12;
+        unsigned long level = (unsigned long)(255 - age * 18);
+        XSetForeground(w->display, w->gc, (level << 16) | (level << 8) | level);
+        static const double cosines[12] = {1, .866, .5, 0, -.5, -.866, -1, -.866, -.5, 0, .5, .866};
+        static const double sines[12] = {0, .5, .866, 1, .866, .5, 0, -.5, -.866, -1, -.866, -.5};
+        int x = cx + (int)(cosines[i] * radius), y = cy + (int)(sines[i] * radius);
+        int dot = radius / 4 + 2;
+        XFillArc(w->display, w->window, w->gc, x - dot / 2, y - dot / 2, (unsigned)dot, (unsigned)dot, 0, 360 * 64);
+    }
+    XFlush(w->display);
+}
+
+void rp_window_flush(rp_window *w) { XFlush(w->display); }
+
+bool rp_window_next_event(rp_window *w, rp_window_event *out) {
+    while (XPending(w->display) > 0) {
+        XEvent event;
+        XNextEvent(w->display, &event);
+        if (event.xany.window != w->window) continue;
+        memset(out, 0, sizeof *out);
+        switch (event.type) {
+        case KeyPress:
+            out->kind = RP_WINDOW_EVENT_KEY;
+            out->keysym = XLookupKeysym(&event.xkey, 0);
+            return true;
+        case ConfigureNotify:
+            if (event.xconfigure.width == w->width && event.xconfigure.height == w->height) continue;
+            w->width = event.xconfigure.width;
+            w->height = event.xconfigure.height;
+            out->kind = RP_WINDOW_EVENT_RESIZED;
+            out->width = w->width;
+            out->height = w->height;
+            return true;
+        case Expose:
+            if (event.xexpose.count != 0) continue;
+            out->kind = RP_WINDOW_EVENT_EXPOSED;
+            return true;
+        case ClientMessage:
+            if ((Atom)event.xclient.data.l[0] != w->wm_delete) continue;
+            out->kind = RP_WINDOW_EVENT_CLOSE;
+            return true;
+        default:
+            continue;
+        }
+    }
+    return false;
+}

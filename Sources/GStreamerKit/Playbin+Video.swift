@@ -1,0 +1,95 @@
+import CGStreamer
+import CShims
+import CVideo
+
+/// One audio or subtitle stream of the loaded media, as playbin numbers them.
+public struct MediaStreamInfo: Sendable, Equatable {
+    public var index: Int
+    /// ISO 639 code from the stream's tags, when it has one.
+    public var language: String?
+    public var title: String?
+    public var codec: String?
+}
+
+/// The decoded size of the current video stream.
+public struct VideoFormat: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    /// Width ÷ height as displayed (the pixel aspect ratio applied).
+    public var displayAspectRatio: Double
+}
+
+extension Playbin {
+    /// Draws video into the X window `handle` from now on (and decodes subtitles); call once, before loading.
+    /// False when GStreamer's X video sink is missing (video then stays off).
+    public func enableVideo(windowHandle handle: UInt) -> Bool {
+        guard let sink = rp_video_sink_new(handle) else { return false }
+        videoSink = sink
+        rp_object_set_object(elementPointer, "video-sink", UnsafeMutableRawPointer(sink))
+        rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME | RP_PLAY_FLAG_VIDEO
+                                                                  | RP_PLAY_FLAG_TEXT))
+        return true
+    }
+
+    /// The number of video streams in the loaded media.
+    public var videoStreamCount: Int { Int(rp_object_get_int_property(elementPointer, "n-video")) }
+
+    public var videoFormat: VideoFormat? {
+        var width: Int32 = 0, height: Int32 = 0, parN: Int32 = 1, parD: Int32 = 1
+        guard rp_playbin_video_format(element, &width, &height, &parN, &parD), width > 0, height > 0, parD > 0 else { return nil }
+        let pixelAspect = parN > 0 ? Double(parN) / Double(parD) : 1
+        return VideoFormat(width: Int(width), height: Int(height), displayAspectRatio: Double(width) * pixelAspect / Double(height))
+    }
+
+    /// Scales frames to `width`×`height` (nil: their own size) and crops the given edges.
+    public func setVideoLayout(width: Int?, height: Int?, crop: (left: Int, top: Int, right: Int, bottom: Int)) {
+        guard let videoSink else { return }
+        rp_video_sink_set_layout(videoSink, Int32(width ?? 0), Int32(height ?? 0), Int32(crop.left), Int32(crop.top),
+                                 Int32(crop.right), Int32(crop.bottom))
+    }
+
+    /// Draws the last frame again (the window was exposed or resized).
+    public func exposeVideo() {
+        if let videoSink { rp_video_sink_expose(videoSink) }
+    }
+
+    public var audioStreams: [MediaStreamInfo] { streams(count: "n-audio", signal: "get-audio-tags", codecTag: "audio-codec") }
+    public var subtitleStreams: [MediaStreamInfo] { streams(count: "n-text", signal: "get-text-tags", codecTag: "subtitle-codec") }
+
+    public var currentAudioStream: Int {
+        get { Int(rp_object_get_int_property(elementPointer, "current-audio")) }
+        set { rp_object_set_int_property(elementPointer, "current-audio", Int32(newValue)) }
+    }
+
+    public var currentSubtitleStream: Int {
+        get { Int(rp_object_get_int_property(elementPointer, "current-text")) }
+        set { rp_object_set_int_property(elementPointer, "current-text", Int32(newValue)) }
+    }
+
+    /// Whether subtitles are drawn (playbin's text flag).
+    public var showsSubtitles: Bool {
+        get { rp_object_get_flags_property(elementPointer, "flags") & UInt32(RP_PLAY_FLAG_TEXT) != 0 }
+        set {
+            var flags = rp_object_get_flags_property(elementPointer, "flags")
+            if newValue { flags |= UInt32(RP_PLAY_FLAG_TEXT) } else { flags &= ~UInt32(RP_PLAY_FLAG_TEXT) }
+            rp_object_set_flags(elementPointer, "flags", flags)
+        }
+    }
+
+    /// A subtitle file shown with the next stream loaded (nil: none).
+    public func setSubtitleURI(_ uri: String?) {
+        rp_object_set_string(elementPointer, "suburi", uri)
+    }
+
+    private func streams(count property: String, signal: String, codecTag: String) -> [MediaStreamInfo] {
+        let count = Int(rp_object_get_int_property(elementPointer, property))
+        return (0..<max(0, min(count, 64))).map { index in
+            func tag(_ name: String) -> String? {
+                guard let value = rp_playbin_stream_tag(element, signal, Int32(index), name) else { return nil }
+                defer { g_free(value) }
+                return String(cString: value)
+            }
+            return MediaStreamInfo(index: index, language: tag("language-code"), title: tag("title"), codec: tag(codecTag))
+        }
+    }
+}

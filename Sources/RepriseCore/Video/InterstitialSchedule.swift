@@ -1,0 +1,87 @@
+/// The interstitials of the loaded media and which have been watched: decides what Seek, SetPosition, Next
+/// and "skip" may do. Pure: positions go in, decisions come out.
+public struct InterstitialSchedule: Sendable, Equatable {
+    public private(set) var interstitials: [Interstitial]
+    /// Indices of interstitials played to their end (or skipped when allowed): they restrict nothing more.
+    public private(set) var watched: Set<Int> = []
+    /// Where a seek that was made to play an interstitial first wanted to go.
+    public private(set) var pendingTarget: Int64?
+
+    public init(_ interstitials: [Interstitial] = []) { self.interstitials = interstitials }
+
+    /// What a requested jump becomes.
+    public enum SeekDecision: Equatable, Sendable {
+        case allow(Int64)
+        /// Play the interstitial starting here first; its end continues to the requested target.
+        case playInterstitialFirst(Int64)
+        case refuse(String)
+    }
+
+    /// The interstitial playing at `position`, if it still restricts anything.
+    public func active(at position: Int64) -> Int? {
+        interstitials.indices.first { !watched.contains($0) && interstitials[$0].contains(position) }
+    }
+
+    public mutating func decideSeek(from position: Int64, to target: Int64) -> SeekDecision {
+        if let index = active(at: position) {
+            let current = interstitials[index]
+            if current.forbidsSeekingWithin { return .refuse("seeking is not allowed during \(name(index))") }
+            if current.forbidsSkippingPast && target >= current.endMicroseconds {
+                return .refuse("\(name(index)) cannot be skipped")
+            }
+        }
+        if target > position {
+            // Moving forward past (or into) an unwatched interstitial that may not be skipped plays it first.
+            for index in interstitials.indices where !watched.contains(index) && active(at: position) != index {
+                let interstitial = interstitials[index]
+                guard interstitial.forbidsSkippingPast, position < interstitial.startMicroseconds,
+                      target >= interstitial.endMicroseconds else { continue }
+                pendingTarget = target
+                return .playInterstitialFirst(interstitial.startMicroseconds)
+            }
+        }
+        if let index = interstitials.indices.first(where: { !watched.contains($0) && interstitials[$0].contains(target) }),
+           interstitials[index].forbidsSeekingWithin, target != interstitials[index].startMicroseconds {
+            return .playInterstitialFirst(interstitials[index].startMicroseconds)
+        }
+        pendingTarget = nil
+        return .allow(target)
+    }
+
+    /// Whether Next (leaving the media) is refused at `position`.
+    public func forbidsLeaving(at position: Int64) -> Bool {
+        guard let index = active(at: position) else { return false }
+        return interstitials[index].forbidsSkippingPast && !canSkip(at: position)
+    }
+
+    /// The active interstitial has played long enough to be skipped.
+    public func canSkip(at position: Int64) -> Bool {
+        guard let index = active(at: position), let delay = interstitials[index].skippableAfterMicroseconds else { return false }
+        return position - interstitials[index].startMicroseconds >= delay
+    }
+
+    /// Microseconds until the active interstitial may be skipped (nil: not active or never skippable).
+    public func timeUntilSkippable(at position: Int64) -> Int64? {
+        guard let index = active(at: position), let delay = interstitials[index].skippableAfterMicroseconds else { return nil }
+        return max(0, interstitials[index].startMicroseconds + delay - position)
+    }
+
+    /// Skips the active interstitial when allowed: where to jump (its end, or the target a seek wanted).
+    public mutating func skip(at position: Int64) -> Int64? {
+        guard canSkip(at: position), let index = active(at: position) else { return nil }
+        watched.insert(index)
+        defer { pendingTarget = nil }
+        return max(pendingTarget ?? 0, interstitials[index].endMicroseconds)
+    }
+
+    /// Playback reached `position`: interstitials whose end it passed while they were active are watched.
+    /// Returns where to jump when one just ended and a seek was waiting for it.
+    public mutating func advance(from previous: Int64, to position: Int64) -> Int64? {
+        guard let index = active(at: previous), position >= interstitials[index].endMicroseconds else { return nil }
+        watched.insert(index)
+        defer { pendingTarget = nil }
+        return pendingTarget.flatMap { $0 > position ? $0 : nil }
+    }
+
+    public func name(_ index: Int) -> String { interstitials[index].title.map { "the interstitial \"\($0)\"" } ?? "the interstitial" }
+}

@@ -1,0 +1,85 @@
+import CVideo
+
+/// A top-level X11 window for video, on its own display connection. Created hidden; the video sink draws into
+/// it by its ``handle``. Use from the event loop's thread only: read ``fileDescriptor`` and call
+/// ``nextEvent()`` until it returns nil whenever it is readable.
+public final class VideoWindow {
+    private let window: OpaquePointer
+
+    /// What happened to the window.
+    public enum Event: Equatable, Sendable {
+        case key(Key)
+        case resized(width: Int, height: Int)
+        case exposed
+        /// The window manager's close button.
+        case closeRequested
+    }
+
+    /// The keys a video window acts on; others arrive as `.other`.
+    public enum Key: Equatable, Sendable {
+        case space, left, right, escape, character(Character), other(UInt)
+    }
+
+    /// Opens the display named by `$DISPLAY` (or `displayName`); nil when there is none.
+    public init?(displayName: String? = nil, width: Int = 854, height: Int = 480, className: String = "reprise") {
+        guard let made = rp_window_open(displayName, Int32(width), Int32(height), className) else { return nil }
+        window = made
+    }
+
+    deinit { rp_window_close(window) }
+
+    /// Readable when events wait.
+    public var fileDescriptor: Int32 { rp_window_fd(window) }
+    /// The X window id, for GStreamer's video overlay.
+    public var handle: UInt { rp_window_xid(window) }
+
+    public var title: String = "" {
+        didSet { if title != oldValue { rp_window_set_title(window, title) } }
+    }
+
+    public var isVisible = false {
+        didSet { if isVisible != oldValue { rp_window_set_visible(window, isVisible) } }
+    }
+
+    public var isFullscreen = false {
+        didSet { if isFullscreen != oldValue { rp_window_set_fullscreen(window, isFullscreen) } }
+    }
+
+    public func raise() { rp_window_raise(window) }
+
+    /// The window's size as last configured.
+    public var size: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        rp_window_get_size(window, &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    /// Black with a spinner in the centre, turned to `phase` (any integer; twelve steps a turn).
+    public func drawLoading(phase: Int) { rp_window_draw_loading(window, Int32(((phase % 12) + 12) % 12)) }
+
+    /// The next pending event, or nil when none waits (never blocks).
+    public func nextEvent() -> Event? {
+        var event = rp_window_event()
+        guard rp_window_next_event(window, &event) else { return nil }
+        switch event.kind {
+        case RP_WINDOW_EVENT_KEY: return .key(Key(keysym: event.keysym))
+        case RP_WINDOW_EVENT_RESIZED: return .resized(width: Int(event.width), height: Int(event.height))
+        case RP_WINDOW_EVENT_EXPOSED: return .exposed
+        default: return .closeRequested
+        }
+    }
+}
+
+extension VideoWindow.Key {
+    /// X keysyms: Latin-1 characters are their own code points; the rest from X11/keysymdef.h.
+    init(keysym: UInt) {
+        switch keysym {
+        case 0x20: self = .space
+        case 0xff51: self = .left
+        case 0xff53: self = .right
+        case 0xff1b: self = .escape
+        case 0x21...0x7e: self = .character(Character(Unicode.Scalar(UInt8(keysym))))
+        default: self = .other(keysym)
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import GStreamerKit
+import MPRIS
+import RepriseCore
+import X11Kit
+
+/// Video for the player: the window (shown only while the loaded media has video, titled with it), its keys,
+/// fullscreen, fit/fill, audio and subtitle streams, the loading spinner and the interstitial clock.
+/// Runs on the event loop; without a display it only reports streams and plays the sound.
+final class VideoController: VideoControl {
+    private let playbin: Playbin
+    private let player: Player
+    private let log: Log
+    private let window: VideoWindow?
+    /// Told of every user action taken from the window's keys (the audio policy counts them).
+    var onUserAction: ((PolicyEvent) -> Void)?
+    /// Something clients see changed (announce it).
+    var onChange: (() -> Void)?
+    let speedList: SpeedList
+
+    private(set) var hasVideo = false
+    private var format: VideoFormat?
+    private(set) var aspectMode: AspectMode = .fit
+    private(set) var audioTracks: [StreamChoice] = []
+    private(set) var subtitleTracks: [StreamChoice] = []
+    private var subtitleURI: String?
+    private var loading = LoadingState()
+    private(set) var isLoading = false
+    private var spinnerPhase = 0
+
+    /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
+    init(playbin: Playbin, player: Player, speeds: SpeedList, log: Log) {
+        self.playbin = playbin
+        self.player = player
+        self.log = log
+        speedList = speeds
+        if let window = VideoWindow(), playbin.enableVideo(windowHandle: window.handle) {
+            self.window = window
+            log.info("video: drawing into X window \(window.handle)")
+        } else {
+            window = nil
+            log.info("video: no display (or no X video sink): media with video plays its sound only")
+        }
+    }
+
+    /// Starts reading the window's events and the quarter-second clock (interstitials, spinner) on `loop`.
+    func start(on loop: EventLoop) {
+        if let window {
+            loop.onReadable(window.fileDescriptor) { [unowned self] in handleWindowEvents() }
+        }
+        loop.every(milliseconds: 250) { [unowned self] in tick() }
+    }
+
+    var hasDisplay: Bool { window != nil }
+    var isFullscreen: Bool { window?.isFullscreen ?? false }
+    var aspectRatio: Double { format?.displayAspectRatio ?? 0 }
+    var speeds: [Double] { speedList.speeds }
+
+    // MARK: Engine events
+
+    /// A stream has prerolled (or a gapless one started): look at its video and streams.
+    func streamReady(subtitleURI: String?) {
+        self.subtitleURI = subtitleURI
+        loading.reset()
+        isLoading = false
+        audioTracks = playbin.audioStreams.map { StreamChoice(index: $0.index, language: $0.language, title: $0.title, codec: $0.codec) }
+        subtitleTracks = playbin.subtitleStreams.map { stream in
+            // playbin lists the sidecar file's stream last, after the container's own.
+            let external = subtitleURI != nil && stream.index == playbin.subtitleStreams.count - 1
+            return StreamChoice(index: stream.index, language: stream.language ?? (external ? subtitleURI.flatMap(MediaSidecar.subtitleLanguage(ofURI:)) : nil),
+                                title: stream.title ?? (external ? subtitleURI.flatMap { MediaURI($0)?.lastPathComponent } : nil),
+                                codec: stream.codec, isExternal: external)
+        }
+        let newFormat = playbin.videoStreamCount > 0 ? playbin.videoFormat : nil
+        hasVideo = playbin.videoStreamCount > 0
+        if newFormat != format {
+            format = newFormat
+            if let newFormat { aspectMode = .default(forAspectRatio: newFormat.displayAspectRatio) }
+        }
+        if let format {
+            log.info("video: \(format.width)x\(format.height), aspect \(format.displayAspectRatio), \(aspectMode.rawValue); "
+                     + "\(audioTracks.count) audio, \(subtitleTracks.count) subtitle streams")
+        }
+        updateWindow()
+        applyLayout()
+        onChange?()
+    }
+
+    /// Buffering reports of network media (percent; 100 when done).
+    func buffering(percent: Int) {
+        loading.buffering(percent: percent, now: monotonicSeconds())
+    }
+
+    /// After every player change: the window follows the track (title) and the status (hidden when stopped).
+    func playerChanged() {
+        if player.status == .stopped, hasVideo {
+            hasVideo = false
+            format = nil
+            audioTracks = []
+            subtitleTracks = []
+        }
+        updateWindow()
+    }
+
+    private func updateWindow() {
+        guard let window else { return }
+        let shown = hasVideo && player.status != .stopped
+        if let track = player.announcedTrack {
+            window.title = track.subtitle.map { "\(track.title) — \($0)" } ?? track.title
+        }
+        if !shown { window.isFullscreen = false }
+        window.isVisible = shown
+    }
+
+    // MARK: Requests
+
+    func setFullscreen(_ on: Bool) {
+        guard let window, hasVideo else { return }
+        window.isFullscreen = on
+        if on { window.raise() }
+        handleWindowEvents()
+        onChange?()
+    }
+
+    func raise() { window?.raise() }
+
+    func setAspectMode(_ mode: AspectMode) {
+        guard mode != aspectMode else { return }
+        aspectMode = mode
+        applyLayout()
+        onChange?()
+    }
+
+    func selectAudioTrack(_ index: Int) throws(PlayerError) {
+        guard audioTracks.indices.contains(index) else { throw .invalidArgument("no audio track \(index) (there are \(audioTracks.count))") }
+        playbin.currentAudioStream = index
+        onChange?()
+    }
+
+    var currentAudioTrack: Int { audioTracks.isEmpty ? -1 : playbin.currentAudioStream }
+
+    func selectSubtitleTrack(_ index: Int) throws(PlayerError) {
+        guard index == -1 || subtitleTracks.indices.contains(index) else {
+            throw .invalidArgument("no subtitle track \(index) (there are \(subtitleTracks.count); -1 turns them off)")
+        }
+        if index >= 0 { playbin.currentSubtitleStream = index }
+        playbin.showsSubtitles = index >= 0
+        onChange?()
+    }
+
+    var currentSubtitleTrack: Int {
+        subtitleTracks.isEmpty || !playbin.showsSubtitles ? -1 : playbin.currentSubtitleStream
+    }
+
+    // MARK: The window
+
+    private func handleWindowEvents() {
+        guard let window else { return }
+        while let event = window.nextEvent() {
+            switch event {
+            case .key(let key): handle(key)
+            case .resized: applyLayout()
+            case .exposed: playbin.exposeVideo()
+            case .closeRequested:
+                log.info("video window closed: stopping")
+                onUserAction?(.userStopped)
+                player.stop()
+            }
+        }
+    }
+
+    /// Space play/pause, ←/→ 10 s, f fullscreen, Esc leaves it, [ ] speed, a fit/fill, s skips an interstitial.
+    private func handle(_ key: VideoWindow.Key) {
+        switch key {
+        case .space:
+            onUserAction?(player.status == .playing ? .userPaused : .userPlayed)
+            player.playPause()
+        case .left: player.seek(by: -Self.skipInterval)
+        case .right: player.seek(by: Self.skipInterval)
+        case .character("f"): setFullscreen(!isFullscreen)
+        case .escape: setFullscreen(false)
+        case .character("["): if let speed = speedList.slower(than: player.rate) { try? player.setRate(speed) }
+        case .character("]"): if let speed = speedList.faster(than: player.rate) { try? player.setRate(speed) }
+        case .character("a"): setAspectMode(aspectMode.toggled)
+        case .character("s"): try? player.skipInterstitial()
+        default: return
+        }
+    }
+
+    static let skipInterval: Int64 = 10_000_000
+
+    /// Scales and crops the frames for the window's size and the aspect mode; a paused picture is redrawn.
+    private func applyLayout() {
+        guard let window, let format else { return }
+        let size = window.size
+        let layout = VideoLayout(aspectRatio: format.displayAspectRatio, windowWidth: size.width, windowHeight: size.height,
+                                 mode: aspectMode)
+        playbin.setVideoLayout(width: layout.width, height: layout.height,
+                               crop: (layout.cropLeft, layout.cropTop, layout.cropRight, layout.cropBottom))
+        if player.status == .paused, let position = playbin.positionNanoseconds {
+            _ = playbin.seek(toNanoseconds: position, rate: player.rate)
+        }
+        playbin.exposeVideo()
+    }
+
+    private func tick() {
+        // Xlib may have read events into its queue during a round trip, where the readable descriptor misses them.
+        handleWindowEvents()
+        player.updateInterstitials()
+        let nowLoading = loading.isLoading(now: monotonicSeconds())
+        if nowLoading != isLoading {
+            isLoading = nowLoading
+            log.info(nowLoading ? "loading: buffering for over \(LoadingState.threshold) s" : "loaded")
+            onChange?()
+        }
+        if isLoading, let window, window.isVisible {
+            spinnerPhase += 1
+            window.drawLoading(phase: spinnerPhase)
+        }
+    }
+}
