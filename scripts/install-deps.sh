@@ -7,6 +7,7 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-pulseaudio
   libpulse-dev pulseaudio pulseaudio-utils
   dbus dbus-daemon dbus-bin playerctl procps tmux
+  libx11-dev gstreamer1.0-x xvfb xdotool x11-utils
 )
 missing=()
 for p in "${packages[@]}"; do
