@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+
+/// A private X server (Xvfb, 1280×720) for the video tests, killed by PID in ``stop()``; with xdotool,
+/// xwininfo and GStreamer's ximagesrc to find, measure and photograph windows.
+final class VirtualDisplay {
+    let name: String
+    private var server: Child
+    private let directory: String
+    static let width = 1280, height = 720
+
+    init(directory: String) throws {
+        self.directory = directory
+        let numberFile = directory + "/xvfb-display"
+        // -displayfd: Xvfb picks a free display number and writes it to descriptor 1 once it accepts clients.
+        var server = try Child.spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "\(Self.width)x\(Self.height)x24", "-nolisten", "tcp"],
+                                 environment: nil, stdout: numberFile, stderr: directory + "/xvfb.log")
+        var number = ""
+        _ = eventually(20) {
+            number = ((try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            return !number.isEmpty || !server.isRunning()
+        }
+        self.server = server
+        guard !number.isEmpty else { throw HarnessError(message: "Xvfb did not start: \(String(describing: try? String(contentsOfFile: directory + "/xvfb.log", encoding: .utf8)))") }
+        name = ":" + number
+    }
+
+    func stop() {
+        if server.isRunning() {
+            kill(server.pid, SIGKILL)
+            _ = server.wait()
+        }
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) -> CommandResult? {
+        try? runCommand(tool, arguments, environment: ["DISPLAY": name, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"])
+    }
+
+    /// Ids of mapped windows whose title matches the regular expression `title`.
+    func visibleWindows(title: String) -> [String] {
+        guard let result = run("xdotool", ["search", "--onlyvisible", "--name", title]), result.status == 0 else { return [] }
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    /// Mapped windows of class `reprise` (any title).
+    func visibleRepriseWindows() -> [String] {
+        guard let result = run("xdotool", ["search", "--onlyvisible", "--class", "reprise"]), result.status == 0 else { return [] }
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    func title(of window: String) -> String? {
+        run("xdotool", ["getwindowname", window])?.trimmed
+    }
+
+    /// Width and height from xwininfo.
+    func size(of window: String) -> (width: Int, height: Int)? {
+        guard let info = run("xwininfo", ["-id", window])?.output else { return nil }
+        func value(_ key: String) -> Int? {
+            info.split(separator: "\n").first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
+        }
+        guard let width = value("Width:"), let height = value("Height:") else { return nil }
+        return (width, height)
+    }
+
+    /// Sends a key (xdotool's name: space, Right, f, Escape, bracketright…) to the window.
+    func press(_ key: String, in window: String) {
+        _ = run("xdotool", ["key", "--window", window, key])
+    }
+
+    /// A photograph of the window: the bounding box of its non-black pixels and their share of the window.
+    struct Picture {
+        var width: Int, height: Int
+        var box: (left: Int, top: Int, right: Int, bottom: Int)?
+        var litShare: Double
+        var boxWidth: Int { box.map { $0.right - $0.left + 1 } ?? 0 }
+        var boxHeight: Int { box.map { $0.bottom - $0.top + 1 } ?? 0 }
+    }
+
+    func photograph(_ window: String) throws -> Picture {
+        guard let size = size(of: window) else { throw HarnessError(message: "no window \(window)") }
+        let file = directory + "/shot-\(UUID().uuidString).rgbx"
+        defer { unlink(file) }
+        let made = run("gst-launch-1.0", ["-q", "ximagesrc", "show-pointer=false", "xid=\(window)", "num-buffers=1", "!",
+                                          "videoconvert", "!", "video/x-raw,format=RGBx", "!", "filesink", "location=\(file)"])
+        guard made?.status == 0, let data = FileManager.default.contents(atPath: file), data.count == size.width * size.height * 4 else {
+            throw HarnessError(message: "ximagesrc failed: \(made?.errors ?? "")")
+        }
+        var picture = Picture(width: size.width, height: size.height, box: nil, litShare: 0)
+        var lit = 0
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            for y in 0..<size.height {
+                for x in 0..<size.width {
+                    let offset = (y * size.width + x) * 4
+                    guard max(bytes[offset], bytes[offset + 1], bytes[offset + 2]) > 40 else { continue }
+                    lit += 1
+                    if let box = picture.box {
+                        picture.box = (min(box.left, x), min(box.top, y), max(box.right, x), max(box.bottom, y))
+                    } else {
+                        picture.box = (x, y, x, y)
+                    }
+                }
+            }
+        }
+        picture.litShare = Double(lit) / Double(size.width * size.height)
+        return picture
+    }
+}
+
+extension TestMedia {
+    /// An Ogg (Theora + Vorbis) video of SMPTE colour bars, `width`×`height`, tagged with `title`.
+    static func video(at path: String, width: Int, height: Int, seconds: Int, title: String) throws {
+        let frames = seconds * 25, samples = seconds * 44_100 / 1024 + 1
+        let made = try runCommand("gst-launch-1.0", [
+            "-q", "videotestsrc", "num-buffers=\(frames)", "!", "video/x-raw,width=\(width),height=\(height),framerate=25/1", "!",
+            "theoraenc", "!", "oggmux", "name=mux", "!", "filesink", "location=\(path)",
+            "audiotestsrc", "num-buffers=\(samples)", "volume=0.05", "!", "audioconvert", "!",
+            "taginject", "tags=\"title=\\\"\(title)\\\"\"", "!", "vorbisenc", "!", "mux.",
+        ])
+        guard made.status == 0 else { throw HarnessError(message: "video generation failed: \(made.errors)") }
+    }
+
+    /// A SubRip file with `count` two-second cues (long enough for GStreamer's type finder, which wants 129 bytes).
+    static func subtitles(at path: String, count: Int = 5) throws {
+        let cues = (0..<count).map { n in
+            "\(n + 1)\n00:00:\(String(format: "%02d", n * 2)),000 --> 00:00:\(String(format: "%02d", n * 2 + 1)),900\nSubtitle line number \(n + 1)\n"
+        }
+        try cues.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// Video under a private X server (Xvfb): the window, its keys, fullscreen, fit/fill, streams, sidecars and
+/// interstitials, driven through MPRIS, Reprise's own interface and xdotool. And without a display.
+@Suite(.serialized) struct VideoTests {
+    static let video = "app.reprise.Video1"
+    static let root = "org.mpris.MediaPlayer2"
+
+    /// A session with Reprise playing a generated 4:3 "Test Clip" (with a sidecar `.en.srt`) on a private display.
+    private func start(sidecar: String? = nil, extraMedia: [String] = []) throws -> (Session, VirtualDisplay, String, String) {
+        let session = try Session()
+        let display: VirtualDisplay
+        do { display = try VirtualDisplay(directory: session.directory) } catch { session.close(); throw error }
+        let clip = session.directory + "/clip.ogv"
+        do {
+            try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Test Clip")
+            try TestMedia.subtitles(at: session.directory + "/clip.en.srt")
+            if let sidecar { try sidecar.write(toFile: session.directory + "/clip.reprise.json", atomically: true, encoding: .utf8) }
+            try session.launch([clip] + extraMedia, extraEnvironment: ["DISPLAY": display.name])
+        } catch {
+            display.stop()
+            session.close()
+            throw error
+        }
+        return (session, display, clip, "")
+    }
+
+    private func findWindow(_ display: VirtualDisplay, titled title: String, _ session: Session) -> String? {
+        var found: String?
+        _ = session.waitFor { found = display.visibleWindows(title: "^\(NSRegularExpression.escapedPattern(for: title))$").first; return found != nil }
+        return found
+    }
+
+    private func videoProperty(_ session: Session, _ name: String) -> DBusValue? { try? session.get(name, interface: Self.video) }
+
+    @Test func aVideoOpensAWindowTitledWithItShowingFramesWithoutStretching() throws {
+        let (session, display, _, _) = try start()
+        defer { display.stop(); session.close() }
+        #expect(session.waitFor { session.status() == "Playing" })
+        let window = try #require(findWindow(display, titled: "Test Clip", session), "no window titled Test Clip: \(session.log(of: 0))")
+        #expect(display.size(of: window).map { [$0.width, $0.height] } == [854, 480])
+        #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
+        #expect(videoProperty(session, "AspectMode") == .string("fit"), "4:3 is standard video: fit by default")
+        #expect(abs((videoProperty(session, "AspectRatio")?.doubleValue ?? 0) - 4.0 / 3) < 0.01)
+        #expect(try session.get("CanSetFullscreen", interface: Self.root) == .bool(true))
+        #expect(try session.get("CanRaise", interface: Self.root) == .bool(true))
+
+        // Fit: the whole 4:3 picture, pillarboxed: 640×480 in the middle of 854×480.
+        var picture = try display.photograph(window)
+        #expect(session.waitFor(10) {
+            picture = (try? display.photograph(window)) ?? picture
+            return abs(picture.boxWidth - 640) <= 4 && picture.boxHeight >= 476
+        }, "picture box \(picture.boxWidth)×\(picture.boxHeight)")
+        #expect(picture.litShare > 0.5, "frames are not black")
+        #expect(abs(Double(picture.boxWidth) / Double(picture.boxHeight) - 4.0 / 3) < 0.03)
+
+        // Fill: covers the window, cropped, still not stretched (the aspect is the interface's to report).
+        try session.call("SetAspectMode", [.string("fill")], interface: Self.video)
+        #expect(videoProperty(session, "AspectMode") == .string("fill"))
+        #expect(session.waitFor(10) {
+            picture = (try? display.photograph(window)) ?? picture
+            return picture.boxWidth >= 850 && picture.boxHeight >= 476
+        }, "picture box \(picture.boxWidth)×\(picture.boxHeight)")
+        #expect(session.dbusError { try session.call("SetAspectMode", [.string("stretch")], interface: Self.video) }?.name
+                == "org.freedesktop.DBus.Error.InvalidArgs")
+    }
+
+    @Test func fullscreenFollowsMPRISAndTheWindowKeysControlPlayback() throws {
+        let (session, display, _, _) = try start()
+        defer { display.stop(); session.close() }
+        #expect(session.waitFor { session.status() == "Playing" })
+        let window = try #require(findWindow(display, titled: "Test Clip", session))
+        #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(true) })
+
+        try session.set("Fullscreen", .bool(true), interface: Self.root)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [VirtualDisplay.width, VirtualDisplay.height] })
+        #expect(try session.get("Fullscreen", interface: Self.root) == .bool(true))
+        try session.set("Fullscreen", .bool(false), interface: Self.root)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        #expect(try session.get("Fullscreen", interface: Self.root) == .bool(false))
+
+        display.press("space", in: window)
+        #expect(session.waitFor { session.status() == "Paused" })
+        display.press("space", in: window)
+        #expect(session.waitFor { session.status() == "Playing" })
+        display.press("f", in: window)
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: Self.root)) == .bool(true) })
+        display.press("Escape", in: window)
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: Self.root)) == .bool(false) })
+        display.press("bracketright", in: window)
+        #expect(session.waitFor { (try? session.get("Rate"))?.doubleValue == 1.25 })
+        display.press("bracketleft", in: window)
+        display.press("bracketleft", in: window)
+        #expect(session.waitFor { (try? session.get("Rate"))?.doubleValue == 0.5 })
+        session.clearSignals()
+        display.press("Right", in: window)
+        #expect(session.waitFor { session.seeked.contains { $0 >= 10_000_000 } })
+        display.press("a", in: window)
+        #expect(session.waitFor { videoProperty(session, "AspectMode") == .string("fill") })
+        #expect(try session.call("Raise", interface: Self.root).isEmpty)
+    }
+
+    @Test func sidecarSubtitlesAreListedAndSelectable() throws {
+        let (session, display, _, _) = try start()
+        defer { display.stop(); session.close() }
+        #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
+        let tracks = try #require(videoProperty(session, "SubtitleTracks"))
+        guard case .array(_, let items) = tracks, case .structure(let fields)? = items.first else {
+            Issue.record("no subtitle tracks: \(tracks)")
+            return
+        }
+        #expect(items.count == 1)
+        #expect(fields == [.int32(0), .string("en"), .string("clip.en.srt"), fields[3], .bool(true)])
+        #expect(videoProperty(session, "SubtitleTrack") == .int32(0))
+        try session.call("SelectSubtitleTrack", [.int32(-1)], interface: Self.video)
+        #expect(videoProperty(session, "SubtitleTrack") == .int32(-1))
+        try session.call("SelectSubtitleTrack", [.int32(0)], interface: Self.video)
+        #expect(videoProperty(session, "SubtitleTrack") == .int32(0))
+        #expect(session.dbusError { try session.call("SelectSubtitleTrack", [.int32(3)], interface: Self.video) }?.name
+                == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(session.dbusError { try session.call("SelectAudioTrack", [.int32(-7)], interface: Self.video) }?.name
+                == "org.freedesktop.DBus.Error.InvalidArgs")
+        guard case .array(_, let audio)? = videoProperty(session, "AudioTracks") else { Issue.record("no audio tracks"); return }
+        #expect(audio.count == 1)
+        try session.call("SelectAudioTrack", [.int32(0)], interface: Self.video)
+        #expect(videoProperty(session, "AudioTrack") == .int32(0))
+    }
+
+    @Test func aSidecarNamesTheVideoAndItsInterstitialRefusesASeekPastIt() throws {
+        let sidecar = """
+            {"title": "Sidecar Title", "subtitle": "Episode 2", "description": "Colour bars, talking.",
+             "interstitials": [{"start": 2, "end": 6, "title": "Sponsor", "restrictions": ["noSkippingPast", "noSeekingWithin"],
+                                "skippableAfter": 1}]}
+            """
+        let (session, display, _, _) = try start(sidecar: sidecar)
+        defer { display.stop(); session.close() }
+        #expect(session.waitFor { session.title() == "Sidecar Title" })
+        let window = try #require(findWindow(display, titled: "Sidecar Title — Episode 2", session))
+        #expect(!window.isEmpty)
+        #expect(session.metadata()["reprise:subtitle"]?.stringValue == "Episode 2")
+        #expect(session.metadata()["reprise:description"]?.stringValue == "Colour bars, talking.")
+        #expect(session.metadata()["xesam:comment"]?.stringArray?.first == "Colour bars, talking.")
+        guard case .array(_, let ranges)? = videoProperty(session, "Interstitials") else { Issue.record("no interstitials"); return }
+        #expect(ranges.count == 1)
+
+        // Before it: a seek past it lands on its start instead, and it plays.
+        let id = try #require(session.metadata()["mpris:trackid"])
+        #expect(session.waitFor { (session.position() ?? .max) < 2_000_000 && session.status() == "Playing" })
+        session.clearSignals()
+        try session.call("SetPosition", [id, .int64(9_000_000)])
+        #expect(session.waitFor { session.seeked.contains(2_000_000) }, "seeked: \(session.seeked)")
+        #expect(!session.seeked.contains(9_000_000))
+        #expect(session.waitFor { videoProperty(session, "ActiveInterstitial") == .int32(0) })
+        #expect(session.waitFor { session.metadata()["reprise:interstitial"]?.stringValue == "Sponsor" })
+        // While it plays: seeking is refused.
+        try session.call("Seek", [.int64(5_000_000)])
+        #expect((session.position() ?? .max) < 6_000_000)
+        // After its delay the skip control appears; skipping goes on to where the seek wanted to go.
+        #expect(session.waitFor { videoProperty(session, "CanSkipInterstitial") == .bool(true) })
+        session.clearSignals()
+        try session.call("SkipInterstitial", interface: Self.video)
+        #expect(session.waitFor { session.seeked.contains(9_000_000) }, "seeked: \(session.seeked)")
+        #expect(session.waitFor { videoProperty(session, "ActiveInterstitial") == .int32(-1) })
+        #expect(session.waitFor { session.metadata()["reprise:interstitial"] == nil })
+        #expect(session.dbusError { try session.call("SkipInterstitial", interface: Self.video) }?.name
+                == "org.freedesktop.DBus.Error.InvalidArgs")
+    }
+
+    @Test func audioOnlyMediaOpensNoWindowAndStopHidesTheVideoWindow() throws {
+        let (session, display, _, _) = try start(extraMedia: [TestMedia.shared.first])
+        defer { display.stop(); session.close() }
+        #expect(findWindow(display, titled: "Test Clip", session) != nil)
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        #expect(session.waitFor { display.visibleRepriseWindows().isEmpty }, "an audio file has no window")
+        #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(false) })
+        #expect(try session.get("CanSetFullscreen", interface: Self.root) == .bool(false))
+        try session.set("Fullscreen", .bool(true), interface: Self.root)
+        #expect(try session.get("Fullscreen", interface: Self.root) == .bool(false))
+        try session.call("Previous")
+        #expect(findWindow(display, titled: "Test Clip", session) != nil)
+        try session.call("Stop")
+        #expect(session.waitFor { display.visibleRepriseWindows().isEmpty })
+    }
+
+    @Test func withoutADisplayVideoPlaysItsSoundAndOpensNoWindow() throws {
+        let session = try Session()
+        defer { session.close() }
+        let clip = session.directory + "/clip.ogv"
+        try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Test Clip")
+        let pid = try session.launch([clip])
+        #expect(session.waitFor { session.title() == "Test Clip" && session.status() == "Playing" })
+        #expect(session.waitFor { (try? session.sinkInputs(of: pid))?.isEmpty == false }, "the sound plays")
+        #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
+        #expect(try session.get("CanSetFullscreen", interface: Self.root) == .bool(false))
+        #expect(try session.get("CanRaise", interface: Self.root) == .bool(false))
+        try session.set("Fullscreen", .bool(true), interface: Self.root)
+        #expect(try session.get("Fullscreen", interface: Self.root) == .bool(false))
+        #expect(session.log(of: pid).contains("no display"))
+        #expect(session.waitFor { (session.position() ?? 0) > 500_000 }, "it plays on")
+    }
+}
