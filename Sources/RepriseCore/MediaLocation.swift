@@ -12,10 +12,11 @@ public struct Expansion: Sendable, Equatable {
 
 /// Turning command-line arguments and client-supplied URIs into playable URIs.
 public enum MediaLocation {
-    /// File extensions taken from a directory argument.
-    public static let audioExtensions: Set<String> = [
+    /// File extensions taken from a directory argument: audio, and video (which opens a window).
+    public static let mediaExtensions: Set<String> = [
         "aac", "aif", "aiff", "ape", "flac", "m4a", "mka", "mp2", "mp3", "mpc", "oga", "ogg", "opus",
         "spx", "tta", "wav", "weba", "wma", "wv",
+        "avi", "m4v", "mkv", "mov", "mp4", "mpeg", "mpg", "ogv", "webm", "wmv",
     ]
 
     /// Checks that `uri` names something the player could read: a supported scheme and, for
@@ -57,7 +58,7 @@ public enum MediaLocation {
             case .missing:
                 result.problems.append("\(argument): no such file or directory")
             case .directory:
-                let found = audioFiles(in: path, fileSystem: fileSystem)
+                let found = mediaFiles(in: path, fileSystem: fileSystem)
                 if found.isEmpty { result.problems.append("\(argument): no audio files") }
                 result.directoryGroups.append(result.uris.count..<result.uris.count + found.count)
                 result.uris += found.map(MediaURI.file(path:))
@@ -121,7 +122,7 @@ public enum MediaLocation {
 
     /// Paths of the audio files under `directory`, recursively (links followed, each directory entered once),
     /// in natural name order at each level (track 2 before track 10).
-    public static func audioFiles(in directory: String, fileSystem: FileSystem) -> [String] {
+    public static func mediaFiles(in directory: String, fileSystem: FileSystem) -> [String] {
         var visited: Set<FileIdentity> = []
         var files: [String] = []
         collectAudioFiles(in: directory, depth: 0, visited: &visited, into: &files, fileSystem: fileSystem)
@@ -141,7 +142,7 @@ public enum MediaLocation {
         for name in names where files.count < maximumFiles {
             let path = base + name
             switch fileSystem.kind(of: path) {
-            case .regularFile where audioExtensions.contains(fileExtension(name)):
+            case .regularFile where mediaExtensions.contains(fileExtension(name)):
                 files.append(path)
             case .directory:
                 collectAudioFiles(in: path, depth: depth + 1, visited: &visited, into: &files, fileSystem: fileSystem)
