@@ -127,6 +127,27 @@ import TestSupport
         #expect(audio.count == 1)
         try session.call("SelectAudioTrack", [.int32(0)], interface: Self.video)
         #expect(videoProperty(session, "AudioTrack") == .int32(0))
+
+        // The same from the command line.
+        func reprise(_ arguments: String...) throws -> CommandResult {
+            try runCommand(repriseBinary, arguments, environment: session.environment)
+        }
+        let shown = try reprise("video")
+        #expect(shown.status == 0 && shown.output.contains("subtitles 0\tclip.en.srt\ten\t(file)"), "\(shown.output)")
+        #expect(shown.output.hasPrefix("video 1.33:1 fit"))
+        #expect(try reprise("video", "subtitles", "off").output.contains("subtitles off"))
+        #expect(videoProperty(session, "SubtitleTrack") == .int32(-1))
+        #expect(try reprise("video", "subtitles", "4").status == 2)
+        #expect(try reprise("video", "aspect", "toggle").status == 0)
+        #expect(videoProperty(session, "AspectMode") == .string("fill"))
+        let json = try reprise("video", "--json")
+        let parsed = (try? JSONSerialization.jsonObject(with: Data(json.output.utf8))) as? [String: Any] ?? [:]
+        #expect(parsed["hasVideo"] as? Bool == true && parsed["aspectMode"] as? String == "fill" && parsed["subtitleTrack"] as? Int == -1)
+        #expect((parsed["speeds"] as? [Double]) == [0.5, 1, 1.25, 1.5, 2])
+        let full = try reprise("video", "fullscreen", "on")
+        #expect(full.status == 0 && full.output.contains("fullscreen"), "\(full.output) \(full.errors)")
+        #expect(try session.get("Fullscreen", interface: Self.root) == .bool(true))
+        #expect(try reprise("video", "bogus").status != 0)
     }
 
     @Test func aSidecarNamesTheVideoAndItsInterstitialRefusesASeekPastIt() throws {

@@ -11,7 +11,7 @@ struct RepriseCommand: ParsableCommand {
         subcommands: [
             Serve.self, Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self,
             Speed.self, Volume.self, Queue.self, GoTo.self, Add.self, Remove.self, Clear.self, Loop.self,
-            Shuffle.self, Actions.self, Invoke.self, Category.self, Silent.self, OutputCommand.self, UI.self,
+            Shuffle.self, Actions.self, Invoke.self, Category.self, Silent.self, OutputCommand.self, Video.self, UI.self,
         ],
         defaultSubcommand: Serve.self)
 }

@@ -1,0 +1,120 @@
+import ArgumentParser
+import MPRIS
+import SDBus
+
+/// `reprise video`: the video state (window, aspect, streams, speeds, interstitials), and the verbs that change it.
+struct Video: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the video state, or change it.",
+        discussion: """
+            video                      what plays: window, aspect mode, audio and subtitle tracks, speeds, interstitials
+            video fullscreen on|off|toggle
+            video aspect fit|fill|toggle
+            video audio N              play audio track N (see the list)
+            video subtitles N|off      show subtitle track N, or none
+            video skip                 skip the interstitial playing now (once its skip delay has passed)
+            """)
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "fullscreen, aspect, audio, subtitles or skip (none: show the state)") var action: String?
+    @Argument(help: "The value for the action.") var value: String?
+
+    func validate() throws {
+        switch action {
+        case nil, "skip": break
+        case "fullscreen", "aspect", "audio", "subtitles":
+            guard value != nil else { throw ValidationError("`video \(action!)` needs a value") }
+        default: throw ValidationError("unknown video action '\(action!)' (fullscreen, aspect, audio, subtitles, skip)")
+        }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let interface = VideoNames.interface
+            do {
+                switch (action, value) {
+                case ("fullscreen", let value?):
+                    let on = value == "toggle" ? try client.get("Fullscreen", interface: interface) != .bool(true) : try parseSwitch(value)
+                    try client.call("SetFullscreen", [.bool(on)], interface: interface)
+                case ("aspect", let value?):
+                    var mode = value
+                    if value == "toggle" { mode = try client.get("AspectMode", interface: interface) == .string("fit") ? "fill" : "fit" }
+                    try client.call("SetAspectMode", [.string(mode)], interface: interface)
+                case ("audio", let value?):
+                    guard let index = Int32(value) else { throw CLIError("audio takes a track number", status: 2) }
+                    try client.call("SelectAudioTrack", [.int32(index)], interface: interface)
+                case ("subtitles", let value?):
+                    guard let index = value == "off" ? -1 : Int32(value) else { throw CLIError("subtitles takes a track number or off", status: 2) }
+                    try client.call("SelectSubtitleTrack", [.int32(index)], interface: interface)
+                case ("skip", _):
+                    try client.call("SkipInterstitial", interface: interface)
+                default:
+                    break
+                }
+            } catch let error as CLIError {
+                throw CLIError(error.description, status: 2)
+            }
+            try show(client)
+        }
+    }
+
+    private func show(_ client: ServiceClient) throws {
+        let interface = VideoNames.interface
+        func tracks(_ name: String) throws -> [(index: Int32, language: String, title: String, codec: String, external: Bool)] {
+            guard case .array(_, let items) = try client.get(name, interface: interface) else { return [] }
+            return items.compactMap {
+                guard case .structure(let f) = $0, f.count == 5, case .int32(let index) = f[0], let language = f[1].stringValue,
+                      let title = f[2].stringValue, let codec = f[3].stringValue, case .bool(let external) = f[4] else { return nil }
+                return (index, language, title, codec, external)
+            }
+        }
+        let hasVideo = try client.get("HasVideo", interface: interface) == .bool(true)
+        let fullscreen = try client.get("Fullscreen", interface: interface) == .bool(true)
+        let aspect = try client.get("AspectMode", interface: interface).stringValue ?? ""
+        let ratio = try client.get("AspectRatio", interface: interface).doubleValue ?? 0
+        let audio = try tracks("AudioTracks"), subtitles = try tracks("SubtitleTracks")
+        guard case .int32(let audioTrack) = try client.get("AudioTrack", interface: interface),
+              case .int32(let subtitleTrack) = try client.get("SubtitleTrack", interface: interface),
+              case .int32(let interstitial) = try client.get("ActiveInterstitial", interface: interface) else { return }
+        var speeds: [Double] = []
+        if case .array(_, let items) = try client.get("Speeds", interface: interface) { speeds = items.compactMap(\.doubleValue) }
+        let loading = try client.get("Loading", interface: interface) == .bool(true)
+        let canSkip = try client.get("CanSkipInterstitial", interface: interface) == .bool(true)
+        if target.json {
+            func list(_ tracks: [(index: Int32, language: String, title: String, codec: String, external: Bool)]) -> JSON {
+                .array(tracks.map { .object([("index", .integer(Int64($0.index))), ("language", .string($0.language)),
+                                             ("title", .string($0.title)), ("codec", .string($0.codec)), ("external", .bool($0.external))]) })
+            }
+            printJSON(.object([
+                ("hasVideo", .bool(hasVideo)), ("fullscreen", .bool(fullscreen)), ("aspectMode", .string(aspect)),
+                ("aspectRatio", .number(ratio)), ("audioTracks", list(audio)), ("audioTrack", .integer(Int64(audioTrack))),
+                ("subtitleTracks", list(subtitles)), ("subtitleTrack", .integer(Int64(subtitleTrack))),
+                ("speeds", .array(speeds.map(JSON.number))), ("loading", .bool(loading)),
+                ("activeInterstitial", .integer(Int64(interstitial))), ("canSkipInterstitial", .bool(canSkip)),
+            ]))
+            return
+        }
+        guard hasVideo else {
+            print("no video")
+            return
+        }
+        print("video \(ratio > 0 ? String(format2(ratio)) + ":1" : "") \(aspect)\(fullscreen ? ", fullscreen" : "")\(loading ? ", loading" : "")")
+        for track in audio {
+            print("\(track.index == audioTrack ? "*" : " ") audio \(track.index)\t\(track.title)\t\(track.language)\t\(track.codec)")
+        }
+        for track in subtitles {
+            print("\(track.index == subtitleTrack ? "*" : " ") subtitles \(track.index)\t\(track.title)\t\(track.language)"
+                  + (track.external ? "\t(file)" : ""))
+        }
+        if subtitles.isEmpty { print("  no subtitles") } else if subtitleTrack < 0 { print("  subtitles off") }
+        print("speeds: " + speeds.map(format2).joined(separator: " "))
+        if interstitial >= 0 { print("interstitial \(interstitial) playing" + (canSkip ? " (skippable: reprise video skip)" : "")) }
+    }
+}
+
+/// `1.78`, `0.5`, `2`: up to two decimals, without trailing zeros.
+private func format2(_ value: Double) -> String {
+    var text = String(Double((value * 100).rounded()) / 100)
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text
+}
