@@ -30,6 +30,7 @@ import Testing
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml",
                         "share/dbus-1/interfaces/app.reprise.AudioSession1.xml",
                         "share/dbus-1/interfaces/app.reprise.Controls1.xml",
+                        "share/dbus-1/interfaces/app.reprise.Video1.xml",
                         "share/bash-completion/completions/reprise", "share/zsh/site-functions/_reprise",
                         "share/fish/vendor_completions.d/reprise.fish",
                         "share/man/man1/reprise.1", "lib/systemd/user/reprise.service"]
@@ -105,7 +106,8 @@ import Testing
         try session.launch([])
         let live = try session.call("Introspect", interface: "org.freedesktop.DBus.Introspectable").first?.stringValue ?? ""
         for interface in ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
-                          "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1", "app.reprise.Controls1"] {
+                          "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1", "app.reprise.Controls1",
+                          "app.reprise.Video1"] {
             let shipped = try String(contentsOfFile: packageRoot.path + "/dbus/\(interface).xml", encoding: .utf8)
             let expected = IntrospectionSummary(xml: shipped, interface: interface)
             let actual = IntrospectionSummary(xml: live, interface: interface)
