@@ -13,11 +13,19 @@ public struct Expansion: Sendable, Equatable {
 /// Turning command-line arguments and client-supplied URIs into playable URIs.
 public enum MediaLocation {
     /// File extensions taken from a directory argument: audio, and video (which opens a window).
-    public static let mediaExtensions: Set<String> = [
+    public static let mediaExtensions: Set<String> = Set([
         "aac", "aif", "aiff", "ape", "flac", "m4a", "mka", "mp2", "mp3", "mpc", "oga", "ogg", "opus",
         "spx", "tta", "wav", "weba", "wma", "wv",
-        "avi", "m4v", "mkv", "mov", "mp4", "mpeg", "mpg", "ogv", "webm", "wmv",
-    ]
+    ]).union(videoExtensions)
+
+    /// Extensions of video containers: such media gets its window (with the loading spinner) before its streams are known.
+    public static let videoExtensions: Set<String> = ["avi", "m4v", "mkv", "mov", "mp4", "mpeg", "mpg", "ogv", "webm", "wmv"]
+
+    /// Whether the URI's file name ends in a video container's extension.
+    public static func looksLikeVideo(_ uri: String) -> Bool {
+        guard let name = MediaURI(uri)?.lastPathComponent else { return false }
+        return videoExtensions.contains(fileExtension(name))
+    }
 
     /// Checks that `uri` names something the player could read: a supported scheme and, for
     /// `file:`, an existing readable regular file.

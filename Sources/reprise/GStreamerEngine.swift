@@ -47,6 +47,7 @@ final class GStreamerEngine: PlaybackEngine {
         prerolled = false
         pendingSeek = nil
         wantsPlaying = playing
+        onBuffering?(100) // a new stream: nothing is being waited for yet
         subtitleURI = subtitleFor?(uri)
         playbin.setSubtitleURI(subtitleURI)
         playbin.setURI(uri)
@@ -64,6 +65,7 @@ final class GStreamerEngine: PlaybackEngine {
     }
 
     func stop() {
+        onBuffering?(100) // nothing loaded: nothing to wait for
         loaded = false
         prerolled = false
         wantsPlaying = false

@@ -223,4 +223,32 @@ import TestSupport
         #expect(session.log(of: pid).contains("no display"))
         #expect(session.waitFor { (session.position() ?? 0) > 500_000 }, "it plays on")
     }
+
+    @Test func networkVideoThatBuffersShowsLoadingThenPlays() throws {
+        let session = try Session()
+        defer { session.close() }
+        let display = try VirtualDisplay(directory: session.directory)
+        defer { display.stop() }
+        let clip = session.directory + "/clip.ogv"
+        try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Slow Clip")
+        let server = try TrickleServer(serving: try Data(contentsOf: URL(fileURLWithPath: clip)), head: 24_000, stall: 5)
+        defer { server.stop() }
+        let pid = try session.launch([server.url], extraEnvironment: ["DISPLAY": display.name])
+        #expect(session.waitFor { videoProperty(session, "Loading") == .bool(true) }, "\(session.log(of: pid))")
+        // The window shows black with a spinner in the middle, and nothing else.
+        let window = try #require(findWindow(display, titled: "clip", session))
+        var picture = try display.photograph(window)
+        #expect(session.waitFor(4) {
+            picture = (try? display.photograph(window)) ?? picture
+            return picture.box != nil
+        })
+        if let box = picture.box {
+            #expect(picture.litShare < 0.05 && box.left > picture.width / 3 && box.right < picture.width * 2 / 3
+                    && box.top > picture.height / 3 && box.bottom < picture.height * 2 / 3, "spinner box \(box)")
+        }
+        #expect(session.waitFor { videoProperty(session, "Loading") == .bool(false) })
+        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 500_000 }, "\(session.status() ?? "") \(session.log(of: pid))")
+        #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
+        #expect(findWindow(display, titled: "Slow Clip", session) != nil)
+    }
 }

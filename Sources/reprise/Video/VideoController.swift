@@ -22,7 +22,6 @@ final class VideoController: VideoControl {
     private(set) var aspectMode: AspectMode = .fit
     private(set) var audioTracks: [StreamChoice] = []
     private(set) var subtitleTracks: [StreamChoice] = []
-    private var subtitleURI: String?
     private var loading = LoadingState()
     private(set) var isLoading = false
     private var spinnerPhase = 0
@@ -59,9 +58,6 @@ final class VideoController: VideoControl {
 
     /// A stream has prerolled (or a gapless one started): look at its video and streams.
     func streamReady(subtitleURI: String?) {
-        self.subtitleURI = subtitleURI
-        loading.reset()
-        isLoading = false
         audioTracks = playbin.audioStreams.map { StreamChoice(index: $0.index, language: $0.language, title: $0.title, codec: $0.codec) }
         subtitleTracks = playbin.subtitleStreams.map { stream in
             // playbin lists the sidecar file's stream last, after the container's own.
@@ -103,7 +99,9 @@ final class VideoController: VideoControl {
 
     private func updateWindow() {
         guard let window else { return }
-        let shown = hasVideo && player.status != .stopped
+        // Network video still buffering shows its window already: black, with the spinner.
+        let loadingVideo = isLoading && player.queue.current.map { MediaLocation.looksLikeVideo($0.uri) } == true
+        let shown = (hasVideo || loadingVideo) && player.status != .stopped
         if let track = player.announcedTrack {
             window.title = track.subtitle.map { "\(track.title) — \($0)" } ?? track.title
         }
@@ -210,6 +208,8 @@ final class VideoController: VideoControl {
         if nowLoading != isLoading {
             isLoading = nowLoading
             log.info(nowLoading ? "loading: buffering for over \(LoadingState.threshold) s" : "loaded")
+            updateWindow()
+            if !nowLoading { playbin.exposeVideo() }
             onChange?()
         }
         if isLoading, let window, window.isVisible {
