@@ -9,6 +9,8 @@ public struct MediaStreamInfo: Sendable, Equatable {
     public var language: String?
     public var title: String?
     public var codec: String?
+    /// The container the stream came from ("Matroska"…); nil for a stream read straight from a file (a sidecar subtitle).
+    public var container: String?
 }
 
 /// The decoded size of the current video stream.
@@ -89,7 +91,8 @@ extension Playbin {
                 defer { g_free(value) }
                 return String(cString: value)
             }
-            return MediaStreamInfo(index: index, language: tag("language-code"), title: tag("title"), codec: tag(codecTag))
+            return MediaStreamInfo(index: index, language: tag("language-code"), title: tag("title"), codec: tag(codecTag),
+                                   container: tag("container-format"))
         }
     }
 }

@@ -251,4 +251,54 @@ import TestSupport
         #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
         #expect(findWindow(display, titled: "Slow Clip", session) != nil)
     }
+
+    @Test func containerAudioAndSubtitleStreamsAreListedWithLanguagesAndSelectable() throws {
+        let session = try Session()
+        defer { session.close() }
+        let display = try VirtualDisplay(directory: session.directory)
+        defer { display.stop() }
+        try TestMedia.subtitles(at: session.directory + "/inner.srt")
+        try TestMedia.subtitles(at: session.directory + "/multi.en.srt")
+        let video = session.directory + "/multi.mkv"
+        try TestMedia.multilingualVideo(at: video, subtitles: session.directory + "/inner.srt")
+        try session.launch([video], extraEnvironment: ["DISPLAY": display.name])
+        #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
+        func tracks(_ name: String) -> [[DBusValue]] {
+            guard case .array(_, let items)? = videoProperty(session, name) else { return [] }
+            return items.compactMap { if case .structure(let fields) = $0 { fields } else { nil } }
+        }
+        let audio = tracks("AudioTracks")
+        #expect(audio.count == 2)
+        #expect(audio.map { $0[1].stringValue?.prefix(2) } == ["en", "fr"], "\(audio)")
+        let subtitles = tracks("SubtitleTracks")
+        #expect(subtitles.count == 2, "the container's and the file's: \(subtitles)")
+        let inner = subtitles.first { $0[4] == .bool(false) }, file = subtitles.first { $0[4] == .bool(true) }
+        #expect(inner?[1].stringValue?.hasPrefix("de") == true, "\(subtitles)")
+        #expect(file?[1] == .string("en") && file?[2] == .string("multi.en.srt"), "\(subtitles)")
+        try session.call("SelectAudioTrack", [.int32(1)], interface: Self.video)
+        #expect(session.waitFor { videoProperty(session, "AudioTrack") == .int32(1) })
+        try session.call("SelectSubtitleTrack", [.int32(1)], interface: Self.video)
+        #expect(session.waitFor { videoProperty(session, "SubtitleTrack") == .int32(1) })
+        #expect(session.status() == "Playing")
+    }
+
+    @Test func aLongVideoResumesAtItsPreviousEndTimeWithoutAsking() throws {
+        let session = try Session()
+        defer { session.close() }
+        let display = try VirtualDisplay(directory: session.directory)
+        defer { display.stop() }
+        let video = session.directory + "/lecture.ogv"
+        try TestMedia.longVideo(at: video, title: "Lecture")
+        let first = try session.launch([video], extraEnvironment: ["DISPLAY": display.name])
+        #expect(session.waitFor { session.title() == "Lecture" && session.metadata()["mpris:length"] != nil })
+        let id = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [id, .int64(300_000_000)])
+        #expect(session.waitFor { (session.position() ?? 0) >= 300_000_000 })
+        try session.call("Quit", interface: Self.root)
+        #expect(session.waitForExit(first) == 0)
+        try session.launch([video], extraEnvironment: ["DISPLAY": display.name])
+        #expect(session.waitFor { session.title() == "Lecture" && session.status() == "Playing" })
+        #expect(session.waitFor { (session.position() ?? 0) >= 300_000_000 }, "resumed at \(session.position() ?? -1)")
+        #expect(findWindow(display, titled: "Lecture", session) != nil)
+    }
 }

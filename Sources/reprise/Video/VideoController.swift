@@ -59,12 +59,15 @@ final class VideoController: VideoControl {
     /// A stream has prerolled (or a gapless one started): look at its video and streams.
     func streamReady(subtitleURI: String?) {
         audioTracks = playbin.audioStreams.map { StreamChoice(index: $0.index, language: $0.language, title: $0.title, codec: $0.codec) }
-        subtitleTracks = playbin.subtitleStreams.map { stream in
-            // playbin lists the sidecar file's stream last, after the container's own.
-            let external = subtitleURI != nil && stream.index == playbin.subtitleStreams.count - 1
-            return StreamChoice(index: stream.index, language: stream.language ?? (external ? subtitleURI.flatMap(MediaSidecar.subtitleLanguage(ofURI:)) : nil),
-                                title: stream.title ?? (external ? subtitleURI.flatMap { MediaURI($0)?.lastPathComponent } : nil),
-                                codec: stream.codec, isExternal: external)
+        // The sidecar file's stream is the one no container announced (playbin may list it before or after them).
+        let streams = playbin.subtitleStreams
+        let external = subtitleURI == nil ? nil : streams.first { $0.container == nil }?.index
+        subtitleTracks = streams.map { stream in
+            let isExternal = stream.index == external
+            return StreamChoice(index: stream.index,
+                                language: stream.language ?? (isExternal ? subtitleURI.flatMap(MediaSidecar.subtitleLanguage(ofURI:)) : nil),
+                                title: stream.title ?? (isExternal ? subtitleURI.flatMap { MediaURI($0)?.lastPathComponent } : nil),
+                                codec: stream.codec, isExternal: isExternal)
         }
         let newFormat = playbin.videoStreamCount > 0 ? playbin.videoFormat : nil
         hasVideo = playbin.videoStreamCount > 0

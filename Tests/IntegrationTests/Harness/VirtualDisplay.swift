@@ -126,4 +126,29 @@ extension TestMedia {
         }
         try cues.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
+
+    /// A Matroska video with two audio streams (English, French) and an embedded subtitle stream (German).
+    static func multilingualVideo(at path: String, subtitles: String) throws {
+        let made = try runCommand("gst-launch-1.0", [
+            "-q", "videotestsrc", "num-buffers=250", "!", "video/x-raw,width=320,height=240,framerate=25/1", "!", "theoraenc", "!",
+            "matroskamux", "name=mux", "!", "filesink", "location=\(path)",
+            "audiotestsrc", "num-buffers=431", "volume=0.05", "!", "audioconvert", "!",
+            "taginject", "tags=\"language-code=en,title=\\\"English\\\"\"", "!", "vorbisenc", "!", "mux.",
+            "audiotestsrc", "num-buffers=431", "freq=660", "volume=0.05", "!", "audioconvert", "!",
+            "taginject", "tags=\"language-code=fr,title=\\\"French\\\"\"", "!", "vorbisenc", "!", "mux.",
+            "filesrc", "location=\(subtitles)", "!", "subparse", "!", "taginject", "tags=\"language-code=de\"", "!", "mux.",
+        ])
+        guard made.status == 0 else { throw HarnessError(message: "video generation failed: \(made.errors)") }
+    }
+
+    /// Eleven minutes of a tiny, one-frame-a-second video with quiet sound: long enough to be resumed.
+    static func longVideo(at path: String, title: String) throws {
+        let made = try runCommand("gst-launch-1.0", [
+            "-q", "videotestsrc", "num-buffers=660", "!", "video/x-raw,width=64,height=48,framerate=1/1", "!", "theoraenc", "!",
+            "oggmux", "name=mux", "!", "filesink", "location=\(path)",
+            "audiotestsrc", "num-buffers=\(660 * 8000 / 1024)", "volume=0.01", "!", "audio/x-raw,rate=8000,channels=1", "!",
+            "audioconvert", "!", "taginject", "tags=\"title=\\\"\(title)\\\"\"", "!", "vorbisenc", "!", "mux.",
+        ])
+        guard made.status == 0 else { throw HarnessError(message: "video generation failed: \(made.errors)") }
+    }
 }
