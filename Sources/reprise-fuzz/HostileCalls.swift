@@ -33,16 +33,20 @@ struct HostileCalls {
         ("app.reprise.AudioSession1", "SetCategory", "sas"), ("app.reprise.AudioSession1", "SetSilent", "b"),
         ("app.reprise.AudioSession1", "SetOutput", "s"), ("app.reprise.AudioSession1", "ListOutputs", ""),
         ("app.reprise.Controls1", "Invoke", "s"), ("app.reprise.Controls1", "OpenMedia", "asb"),
+        ("app.reprise.Video1", "SetFullscreen", "b"), ("app.reprise.Video1", "SetAspectMode", "s"),
+        ("app.reprise.Video1", "SelectAudioTrack", "i"), ("app.reprise.Video1", "SelectSubtitleTrack", "i"),
+        ("app.reprise.Video1", "SkipInterstitial", ""),
         ("org.freedesktop.DBus.Introspectable", "Introspect", ""), ("org.freedesktop.DBus.Peer", "Ping", ""),
         ("org.example.Unknown", "Frobnicate", "s"), ("org.mpris.MediaPlayer2.Player", "Explode", ""),
     ]
     static let interfaces = ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
                              "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1", "app.reprise.Controls1",
-                             "org.example.Unknown", ""]
+                             "app.reprise.Video1", "org.example.Unknown", ""]
     static let properties = ["PlaybackStatus", "LoopStatus", "Rate", "Shuffle", "Metadata", "Volume", "Position", "MinimumRate",
                              "MaximumRate", "CanGoNext", "CanSeek", "Tracks", "CanEditTracks", "PlaylistCount", "Orderings",
                              "ActivePlaylist", "Category", "Options", "Silent", "Output", "Interrupted", "Actions", "Layout",
-                             "History", "Fullscreen", "Identity", "SupportedMimeTypes", "NoSuchProperty", ""]
+                             "History", "Fullscreen", "Identity", "HasVideo", "AspectMode", "AudioTracks", "SubtitleTrack",
+                             "Interstitials", "CanSkipInterstitial", "Loading", "SupportedMimeTypes", "NoSuchProperty", ""]
 
     mutating func next() -> HostileCall {
         let path = chance(0.05) ? pick(["/", "/org/mpris", "/org/reprise/Reprise/Track/1", "/org/mpris/MediaPlayer2/Player"])
@@ -103,6 +107,7 @@ struct HostileCalls {
         case "d": return .double(pick([Double.nan, .infinity, -.infinity, -1, 0, -0.0, 0.5, 1, 2, 2.5, 1e308, -1e308, 1e-300]))
         case "b": return .bool(chance(0.5))
         case "u": return .uint32(pick([0, 1, UInt32.max, 7, 100]))
+        case "i": return .int32(pick([Int32.min, Int32.max, -1, 0, 1, 2, 64]))
         case "y": return .byte(UInt8(truncatingIfNeeded: random.next()))
         case "n": return .int16(Int16(truncatingIfNeeded: random.next()))
         case "as":

@@ -30,8 +30,16 @@ func run() throws -> Bool {
         try generateTone(at: path, seconds: 30, frequency: frequency, tags: nil, encoder: ["vorbisenc", "!", "oggmux"])
         files.append(path)
     }
+    // A video first, in a window on a private X server when Xvfb is there, so the video calls meet a real window.
+    let video = desktop.directory + "/clip.ogv"
+    try generateVideo(at: video, width: 160, height: 120, seconds: 30, title: "Fuzz Clip")
+    files.insert(video, at: 0)
+    var environment = desktop.environment
+    let display = try? XvfbServer(directory: desktop.directory, width: 800, height: 600)
+    defer { display?.stop() }
+    if let display { environment["DISPLAY"] = display.name } else { say("no Xvfb: fuzzing without a video window") }
     let log = desktop.directory + "/reprise.log"
-    var service = try Child.spawn(binary, files, environment: desktop.environment, stdout: log, stderr: log)
+    var service = try Child.spawn(binary, files, environment: environment, stdout: log, stderr: log)
     defer { if service.isRunning() { kill(service.pid, SIGKILL); _ = service.wait() } }
     let name = "org.mpris.MediaPlayer2.reprise", path = "/org/mpris/MediaPlayer2"
     let observer = try Bus.connect(address: desktop.busAddress)

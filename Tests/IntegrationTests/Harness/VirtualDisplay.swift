@@ -5,32 +5,17 @@ import TestSupport
 /// xwininfo and GStreamer's ximagesrc to find, measure and photograph windows.
 final class VirtualDisplay {
     let name: String
-    private var server: Child
+    private let server: XvfbServer
     private let directory: String
     static let width = 1280, height = 720
 
     init(directory: String) throws {
         self.directory = directory
-        let numberFile = directory + "/xvfb-display"
-        // -displayfd: Xvfb picks a free display number and writes it to descriptor 1 once it accepts clients.
-        var server = try Child.spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "\(Self.width)x\(Self.height)x24", "-nolisten", "tcp"],
-                                 environment: nil, stdout: numberFile, stderr: directory + "/xvfb.log")
-        var number = ""
-        _ = eventually(20) {
-            number = ((try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            return !number.isEmpty || !server.isRunning()
-        }
-        self.server = server
-        guard !number.isEmpty else { throw HarnessError(message: "Xvfb did not start: \(String(describing: try? String(contentsOfFile: directory + "/xvfb.log", encoding: .utf8)))") }
-        name = ":" + number
+        server = try XvfbServer(directory: directory, width: Self.width, height: Self.height)
+        name = server.name
     }
 
-    func stop() {
-        if server.isRunning() {
-            kill(server.pid, SIGKILL)
-            _ = server.wait()
-        }
-    }
+    func stop() { server.stop() }
 
     private func run(_ tool: String, _ arguments: [String]) -> CommandResult? {
         try? runCommand(tool, arguments, environment: ["DISPLAY": name, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"])
@@ -109,14 +94,7 @@ final class VirtualDisplay {
 extension TestMedia {
     /// An Ogg (Theora + Vorbis) video of SMPTE colour bars, `width`×`height`, tagged with `title`.
     static func video(at path: String, width: Int, height: Int, seconds: Int, title: String) throws {
-        let frames = seconds * 25, samples = seconds * 44_100 / 1024 + 1
-        let made = try runCommand("gst-launch-1.0", [
-            "-q", "videotestsrc", "num-buffers=\(frames)", "!", "video/x-raw,width=\(width),height=\(height),framerate=25/1", "!",
-            "theoraenc", "!", "oggmux", "name=mux", "!", "filesink", "location=\(path)",
-            "audiotestsrc", "num-buffers=\(samples)", "volume=0.05", "!", "audioconvert", "!",
-            "taginject", "tags=\"title=\\\"\(title)\\\"\"", "!", "vorbisenc", "!", "mux.",
-        ])
-        guard made.status == 0 else { throw HarnessError(message: "video generation failed: \(made.errors)") }
+        try generateVideo(at: path, width: width, height: height, seconds: seconds, title: title)
     }
 
     /// A SubRip file with `count` two-second cues (long enough for GStreamer's type finder, which wants 129 bytes).
