@@ -136,20 +136,32 @@ final class Bench {
                                                      [.string(player), .string("PlaybackStatus")]) }
         result["getAll"] = try timed { _ = try bus.call(destination: name, path: path, interface: properties, member: "GetAll",
                                                         [.string(player)]) }
-        watchedSender = try bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                     interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)]).first?.stringValue ?? ""
+        try watchStatusChanges(of: contender)
         var toggles: [Double] = []
         for _ in 0..<max(10, samples / 10) {
             pump(for: 0.25)
-            statusChangedAt = nil
-            let start = monotonicSeconds()
-            try bus.send(destination: name, path: path, interface: player, member: "PlayPause")
-            if pump(for: 3, until: { statusChangedAt != nil }), let changed = statusChangedAt {
-                toggles.append((changed - start) * 1_000_000)
+            if let changed = try timeStatusChange({ try bus.send(destination: name, path: path, interface: player, member: "PlayPause") }) {
+                toggles.append(changed * 1_000_000)
             }
         }
         result["playPause"] = Statistics.median(toggles)
         return result
+    }
+
+    /// From now on PlaybackStatus changes of `contender` (by its unique name) are timed.
+    func watchStatusChanges(of contender: Contender) throws {
+        guard let name = contender.busName else { return }
+        watchedSender = try bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                     interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)]).first?.stringValue ?? ""
+    }
+
+    /// Seconds from the start of `action` to the next PropertiesChanged carrying PlaybackStatus (nil: none within 3 s).
+    func timeStatusChange(_ action: () throws -> Void) rethrows -> Double? {
+        statusChangedAt = nil
+        let start = monotonicSeconds()
+        try action()
+        guard pump(for: 3, until: { statusChangedAt != nil }), let changed = statusChangedAt else { return nil }
+        return changed - start
     }
 
     /// Median seconds from exec to the bus name being owned and to the first sink input.

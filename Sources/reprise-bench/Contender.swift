@@ -10,6 +10,8 @@ struct Contender: Sendable {
     let command: @Sendable (String) -> [String]
     /// Run as this user (VLC refuses root), through setpriv so the PID is the player's own.
     var user: String? = nil
+    /// The X display it shows video on (nil: none, as for the audio figures).
+    var display: String? = nil
 
     static func reprise(binary: String) -> Contender {
         Contender(name: "Reprise", busName: "org.mpris.MediaPlayer2.reprise") { [binary, $0] }
@@ -43,6 +45,7 @@ struct Contender: Sendable {
     func start(_ file: String, on desktop: PrivateDesktop, log: String) throws -> Child {
         var arguments = command(file)
         var environment = desktop.environment
+        if let display { environment["DISPLAY"] = display }
         if let user {
             let home = desktop.directory + "/home-\(user)"
             try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
