@@ -149,6 +149,12 @@ void rp_window_get_size(const rp_window *w, int *width, int *height) {
     *height = w->height;
 }
 
+void rp_window_resize(rp_window *w, int width, int height) {
+    if (width < 1 || height < 1) return;
+    XResizeWindow(w->display, w->window, (unsigned)width, (unsigned)height);
+    XFlush(w->display);
+}
+
 void rp_window_draw_loading(rp_window *w, int phase) {
     if (!w->visible) return;
     int screen = DefaultScreen(w->display);

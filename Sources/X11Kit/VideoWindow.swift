@@ -54,6 +54,9 @@ public final class VideoWindow {
         return (Int(width), Int(height))
     }
 
+    /// Asks for a new size; ``Event/resized(width:height:)`` follows once it has it.
+    public func resize(width: Int, height: Int) { rp_window_resize(window, Int32(width), Int32(height)) }
+
     /// Black with a spinner in the centre, turned to `phase` (any integer; twelve steps a turn).
     public func drawLoading(phase: Int) { rp_window_draw_loading(window, Int32(((phase % 12) + 12) % 12)) }
 

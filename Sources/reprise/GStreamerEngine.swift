@@ -26,6 +26,9 @@ final class GStreamerEngine: PlaybackEngine {
     var onBuffering: ((Int) -> Void)?
     private var subtitleURI: String?
     private var nextSubtitleURI: String?
+    /// Times the loaded stream was restarted after a caps negotiation failure (see ``recoverFromNegotiationFailure()``).
+    private var renegotiations = 0
+    static let renegotiationLimit = 3
 
     init(playbin: Playbin, log: Log) {
         self.playbin = playbin
@@ -48,6 +51,7 @@ final class GStreamerEngine: PlaybackEngine {
         pendingSeek = nil
         wantsPlaying = playing
         onBuffering?(100) // a new stream: nothing is being waited for yet
+        renegotiations = 0
         subtitleURI = subtitleFor?(uri)
         playbin.setSubtitleURI(subtitleURI)
         playbin.setURI(uri)
@@ -142,6 +146,7 @@ final class GStreamerEngine: PlaybackEngine {
             player.engineDidReachEnd()
         case .error(let text, let debug, let source) where loaded:
             log.debug("pipeline error from \(source): \(debug)")
+            if debug.contains("not-negotiated"), recoverFromNegotiationFailure() { break }
             if source == Playbin.audioOutputName {
                 // The sound server is gone (or refused us): the media is fine, so do not skip it.
                 player.engineOutputDidFail(text)
@@ -168,6 +173,22 @@ final class GStreamerEngine: PlaybackEngine {
         default:
             break
         }
+    }
+}
+
+extension GStreamerEngine {
+    /// The video window's size changed while the stream was renegotiating and it stopped with "not negotiated":
+    /// nothing is wrong with the media, so the stream starts again where it was (a few times at most) instead
+    /// of being skipped. The player sees no change.
+    fileprivate func recoverFromNegotiationFailure() -> Bool {
+        guard renegotiations < Self.renegotiationLimit else { return false }
+        renegotiations += 1
+        let position = playbin.positionNanoseconds ?? 0
+        log.warning("the stream stopped renegotiating its format; starting it again at \(position / 1_000_000_000) s")
+        playbin.setState(.null)
+        prerolled = false
+        pendingSeek = position > 0 ? position : nil
+        return playbin.setState(wantsPlaying ? .playing : .paused) != .failure
     }
 }
 

@@ -112,6 +112,15 @@ private func removeDirectory(_ path: String) {
         #expect(VideoLayout(aspectRatio: .nan, windowWidth: 0, windowHeight: 0, mode: .fill).width >= 1)
     }
 
+    @Test func windowsOpenAtThePicturesShapeWithinTheScreen() {
+        #expect(naturalWindowSize(width: 320, height: 240, aspectRatio: 4.0 / 3) == (320, 240))
+        #expect(naturalWindowSize(width: 1920, height: 1080, aspectRatio: 16.0 / 9) == (1280, 720))
+        #expect(naturalWindowSize(width: 720, height: 576, aspectRatio: 16.0 / 9) == (1024, 576), "anamorphic: square pixels")
+        #expect(naturalWindowSize(width: 3840, height: 1608, aspectRatio: 2.39) == (1280, 536))
+        #expect(naturalWindowSize(width: 160, height: 90, aspectRatio: 16.0 / 9) == (320, 180))
+        #expect(naturalWindowSize(width: 0, height: 0, aspectRatio: .nan).width == 320)
+    }
+
     @Test func speedsStepThroughTheListAndConfigIsChecked() throws {
         let speeds = SpeedList()
         #expect(speeds.speeds == SpeedList.systemDefault)

@@ -27,6 +27,8 @@ void rp_window_set_fullscreen(rp_window *window, bool fullscreen);
 /** Raises the window and asks for the input focus. */
 void rp_window_raise(rp_window *window);
 void rp_window_get_size(const rp_window *window, int *width, int *height);
+/** Resizes the window (the window manager may adjust it); the new size arrives as a RESIZED event. */
+void rp_window_resize(rp_window *window, int width, int height);
 /** Paints the loading screen: black with a spinner at `phase` (0-11) in the centre. */
 void rp_window_draw_loading(rp_window *window, int phase);
 void rp_window_flush(rp_window *window);

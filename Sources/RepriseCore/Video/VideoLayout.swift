@@ -45,6 +45,18 @@ public struct VideoLayout: Equatable, Sendable {
     public var visibleHeight: Int { height - cropTop - cropBottom }
 }
 
+/// The size a video window opens at: the picture's own size (square pixels) scaled down to fit `bound`,
+/// never narrower than `minimumWidth`.
+public func naturalWindowSize(width: Int, height: Int, aspectRatio ratio: Double, bound: (width: Int, height: Int) = (1280, 720),
+                              minimumWidth: Int = 320) -> (width: Int, height: Int) {
+    let ratio = ratio.isFinite && ratio > 0 ? ratio : 1
+    var size = (width: max(1, Double(height) * ratio), height: Double(max(1, height)))
+    let shrink = min(1, Double(bound.width) / size.width, Double(bound.height) / size.height)
+    size = (size.width * shrink, size.height * shrink)
+    if size.width < Double(minimumWidth) { size = (Double(minimumWidth), Double(minimumWidth) / ratio) }
+    return (Int(size.width.rounded()), Int(size.height.rounded()))
+}
+
 /// The speeds offered to the user, slowest first. The default is the platform's system list.
 public struct SpeedList: Sendable, Equatable {
     public static let systemDefault: [Double] = [0.5, 1.0, 1.25, 1.5, 2.0]

@@ -25,6 +25,7 @@ final class VideoController: VideoControl {
     private var loading = LoadingState()
     private(set) var isLoading = false
     private var spinnerPhase = 0
+    private var appliedLayout: VideoLayout?
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     init(playbin: Playbin, player: Player, speeds: SpeedList, log: Log) {
@@ -71,16 +72,28 @@ final class VideoController: VideoControl {
         }
         let newFormat = playbin.videoStreamCount > 0 ? playbin.videoFormat : nil
         hasVideo = playbin.videoStreamCount > 0
+        var requestedSize: (width: Int, height: Int)?
         if newFormat != format {
             format = newFormat
-            if let newFormat { aspectMode = .default(forAspectRatio: newFormat.displayAspectRatio) }
+            appliedLayout = nil
+            if let newFormat {
+                aspectMode = .default(forAspectRatio: newFormat.displayAspectRatio)
+                // A new picture: the window takes its shape (unless it covers the screen).
+                if let window, !window.isFullscreen {
+                    let size = naturalWindowSize(width: newFormat.width, height: newFormat.height,
+                                                 aspectRatio: newFormat.displayAspectRatio)
+                    window.resize(width: size.width, height: size.height)
+                    requestedSize = size
+                }
+            }
         }
         if let format {
             log.info("video: \(format.width)x\(format.height), aspect \(format.displayAspectRatio), \(aspectMode.rawValue); "
                      + "\(audioTracks.count) audio, \(subtitleTracks.count) subtitle streams")
         }
         updateWindow()
-        applyLayout()
+        // Laid out for the size asked for, so the picture renegotiates once, not once per intermediate size.
+        applyLayout(windowSize: requestedSize)
         onChange?()
     }
 
@@ -189,12 +202,18 @@ final class VideoController: VideoControl {
 
     static let skipInterval: Int64 = 10_000_000
 
-    /// Scales and crops the frames for the window's size and the aspect mode; a paused picture is redrawn.
-    private func applyLayout() {
+    /// Scales and crops the frames for the window's size (or `windowSize`, one asked for) and the aspect mode; a
+    /// paused picture is redrawn. An unchanged layout is not applied again (each change renegotiates the stream).
+    private func applyLayout(windowSize: (width: Int, height: Int)? = nil) {
         guard let window, let format else { return }
-        let size = window.size
+        let size = windowSize ?? window.size
         let layout = VideoLayout(aspectRatio: format.displayAspectRatio, windowWidth: size.width, windowHeight: size.height,
                                  mode: aspectMode)
+        guard layout != appliedLayout else {
+            playbin.exposeVideo()
+            return
+        }
+        appliedLayout = layout
         playbin.setVideoLayout(width: layout.width, height: layout.height,
                                crop: (layout.cropLeft, layout.cropTop, layout.cropRight, layout.cropBottom))
         if player.status == .paused, let position = playbin.positionNanoseconds {

@@ -47,6 +47,11 @@ final class VirtualDisplay {
         return (width, height)
     }
 
+    /// Resizes the window as a user dragging its corner would.
+    func resize(_ window: String, width: Int, height: Int) {
+        _ = run("xdotool", ["windowsize", window, String(width), String(height)])
+    }
+
     /// Sends a key (xdotool's name: space, Right, f, Escape, bracketright…) to the window.
     func press(_ key: String, in window: String) {
         _ = run("xdotool", ["key", "--window", window, key])
