@@ -48,21 +48,19 @@ public final class AudioSessionInterface: InterfaceImplementation {
     private let control: AudioSessionControl
     private let bus: Bus
     private let log: Log
-    private var announced: [String: DBusValue] = [:]
+    private var announced = AnnouncedProperties([]) { _ in nil }
 
     public init(bus: Bus, control: AudioSessionControl, log: Log) throws(DBusError) {
         self.bus = bus
         self.control = control
         self.log = log
         try bus.export(AudioSessionNames.description, at: MPRIS.objectPath, implementation: self)
-        announced = snapshot()
+        announced = AnnouncedProperties(AudioSessionNames.description.properties.map(\.name)) { [unowned self] in try? get($0) }
     }
 
     /// Announces the properties that changed since the last call (one PropertiesChanged).
     public func announceChanges() {
-        let now = snapshot()
-        let changed = AudioSessionNames.description.properties.map(\.name).filter { now[$0] != announced[$0] }
-        announced = now
+        let changed = announced.refresh()
         guard !changed.isEmpty else { return }
         try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: AudioSessionNames.interface, names: changed)
     }
@@ -86,12 +84,6 @@ public final class AudioSessionInterface: InterfaceImplementation {
         } catch {
             log.warning("could not send \(member): \(error)")
         }
-    }
-
-    private func snapshot() -> [String: DBusValue] {
-        var values: [String: DBusValue] = [:]
-        for property in AudioSessionNames.description.properties { values[property.name] = try? get(property.name) }
-        return values
     }
 
     public func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {

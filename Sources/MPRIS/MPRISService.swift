@@ -26,9 +26,9 @@ public final class MPRISService: PlayerObserver {
     private let playlistsInterface: PlaylistsInterface
     private let controlsInterface: ControlsInterface
     private var videoInterface: VideoInterface?
-    private var announcedRoot: [String: DBusValue] = [:]
-    private var announcedControls: [String: DBusValue] = [:]
-    private var announced: [String: DBusValue] = [:]
+    private var announcedRoot = AnnouncedProperties([]) { _ in nil }
+    private var announcedControls = AnnouncedProperties([]) { _ in nil }
+    private var announced = AnnouncedProperties([]) { _ in nil }
 
     public init(bus: Bus, player: Player, playlists: PlaylistLibrary, fileSystem: FileSystem, identity: Identity, log: Log,
                 onQuit: @escaping () -> Void) throws(DBusError) {
@@ -55,9 +55,9 @@ public final class MPRISService: PlayerObserver {
         playlistsInterface.announceProperties = { [unowned bus] names in
             try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, names: names)
         }
-        announced = snapshot()
-        announcedControls = controlsSnapshot()
-        playerInterface.announced = { [unowned self] name in announced[name] }
+        announced = AnnouncedProperties(MPRIS.announcedPlayerProperties) { [playerInterface] in try? playerInterface.currentValue(of: $0) }
+        announcedControls = AnnouncedProperties(ControlsInterface.propertyNames) { [controlsInterface] in try? controlsInterface.get($0) }
+        playerInterface.announced = { [unowned self] name in announced.values[name] }
         player.observer = self
     }
 
@@ -84,31 +84,21 @@ public final class MPRISService: PlayerObserver {
         root.video = control
         root.onFullscreenSet = { [unowned self] in announceVideo() }
         videoInterface = try VideoInterface(bus: bus, control: control, player: player)
-        announcedRoot = rootSnapshot()
+        announcedRoot = AnnouncedProperties(RootInterface.announcedProperties) { [root] in try? root.get($0) }
     }
 
     /// Announces what changed on the root and video interfaces (call after the video state changes).
     public func announceVideo() {
         videoInterface?.announceChanges()
-        let now = rootSnapshot()
-        let changed = RootInterface.announcedProperties.filter { now[$0] != announcedRoot[$0] }
-        announcedRoot = now
+        let changed = announcedRoot.refresh()
         guard !changed.isEmpty else { return }
         try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.rootInterface, names: changed)
-    }
-
-    private func rootSnapshot() -> [String: DBusValue] {
-        var values: [String: DBusValue] = [:]
-        for name in RootInterface.announcedProperties { values[name] = try? root.get(name) }
-        return values
     }
 
     public func playerDidChange() {
         announceVideo()
         announceControls()
-        let now = snapshot()
-        let changed = MPRIS.announcedPlayerProperties.filter { now[$0] != announced[$0] }
-        announced = now
+        let changed = announced.refresh()
         guard !changed.isEmpty else { return }
         log.debug("PropertiesChanged \(changed.joined(separator: ","))")
         do {
@@ -164,23 +154,9 @@ public final class MPRISService: PlayerObserver {
 
     /// One PropertiesChanged on app.reprise.Controls1 when the actions, layout or history changed.
     private func announceControls() {
-        let now = controlsSnapshot()
-        let changed = ControlsInterface.propertyNames.filter { now[$0] != announcedControls[$0] }
-        announcedControls = now
+        let changed = announcedControls.refresh()
         guard !changed.isEmpty else { return }
         try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: ControlsNames.interface, names: changed)
-    }
-
-    private func controlsSnapshot() -> [String: DBusValue] {
-        var values: [String: DBusValue] = [:]
-        for name in ControlsInterface.propertyNames { values[name] = try? controlsInterface.get(name) }
-        return values
-    }
-
-    private func snapshot() -> [String: DBusValue] {
-        var values: [String: DBusValue] = [:]
-        for name in MPRIS.announcedPlayerProperties { values[name] = try? playerInterface.currentValue(of: name) }
-        return values
     }
 }
 

@@ -62,29 +62,21 @@ public final class VideoInterface: InterfaceImplementation {
     private let control: VideoControl
     private let player: Player
     private let bus: Bus
-    private var announced: [String: DBusValue] = [:]
+    private var announced = AnnouncedProperties([]) { _ in nil }
 
     public init(bus: Bus, control: VideoControl, player: Player) throws(DBusError) {
         self.bus = bus
         self.control = control
         self.player = player
         try bus.export(VideoNames.description, at: MPRIS.objectPath, implementation: self)
-        announced = snapshot()
+        announced = AnnouncedProperties(VideoNames.description.properties.map(\.name)) { [unowned self] in try? get($0) }
     }
 
     /// Announces the properties that changed since the last call (one PropertiesChanged).
     public func announceChanges() {
-        let now = snapshot()
-        let changed = VideoNames.description.properties.map(\.name).filter { now[$0] != announced[$0] }
-        announced = now
+        let changed = announced.refresh()
         guard !changed.isEmpty else { return }
         try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: VideoNames.interface, names: changed)
-    }
-
-    private func snapshot() -> [String: DBusValue] {
-        var values: [String: DBusValue] = [:]
-        for property in VideoNames.description.properties { values[property.name] = try? get(property.name) }
-        return values
     }
 
     public func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {

@@ -18,6 +18,8 @@ enum Service {
             return 1
         }
         let engine = GStreamerEngine(playbin: playbin, log: log)
+        // The category's stream role, before the first stream opens (the audio session comes up later).
+        engine.setStreamRole(audioSettings.category.streamRole)
         let fileSystem = PosixFileSystem()
         let player = Player(engine: engine, log: log, fileSystem: fileSystem)
         engine.player = player
