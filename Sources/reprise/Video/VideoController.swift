@@ -22,6 +22,9 @@ final class VideoController: VideoControl {
     private(set) var aspectMode: AspectMode = .fit
     private(set) var audioTracks: [StreamChoice] = []
     private(set) var subtitleTracks: [StreamChoice] = []
+    /// The selections, kept here so announcing them (after every player change) never reads playbin's properties.
+    private(set) var currentAudioTrack = -1
+    private(set) var currentSubtitleTrack = -1
     private var loading = LoadingState()
     private(set) var isLoading = false
     private var spinnerPhase = 0
@@ -70,6 +73,8 @@ final class VideoController: VideoControl {
                                 title: stream.title ?? (isExternal ? subtitleURI.flatMap { MediaURI($0)?.lastPathComponent } : nil),
                                 codec: stream.codec, isExternal: isExternal)
         }
+        currentAudioTrack = audioTracks.isEmpty ? -1 : playbin.currentAudioStream
+        currentSubtitleTrack = subtitleTracks.isEmpty || !playbin.showsSubtitles ? -1 : playbin.currentSubtitleStream
         let newFormat = playbin.videoStreamCount > 0 ? playbin.videoFormat : nil
         hasVideo = playbin.videoStreamCount > 0
         var requestedSize: (width: Int, height: Int)?
@@ -104,11 +109,13 @@ final class VideoController: VideoControl {
 
     /// After every player change: the window follows the track (title) and the status (hidden when stopped).
     func playerChanged() {
-        if player.status == .stopped, hasVideo {
+        if player.status == .stopped, hasVideo || !audioTracks.isEmpty {
             hasVideo = false
             format = nil
             audioTracks = []
             subtitleTracks = []
+            currentAudioTrack = -1
+            currentSubtitleTrack = -1
         }
         updateWindow()
     }
@@ -147,10 +154,10 @@ final class VideoController: VideoControl {
     func selectAudioTrack(_ index: Int) throws(PlayerError) {
         guard audioTracks.indices.contains(index) else { throw .invalidArgument("no audio track \(index) (there are \(audioTracks.count))") }
         playbin.currentAudioStream = index
+        currentAudioTrack = index
         onChange?()
     }
 
-    var currentAudioTrack: Int { audioTracks.isEmpty ? -1 : playbin.currentAudioStream }
 
     func selectSubtitleTrack(_ index: Int) throws(PlayerError) {
         guard index == -1 || subtitleTracks.indices.contains(index) else {
@@ -158,12 +165,10 @@ final class VideoController: VideoControl {
         }
         if index >= 0 { playbin.currentSubtitleStream = index }
         playbin.showsSubtitles = index >= 0
+        currentSubtitleTrack = index
         onChange?()
     }
 
-    var currentSubtitleTrack: Int {
-        subtitleTracks.isEmpty || !playbin.showsSubtitles ? -1 : playbin.currentSubtitleStream
-    }
 
     // MARK: The window
 
