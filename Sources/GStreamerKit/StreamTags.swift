@@ -12,6 +12,8 @@ public struct StreamTags: Sendable, Equatable {
     public var genres: [String] = []
     public var composers: [String] = []
     public var comments: [String] = []
+    /// A few sentences about the content (the DESCRIPTION tag).
+    public var description: String?
     /// ISO 8601 date or date-time, when the stream names one.
     public var date: String?
 
@@ -27,6 +29,7 @@ public struct StreamTags: Sendable, Equatable {
         genres = Self.strings(list, "genre")
         composers = Self.strings(list, "composer")
         comments = Self.strings(list, "comment")
+        description = Self.strings(list, "description").first
         date = Self.date(list)
     }
 

@@ -10,10 +10,12 @@ public struct TrackTags: Sendable, Equatable {
     public var composers: [String] = []
     public var comments: [String] = []
     public var contentCreated: String?
+    /// A few sentences about the content (tags' DESCRIPTION).
+    public var description: String?
 
     public init(title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
                 trackNumber: Int? = nil, discNumber: Int? = nil, genres: [String] = [], composers: [String] = [],
-                comments: [String] = [], contentCreated: String? = nil) {
+                comments: [String] = [], contentCreated: String? = nil, description: String? = nil) {
         self.title = title
         self.artists = artists
         self.album = album
@@ -24,6 +26,7 @@ public struct TrackTags: Sendable, Equatable {
         self.composers = composers
         self.comments = comments
         self.contentCreated = contentCreated
+        self.description = description
     }
 
     /// The longest text a tag keeps, in characters; longer ones are cut and end with "…".
@@ -45,7 +48,7 @@ public struct TrackTags: Sendable, Equatable {
         }
         return TrackTags(title: text(title), artists: list(artists), album: text(album), albumArtists: list(albumArtists),
                          trackNumber: trackNumber, discNumber: discNumber, genres: list(genres), composers: list(composers),
-                         comments: list(comments), contentCreated: text(contentCreated))
+                         comments: list(comments), contentCreated: text(contentCreated), description: text(description))
     }
 
     /// Fields set in `newer` replace ours; fields it lacks keep their value.
@@ -61,6 +64,7 @@ public struct TrackTags: Sendable, Equatable {
         if !newer.composers.isEmpty { result.composers = newer.composers }
         if !newer.comments.isEmpty { result.comments = newer.comments }
         if let v = newer.contentCreated { result.contentCreated = v }
+        if let v = newer.description { result.description = v }
         return result
     }
 }
@@ -77,7 +81,7 @@ public struct TrackInfo: Sendable, Equatable {
     public let artURL: String?
     /// A few words under the title (from the media's sidecar).
     public let subtitle: String?
-    /// A few sentences about the media (from its sidecar).
+    /// A few sentences about the media (from its sidecar, else its tags).
     public let description: String?
     /// The interstitial playing now, by its title ("" when it has none); nil when none is.
     public internal(set) var activeInterstitial: String?
@@ -90,7 +94,7 @@ public struct TrackInfo: Sendable, Equatable {
         lengthMicroseconds = entry.lengthMicroseconds
         title = entry.sidecar?.title ?? entry.tags.title ?? TrackInfo.fallbackTitle(for: entry.uri)
         subtitle = entry.sidecar?.subtitle
-        description = entry.sidecar?.description
+        description = entry.sidecar?.description ?? entry.tags.description
     }
 
     /// The file's name without its extension (percent-decoded), or the URI itself for non-file URIs.

@@ -196,6 +196,6 @@ extension TrackTags {
     init(_ tags: StreamTags) {
         self.init(title: tags.title, artists: tags.artists, album: tags.album, albumArtists: tags.albumArtists,
                   trackNumber: tags.trackNumber, discNumber: tags.discNumber, genres: tags.genres,
-                  composers: tags.composers, comments: tags.comments, contentCreated: tags.date)
+                  composers: tags.composers, comments: tags.comments, contentCreated: tags.date, description: tags.description)
     }
 }

@@ -109,6 +109,10 @@ import TestSupport
         let (session, display, _, _) = try start()
         defer { display.stop(); session.close() }
         #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
+        // Without an information sidecar, the description comes from the tags (audiotestsrc writes one).
+        #expect(session.waitFor { session.metadata()["reprise:description"]?.stringValue?.isEmpty == false }, "\(session.metadata())")
+        #expect(session.metadata()["xesam:comment"]?.stringArray?.first == session.metadata()["reprise:description"]?.stringValue)
+        #expect(session.metadata()["reprise:subtitle"] == nil)
         let tracks = try #require(videoProperty(session, "SubtitleTracks"))
         guard case .array(_, let items) = tracks, case .structure(let fields)? = items.first else {
             Issue.record("no subtitle tracks: \(tracks)")
