@@ -21,67 +21,28 @@ GstElement *rp_video_sink_new(unsigned long xid) {
     return bin;
 }
 
-typedef struct {
-    GstElement *sink;
-    int width, height, left, top, right, bottom;
-    gint applied;
-} rp_layout;
-
-static void apply_layout(const rp_layout *layout) {
-    GstElement *size = gst_bin_get_by_name(GST_BIN(layout->sink), "size");
-    GstElement *crop = gst_bin_get_by_name(GST_BIN(layout->sink), "crop");
+void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left, int top, int right, int bottom) {
+    GstElement *size = gst_bin_get_by_name(GST_BIN(sink), "size");
+    GstElement *crop = gst_bin_get_by_name(GST_BIN(sink), "crop");
     if (size) {
-        GstCaps *caps = layout->width > 0 && layout->height > 0
-            ? gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, layout->width, "height", G_TYPE_INT, layout->height,
-                                  "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL)
-            : gst_caps_new_any();
+        /* The size asked for, else anything: a renegotiation that runs while the downstream part still holds
+         * the previous size (a resize racing a seek, or playbin's converters renegotiating under load) then
+         * settles on what it can instead of failing with not-negotiated and stopping the stream. */
+        GstCaps *caps = gst_caps_new_any();
+        if (width > 0 && height > 0) {
+            gst_caps_unref(caps);
+            caps = gst_caps_new_simple("video/x-raw", "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+                                       "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1, NULL);
+            gst_caps_append_structure(caps, gst_structure_new_empty("video/x-raw"));
+        }
         g_object_set(size, "caps", caps, NULL);
         gst_caps_unref(caps);
         gst_object_unref(size);
     }
     if (crop) {
-        g_object_set(crop, "left", layout->left, "top", layout->top, "right", layout->right, "bottom", layout->bottom, NULL);
+        g_object_set(crop, "left", left, "top", top, "right", right, "bottom", bottom, NULL);
         gst_object_unref(crop);
     }
-}
-
-static GstPadProbeReturn apply_layout_when_idle(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-    (void)pad;
-    (void)info;
-    rp_layout *layout = data;
-    /* Applying it sends a reconfigure event up through this very pad, which idles it again and would call us
-     * again (recursively, before the probe is removed): apply once. */
-    if (g_atomic_int_compare_and_exchange(&layout->applied, 0, 1)) apply_layout(layout);
-    return GST_PAD_PROBE_REMOVE;
-}
-
-static void free_layout(gpointer data) {
-    rp_layout *layout = data;
-    gst_object_unref(layout->sink);
-    g_free(layout);
-}
-
-/* The new size and crop are applied while no buffer is passing the bin's entrance (an idle probe blocks the data
- * flow while it runs), so the renegotiation they cause never races a buffer or a flushing seek in the middle. */
-void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left, int top, int right, int bottom) {
-    rp_layout *layout = g_new0(rp_layout, 1);
-    layout->sink = gst_object_ref(sink);
-    layout->width = width;
-    layout->height = height;
-    layout->left = left;
-    layout->top = top;
-    layout->right = right;
-    layout->bottom = bottom;
-    GstElement *convert = gst_bin_get_by_name(GST_BIN(sink), "convert");
-    GstPad *pad = convert ? gst_element_get_static_pad(convert, "sink") : NULL;
-    if (convert) gst_object_unref(convert);
-    if (!pad) {
-        apply_layout(layout);
-        free_layout(layout);
-        return;
-    }
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_IDLE, apply_layout_when_idle, layout, free_layout);
-    gst_object_unref(pad);
 }
 
 void rp_video_sink_expose(GstElement *sink) {

@@ -132,7 +132,9 @@ import TestSupport
         let ambient = try session.launch(["--category", "ambient", media.first])
         #expect(session.waitFor { session.status() == "Playing" && stream(session, ambient) != nil })
         #expect(try session.get("Category", interface: Self.audio) == .string("ambient"))
-        #expect(stream(session, ambient)?.properties["media.role"] == "game")
+        // pulsesink may open a short-lived probe stream first: the playing stream is the one to look at.
+        #expect(session.waitFor { stream(session, ambient)?.properties["media.role"] == "game" },
+                "\(String(describing: stream(session, ambient)?.properties))")
         try session.call("SetSilent", [.bool(true)], interface: Self.audio)
         #expect(try session.get("Silent", interface: Self.audio) == .bool(true))
         #expect(session.waitFor { stream(session, ambient)?.muted == true })

@@ -10,22 +10,23 @@ import TestSupport
     static let root = "org.mpris.MediaPlayer2"
 
     /// A session with Reprise playing a generated 4:3 "Test Clip" (with a sidecar `.en.srt`) on a private display.
-    private func start(sidecar: String? = nil, extraMedia: [String] = []) throws -> (Session, VirtualDisplay, String, String) {
+    private func start(sidecar: String? = nil, extraMedia: [String] = []) throws -> (Session, VirtualDisplay, String, pid_t) {
         let session = try Session()
         let display: VirtualDisplay
         do { display = try VirtualDisplay(directory: session.directory) } catch { session.close(); throw error }
         let clip = session.directory + "/clip.ogv"
+        let pid: pid_t
         do {
             try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Test Clip")
             try TestMedia.subtitles(at: session.directory + "/clip.en.srt")
             if let sidecar { try sidecar.write(toFile: session.directory + "/clip.reprise.json", atomically: true, encoding: .utf8) }
-            try session.launch([clip] + extraMedia, extraEnvironment: ["DISPLAY": display.name])
+            pid = try session.launch([clip] + extraMedia, extraEnvironment: ["DISPLAY": display.name])
         } catch {
             display.stop()
             session.close()
             throw error
         }
-        return (session, display, clip, "")
+        return (session, display, clip, pid)
     }
 
     private func findWindow(_ display: VirtualDisplay, titled title: String, _ session: Session) -> String? {
@@ -37,7 +38,7 @@ import TestSupport
     private func videoProperty(_ session: Session, _ name: String) -> DBusValue? { try? session.get(name, interface: Self.video) }
 
     @Test func aVideoOpensAWindowTitledWithItShowingFramesWithoutStretching() throws {
-        let (session, display, _, _) = try start()
+        let (session, display, _, pid) = try start()
         defer { display.stop(); session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
         let window = try #require(findWindow(display, titled: "Test Clip", session), "no window titled Test Clip")
@@ -65,7 +66,7 @@ import TestSupport
         #expect(session.waitFor(10) {
             picture = (try? display.photograph(window)) ?? picture
             return picture.boxWidth >= 850 && picture.boxHeight >= 476
-        }, "picture box \(picture.boxWidth)×\(picture.boxHeight)")
+        }, "picture box \(picture.boxWidth)×\(picture.boxHeight): \(session.log(of: pid))")
         #expect(session.dbusError { try session.call("SetAspectMode", [.string("stretch")], interface: Self.video) }?.name
                 == "org.freedesktop.DBus.Error.InvalidArgs")
     }
