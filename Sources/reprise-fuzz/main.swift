@@ -94,7 +94,7 @@ func run() throws -> Bool {
             let status = try? observer.getProperty(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player",
                                                    name: "PlaybackStatus")
             say("not playing after the run (\(String(describing: status))); the log's end:\n"
-                + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(1500) ?? ""))
+                + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(12000) ?? ""))
         }
         _ = try? observer.call(destination: name, path: path, interface: "org.mpris.MediaPlayer2", member: "Quit")
         _ = service.wait()

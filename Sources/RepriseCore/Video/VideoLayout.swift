@@ -31,6 +31,10 @@ public struct VideoLayout: Equatable, Sendable {
             width = window.w
             height = max(1, Int((Double(window.w) / ratio).rounded()))
         }
+        // Even sizes: 4:2:0 pictures (most video) have chroma planes of half the size, and odd sizes round
+        // differently in different elements. Fit rounds down (stays inside), fill rounds up (still covers).
+        width = mode == .fit ? max(2, width & ~1) : (width + 1) & ~1
+        height = mode == .fit ? max(2, height & ~1) : (height + 1) & ~1
         if mode == .fill {
             let extraX = max(0, width - window.w), extraY = max(0, height - window.h)
             cropLeft = extraX / 2
