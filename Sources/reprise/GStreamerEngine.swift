@@ -22,6 +22,8 @@ final class GStreamerEngine: PlaybackEngine {
     var subtitleFor: ((String) -> String?)?
     /// A stream prerolled or a gapless one started, with the subtitle file given to it.
     var onStreamReady: ((String?) -> Void)?
+    /// A new stream is about to load (from its start).
+    var onLoad: (() -> Void)?
     /// Buffering of network media, in percent (100: enough to play).
     var onBuffering: ((Int) -> Void)?
     private var subtitleURI: String?
@@ -51,6 +53,7 @@ final class GStreamerEngine: PlaybackEngine {
         pendingSeek = nil
         wantsPlaying = playing
         onBuffering?(100) // a new stream: nothing is being waited for yet
+        onLoad?()
         renegotiations = 0
         subtitleURI = subtitleFor?(uri)
         playbin.setSubtitleURI(subtitleURI)

@@ -26,6 +26,7 @@ enum Service {
         // Video (window, sidecar subtitles) is set up before the first stream loads.
         let video = VideoController(playbin: playbin, player: player, speeds: audioSettings.speeds, log: log)
         engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
+        engine.onLoad = { video.streamWillLoad() }
 
         let expanded = MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
         expanded.problems.forEach { log.warning("skipping \($0)") }

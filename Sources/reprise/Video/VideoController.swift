@@ -98,8 +98,17 @@ final class VideoController: VideoControl {
         }
         updateWindow()
         // Laid out for the size asked for, so the picture renegotiates once, not once per intermediate size.
-        applyLayout(windowSize: requestedSize)
+        applyLayout(windowSize: requestedSize, redrawingPausedPicture: false)
         onChange?()
+    }
+
+    /// A new stream loads: it negotiates at its own size (no layout left from the previous picture) and is laid
+    /// out once it has prerolled.
+    func streamWillLoad() {
+        guard window != nil, appliedLayout != nil else { return }
+        appliedLayout = nil
+        format = nil
+        playbin.setVideoLayout(width: nil, height: nil, crop: (0, 0, 0, 0))
     }
 
     /// Buffering reports of network media (percent; 100 when done).
@@ -209,7 +218,7 @@ final class VideoController: VideoControl {
 
     /// Scales and crops the frames for the window's size (or `windowSize`, one asked for) and the aspect mode; a
     /// paused picture is redrawn. An unchanged layout is not applied again (each change renegotiates the stream).
-    private func applyLayout(windowSize: (width: Int, height: Int)? = nil) {
+    private func applyLayout(windowSize: (width: Int, height: Int)? = nil, redrawingPausedPicture: Bool = true) {
         guard let window, let format else { return }
         let size = windowSize ?? window.size
         let layout = VideoLayout(aspectRatio: format.displayAspectRatio, windowWidth: size.width, windowHeight: size.height,
@@ -221,7 +230,8 @@ final class VideoController: VideoControl {
         appliedLayout = layout
         playbin.setVideoLayout(width: layout.width, height: layout.height,
                                crop: (layout.cropLeft, layout.cropTop, layout.cropRight, layout.cropBottom))
-        if player.status == .paused, let position = playbin.positionNanoseconds {
+        // Not at preroll: the stream has just settled (and the player may be seeking it), and it plays on anyway.
+        if redrawingPausedPicture, player.status == .paused, let position = playbin.positionNanoseconds {
             _ = playbin.seek(toNanoseconds: position, rate: player.rate)
         }
         playbin.exposeVideo()
