@@ -5,6 +5,7 @@ void rp_object_set_double(gpointer object, const char *name, double value) { g_o
 void rp_object_set_bool(gpointer object, const char *name, bool value) { g_object_set(object, name, (gboolean)value, NULL); }
 void rp_object_set_object(gpointer object, const char *name, gpointer value) { g_object_set(object, name, value, NULL); }
 void rp_object_set_flags(gpointer object, const char *name, unsigned value) { g_object_set(object, name, value, NULL); }
+void rp_object_set_int(gpointer object, const char *name, int value) { g_object_set(object, name, value, NULL); }
 
 bool rp_object_set_structure(gpointer object, const char *name, const char *structure) {
     GstStructure *parsed = gst_structure_from_string(structure, NULL);
@@ -16,6 +17,18 @@ bool rp_object_set_structure(gpointer object, const char *name, const char *stru
 
 double rp_object_get_double(gpointer object, const char *name) {
     double value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+int rp_object_get_int(gpointer object, const char *name) {
+    int value = 0;
+    g_object_get(object, name, &value, NULL);
+    return value;
+}
+
+unsigned rp_object_get_flags(gpointer object, const char *name) {
+    unsigned value = 0;
     g_object_get(object, name, &value, NULL);
     return value;
 }

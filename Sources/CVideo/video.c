@@ -75,20 +75,6 @@ bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *
     return found;
 }
 
-int rp_object_get_int_property(gpointer object, const char *name) {
-    int value = 0;
-    g_object_get(object, name, &value, NULL);
-    return value;
-}
-
-void rp_object_set_int_property(gpointer object, const char *name, int value) { g_object_set(object, name, value, NULL); }
-
-unsigned rp_object_get_flags_property(gpointer object, const char *name) {
-    unsigned value = 0;
-    g_object_get(object, name, &value, NULL);
-    return value;
-}
-
 char *rp_playbin_stream_tag(GstElement *playbin, const char *signal, int index, const char *tag) {
     GstTagList *tags = NULL;
     g_signal_emit_by_name(playbin, signal, index, &tags);

@@ -34,7 +34,7 @@ extension Playbin {
     }
 
     /// The number of video streams in the loaded media.
-    public var videoStreamCount: Int { Int(rp_object_get_int_property(elementPointer, "n-video")) }
+    public var videoStreamCount: Int { Int(rp_object_get_int(elementPointer, "n-video")) }
 
     public var videoFormat: VideoFormat? {
         var width: Int32 = 0, height: Int32 = 0, parN: Int32 = 1, parD: Int32 = 1
@@ -59,20 +59,20 @@ extension Playbin {
     public var subtitleStreams: [MediaStreamInfo] { streams(count: "n-text", signal: "get-text-tags", codecTag: "subtitle-codec") }
 
     public var currentAudioStream: Int {
-        get { Int(rp_object_get_int_property(elementPointer, "current-audio")) }
-        set { rp_object_set_int_property(elementPointer, "current-audio", Int32(newValue)) }
+        get { Int(rp_object_get_int(elementPointer, "current-audio")) }
+        set { rp_object_set_int(elementPointer, "current-audio", Int32(newValue)) }
     }
 
     public var currentSubtitleStream: Int {
-        get { Int(rp_object_get_int_property(elementPointer, "current-text")) }
-        set { rp_object_set_int_property(elementPointer, "current-text", Int32(newValue)) }
+        get { Int(rp_object_get_int(elementPointer, "current-text")) }
+        set { rp_object_set_int(elementPointer, "current-text", Int32(newValue)) }
     }
 
     /// Whether subtitles are drawn (playbin's text flag).
     public var showsSubtitles: Bool {
-        get { rp_object_get_flags_property(elementPointer, "flags") & UInt32(RP_PLAY_FLAG_TEXT) != 0 }
+        get { rp_object_get_flags(elementPointer, "flags") & UInt32(RP_PLAY_FLAG_TEXT) != 0 }
         set {
-            var flags = rp_object_get_flags_property(elementPointer, "flags")
+            var flags = rp_object_get_flags(elementPointer, "flags")
             if newValue { flags |= UInt32(RP_PLAY_FLAG_TEXT) } else { flags &= ~UInt32(RP_PLAY_FLAG_TEXT) }
             rp_object_set_flags(elementPointer, "flags", flags)
         }
@@ -84,7 +84,7 @@ extension Playbin {
     }
 
     private func streams(count property: String, signal: String, codecTag: String) -> [MediaStreamInfo] {
-        let count = Int(rp_object_get_int_property(elementPointer, property))
+        let count = Int(rp_object_get_int(elementPointer, property))
         return (0..<max(0, min(count, 64))).map { index in
             func tag(_ name: String) -> String? {
                 guard let value = rp_playbin_stream_tag(element, signal, Int32(index), name) else { return nil }

@@ -51,6 +51,9 @@ void rp_object_set_flags(gpointer object, const char *name, unsigned value);
 /** Parses `structure` (e.g. "props,media.role=music") and sets it as a GstStructure property. */
 bool rp_object_set_structure(gpointer object, const char *name, const char *structure);
 double rp_object_get_double(gpointer object, const char *name);
+int rp_object_get_int(gpointer object, const char *name);
+unsigned rp_object_get_flags(gpointer object, const char *name);
+void rp_object_set_int(gpointer object, const char *name, int value);
 bool rp_object_has_property(gpointer object, const char *name);
 
 /* ---- GStreamer macros ----------------------------------------------------- */

@@ -61,10 +61,6 @@ void rp_video_sink_expose(GstElement *sink);
 
 /** The display size of playbin's current video stream: pixels and pixel aspect ratio; false when none. */
 bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *par_n, int *par_d);
-/** An integer property (e.g. playbin's n-video, current-text). */
-int rp_object_get_int_property(gpointer object, const char *name);
-void rp_object_set_int_property(gpointer object, const char *name, int value);
-unsigned rp_object_get_flags_property(gpointer object, const char *name);
 /** A string tag of playbin stream `index` through the action signal `signal` (get-audio-tags,
  *  get-text-tags); a newly allocated string (g_free) or NULL. */
 char *rp_playbin_stream_tag(GstElement *playbin, const char *signal, int index, const char *tag);
