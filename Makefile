@@ -17,8 +17,7 @@ run: build
 	REPRISE_BINARY=.build/release/reprise scripts/demo.sh
 
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --no-parallel
+	SWIFT="$(SWIFT)" scripts/run-tests.sh
 
 bench: build
 	$(SWIFT) build -c release --product reprise-bench
