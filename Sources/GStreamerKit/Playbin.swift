@@ -68,10 +68,7 @@ public final class Playbin {
             setRole(role)
             rp_object_set_object(elementPointer, "audio-sink", sinkPointer)
         }
-        if let tempo = gst_element_factory_make("scaletempo", "tempo") {
-            rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(tempo))
-            keepsPitchAtOtherRates = true
-        }
+        keepsPitchAtOtherRates = installFreshTempoFilter()
         handoff.connect(to: element)
         let bus = gst_element_get_bus(element)
         watchID = gst_bus_add_watch(bus, { _, message, userdata in
@@ -121,7 +118,19 @@ public final class Playbin {
     @discardableResult
     public func setState(_ state: ElementState) -> StateChangeResult {
         if state.raw != GST_STATE_NULL { holdPulseMainLoop() }
-        return StateChangeResult(gst_element_set_state(element, state.raw))
+        let result = StateChangeResult(gst_element_set_state(element, state.raw))
+        if keepsPitchAtOtherRates, state.raw == GST_STATE_NULL || state.raw == GST_STATE_READY { _ = installFreshTempoFilter() }
+        return result
+    }
+
+    /// Gives playbin a new scaletempo as its audio filter (used from the next stream on). scaletempo frees its
+    /// buffers when it stops but keeps its count of queued bytes; if the next stream at a rate other than 1 has a
+    /// smaller frame size (fewer channels, a lower sample rate), it then moves that many bytes through the freed
+    /// (NULL) buffer and the process crashes. A fresh element after every stop never carries that count over.
+    private func installFreshTempoFilter() -> Bool {
+        guard let tempo = gst_element_factory_make("scaletempo", nil) else { return false }
+        rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(tempo))
+        return true
     }
 
     /// An idle pulsesink kept in READY (its own client connection, no stream) for the life of the pipeline.

@@ -169,6 +169,26 @@ import Testing
         #expect(try session.playerctl("-p", "reprise", "shuffle").trimmed == "On")
     }
 
+    /// scaletempo (which keeps the pitch at other rates) used to carry its queue over a stop; the next file at a
+    /// rate other than 1 with smaller frames (stereo 44.1 kHz, then mono 8 kHz) then crashed the process.
+    @Test func aRateCarriesOverToAFileOfAnotherAudioFormat() throws {
+        let session = try Session()
+        defer { session.close() }
+        let reprise = try session.launch([media.first, media.long, media.first, media.long])
+        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        try session.set("Rate", .double(2))
+        let changedAt = session.position() ?? 0
+        #expect(session.waitFor { (session.position() ?? 0) > changedAt + 1_000_000 }, "plays on at rate 2")
+        for title in ["Long Talk", "First Light", "Long Talk"] {
+            try session.call("Next")
+            #expect(session.waitFor { session.title() == title && session.status() == "Playing" }, "\(session.log(of: reprise))")
+            let startedAt = session.position() ?? 0
+            #expect(session.waitFor { (session.position() ?? 0) > startedAt + 1_000_000 }, "\(title) plays at rate 2")
+        }
+        #expect(try session.get("Rate") == .double(2))
+        #expect(kill(reprise, 0) == 0, "still running: \(session.log(of: reprise))")
+    }
+
     @Test func wrongArgumentTypesGetInvalidArgs() throws {
         let session = try Session()
         defer { session.close() }
