@@ -41,6 +41,9 @@ public enum PipelineMessage: Sendable, Equatable {
     case clockLost
     /// An element (e.g. pulsesink when the sound server corks the stream) asks for a state.
     case requestState(ElementState, source: String)
+    /// An error or warning from an element no longer in the pipeline (a source of a stream already replaced,
+    /// posting late from its own thread): it says nothing about the stream loaded now.
+    case staleError(message: String, source: String)
     case other
 
     /// Decodes `message`; `pipeline` tells the pipeline's own state changes from its children's.
@@ -59,7 +62,11 @@ public enum PipelineMessage: Sendable, Equatable {
             let debugText = debug.map { String(cString: $0) } ?? ""
             if let error { g_error_free(error) }
             g_free(debug)
-            self = isError ? .error(message: text, debug: debugText, source: sourceName) : .warning(message: text, source: sourceName)
+            if let source, gst_object_has_as_ancestor(source, pipeline.assumingMemoryBound(to: GstObject.self)) == 0 {
+                self = .staleError(message: text, source: sourceName)
+            } else {
+                self = isError ? .error(message: text, debug: debugText, source: sourceName) : .warning(message: text, source: sourceName)
+            }
         case GST_MESSAGE_TAG:
             var list: UnsafeMutablePointer<GstTagList>? = nil
             gst_message_parse_tag(message, &list)

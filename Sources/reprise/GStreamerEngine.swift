@@ -160,6 +160,8 @@ final class GStreamerEngine: PlaybackEngine {
             }
         case .warning(let text, let source):
             log.debug("pipeline warning from \(source): \(text)")
+        case .staleError(let text, let source):
+            log.debug("ignoring a late error from \(source), no longer in the pipeline: \(text)")
         case .clockLost where wantsPlaying:
             playbin.setState(.paused)
             playbin.setState(.playing)
