@@ -3,14 +3,17 @@ import Glibc
 import TestSupport
 
 /// An HTTP server on loopback that serves one file slowly: the first `head` bytes at once, then nothing for
-/// `stall` seconds, then the rest — network media that buffers. Byte ranges (for demuxers that look at the
-/// end of the file) are served at once. Serves each connection on its own thread.
+/// `stall` seconds, then the rest — network media that buffers. Only the first request stalls; later ones
+/// (byte ranges for demuxers that look at the end of the file, or a demuxer reading from the start again) are
+/// served at once. Serves each connection on its own thread.
 final class TrickleServer: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
     private let body: Data
     private let head: Int
     private let stall: Double
+    private let lock = NSLock()
+    private var hasStalled = false
 
     init(serving body: Data, head: Int, stall: Double) throws {
         self.body = body
@@ -59,7 +62,11 @@ final class TrickleServer: @unchecked Sendable {
                                : "HTTP/1.1 200 OK\r\n"
         header += "Content-Type: video/ogg\r\nAccept-Ranges: bytes\r\nContent-Length: \(body.count - start)\r\nConnection: close\r\n\r\n"
         guard send(Data(header.utf8), to: client) else { return }
-        guard start == 0 else {
+        let stallsNow = lock.withLock {
+            defer { hasStalled = true }
+            return !hasStalled
+        }
+        guard start == 0, stallsNow else {
             _ = send(body.dropFirst(start), to: client)
             return
         }
