@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
         .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
         .executable(name: "reprise-soak", targets: ["reprise-soak"]),
+        .executable(name: "silent-player", targets: ["silent-player"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,6 +38,8 @@ let package = Package(
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),
+        /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
+        .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
         .target(name: "TestSupport"),

@@ -2,29 +2,9 @@ import CGStreamer
 import CShims
 
 extension GStreamer {
-    /// MIME types of files the installed GStreamer plugins can play, including the names desktops
-    /// use for them (e.g. `audio/flac` beside GStreamer's `audio/x-flac`). Sorted.
-    public static func decodableMimeTypes() -> [String] {
-        var types = Set<String>()
-        if let list = rp_decodable_media_types() {
-            var index = 0
-            while let item = list[index] {
-                types.insert(String(cString: item))
-                index += 1
-            }
-            g_strfreev(list)
-        }
-        let aliases: [String: [String]] = [
-            "application/ogg": ["audio/ogg", "audio/x-vorbis+ogg", "audio/x-flac+ogg", "audio/x-speex+ogg"],
-            "audio/x-flac": ["audio/flac"],
-            "audio/x-wav": ["audio/wav", "audio/x-wav"],
-            "audio/x-opus": ["audio/x-opus+ogg", "audio/opus"],
-            "audio/mpeg": ["audio/mp3", "audio/x-mp3", "audio/x-mpeg"],
-            "video/quicktime": ["audio/mp4", "audio/x-m4a"],
-            "video/x-matroska": ["audio/x-matroska"],
-            "video/webm": ["audio/webm"],
-        ]
-        for (type, names) in aliases where types.contains(type) { types.formUnion(names) }
-        return types.sorted()
-    }
+    /// Whether an installed demuxer accepts media of the caps `caps` (a caps string such as "application/ogg").
+    public static func demuxerAccepts(_ caps: String) -> Bool { rp_element_accepts(caps, 1) != 0 }
+
+    /// Whether an installed decoder accepts a stream of the caps `caps` (e.g. "audio/x-vorbis").
+    public static func decoderAccepts(_ caps: String) -> Bool { rp_element_accepts(caps, 0) != 0 }
 }

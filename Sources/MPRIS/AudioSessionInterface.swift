@@ -43,7 +43,7 @@ public enum AudioSessionNames {
         ])
 }
 
-/// app.reprise.AudioSession1 at /org/mpris/MediaPlayer2.
+/// app.reprise.AudioSession1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
 public final class AudioSessionInterface: InterfaceImplementation {
     private let control: AudioSessionControl
     private let bus: Bus
@@ -54,7 +54,7 @@ public final class AudioSessionInterface: InterfaceImplementation {
         self.bus = bus
         self.control = control
         self.log = log
-        try bus.export(AudioSessionNames.description, at: MPRIS.objectPath, implementation: self)
+        try bus.export(AudioSessionNames.description, at: MPRIS.repriseObjectPath, implementation: self)
         announced = AnnouncedProperties(AudioSessionNames.description.properties.map(\.name)) { [unowned self] in try? get($0) }
     }
 
@@ -62,7 +62,7 @@ public final class AudioSessionInterface: InterfaceImplementation {
     public func announceChanges() {
         let changed = announced.refresh()
         guard !changed.isEmpty else { return }
-        try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: AudioSessionNames.interface, names: changed)
+        try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: AudioSessionNames.interface, names: changed)
     }
 
     public func interruptionBegan(_ kind: InterruptionKind) {
@@ -80,7 +80,7 @@ public final class AudioSessionInterface: InterfaceImplementation {
     private func emit(_ member: String, _ arguments: [DBusValue]) {
         announceChanges()
         do {
-            try bus.emitSignal(path: MPRIS.objectPath, interface: AudioSessionNames.interface, member: member, arguments)
+            try bus.emitSignal(path: MPRIS.repriseObjectPath, interface: AudioSessionNames.interface, member: member, arguments)
         } catch {
             log.warning("could not send \(member): \(error)")
         }

@@ -13,6 +13,14 @@ public enum MPRIS {
     /// Track ids live under Reprise's own path, never under /org/mpris.
     public static let trackPathPrefix = "/org/reprise/Reprise/Track/"
     public static let noTrackPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    /// The MPRIS object carries only the MPRIS interfaces (playerctld aborts on a PropertiesChanged for any
+    /// other interface there); Reprise's own interfaces (app.reprise.*) live on this object instead.
+    public static let repriseObjectPath = "/app/reprise/Reprise"
+
+    /// The object an interface lives on: Reprise's own for app.reprise.*, the MPRIS object for the rest.
+    public static func objectPath(for interface: String) -> String {
+        interface.hasPrefix("app.reprise.") ? repriseObjectPath : objectPath
+    }
 
     public static let root = InterfaceDescription(
         name: rootInterface,

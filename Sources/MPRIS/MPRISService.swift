@@ -42,7 +42,7 @@ public final class MPRISService: PlayerObserver {
         trackListInterface = TrackListInterface(player: player)
         try bus.export(MPRIS.trackList, at: MPRIS.objectPath, implementation: trackListInterface)
         controlsInterface = ControlsInterface(player: player)
-        try bus.export(ControlsNames.description, at: MPRIS.objectPath, implementation: controlsInterface)
+        try bus.export(ControlsNames.description, at: MPRIS.repriseObjectPath, implementation: controlsInterface)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, fileSystem: fileSystem, log: log)
         try bus.export(MPRIS.playlists, at: MPRIS.objectPath, implementation: playlistsInterface)
         playlistsInterface.announce = { [unowned bus, log] member, arguments in
@@ -156,7 +156,7 @@ public final class MPRISService: PlayerObserver {
     private func announceControls() {
         let changed = announcedControls.refresh()
         guard !changed.isEmpty else { return }
-        try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: ControlsNames.interface, names: changed)
+        try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: ControlsNames.interface, names: changed)
     }
 }
 
@@ -239,6 +239,10 @@ final class PlayerInterface: InterfaceImplementation {
 
     func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
         let args = call.arguments
+        // The spec: with CanPause false, PlayPause has no effect and raises an error (the others only have no effect).
+        if call.member == "PlayPause", !player.canPause {
+            throw .notSupported("nothing to play or pause (CanPause is false)")
+        }
         if call.member == "PlayPause", allowsPlayPause?() == false { return .reply([]) }
         if let action = userAction(call.member) { onUserAction?(action) }
         switch (call.member, args.first) {

@@ -57,7 +57,7 @@ public enum VideoNames {
         ])
 }
 
-/// app.reprise.Video1 at /org/mpris/MediaPlayer2.
+/// app.reprise.Video1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
 public final class VideoInterface: InterfaceImplementation {
     private let control: VideoControl
     private let player: Player
@@ -68,7 +68,7 @@ public final class VideoInterface: InterfaceImplementation {
         self.bus = bus
         self.control = control
         self.player = player
-        try bus.export(VideoNames.description, at: MPRIS.objectPath, implementation: self)
+        try bus.export(VideoNames.description, at: MPRIS.repriseObjectPath, implementation: self)
         announced = AnnouncedProperties(VideoNames.description.properties.map(\.name)) { [unowned self] in try? get($0) }
     }
 
@@ -76,7 +76,7 @@ public final class VideoInterface: InterfaceImplementation {
     public func announceChanges() {
         let changed = announced.refresh()
         guard !changed.isEmpty else { return }
-        try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: VideoNames.interface, names: changed)
+        try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: VideoNames.interface, names: changed)
     }
 
     public func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {

@@ -18,7 +18,6 @@ struct HostileCalls {
 
     init(seed: UInt64) { random = SplitMix(seed: seed) }
 
-    static let objectPath = "/org/mpris/MediaPlayer2"
     /// (interface, member, signature of the arguments it expects).
     static let methods: [(String, String, String)] = [
         ("org.mpris.MediaPlayer2", "Raise", ""),
@@ -49,25 +48,33 @@ struct HostileCalls {
                              "Interstitials", "CanSkipInterstitial", "Loading", "SupportedMimeTypes", "NoSuchProperty", ""]
 
     mutating func next() -> HostileCall {
-        let path = chance(0.05) ? pick(["/", "/org/mpris", "/org/reprise/Reprise/Track/1", "/org/mpris/MediaPlayer2/Player"])
-            : Self.objectPath
+        // Mostly the object that carries the interface; now and then the other one, or none at all.
+        func path(for interface: String) -> String {
+            if chance(0.05) {
+                return pick(["/", "/org/mpris", "/org/reprise/Reprise/Track/1", "/org/mpris/MediaPlayer2/Player", "/app/reprise"])
+            }
+            return chance(0.05) ? pick([RepriseObjects.mprisPath, RepriseObjects.ownPath]) : RepriseObjects.path(for: interface)
+        }
         switch random.next() % 10 {
         case 0, 1:
-            return HostileCall(path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                               arguments: chance(0.1) ? randomArguments() : [.string(pick(Self.interfaces)), .string(pick(Self.properties))])
+            let interface = pick(Self.interfaces)
+            return HostileCall(path: path(for: interface), interface: "org.freedesktop.DBus.Properties", member: "Get",
+                               arguments: chance(0.1) ? randomArguments() : [.string(interface), .string(pick(Self.properties))])
         case 2:
-            return HostileCall(path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-                               arguments: [.string(pick(Self.interfaces))])
+            let interface = pick(Self.interfaces)
+            return HostileCall(path: path(for: interface), interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                               arguments: [.string(interface)])
         case 3, 4:
+            let interface = pick(Self.interfaces)
             let value: DBusValue = chance(0.5) ? self.value(of: pick(["d", "s", "b", "x", "as", "a{sv}"])) : randomValue(depth: 0)
-            return HostileCall(path: path, interface: "org.freedesktop.DBus.Properties", member: "Set",
-                               arguments: [.string(pick(Self.interfaces)), .string(pick(Self.properties)), .variant(value)])
+            return HostileCall(path: path(for: interface), interface: "org.freedesktop.DBus.Properties", member: "Set",
+                               arguments: [.string(interface), .string(pick(Self.properties)), .variant(value)])
         default:
             let (interface, member, signature) = pick(Self.methods)
             var arguments = chance(0.75) ? arguments(for: signature) : randomArguments()
             // OpenMedia replacing the queue is, like Clear, a legitimate way to empty it: only enqueue.
             if member == "OpenMedia", arguments.count == 2, case .bool = arguments[1] { arguments[1] = .bool(true) }
-            return HostileCall(path: path, interface: interface, member: member, arguments: arguments)
+            return HostileCall(path: path(for: interface), interface: interface, member: member, arguments: arguments)
         }
     }
 

@@ -5,7 +5,7 @@ import TestSupport
 /// (kept between 3 and 30 entries), sent one at a time so each reply's latency is its own.
 struct Workload {
     static let name = "org.mpris.MediaPlayer2.reprise"
-    static let path = "/org/mpris/MediaPlayer2"
+    static let path = RepriseObjects.mprisPath
     static let player = "org.mpris.MediaPlayer2.Player"
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
@@ -31,7 +31,10 @@ struct Workload {
         let (interface, member, arguments) = nextCall()
         let started = monotonicSeconds()
         do {
-            let reply = try bus.call(destination: Self.name, path: Self.path, interface: interface, member: member, arguments,
+            // Properties calls go to the object of the interface they name.
+            let target = interface == "org.freedesktop.DBus.Properties" ? arguments.first?.stringValue ?? interface : interface
+            let reply = try bus.call(destination: Self.name, path: RepriseObjects.path(for: target), interface: interface,
+                                     member: member, arguments,
                                      timeoutMicroseconds: 10_000_000)
             latencies.append(monotonicSeconds() - started)
             if member == "Get", case .variant(.array(_, let ids))? = reply.first, arguments.last == .string("Tracks") {

@@ -102,7 +102,7 @@ func run() throws -> Bool {
 
     // What Reprise itself reports of the injected faults.
     var announced: [String: Int] = [:]
-    try bus.addMatch("type='signal',interface='app.reprise.AudioSession1',path='\(Workload.path)'") { message in
+    try bus.addMatch("type='signal',interface='app.reprise.AudioSession1',path='\(RepriseObjects.ownPath)'") { message in
         announced[message.member, default: 0] += 1
     }
     say("soaking \(name) for \(Int(seconds)) s (seed \(seed))")
@@ -128,7 +128,7 @@ func run() throws -> Bool {
     var plays = false
     if alive {
         _ = eventually(10) {
-            (try? bus.getProperty(destination: name, path: Workload.path, interface: "app.reprise.AudioSession1",
+            (try? bus.getProperty(destination: name, path: RepriseObjects.ownPath, interface: "app.reprise.AudioSession1",
                                   name: "Interrupted")) == .bool(false)
         }
         _ = try? bus.call(destination: name, path: Workload.path, interface: Workload.player, member: "OpenUri",

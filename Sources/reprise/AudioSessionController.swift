@@ -1,5 +1,6 @@
 import Glibc
 import MPRIS
+import PosixFiles
 import PulseKit
 import RepriseCore
 
@@ -9,6 +10,8 @@ import RepriseCore
 final class AudioSessionController: AudioSessionControl {
     private var policy = AudioPolicy()
     private var tracker = OutputTracker()
+    /// Which other players really make sound here (a name saying Playing is not enough: mirrors, playerctld).
+    private var audiblePlayers = AudiblePlayers(parentProcess: ProcessTree.parent)
     private let pulse: PulseClient
     private let player: Player
     private let engine: GStreamerEngine
@@ -55,9 +58,13 @@ final class AudioSessionController: AudioSessionControl {
     func start() {
         pulse.onEvent = { [unowned self] event in handle(event) }
         pulse.connect()
-        watcher?.onChange = { [unowned self] name, playing, found in
-            feed(playing ? (found ? .otherPlayerFoundPlaying(name) : .otherPlayerStarted(name)) : .otherPlayerStopped(name))
+        watcher?.onChange = { [unowned self] name, other in
+            feed(audiblePlayers.playerChanged(name, processID: other.processID, playing: other.playing, found: other.found))
+            if other.playing && !audiblePlayers.audible.contains(name) {
+                log.debug("\(name) says Playing but plays no sound here (yet): not another player starting")
+            }
         }
+        watcher?.onGone = { [unowned self] name in feed(audiblePlayers.playerGone(name)) }
     }
 
     // MARK: AudioSessionControl
@@ -119,11 +126,19 @@ final class AudioSessionController: AudioSessionControl {
         apply(policy.handle(event, playing: player.status == .playing))
     }
 
+    private func feed(_ events: [PolicyEvent]) {
+        for event in events {
+            log.info("other players: \(event)")
+            feed(event)
+        }
+    }
+
     private func handle(_ event: PulseEvent) {
         switch event {
         case .connected:
             log.info("connected to the sound server")
             restoreAfterCrash()
+            feed(audiblePlayers.soundServerConnected(true))
         case .disconnected:
             log.warning("lost the sound server; waiting for it to come back")
             tracker.reset()
@@ -132,6 +147,7 @@ final class AudioSessionController: AudioSessionControl {
             lowered.removeAll()
             mutedOthers.removeAll()
             recordChanges()
+            feed(audiblePlayers.soundServerConnected(false))
         case .defaultSinkChanged(let name):
             let (target, routeEvent) = tracker.defaultChanged(to: name)
             if let target { moveOwnStreams(to: target) }
@@ -146,6 +162,7 @@ final class AudioSessionController: AudioSessionControl {
             if ownStreams.removeValue(forKey: index) != nil {
                 if ownStreams.isEmpty { tracker.streamEnded() }
             } else if let info = otherStreams.removeValue(forKey: index) {
+                feed(audiblePlayers.streamRemoved(index))
                 if lowered.removeValue(forKey: index) != nil || mutedOthers.remove(index) != nil { recordChanges() }
                 if let role = info.role, triggerRoles.contains(role) { feed(.callEnded(stream: Int(index))) }
                 if let role = info.role, shortSoundRoles.contains(role) { feed(.shortSoundEnded(stream: Int(index))) }
@@ -176,6 +193,7 @@ final class AudioSessionController: AudioSessionControl {
             info = info.with(muted: false)
         }
         otherStreams[info.index] = info
+        feed(audiblePlayers.streamChanged(info.index, processID: info.processID, playing: !info.corked && !isCallOrShortSound(info)))
         guard isNew else { return }
         let onOurOutput = tracker.streamSink == nil || tracker.streamSink == info.sink
         if let role = info.role, triggerRoles.contains(role), onOurOutput {

@@ -1,20 +1,28 @@
 import RepriseCore
 import SDBus
 
-/// The other MPRIS players on the session bus and whether each is playing: found with ListNames, then
-/// followed through NameOwnerChanged and their PropertiesChanged. Pauses and resumes them on request.
-/// All calls are asynchronous, so a hung player never blocks the loop.
+/// The other MPRIS players on the session bus: their process ids and whether each says it is playing, found
+/// with ListNames, then followed through NameOwnerChanged and their PropertiesChanged. Pauses and resumes them
+/// on request. All calls are asynchronous, so a hung player never blocks the loop. Whether a player really makes
+/// sound here is the audio session's to judge (``AudiblePlayers``).
 final class PlayerWatcher {
     private let bus: Bus
     private let log: Log
     private let ownUniqueName: String
     /// Well-known MPRIS names by the unique name that owns them.
     private var namesByOwner: [String: Set<String>] = [:]
-    private var ownerByName: [String: String] = [:]
-    private(set) var playing: Set<String> = []
-    /// A player (by well-known name) started (true) or stopped (false) playing; `found` when it was playing
-    /// already when Reprise first looked.
-    var onChange: ((_ name: String, _ playing: Bool, _ found: Bool) -> Void)?
+    private var players: [String: OtherPlayer] = [:]
+    /// What is known of a player: `found` while its status is the one read when Reprise first looked.
+    struct OtherPlayer {
+        var owner: String
+        var processID: Int32?
+        var playing = false
+        var found = false
+    }
+    /// A player's process or status became known or changed.
+    var onChange: ((_ name: String, _ player: OtherPlayer) -> Void)?
+    /// A player left the bus.
+    var onGone: ((_ name: String) -> Void)?
 
     init(bus: Bus, log: Log) {
         self.bus = bus
@@ -34,7 +42,7 @@ final class PlayerWatcher {
                          + "path='/org/mpris/MediaPlayer2',arg0='org.mpris.MediaPlayer2.Player'") { [unowned self] message in
             guard message.arguments.count >= 2, let status = message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue
             else { return }
-            for name in namesByOwner[message.sender] ?? [] { update(name, playing: status == "Playing") }
+            for name in namesByOwner[message.sender] ?? [] { update(name) { $0.playing = status == "Playing"; $0.found = false } }
         }
         bus.callAsync(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                       member: "ListNames") { [weak self] result in
@@ -58,28 +66,37 @@ final class PlayerWatcher {
     }
 
     private func learn(_ name: String, owner: String, initially: Bool = false) {
-        guard owner != ownUniqueName else { return }
-        ownerByName[name] = owner
+        guard owner != ownUniqueName, players[name]?.owner != owner else { return }
+        players[name] = OtherPlayer(owner: owner)
         namesByOwner[owner, default: []].insert(name)
+        bus.callAsync(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                      member: "GetConnectionUnixProcessID", [.string(owner)]) { [weak self] result in
+            guard let self, case .success(let values) = result, case .uint32(let pid)? = values.first else { return }
+            update(name, owner: owner) { $0.processID = Int32(bitPattern: pid) }
+        }
         bus.callAsync(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties",
                       member: "Get", [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")]) { [weak self] result in
-            guard let self, self.ownerByName[name] == owner, case .success(let values) = result,
-                  let status = values.first?.unwrapped.stringValue else { return }
-            update(name, playing: status == "Playing", found: initially)
+            guard let self, case .success(let values) = result, let status = values.first?.unwrapped.stringValue else { return }
+            update(name, owner: owner) {
+                $0.playing = status == "Playing"
+                $0.found = initially
+            }
         }
     }
 
     private func forget(_ name: String) {
-        if let owner = ownerByName.removeValue(forKey: name) {
-            namesByOwner[owner]?.remove(name)
-            if namesByOwner[owner]?.isEmpty == true { namesByOwner[owner] = nil }
-        }
-        update(name, playing: false)
+        guard let player = players.removeValue(forKey: name) else { return }
+        namesByOwner[player.owner]?.remove(name)
+        if namesByOwner[player.owner]?.isEmpty == true { namesByOwner[player.owner] = nil }
+        onGone?(name)
     }
 
-    private func update(_ name: String, playing nowPlaying: Bool, found: Bool = false) {
-        let changed = nowPlaying ? playing.insert(name).inserted : playing.remove(name) != nil
-        if changed { onChange?(name, nowPlaying, found) }
+    /// Changes what is known of `name` (only while `owner`, when given, still owns it) and reports it.
+    private func update(_ name: String, owner: String? = nil, _ change: (inout OtherPlayer) -> Void) {
+        guard var player = players[name], owner == nil || player.owner == owner else { return }
+        change(&player)
+        players[name] = player
+        onChange?(name, player)
     }
 }
 

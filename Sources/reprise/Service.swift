@@ -57,7 +57,9 @@ enum Service {
             bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
             let identity = MPRISService.Identity(name: "Reprise", desktopEntry: "reprise",
-                                                 supportedMimeTypes: GStreamer.decodableMimeTypes)
+                                                 supportedMimeTypes: {
+                SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
+            })
             service = try MPRISService(bus: bus, player: player, playlists: playlistLibrary(fileSystem), fileSystem: fileSystem,
                                        identity: identity, log: log) { loop.quit() }
             name = try claimName(on: bus)

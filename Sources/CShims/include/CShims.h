@@ -71,9 +71,8 @@ GstMessageType rp_message_type(GstMessage *message);
 GstObject *rp_message_source(GstMessage *message);
 const char *rp_object_name(GstObject *object);
 
-/** Media types (caps structure names) that demuxers accept, plus audio types that decoders and
- * parsers accept: what the installed GStreamer can play. NULL-terminated; free with g_strfreev. */
-char **rp_decodable_media_types(void);
+/** Whether an installed demuxer (else decoder) accepts the caps `caps_string` (e.g. "audio/x-flac"). */
+gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
 
 /* ---- Memory ------------------------------------------------------------------ */
 

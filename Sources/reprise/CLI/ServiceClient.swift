@@ -10,7 +10,6 @@ struct ServiceClient {
     let bus: Bus
     /// The bus name of the player the verbs act on.
     let destination: String
-    static let path = "/org/mpris/MediaPlayer2"
     static let player = "org.mpris.MediaPlayer2.Player"
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
@@ -38,13 +37,13 @@ struct ServiceClient {
     }
 
     func get(_ property: String, interface: String = player) throws -> DBusValue {
-        do { return try bus.getProperty(destination: destination, path: Self.path, interface: interface, name: property) } catch {
+        do { return try bus.getProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: property) } catch {
             throw CLIError(error.message)
         }
     }
 
     func set(_ property: String, _ value: DBusValue, interface: String = player) throws {
-        do { try bus.setProperty(destination: destination, path: Self.path, interface: interface, name: property, value) } catch {
+        do { try bus.setProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: property, value) } catch {
             throw CLIError(error.message)
         }
     }
@@ -52,7 +51,9 @@ struct ServiceClient {
     @discardableResult
     func call(_ member: String, _ arguments: [DBusValue] = [], interface: String = player) throws -> [DBusValue] {
         do {
-            return try bus.call(destination: destination, path: Self.path, interface: interface, member: member, arguments)
+            // A Properties call goes to the object of the interface it names.
+            let target = interface == "org.freedesktop.DBus.Properties" ? arguments.first?.stringValue ?? interface : interface
+            return try bus.call(destination: destination, path: MPRIS.objectPath(for: target), interface: interface, member: member, arguments)
         } catch {
             throw CLIError(error.message)
         }

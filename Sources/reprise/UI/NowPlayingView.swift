@@ -56,8 +56,10 @@ final class NowPlayingView {
     // MARK: Following the player
 
     private func subscribe() throws {
-        let sender = "sender='\(client.destination)',path='\(ServiceClient.path)'"
-        try client.bus.addMatch("type='signal',\(sender),interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'") {
+        let sender = "sender='\(client.destination)',path='\(MPRIS.objectPath)'"
+        // PropertiesChanged from both objects: the MPRIS one and Reprise's own (Controls1).
+        try client.bus.addMatch("type='signal',sender='\(client.destination)',interface='org.freedesktop.DBus.Properties',"
+                                + "member='PropertiesChanged'") {
             [unowned self] message in
             guard let interface = message.arguments.first?.stringValue, message.arguments.count >= 2,
                   let changed = message.arguments[1].dictionary else { return }

@@ -46,7 +46,8 @@ final class Session {
         try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.TrackList',\(path)") { [unowned self] message in
             trackListSignals.append((message.member, message.arguments))
         }
-        try bus.addMatch("type='signal',interface='app.reprise.AudioSession1',\(path)") { [unowned self] message in
+        try bus.addMatch("type='signal',interface='app.reprise.AudioSession1',path='\(RepriseObjects.ownPath)'") {
+            [unowned self] message in
             audioSignals.append((message.member, message.arguments))
         }
         try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked',\(path)") {
@@ -119,21 +120,21 @@ final class Session {
     // MARK: MPRIS through sd-bus
 
     static let name = "org.mpris.MediaPlayer2.reprise"
-    static let path = "/org/mpris/MediaPlayer2"
+    static let path = RepriseObjects.mprisPath
     static let player = "org.mpris.MediaPlayer2.Player"
 
     func get(_ property: String, interface: String = Session.player, on name: String = Session.name) throws -> DBusValue {
-        try bus.getProperty(destination: name, path: Session.path, interface: interface, name: property)
+        try bus.getProperty(destination: name, path: RepriseObjects.path(for: interface), interface: interface, name: property)
     }
 
     func set(_ property: String, _ value: DBusValue, interface: String = Session.player) throws {
-        try bus.setProperty(destination: Session.name, path: Session.path, interface: interface, name: property, value)
+        try bus.setProperty(destination: Session.name, path: RepriseObjects.path(for: interface), interface: interface, name: property, value)
     }
 
     @discardableResult
     func call(_ member: String, _ arguments: [DBusValue] = [], interface: String = Session.player,
               on name: String = Session.name) throws -> [DBusValue] {
-        try bus.call(destination: name, path: Session.path, interface: interface, member: member, arguments)
+        try bus.call(destination: name, path: RepriseObjects.path(for: interface), interface: interface, member: member, arguments)
     }
 
     /// The D-Bus error `body` failed with (any other error as `Failed`), or nil when it succeeded.

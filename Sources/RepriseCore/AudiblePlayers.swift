@@ -1,0 +1,105 @@
+/// Which other MPRIS players really make sound on this machine, for the audio policy's "another player
+/// started". A name on the bus that says `Playing` is not enough: playerctld re-announces the active player
+/// under its own name, and KDE Connect publishes a phone's players; neither plays a sound here.
+///
+/// The rule (see AUDIO-POLICY.md): a player counts as playing when its `PlaybackStatus` is `Playing` **and**
+/// its process, or one of its descendants (browsers play from a child process), owns a sound-server stream that
+/// is playing (not corked; calls and short sounds are left out by the caller). While the sound server cannot be
+/// asked, a `Playing` player counts unless its name is a known mirror. Pure logic; the process tree is read
+/// through `parentProcess`.
+public struct AudiblePlayers: Sendable {
+    /// Names of players that mirror others and play nothing themselves (the fallback rule).
+    public static let knownMirrorPrefixes = ["org.mpris.MediaPlayer2.playerctld", "org.mpris.MediaPlayer2.kdeconnect."]
+
+    private struct OtherPlayer {
+        var processID: Int32?
+        var playing = false
+        /// Its status was read when Reprise first looked, and has not changed since.
+        var found = false
+    }
+
+    private var players: [String: OtherPlayer] = [:]
+    /// Playing (uncorked) streams of other processes, by stream index, with their process ids.
+    private var playingStreams: [UInt32: Int32] = [:]
+    private var connected = false
+    /// The players counted as playing, as last reported.
+    public private(set) var audible: Set<String> = []
+    private let parentProcess: @Sendable (Int32) -> Int32?
+
+    /// - Parameter parentProcess: the parent of a process id, or nil when it is unknown or gone.
+    public init(parentProcess: @escaping @Sendable (Int32) -> Int32?) {
+        self.parentProcess = parentProcess
+    }
+
+    /// A player's status or process became known or changed. `found`: read when Reprise first looked.
+    public mutating func playerChanged(_ name: String, processID: Int32?, playing: Bool, found: Bool) -> [PolicyEvent] {
+        players[name] = OtherPlayer(processID: processID, playing: playing, found: found)
+        return reevaluate(found: false)
+    }
+
+    /// The player left the bus.
+    public mutating func playerGone(_ name: String) -> [PolicyEvent] {
+        players[name] = nil
+        return reevaluate(found: false)
+    }
+
+    /// A stream of another process was reported; `playing` is false for corked streams (and those that do
+    /// not count, such as calls and short sounds).
+    public mutating func streamChanged(_ index: UInt32, processID: Int32?, playing: Bool) -> [PolicyEvent] {
+        playingStreams[index] = playing ? processID : nil
+        // Streams listed while (re)connecting were there before: what they reveal was already under way.
+        return reevaluate(found: !connected)
+    }
+
+    public mutating func streamRemoved(_ index: UInt32) -> [PolicyEvent] {
+        playingStreams[index] = nil
+        return reevaluate(found: !connected)
+    }
+
+    /// The sound server connection came up (after its streams were listed) or went away (its streams with it).
+    public mutating func soundServerConnected(_ isConnected: Bool) -> [PolicyEvent] {
+        connected = isConnected
+        if !isConnected { playingStreams.removeAll() }
+        return reevaluate(found: true)
+    }
+
+    /// Whether `name` counts as playing by the rule above.
+    private func isAudible(_ name: String, _ player: OtherPlayer) -> Bool {
+        guard player.playing else { return false }
+        guard connected else { return !Self.knownMirrorPrefixes.contains { name.hasPrefix($0) } }
+        guard let owner = player.processID, owner > 1 else { return false }
+        return playingStreams.values.contains { isProcess($0, descendantOf: owner) }
+    }
+
+    private func isProcess(_ process: Int32, descendantOf ancestor: Int32) -> Bool {
+        var current = process
+        for _ in 0..<64 {
+            if current == ancestor { return true }
+            guard let parent = parentProcess(current), parent > 1, parent != current else { return false }
+            current = parent
+        }
+        return false
+    }
+
+    /// Reports the players that started or stopped counting; a start is "found" when caused by what the
+    /// sound server or the bus listed on first contact.
+    private mutating func reevaluate(found causeIsListing: Bool) -> [PolicyEvent] {
+        let now = Set(players.filter { isAudible($0.key, $0.value) }.keys)
+        let started = now.subtracting(audible).sorted(), stopped = audible.subtracting(now).sorted()
+        audible = now
+        return stopped.map { .otherPlayerStopped($0) } + started.map { name in
+            causeIsListing || players[name]?.found == true ? .otherPlayerFoundPlaying(name) : .otherPlayerStarted(name)
+        }
+    }
+}
+
+extension AudiblePlayers {
+    /// The parent process id in the text of `/proc/PID/stat` ("pid (comm) state ppid …"; comm may itself hold
+    /// spaces and parentheses, so the fields are read after the last ')').
+    public static func parentProcessID(inProcStat text: String) -> Int32? {
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count >= 2 else { return nil }
+        return Int32(fields[1])
+    }
+}
