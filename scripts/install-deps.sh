@@ -8,7 +8,7 @@ packages=(
   libpulse-dev pulseaudio pulseaudio-utils
   dbus dbus-daemon dbus-bin playerctl procps tmux
   libx11-dev gstreamer1.0-x xvfb xdotool x11-utils
-  mpv mpv-mpris
+  mpv mpv-mpris shared-mime-info
 )
 missing=()
 for p in "${packages[@]}"; do

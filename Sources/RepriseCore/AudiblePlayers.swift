@@ -4,9 +4,10 @@
 ///
 /// The rule (see AUDIO-POLICY.md): a player counts as playing when its `PlaybackStatus` is `Playing` **and**
 /// its process, or one of its descendants (browsers play from a child process), owns a sound-server stream that
-/// is playing (not corked; calls and short sounds are left out by the caller). While the sound server cannot be
-/// asked, a `Playing` player counts unless its name is a known mirror. Pure logic; the process tree is read
-/// through `parentProcess`.
+/// is playing (not corked; calls and short sounds are left out by the caller). Until the sound server has first
+/// answered, no player counts (Reprise's own start must not pause a mirror that says Playing); after losing it, a
+/// `Playing` player counts unless its name is a known mirror. Pure logic; the process tree is read through
+/// `parentProcess`.
 public struct AudiblePlayers: Sendable {
     /// Names of players that mirror others and play nothing themselves (the fallback rule).
     public static let knownMirrorPrefixes = ["org.mpris.MediaPlayer2.playerctld", "org.mpris.MediaPlayer2.kdeconnect."]
@@ -21,7 +22,8 @@ public struct AudiblePlayers: Sendable {
     private var players: [String: OtherPlayer] = [:]
     /// Playing (uncorked) streams of other processes, by stream index, with their process ids.
     private var playingStreams: [UInt32: Int32] = [:]
-    private var connected = false
+    /// The sound server's state: nil until it first answers, then whether it is connected.
+    private var connected: Bool?
     /// The players counted as playing, as last reported.
     public private(set) var audible: Set<String> = []
     private let parentProcess: @Sendable (Int32) -> Int32?
@@ -47,16 +49,17 @@ public struct AudiblePlayers: Sendable {
     /// not count, such as calls and short sounds).
     public mutating func streamChanged(_ index: UInt32, processID: Int32?, playing: Bool) -> [PolicyEvent] {
         playingStreams[index] = playing ? processID : nil
-        // Streams listed while (re)connecting were there before: what they reveal was already under way.
-        return reevaluate(found: !connected)
+        return reevaluate(found: false)
     }
 
     public mutating func streamRemoved(_ index: UInt32) -> [PolicyEvent] {
         playingStreams[index] = nil
-        return reevaluate(found: !connected)
+        return reevaluate(found: false)
     }
 
     /// The sound server connection came up (after its streams were listed) or went away (its streams with it).
+    /// Streams listed while connecting change nothing until it is up; what a switch of rules reveals was already
+    /// under way ("found").
     public mutating func soundServerConnected(_ isConnected: Bool) -> [PolicyEvent] {
         connected = isConnected
         if !isConnected { playingStreams.removeAll() }
@@ -66,7 +69,11 @@ public struct AudiblePlayers: Sendable {
     /// Whether `name` counts as playing by the rule above.
     private func isAudible(_ name: String, _ player: OtherPlayer) -> Bool {
         guard player.playing else { return false }
-        guard connected else { return !Self.knownMirrorPrefixes.contains { name.hasPrefix($0) } }
+        switch connected {
+        case nil: return false
+        case false?: return !Self.knownMirrorPrefixes.contains { name.hasPrefix($0) }
+        case true?: break
+        }
         guard let owner = player.processID, owner > 1 else { return false }
         return playingStreams.values.contains { isProcess($0, descendantOf: owner) }
     }
@@ -81,8 +88,8 @@ public struct AudiblePlayers: Sendable {
         return false
     }
 
-    /// Reports the players that started or stopped counting; a start is "found" when caused by what the
-    /// sound server or the bus listed on first contact.
+    /// Reports the players that started or stopped counting; a start is "found" when the player's status is the
+    /// one read on first contact, or when a change of rules revealed it.
     private mutating func reevaluate(found causeIsListing: Bool) -> [PolicyEvent] {
         let now = Set(players.filter { isAudible($0.key, $0.value) }.keys)
         let started = now.subtracting(audible).sorted(), stopped = audible.subtracting(now).sorted()

@@ -189,6 +189,34 @@ import Testing
         #expect(kill(reprise, 0) == 0, "still running: \(session.log(of: reprise))")
     }
 
+    /// The spec's Can* rules with nothing queued (CanPlay, CanPause, CanGoNext, CanGoPrevious, CanSeek false):
+    /// every method has no effect, and PlayPause alone also raises an error.
+    @Test func withNothingQueuedPlayPauseRaisesAnErrorAndTheOthersDoNothing() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([])
+        #expect(try session.get("CanPause") == .bool(false))
+        #expect(try session.get("CanPlay") == .bool(false))
+        session.clearSignals()
+        let error = session.dbusError { try session.call("PlayPause") }
+        #expect(error?.name == "org.freedesktop.DBus.Error.NotSupported")
+        for member in ["Play", "Pause", "Stop", "Next", "Previous"] {
+            #expect(session.dbusError { try session.call(member) } == nil, "\(member)")
+        }
+        #expect(session.dbusError { try session.call("Seek", [.int64(5_000_000)]) } == nil)
+        #expect(session.status() == "Stopped")
+        #expect(!session.waitFor(0.5) { !session.propertiesChanged.isEmpty })
+        // playerctl reports the refusal with a non-zero status; the CLI with status 1 and a message.
+        #expect(try session.playerctl("-p", "reprise", "play-pause").status != 0)
+        let cli = try runCommand(repriseBinary, ["toggle"], environment: session.environment)
+        #expect(cli.status == 1 && cli.errors.contains("CanPause is false"))
+        // With something queued, PlayPause works again.
+        try session.call("OpenMedia", [.strings([TestMedia.uri(media.first)]), .bool(false)], interface: "app.reprise.Controls1")
+        #expect(session.waitFor { session.status() == "Playing" })
+        #expect(session.dbusError { try session.call("PlayPause") } == nil)
+        #expect(session.waitFor { session.status() == "Paused" })
+    }
+
     @Test func wrongArgumentTypesGetInvalidArgs() throws {
         let session = try Session()
         defer { session.close() }

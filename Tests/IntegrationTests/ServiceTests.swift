@@ -19,9 +19,14 @@ import Testing
         #expect(try session.get("HasTrackList", interface: Self.root) == .bool(true))
         #expect(try session.get("SupportedUriSchemes", interface: Self.root) == .strings(["file", "http", "https"]))
         let mimeTypes = try #require(try session.get("SupportedMimeTypes", interface: Self.root).stringArray)
-        for expected in ["audio/x-flac", "audio/x-vorbis", "application/ogg", "audio/x-wav", "audio/ogg"] {
+        for expected in ["audio/flac", "audio/x-vorbis+ogg", "audio/x-opus+ogg", "application/ogg", "audio/x-wav", "audio/ogg",
+                         "audio/mpeg", "video/webm"] {
             #expect(mimeTypes.contains(expected), "\(expected) missing from \(mimeTypes)")
         }
+        // Every name is a type shared-mime-info registers (its canonical name), none a GStreamer caps name.
+        let registered = Set(try String(contentsOfFile: "/usr/share/mime/types", encoding: .utf8).split(separator: "\n").map(String.init))
+        for type in mimeTypes { #expect(registered.contains(type), "\(type) is not a registered MIME type") }
+        #expect(!mimeTypes.contains("audio/x-vorbis") && !mimeTypes.contains("audio/mp3") && !mimeTypes.contains("application/kate"))
         #expect(try session.get("CanControl") == .bool(true))
         try session.call("Raise", interface: Self.root)
         let introspection = try session.call("Introspect", interface: "org.freedesktop.DBus.Introspectable")

@@ -94,6 +94,40 @@ final class Session {
         return child.pid
     }
 
+    /// Starts another program on this session (its output in `name`.log under the session's directory); it is
+    /// killed by PID in ``close()``.
+    @discardableResult
+    func start(_ tool: String, _ arguments: [String], logName name: String) throws -> pid_t {
+        let logPath = directory + "/\(name).log"
+        let child = try Child.spawn(tool, arguments, environment: environment, stdout: logPath, stderr: logPath)
+        processes.append(child)
+        return child.pid
+    }
+
+    /// What the program started as `name` has written so far.
+    func output(ofLog name: String) -> String {
+        (try? String(contentsOfFile: directory + "/\(name).log", encoding: .utf8)) ?? ""
+    }
+
+    /// The process id of the connection that owns `name`, or nil when nobody does.
+    func ownerProcess(of name: String) -> pid_t? {
+        let reply = try? bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                  interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID", [.string(name)])
+        guard case .uint32(let pid)? = reply?.first else { return nil }
+        return pid_t(bitPattern: pid)
+    }
+
+    /// Starts mpv with mpv-mpris (Debian's packages) playing `file` in a loop through the session's sound server,
+    /// and waits until its MPRIS name is on the bus.
+    func startMPV(playing file: String) throws -> pid_t {
+        let pid = try start("mpv", ["--no-config", "--script=/usr/lib/mpv-mpris/mpris.so", "--no-video", "--ao=pulse",
+                                    "--no-terminal", "--loop-file=inf", file], logName: "mpv")
+        guard waitFor(20, { ownerProcess(of: "org.mpris.MediaPlayer2.mpv") == pid }) else {
+            throw HarnessError(message: "mpv did not take org.mpris.MediaPlayer2.mpv: \(output(ofLog: "mpv"))")
+        }
+        return pid
+    }
+
     func isRunning(_ pid: pid_t) -> Bool {
         guard let index = processes.firstIndex(where: { $0.pid == pid }) else { return false }
         return processes[index].isRunning()
