@@ -2,7 +2,7 @@
 /// started". A name on the bus that says `Playing` is not enough: playerctld re-announces the active player
 /// under its own name, and KDE Connect publishes a phone's players; neither plays a sound here.
 ///
-/// The rule (see AUDIO-POLICY.md): a player counts as playing when its `PlaybackStatus` is `Playing` **and**
+/// The rule (see docs/AUDIO-POLICY.md): a player counts as playing when its `PlaybackStatus` is `Playing` **and**
 /// its process, or one of its descendants (browsers play from a child process), owns a sound-server stream that
 /// is playing (not corked; calls and short sounds are left out by the caller). Until the sound server has first
 /// answered, no player counts (Reprise's own start must not pause a mirror that says Playing); after losing it, a

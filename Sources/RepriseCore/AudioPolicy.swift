@@ -1,4 +1,4 @@
-/// The audio-session policy (AUDIO-POLICY.md) as a state machine: events in, decisions out. It knows only
+/// The audio-session policy (docs/AUDIO-POLICY.md) as a state machine: events in, decisions out. It knows only
 /// what events tell it; whether Reprise is playing is passed with each event. Pure logic, unit-tested on its own.
 public struct AudioPolicy: Sendable {
     public private(set) var category: AudioCategory = .playback

@@ -1,4 +1,4 @@
-/// An audio-session category: how Reprise's sound relates to everything else (see AUDIO-POLICY.md).
+/// An audio-session category: how Reprise's sound relates to everything else (see docs/AUDIO-POLICY.md).
 public enum AudioCategory: String, Sendable, CaseIterable {
     case ambient, soloAmbient, playback, record, playAndRecord
 
