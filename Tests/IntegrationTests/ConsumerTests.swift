@@ -3,25 +3,12 @@ import SDBus
 import Testing
 import TestSupport
 
-/// Real consumers of Reprise on a desktop: the playerctld daemon (waybar, sway and tiling set-ups run it), a
-/// second real player (mpv with mpv-mpris) and a player that plays no sound here (a mirror, like KDE Connect's
-/// players of a phone's media).
+/// Real consumers of Reprise on a desktop: the playerctld daemon (waybar, sway and tiling set-ups run it; every
+/// ``Session`` runs one and checks on closing that it survived), a second real player (mpv with mpv-mpris) and a
+/// player that plays no sound here (a mirror, like KDE Connect's players of a phone's media).
 @Suite(.serialized) struct ConsumerTests {
     let media = TestMedia.shared
-    static let playerctld = "org.mpris.MediaPlayer2.playerctld"
     static let mpv = "org.mpris.MediaPlayer2.mpv"
-
-    /// Starts the real playerctld daemon in the foreground and waits until it owns its name.
-    func startPlayerctld(_ session: Session) throws -> pid_t {
-        let pid = try session.start("playerctld", [], logName: "playerctld")
-        #expect(session.waitFor { session.ownerProcess(of: Self.playerctld) == pid }, "\(session.output(ofLog: "playerctld"))")
-        return pid
-    }
-
-    /// playerctld is still the process that was started (not dead, and not replaced by D-Bus activation).
-    func playerctldIsAlive(_ session: Session, _ pid: pid_t) -> Bool {
-        session.isRunning(pid) && session.ownerProcess(of: Self.playerctld) == pid
-    }
 
     func viaPlayerctld(_ session: Session, _ arguments: String...) -> String {
         let result = try? runCommand("playerctl", ["-p", "playerctld"] + arguments, environment: session.environment)
@@ -31,11 +18,11 @@ import TestSupport
     @Test func playerctldSurvivesAndFollowsRepriseThroughAWholeSession() throws {
         let session = try Session()
         defer { session.close() }
-        let daemon = try startPlayerctld(session)
+        #expect(session.playerctldIsAlive)
         try session.launch([media.first, media.second, media.third])
         #expect(session.waitFor { session.status() == "Playing" })
         #expect(session.waitFor { viaPlayerctld(session, "status") == "Playing" })
-        #expect(playerctldIsAlive(session, daemon))
+        #expect(session.playerctldIsAlive)
         #expect(viaPlayerctld(session, "metadata", "title") == "First Light")
 
         // Transport through playerctld.
@@ -52,7 +39,7 @@ import TestSupport
         try session.call("SetCategory", [.string("playback"), .strings(["duckOthers"])], interface: "app.reprise.AudioSession1")
         try session.call("Invoke", [.string("skip-forward")], interface: "app.reprise.Controls1")
         try session.call("SetCategory", [.string("playback"), .strings([])], interface: "app.reprise.AudioSession1")
-        #expect(playerctldIsAlive(session, daemon))
+        #expect(session.playerctldIsAlive)
 
         // playerctld re-announcing Reprise's changes under its own name is not another player starting.
         #expect(!session.waitFor(2) { session.status() != "Playing" })
@@ -61,7 +48,7 @@ import TestSupport
         let mpv = try session.startMPV(playing: media.third)
         #expect(session.waitFor { session.status() == "Paused" })
         #expect(session.waitFor { viaPlayerctld(session, "metadata", "title") == "Third Time" })
-        #expect(playerctldIsAlive(session, daemon))
+        #expect(session.playerctldIsAlive)
         kill(mpv, SIGTERM)
         #expect(session.waitForExit(mpv) != nil)
 
@@ -74,7 +61,7 @@ import TestSupport
         // Quitting Reprise: playerctld lives on.
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         #expect(session.waitFor { !session.nameHasOwner(Session.name) })
-        #expect(!session.waitFor(1) { !playerctldIsAlive(session, daemon) })
+        #expect(!session.waitFor(1) { !session.playerctldIsAlive })
     }
 
     @Test func aPlayerThatPlaysNoSoundHereNeverPausesReprise() throws {

@@ -3,8 +3,10 @@ import SDBus
 import Testing
 import TestSupport
 
-/// A private session bus and a private PulseAudio (null sink, role-cork), the reprise processes
-/// started on them, and a client connection. Everything is torn down by PID in ``close()``.
+/// A private session bus and a private PulseAudio (null sink, role-cork), the real playerctld daemon following
+/// the players on that bus (as on many desktops), the reprise processes started on them, and a client
+/// connection. ``close()`` records an issue when playerctld did not survive the test, then tears everything
+/// down by PID.
 final class Session {
     let directory: String
     let busAddress: String
@@ -25,15 +27,31 @@ final class Session {
     /// Signals of app.reprise.AudioSession1 as (member, arguments), in arrival order.
     private(set) var audioSignals: [(member: String, arguments: [DBusValue])] = []
 
-    init(serviceDirectory: String? = nil, roleCork: Bool = true) throws {
+    /// The playerctld daemon running on this bus, and its connection's unique name (its re-announcements of
+    /// Reprise's signals are left out of the signals recorded here).
+    private(set) var playerctld: pid_t?
+    private var playerctldConnection = ""
+    private var busKilled = false
+    static let playerctldName = "org.mpris.MediaPlayer2.playerctld"
+
+    init(serviceDirectory: String? = nil, roleCork: Bool = true, withPlayerctld: Bool = true) throws {
         desktop = try PrivateDesktop(serviceDirectory: serviceDirectory, roleCork: roleCork)
         directory = desktop.directory
         busAddress = desktop.busAddress
         environment = desktop.environment
         bus = try Bus.connect(address: busAddress)
+        if withPlayerctld {
+            do {
+                try startPlayerctld()
+            } catch {
+                close()
+                throw error
+            }
+        }
         let path = "path='/org/mpris/MediaPlayer2'"
         try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',\(path)") {
             [unowned self] message in
+            guard message.sender != playerctldConnection else { return }
             if message.arguments.first == .string("org.mpris.MediaPlayer2.Player"), message.arguments.count == 3,
                let changed = message.arguments[1].dictionary {
                 propertiesChanged.append(changed)
@@ -44,6 +62,7 @@ final class Session {
             }
         }
         try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.TrackList',\(path)") { [unowned self] message in
+            guard message.sender != playerctldConnection else { return }
             trackListSignals.append((message.member, message.arguments))
         }
         try bus.addMatch("type='signal',interface='app.reprise.AudioSession1',path='\(RepriseObjects.ownPath)'") {
@@ -52,8 +71,30 @@ final class Session {
         }
         try bus.addMatch("type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked',\(path)") {
             [unowned self] message in
+            guard message.sender != playerctldConnection else { return }
             if case .int64(let position)? = message.arguments.first { seeked.append(position) }
         }
+    }
+
+    /// Starts the real playerctld daemon in the foreground and waits until it owns its name.
+    private func startPlayerctld() throws {
+        let child = try Child.spawn("playerctld", [], environment: environment, stdout: directory + "/playerctld.log",
+                                    stderr: directory + "/playerctld.log")
+        processes.append(child)
+        playerctld = child.pid
+        guard eventually(10, { ownerProcess(of: Self.playerctldName) == child.pid }),
+              let owner = try? bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                        interface: "org.freedesktop.DBus", member: "GetNameOwner",
+                                        [.string(Self.playerctldName)]).first?.stringValue else {
+            throw HarnessError(message: "playerctld did not start: \(output(ofLog: "playerctld"))")
+        }
+        playerctldConnection = owner
+    }
+
+    /// playerctld is still the process this session started (not dead, and not replaced by D-Bus activation).
+    var playerctldIsAlive: Bool {
+        guard let playerctld else { return false }
+        return isRunning(playerctld) && ownerProcess(of: Self.playerctldName) == playerctld
     }
 
     /// Makes ``close()`` kill `pid` too (a process the bus started, say).
@@ -61,11 +102,15 @@ final class Session {
 
     /// Kills the session's dbus-daemon, as when the desktop session ends.
     func killBus() {
+        busKilled = true
         kill(desktop.busPID, SIGKILL)
     }
 
     /// Kills every process this session started (by PID) and removes its files.
     func close() {
+        if playerctld != nil, !busKilled, !playerctldIsAlive {
+            Issue.record("playerctld did not survive this test: \(output(ofLog: "playerctld"))")
+        }
         for index in processes.indices where processes[index].isRunning() {
             kill(processes[index].pid, SIGKILL)
             _ = processes[index].wait()
