@@ -8,7 +8,7 @@ packages=(
   libpulse-dev pulseaudio pulseaudio-utils
   dbus dbus-daemon dbus-bin playerctl procps tmux
   libx11-dev gstreamer1.0-x xvfb xdotool x11-utils
-  mpv mpv-mpris shared-mime-info
+  mpv mpv-mpris shared-mime-info gcc libc6-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -76,6 +76,28 @@ public final class PulseClient {
         release(pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil))
     }
 
+    /// Calls `done` on the loop once the server has handled every request sent so far (a round trip queued behind
+    /// them: the server answers in order), or at once when there is no connection. Never called when the
+    /// connection dies first: callers bound the wait.
+    public func afterPendingRequests(_ done: @escaping () -> Void) {
+        guard let context, isConnected else { return done() }
+        let box = Unmanaged.passRetained(Completion(done)).toOpaque()
+        let operation = pa_context_get_server_info(context, { _, _, userdata in
+            guard let userdata else { return }
+            Unmanaged<Completion>.fromOpaque(userdata).takeRetainedValue().done()
+        }, box)
+        guard let operation else {
+            Unmanaged<Completion>.fromOpaque(box).release()
+            return done()
+        }
+        release(operation)
+    }
+
+    private final class Completion {
+        let done: () -> Void
+        init(_ done: @escaping () -> Void) { self.done = done }
+    }
+
     // MARK: Internals
 
     private var selfPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

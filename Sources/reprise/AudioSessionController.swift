@@ -67,6 +67,18 @@ final class AudioSessionController: AudioSessionControl {
         watcher?.onGone = { [unowned self] name in feed(audiblePlayers.playerGone(name)) }
     }
 
+    /// Stopping: puts back whatever Reprise still holds changed in other clients (lowered or muted streams), then
+    /// calls `done` once the sound server has applied everything sent so far, or at once without a connection.
+    func stop(_ done: @escaping () -> Void) {
+        if !lowered.isEmpty { restoreLowered() }
+        if !mutedOthers.isEmpty {
+            for index in mutedOthers { pulse.setSinkInputMute(index, false) }
+            mutedOthers.removeAll()
+            recordChanges()
+        }
+        pulse.afterPendingRequests(done)
+    }
+
     // MARK: AudioSessionControl
 
     var category: AudioCategory { policy.category }

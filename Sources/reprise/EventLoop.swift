@@ -36,6 +36,17 @@ final class EventLoop {
         g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, LoopCallback.trampoline, keep(handler), nil)
     }
 
+    /// Runs `handler` once on the loop, `milliseconds` from now (0: as soon as the current callback has returned).
+    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) {
+        let callback = Unmanaged.passRetained(LoopCallback(handler)).toOpaque()
+        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userdata in
+            let callback = Unmanaged<LoopCallback>.fromOpaque(userdata!)
+            callback.takeUnretainedValue().handler()
+            callback.release()
+            return 0
+        }, callback, nil)
+    }
+
     /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up).
     func onReadable(_ fd: Int32, _ handler: @escaping () -> Void) {
         let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)

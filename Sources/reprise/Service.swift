@@ -53,6 +53,8 @@ enum Service {
         let service: MPRISService
         let name: String
         var lostBus = false
+        // Quit, SIGTERM, SIGINT and a lost bus all stop the same way (set up once everything exists, below).
+        var stop: (String) -> Void = { _ in loop.quit() }
         do {
             bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
@@ -61,12 +63,11 @@ enum Service {
                 SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
             })
             service = try MPRISService(bus: bus, player: player, playlists: playlistLibrary(fileSystem), fileSystem: fileSystem,
-                                       identity: identity, log: log) { loop.quit() }
+                                       identity: identity, log: log) { stop("Quit") }
             name = try claimName(on: bus)
             try bus.onDisconnect {
-                log.warning("lost the session bus: quitting")
                 lostBus = true
-                loop.quit()
+                stop("lost the session bus")
             }
         } catch {
             log.warning("session bus: \(error)")
@@ -78,8 +79,8 @@ enum Service {
         systemd.startWatchdog(on: loop)
         // Only the instance that owns the plain name keeps the saved state.
         let keepsState = name == wellKnownName
-        let saver = keepsState ? StateSaver(store: store, player: player, log: log) : nil
-        saver?.start(on: loop)
+        let saver = keepsState ? StateSaver(store: store, player: player, loop: loop, log: log) : nil
+        saver?.start()
         if !options.media.isEmpty { saver?.markDirty() }
         let reader = MetadataReader(player: player, art: ArtCache.standard(), fileSystem: fileSystem, log: log)
         let audio = AudioSessionController(player: player, engine: engine, settings: audioSettings,
@@ -120,13 +121,28 @@ enum Service {
         audio.playerChanged()
         reader.pump()
         loop.every(milliseconds: 5000) { service.refreshPlaylists() }
-        loop.onSignal(SIGTERM) { log.info("SIGTERM: quitting"); loop.quit() }
-        loop.onSignal(SIGINT) { log.info("SIGINT: quitting"); loop.quit() }
+        // Stopping drains: the state is taken as it is, playback stops (the policy puts back what it changed in other
+        // apps), and the loop keeps running until the sound server has applied that, for two seconds at most.
+        var finalState: SavedState?
+        stop = { reason in
+            guard finalState == nil else { return }
+            log.info("\(reason): stopping")
+            systemd.stopping()
+            finalState = player.savedState
+            player.stop()
+            audio.stop { loop.quit() }
+            loop.once(afterMilliseconds: 2000) {
+                log.warning("the sound server did not confirm in time; quitting anyway")
+                loop.quit()
+            }
+        }
+        loop.onSignal(SIGTERM) { stop("SIGTERM") }
+        loop.onSignal(SIGINT) { stop("SIGINT") }
         loop.run()
 
-        systemd.stopping()
-        if keepsState && !store.save(player.savedState) { log.warning("could not save the state to \(store.path)") }
-        player.stop()
+        if let saver, !saver.finish(with: finalState ?? player.savedState) {
+            log.warning("could not save the state to \(store.path)")
+        }
         withExtendedLifetime(service) {}
         if lostBus { return 1 }
         bus.releaseName(name)
@@ -177,47 +193,4 @@ enum Service {
 @Sendable func writeToStandardError(_ line: String) {
     var text = line + "\n"
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
-}
-
-/// Saves the state a second after anything changes (see ``markDirty()``), and every ten seconds while playing (the position).
-final class StateSaver {
-    private let store: StateStore
-    private let player: Player
-    private let log: Log
-    private var dirty = false
-    private var secondsSinceSave = 0
-    private var lastSaveAt = -1.0
-
-    init(store: StateStore, player: Player, log: Log) {
-        self.store = store
-        self.player = player
-        self.log = log
-    }
-
-    func start(on loop: EventLoop) {
-        loop.every(milliseconds: 1000) { [self] in tick() }
-    }
-
-    /// Something changed: saved at once when nothing was saved in the last second (a burst of changes then
-    /// waits for the next tick), so a queue given at start-up is on disk right away.
-    func markDirty() {
-        dirty = true
-        if monotonicSeconds() - lastSaveAt >= 1 { save() }
-    }
-
-    private func tick() {
-        secondsSinceSave += 1
-        guard dirty || (player.status == .playing && secondsSinceSave >= 10) else { return }
-        save()
-    }
-
-    private func save() {
-        lastSaveAt = monotonicSeconds()
-        if store.save(player.savedState) {
-            dirty = false
-            secondsSinceSave = 0
-        } else {
-            log.warning("could not save the state to \(store.path)")
-        }
-    }
 }

@@ -1,0 +1,76 @@
+import Dispatch
+import RepriseCore
+import Synchronization
+
+/// Saves the player's state a second after anything changes and every ten seconds while playing (the position),
+/// never on the path of a key press: a change only marks the state dirty; the snapshot is taken on the loop once the
+/// request that changed it has been carried out (the engine has acted, the reply is sent), and a writer queue does
+/// the durable write (write-temp, fsync, rename, fsync the directory) while the loop goes on.
+final class StateSaver {
+    private let store: StateStore
+    private let player: Player
+    private let log: Log
+    private let loop: EventLoop
+    private let writer = DispatchQueue(label: "reprise.state-writer")
+    /// Set by the writer when a write failed, so the next tick tries again.
+    private let writeFailed = FailureFlag()
+    private var dirty = false
+    private var saveScheduled = false
+    private var secondsSinceSave = 0
+    private var lastSaveAt = -1.0
+
+    init(store: StateStore, player: Player, loop: EventLoop, log: Log) {
+        self.store = store
+        self.player = player
+        self.loop = loop
+        self.log = log
+    }
+
+    func start() {
+        loop.every(milliseconds: 1000) { [self] in tick() }
+    }
+
+    /// Something changed: saved as soon as the loop is free when nothing was saved in the last second (so a queue
+    /// given at start-up is on disk right away); a burst of changes waits for the next tick.
+    func markDirty() {
+        dirty = true
+        guard !saveScheduled, monotonicSeconds() - lastSaveAt >= 1 else { return }
+        saveScheduled = true
+        loop.once(afterMilliseconds: 0) { [self] in
+            saveScheduled = false
+            if dirty { save() }
+        }
+    }
+
+    /// At exit, with the loop stopped: waits for the writes under way, then writes `state` and waits for it.
+    func finish(with state: SavedState) -> Bool {
+        writer.sync {}
+        return store.save(state)
+    }
+
+    private func tick() {
+        secondsSinceSave += 1
+        if writeFailed.take() { dirty = true }
+        guard dirty || (player.status == .playing && secondsSinceSave >= 10) else { return }
+        save()
+    }
+
+    private func save() {
+        lastSaveAt = monotonicSeconds()
+        dirty = false
+        secondsSinceSave = 0
+        let state = player.savedState
+        writer.async { [store, log, writeFailed] in
+            guard !store.save(state) else { return }
+            log.warning("could not save the state to \(store.path)")
+            writeFailed.set()
+        }
+    }
+}
+
+/// A flag the writer queue sets and the loop takes (reads and clears).
+private final class FailureFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    func take() -> Bool { value.withLock { failed in defer { failed = false }; return failed } }
+}

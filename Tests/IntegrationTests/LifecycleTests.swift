@@ -1,0 +1,90 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// The service's life cycle: stopping drains what it still has to send (other apps' volumes put back before it
+/// exits), and a key press never waits on the disk.
+@Suite(.serialized) struct LifecycleTests {
+    let media = TestMedia.shared
+
+    /// Reprise's playing stream (pulsesink's probe stream has no media.role).
+    func stream(_ session: Session, _ pid: pid_t) -> SinkInput? {
+        (try? session.sinkInputs(of: pid))?.last { $0.properties["media.role"] != nil }
+    }
+
+    @Test func aCleanQuitPutsBackWhatItLoweredAndLeavesNoRecord() throws {
+        let session = try Session()
+        defer { session.close() }
+        let other = try session.startStream(role: "music", volume: 50_000)
+        func otherVolumes() -> [Int] { (try? session.sinkInputs(of: other))?.first?.volumes ?? [] }
+        let record = session.directory + "/home/.local/state/reprise/changed-streams"
+        for signal in [SIGTERM, SIGINT] {
+            let reprise = try session.launch(["--options", "duckOthers", media.first])
+            #expect(session.waitFor { otherVolumes() == [25_000, 25_000] }, "\(session.log(of: reprise))")
+            #expect(FileManager.default.fileExists(atPath: record))
+            kill(reprise, signal)
+            #expect(session.waitForExit(reprise) == 0)
+            // Already back when the process has exited, and nothing left for a next run to undo.
+            #expect(otherVolumes() == [50_000, 50_000], "\(session.log(of: reprise))")
+            #expect(!FileManager.default.fileExists(atPath: record))
+        }
+        // Quit over MPRIS stops the same way.
+        let reprise = try session.launch(["--options", "duckOthers", media.first])
+        #expect(session.waitFor { otherVolumes() == [25_000, 25_000] })
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitForExit(reprise) == 0)
+        #expect(otherVolumes() == [50_000, 50_000])
+        #expect(!FileManager.default.fileExists(atPath: record))
+    }
+
+    @Test func aKeyPressNeverWaitsOnTheDisk() throws {
+        let session = try Session()
+        defer { session.close() }
+        let gate = session.directory + "/fsync-gate"
+        let shim = try FsyncGate.build(in: session.directory)
+        let reprise = try session.launch([media.first], extraEnvironment: ["LD_PRELOAD": shim, "REPRISE_TEST_FSYNC_GATE": gate])
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise)?.corked == false })
+        let statePath = session.directory + "/home/.local/state/reprise/state"
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: statePath) })
+        // From now on every fsync of Reprise's blocks until the gate is gone: a disk that does not answer.
+        _ = FileManager.default.createFile(atPath: gate, contents: nil)
+        Thread.sleep(forTimeInterval: 1.2) // the last save is over a second old, as before any real key press
+        let before = try String(contentsOfFile: statePath, encoding: .utf8)
+        for expected in ["Paused", "Playing", "Paused"] {
+            try session.call("PlayPause")
+            #expect(session.status() == expected)
+            #expect(session.waitFor { stream(session, reprise)?.corked == (expected == "Paused") })
+        }
+        #expect(try String(contentsOfFile: statePath, encoding: .utf8) == before)
+        // The disk answers again: the saves that waited reach it.
+        try FileManager.default.removeItem(atPath: gate)
+        #expect(session.waitFor { (try? String(contentsOfFile: statePath, encoding: .utf8)) != before })
+        kill(reprise, SIGTERM)
+        #expect(session.waitForExit(reprise) == 0)
+    }
+}
+
+/// An LD_PRELOAD library, compiled for the test, whose fsync waits while the file named by
+/// `REPRISE_TEST_FSYNC_GATE` exists: a disk that does not answer, for as long as a test wants.
+enum FsyncGate {
+    static func build(in directory: String) throws -> String {
+        let source = directory + "/fsync-gate.c", library = directory + "/fsync-gate.so"
+        try """
+            #define _GNU_SOURCE
+            #include <dlfcn.h>
+            #include <stdlib.h>
+            #include <unistd.h>
+            int fsync(int fd) {
+                static int (*real)(int);
+                if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+                const char *gate = getenv("REPRISE_TEST_FSYNC_GATE");
+                while (gate && access(gate, F_OK) == 0) usleep(1000);
+                return real(fd);
+            }
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        let result = try runCommand("cc", ["-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"])
+        guard result.status == 0 else { throw HarnessError(message: "cc failed: \(result.errors)") }
+        return library
+    }
+}
