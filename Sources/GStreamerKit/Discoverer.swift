@@ -1,6 +1,6 @@
 import CGStreamer
 import CGStreamerPbutils
-import CShims
+import CGStreamerShims
 
 /// What GstDiscoverer learned about one URI without playing it.
 public struct DiscoveredMedia: Sendable {

@@ -1,5 +1,5 @@
 import CGStreamer
-import CShims
+import CGStreamerShims
 import Synchronization
 
 /// The URI playbin should continue with when the current stream is about to finish, shared between

@@ -1,5 +1,5 @@
 import CGStreamer
-import CShims
+import CGStreamerShims
 
 extension GStreamer {
     /// Whether an installed demuxer accepts media of the caps `caps` (a caps string such as "application/ogg").

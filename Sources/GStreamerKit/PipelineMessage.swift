@@ -1,5 +1,5 @@
 import CGStreamer
-import CShims
+import CGStreamerShims
 
 /// A GStreamer element state.
 public enum ElementState: Sendable, Equatable {

@@ -1,6 +1,5 @@
 import CGStreamer
-import CShims
-import CVideo
+import CGStreamerShims
 
 /// One audio or subtitle stream of the loaded media, as playbin numbers them.
 public struct MediaStreamInfo: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import CGStreamer
-import CShims
+import CGStreamerShims
 
 /// GStreamer set-up for the process.
 public enum GStreamer {

@@ -1,4 +1,4 @@
-import CShims
+import CSDBusShims
 import CSystemd
 import Glibc
 

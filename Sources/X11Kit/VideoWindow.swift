@@ -1,4 +1,4 @@
-import CVideo
+import CX11
 
 /// A top-level X11 window for video, on its own display connection. Created hidden; the video sink draws into
 /// it by its ``handle``. Use from the event loop's thread only: read ``fileDescriptor`` and call

@@ -1,5 +1,5 @@
 import CGStreamer
-import CShims
+import CLoopShims
 import CSystemd
 
 /// The one event loop of the process: a GLib main loop on the main thread, with sd-event (and so

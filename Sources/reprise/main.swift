@@ -1,4 +1,4 @@
-import CShims
+import CLoopShims
 import Glibc
 
 // Children of Foundation.Process inherit a blocked signal mask; start from a clean one so

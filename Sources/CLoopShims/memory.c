@@ -1,5 +1,5 @@
 /* glibc's malloc tuning, whose header Swift's Glibc module does not include. */
-#include "CShims.h"
+#include "CLoopShims.h"
 #include <malloc.h>
 
 bool rp_limit_malloc_arenas(int count) { return mallopt(M_ARENA_MAX, count) == 1; }

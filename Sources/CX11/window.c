@@ -1,4 +1,4 @@
-#include "CVideo.h"
+#include "CX11.h"
 
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>

@@ -1,6 +1,6 @@
 /* sd-event as a GLib source: GLib polls sd-event's epoll fd and runs sd-event's
  * prepare/wait/dispatch cycle inside its own prepare/check/dispatch. */
-#include "CShims.h"
+#include "CLoopShims.h"
 
 typedef struct {
     GSource source;

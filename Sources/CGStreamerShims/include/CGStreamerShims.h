@@ -1,44 +1,11 @@
-/* C helpers for what Swift cannot import from sd-bus, GLib and GStreamer:
- * vtables built at run time, sd-event attached to a GLib main loop,
- * and typed wrappers over variadic GObject property calls. */
-#ifndef REPRISE_CSHIMS_H
-#define REPRISE_CSHIMS_H
+/* C helpers for what Swift cannot import from GLib and GStreamer: typed wrappers over variadic GObject
+ * property calls, GStreamer macros, the element registry, tags on their way to a sink. */
+#ifndef REPRISE_CGSTREAMERSHIMS_H
+#define REPRISE_CGSTREAMERSHIMS_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <systemd/sd-bus.h>
-#include <systemd/sd-event.h>
 #include <gst/gst.h>
-
-/* ---- sd-bus vtables ---------------------------------------------------- */
-
-/** How a property announces changes (maps to SD_BUS_VTABLE_PROPERTY_* flags). */
-typedef enum {
-    RP_PROPERTY_EMITS_NOTHING = 0,
-    RP_PROPERTY_EMITS_CHANGE = 1,
-    RP_PROPERTY_EMITS_INVALIDATION = 2,
-    RP_PROPERTY_CONST = 3,
-} rp_property_emits;
-
-/** A growable sd_bus_vtable whose strings are owned copies that live as long as the table. */
-typedef struct rp_vtable rp_vtable;
-
-rp_vtable *rp_vtable_new(void);
-/** `in_names`/`out_names` are comma-separated argument names (may be empty). */
-void rp_vtable_add_method(rp_vtable *table, const char *member, const char *in_signature, const char *in_names,
-                          const char *out_signature, const char *out_names, sd_bus_message_handler_t handler);
-void rp_vtable_add_property(rp_vtable *table, const char *member, const char *signature,
-                            sd_bus_property_get_t getter, sd_bus_property_set_t setter /* NULL: read-only */,
-                            rp_property_emits emits);
-void rp_vtable_add_signal(rp_vtable *table, const char *member, const char *signature, const char *names);
-/** Terminates the table; the pointer stays valid until rp_vtable_free. */
-const sd_bus_vtable *rp_vtable_finish(rp_vtable *table);
-void rp_vtable_free(rp_vtable *table);
-
-/* ---- sd-event inside a GLib main loop ----------------------------------- */
-
-/** A GSource that dispatches `event` (and everything attached to it, e.g. sd-bus) from GLib's loop. */
-GSource *rp_sd_event_source_new(sd_event *event);
 
 /* ---- GObject properties (g_object_set/get are variadic) ------------------ */
 
@@ -74,11 +41,6 @@ const char *rp_object_name(GstObject *object);
 /** Whether an installed demuxer (else decoder) accepts the caps `caps_string` (e.g. "audio/x-flac"). */
 gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
 
-/* ---- Memory ------------------------------------------------------------------ */
-
-/** Caps glibc's malloc arenas at `count` (mallopt M_ARENA_MAX); call before threads start. */
-bool rp_limit_malloc_arenas(int count);
-
 /* ---- Tags on their way to a sink ------------------------------------------ */
 
 /** Cuts every string in the TAG events reaching `element`'s sink pad to at most `max_bytes` bytes (at a
@@ -86,5 +48,21 @@ bool rp_limit_malloc_arenas(int count);
  * into one) to PulseAudio as stream properties, and the sound server drops the whole connection when one
  * is over 64 KiB. Runs on the streaming thread, in C. */
 bool rp_limit_tag_strings(GstElement *element, unsigned max_bytes);
+
+/* ---- Video: the sink that draws into a window, playbin's streams ------------------------------------------------------ */
+
+/** A bin (convert, scale to a set size, crop, ximagesink) that draws into the X window `xid`; NULL when
+ *  ximagesink is missing. */
+GstElement *rp_video_sink_new(unsigned long xid);
+/** Scales frames to `width`×`height` (0: the stream's own size) and crops `left`/`top`/`right`/`bottom`. */
+void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left, int top, int right, int bottom);
+/** Redraws the last frame (after the window was exposed or resized). */
+void rp_video_sink_expose(GstElement *sink);
+
+/** The display size of playbin's current video stream: pixels and pixel aspect ratio; false when none. */
+bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *par_n, int *par_d);
+/** A string tag of playbin stream `index` through the action signal `signal` (get-audio-tags,
+ *  get-text-tags); a newly allocated string (g_free) or NULL. */
+char *rp_playbin_stream_tag(GstElement *playbin, const char *signal, int index, const char *tag);
 
 #endif

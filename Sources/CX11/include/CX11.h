@@ -1,11 +1,9 @@
-/* C helpers for video: an X11 window of our own (Xlib's unions and macros are awkward from Swift) and the
- * GStreamer video sink that draws into it (GstVideoOverlay, playbin's per-stream tag signals). */
-#ifndef REPRISE_CVIDEO_H
-#define REPRISE_CVIDEO_H
+/* C helpers for an X11 window of our own (Xlib's unions and macros are awkward from Swift). Xlib only. */
+#ifndef REPRISE_CX11_H
+#define REPRISE_CX11_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <gst/gst.h>
 
 /* ---- the window ---------------------------------------------------------- */
 
@@ -48,21 +46,5 @@ typedef struct {
 
 /** Takes the next pending event that matters; false when none is pending (never blocks). */
 bool rp_window_next_event(rp_window *window, rp_window_event *event);
-
-/* ---- the video sink ------------------------------------------------------ */
-
-/** A bin (convert, scale to a set size, crop, ximagesink) that draws into the X window `xid`; NULL when
- *  ximagesink is missing. */
-GstElement *rp_video_sink_new(unsigned long xid);
-/** Scales frames to `width`×`height` (0: the stream's own size) and crops `left`/`top`/`right`/`bottom`. */
-void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left, int top, int right, int bottom);
-/** Redraws the last frame (after the window was exposed or resized). */
-void rp_video_sink_expose(GstElement *sink);
-
-/** The display size of playbin's current video stream: pixels and pixel aspect ratio; false when none. */
-bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *par_n, int *par_d);
-/** A string tag of playbin stream `index` through the action signal `signal` (get-audio-tags,
- *  get-text-tags); a newly allocated string (g_free) or NULL. */
-char *rp_playbin_stream_tag(GstElement *playbin, const char *signal, int index, const char *tag);
 
 #endif

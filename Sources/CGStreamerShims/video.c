@@ -1,4 +1,4 @@
-#include "CVideo.h"
+#include "CGStreamerShims.h"
 
 #include <gst/video/videooverlay.h>
 

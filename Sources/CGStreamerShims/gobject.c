@@ -1,4 +1,4 @@
-#include "CShims.h"
+#include "CGStreamerShims.h"
 
 void rp_object_set_string(gpointer object, const char *name, const char *value) { g_object_set(object, name, value, NULL); }
 void rp_object_set_double(gpointer object, const char *name, double value) { g_object_set(object, name, value, NULL); }

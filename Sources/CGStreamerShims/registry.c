@@ -1,4 +1,4 @@
-#include "CShims.h"
+#include "CGStreamerShims.h"
 #include <string.h>
 
 gboolean rp_element_accepts(const char *caps_string, gboolean demuxer) {

@@ -1,4 +1,4 @@
-#include "CShims.h"
+#include "CSDBusShims.h"
 #include <stdlib.h>
 #include <string.h>
 

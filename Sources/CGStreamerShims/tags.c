@@ -1,5 +1,5 @@
-/* Keeps oversized tag strings from reaching a sink (see rp_limit_tag_strings in CShims.h). */
-#include "CShims.h"
+/* Keeps oversized tag strings from reaching a sink (see rp_limit_tag_strings in CGStreamerShims.h). */
+#include "CGStreamerShims.h"
 #include <string.h>
 
 /* Multiple values of a tag (2,000 artists, say) reach the sound server joined into one string. */

@@ -1,0 +1,20 @@
+/* C helpers for the process and its event loop: sd-event attached to a GLib main loop, and glibc's malloc
+ * tuning, whose header Swift's Glibc module does not include. */
+#ifndef REPRISE_CLOOPSHIMS_H
+#define REPRISE_CLOOPSHIMS_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include <systemd/sd-event.h>
+
+/* ---- sd-event inside a GLib main loop ----------------------------------- */
+
+/** A GSource that dispatches `event` (and everything attached to it, e.g. sd-bus) from GLib's loop. */
+GSource *rp_sd_event_source_new(sd_event *event);
+
+/* ---- Memory ------------------------------------------------------------------ */
+
+/** Caps glibc's malloc arenas at `count` (mallopt M_ARENA_MAX); call before threads start. */
+bool rp_limit_malloc_arenas(int count);
+
+#endif
