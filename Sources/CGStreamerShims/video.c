@@ -1,12 +1,55 @@
 #include "CGStreamerShims.h"
 
-#include <gst/video/videooverlay.h>
+#include <gst/video/video.h>
 
-GstElement *rp_video_sink_new(unsigned long xid) {
+/* The latest frame the sink was handed, shared between the streaming thread (which replaces it) and the loop
+ * (which draws it): behind a mutex, and announced to the loop with an idle source, one at a time. */
+typedef struct {
+    GMutex lock;
+    GstBuffer *latest;
+    GstVideoInfo info;
+    gboolean has_info;
+    gboolean notify_pending;
+    void (*notify)(void *);
+    void *userdata;
+    GstVideoFrame mapped;
+    gboolean is_mapped;
+} rp_frames;
+
+static gboolean notify_on_loop(gpointer data) {
+    rp_frames *frames = data;
+    g_mutex_lock(&frames->lock);
+    frames->notify_pending = FALSE;
+    g_mutex_unlock(&frames->lock);
+    frames->notify(frames->userdata);
+    return G_SOURCE_REMOVE;
+}
+
+/* fakesink's handoff, on the streaming thread: keep the frame, wake the loop. Never touches X or Swift. */
+static void frame_handed_off(GstElement *sink, GstBuffer *buffer, GstPad *pad, gpointer data) {
+    (void)sink;
+    rp_frames *frames = data;
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    GstVideoInfo info;
+    gboolean parsed = caps && gst_video_info_from_caps(&info, caps);
+    if (caps) gst_caps_unref(caps);
+    if (!parsed) return;
+    g_mutex_lock(&frames->lock);
+    gst_buffer_replace(&frames->latest, buffer);
+    frames->info = info;
+    frames->has_info = TRUE;
+    gboolean notify = !frames->notify_pending;
+    frames->notify_pending = TRUE;
+    g_mutex_unlock(&frames->lock);
+    if (notify) g_idle_add_full(G_PRIORITY_DEFAULT, notify_on_loop, frames, NULL);
+}
+
+GstElement *rp_video_sink_new(void (*notify)(void *), void *userdata) {
     GError *error = NULL;
     GstElement *bin = gst_parse_bin_from_description(
         "videoconvert name=convert ! videoscale name=scale ! capsfilter name=size ! videocrop name=crop "
-        "! videoconvert ! ximagesink name=screen handle-events=false",
+        "! videoconvert ! video/x-raw,format=BGRx ! fakesink name=screen sync=true signal-handoffs=true "
+        "enable-last-sample=false qos=true",
         TRUE, &error);
     if (!bin) {
         g_clear_error(&error);
@@ -14,11 +57,54 @@ GstElement *rp_video_sink_new(unsigned long xid) {
     }
     gst_object_set_name(GST_OBJECT(bin), "video-output");
     GstElement *screen = gst_bin_get_by_name(GST_BIN(bin), "screen");
-    if (screen) {
-        gst_video_overlay_set_window_handle(GST_VIDEO_OVERLAY(screen), (guintptr)xid);
-        gst_object_unref(screen);
+    if (!screen) {
+        gst_object_unref(bin);
+        return NULL;
     }
+    rp_frames *frames = g_new0(rp_frames, 1); /* lives as long as the bin: the process's life */
+    g_mutex_init(&frames->lock);
+    frames->notify = notify;
+    frames->userdata = userdata;
+    g_object_set_data(G_OBJECT(bin), "rp-frames", frames);
+    g_signal_connect(screen, "handoff", G_CALLBACK(frame_handed_off), frames);
+    /* A paused stream only prerolls (after a seek, a new layout): its frame is shown too. */
+    g_signal_connect(screen, "preroll-handoff", G_CALLBACK(frame_handed_off), frames);
+    gst_object_unref(screen);
     return bin;
+}
+
+bool rp_video_sink_map_latest(GstElement *sink, rp_video_frame *frame) {
+    rp_frames *frames = g_object_get_data(G_OBJECT(sink), "rp-frames");
+    if (!frames || frames->is_mapped) return false;
+    g_mutex_lock(&frames->lock);
+    GstBuffer *buffer = frames->latest ? gst_buffer_ref(frames->latest) : NULL;
+    GstVideoInfo info = frames->info;
+    g_mutex_unlock(&frames->lock);
+    if (!buffer) return false;
+    gboolean mapped = gst_video_frame_map(&frames->mapped, &info, buffer, GST_MAP_READ);
+    gst_buffer_unref(buffer); /* the mapped frame holds its own reference */
+    if (!mapped) return false;
+    frames->is_mapped = TRUE;
+    frame->data = GST_VIDEO_FRAME_PLANE_DATA(&frames->mapped, 0);
+    frame->width = GST_VIDEO_FRAME_WIDTH(&frames->mapped);
+    frame->height = GST_VIDEO_FRAME_HEIGHT(&frames->mapped);
+    frame->stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frames->mapped, 0);
+    return true;
+}
+
+void rp_video_sink_unmap(GstElement *sink) {
+    rp_frames *frames = g_object_get_data(G_OBJECT(sink), "rp-frames");
+    if (!frames || !frames->is_mapped) return;
+    gst_video_frame_unmap(&frames->mapped);
+    frames->is_mapped = FALSE;
+}
+
+void rp_video_sink_forget(GstElement *sink) {
+    rp_frames *frames = g_object_get_data(G_OBJECT(sink), "rp-frames");
+    if (!frames) return;
+    g_mutex_lock(&frames->lock);
+    gst_buffer_replace(&frames->latest, NULL);
+    g_mutex_unlock(&frames->lock);
 }
 
 void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left, int top, int right, int bottom) {
@@ -43,13 +129,6 @@ void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left,
         g_object_set(crop, "left", left, "top", top, "right", right, "bottom", bottom, NULL);
         gst_object_unref(crop);
     }
-}
-
-void rp_video_sink_expose(GstElement *sink) {
-    GstElement *screen = gst_bin_get_by_name(GST_BIN(sink), "screen");
-    if (!screen) return;
-    gst_video_overlay_expose(GST_VIDEO_OVERLAY(screen));
-    gst_object_unref(screen);
 }
 
 bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *par_n, int *par_d) {

@@ -11,17 +11,41 @@ struct rp_window {
     Window window;
     Atom wm_delete, net_wm_name, utf8_string, net_wm_state, net_wm_state_fullscreen;
     bool fullscreen, visible;
+    /* The connection to the X server broke (it went away): nothing is sent any more. */
+    bool lost;
     int width, height;
     /* Geometry to return to when fullscreen was done without a window manager. */
     int saved_x, saved_y, saved_width, saved_height;
     GC gc;
 };
 
+/* Protocol errors (a request the server refused) are not worth dying for: ignored. */
+static int ignore_protocol_error(Display *display, XErrorEvent *error) {
+    (void)display;
+    (void)error;
+    return 0;
+}
+
+/* The connection broke: Xlib's default prints a message and its exit handler ends the process. Ours records the
+ * loss (the exit handler below) and returns, so the service lives on without video. */
+static int note_io_error(Display *display) {
+    (void)display;
+    return 0;
+}
+
+static void connection_lost(Display *display, void *data) {
+    (void)display;
+    ((rp_window *)data)->lost = true;
+}
+
 rp_window *rp_window_open(const char *display_name, int width, int height, const char *class_name) {
+    XSetErrorHandler(ignore_protocol_error);
+    XSetIOErrorHandler(note_io_error);
     Display *display = XOpenDisplay(display_name);
     if (!display) return NULL;
     rp_window *w = calloc(1, sizeof *w);
     w->display = display;
+    XSetIOErrorExitHandler(display, connection_lost, w);
     int screen = DefaultScreen(display);
     XSetWindowAttributes attributes = {0};
     attributes.background_pixel = BlackPixel(display, screen);
@@ -57,6 +81,11 @@ rp_window *rp_window_open(const char *display_name, int width, int height, const
 
 void rp_window_close(rp_window *w) {
     if (!w) return;
+    if (w->lost) {
+        /* A broken connection is left as it is (its descriptor included): nothing may be sent on it. */
+        free(w);
+        return;
+    }
     XFreeGC(w->display, w->gc);
     XDestroyWindow(w->display, w->window);
     XCloseDisplay(w->display);
@@ -67,6 +96,7 @@ int rp_window_fd(const rp_window *w) { return ConnectionNumber(w->display); }
 unsigned long rp_window_xid(const rp_window *w) { return w->window; }
 
 void rp_window_set_title(rp_window *w, const char *title) {
+    if (w->lost) return;
     XChangeProperty(w->display, w->window, w->net_wm_name, w->utf8_string, 8, PropModeReplace,
                     (const unsigned char *)title, (int)strlen(title));
     XChangeProperty(w->display, w->window, XA_WM_NAME, w->utf8_string, 8, PropModeReplace,
@@ -75,6 +105,7 @@ void rp_window_set_title(rp_window *w, const char *title) {
 }
 
 void rp_window_set_visible(rp_window *w, bool visible) {
+    if (w->lost) return;
     if (visible == w->visible) return;
     w->visible = visible;
     if (visible) XMapRaised(w->display, w->window); else XUnmapWindow(w->display, w->window);
@@ -97,6 +128,7 @@ static bool has_window_manager(rp_window *w) {
 }
 
 void rp_window_set_fullscreen(rp_window *w, bool fullscreen) {
+    if (w->lost) return;
     if (fullscreen == w->fullscreen) return;
     w->fullscreen = fullscreen;
     Window root = DefaultRootWindow(w->display);
@@ -139,6 +171,7 @@ void rp_window_set_fullscreen(rp_window *w, bool fullscreen) {
 }
 
 void rp_window_raise(rp_window *w) {
+    if (w->lost) return;
     XRaiseWindow(w->display, w->window);
     if (w->visible) XSetInputFocus(w->display, w->window, RevertToParent, CurrentTime);
     XFlush(w->display);
@@ -150,12 +183,14 @@ void rp_window_get_size(const rp_window *w, int *width, int *height) {
 }
 
 void rp_window_resize(rp_window *w, int width, int height) {
+    if (w->lost) return;
     if (width < 1 || height < 1) return;
     XResizeWindow(w->display, w->window, (unsigned)width, (unsigned)height);
     XFlush(w->display);
 }
 
 void rp_window_draw_loading(rp_window *w, int phase) {
+    if (w->lost) return;
     if (!w->visible) return;
     int screen = DefaultScreen(w->display);
     XSetForeground(w->display, w->gc, BlackPixel(w->display, screen));
@@ -177,10 +212,40 @@ void rp_window_draw_loading(rp_window *w, int phase) {
     XFlush(w->display);
 }
 
-void rp_window_flush(rp_window *w) { XFlush(w->display); }
+void rp_window_flush(rp_window *w) {
+    if (!w->lost) XFlush(w->display);
+}
+
+bool rp_window_is_lost(const rp_window *w) { return w->lost; }
+
+void rp_window_draw_frame(rp_window *w, const uint8_t *pixels, int width, int height, int stride) {
+    if (w->lost || !w->visible || width < 1 || height < 1) return;
+    int screen = DefaultScreen(w->display);
+    Visual *visual = DefaultVisual(w->display, screen);
+    if (visual->red_mask != 0xff0000 || visual->green_mask != 0xff00 || visual->blue_mask != 0xff) return;
+    XImage *image = XCreateImage(w->display, visual, (unsigned)DefaultDepth(w->display, screen), ZPixmap, 0,
+                                 (char *)pixels, (unsigned)width, (unsigned)height, 32, stride);
+    if (!image) return;
+    /* The picture in the middle (fit leaves bars, fill covers the window), black around it. */
+    int x = (w->width - width) / 2, y = (w->height - height) / 2;
+    if (image->bits_per_pixel == 32)
+        XPutImage(w->display, w->window, w->gc, image, 0, 0, x, y, (unsigned)width, (unsigned)height);
+    image->data = NULL; /* the pixels belong to the caller */
+    XDestroyImage(image);
+    XSetForeground(w->display, w->gc, BlackPixel(w->display, screen));
+    if (y > 0) {
+        XFillRectangle(w->display, w->window, w->gc, 0, 0, (unsigned)w->width, (unsigned)y);
+        XFillRectangle(w->display, w->window, w->gc, 0, y + height, (unsigned)w->width, (unsigned)(w->height - y - height));
+    }
+    if (x > 0) {
+        XFillRectangle(w->display, w->window, w->gc, 0, 0, (unsigned)x, (unsigned)w->height);
+        XFillRectangle(w->display, w->window, w->gc, x + width, 0, (unsigned)(w->width - x - width), (unsigned)w->height);
+    }
+    XFlush(w->display);
+}
 
 bool rp_window_next_event(rp_window *w, rp_window_event *out) {
-    while (XPending(w->display) > 0) {
+    while (!w->lost && XPending(w->display) > 0) {
         XEvent event;
         XNextEvent(w->display, &event);
         if (event.xany.window != w->window) continue;

@@ -20,11 +20,33 @@ public struct VideoFormat: Sendable, Equatable {
     public var displayAspectRatio: Double
 }
 
+/// A decoded frame, mapped for reading while the closure given it runs: 32-bit BGRx pixels.
+public struct VideoFrame {
+    public let pixels: UnsafeRawPointer
+    public let width: Int
+    public let height: Int
+    /// Bytes a row.
+    public let stride: Int
+}
+
+/// Keeps the frame callback alive for as long as the sink (the process's life).
+private final class FrameCallback {
+    let handler: () -> Void
+    init(_ handler: @escaping () -> Void) { self.handler = handler }
+}
+
 extension Playbin {
-    /// Draws video into the X window `handle` from now on (and decodes subtitles); call once, before loading.
-    /// False when GStreamer's X video sink is missing (video then stays off).
-    public func enableVideo(windowHandle handle: UInt) -> Bool {
-        guard let sink = rp_video_sink_new(handle) else { return false }
+    /// Decodes video (and subtitles) from now on, keeping the latest frame; `onFrame` runs on the event loop after a
+    /// new one arrived (read it with ``withLatestVideoFrame(_:)``). Call once, before loading. False when an
+    /// element the sink needs is missing (video then stays off).
+    public func enableVideo(onFrame: @escaping () -> Void) -> Bool {
+        let callback = Unmanaged.passRetained(FrameCallback(onFrame)).toOpaque()
+        guard let sink = rp_video_sink_new({ userdata in
+            Unmanaged<FrameCallback>.fromOpaque(userdata!).takeUnretainedValue().handler()
+        }, callback) else {
+            Unmanaged<FrameCallback>.fromOpaque(callback).release()
+            return false
+        }
         videoSink = sink
         rp_object_set_object(elementPointer, "video-sink", UnsafeMutableRawPointer(sink))
         rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME | RP_PLAY_FLAG_VIDEO
@@ -49,9 +71,24 @@ extension Playbin {
                                  Int32(crop.right), Int32(crop.bottom))
     }
 
-    /// Draws the last frame again (the window was exposed or resized).
-    public func exposeVideo() {
-        if let videoSink { rp_video_sink_expose(videoSink) }
+    /// Runs `body` with the latest frame mapped, if there is one (on the event loop).
+    public func withLatestVideoFrame(_ body: (VideoFrame) -> Void) {
+        guard let videoSink else { return }
+        var frame = rp_video_frame()
+        guard rp_video_sink_map_latest(videoSink, &frame), let pixels = frame.data else { return }
+        defer { rp_video_sink_unmap(videoSink) }
+        body(VideoFrame(pixels: UnsafeRawPointer(pixels), width: Int(frame.width), height: Int(frame.height),
+                        stride: Int(frame.stride)))
+    }
+
+    /// Drops the kept frame (a new stream loads).
+    public func forgetVideoFrame() {
+        if let videoSink { rp_video_sink_forget(videoSink) }
+    }
+
+    /// Decodes no more video from the next stream on (the display went away); what plays keeps its sound.
+    public func disableVideo() {
+        rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
     }
 
     public var audioStreams: [MediaStreamInfo] { streams(count: "n-audio", signal: "get-audio-tags", codecTag: "audio-codec") }

@@ -1,8 +1,9 @@
 import CX11
 
-/// A top-level X11 window for video, on its own display connection. Created hidden; the video sink draws into
-/// it by its ``handle``. Use from the event loop's thread only: read ``fileDescriptor`` and call
-/// ``nextEvent()`` until it returns nil whenever it is readable.
+/// A top-level X11 window for video, on its own display connection (the only one in the process). Created hidden;
+/// frames are drawn into it with ``drawFrame(pixels:width:height:stride:)``. Use from the event loop's thread only:
+/// read ``fileDescriptor`` and call ``nextEvent()`` until it returns nil whenever it is readable. When the X server
+/// goes away the process survives: ``isLost`` turns true and the window does nothing any more.
 public final class VideoWindow {
     private let window: OpaquePointer
 
@@ -30,8 +31,16 @@ public final class VideoWindow {
 
     /// Readable when events wait.
     public var fileDescriptor: Int32 { rp_window_fd(window) }
-    /// The X window id, for GStreamer's video overlay.
+    /// The X window id.
     public var handle: UInt { rp_window_xid(window) }
+
+    /// The connection to the X server broke: the window is gone for good.
+    public var isLost: Bool { rp_window_is_lost(window) }
+
+    /// Draws 32-bit BGRx pixels (`stride` bytes a row) in the middle of the window, black around them.
+    public func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) {
+        rp_window_draw_frame(window, pixels.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), Int32(stride))
+    }
 
     public var title: String = "" {
         didSet { if title != oldValue { rp_window_set_title(window, title) } }

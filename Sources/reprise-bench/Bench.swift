@@ -18,7 +18,7 @@ final class Bench {
     let bus: Bus
     let pulse: PulseEvents
     let workDirectory: String
-    private var events: [PulseEvents.Event] = []
+    private(set) var events: [PulseEvents.Event] = []
     private var nameOwnedAt: [String: Double] = [:]
     private var watchedSender = ""
     private var statusChangedAt: Double?
@@ -69,7 +69,7 @@ final class Bench {
         return condition()
     }
 
-    private func firstEvent(_ kind: String, on facility: String, after time: Double, index: Int? = nil,
+    func firstEvent(_ kind: String, on facility: String, after time: Double, index: Int? = nil,
                             excluding excluded: Int? = nil) -> PulseEvents.Event? {
         events.first { $0.kind == kind && $0.facility == facility && $0.time >= time
             && (index == nil || $0.index == index) && (excluded == nil || $0.index != excluded) }

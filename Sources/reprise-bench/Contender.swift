@@ -12,6 +12,8 @@ struct Contender: Sendable {
     var user: String? = nil
     /// The X display it shows video on (nil: none, as for the audio figures).
     var display: String? = nil
+    /// Added to its environment (an LD_PRELOAD shim, say).
+    var environment: [String: String] = [:]
 
     static func reprise(binary: String) -> Contender {
         Contender(name: "Reprise", busName: "org.mpris.MediaPlayer2.reprise") { [binary, $0] }
@@ -46,6 +48,7 @@ struct Contender: Sendable {
         var arguments = command(file)
         var environment = desktop.environment
         if let display { environment["DISPLAY"] = display }
+        environment.merge(self.environment) { $1 }
         if let user {
             let home = desktop.directory + "/home-\(user)"
             try? FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)

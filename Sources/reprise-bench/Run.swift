@@ -48,7 +48,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         let long = try tone("long.ogg", seconds: 120)
         let short = try tone("short.ogg", seconds: 1)
 
-        say("1/6 control latency (\(samples) calls each)")
+        say("1/7 control latency (\(samples) calls each)")
         var latency: [String: [String: Double]] = [:]
         for contender in contenders { latency[contender.name] = try bench.controlLatency(contender, long, samples: samples) }
         let ping = latency[reprise.name]?["ping"]
@@ -62,7 +62,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows.append(row)
         }
 
-        say("2/6 cold start (\(runs) runs each)")
+        say("2/7 cold start (\(runs) runs each)")
         var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
         var audioRow = Row(figure: "cold start: exec → first sink input", unit: "ms", floorKey: "floor", target: "≤ 1.5× floor")
         let floorStart = try bench.coldStart(floor, long, runs: runs)
@@ -75,7 +75,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += [nameRow, audioRow]
 
         let interval = quick ? 3.0 : 10.0
-        say("3/6 footprint while playing (\(interval) s each)")
+        say("3/7 footprint while playing (\(interval) s each)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.3× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
         let floorFootprint = try bench.footprint(floor, long, seconds: interval)
@@ -89,7 +89,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += [rssRow, cpuRow]
 
         let count = quick ? 2_000 : 10_000
-        say("4/6 queue scale (\(count) entries)")
+        say("4/7 queue scale (\(count) entries)")
         let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
         var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
                              note: "floor: the same with 1 queued")
@@ -115,13 +115,22 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
                  row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
                  row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
 
-        say("5/6 resume after an interruption (\(runs) runs)")
+        say("5/7 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
         resumeRow.values[reprise.name] = try bench.resumeAfterInterruption(binary: binary, long, runs: runs).map { $0 * 1000 }
         rows.append(resumeRow)
 
-        say("6/6 video on a private X server (\(runs) runs)")
+        say("6/7 video on a private X server (\(runs) runs)")
         rows += try bench.videoFigures(binary: binary, runs: runs, seconds: interval)
+
+        let presses = quick ? 8 : 20
+        say("7/7 key press → sink input corked (\(presses) presses 1.5 s apart, twice)")
+        for (slowFsync, label) in [(false, ""), (true, ", every fsync 20 ms slower")] {
+            var row = Row(figure: "PlayPause → Reprise's sink input corked\(label)", unit: "ms", target: "< 2 ms")
+            row.values[reprise.name] = try bench.keyPressToCork(binary: binary, long, presses: presses, slowFsync: slowFsync)
+                .map { $0 * 1000 }
+            rows.append(row)
+        }
     } catch {
         say("reprise-bench: \(error)")
         return 1

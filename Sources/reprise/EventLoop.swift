@@ -10,6 +10,7 @@ final class EventLoop {
     /// sd-event loop driven from GLib; attach sd-bus connections to it.
     let sdEvent: OpaquePointer
     private var callbacks: [LoopCallback] = []
+    private var fdWatches: [FdWatch] = []
 
     init?() {
         var event: OpaquePointer? = nil
@@ -47,13 +48,14 @@ final class EventLoop {
         }, callback, nil)
     }
 
-    /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up).
-    func onReadable(_ fd: Int32, _ handler: @escaping () -> Void) {
+    /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up), until it returns false.
+    func onReadable(_ fd: Int32, _ handler: @escaping () -> Bool) {
         let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
+        let watch = FdWatch(handler)
+        fdWatches.append(watch)
         g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, condition, { _, _, userdata in
-            Unmanaged<LoopCallback>.fromOpaque(userdata!).takeUnretainedValue().handler()
-            return 1
-        }, keep(handler), nil)
+            Unmanaged<FdWatch>.fromOpaque(userdata!).takeUnretainedValue().handler() ? 1 : 0
+        }, Unmanaged.passUnretained(watch).toOpaque(), nil)
     }
 
     /// Keeps `handler` alive as long as the loop and returns the userdata for ``LoopCallback/trampoline``.
@@ -78,4 +80,10 @@ private final class LoopCallback {
         Unmanaged<LoopCallback>.fromOpaque(userdata!).takeUnretainedValue().handler()
         return 1
     }
+}
+
+/// A Swift closure run by a GLib file-descriptor source; the source goes when it returns false.
+private final class FdWatch {
+    let handler: () -> Bool
+    init(_ handler: @escaping () -> Bool) { self.handler = handler }
 }

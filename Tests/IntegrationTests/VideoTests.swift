@@ -71,6 +71,32 @@ import TestSupport
                 == "org.freedesktop.DBus.Error.InvalidArgs")
     }
 
+    /// The X server going away mid-video (a crashed or closed X session, a lost XWayland) turns video off: the
+    /// media plays on as sound, the service stays on the bus, and the next video plays its sound only.
+    @Test func losingTheDisplayMidVideoTurnsVideoOffAndPlaysOn() throws {
+        let (session, display, clip, pid) = try start(extraMedia: [TestMedia.shared.first])
+        defer { display.stop(); session.close() }
+        #expect(session.waitFor { session.status() == "Playing" })
+        _ = try #require(findWindow(display, titled: "Test Clip", session))
+        #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(true) })
+        display.stop() // killed by PID, as when the X server crashes
+        #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(false) },
+                "\(session.log(of: pid))")
+        #expect(session.isRunning(pid) && session.nameHasOwner(Session.name))
+        #expect(session.status() == "Playing")
+        let before = session.position() ?? 0
+        #expect(session.waitFor { (session.position() ?? 0) > before + 1_000_000 }, "the media plays on")
+        #expect(session.waitFor { (try? session.sinkInputs(of: pid))?.contains { $0.properties["media.role"] != nil && !$0.corked } == true })
+        // Audio after it, and the video again: sound only now, no window to ask for.
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        try session.call("OpenUri", [.string(TestMedia.uri(clip))])
+        #expect(session.waitFor { session.title() == "Test Clip" && session.status() == "Playing" })
+        #expect(try session.get("CanSetFullscreen", interface: Self.root) == .bool(false))
+        try session.call("Quit", interface: Self.root)
+        #expect(session.waitForExit(pid) == 0, "\(session.log(of: pid))")
+    }
+
     @Test func fullscreenFollowsMPRISAndTheWindowKeysControlPlayback() throws {
         let (session, display, _, _) = try start()
         defer { display.stop(); session.close() }

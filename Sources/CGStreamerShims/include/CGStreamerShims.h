@@ -49,15 +49,26 @@ gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
  * is over 64 KiB. Runs on the streaming thread, in C. */
 bool rp_limit_tag_strings(GstElement *element, unsigned max_bytes);
 
-/* ---- Video: the sink that draws into a window, playbin's streams ------------------------------------------------------ */
+/* ---- Video: the sink that keeps frames for the window, playbin's streams ------------------------------------------------------ */
 
-/** A bin (convert, scale to a set size, crop, ximagesink) that draws into the X window `xid`; NULL when
- *  ximagesink is missing. */
-GstElement *rp_video_sink_new(unsigned long xid);
+/** A bin (convert, scale to a set size, crop, convert to BGRx, a clock-synchronised fakesink) that keeps the latest
+ *  frame. `notify(userdata)` runs on the default main context (the event loop) after a new frame arrived, at most
+ *  one pending at a time; the frame itself never leaves C on the streaming thread. NULL when an element is missing. */
+GstElement *rp_video_sink_new(void (*notify)(void *), void *userdata);
 /** Scales frames to `width`×`height` (0: the stream's own size) and crops `left`/`top`/`right`/`bottom`. */
 void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left, int top, int right, int bottom);
-/** Redraws the last frame (after the window was exposed or resized). */
-void rp_video_sink_expose(GstElement *sink);
+
+/** A frame mapped for reading: 32-bit BGRx pixels, `stride` bytes a row. */
+typedef struct {
+    const uint8_t *data;
+    int width, height, stride;
+} rp_video_frame;
+
+/** Maps the latest frame (on the loop); false when there is none. Unmap it before mapping again. */
+bool rp_video_sink_map_latest(GstElement *sink, rp_video_frame *frame);
+void rp_video_sink_unmap(GstElement *sink);
+/** Drops the kept frame (a new stream, or nothing to show). */
+void rp_video_sink_forget(GstElement *sink);
 
 /** The display size of playbin's current video stream: pixels and pixel aspect ratio; false when none. */
 bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *par_n, int *par_d);

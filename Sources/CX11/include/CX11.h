@@ -30,6 +30,11 @@ void rp_window_resize(rp_window *window, int width, int height);
 /** Paints the loading screen: black with a spinner at `phase` (0-11) in the centre. */
 void rp_window_draw_loading(rp_window *window, int phase);
 void rp_window_flush(rp_window *window);
+/** Draws a frame of 32-bit BGRx pixels (`stride` bytes a row) in the middle of the window, black around it. */
+void rp_window_draw_frame(rp_window *window, const uint8_t *pixels, int width, int height, int stride);
+/** The connection to the X server broke (the server went away): the window does nothing any more. Until then
+ *  Xlib's fatal I/O error is survived (the process is not ended), and protocol errors are ignored. */
+bool rp_window_is_lost(const rp_window *window);
 
 typedef enum {
     RP_WINDOW_EVENT_KEY = 1,      /* keysym set */

@@ -40,8 +40,12 @@ final class NowPlayingView {
         Terminal.take(fullScreen: !mini)
         defer { Terminal.restore() }
         loop.onReadable(0) { [unowned self] in
-            guard let bytes = Terminal.readInput() else { return quit() }
+            guard let bytes = Terminal.readInput() else {
+                quit()
+                return false
+            }
             Key.decode(bytes).forEach(handle)
+            return true
         }
         for number in [SIGINT, SIGTERM, SIGHUP] { loop.onSignal(number) { [unowned self] in quit() } }
         loop.onSignal(SIGWINCH) { [unowned self] in draw() }

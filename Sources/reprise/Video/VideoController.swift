@@ -10,7 +10,8 @@ final class VideoController: VideoControl {
     private let playbin: Playbin
     private let player: Player
     private let log: Log
-    private let window: VideoWindow?
+    /// Nil without a display, and once the display went away.
+    private var window: VideoWindow?
     /// Told of every user action taken from the window's keys (the audio policy counts them).
     var onUserAction: ((PolicyEvent) -> Void)?
     /// Something clients see changed (announce it).
@@ -36,19 +37,22 @@ final class VideoController: VideoControl {
         self.player = player
         self.log = log
         speedList = speeds
-        if let window = VideoWindow(), playbin.enableVideo(windowHandle: window.handle) {
-            self.window = window
+        window = VideoWindow()
+        if let window, playbin.enableVideo(onFrame: { [weak self] in self?.drawLatestFrame() }) {
             log.info("video: drawing into X window \(window.handle)")
         } else {
             window = nil
-            log.info("video: no display (or no X video sink): media with video plays its sound only")
+            log.info("video: no display (or no video sink): media with video plays its sound only")
         }
     }
 
     /// Starts reading the window's events and the quarter-second clock (interstitials, spinner) on `loop`.
     func start(on loop: EventLoop) {
         if let window {
-            loop.onReadable(window.fileDescriptor) { [unowned self] in handleWindowEvents() }
+            loop.onReadable(window.fileDescriptor) { [unowned self] in
+                handleWindowEvents()
+                return self.window != nil // the display went away: stop watching its descriptor
+            }
         }
         loop.every(milliseconds: 250) { [unowned self] in tick() }
     }
@@ -105,6 +109,7 @@ final class VideoController: VideoControl {
     /// A new stream loads: it negotiates at its own size (no layout left from the previous picture) and is laid
     /// out once it has prerolled.
     func streamWillLoad() {
+        playbin.forgetVideoFrame()
         guard window != nil, appliedLayout != nil else { return }
         appliedLayout = nil
         format = nil
@@ -187,13 +192,33 @@ final class VideoController: VideoControl {
             switch event {
             case .key(let key): handle(key)
             case .resized: applyLayout()
-            case .exposed: playbin.exposeVideo()
+            case .exposed: drawLatestFrame()
             case .closeRequested:
                 log.info("video window closed: stopping")
                 onUserAction?(.userStopped)
                 player.stop()
             }
         }
+        if window.isLost { displayLost() }
+    }
+
+    /// Draws the latest decoded frame into the window (a new one arrived, or the window needs repainting).
+    private func drawLatestFrame() {
+        guard let window, window.isVisible, !isLoading else { return }
+        playbin.withLatestVideoFrame { frame in
+            window.drawFrame(pixels: frame.pixels, width: frame.width, height: frame.height, stride: frame.stride)
+        }
+        if window.isLost { displayLost() }
+    }
+
+    /// The X server went away: video is off from now on, as without a display, and the media plays on as sound.
+    private func displayLost() {
+        guard window != nil else { return }
+        log.warning("video: lost the X display; the media plays on without video")
+        window = nil
+        playbin.disableVideo()
+        playbin.forgetVideoFrame()
+        onChange?()
     }
 
     /// Space play/pause, ←/→ 10 s, f fullscreen, Esc leaves it, [ ] speed, a fit/fill, s skips an interstitial.
@@ -224,7 +249,7 @@ final class VideoController: VideoControl {
         let layout = VideoLayout(aspectRatio: format.displayAspectRatio, windowWidth: size.width, windowHeight: size.height,
                                  mode: aspectMode)
         guard layout != appliedLayout else {
-            playbin.exposeVideo()
+            drawLatestFrame()
             return
         }
         appliedLayout = layout
@@ -234,7 +259,7 @@ final class VideoController: VideoControl {
         if redrawingPausedPicture, player.status == .paused, let position = playbin.positionNanoseconds {
             _ = playbin.seek(toNanoseconds: position, rate: player.rate)
         }
-        playbin.exposeVideo()
+        drawLatestFrame()
     }
 
     private func tick() {
@@ -246,7 +271,7 @@ final class VideoController: VideoControl {
             isLoading = nowLoading
             log.info(nowLoading ? "loading: buffering for over \(LoadingState.threshold) s" : "loaded")
             updateWindow()
-            if !nowLoading { playbin.exposeVideo() }
+            if !nowLoading { drawLatestFrame() }
             onChange?()
         }
         if isLoading, let window, window.isVisible {
