@@ -35,8 +35,8 @@ public struct ControlLayout: Sendable, Equatable {
 public enum CustomActions {
     /// The seeds' skip interval.
     public static let skipMicroseconds: Int64 = 10_000_000
-    /// The speeds the speed action steps through.
-    public static let speeds: [Double] = [0.5, 1, 1.25, 1.5, 2]
+    /// The speeds the speed action steps through: the system list.
+    public static let speeds: [Double] = SpeedList.systemDefault
 
     public static func all(for player: Player) -> [CustomAction] {
         let hasMedia = player.canPlay

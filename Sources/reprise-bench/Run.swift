@@ -9,6 +9,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     }
     let binary = URL(fileURLWithPath: option("--binary") ?? ".build/release/reprise").standardizedFileURL.path
     let quick = arguments.contains("--quick")
+    // --only key-press: just the key-press figures (section 7), for a quick look after changing the key path.
+    let keyPressOnly = option("--only") == "key-press"
     let samples = quick ? 50 : 300
     let runs = quick ? 3 : 7
 
@@ -48,6 +50,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         let long = try tone("long.ogg", seconds: 120)
         let short = try tone("short.ogg", seconds: 1)
 
+        if keyPressOnly {
+            rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
+            throw EndOfRun()
+        }
         say("1/7 control latency (\(samples) calls each)")
         var latency: [String: [String: Double]] = [:]
         for contender in contenders { latency[contender.name] = try bench.controlLatency(contender, long, samples: samples) }
@@ -123,14 +129,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         say("6/7 video on a private X server (\(runs) runs)")
         rows += try bench.videoFigures(binary: binary, runs: runs, seconds: interval)
 
-        let presses = quick ? 8 : 20
-        say("7/7 key press → sink input corked (\(presses) presses 1.5 s apart, twice)")
-        for (slowFsync, label) in [(false, ""), (true, ", every fsync 20 ms slower")] {
-            var row = Row(figure: "PlayPause → Reprise's sink input corked\(label)", unit: "ms", target: "< 2 ms")
-            row.values[reprise.name] = try bench.keyPressToCork(binary: binary, long, presses: presses, slowFsync: slowFsync)
-                .map { $0 * 1000 }
-            rows.append(row)
-        }
+        rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
+    } catch is EndOfRun {
     } catch {
         say("reprise-bench: \(error)")
         return 1
@@ -144,3 +144,17 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
 }
 
 func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+/// Ends a partial run (`--only`) early, with the rows taken so far.
+private struct EndOfRun: Error {}
+
+/// Section 7: PlayPause → Reprise's sink input corked, normally and with every fsync 20 ms slower.
+private func keyPressRows(_ bench: Bench, binary: String, _ file: String, presses: Int, contender: Contender) throws -> [Row] {
+    say("7/7 key press → sink input corked (\(presses) presses 1.5 s apart, twice)")
+    return try [(false, ""), (true, ", every fsync 20 ms slower")].map { slowFsync, label in
+        var row = Row(figure: "PlayPause → Reprise's sink input corked\(label)", unit: "ms", target: "< 2 ms")
+        row.values[contender.name] = try bench.keyPressToCork(binary: binary, file, presses: presses, slowFsync: slowFsync)
+            .map { $0 * 1000 }
+        return row
+    }
+}

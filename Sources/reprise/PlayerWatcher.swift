@@ -1,3 +1,4 @@
+import MPRIS
 import RepriseCore
 import SDBus
 
@@ -39,7 +40,7 @@ final class PlayerWatcher {
             if !new.isEmpty { learn(name, owner: new) }
         }
         try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-                         + "path='/org/mpris/MediaPlayer2',arg0='org.mpris.MediaPlayer2.Player'") { [unowned self] message in
+                         + "path='\(MPRIS.objectPath)',arg0='\(MPRIS.playerInterface)'") { [unowned self] message in
             guard message.arguments.count >= 2, let status = message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue
             else { return }
             for name in namesByOwner[message.sender] ?? [] { update(name) { $0.playing = status == "Playing"; $0.found = false } }
@@ -47,7 +48,7 @@ final class PlayerWatcher {
         bus.callAsync(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                       member: "ListNames") { [weak self] result in
             guard let self, case .success(let values) = result, let names = values.first?.stringArray else { return }
-            for name in names where name.hasPrefix(MPRISNames.prefix) {
+            for name in names where name.hasPrefix(MPRIS.busNamePrefix) {
                 bus.callAsync(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                               interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)]) { [weak self] result in
                     guard let self, case .success(let values) = result, let owner = values.first?.stringValue else { return }
@@ -62,7 +63,7 @@ final class PlayerWatcher {
 
     private func send(_ member: String, to name: String) {
         log.info("asking \(name) to \(member.lowercased())")
-        try? bus.send(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2.Player", member: member)
+        try? bus.send(destination: name, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: member)
     }
 
     private func learn(_ name: String, owner: String, initially: Bool = false) {
@@ -74,8 +75,8 @@ final class PlayerWatcher {
             guard let self, case .success(let values) = result, case .uint32(let pid)? = values.first else { return }
             update(name, owner: owner) { $0.processID = Int32(bitPattern: pid) }
         }
-        bus.callAsync(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.freedesktop.DBus.Properties",
-                      member: "Get", [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")]) { [weak self] result in
+        bus.callAsync(destination: name, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
+                      member: "Get", [.string(MPRIS.playerInterface), .string("PlaybackStatus")]) { [weak self] result in
             guard let self, case .success(let values) = result, let status = values.first?.unwrapped.stringValue else { return }
             update(name, owner: owner) {
                 $0.playing = status == "Playing"
@@ -98,8 +99,4 @@ final class PlayerWatcher {
         players[name] = player
         onChange?(name, player)
     }
-}
-
-enum MPRISNames {
-    static let prefix = "org.mpris.MediaPlayer2."
 }

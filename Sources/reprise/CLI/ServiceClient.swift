@@ -10,8 +10,8 @@ struct ServiceClient {
     let bus: Bus
     /// The bus name of the player the verbs act on.
     let destination: String
-    static let player = "org.mpris.MediaPlayer2.Player"
-    static let trackList = "org.mpris.MediaPlayer2.TrackList"
+    static let player = MPRIS.playerInterface
+    static let trackList = MPRIS.trackListInterface
 
     /// `player` is another MPRIS player's name (`vlc` or `org.mpris.MediaPlayer2.vlc`); nil means Reprise.
     static func connect(player: String?) throws -> ServiceClient {

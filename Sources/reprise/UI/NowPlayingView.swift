@@ -127,8 +127,8 @@ final class NowPlayingView {
         switch key {
         case .character("q"), .character("Q"): return quit()
         case .character(" "): send("PlayPause")
-        case .left: send("Seek", [.int64(-10_000_000)])
-        case .right: send("Seek", [.int64(10_000_000)])
+        case .left: send("Seek", [.int64(-CustomActions.skipMicroseconds)])
+        case .right: send("Seek", [.int64(CustomActions.skipMicroseconds)])
         case .character("n"): send("Next")
         case .character("p"): send("Previous")
         case .character("["): stepSpeed(by: -1)

@@ -227,8 +227,8 @@ final class VideoController: VideoControl {
         case .space:
             onUserAction?(player.status == .playing ? .userPaused : .userPlayed)
             player.playPause()
-        case .left: player.seek(by: -Self.skipInterval)
-        case .right: player.seek(by: Self.skipInterval)
+        case .left: player.seek(by: -CustomActions.skipMicroseconds)
+        case .right: player.seek(by: CustomActions.skipMicroseconds)
         case .character("f"): setFullscreen(!isFullscreen)
         case .escape: setFullscreen(false)
         case .character("["): if let speed = speedList.slower(than: player.rate) { try? player.setRate(speed) }
@@ -238,8 +238,6 @@ final class VideoController: VideoControl {
         default: return
         }
     }
-
-    static let skipInterval: Int64 = 10_000_000
 
     /// Scales and crops the frames for the window's size (or `windowSize`, one asked for) and the aspect mode; a
     /// paused picture is redrawn. An unchanged layout is not applied again (each change renegotiates the stream).
