@@ -35,14 +35,27 @@ let package = Package(
         .target(name: "RepriseCore"),
         .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
         .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
-        .executableTarget(name: "reprise", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus",
-                                                         "CLoopShims", "X11Kit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        /// The event loop (GLib with sd-event inside), the monotonic clock, standard error and systemd's notifications.
+        .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
+        /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
+        /// started in order and stopped in reverse.
+        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus",
+                                                       "X11Kit", "LoopKit"]),
+        /// The command-line verbs and the terminal view: D-Bus clients of a running player.
+        .target(name: "RepriseClient", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
+                                                      .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        /// Argument parsing only: hands over to the service or to the client verbs.
+        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "CLoopShims",
+                                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
-        .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles"]),
+        /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
+        .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
+        .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
+        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "CoreTestDoubles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
         .target(name: "TestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "TestSupport"]),

@@ -4,6 +4,8 @@ import SDBus
 public enum MPRIS {
     public static let objectPath = "/org/mpris/MediaPlayer2"
     public static let busNamePrefix = "org.mpris.MediaPlayer2."
+    /// Reprise's own name (another instance takes `.instance<PID>` after it).
+    public static let repriseBusName = busNamePrefix + "reprise"
     public static let rootInterface = "org.mpris.MediaPlayer2"
     public static let playerInterface = "org.mpris.MediaPlayer2.Player"
     public static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"

@@ -12,6 +12,13 @@ public struct SinkInfo: Sendable, Equatable {
     public let description: String
     /// Nil when the sink has no ports (null sinks, many virtual sinks).
     public let activePort: PortAvailability?
+
+    public init(index: UInt32, name: String, description: String, activePort: PortAvailability?) {
+        self.index = index
+        self.name = name
+        self.description = description
+        self.activePort = activePort
+    }
 }
 
 /// A playback stream, copied out of `pa_sink_input_info`.
@@ -25,6 +32,18 @@ public struct SinkInputInfo: Sendable, Equatable {
     public let volumes: [UInt32]
     public let muted: Bool
     public let corked: Bool
+
+    public init(index: UInt32, sink: UInt32, processID: Int32?, role: String?, applicationName: String?, volumes: [UInt32],
+                muted: Bool, corked: Bool) {
+        self.index = index
+        self.sink = sink
+        self.processID = processID
+        self.role = role
+        self.applicationName = applicationName
+        self.volumes = volumes
+        self.muted = muted
+        self.corked = corked
+    }
 }
 
 /// What the sound server reported.

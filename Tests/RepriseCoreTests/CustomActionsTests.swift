@@ -1,3 +1,4 @@
+import CoreTestDoubles
 import Testing
 @testable import RepriseCore
 

@@ -1,3 +1,4 @@
+import CoreTestDoubles
 import Foundation
 import Testing
 @testable import RepriseCore

@@ -1,3 +1,4 @@
+import CoreTestDoubles
 import Glibc
 import PosixFiles
 import Testing

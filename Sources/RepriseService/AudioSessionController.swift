@@ -1,4 +1,5 @@
 import Glibc
+import LoopKit
 import MPRIS
 import PosixFiles
 import PulseKit
@@ -7,18 +8,20 @@ import RepriseCore
 /// Runs the audio-session policy: feeds it what PulseAudio, pulsesink's cork requests, the other MPRIS
 /// players and the user do, and carries out its decisions on the player, the pipeline, other clients'
 /// streams and other players. Everything runs on the event loop.
-final class AudioSessionController: AudioSessionControl {
+final class AudioSessionController: AudioSessionControl, ServiceComponent {
+    let name = "audio session"
     private var policy = AudioPolicy()
     private var tracker = OutputTracker()
     /// Which other players really make sound here (a name saying Playing is not enough: mirrors, playerctld).
-    private var audiblePlayers = AudiblePlayers(parentProcess: ProcessTree.parent)
-    private let pulse: PulseClient
+    private var audiblePlayers: AudiblePlayers
+    private let pulse: SoundServer
     private let player: Player
-    private let engine: GStreamerEngine
+    private let engine: PipelineAudio
     private let log: Log
-    private let changes: ChangedStreamsStore
-    var watcher: PlayerWatcher?
-    var interface: AudioSessionInterface?
+    private let changes: ChangedStreamsRecord
+    private let watcher: OtherPlayers?
+    /// Where interruptions and route changes are announced (Reprise's own D-Bus interface).
+    weak var interface: AudioSessionInterface?
     /// Roles whose streams are calls (resumable interruptions) and short sounds (ducking).
     let triggerRoles: Set<String>
     let shortSoundRoles: Set<String> = ["event", "a11y"]
@@ -33,18 +36,25 @@ final class AudioSessionController: AudioSessionControl {
     /// What a previous run left changed (it died): put back as the streams show up, until connected.
     private var leftByPreviousRun: ChangedStreamsStore.Saved
     private var lastStatus: PlaybackStatus
-    private var applyingDecisions = 0
-    private let ownPID = getpid()
+    private let ownPID: Int32
     private var lastCorkRequestAt: Double?
 
-    init(player: Player, engine: GStreamerEngine, settings: AudioSettings, changes: ChangedStreamsStore, log: Log) {
+    /// - Parameters:
+    ///   - ownProcessID: streams of this process are Reprise's own.
+    ///   - parentProcess: the process tree, to tell which player a stream belongs to.
+    init(player: Player, engine: PipelineAudio, pulse: SoundServer, watcher: OtherPlayers?, settings: AudioSettings,
+         changes: ChangedStreamsRecord, log: Log, ownProcessID: Int32 = getpid(),
+         parentProcess: @escaping @Sendable (Int32) -> Int32? = ProcessTree.parent) {
         self.player = player
         self.engine = engine
+        self.pulse = pulse
+        self.watcher = watcher
         self.log = log
         self.changes = changes
+        ownPID = ownProcessID
+        audiblePlayers = AudiblePlayers(parentProcess: parentProcess)
         triggerRoles = settings.triggerRoles
         leftByPreviousRun = changes.load() ?? ChangedStreamsStore.Saved()
-        pulse = PulseClient(applicationName: "Reprise")
         lastStatus = .stopped // the first playerChanged() reports playback already under way
         apply(policy.configure(category: settings.category, options: settings.options, playing: false))
         apply(policy.handle(.silentModeChanged(settings.silent), playing: false))
@@ -70,6 +80,12 @@ final class AudioSessionController: AudioSessionControl {
     /// Stopping: puts back whatever Reprise still holds changed in other clients (lowered or muted streams), then
     /// calls `done` once the sound server has applied everything sent so far, or at once without a connection.
     func stop(_ done: @escaping () -> Void) {
+        // Reprise's sound ends here as far as the others are concerned (with notifyOthersOnDeactivation the players
+        // it paused are resumed now, while the bus still carries the request).
+        if lastStatus == .playing {
+            lastStatus = .stopped
+            feed(.playbackEnded)
+        }
         if !lowered.isEmpty { restoreLowered() }
         if !mutedOthers.isEmpty {
             for index in mutedOthers { pulse.setSinkInputMute(index, false) }
@@ -129,7 +145,7 @@ final class AudioSessionController: AudioSessionControl {
         defer { lastStatus = status }
         if status == .playing && lastStatus != .playing {
             feed(.playbackStarted)
-        } else if status != .playing && lastStatus == .playing && applyingDecisions == 0 {
+        } else if status != .playing && lastStatus == .playing {
             feed(.playbackEnded)
         }
     }
@@ -222,12 +238,14 @@ final class AudioSessionController: AudioSessionControl {
     // MARK: Decisions
 
     private func apply(_ decisions: [PolicyDecision]) {
-        applyingDecisions += 1
-        defer { applyingDecisions -= 1 }
         for decision in decisions {
             log.debug("audio policy: \(decision)")
             switch decision {
-            case .pause: player.pause()
+            case .pause:
+                // The policy's own pause is not Reprise's audio ending on its own (which would resume the players it
+                // paused): the status it leads to is expected.
+                if player.status == .playing { lastStatus = .paused }
+                player.pause()
             case .resume: player.play()
             case .duck: engine.isDucked = true
             case .unduck: engine.isDucked = false
@@ -315,13 +333,6 @@ final class AudioSessionController: AudioSessionControl {
         if !players.isEmpty { watcher?.play(players) }
         recordChanges()
     }
-}
-
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 extension Output {

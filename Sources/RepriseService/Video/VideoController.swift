@@ -1,4 +1,5 @@
 import GStreamerKit
+import LoopKit
 import MPRIS
 import RepriseCore
 import X11Kit
@@ -6,7 +7,9 @@ import X11Kit
 /// Video for the player: the window (shown only while the loaded media has video, titled with it), its keys,
 /// fullscreen, fit/fill, audio and subtitle streams, the loading spinner and the interstitial clock.
 /// Runs on the event loop; without a display it only reports streams and plays the sound.
-final class VideoController: VideoControl {
+final class VideoController: VideoControl, ServiceComponent {
+    let name = "video"
+    private let loop: EventLoop
     private let playbin: Playbin
     private let player: Player
     private let log: Log
@@ -32,8 +35,9 @@ final class VideoController: VideoControl {
     private var appliedLayout: VideoLayout?
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
-    init(playbin: Playbin, player: Player, speeds: SpeedList, log: Log) {
+    init(playbin: Playbin, player: Player, speeds: SpeedList, loop: EventLoop, log: Log) {
         self.playbin = playbin
+        self.loop = loop
         self.player = player
         self.log = log
         speedList = speeds
@@ -46,8 +50,8 @@ final class VideoController: VideoControl {
         }
     }
 
-    /// Starts reading the window's events and the quarter-second clock (interstitials, spinner) on `loop`.
-    func start(on loop: EventLoop) {
+    /// Starts reading the window's events and the quarter-second clock (interstitials, spinner) on the loop.
+    func start() {
         if let window {
             loop.onReadable(window.fileDescriptor) { [unowned self] in
                 handleWindowEvents()
@@ -55,6 +59,11 @@ final class VideoController: VideoControl {
             }
         }
         loop.every(milliseconds: 250) { [unowned self] in tick() }
+    }
+
+    func stop(_ done: @escaping () -> Void) {
+        window?.isVisible = false
+        done()
     }
 
     var hasDisplay: Bool { window != nil }

@@ -4,7 +4,7 @@ import RepriseCore
 /// Keeps the player's ``SavedState`` in `$XDG_STATE_HOME/reprise/state` (default `~/.local/state`).
 /// Writes go to a temporary file that is fsynced and renamed over the old one, so a crash leaves either
 /// the old state or the new one; a file that cannot be read back is moved aside, never trusted.
-struct StateStore {
+struct StateStore: Sendable {
     let directory: String
     var path: String { directory + "/state" }
 

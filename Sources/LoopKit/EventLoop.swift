@@ -5,14 +5,14 @@ import CSystemd
 /// The one event loop of the process: a GLib main loop on the main thread, with sd-event (and so
 /// sd-bus) attached as a GLib source. GStreamer's bus watch and Unix signals are GLib sources too,
 /// so every callback that touches state runs here, one at a time.
-final class EventLoop {
+public final class EventLoop {
     private let mainLoop: OpaquePointer
     /// sd-event loop driven from GLib; attach sd-bus connections to it.
-    let sdEvent: OpaquePointer
+    public let sdEvent: OpaquePointer
     private var callbacks: [LoopCallback] = []
     private var fdWatches: [FdWatch] = []
 
-    init?() {
+    public init?() {
         var event: OpaquePointer? = nil
         guard sd_event_new(&event) >= 0, let event else { return nil }
         sdEvent = event
@@ -28,17 +28,17 @@ final class EventLoop {
     }
 
     /// Runs `handler` on the loop when signal `number` arrives (instead of the default action).
-    func onSignal(_ number: Int32, _ handler: @escaping () -> Void) {
+    public func onSignal(_ number: Int32, _ handler: @escaping () -> Void) {
         g_unix_signal_add_full(G_PRIORITY_HIGH, number, LoopCallback.trampoline, keep(handler), nil)
     }
 
     /// Runs `handler` on the loop every `milliseconds`, for as long as the loop lives.
-    func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {
+    public func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {
         g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, LoopCallback.trampoline, keep(handler), nil)
     }
 
     /// Runs `handler` once on the loop, `milliseconds` from now (0: as soon as the current callback has returned).
-    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) {
+    public func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) {
         let callback = Unmanaged.passRetained(LoopCallback(handler)).toOpaque()
         g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userdata in
             let callback = Unmanaged<LoopCallback>.fromOpaque(userdata!)
@@ -49,7 +49,7 @@ final class EventLoop {
     }
 
     /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up), until it returns false.
-    func onReadable(_ fd: Int32, _ handler: @escaping () -> Bool) {
+    public func onReadable(_ fd: Int32, _ handler: @escaping () -> Bool) {
         let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
         let watch = FdWatch(handler)
         fdWatches.append(watch)
@@ -66,9 +66,9 @@ final class EventLoop {
     }
 
     /// Dispatches events until ``quit()``.
-    func run() { g_main_loop_run(mainLoop) }
+    public func run() { g_main_loop_run(mainLoop) }
 
-    func quit() { g_main_loop_quit(mainLoop) }
+    public func quit() { g_main_loop_quit(mainLoop) }
 }
 
 /// A Swift closure run by a GLib source (signal or timer) that stays installed.

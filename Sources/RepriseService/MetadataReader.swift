@@ -5,7 +5,8 @@ import RepriseCore
 /// thousands of files never waits for them. Entries come from ``Player/takeEntryToDescribe()`` (the current
 /// one first); results go back through ``Player/entryDescribed(id:tags:lengthMicroseconds:artURL:)``.
 /// GstDiscoverer works on its own threads and reports on the main loop.
-final class MetadataReader {
+final class MetadataReader: ServiceComponent {
+    let name = "metadata reader"
     private let player: Player
     private let art: ArtCache
     private let fileSystem: FileSystem
@@ -15,12 +16,13 @@ final class MetadataReader {
     /// The entry each busy discoverer is reading.
     private var busy: [ObjectIdentifier: (id: Int, uri: String)] = [:]
     private var folderCovers: [String: String?] = [:]
-    /// Set while ``pump()`` runs: answering an entry changes the player, which calls ``pump()`` again.
-    private var pumping = false
+    private let loop: LoopTimers
+    private var pumpScheduled = false
 
     /// - Parameter concurrency: how many files are read at once.
-    init(player: Player, art: ArtCache, fileSystem: FileSystem, log: Log, concurrency: Int = 2) {
+    init(player: Player, art: ArtCache, fileSystem: FileSystem, loop: LoopTimers, log: Log, concurrency: Int = 2) {
         self.player = player
+        self.loop = loop
         self.art = art
         self.fileSystem = fileSystem
         self.log = log
@@ -34,11 +36,23 @@ final class MetadataReader {
         if idle.isEmpty { log.warning("GstDiscoverer is unavailable: tags are read only while a track plays") }
     }
 
-    /// Starts reading as many waiting entries as there are idle discoverers. Call after every player change.
-    func pump() {
-        guard !pumping else { return }
-        pumping = true
-        defer { pumping = false }
+    func start() { pump() }
+
+    func stop(_ done: @escaping () -> Void) { done() }
+
+    /// After every player change: entries may be waiting (the follow-up runs on the next turn of the loop, so an
+    /// entry answered here, which changes the player again, never nests another pass).
+    func playerChanged() {
+        guard !pumpScheduled else { return }
+        pumpScheduled = true
+        loop.once(afterMilliseconds: 0) { [weak self] in
+            self?.pumpScheduled = false
+            self?.pump()
+        }
+    }
+
+    /// Starts reading as many waiting entries as there are idle discoverers.
+    private func pump() {
         while let discoverer = idle.last, let entry = player.takeEntryToDescribe() {
             guard let path = MediaURI(entry.uri).flatMap({ $0.scheme == "file" ? $0.path : nil }) else {
                 // Network streams are not fetched twice; their tags arrive while they play.

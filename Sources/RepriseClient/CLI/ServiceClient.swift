@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import LoopKit
 import MPRIS
 import PosixFiles
 import RepriseCore
@@ -17,7 +18,7 @@ struct ServiceClient {
     static func connect(player: String?) throws -> ServiceClient {
         let bus: Bus
         do { bus = try Bus.session() } catch { throw CLIError("cannot reach the session bus: \(error)") }
-        let name = player.map { $0.hasPrefix(MPRIS.busNamePrefix) ? $0 : MPRIS.busNamePrefix + $0 } ?? Service.wellKnownName
+        let name = player.map { $0.hasPrefix(MPRIS.busNamePrefix) ? $0 : MPRIS.busNamePrefix + $0 } ?? MPRIS.repriseBusName
         return ServiceClient(bus: bus, destination: name)
     }
 
@@ -30,7 +31,7 @@ struct ServiceClient {
     /// Fails with a clear message (exit status 1) when nothing owns the name.
     func requireRunning() throws {
         guard isRunning else {
-            throw CLIError(destination == Service.wellKnownName
+            throw CLIError(destination == MPRIS.repriseBusName
                            ? "Reprise is not running (start it with: reprise FILE…)"
                            : "no player named \(destination) is running")
         }
@@ -126,4 +127,23 @@ func runVerb(_ body: () throws -> Void) throws {
         writeToStandardError("reprise: \(error.description)")
         throw ExitCode(error.status)
     }
+}
+
+/// The verbs of the command line (each a D-Bus client of a running player), for the `reprise` command's table.
+public let clientVerbs: [any ParsableCommand.Type] = [
+    Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self, Speed.self, Volume.self, Queue.self,
+    GoTo.self, Add.self, Remove.self, Clear.self, Loop.self, Shuffle.self, Actions.self, Invoke.self, Category.self,
+    Silent.self, OutputCommand.self, Video.self, UI.self,
+]
+
+/// When a Reprise service already owns its name: hands `media` to it (replacing its queue, or adding with
+/// `enqueue`), or says that it runs when there is none, and returns true. False when none runs.
+public func handToRunningService(_ media: [String], enqueue: Bool) throws -> Bool {
+    guard let client = try? ServiceClient.connect(player: nil), client.isRunning else { return false }
+    guard !media.isEmpty else {
+        print("reprise is already running as \(client.destination)")
+        return true
+    }
+    try runVerb { try client.openMedia(media, enqueue: enqueue) }
+    return true
 }

@@ -13,13 +13,6 @@ final class PlayerWatcher {
     /// Well-known MPRIS names by the unique name that owns them.
     private var namesByOwner: [String: Set<String>] = [:]
     private var players: [String: OtherPlayer] = [:]
-    /// What is known of a player: `found` while its status is the one read when Reprise first looked.
-    struct OtherPlayer {
-        var owner: String
-        var processID: Int32?
-        var playing = false
-        var found = false
-    }
     /// A player's process or status became known or changed.
     var onChange: ((_ name: String, _ player: OtherPlayer) -> Void)?
     /// A player left the bus.

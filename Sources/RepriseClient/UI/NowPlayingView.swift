@@ -1,4 +1,5 @@
 import Glibc
+import LoopKit
 import MPRIS
 import RepriseCore
 import SDBus

@@ -1,4 +1,5 @@
 import Dispatch
+import LoopKit
 import RepriseCore
 import Synchronization
 
@@ -6,11 +7,12 @@ import Synchronization
 /// never on the path of a key press: a change only marks the state dirty; the snapshot is taken on the loop once the
 /// request that changed it has been carried out (the engine has acted, the reply is sent), and a writer queue does
 /// the durable write (write-temp, fsync, rename, fsync the directory) while the loop goes on.
-final class StateSaver {
-    private let store: StateStore
+final class StateSaver: ServiceComponent {
+    let name = "state"
+    private let store: StateStoring
     private let player: Player
     private let log: Log
-    private let loop: EventLoop
+    private let loop: LoopTimers
     private let writer = DispatchQueue(label: "reprise.state-writer")
     /// Set by the writer when a write failed, so the next tick tries again.
     private let writeFailed = FailureFlag()
@@ -19,20 +21,40 @@ final class StateSaver {
     private var secondsSinceSave = 0
     private var lastSaveAt = -1.0
 
-    init(store: StateStore, player: Player, loop: EventLoop, log: Log) {
+    /// Asked at start: only the instance that owns the plain name keeps the saved state.
+    private let keepsState: () -> Bool
+    private var active = false
+    /// What the command line gave replaces the saved queue: saved at once.
+    private let dirtyAtStart: Bool
+
+    init(store: StateStoring, player: Player, loop: LoopTimers, log: Log, keepsState: @escaping () -> Bool = { true },
+         dirtyAtStart: Bool = false) {
         self.store = store
         self.player = player
         self.loop = loop
         self.log = log
+        self.keepsState = keepsState
+        self.dirtyAtStart = dirtyAtStart
     }
 
     func start() {
+        active = keepsState()
+        guard active else { return }
         loop.every(milliseconds: 1000) { [self] in tick() }
+        if dirtyAtStart { markDirty() }
+    }
+
+    /// The last save, of the state as it is now (before playback stops), written before `done`.
+    func stop(_ done: @escaping () -> Void) {
+        if active && !finish(with: player.savedState) { log.warning("could not save the state to \(store.path)") }
+        active = false
+        done()
     }
 
     /// Something changed: saved as soon as the loop is free when nothing was saved in the last second (so a queue
     /// given at start-up is on disk right away); a burst of changes waits for the next tick.
     func markDirty() {
+        guard active else { return }
         dirty = true
         guard !saveScheduled, monotonicSeconds() - lastSaveAt >= 1 else { return }
         saveScheduled = true
@@ -42,10 +64,10 @@ final class StateSaver {
         }
     }
 
-    /// At exit, with the loop stopped: waits for the writes under way, then writes `state` and waits for it.
-    func finish(with state: SavedState) -> Bool {
+    /// At exit, with the loop stopped: waits for the writes under way, then writes `state` (if any) and waits for it.
+    func finish(with state: SavedState?) -> Bool {
         writer.sync {}
-        return store.save(state)
+        return state.map(store.save) ?? true
     }
 
     private func tick() {
@@ -74,3 +96,20 @@ private final class FailureFlag: Sendable {
     func set() { value.withLock { $0 = true } }
     func take() -> Bool { value.withLock { failed in defer { failed = false }; return failed } }
 }
+
+/// Where the state is written (``StateStore``); called from the writer queue.
+protocol StateStoring: Sendable {
+    var path: String { get }
+    /// Writes durably; false (the old file untouched) on failure.
+    func save(_ state: SavedState) -> Bool
+}
+
+extension StateStore: StateStoring {}
+
+/// The loop's timers (``EventLoop``).
+protocol LoopTimers: AnyObject {
+    func every(milliseconds: UInt32, _ handler: @escaping () -> Void)
+    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void)
+}
+
+extension EventLoop: LoopTimers {}

@@ -1,5 +1,8 @@
 import ArgumentParser
+import LoopKit
+import RepriseClient
 import RepriseCore
+import RepriseService
 
 /// `reprise`: the service itself (the default, with media arguments or none) and the verbs that drive a
 /// running one over the session bus.
@@ -8,11 +11,7 @@ struct RepriseCommand: ParsableCommand {
         commandName: "reprise",
         abstract: "A media player service for the Linux desktop, controlled over MPRIS2.",
         version: "reprise \(Options.version)",
-        subcommands: [
-            Serve.self, Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self,
-            Speed.self, Volume.self, Queue.self, GoTo.self, Add.self, Remove.self, Clear.self, Loop.self,
-            Shuffle.self, Actions.self, Invoke.self, Category.self, Silent.self, OutputCommand.self, Video.self, UI.self,
-        ],
+        subcommands: [Serve.self] + clientVerbs,
         defaultSubcommand: Serve.self)
 }
 
@@ -47,14 +46,7 @@ struct Serve: ParsableCommand {
             writeToStandardError("reprise: \(error.message)")
             throw ExitCode(2)
         }
-        if !newInstance, let client = try? ServiceClient.connect(player: nil), client.isRunning {
-            guard !media.isEmpty else {
-                print("reprise is already running as \(client.destination)")
-                return
-            }
-            try runVerb { try client.openMedia(media, enqueue: enqueue) }
-            return
-        }
+        if !newInstance, try handToRunningService(media, enqueue: enqueue) { return }
         throw ExitCode(Service.run(Options(verbose: verbose, media: media, audio: settings)))
     }
 }

@@ -1,0 +1,65 @@
+import PosixFiles
+import RepriseCore
+
+/// An engine double for unit tests: records requests, and lets a test play the engine's part.
+public final class ScriptedEngine: PlaybackEngine {
+    public init() {}
+
+    public enum Request: Equatable {
+        case load(String, playing: Bool), resume, pause, stop, seek(Int64), rate(Double), volume(Double)
+    }
+    public var requests: [Request] = []
+    public var position: Int64? = 0
+    public var refuseLoads = false
+    /// The URI last given to ``prepareNext(_:)``.
+    public var preparedNext: String?
+    public let rateRange: ClosedRange<Double> = 0.5...2.0
+
+    public func load(_ uri: String, playing: Bool) -> Bool {
+        requests.append(.load(uri, playing: playing))
+        preparedNext = nil
+        return !refuseLoads
+    }
+    public func resume() -> Bool { requests.append(.resume); return true }
+    public func pause() -> Bool { requests.append(.pause); return true }
+    public func stop() {
+        requests.append(.stop)
+        preparedNext = nil
+    }
+    public func prepareNext(_ uri: String?) { preparedNext = uri }
+    public func seek(toMicroseconds microseconds: Int64) -> Bool {
+        requests.append(.seek(microseconds))
+        position = microseconds
+        return true
+    }
+    public func setRate(_ rate: Double) { requests.append(.rate(rate)) }
+    public func setVolume(_ volume: Double) { requests.append(.volume(volume)) }
+    public var positionMicroseconds: Int64? { position }
+
+    public var loads: [String] {
+        requests.compactMap { if case .load(let uri, _) = $0 { uri } else { nil } }
+    }
+}
+
+/// Records what a client would be told.
+public final class RecordingObserver: PlayerObserver {
+    public init() {}
+    public var changes = 0
+    public var seeks: [Int64] = []
+    public var trackListChanges: [TrackListChange] = []
+    public func playerDidChange() { changes += 1 }
+    public func playerTrackListDidChange(_ changes: [TrackListChange]) { trackListChanges += changes }
+    public func playerDidSeek(toMicroseconds microseconds: Int64) { seeks.append(microseconds) }
+}
+
+/// A player over a scripted engine with `count` queued http URIs (no files needed).
+public func makePlayer(tracks count: Int = 3) -> (Player, ScriptedEngine, RecordingObserver) {
+    let engine = ScriptedEngine()
+    let player = Player(engine: engine, log: Log(verbose: false), fileSystem: PosixFileSystem())
+    let observer = RecordingObserver()
+    player.observer = observer
+    player.enqueue((1...max(1, count)).prefix(count).map { "http://example.invalid/\($0).ogg" })
+    return (player, engine, observer)
+}
+
+public func uri(_ n: Int) -> String { "http://example.invalid/\(n).ogg" }

@@ -1,0 +1,14 @@
+import Glibc
+
+/// Seconds on the monotonic clock.
+public func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Writes `line` and a newline to file descriptor 2 in one call, so lines from one process never interleave.
+@Sendable public func writeToStandardError(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}

@@ -1,0 +1,76 @@
+import Glibc
+import LoopKit
+import MPRIS
+import RepriseCore
+import SDBus
+
+/// Reprise on the session bus: owns the plain name (or `.instance<PID>` when another player holds it) once its
+/// objects are exported, notices the bus going away, and at the end releases the name and sends what is queued.
+final class BusComponent: ServiceComponent {
+    let name = "session bus"
+    let bus: Bus
+    private let log: Log
+    private let onLost: () -> Void
+    /// The name owned, once started.
+    private(set) var ownedName = ""
+    private(set) var isLost = false
+
+    /// - Parameter onLost: the bus went away (the service stops: it cannot be reached any more).
+    init(bus: Bus, log: Log, onLost: @escaping () -> Void) {
+        self.bus = bus
+        self.log = log
+        self.onLost = onLost
+    }
+
+    /// Only the instance that owns the plain name keeps the saved state.
+    var ownsPlainName: Bool { ownedName == MPRIS.repriseBusName }
+
+    func start() throws {
+        ownedName = try Self.claimName(on: bus)
+        try bus.onDisconnect { [unowned self] in
+            isLost = true
+            onLost()
+        }
+    }
+
+    func stop(_ done: @escaping () -> Void) {
+        if !isLost {
+            bus.releaseName(ownedName)
+            bus.flush()
+            log.info("released \(ownedName)")
+        }
+        done()
+    }
+
+    /// Owns the plain name, or the per-process instance name when another player holds it.
+    private static func claimName(on bus: Bus) throws(DBusError) -> String {
+        if try bus.requestName(MPRIS.repriseBusName) { return MPRIS.repriseBusName }
+        let instance = MPRIS.repriseBusName + ".instance\(getpid())"
+        guard try bus.requestName(instance) else { throw DBusError.failed("\(instance) is taken") }
+        return instance
+    }
+}
+
+/// systemd's side (Type=notify): READY with the name once everything has started, watchdog pings from the loop,
+/// STOPPING first when the service stops.
+final class SystemdComponent: ServiceComponent {
+    let name = "systemd"
+    private let notifier = SystemdNotifier()
+    private let loop: EventLoop
+    private let status: () -> String
+
+    init(loop: EventLoop, status: @escaping () -> String) {
+        self.loop = loop
+        self.status = status
+    }
+
+    func start() {
+        notifier.ready(status: status())
+        notifier.startWatchdog(on: loop)
+    }
+
+    func stop(_ done: @escaping () -> Void) {
+        notifier.stopping()
+        done()
+    }
+}

@@ -1,0 +1,70 @@
+import RepriseCore
+
+/// A part of the service with a life of its own: started in the order the service declares, stopped in reverse.
+protocol ServiceComponent: AnyObject {
+    var name: String { get }
+    func start() throws
+    /// Stops; calls `done` once everything it still had to send is sent (at once for most components).
+    func stop(_ done: @escaping () -> Void)
+}
+
+/// Starts the service's components in their declared order and stops them in reverse, each once the one after it
+/// (in start order) is done: stopping drains. A bound keeps a component that never finishes (a dead sound server)
+/// from holding the exit.
+final class Lifecycle {
+    private let loop: LoopTimers
+    private let log: Log
+    private let boundMilliseconds: UInt32
+    private var started: [ServiceComponent] = []
+    private var stopping = false
+    private var finished: (() -> Void)?
+
+    init(loop: LoopTimers, log: Log, boundMilliseconds: UInt32 = 2000) {
+        self.loop = loop
+        self.log = log
+        self.boundMilliseconds = boundMilliseconds
+    }
+
+    /// Starts `components` in order. When one fails, those already started are stopped (without waiting) and the
+    /// error is thrown.
+    func start(_ components: [ServiceComponent]) throws {
+        for component in components {
+            do {
+                try component.start()
+            } catch {
+                log.warning("\(component.name): \(error)")
+                for earlier in started.reversed() { earlier.stop {} }
+                started.removeAll()
+                throw error
+            }
+            started.append(component)
+        }
+    }
+
+    var isStopping: Bool { stopping }
+
+    /// Stops the started components in reverse order, then calls `then` (once), also if the bound runs out first.
+    func stop(reason: String, then: @escaping () -> Void) {
+        guard !stopping else { return }
+        stopping = true
+        finished = then
+        log.info("\(reason): stopping")
+        loop.once(afterMilliseconds: boundMilliseconds) { [weak self] in
+            guard let self, finished != nil else { return }
+            log.warning("stopping took over \(boundMilliseconds) ms (\(started.last?.name ?? "?") did not finish); quitting anyway")
+            finish()
+        }
+        stopNext()
+    }
+
+    private func stopNext() {
+        guard let component = started.popLast() else { return finish() }
+        component.stop { [weak self] in self?.stopNext() }
+    }
+
+    private func finish() {
+        let then = finished
+        finished = nil
+        then?()
+    }
+}

@@ -1,0 +1,142 @@
+import Glibc
+import GStreamerKit
+import LoopKit
+import MPRIS
+import PosixFiles
+import PulseKit
+import RepriseCore
+import SDBus
+
+/// The composition root: builds the components (engine and player, video, the D-Bus export, state, metadata, the
+/// audio session, systemd), wires their events, starts them in that order on one event loop and, on Quit, SIGTERM,
+/// SIGINT or a lost bus, stops them in reverse, draining what each still has to send.
+public enum Service {
+    /// Runs the service until it is asked to stop; returns the exit status.
+    public static func run(_ options: Options) -> Int32 {
+        let log = Log(verbose: options.verbose, write: writeToStandardError)
+        guard let audioSettings = audioSettings(options, log: log) else { return 2 }
+        GStreamer.initialize()
+        guard let playbin = Playbin(role: "music", applicationName: "Reprise", iconName: "reprise") else {
+            log.warning("GStreamer's playbin is missing (install gstreamer1.0-plugins-base)")
+            return 1
+        }
+        guard let loop = EventLoop() else {
+            log.warning("could not create the event loop")
+            return 1
+        }
+        let lifecycle = Lifecycle(loop: loop, log: log)
+        var exitStatus: Int32 = 0
+        func stop(_ reason: String) { lifecycle.stop(reason: reason) { loop.quit() } }
+
+        // The engine and the player; video (window, sidecar subtitles) is set up before the first stream loads.
+        let engine = GStreamerEngine(playbin: playbin, log: log)
+        engine.setStreamRole(audioSettings.category.streamRole) // before the first stream opens
+        let fileSystem = PosixFileSystem()
+        let player = Player(engine: engine, log: log, fileSystem: fileSystem)
+        engine.player = player
+        let video = VideoController(playbin: playbin, player: player, speeds: audioSettings.speeds, loop: loop, log: log)
+        engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
+        engine.onLoad = { video.streamWillLoad() }
+        engine.onStreamReady = { video.streamReady(subtitleURI: $0) }
+        engine.onBuffering = { video.buffering(percent: $0) }
+        let store = StateStore.standard()
+        let saved = store.load(log: log)
+        let media = options.media.isEmpty ? nil
+            : MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
+        let playback = PlaybackComponent(player: player, media: media, saved: saved, log: log)
+
+        // The bus: Reprise's objects, the other players, the audio session's interface.
+        let busComponent: BusComponent, service: MPRISService, audioInterface: AudioSessionInterface
+        let watcher: PlayerWatcher, audio: AudioSessionController
+        do {
+            let bus = try Bus.session()
+            try bus.attach(toEvent: loop.sdEvent)
+            let identity = MPRISService.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
+                SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
+            })
+            service = try MPRISService(bus: bus, player: player, playlists: playlistLibrary(fileSystem), fileSystem: fileSystem,
+                                       identity: identity, log: log) { stop("Quit") }
+            busComponent = BusComponent(bus: bus, log: log) {
+                exitStatus = 1
+                stop("lost the session bus")
+            }
+            watcher = PlayerWatcher(bus: bus, log: log)
+            audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
+                                           watcher: watcher, settings: audioSettings, changes: ChangedStreamsStore.standard(),
+                                           log: log)
+            audioInterface = try AudioSessionInterface(bus: bus, control: audio, log: log)
+            audio.interface = audioInterface
+            try service.attachVideo(video)
+            try watcher.start()
+            // Screen locks, as GNOME and KDE announce them on the session bus.
+            for screenSaver in ["org.gnome.ScreenSaver", "org.freedesktop.ScreenSaver"] {
+                try bus.addMatch("type='signal',interface='\(screenSaver)',member='ActiveChanged'") { message in
+                    if case .bool(let locked)? = message.arguments.first { audio.sessionLockChanged(locked) }
+                }
+            }
+        } catch {
+            log.warning("session bus: \(error)")
+            return 1
+        }
+        let saver = StateSaver(store: store, player: player, loop: loop, log: log, keepsState: { busComponent.ownsPlainName },
+                               dirtyAtStart: media != nil)
+        let reader = MetadataReader(player: player, art: ArtCache.standard(), fileSystem: fileSystem, loop: loop, log: log)
+        let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
+
+        // Events between them: a request's audio-policy side, and what follows every player change.
+        video.onUserAction = { audio.userActed($0) }
+        video.onChange = { service.announceVideo() }
+        service.onUserAction = { audio.userActed($0) }
+        service.allowsPlayPause = { audio.allowsPlayPause() }
+        player.onChange = {
+            if player.lastChangeAffectsSavedState { saver.markDirty() }
+            reader.playerChanged()
+            audio.playerChanged()
+            video.playerChanged()
+        }
+        loop.every(milliseconds: 5000) { service.refreshPlaylists() }
+        loop.onSignal(SIGTERM) { stop("SIGTERM") }
+        loop.onSignal(SIGINT) { stop("SIGINT") }
+
+        // Playback first: the pipeline prerolls on GStreamer's threads while the rest starts.
+        do {
+            try lifecycle.start([playback, video, busComponent, saver, reader, audio, systemd])
+        } catch {
+            return 1
+        }
+        audio.playerChanged()
+        log.info("ready as \(busComponent.ownedName) with \(player.queue.count) queued")
+        loop.run()
+        withExtendedLifetime((service, audioInterface)) {}
+        return exitStatus
+    }
+
+    /// The config file's audio settings with the command line's over them; nil (after logging why) when invalid.
+    private static func audioSettings(_ options: Options, log: Log) -> AudioSettings? {
+        let path = XDGDirectories.configHome + "/reprise/config"
+        var settings = AudioSettings()
+        do throws(PlayerError) {
+            if let bytes = PosixFileSystem().contents(of: path, limit: 1 << 16) {
+                settings = try AudioSettings(config: String(decoding: bytes, as: UTF8.self))
+            }
+        } catch {
+            log.warning("\(path): \(error.message); using the defaults")
+        }
+        do throws(PlayerError) {
+            for (key, value) in options.audio { try settings.set(key, value) }
+        } catch {
+            log.warning(error.message)
+            return nil
+        }
+        return settings
+    }
+
+    /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.
+    private static func playlistLibrary(_ fileSystem: FileSystem) -> PlaylistLibrary {
+        let userDirs = fileSystem.contents(of: XDGDirectories.configHome + "/user-dirs.dirs", limit: 1 << 16)
+        let music = XDGDirectories.variable("XDG_MUSIC_DIR")
+            ?? UserDirectories.musicDirectory(userDirs: userDirs.map { String(decoding: $0, as: UTF8.self) }, home: XDGDirectories.home)
+        return PlaylistLibrary(directories: [music + "/Playlists", XDGDirectories.dataHome + "/reprise/playlists"],
+                               fileSystem: fileSystem)
+    }
+}

@@ -1,0 +1,211 @@
+import CoreTestDoubles
+import PulseKit
+import RepriseCore
+import Testing
+@testable import RepriseService
+
+/// The audio-session controller with fakes for the sound server, the pipeline, the other players and the record:
+/// what it asks of each, in which order, and when it says it is done.
+@Suite struct AudioSessionControllerTests {
+    static let ownPID: Int32 = 4000
+    static let speakers: UInt32 = 1
+
+    /// A controller over a player with three queued entries, wired as the service wires it, and connected.
+    final class Rig {
+        let player: Player
+        let engine: ScriptedEngine
+        let server = FakeSoundServer()
+        let pipeline = FakePipeline()
+        let players = FakePlayers()
+        let record: MemoryRecord
+        let controller: AudioSessionController
+
+        /// - Parameter connect: report the connection at once (else the test lists streams first, as on connecting).
+        init(options: AudioOptions = [], category: AudioCategory = .playback, leftBehind: ChangedStreamsStore.Saved? = nil,
+             parents: [Int32: Int32] = [:], connect: Bool = true) {
+            (player, engine, _) = makePlayer(tracks: 3)
+            record = MemoryRecord(leftBehind)
+            record.requestCount = { [server] in server.requests.count }
+            var settings = AudioSettings()
+            settings.category = category
+            settings.options = options
+            controller = AudioSessionController(player: player, engine: pipeline, pulse: server, watcher: players, settings: settings,
+                                                changes: record, log: Log(verbose: false), ownProcessID: AudioSessionControllerTests.ownPID,
+                                                parentProcess: { parents[$0] })
+            player.onChange = { [controller] in controller.playerChanged() }
+            controller.start()
+            server.report(.sinkChanged(SinkInfo(index: speakers, name: "speakers", description: "Speakers", activePort: nil)))
+            server.report(.defaultSinkChanged("speakers"))
+            if connect { server.report(.connected) }
+        }
+
+        /// Reprise's own stream appears on the speakers.
+        func ownStreamStarts(index: UInt32 = 10) {
+            server.report(.sinkInputChanged(stream(index, pid: AudioSessionControllerTests.ownPID, role: "music"), isNew: true))
+        }
+    }
+
+    static func stream(_ index: UInt32, pid: Int32, role: String?, volumes: [UInt32] = [50_000, 50_000], muted: Bool = false,
+                       corked: Bool = false) -> SinkInputInfo {
+        SinkInputInfo(index: index, sink: speakers, processID: pid, role: role, applicationName: "app", volumes: volumes,
+                      muted: muted, corked: corked)
+    }
+
+    @Test func duckOthersRecordsFirstThenLowersAndPutsBackExactly() {
+        let rig = Rig(options: [.duckOthers])
+        rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music", volumes: [50_000, 40_001]), isNew: true))
+        rig.player.play()
+        rig.ownStreamStarts()
+        #expect(rig.server.requests == [.volume(20, [25_000, 20_000])])
+        // The record was on disk before the request went out.
+        #expect(rig.record.versions.first { !$0.saved.volumes.isEmpty }.map { [$0.requestsBefore] } == [0])
+        #expect(rig.record.saved?.volumes == [20: [50_000, 40_001]])
+        rig.player.pause()
+        #expect(rig.server.requests.last == .volume(20, [50_000, 40_001]))
+        #expect(rig.record.saved == nil)
+    }
+
+    @Test func stoppingPutsBackWhatIsLoweredAndIsDoneOnlyWhenTheServerConfirms() {
+        let rig = Rig(options: [.duckOthers])
+        rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music"), isNew: true))
+        rig.player.play()
+        var done = false
+        rig.controller.stop { done = true }
+        #expect(rig.server.requests.last == .volume(20, [50_000, 50_000]))
+        #expect(rig.record.saved == nil)
+        #expect(!done)
+        rig.server.confirm()
+        #expect(done)
+    }
+
+    @Test func withoutTheServerStoppingIsDoneAtOnce() {
+        let rig = Rig()
+        rig.server.isConnected = false
+        var done = false
+        rig.controller.stop { done = true }
+        #expect(done)
+    }
+
+    @Test func aPreviousRunsChangesArePutBackAsTheStreamsAreListed() {
+        let left = ChangedStreamsStore.Saved(volumes: [30: [20_000, 20_000]], muted: [31], pausedPlayers: ["org.mpris.MediaPlayer2.vlc"])
+        let rig = Rig(leftBehind: left, connect: false)
+        // Connecting lists the streams first: the lowered one gets its volume back (the record holds the old one),
+        // the muted one is unmuted.
+        rig.server.report(.sinkInputChanged(Self.stream(30, pid: 5000, role: "music", volumes: [10_000, 10_000]), isNew: true))
+        rig.server.report(.sinkInputChanged(Self.stream(31, pid: 5001, role: "music", muted: true), isNew: true))
+        #expect(rig.server.requests == [.volume(30, [20_000, 20_000]), .mute(31, false)])
+        // Then the connection: the player it had paused is resumed and its record replaced by ours (nothing held).
+        rig.server.report(.connected)
+        #expect(rig.players.played == ["org.mpris.MediaPlayer2.vlc"])
+        #expect(rig.record.saved == nil)
+    }
+
+    @Test func aCallOnOurOutputPausesAndItsEndResumes() {
+        let rig = Rig()
+        rig.player.play()
+        rig.ownStreamStarts()
+        rig.server.report(.sinkInputChanged(Self.stream(40, pid: 6000, role: "phone"), isNew: true))
+        #expect(rig.player.status == .paused)
+        #expect(rig.controller.isInterrupted)
+        rig.server.report(.sinkInputRemoved(40))
+        #expect(rig.player.status == .playing)
+    }
+
+    @Test func aMirrorSayingPlayingDoesNotPauseButAPlayerWithSoundDoes() {
+        let rig = Rig(parents: [7001: 7000])
+        rig.player.play()
+        rig.ownStreamStarts()
+        rig.players.report("org.mpris.MediaPlayer2.playerctld", OtherPlayer(owner: ":1.5", processID: 6500, playing: true))
+        #expect(rig.player.status == .playing)
+        // A browser: the name's owner is 7000, its sound comes from its child 7001.
+        rig.players.report("org.mpris.MediaPlayer2.browser", OtherPlayer(owner: ":1.6", processID: 7000, playing: true))
+        #expect(rig.player.status == .playing)
+        rig.server.report(.sinkInputChanged(Self.stream(50, pid: 7001, role: nil), isNew: true))
+        #expect(rig.player.status == .paused)
+        #expect(rig.players.paused.isEmpty)
+    }
+
+    @Test func startingToPlayPausesAPlayerThatPlaysHereButNotAMirror() {
+        let rig = Rig()
+        rig.players.report("org.mpris.MediaPlayer2.playerctld", OtherPlayer(owner: ":1.5", processID: 6500, playing: true, found: true))
+        rig.players.report("org.mpris.MediaPlayer2.mpv", OtherPlayer(owner: ":1.7", processID: 8000, playing: true, found: true))
+        rig.server.report(.sinkInputChanged(Self.stream(60, pid: 8000, role: nil), isNew: true))
+        rig.player.play()
+        #expect(rig.players.paused == ["org.mpris.MediaPlayer2.mpv"])
+    }
+
+    @Test func silentModeMutesAmbientInsideThePipeline() {
+        let rig = Rig(category: .ambient)
+        #expect(!rig.pipeline.isMuted)
+        rig.controller.setSilent(true)
+        #expect(rig.pipeline.isMuted)
+        #expect(rig.pipeline.role == "game")
+        rig.controller.setSilent(false)
+        #expect(!rig.pipeline.isMuted)
+    }
+}
+
+// MARK: Fakes
+
+final class FakeSoundServer: SoundServer {
+    enum Request: Equatable {
+        case volume(UInt32, [UInt32]), mute(UInt32, Bool), move(UInt32, String)
+    }
+    var onEvent: ((PulseEvent) -> Void)?
+    var loadedModules: Set<String> = []
+    var isConnected = true
+    private(set) var requests: [Request] = []
+    private var confirmations: [() -> Void] = []
+
+    func connect() {}
+    func moveSinkInput(_ index: UInt32, toSink name: String) { requests.append(.move(index, name)) }
+    func setSinkInputVolume(_ index: UInt32, _ volumes: [UInt32]) { requests.append(.volume(index, volumes)) }
+    func setSinkInputMute(_ index: UInt32, _ muted: Bool) { requests.append(.mute(index, muted)) }
+    func afterPendingRequests(_ done: @escaping () -> Void) {
+        if isConnected { confirmations.append(done) } else { done() }
+    }
+
+    func report(_ event: PulseEvent) { onEvent?(event) }
+    /// The server answers everything asked so far.
+    func confirm() {
+        let waiting = confirmations
+        confirmations.removeAll()
+        waiting.forEach { $0() }
+    }
+}
+
+final class FakePipeline: PipelineAudio {
+    var role = ""
+    var isDucked = false
+    var isMuted = false
+    var outputDevice: String?
+    var onCorkRequest: ((Bool) -> Void)?
+    func setStreamRole(_ role: String) { self.role = role }
+}
+
+final class FakePlayers: OtherPlayers {
+    var onChange: ((String, OtherPlayer) -> Void)?
+    var onGone: ((String) -> Void)?
+    private(set) var paused: [String] = []
+    private(set) var played: [String] = []
+    func pause(_ names: [String]) { paused += names }
+    func play(_ names: [String]) { played += names }
+    func report(_ name: String, _ player: OtherPlayer) { onChange?(name, player) }
+}
+
+/// The changed-streams record in memory: every version written, with how many server requests had gone out then.
+final class MemoryRecord: ChangedStreamsRecord {
+    private let leftBehind: ChangedStreamsStore.Saved?
+    private(set) var versions: [(saved: ChangedStreamsStore.Saved, requestsBefore: Int)] = []
+    var requestCount: () -> Int = { 0 }
+    init(_ leftBehind: ChangedStreamsStore.Saved?) { self.leftBehind = leftBehind }
+
+    func load() -> ChangedStreamsStore.Saved? { leftBehind }
+    func save(_ saved: ChangedStreamsStore.Saved) { versions.append((saved, requestCount())) }
+
+    /// What is on "disk" now (nil: no file, as an empty record removes it).
+    var saved: ChangedStreamsStore.Saved? {
+        guard let last = versions.last?.saved, last != ChangedStreamsStore.Saved() else { return nil }
+        return last
+    }
+}
