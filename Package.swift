@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "RepriseClient", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         /// Argument parsing only: hands over to the service or to the client verbs.
-        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "CLoopShims",
+        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit",
                                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),

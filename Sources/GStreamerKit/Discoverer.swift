@@ -12,12 +12,26 @@ public struct DiscoveredMedia: Sendable {
     public let hasAudio: Bool
     /// The first embedded picture (cover art), when there is one no larger than the limit.
     public let image: EmbeddedImage?
+
+    public init(uri: String, error: String?, tags: StreamTags, durationNanoseconds: Int64?, hasAudio: Bool, image: EmbeddedImage?) {
+        self.uri = uri
+        self.error = error
+        self.tags = tags
+        self.durationNanoseconds = durationNanoseconds
+        self.hasAudio = hasAudio
+        self.image = image
+    }
 }
 
 /// An embedded picture's bytes and media type (e.g. "image/jpeg").
 public struct EmbeddedImage: Sendable {
     public let bytes: [UInt8]
     public let mediaType: String
+
+    public init(bytes: [UInt8], mediaType: String) {
+        self.bytes = bytes
+        self.mediaType = mediaType
+    }
 }
 
 /// Reads tags, duration and embedded pictures of one URI at a time on GStreamer's threads, reporting

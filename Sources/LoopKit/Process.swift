@@ -1,3 +1,4 @@
+import CLoopShims
 import Glibc
 
 /// Seconds on the monotonic clock.
@@ -12,3 +13,8 @@ public func monotonicSeconds() -> Double {
     var text = line + "\n"
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }
+
+/// Caps glibc's malloc arenas at `count` (before threads start): GStreamer starts and ends streaming threads with
+/// every stream, and per-thread arenas hold on to freed memory.
+@discardableResult
+public func limitMallocArenas(_ count: Int) -> Bool { rp_limit_malloc_arenas(Int32(count)) }

@@ -1,6 +1,6 @@
-import CGStreamer
 import Glibc
 import GStreamerKit
+import LoopKit
 import RepriseCore
 
 /// Embedded cover pictures, each written once to `$XDG_CACHE_HOME/reprise/art/<sha256>.<ext>` (files 0600,
@@ -13,10 +13,8 @@ struct ArtCache {
     /// The URI of picture `bytes` of `kind` in the cache, writing it first when it is not there yet; nil when it
     /// cannot be written.
     func store(_ bytes: [UInt8], kind: ImageKind) -> String? {
-        guard let digest = bytes.withUnsafeBufferPointer({ g_compute_checksum_for_data(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) })
-        else { return nil }
-        defer { g_free(digest) }
-        let path = directory + "/" + String(cString: digest) + "." + kind.fileExtension
+        guard let digest = sha256Hex(bytes) else { return nil }
+        let path = directory + "/" + digest + "." + kind.fileExtension
         var info = stat()
         if stat(path, &info) == 0 && Int(info.st_size) == bytes.count { return MediaURI.file(path: path) }
         guard DurableFile.makePrivateDirectories(directory, ownComponents: 2),

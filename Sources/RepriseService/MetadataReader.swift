@@ -8,26 +8,29 @@ import RepriseCore
 final class MetadataReader: ServiceComponent {
     let name = "metadata reader"
     private let player: Player
-    private let art: ArtCache
+    private let art: CoverStore
     private let fileSystem: FileSystem
     private let log: Log
-    private var discoverers: [Discoverer] = []
-    private var idle: [Discoverer] = []
+    private var discoverers: [TagReader] = []
+    private var idle: [TagReader] = []
     /// The entry each busy discoverer is reading.
     private var busy: [ObjectIdentifier: (id: Int, uri: String)] = [:]
     private var folderCovers: [String: String?] = [:]
     private let loop: LoopTimers
     private var pumpScheduled = false
 
-    /// - Parameter concurrency: how many files are read at once.
-    init(player: Player, art: ArtCache, fileSystem: FileSystem, loop: LoopTimers, log: Log, concurrency: Int = 2) {
+    /// - Parameters:
+    ///   - concurrency: how many files are read at once.
+    ///   - makeReader: a tag reader (GstDiscoverer in the service); nil when none can be had.
+    init(player: Player, art: CoverStore, fileSystem: FileSystem, loop: LoopTimers, log: Log, concurrency: Int = 2,
+         makeReader: () -> TagReader? = { Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) }) {
         self.player = player
         self.loop = loop
         self.art = art
         self.fileSystem = fileSystem
         self.log = log
         for _ in 0..<max(1, concurrency) {
-            guard let discoverer = Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) else { continue }
+            guard let discoverer = makeReader() else { continue }
             discoverer.onDiscovered = { [unowned self, unowned discoverer] media in finished(discoverer, media) }
             discoverer.start()
             discoverers.append(discoverer)
@@ -69,7 +72,7 @@ final class MetadataReader: ServiceComponent {
         }
     }
 
-    private func finished(_ discoverer: Discoverer, _ media: DiscoveredMedia) {
+    private func finished(_ discoverer: TagReader, _ media: DiscoveredMedia) {
         guard let entry = busy.removeValue(forKey: ObjectIdentifier(discoverer)) else { return }
         idle.append(discoverer)
         let path = MediaURI(entry.uri)?.path ?? ""
@@ -102,3 +105,20 @@ final class MetadataReader: ServiceComponent {
         return found
     }
 }
+
+/// Reads tags, length and the embedded picture of one URI at a time, reporting on the loop (``Discoverer``).
+protocol TagReader: AnyObject {
+    var onDiscovered: ((DiscoveredMedia) -> Void)? { get set }
+    func start()
+    /// Starts reading `uri`; false when it cannot even start.
+    func discover(_ uri: String) -> Bool
+}
+
+extension Discoverer: TagReader {}
+
+/// Where embedded pictures are kept, as `file://` URIs a widget can load (``ArtCache``).
+protocol CoverStore {
+    func store(_ bytes: [UInt8], kind: ImageKind) -> String?
+}
+
+extension ArtCache: CoverStore {}

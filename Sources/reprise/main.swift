@@ -1,5 +1,5 @@
-import CLoopShims
 import Glibc
+import LoopKit
 
 // Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
 // SIGTERM and SIGINT reach the event loop's handlers.
@@ -10,6 +10,6 @@ sigprocmask(SIG_SETMASK, &unblocked, nil)
 // GStreamer starts and ends streaming threads with every stream; glibc gives each thread its own malloc arena,
 // and memory freed in one is seldom returned, so RSS sat ~2.5 MiB higher under the soak. One arena costs no reply
 // latency we can measure (BENCHMARKS.md). MALLOC_ARENA_MAX in the environment still decides when it is set.
-if getenv("MALLOC_ARENA_MAX") == nil { _ = rp_limit_malloc_arenas(1) }
+if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
 
 RepriseCommand.main()
