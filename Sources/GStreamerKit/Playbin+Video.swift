@@ -10,6 +10,14 @@ public struct MediaStreamInfo: Sendable, Equatable {
     public var codec: String?
     /// The container the stream came from ("Matroska"…); nil for a stream read straight from a file (a sidecar subtitle).
     public var container: String?
+
+    public init(index: Int, language: String? = nil, title: String? = nil, codec: String? = nil, container: String? = nil) {
+        self.index = index
+        self.language = language
+        self.title = title
+        self.codec = codec
+        self.container = container
+    }
 }
 
 /// The decoded size of the current video stream.
@@ -18,6 +26,12 @@ public struct VideoFormat: Sendable, Equatable {
     public var height: Int
     /// Width ÷ height as displayed (the pixel aspect ratio applied).
     public var displayAspectRatio: Double
+
+    public init(width: Int, height: Int, displayAspectRatio: Double) {
+        self.width = width
+        self.height = height
+        self.displayAspectRatio = displayAspectRatio
+    }
 }
 
 /// A decoded frame, mapped for reading while the closure given it runs: 32-bit BGRx pixels.
@@ -27,6 +41,13 @@ public struct VideoFrame {
     public let height: Int
     /// Bytes a row.
     public let stride: Int
+
+    public init(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) {
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.stride = stride
+    }
 }
 
 /// Keeps the frame callback alive for as long as the sink (the process's life).

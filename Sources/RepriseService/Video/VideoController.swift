@@ -9,12 +9,12 @@ import X11Kit
 /// Runs on the event loop; without a display it only reports streams and plays the sound.
 final class VideoController: VideoControl, ServiceComponent {
     let name = "video"
-    private let loop: EventLoop
-    private let playbin: Playbin
+    private let loop: VideoLoop
+    private let playbin: VideoPipeline
     private let player: Player
     private let log: Log
     /// Nil without a display, and once the display went away.
-    private var window: VideoWindow?
+    private var window: VideoSurface?
     /// Told of every user action taken from the window's keys (the audio policy counts them).
     var onUserAction: ((PolicyEvent) -> Void)?
     /// Something clients see changed (announce it).
@@ -35,13 +35,15 @@ final class VideoController: VideoControl, ServiceComponent {
     private var appliedLayout: VideoLayout?
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
-    init(playbin: Playbin, player: Player, speeds: SpeedList, loop: EventLoop, log: Log) {
+    /// - Parameter makeWindow: the window on the display (nil without one).
+    init(playbin: VideoPipeline, player: Player, speeds: SpeedList, loop: VideoLoop, log: Log,
+         makeWindow: () -> VideoSurface? = { VideoWindow() }) {
         self.playbin = playbin
         self.loop = loop
         self.player = player
         self.log = log
         speedList = speeds
-        window = VideoWindow()
+        window = makeWindow()
         if let window, playbin.enableVideo(onFrame: { [weak self] in self?.drawLatestFrame() }) {
             log.info("video: drawing into X window \(window.handle)")
         } else {

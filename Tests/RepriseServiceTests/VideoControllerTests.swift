@@ -1,0 +1,198 @@
+import CoreTestDoubles
+import GStreamerKit
+import RepriseCore
+import Testing
+import X11Kit
+@testable import RepriseService
+
+/// The video controller over a fake pipeline, window and loop: the window follows the media, layouts are applied
+/// once per change, keys become player requests, frames are drawn only where they can be seen, and a display that
+/// goes away turns video off.
+@Suite struct VideoControllerTests {
+    final class Rig {
+        let player: Player
+        let engine: ScriptedEngine
+        let pipeline = FakeVideoPipeline()
+        let window = FakeWindow()
+        let loop = FakeVideoLoop()
+        let controller: VideoController
+        var userActions: [PolicyEvent] = []
+        var changes = 0
+
+        init(withDisplay: Bool = true) {
+            (player, engine, _) = makePlayer(tracks: 2)
+            let window = self.window
+            controller = VideoController(playbin: pipeline, player: player, speeds: SpeedList(), loop: loop, log: Log(verbose: false),
+                                         makeWindow: { withDisplay ? window : nil })
+            controller.onUserAction = { [unowned self] in userActions.append($0) }
+            controller.onChange = { [unowned self] in changes += 1 }
+            player.onChange = { [controller] in controller.playerChanged() }
+            controller.start()
+            player.play()
+        }
+
+        /// A 4:3 stream with video prerolls.
+        func videoStreamReady(width: Int = 320, height: Int = 240) {
+            player.engineDidPreroll(lengthMicroseconds: 60_000_000, seekable: true)
+            pipeline.videoStreamCount = 1
+            pipeline.videoFormat = VideoFormat(width: width, height: height, displayAspectRatio: Double(width) / Double(height))
+            controller.streamReady(subtitleURI: nil)
+        }
+
+        func deliver(_ events: VideoWindow.Event...) {
+            window.events += events
+            _ = loop.readable()
+        }
+    }
+
+    @Test func theWindowFollowsTheMediaAndOpensAtThePicturesShape() {
+        let rig = Rig()
+        #expect(rig.pipeline.videoEnabled)
+        #expect(!rig.window.isVisible)
+        rig.videoStreamReady()
+        #expect(rig.window.isVisible)
+        #expect(rig.window.title == rig.player.announcedTrack?.title)
+        #expect(rig.window.resizes.last.map { [$0.width, $0.height] } == [320, 240])
+        #expect(rig.pipeline.layouts.count == 1)
+        rig.player.stop()
+        #expect(!rig.window.isVisible)
+    }
+
+    @Test func aResizeLaysThePictureOutOnceForFitAndFill() {
+        let rig = Rig()
+        rig.videoStreamReady()
+        rig.window.size = (854, 480)
+        rig.deliver(.resized(width: 854, height: 480))
+        #expect(rig.pipeline.layouts.last?.size == [640, 480])
+        let count = rig.pipeline.layouts.count
+        rig.deliver(.exposed)
+        #expect(rig.pipeline.layouts.count == count, "an unchanged layout is not applied again")
+        rig.controller.setAspectMode(.fill)
+        // Covers the window, cropped evenly (sizes even, for 4:2:0 chroma).
+        #expect(rig.pipeline.layouts.last?.size == [854, 642])
+        #expect(rig.pipeline.layouts.last?.crop == [0, 81, 0, 81])
+    }
+
+    @Test func keysBecomePlayerRequestsThatThePolicyHears() {
+        let rig = Rig()
+        rig.videoStreamReady()
+        rig.deliver(.key(.space))
+        #expect(rig.player.status == .paused)
+        #expect(rig.userActions == [.userPaused])
+        rig.deliver(.key(.right))
+        #expect(rig.engine.requests.last == .seek(CustomActions.skipMicroseconds))
+        rig.deliver(.key(.character("f")))
+        #expect(rig.window.isFullscreen)
+        rig.deliver(.key(.escape))
+        #expect(!rig.window.isFullscreen)
+        rig.deliver(.key(.character("]")))
+        #expect(rig.player.rate == 1.25)
+        rig.deliver(.closeRequested)
+        #expect(rig.player.status == .stopped)
+        #expect(rig.userActions.last == .userStopped)
+    }
+
+    @Test func framesAreDrawnOnlyIntoAVisibleWindow() {
+        let rig = Rig()
+        rig.pipeline.onFrame?()
+        #expect(rig.window.framesDrawn == 0, "hidden: nothing drawn")
+        rig.videoStreamReady()
+        let drawn = rig.window.framesDrawn // the layout drew the kept frame
+        rig.pipeline.onFrame?()
+        #expect(rig.window.framesDrawn == drawn + 1)
+        rig.deliver(.exposed)
+        #expect(rig.window.framesDrawn == drawn + 2, "an expose redraws the kept frame")
+    }
+
+    @Test func aDisplayThatGoesAwayTurnsVideoOffAndThePlayerPlaysOn() {
+        let rig = Rig()
+        rig.videoStreamReady()
+        #expect(rig.controller.hasDisplay)
+        let changes = rig.changes
+        rig.window.isLost = true
+        #expect(rig.loop.readable() == false, "the descriptor is no longer watched")
+        #expect(!rig.controller.hasDisplay)
+        #expect(rig.pipeline.videoDisabled)
+        #expect(rig.changes > changes)
+        #expect(rig.player.status == .playing)
+        rig.pipeline.onFrame?()
+        rig.controller.setFullscreen(true)
+        #expect(!rig.window.isFullscreen)
+    }
+
+    @Test func withoutADisplayVideoIsNeverEnabled() {
+        let rig = Rig(withDisplay: false)
+        #expect(!rig.pipeline.videoEnabled)
+        #expect(!rig.controller.hasDisplay)
+        rig.videoStreamReady()
+        #expect(rig.controller.hasVideo)
+        #expect(rig.pipeline.layouts.isEmpty)
+    }
+}
+
+// MARK: Fakes
+
+final class FakeVideoPipeline: VideoPipeline {
+    var onFrame: (() -> Void)?
+    var videoEnabled = false
+    var videoDisabled = false
+    var videoStreamCount = 0
+    var videoFormat: VideoFormat?
+    private(set) var layouts: [(size: [Int], crop: [Int])] = []
+    var audioStreams: [MediaStreamInfo] = []
+    var subtitleStreams: [MediaStreamInfo] = []
+    var currentAudioStream = 0
+    var currentSubtitleStream = 0
+    var showsSubtitles = true
+    var positionNanoseconds: Int64? = 0
+    private var pixels = [UInt8](repeating: 0, count: 16)
+
+    func enableVideo(onFrame: @escaping () -> Void) -> Bool {
+        videoEnabled = true
+        self.onFrame = onFrame
+        return true
+    }
+    func disableVideo() { videoDisabled = true }
+    func setVideoLayout(width: Int?, height: Int?, crop: (left: Int, top: Int, right: Int, bottom: Int)) {
+        layouts.append(([width ?? 0, height ?? 0], [crop.left, crop.top, crop.right, crop.bottom]))
+    }
+    func withLatestVideoFrame(_ body: (VideoFrame) -> Void) {
+        pixels.withUnsafeBytes { body(VideoFrame(pixels: $0.baseAddress!, width: 2, height: 2, stride: 8)) }
+    }
+    func forgetVideoFrame() {}
+    func seek(toNanoseconds position: Int64, rate: Double) -> Bool { true }
+}
+
+final class FakeWindow: VideoSurface {
+    let fileDescriptor: Int32 = 99
+    let handle: UInt = 0x400001
+    var isLost = false
+    var title = ""
+    var isVisible = false
+    var isFullscreen = false
+    var size: (width: Int, height: Int) = (320, 240)
+    var events: [VideoWindow.Event] = []
+    private(set) var resizes: [(width: Int, height: Int)] = []
+    private(set) var framesDrawn = 0
+
+    func resize(width: Int, height: Int) { resizes.append((width, height)) }
+    func raise() {}
+    func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) { framesDrawn += 1 }
+    func drawLoading(phase: Int) {}
+    func nextEvent() -> VideoWindow.Event? { events.isEmpty ? nil : events.removeFirst() }
+}
+
+final class FakeVideoLoop: VideoLoop {
+    private var watch: (() -> Bool)?
+    func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {}
+    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) { handler() }
+    func onReadable(_ fd: Int32, _ handler: @escaping () -> Bool) { watch = handler }
+    /// The window's descriptor became readable; returns whether it is still watched.
+    @discardableResult
+    func readable() -> Bool {
+        guard let watch else { return false }
+        let keep = watch()
+        if !keep { self.watch = nil }
+        return keep
+    }
+}
