@@ -38,6 +38,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     private var lastStatus: PlaybackStatus
     private let ownPID: Int32
     private var lastCorkRequestAt: Double?
+    /// Stopped: the session takes no more decisions.
+    private var stopped = false
 
     /// - Parameters:
     ///   - ownProcessID: streams of this process are Reprise's own.
@@ -92,6 +94,9 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             mutedOthers.removeAll()
             recordChanges()
         }
+        // From now on nothing is changed in others: playback may still report changes (a tag read, its own stop)
+        // until the playback component stops, and must not lower anyone again.
+        stopped = true
         pulse.afterPendingRequests(done)
     }
 
@@ -151,6 +156,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     }
 
     private func feed(_ event: PolicyEvent) {
+        guard !stopped else { return }
         apply(policy.handle(event, playing: player.status == .playing))
     }
 
@@ -230,8 +236,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         } else if let role = info.role, shortSoundRoles.contains(role), onOurOutput {
             feed(.shortSoundStarted(stream: Int(info.index)))
         } else {
-            if policy.isLoweringOthers { lower([info]) }
-            if policy.isSilencingOthers { silence([info]) }
+            if !stopped, policy.isLoweringOthers { lower([info]) }
+            if !stopped, policy.isSilencingOthers { silence([info]) }
         }
     }
 

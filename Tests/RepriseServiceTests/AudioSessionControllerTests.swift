@@ -76,6 +76,12 @@ import Testing
         #expect(!done)
         rig.server.confirm()
         #expect(done)
+        // Playback goes on until its own component stops (a tag read, a pause and play): nobody is lowered again.
+        let requests = rig.server.requests.count
+        rig.player.pause()
+        rig.player.play()
+        rig.server.report(.sinkInputChanged(Self.stream(21, pid: 5002, role: "music"), isNew: true))
+        #expect(rig.server.requests.count == requests)
     }
 
     @Test func withoutTheServerStoppingIsDoneAtOnce() {
