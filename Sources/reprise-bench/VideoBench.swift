@@ -4,7 +4,7 @@ import TestSupport
 
 extension Bench {
     /// Video on a private Xvfb: exec → window shown, footprint while a 640×360 video plays (against playbin drawing
-    /// through the same scale-and-ximagesink path), and a Space key in the window → PropertiesChanged.
+    /// the same frames into a window of its own through ximagesink), and a Space key in the window → PropertiesChanged.
     func videoFigures(binary: String, runs: Int, seconds: Double) throws -> [Row] {
         let display = try XvfbServer(directory: workDirectory, width: 1280, height: 720)
         defer { display.stop() }
