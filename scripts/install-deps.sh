@@ -9,6 +9,7 @@ packages=(
   dbus dbus-daemon dbus-bin playerctl procps tmux
   libx11-dev gstreamer1.0-x xvfb xdotool x11-utils
   mpv mpv-mpris shared-mime-info gcc libc6-dev
+  pipewire pipewire-pulse wireplumber pipewire-bin util-linux
 )
 missing=()
 for p in "${packages[@]}"; do

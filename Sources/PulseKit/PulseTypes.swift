@@ -77,6 +77,10 @@ extension SinkInfo {
 }
 
 extension SinkInputInfo {
+    /// Linked to a sink: its sink and volume are real. PipeWire's pulse server reports a new stream before it is
+    /// linked (no sink, corked, volume 0).
+    public var isLinked: Bool { sink != UInt32.max } // PA_INVALID_INDEX
+
     /// The same stream, muted or not.
     public func with(muted: Bool) -> SinkInputInfo {
         SinkInputInfo(index: index, sink: sink, processID: processID, role: role, applicationName: applicationName,

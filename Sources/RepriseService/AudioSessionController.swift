@@ -27,6 +27,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     let shortSoundRoles: Set<String> = ["event", "a11y"]
     private var ownStreams: [UInt32: SinkInputInfo] = [:]
     private var otherStreams: [UInt32: SinkInputInfo] = [:]
+    /// Other streams already judged (call, short sound, lowered…): those linked to a sink.
+    private var judged: Set<UInt32> = []
     /// Other streams lowered by duckOthers, with their volumes before.
     private var lowered: [UInt32: [UInt32]] = [:]
     /// Other streams muted by soloAmbient (only those that were not muted already).
@@ -178,6 +180,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             tracker.reset()
             ownStreams.removeAll()
             otherStreams.removeAll()
+            judged.removeAll()
             lowered.removeAll()
             mutedOthers.removeAll()
             recordChanges()
@@ -196,10 +199,11 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             if ownStreams.removeValue(forKey: index) != nil {
                 if ownStreams.isEmpty { tracker.streamEnded() }
             } else if let info = otherStreams.removeValue(forKey: index) {
+                let wasJudged = judged.remove(index) != nil
                 feed(audiblePlayers.streamRemoved(index))
                 if lowered.removeValue(forKey: index) != nil || mutedOthers.remove(index) != nil { recordChanges() }
-                if let role = info.role, triggerRoles.contains(role) { feed(.callEnded(stream: Int(index))) }
-                if let role = info.role, shortSoundRoles.contains(role) { feed(.shortSoundEnded(stream: Int(index))) }
+                if wasJudged, let role = info.role, triggerRoles.contains(role) { feed(.callEnded(stream: Int(index))) }
+                if wasJudged, let role = info.role, shortSoundRoles.contains(role) { feed(.shortSoundEnded(stream: Int(index))) }
             }
         }
         // The next stream opens on the chosen output, or on the default once that is gone or none was chosen.
@@ -211,24 +215,28 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         var info = reported
         if info.processID == ownPID {
             ownStreams[info.index] = info
-            tracker.streamIsOn(info.sink)
+            // A report with no sink is a stream not (or no longer) linked: it says nothing of where it plays.
+            if info.isLinked { tracker.streamIsOn(info.sink) }
             // pulsesink drops a mute set while its stream is still connecting; a new stream starts as the policy says.
             if isNew && engine.isMuted && !info.muted { pulse.setSinkInputMute(info.index, true) }
             return
         }
-        if isNew, let original = leftByPreviousRun.volumes.removeValue(forKey: info.index) {
+        otherStreams[info.index] = info
+        feed(audiblePlayers.streamChanged(info.index, processID: info.processID, playing: !info.corked && !isCallOrShortSound(info)))
+        // A stream is judged once, when its facts are known: linked to a sink. PipeWire's pulse server reports a new
+        // stream before WirePlumber links it (no sink, corked, volume 0); the real sink and volume come as a change.
+        guard info.isLinked, judged.insert(info.index).inserted else { return }
+        if let original = leftByPreviousRun.volumes.removeValue(forKey: info.index) {
             log.info("restoring the volume of stream #\(info.index), lowered by a previous run")
             pulse.setSinkInputVolume(info.index, original)
             info = info.with(volumes: original)
         }
-        if isNew, leftByPreviousRun.muted.remove(info.index) != nil {
+        if leftByPreviousRun.muted.remove(info.index) != nil {
             log.info("unmuting stream #\(info.index), silenced by a previous run")
             pulse.setSinkInputMute(info.index, false)
             info = info.with(muted: false)
         }
         otherStreams[info.index] = info
-        feed(audiblePlayers.streamChanged(info.index, processID: info.processID, playing: !info.corked && !isCallOrShortSound(info)))
-        guard isNew else { return }
         let onOurOutput = tracker.streamSink == nil || tracker.streamSink == info.sink
         if let role = info.role, triggerRoles.contains(role), onOurOutput {
             log.info("a \(role) stream started (#\(info.index))")
@@ -271,11 +279,12 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
                 pausedPlayers.removeAll { names.contains($0) }
                 recordChanges()
             case .lowerOtherStreams:
-                lower(otherStreams.values.filter { !isCallOrShortSound($0) })
+                // Only streams whose real volume is known (judged): never a volume not seen.
+                lower(otherStreams.values.filter { judged.contains($0.index) && !isCallOrShortSound($0) })
             case .restoreOtherStreams:
                 restoreLowered()
             case .muteOtherStreams:
-                silence(Array(otherStreams.values).filter { !isCallOrShortSound($0) })
+                silence(otherStreams.values.filter { judged.contains($0.index) && !isCallOrShortSound($0) })
             case .unmuteOtherStreams:
                 for index in mutedOthers { pulse.setSinkInputMute(index, false) }
                 mutedOthers.removeAll()

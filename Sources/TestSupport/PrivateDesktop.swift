@@ -1,8 +1,21 @@
 import Foundation
 import Glibc
 
-/// A private session bus and a private PulseAudio (null sink `speakers`, role-cork) for tests and
-/// benchmarks, with the environment a client needs to use them. ``stop()`` kills both by PID.
+/// The sound servers Reprise is tested on.
+public enum SoundServerKind: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// PulseAudio started with `-n` and only the modules the tests need (native protocol, a null sink, role-cork
+    /// unless asked not to): quick, but a clean room.
+    case minimalPulseAudio = "minimal PulseAudio"
+    /// PulseAudio with its distribution's own default.pa (stream-restore, device-restore, role-cork…), as users run it.
+    case stockPulseAudio = "stock PulseAudio"
+    /// PipeWire with WirePlumber and pipewire-pulse, headless, as Debian 12's GNOME runs it.
+    case pipeWire = "PipeWire"
+
+    public var description: String { rawValue }
+}
+
+/// A private session bus and a private sound server (a null sink `speakers` as the default output) for tests and
+/// benchmarks, with the environment a client needs to use them. ``stop()`` kills everything by PID.
 public final class PrivateDesktop {
     public let directory: String
     public let busAddress: String
@@ -14,7 +27,10 @@ public final class PrivateDesktop {
     ///   - serviceDirectory: a D-Bus activation directory the bus also reads.
     ///   - openToOtherUsers: lets other local users connect to both daemons (for players that refuse root).
     ///   - roleCork: load `module-role-cork` (off: like PipeWire's PulseAudio server, which sends no cork requests).
-    public init(serviceDirectory: String? = nil, openToOtherUsers: Bool = false, roleCork: Bool = true) throws {
+    ///   - soundServer: which server plays (``SoundServerKind``).
+    public init(serviceDirectory: String? = nil, openToOtherUsers: Bool = false, roleCork: Bool = true,
+                soundServer: SoundServerKind = .minimalPulseAudio) throws {
+        self.soundServer = soundServer
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-desk-\(UUID().uuidString)").path
         let runtime = directory + "/xdg", home = directory + "/home"
         try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
@@ -25,6 +41,7 @@ public final class PrivateDesktop {
         env["XDG_RUNTIME_DIR"] = runtime
         env["HOME"] = home
         env["PULSE_SERVER"] = "unix:\(runtime)/pulse/native"
+        env["PIPEWIRE_RUNTIME_DIR"] = runtime
         // Everything the player reads and writes stays under the private home (XDG defaults).
         for name in ["DISPLAY", "WAYLAND_DISPLAY", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "XDG_STATE_HOME",
                      "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_MUSIC_DIR"] {
@@ -57,10 +74,22 @@ public final class PrivateDesktop {
         environment = env
 
         let native = "--load=module-native-protocol-unix" + (openToOtherUsers ? " auth-anonymous=1" : "")
-        pulseArguments = ["--daemonize=yes", "--exit-idle-time=-1", "-n", native, "--load=module-null-sink sink_name=speakers"]
-            + (roleCork ? ["--load=module-role-cork"] : []) + ["--log-target=stderr"]
+        switch soundServer {
+        case .minimalPulseAudio:
+            pulseArguments = ["--daemonize=yes", "--exit-idle-time=-1", "-n", native, "--load=module-null-sink sink_name=speakers"]
+                + (roleCork ? ["--load=module-role-cork"] : []) + ["--log-target=stderr"]
+        case .stockPulseAudio:
+            pulseArguments = ["--daemonize=yes", "--exit-idle-time=-1", "--log-target=stderr"]
+        case .pipeWire:
+            break
+        }
         do {
-            pids.append(try startPulse())
+            if soundServer == .pipeWire {
+                try startPipeWire(home: home)
+            } else {
+                pids.append(try startPulse())
+                if soundServer == .stockPulseAudio { try addSpeakers() }
+            }
         } catch {
             stop()
             throw error
@@ -72,7 +101,10 @@ public final class PrivateDesktop {
     }
 
     public var busPID: pid_t { pids[0] }
+    public let soundServer: SoundServerKind
     private var pulseArguments: [String] = []
+    /// pipewire-pulse's PID (PipeWire): what ``restartPulse()`` restarts.
+    private var pipeWirePulse: Child?
 
     private func startPulse() throws -> pid_t {
         let pulse = try runCommand("pulseaudio", pulseArguments, environment: environment)
@@ -85,8 +117,67 @@ public final class PrivateDesktop {
         return pulsePID
     }
 
-    /// Kills PulseAudio (by PID) and starts it again with the same modules, as when the sound server restarts.
+    /// The stock server starts with `auto_null`: a null sink named `speakers` becomes the default, as in the others.
+    private func addSpeakers() throws {
+        _ = try runCommand("pactl", ["load-module", "module-null-sink", "sink_name=speakers"], environment: environment)
+        _ = try runCommand("pactl", ["set-default-sink", "speakers"], environment: environment)
+    }
+
+    /// PipeWire, WirePlumber and pipewire-pulse on the private bus, with a null sink `speakers` from the
+    /// configuration; each on normal scheduling (as root, PipeWire's module-rt would put its threads on SCHED_FIFO).
+    private func startPipeWire(home: String) throws {
+        let confDirectory = home + "/.config/pipewire/pipewire.conf.d"
+        try FileManager.default.createDirectory(atPath: confDirectory, withIntermediateDirectories: true)
+        try """
+            context.objects = [
+              { factory = adapter
+                args = { factory.name = support.null-audio-sink node.name = speakers node.description = Speakers
+                         media.class = Audio/Sink audio.position = [ FL FR ] priority.session = 1000 priority.driver = 1000
+                         object.linger = true } }
+            ]
+            """.write(toFile: confDirectory + "/10-null-sink.conf", atomically: true, encoding: .utf8)
+        let runtime = environment["XDG_RUNTIME_DIR"]!
+        func daemon(_ tool: String) throws -> Child {
+            try Child.spawn("setpriv", ["--bounding-set=-sys_nice", "--inh-caps=-sys_nice", tool], environment: environment,
+                            stdout: directory + "/\(tool).log", stderr: directory + "/\(tool).log")
+        }
+        let pipewire = try daemon("pipewire")
+        pids.append(pipewire.pid)
+        guard eventually(10, { FileManager.default.fileExists(atPath: runtime + "/pipewire-0") }) else {
+            throw HarnessError(message: "pipewire did not start: \(log("pipewire"))")
+        }
+        pids.append(try daemon("wireplumber").pid)
+        let pulse = try daemon("pipewire-pulse")
+        pids.append(pulse.pid)
+        pipeWirePulse = pulse
+        guard eventually(15, {
+            FileManager.default.fileExists(atPath: runtime + "/pulse/native")
+                && (try? runCommand("pactl", ["get-default-sink"], environment: environment))?.output
+                    .trimmingCharacters(in: .whitespacesAndNewlines) == "speakers"
+        }) else {
+            throw HarnessError(message: "PipeWire did not come up: \(log("wireplumber")) \(log("pipewire-pulse"))")
+        }
+    }
+
+    private func log(_ name: String) -> String {
+        (try? String(contentsOfFile: directory + "/\(name).log", encoding: .utf8)) ?? ""
+    }
+
+    /// Kills the PulseAudio server (by PID) and starts it again with the same modules, as when the sound server
+    /// restarts; under PipeWire, pipewire-pulse.
     public func restartPulse() throws {
+        if soundServer == .pipeWire, var pulse = pipeWirePulse {
+            kill(pulse.pid, SIGKILL)
+            _ = pulse.wait()
+            pids.removeAll { $0 == pulse.pid }
+            let restarted = try Child.spawn("setpriv", ["--bounding-set=-sys_nice", "--inh-caps=-sys_nice", "pipewire-pulse"],
+                                            environment: environment, stdout: directory + "/pipewire-pulse.log",
+                                            stderr: directory + "/pipewire-pulse.log")
+            pids.append(restarted.pid)
+            pipeWirePulse = restarted
+            _ = eventually(10) { (try? runCommand("pactl", ["info"], environment: environment))?.status == 0 }
+            return
+        }
         guard pids.count > 1 else { return }
         let old = pids.removeLast()
         kill(old, SIGKILL)
@@ -94,6 +185,7 @@ public final class PrivateDesktop {
         _ = eventually(5) { kill(old, 0) != 0 }
         try? FileManager.default.removeItem(atPath: pidFile)
         pids.append(try startPulse())
+        if soundServer == .stockPulseAudio { try addSpeakers() }
     }
 
     /// Kills the daemons (by PID) and removes the directory.

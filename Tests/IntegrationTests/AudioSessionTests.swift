@@ -28,8 +28,8 @@ import TestSupport
         return (module, index)
     }
 
-    func callPausesAndResumes(roleCork: Bool) throws {
-        let session = try Session(roleCork: roleCork)
+    func callPausesAndResumes(roleCork: Bool, server: SoundServerKind = .minimalPulseAudio) throws {
+        let session = try Session(roleCork: roleCork, soundServer: server)
         defer { session.close() }
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 0 })
@@ -43,13 +43,16 @@ import TestSupport
         #expect(try session.get("Interrupted", interface: Self.audio) == .bool(false))
     }
 
-    @Test func aCallPausesAndResumesThroughCorkRequests() throws { try callPausesAndResumes(roleCork: true) }
+    /// With role-cork (minimal and stock PulseAudio) both paths see the call; PipeWire sends no cork requests.
+    @Test(arguments: SoundServerKind.allCases) func aCallPausesAndResumes(_ server: SoundServerKind) throws {
+        try callPausesAndResumes(roleCork: true, server: server)
+    }
 
     /// PipeWire's PulseAudio server sends no cork requests: Reprise's own stream watching must do it.
     @Test func aCallPausesAndResumesWithoutRoleCork() throws { try callPausesAndResumes(roleCork: false) }
 
-    @Test func pausingDuringACallKeepsItPausedAfterwards() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func pausingDuringACallKeepsItPausedAfterwards(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" })
@@ -61,8 +64,8 @@ import TestSupport
         #expect(!session.waitFor(1.5) { session.status() == "Playing" })
     }
 
-    @Test func anotherPlayerStartingPausesRepriseForGood() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func anotherPlayerStartingPausesRepriseForGood(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" })
@@ -73,8 +76,8 @@ import TestSupport
         #expect(!session.waitFor(1.5) { session.status() == "Playing" })
     }
 
-    @Test func shortSoundsDuckInsteadOfPausing() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func shortSoundsDuckInsteadOfPausing(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" })
@@ -85,8 +88,8 @@ import TestSupport
         #expect(session.waitFor { signal(session, "InterruptionEnded", [.string("ducking"), .bool(true)]) })
     }
 
-    @Test func theStreamFollowsANewDefaultOutputAndPausesWhenItGoes() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func theStreamFollowsANewDefaultOutputAndPausesWhenItGoes(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let reprise = try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
@@ -106,8 +109,8 @@ import TestSupport
         #expect(!session.waitFor(1.5) { session.status() == "Playing" })
     }
 
-    @Test func anOutputRemovedWhileNothingPlaysDoesNotStopLaterStreams() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func anOutputRemovedWhileNothingPlaysDoesNotStopLaterStreams(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let reprise = try session.launch([media.first, media.second])
         #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
@@ -126,8 +129,8 @@ import TestSupport
         #expect(!session.log(of: reprise).contains("the sound output failed"), "\(session.log(of: reprise))")
     }
 
-    @Test func silentModeMutesAmbientButNotPlayback() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func silentModeMutesAmbientButNotPlayback(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let ambient = try session.launch(["--category", "ambient", media.first])
         #expect(session.waitFor { session.status() == "Playing" && stream(session, ambient) != nil })
@@ -149,8 +152,8 @@ import TestSupport
         #expect(badOption?.message.contains("shuffle") == true)
     }
 
-    @Test func duckOthersLowersAnotherStreamAndRestoresItExactly() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func duckOthersLowersAnotherStreamAndRestoresItExactly(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let other = try session.startStream(role: "music", volume: 50_000)
         func otherVolumes() -> [Int] { (try? session.sinkInputs(of: other))?.first?.volumes ?? [] }
@@ -161,8 +164,8 @@ import TestSupport
         #expect(session.waitFor { otherVolumes() == [50_000, 50_000] })
     }
 
-    @Test func aCrashWhileDuckingIsUndoneAtTheNextStart() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func aCrashWhileDuckingIsUndoneAtTheNextStart(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let other = try session.startStream(role: "music", volume: 40_000)
         func otherVolumes() -> [Int] { (try? session.sinkInputs(of: other))?.first?.volumes ?? [] }
@@ -175,8 +178,8 @@ import TestSupport
         #expect(session.waitFor { otherVolumes() == [40_000, 40_000] })
     }
 
-    @Test func lockingTheScreenStopsAmbientButNotPlayback() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func lockingTheScreenStopsAmbientButNotPlayback(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" })
@@ -187,8 +190,8 @@ import TestSupport
         #expect(session.waitFor { session.status() == "Paused" })
     }
 
-    @Test func theSoundServerRestartingIsFollowed() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func theSoundServerRestartingIsFollowed(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" })
@@ -202,8 +205,8 @@ import TestSupport
         #expect(session.waitFor { outputNames() == ["headphones", "speakers"] })
     }
 
-    @Test func theConfigFileAndTheCommandLineSetTheCategory() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func theConfigFileAndTheCommandLineSetTheCategory(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let config = session.environment["HOME"]! + "/.config/reprise"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
@@ -221,8 +224,8 @@ import TestSupport
         #expect(session.log(of: refused).contains("unknown category 'loud'"))
     }
 
-    @Test func soloAmbientSilencesOtherStreamsWhileItPlays() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func soloAmbientSilencesOtherStreamsWhileItPlays(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let other = try session.startStream(role: "music")
         func otherMuted() -> Bool? { (try? session.sinkInputs(of: other))?.first?.muted }
@@ -232,8 +235,8 @@ import TestSupport
         #expect(session.waitFor { otherMuted() == false })
     }
 
-    @Test func notifyOthersOnDeactivationResumesThePlayerItPaused() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func notifyOthersOnDeactivationResumesThePlayerItPaused(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         // The first player mixes, so it does not pause itself when the second starts (as most players, which
         // have no audio policy): the second pauses it, then resumes it when its own audio ends.
@@ -247,8 +250,8 @@ import TestSupport
         #expect(session.waitFor { session.status() == "Playing" })
     }
 
-    @Test func anOutputCanBeChosenAndUnknownOnesAreRefused() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func anOutputCanBeChosenAndUnknownOnesAreRefused(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let reprise = try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })

@@ -117,6 +117,37 @@ import Testing
         #expect(rig.player.status == .playing)
     }
 
+    /// PipeWire's pulse server: a new stream first reported unlinked (no sink, corked, volume 0), linked a moment later.
+    static func unlinked(_ index: UInt32, pid: Int32, role: String?) -> SinkInputInfo {
+        SinkInputInfo(index: index, sink: UInt32.max, processID: pid, role: role, applicationName: "app", volumes: [0, 0],
+                      muted: false, corked: true)
+    }
+
+    @Test func aStreamIsJudgedOnceLinkedNotOnItsFirstReport() {
+        let rig = Rig()
+        rig.player.play()
+        rig.ownStreamStarts()
+        rig.server.report(.sinkInputChanged(Self.unlinked(40, pid: 6000, role: "phone"), isNew: true))
+        #expect(rig.player.status == .playing)
+        rig.server.report(.sinkInputChanged(Self.stream(40, pid: 6000, role: "phone"), isNew: false))
+        #expect(rig.player.status == .paused)
+        rig.server.report(.sinkInputChanged(Self.stream(40, pid: 6000, role: "phone", volumes: [40_000, 40_000]), isNew: false))
+        rig.server.report(.sinkInputRemoved(40))
+        #expect(rig.player.status == .playing, "judged once: one call, ended once")
+    }
+
+    @Test func duckingNeverWritesAVolumeItHasNotSeen() {
+        let rig = Rig(options: [.duckOthers])
+        rig.server.report(.sinkInputChanged(Self.unlinked(20, pid: 5000, role: "music"), isNew: true))
+        rig.player.play()
+        rig.ownStreamStarts()
+        #expect(rig.server.requests.isEmpty, "volume 0 of an unlinked stream is not its volume")
+        rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music", volumes: [60_000, 60_000]), isNew: false))
+        #expect(rig.server.requests == [.volume(20, [30_000, 30_000])])
+        rig.player.pause()
+        #expect(rig.server.requests.last == .volume(20, [60_000, 60_000]))
+    }
+
     @Test func aMirrorSayingPlayingDoesNotPauseButAPlayerWithSoundDoes() {
         let rig = Rig(parents: [7001: 7000])
         rig.player.play()

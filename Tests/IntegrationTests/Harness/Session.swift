@@ -34,8 +34,9 @@ final class Session {
     private var busKilled = false
     static let playerctldName = "org.mpris.MediaPlayer2.playerctld"
 
-    init(serviceDirectory: String? = nil, roleCork: Bool = true, withPlayerctld: Bool = true) throws {
-        desktop = try PrivateDesktop(serviceDirectory: serviceDirectory, roleCork: roleCork)
+    init(serviceDirectory: String? = nil, roleCork: Bool = true, withPlayerctld: Bool = true,
+         soundServer: SoundServerKind = .minimalPulseAudio) throws {
+        desktop = try PrivateDesktop(serviceDirectory: serviceDirectory, roleCork: roleCork, soundServer: soundServer)
         directory = desktop.directory
         busAddress = desktop.busAddress
         environment = desktop.environment
@@ -287,8 +288,15 @@ final class Session {
                                         + (volume.map { ["--volume=\($0)"] } ?? []) + ["/dev/zero"],
                                     environment: environment, stdout: "/dev/null", stderr: directory + "/pacat.log")
         processes.append(child)
-        let started = eventually(10) { (try? sinkInputs(of: child.pid))?.isEmpty == false }
+        let started = eventually(10) { (try? sinkInputs(of: child.pid))?.first.map { $0.sink >= 0 } == true }
         guard started else { throw HarnessError(message: "pacat did not start a stream") }
+        // pipewire-pulse ignores a client's initial volume: set it on the server, as a user would.
+        if let volume, let index = try sinkInputs(of: child.pid).first?.index {
+            try pactl("set-sink-input-volume", String(index), String(volume))
+            guard eventually(5, { (try? sinkInputs(of: child.pid))?.first?.volumes.allSatisfy { $0 == volume } == true }) else {
+                throw HarnessError(message: "the stream's volume did not become \(volume)")
+            }
+        }
         return child.pid
     }
 
