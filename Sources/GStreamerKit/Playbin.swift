@@ -68,7 +68,8 @@ public final class Playbin {
             setRole(role)
             rp_object_set_object(elementPointer, "audio-sink", sinkPointer)
         }
-        keepsPitchAtOtherRates = installFreshTempoFilter()
+        keepsPitchAtOtherRates = GStreamer.hasElement("scaletempo")
+        installFreshAudioFilter()
         handoff.connect(to: element)
         let bus = gst_element_get_bus(element)
         watchID = gst_bus_add_watch(bus, { _, message, userdata in
@@ -82,6 +83,7 @@ public final class Playbin {
 
     deinit {
         _ = gst_element_set_state(element, GST_STATE_NULL)
+        if let gainStage { gst_object_unref(UnsafeMutableRawPointer(gainStage)) }
         if watchID != 0 { g_source_remove(watchID) }
         gst_object_unref(elementPointer)
         if let mainLoopHolder {
@@ -119,18 +121,31 @@ public final class Playbin {
     public func setState(_ state: ElementState) -> StateChangeResult {
         if state.raw != GST_STATE_NULL { holdPulseMainLoop() }
         let result = StateChangeResult(gst_element_set_state(element, state.raw))
-        if keepsPitchAtOtherRates, state.raw == GST_STATE_NULL || state.raw == GST_STATE_READY { _ = installFreshTempoFilter() }
+        if state.raw == GST_STATE_NULL || state.raw == GST_STATE_READY { installFreshAudioFilter() }
         return result
     }
 
-    /// Gives playbin a new scaletempo as its audio filter (used from the next stream on). scaletempo frees its
-    /// buffers when it stops but keeps its count of queued bytes; if the next stream at a rate other than 1 has a
-    /// smaller frame size (fewer channels, a lower sample rate), it then moves that many bytes through the freed
-    /// (NULL) buffer and the process crashes. A fresh element after every stop never carries that count over.
-    private func installFreshTempoFilter() -> Bool {
-        guard let tempo = gst_element_factory_make("scaletempo", nil) else { return false }
-        rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(tempo))
-        return true
+    /// Gives playbin a new audio filter (used from the next stream on): scaletempo, then Reprise's own gain stage.
+    /// scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the next stream at a rate
+    /// other than 1 has a smaller frame size (fewer channels, a lower sample rate), it then moves that many bytes
+    /// through the freed (NULL) buffer and the process crashes. A fresh element after every stop never carries that
+    /// count over. The new gain stage starts at the current gain and mute.
+    private func installFreshAudioFilter() {
+        var gain: UnsafeMutablePointer<GstElement>?
+        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, &gain), let gain else { return }
+        rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(filter))
+        if let old = gainStage { gst_object_unref(UnsafeMutableRawPointer(old)) }
+        gainStage = gain
+        applyGain()
+    }
+
+    /// The volume element inside Reprise's audio filter (a reference of ours).
+    private var gainStage: UnsafeMutablePointer<GstElement>?
+
+    private func applyGain() {
+        guard let gainStage else { return }
+        rp_object_set_double(UnsafeMutableRawPointer(gainStage), "volume", gain)
+        rp_object_set_bool(UnsafeMutableRawPointer(gainStage), "mute", isSilenced)
     }
 
     /// An idle pulsesink kept in READY (its own client connection, no stream) for the life of the pipeline.
@@ -201,14 +216,10 @@ public final class Playbin {
                                     "props,media.role=\(role),application.name=\(applicationName),application.icon_name=\(iconName)")
     }
 
-    /// Mutes the PulseAudio stream itself (visible to sound settings), without touching the volume.
-    public var isMuted: Bool = false {
-        didSet { if let sink { rp_object_set_bool(sink, "mute", isMuted) } else { rp_object_set_bool(elementPointer, "mute", isMuted) } }
-    }
+    /// Silences the audio inside the pipeline (the sound server's stream keeps its own volume and mute, so no
+    /// stream-restore database learns it).
+    public var isSilenced = false { didSet { applyGain() } }
 
-    /// Linear software volume, 1.0 = unchanged.
-    public var volume: Double {
-        get { rp_object_get_double(elementPointer, "volume") }
-        set { rp_object_set_double(elementPointer, "volume", newValue) }
-    }
+    /// Linear gain inside the pipeline, 1.0 = unchanged (at most 10). The sound server's stream volume is the user's.
+    public var gain = 1.0 { didSet { applyGain() } }
 }

@@ -217,8 +217,6 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             ownStreams[info.index] = info
             // A report with no sink is a stream not (or no longer) linked: it says nothing of where it plays.
             if info.isLinked { tracker.streamIsOn(info.sink) }
-            // pulsesink drops a mute set while its stream is still connecting; a new stream starts as the policy says.
-            if isNew && engine.isMuted && !info.muted { pulse.setSinkInputMute(info.index, true) }
             return
         }
         otherStreams[info.index] = info
@@ -264,10 +262,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             case .duck: engine.isDucked = true
             case .unduck: engine.isDucked = false
             case .mute, .unmute:
-                // Through pulsesink (which remembers it for the streams it opens later) and through our own
-                // client, since pulsesink loses a mute that arrives while its stream is connecting.
+                // Inside the pipeline: a mute on the server stream would be remembered for the role by stream-restore.
                 engine.isMuted = decision == .mute
-                for index in ownStreams.keys { pulse.setSinkInputMute(index, engine.isMuted) }
             case .pauseOthers(let names):
                 if policy.options.contains(.notifyOthersOnDeactivation) {
                     pausedPlayers += names.filter { !pausedPlayers.contains($0) }

@@ -14,7 +14,7 @@ final class GStreamerEngine: PlaybackEngine {
     private var rate = 1.0
     private var volume = 1.0
     /// Lowered for a short sound (the audio policy's duck decision).
-    var isDucked = false { didSet { playbin.volume = volume * (isDucked ? Self.duckedGain : 1) } }
+    var isDucked = false { didSet { playbin.gain = volume * (isDucked ? Self.duckedGain : 1) } }
     static let duckedGain = 0.3
     /// The sound server asked the stream to pause (true) or play again (false): a cork request.
     var onCorkRequest: ((Bool) -> Void)?
@@ -109,12 +109,12 @@ final class GStreamerEngine: PlaybackEngine {
 
     func setVolume(_ volume: Double) {
         self.volume = volume
-        playbin.volume = volume * (isDucked ? Self.duckedGain : 1)
+        playbin.gain = volume * (isDucked ? Self.duckedGain : 1)
     }
 
     var isMuted: Bool {
-        get { playbin.isMuted }
-        set { playbin.isMuted = newValue }
+        get { playbin.isSilenced }
+        set { playbin.isSilenced = newValue }
     }
 
     /// The `media.role` of the next stream loaded.

@@ -195,6 +195,26 @@ public final class PrivateDesktop {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// The loudest sample (of 32767) that reached the `speakers` sink during `seconds`, recorded from its monitor.
+    public func peakLevel(seconds: Double = 0.6) throws -> Int {
+        let file = directory + "/monitor-\(UInt64(monotonicSeconds() * 1000)).raw"
+        var recorder = try Child.spawn("parec", ["-d", "speakers.monitor", "--raw", "--format=s16le", "--channels=2",
+                                                 "--rate=44100", "--latency-msec=20", file],
+                                       environment: environment, stdout: directory + "/parec.log", stderr: directory + "/parec.log")
+        usleep(useconds_t(seconds * 1_000_000))
+        kill(recorder.pid, SIGTERM)
+        _ = recorder.wait()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+        // The first 100 ms hold what the monitor had buffered before the recording began.
+        let skip = min(data.count, 44100 * 4 / 10) & ~1
+        var peak = 0
+        data.dropFirst(skip).withUnsafeBytes { raw in
+            for sample in raw.bindMemory(to: Int16.self) { peak = max(peak, abs(Int(sample))) }
+        }
+        return peak
+    }
+
     /// PulseAudio's sink inputs (playing streams), optionally only those of process `pid`.
     public func sinkInputs(of pid: pid_t? = nil) throws -> [SinkInput] {
         let listing = try runCommand("pactl", ["list", "sink-inputs"], environment: environment).output

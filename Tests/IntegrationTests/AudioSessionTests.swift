@@ -79,13 +79,23 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func shortSoundsDuckInsteadOfPausing(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        let reprise = try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        var full = 0
+        #expect(session.waitFor {
+            full = (try? session.peakLevel()) ?? 0
+            return full > Self.audible
+        })
+        let volumes = stream(session, reprise)?.volumes
         let beep = try session.startStream(role: "event")
         #expect(session.waitFor { signal(session, "InterruptionBegan", [.string("ducking")]) })
         #expect(session.status() == "Playing")
+        // Lowered inside the pipeline (to 30 %); the server's stream volume is untouched.
+        #expect(session.waitFor { (try? session.peakLevel()) ?? .max < full / 2 })
+        #expect(stream(session, reprise)?.volumes == volumes)
         session.stopStream(beep)
         #expect(session.waitFor { signal(session, "InterruptionEnded", [.string("ducking"), .bool(true)]) })
+        #expect(session.waitFor { (try? session.peakLevel()) ?? 0 > full * 3 / 4 })
     }
 
     @Test(arguments: SoundServerKind.allCases) func theStreamFollowsANewDefaultOutputAndPausesWhenItGoes(_ server: SoundServerKind) throws {
@@ -129,6 +139,9 @@ import TestSupport
         #expect(!session.log(of: reprise).contains("the sound output failed"), "\(session.log(of: reprise))")
     }
 
+    /// Sound well above silence: the test tone peaks near 6500 of 32767.
+    static let audible = 1500
+
     @Test(arguments: SoundServerKind.allCases) func silentModeMutesAmbientButNotPlayback(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
@@ -138,11 +151,19 @@ import TestSupport
         // pulsesink may open a short-lived probe stream first: the playing stream is the one to look at.
         #expect(session.waitFor { stream(session, ambient)?.properties["media.role"] == "game" },
                 "\(String(describing: stream(session, ambient)?.properties))")
+        #expect(session.waitFor { (try? session.peakLevel()) ?? 0 > Self.audible })
         try session.call("SetSilent", [.bool(true)], interface: Self.audio)
         #expect(try session.get("Silent", interface: Self.audio) == .bool(true))
-        #expect(session.waitFor { stream(session, ambient)?.muted == true })
+        // Silenced inside Reprise's pipeline: nothing reaches the speakers, and the server's stream is not muted
+        // (its stream-restore would remember the mute for every app's `game` streams).
+        #expect(session.waitFor { (try? session.peakLevel()) ?? .max < 50 })
+        #expect(stream(session, ambient)?.muted == false)
+        #expect(session.status() == "Playing")
+        let game = try session.startStream(role: "game")
+        #expect(try session.sinkInputs(of: game).first?.muted == false)
+        session.stopStream(game)
         try session.call("SetCategory", [.string("playback"), .strings([])], interface: Self.audio)
-        #expect(session.waitFor { stream(session, ambient)?.muted == false })
+        #expect(session.waitFor { (try? session.peakLevel()) ?? 0 > Self.audible })
         #expect(session.status() == "Playing")
         let unknown = session.dbusError { try session.call("SetCategory", [.string("loud"), .strings([])], interface: Self.audio) }
         #expect(unknown?.name == "org.freedesktop.DBus.Error.InvalidArgs")

@@ -171,14 +171,18 @@ import Testing
         #expect(rig.players.paused == ["org.mpris.MediaPlayer2.mpv"])
     }
 
-    @Test func silentModeMutesAmbientInsideThePipeline() {
+    @Test func silentModeMutesAmbientInsideThePipelineOnly() {
         let rig = Rig(category: .ambient)
+        rig.ownStreamStarts()
         #expect(!rig.pipeline.isMuted)
         rig.controller.setSilent(true)
         #expect(rig.pipeline.isMuted)
         #expect(rig.pipeline.role == "game")
+        // A new stream of ours while silent: still nothing on the server (stream-restore would remember it).
+        rig.server.report(.sinkInputChanged(Self.stream(11, pid: Self.ownPID, role: "game"), isNew: true))
         rig.controller.setSilent(false)
         #expect(!rig.pipeline.isMuted)
+        #expect(rig.server.requests.isEmpty)
     }
 }
 

@@ -41,6 +41,13 @@ const char *rp_object_name(GstObject *object);
 /** Whether an installed demuxer (else decoder) accepts the caps `caps_string` (e.g. "audio/x-flac"). */
 gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
 
+/* ---- Reprise's own audio filter ------------------------------------------------------------------------- */
+
+/** A floating bin for playbin's audio-filter: scaletempo (when `keep_pitch` and installed), then a volume element
+ *  returned in `*gain` with a reference of the caller's. Reprise's volume, ducking and policy mutes happen there,
+ *  inside its pipeline, so no sound server remembers them. NULL when `volume` is missing. */
+GstElement *rp_audio_filter_new(bool keep_pitch, GstElement **gain);
+
 /* ---- Tags on their way to a sink ------------------------------------------ */
 
 /** Cuts every string in the TAG events reaching `element`'s sink pad to at most `max_bytes` bytes (at a

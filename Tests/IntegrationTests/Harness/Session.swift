@@ -274,6 +274,9 @@ final class Session {
     /// PulseAudio's sink inputs (playing streams) that belong to process `pid` (all of them when nil).
     func sinkInputs(of pid: pid_t?) throws -> [SinkInput] { try desktop.sinkInputs(of: pid) }
 
+    /// The loudest sample (of 32767) reaching the `speakers` output during `seconds`.
+    func peakLevel(seconds: Double = 0.6) throws -> Int { try desktop.peakLevel(seconds: seconds) }
+
     /// Kills the session's PulseAudio and starts it again.
     func restartPulse() throws { try desktop.restartPulse() }
 
