@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
         .executable(name: "reprise-soak", targets: ["reprise-soak"]),
         .executable(name: "silent-player", targets: ["silent-player"]),
+        .executable(name: "stream-memory", targets: ["stream-memory"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -52,6 +53,8 @@ let package = Package(
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
+        /// A test tool: prints what the sound server's stream-restore remembers.
+        .executableTarget(name: "stream-memory", dependencies: ["PulseKit", "LoopKit"]),
         /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),

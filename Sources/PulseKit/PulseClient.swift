@@ -5,7 +5,7 @@ import CPulse
 /// server goes away and comes back. It never starts a server.
 public final class PulseClient {
     private let mainloop: OpaquePointer
-    private var context: OpaquePointer?
+    var context: OpaquePointer?
     private let applicationName: String
     private var knownSinkInputs: Set<UInt32> = []
     private var reconnectTimer: guint = 0

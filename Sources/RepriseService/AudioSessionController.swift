@@ -20,6 +20,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     private let log: Log
     private let changes: ChangedStreamsRecord
     private let watcher: OtherPlayers?
+    /// Puts back what the server's stream-restore learns from Reprise's changes to other streams.
+    private let memory: RestoreMemoryKeeper
     /// Where interruptions and route changes are announced (Reprise's own D-Bus interface).
     weak var interface: AudioSessionInterface?
     /// Roles whose streams are calls (resumable interruptions) and short sounds (ducking).
@@ -52,6 +54,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         self.player = player
         self.engine = engine
         self.pulse = pulse
+        memory = RestoreMemoryKeeper(server: pulse)
         self.watcher = watcher
         self.log = log
         self.changes = changes
@@ -91,15 +94,11 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             feed(.playbackEnded)
         }
         if !lowered.isEmpty { restoreLowered() }
-        if !mutedOthers.isEmpty {
-            for index in mutedOthers { pulse.setSinkInputMute(index, false) }
-            mutedOthers.removeAll()
-            recordChanges()
-        }
+        if !mutedOthers.isEmpty { unmuteOthers() }
         // From now on nothing is changed in others: playback may still report changes (a tag read, its own stop)
         // until the playback component stops, and must not lower anyone again.
         stopped = true
-        pulse.afterPendingRequests(done)
+        memory.allRestored { [pulse] in pulse.afterPendingRequests(done) }
     }
 
     // MARK: AudioSessionControl
@@ -183,6 +182,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             judged.removeAll()
             lowered.removeAll()
             mutedOthers.removeAll()
+            memory.forget()
             recordChanges()
             feed(audiblePlayers.soundServerConnected(false))
         case .defaultSinkChanged(let name):
@@ -201,7 +201,11 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             } else if let info = otherStreams.removeValue(forKey: index) {
                 let wasJudged = judged.remove(index) != nil
                 feed(audiblePlayers.streamRemoved(index))
-                if lowered.removeValue(forKey: index) != nil || mutedOthers.remove(index) != nil { recordChanges() }
+                if lowered.removeValue(forKey: index) != nil || mutedOthers.remove(index) != nil {
+                    // Its server saved the lowered volume or the mute for its group as it ended.
+                    recordChanges()
+                    changesEnded()
+                }
                 if wasJudged, let role = info.role, triggerRoles.contains(role) { feed(.callEnded(stream: Int(index))) }
                 if wasJudged, let role = info.role, shortSoundRoles.contains(role) { feed(.shortSoundEnded(stream: Int(index))) }
             }
@@ -282,9 +286,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             case .muteOtherStreams:
                 silence(otherStreams.values.filter { judged.contains($0.index) && !isCallOrShortSound($0) })
             case .unmuteOtherStreams:
-                for index in mutedOthers { pulse.setSinkInputMute(index, false) }
-                mutedOthers.removeAll()
-                recordChanges()
+                unmuteOthers()
             case .interruptionBegan(let kind):
                 log.info("interruption began (\(kind.rawValue))")
                 interface?.interruptionBegan(kind)
@@ -306,6 +308,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         guard !fresh.isEmpty else { return }
         for info in fresh { lowered[info.index] = info.volumes }
         recordChanges()
+        memory.willChange(fresh)
         for info in fresh { pulse.setSinkInputVolume(info.index, info.volumes.map { $0 / 2 }) }
     }
 
@@ -319,6 +322,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         guard !fresh.isEmpty else { return }
         mutedOthers.formUnion(fresh.map(\.index))
         recordChanges()
+        memory.willChange(fresh)
         for info in fresh { pulse.setSinkInputMute(info.index, true) }
     }
 
@@ -326,6 +330,19 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         for (index, volumes) in lowered { pulse.setSinkInputVolume(index, volumes) }
         lowered.removeAll()
         recordChanges()
+        changesEnded()
+    }
+
+    private func unmuteOthers() {
+        for index in mutedOthers { pulse.setSinkInputMute(index, false) }
+        mutedOthers.removeAll()
+        recordChanges()
+        changesEnded()
+    }
+
+    /// Nothing of others is changed any more: what their server learned from it is put back.
+    private func changesEnded() {
+        if lowered.isEmpty && mutedOthers.isEmpty { memory.allRestored() }
     }
 
     private func recordChanges() {

@@ -14,6 +14,10 @@ protocol SoundServer: AnyObject {
     func setSinkInputMute(_ index: UInt32, _ muted: Bool)
     /// Calls `done` once the server has applied every request sent so far (at once without a connection).
     func afterPendingRequests(_ done: @escaping () -> Void)
+    /// The server's stream-restore database, as of this request (nil: it keeps none, or no connection).
+    func readRestoreEntries(_ done: @escaping ([RestoreEntry]?) -> Void)
+    func writeRestoreEntries(_ entries: [RestoreEntry])
+    func deleteRestoreEntries(_ names: [String])
 }
 
 extension PulseClient: SoundServer {}

@@ -65,6 +65,30 @@ import Testing
         #expect(rig.record.saved == nil)
     }
 
+    @Test func whatTheServerLearnedFromDuckingAndMutingIsPutBack() {
+        let rig = Rig(options: [.duckOthers])
+        let game = RestoreEntry(name: "sink-input-by-media-role:game", channelPositions: [1, 2], volumes: [30_000, 30_000],
+                                device: "speakers", muted: false)
+        rig.server.remembered = [game.name: game]
+        rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "game", volumes: [50_000, 50_000]), isNew: true))
+        rig.server.report(.sinkInputChanged(Self.stream(21, pid: 5001, role: "music", volumes: [40_000, 40_000]), isNew: true))
+        rig.player.play()
+        #expect(rig.server.remembered?[game.name]?.volumes == [25_000, 25_000])
+        rig.player.pause()
+        // The server saved the restored volumes: game's entry was 30 000, music had none.
+        #expect(rig.server.remembered?.count == 2)
+        rig.server.confirm()
+        #expect(rig.server.remembered == [game.name: game])
+        // Muting others (soloAmbient): the same.
+        rig.controller.setCategory(.soloAmbient, options: [])
+        rig.player.play()
+        #expect(rig.server.requests.contains(.mute(20, true)))
+        rig.controller.setCategory(.playback, options: [])
+        rig.server.confirm()
+        #expect(rig.server.requests.last == .mute(20, false) || rig.server.requests.last == .mute(21, false))
+        #expect(rig.server.remembered == [game.name: game])
+    }
+
     @Test func stoppingPutsBackWhatIsLoweredAndIsDoneOnlyWhenTheServerConfirms() {
         let rig = Rig(options: [.duckOthers])
         rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music"), isNew: true))
@@ -197,21 +221,49 @@ final class FakeSoundServer: SoundServer {
     var isConnected = true
     private(set) var requests: [Request] = []
     private var confirmations: [() -> Void] = []
+    /// The stream-restore database, learning every volume and mute set on a stream, as module-stream-restore
+    /// does (nil: the server keeps none).
+    var remembered: [String: RestoreEntry]? = [:]
+    private var streams: [UInt32: SinkInputInfo] = [:]
 
     func connect() {}
     func moveSinkInput(_ index: UInt32, toSink name: String) { requests.append(.move(index, name)) }
-    func setSinkInputVolume(_ index: UInt32, _ volumes: [UInt32]) { requests.append(.volume(index, volumes)) }
-    func setSinkInputMute(_ index: UInt32, _ muted: Bool) { requests.append(.mute(index, muted)) }
+    func setSinkInputVolume(_ index: UInt32, _ volumes: [UInt32]) {
+        requests.append(.volume(index, volumes))
+        learn(index) { $0.volumes = volumes; $0.channelPositions = volumes.indices.map { Int32($0 + 1) } }
+    }
+    func setSinkInputMute(_ index: UInt32, _ muted: Bool) {
+        requests.append(.mute(index, muted))
+        learn(index) { $0.muted = muted }
+    }
     func afterPendingRequests(_ done: @escaping () -> Void) {
         if isConnected { confirmations.append(done) } else { done() }
     }
+    func readRestoreEntries(_ done: @escaping ([RestoreEntry]?) -> Void) {
+        done(isConnected ? remembered.map { Array($0.values) } : nil)
+    }
+    func writeRestoreEntries(_ entries: [RestoreEntry]) { for entry in entries { remembered?[entry.name] = entry } }
+    func deleteRestoreEntries(_ names: [String]) { for name in names { remembered?[name] = nil } }
 
-    func report(_ event: PulseEvent) { onEvent?(event) }
-    /// The server answers everything asked so far.
+    private func learn(_ index: UInt32, _ change: (inout RestoreEntry) -> Void) {
+        guard let stream = streams[index], remembered != nil else { return }
+        let group = RestoreMemoryKeeper.group(of: stream)
+        var entry = remembered?[group] ?? RestoreEntry(name: group, channelPositions: [], volumes: [], device: nil, muted: false)
+        change(&entry)
+        remembered?[group] = entry
+    }
+
+    func report(_ event: PulseEvent) {
+        if case .sinkInputChanged(let info, _) = event { streams[info.index] = info }
+        onEvent?(event)
+    }
+    /// The server answers everything asked so far, and what those answers lead to.
     func confirm() {
-        let waiting = confirmations
-        confirmations.removeAll()
-        waiting.forEach { $0() }
+        while !confirmations.isEmpty {
+            let waiting = confirmations
+            confirmations.removeAll()
+            waiting.forEach { $0() }
+        }
     }
 }
 

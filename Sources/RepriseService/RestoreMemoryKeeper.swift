@@ -1,0 +1,94 @@
+import PulseKit
+
+/// Keeps what the sound server remembers for other apps' streams as it was before Reprise lowered or muted them.
+///
+/// A stock PulseAudio's `module-stream-restore` saves every volume or mute a client sets on a stream for that
+/// stream's group (its media role, else its application), and the next stream of the group from any app starts
+/// with it. Ducking restores the stream's own volume exactly, but the restore itself is saved — also where the
+/// stream's volume was one the app asked for and the server had never remembered. So, before the first change,
+/// the database is read (the server answers in order: the answer predates the change); once everything Reprise
+/// changed is put back and the server has saved that, the entries of the groups it touched are written back as
+/// they were, or removed if there were none. WirePlumber (behind pipewire-pulse) shows no entries here and needs
+/// nothing: it ignores a client's initial volume, so a stream's volume there is always the one it remembers.
+final class RestoreMemoryKeeper {
+    /// One round of changes: from the first stream changed until everything is put back.
+    private final class Round {
+        /// The database before the round (nil until the answer arrives, or when the server keeps none).
+        var before: [String: RestoreEntry]?
+        var groups: Set<String> = []
+    }
+
+    private let server: SoundServer
+    private var current: Round?
+    /// Rounds being put back, and who waits for them.
+    private var puttingBack = 0
+    private var waiting: [() -> Void] = []
+
+    init(server: SoundServer) { self.server = server }
+
+    /// Call before changing the volume or mute of `streams`.
+    func willChange(_ streams: [SinkInputInfo]) {
+        let round = current ?? Round()
+        round.groups.formUnion(streams.map(Self.group))
+        guard current == nil else { return }
+        current = round
+        server.readRestoreEntries { entries in round.before = entries.map(Self.byName) }
+    }
+
+    /// Call once every change is put back (the requests are sent). `done` runs when the server holds the old
+    /// entries again (at once when there was nothing to do).
+    func allRestored(_ done: @escaping () -> Void = {}) {
+        guard let round = current else {
+            if puttingBack == 0 { done() } else { waiting.append(done) }
+            return
+        }
+        current = nil
+        puttingBack += 1
+        let done = { [weak self] in
+            done()
+            guard let self else { return }
+            puttingBack -= 1
+            if puttingBack == 0 {
+                let waiters = waiting
+                waiting.removeAll()
+                waiters.forEach { $0() }
+            }
+        }
+        // After the server has applied (and saved) the restores, read what it remembers now and put back the rest.
+        server.afterPendingRequests { [weak self, server] in
+            guard round.before != nil else { return done() }
+            server.readRestoreEntries { now in
+                guard let before = round.before, let now else { return done() }
+                let current = Self.byName(now)
+                let rewrite = round.groups.compactMap { group in before[group].flatMap { current[group] == $0 ? nil : $0 } }
+                let remove = round.groups.filter { before[$0] == nil && current[$0] != nil }
+                server.writeRestoreEntries(rewrite.sorted { $0.name < $1.name })
+                server.deleteRestoreEntries(remove.sorted())
+                // A round begun meanwhile read the database before this write: it must remember the old entries too.
+                if let next = self?.current, next.before != nil {
+                    for group in round.groups { next.before?[group] = before[group] }
+                }
+                server.afterPendingRequests(done)
+            }
+        }
+    }
+
+    /// The connection was lost: no answers will come.
+    func forget() {
+        current = nil
+        puttingBack = 0
+        let waiters = waiting
+        waiting.removeAll()
+        waiters.forEach { $0() }
+    }
+
+    /// The stream-restore group a stream belongs to (module-stream-restore's naming: role first, else application).
+    static func group(of stream: SinkInputInfo) -> String {
+        if let role = stream.role, !role.isEmpty { return "sink-input-by-media-role:" + role }
+        return "sink-input-by-application-name:" + (stream.applicationName ?? "")
+    }
+
+    private static func byName(_ entries: [RestoreEntry]) -> [String: RestoreEntry] {
+        Dictionary(entries.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
