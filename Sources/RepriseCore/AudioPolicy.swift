@@ -99,7 +99,10 @@ public struct AudioPolicy: Sendable {
             return [.routeChanged(.newDeviceAvailable)]
         case .outputLost:
             resumeWhenInterruptionEnds = false
+            // The server's cork bookkeeping stayed with the output that went: PulseAudio's role-cork never uncorks a
+            // stream it corked there. A call still going on keeps the interruption through its own source.
             return (playing ? pause() : []) + [.routeChanged(.oldDeviceUnavailable)]
+                + endInterruption(source: "cork", playing: false)
         case .silentModeChanged(let on):
             silent = on
             return applySilentMode()

@@ -42,6 +42,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     private var lastStatus: PlaybackStatus
     private let ownPID: Int32
     private var lastCorkRequestAt: Double?
+    /// The output in use went away and RouteChanged waits to name the output the sound goes to now.
+    private var lostRouteUnannounced = false
     /// Stopped: the session takes no more decisions.
     private var stopped = false
 
@@ -107,7 +109,14 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     var options: AudioOptions { policy.options }
     var silent: Bool { policy.silent }
     var isInterrupted: Bool { policy.isInterrupted }
-    var outputName: String { tracker.currentOutput?.name ?? tracker.chosenName ?? "" }
+    /// Where Reprise's sound goes: the output its stream is on, else the one the next stream opens on.
+    var outputName: String { knownOutputName ?? "" }
+
+    /// nil while that is not known: the output in use was removed and the server has not said where the stream
+    /// went, nor (if the removed one was the default) which output is the default now.
+    private var knownOutputName: String? {
+        tracker.currentOutput?.name ?? tracker.chosenName ?? tracker.defaultName.flatMap { tracker.output(named: $0)?.name }
+    }
     var outputs: [(name: String, description: String, current: Bool)] {
         tracker.sortedOutputs.map { ($0.name, $0.description, $0.index == tracker.streamSink) }
     }
@@ -177,6 +186,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         case .disconnected:
             log.warning("lost the sound server; waiting for it to come back")
             tracker.reset()
+            lostRouteUnannounced = false
             ownStreams.removeAll()
             otherStreams.removeAll()
             judged.removeAll()
@@ -212,6 +222,11 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         }
         // The next stream opens on the chosen output, or on the default once that is gone or none was chosen.
         engine.outputDevice = tracker.chosenName
+        if lostRouteUnannounced, let output = knownOutputName {
+            lostRouteUnannounced = false
+            log.info("route changed: old-device-unavailable, now \(output)")
+            interface?.routeChanged(.oldDeviceUnavailable, output: output)
+        }
         interface?.announceChanges()
     }
 
@@ -296,6 +311,11 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             case .routeChanged(let reason):
                 // A new default is where the stream goes (PulseAudio may not have reported the move yet).
                 let output = reason == .newDeviceAvailable ? (tracker.defaultName ?? outputName) : outputName
+                if reason == .oldDeviceUnavailable && knownOutputName == nil {
+                    // Said once the server tells where the sound goes now (the stream's move, the new default).
+                    lostRouteUnannounced = true
+                    continue
+                }
                 log.info("route changed: \(reason.rawValue), now \(output)")
                 interface?.routeChanged(reason, output: output)
             }

@@ -114,6 +114,15 @@ struct PolicyCase: CustomTestStringConvertible, Sendable {
             (.outputLost, false, [.routeChanged(.oldDeviceUnavailable)]),
             (.callEnded(stream: 1), false, [.interruptionEnded(.resumable, shouldResume: false)]),
         ]),
+        PolicyCase(name: "losing the output ends a cork the server will never lift; a call goes on", steps: [
+            (.corkRequested, true, [.pause, .interruptionBegan(.resumable)]),
+            (.callStarted(stream: 1), false, []),
+            (.outputLost, false, [.routeChanged(.oldDeviceUnavailable)]),
+            (.callEnded(stream: 1), false, [.interruptionEnded(.resumable, shouldResume: false)]),
+            (.corkRequested, true, [.pause, .interruptionBegan(.resumable)]),
+            (.outputLost, false, [.routeChanged(.oldDeviceUnavailable), .interruptionEnded(.resumable, shouldResume: false)]),
+            (.uncorkRequested, false, []),
+        ]),
         PolicyCase(name: "losing the output while playing pauses; a new output only reports", steps: [
             (.outputAdded, true, [.routeChanged(.newDeviceAvailable)]),
             (.outputLost, true, [.pause, .routeChanged(.oldDeviceUnavailable)]),
