@@ -23,9 +23,13 @@ final class Bench {
     private var watchedSender = ""
     private var statusChangedAt: Double?
     private var logCount = 0
+    /// Every PlaybackStatus announced on the MPRIS path, with its value, stamped when seen.
+    private(set) var statusChanges: [(time: Double, status: String)] = []
 
-    init() throws {
-        desktop = try PrivateDesktop(openToOtherUsers: true)
+    /// - Parameter soundServer: the sound server of the private desktop (the minimal PulseAudio is open to other
+    ///   users, for the peers that refuse to run as root).
+    init(soundServer: SoundServerKind = .minimalPulseAudio) throws {
+        desktop = try PrivateDesktop(openToOtherUsers: soundServer == .minimalPulseAudio, soundServer: soundServer)
         workDirectory = desktop.directory + "/bench"
         try FileManager.default.createDirectory(atPath: workDirectory, withIntermediateDirectories: true)
         chmod(workDirectory, 0o755)
@@ -40,9 +44,13 @@ final class Bench {
         }
         try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='/org/mpris/MediaPlayer2'") {
             [unowned self] message in
+            let now = monotonicSeconds()
+            if message.arguments.count >= 2, let status = message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue {
+                statusChanges.append((now, status))
+            }
             if message.sender == watchedSender, message.arguments.count >= 2,
                message.arguments[1].dictionary?["PlaybackStatus"] != nil, statusChangedAt == nil {
-                statusChangedAt = monotonicSeconds()
+                statusChangedAt = now
             }
         }
     }

@@ -11,6 +11,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let quick = arguments.contains("--quick")
     // --only key-press: just the key-press figures (section 7), for a quick look after changing the key path.
     let keyPressOnly = option("--only") == "key-press"
+    // --only calls: just the call figures on each sound server (section 8).
+    let callsOnly = option("--only") == "calls"
     let samples = quick ? 50 : 300
     let runs = quick ? 3 : 7
 
@@ -50,11 +52,15 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         let long = try tone("long.ogg", seconds: 120)
         let short = try tone("short.ogg", seconds: 1)
 
+        if callsOnly {
+            rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
+            throw EndOfRun()
+        }
         if keyPressOnly {
             rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
             throw EndOfRun()
         }
-        say("1/7 control latency (\(samples) calls each)")
+        say("1/8 control latency (\(samples) calls each)")
         var latency: [String: [String: Double]] = [:]
         for contender in contenders { latency[contender.name] = try bench.controlLatency(contender, long, samples: samples) }
         let ping = latency[reprise.name]?["ping"]
@@ -68,7 +74,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows.append(row)
         }
 
-        say("2/7 cold start (\(runs) runs each)")
+        say("2/8 cold start (\(runs) runs each)")
         var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
         var audioRow = Row(figure: "cold start: exec → first sink input", unit: "ms", floorKey: "floor", target: "≤ 1.5× floor")
         let floorStart = try bench.coldStart(floor, long, runs: runs)
@@ -81,7 +87,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += [nameRow, audioRow]
 
         let interval = quick ? 3.0 : 10.0
-        say("3/7 footprint while playing (\(interval) s each)")
+        say("3/8 footprint while playing (\(interval) s each)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.3× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
         let floorFootprint = try bench.footprint(floor, long, seconds: interval)
@@ -95,7 +101,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += [rssRow, cpuRow]
 
         let count = quick ? 2_000 : 10_000
-        say("4/7 queue scale (\(count) entries)")
+        say("4/8 queue scale (\(count) entries)")
         let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
         var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
                              note: "floor: the same with 1 queued")
@@ -121,15 +127,16 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
                  row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
                  row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
 
-        say("5/7 resume after an interruption (\(runs) runs)")
+        say("5/8 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
         resumeRow.values[reprise.name] = try bench.resumeAfterInterruption(binary: binary, long, runs: runs).map { $0 * 1000 }
         rows.append(resumeRow)
 
-        say("6/7 video on a private X server (\(runs) runs)")
+        say("6/8 video on a private X server (\(runs) runs)")
         rows += try bench.videoFigures(binary: binary, runs: runs, seconds: interval)
 
         rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
+        rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
     } catch is EndOfRun {
     } catch {
         say("reprise-bench: \(error)")
@@ -150,11 +157,28 @@ private struct EndOfRun: Error {}
 
 /// Section 7: PlayPause → Reprise's sink input corked, normally and with every fsync 20 ms slower.
 private func keyPressRows(_ bench: Bench, binary: String, _ file: String, presses: Int, contender: Contender) throws -> [Row] {
-    say("7/7 key press → sink input corked (\(presses) presses 1.5 s apart, twice)")
+    say("7/8 key press → sink input corked (\(presses) presses 1.5 s apart, twice)")
     return try [(false, ""), (true, ", every fsync 20 ms slower")].map { slowFsync, label in
         var row = Row(figure: "PlayPause → Reprise's sink input corked\(label)", unit: "ms", target: "< 2 ms")
         row.values[contender.name] = try bench.keyPressToCork(binary: binary, file, presses: presses, slowFsync: slowFsync)
             .map { $0 * 1000 }
         return row
     }
+}
+
+/// Section 8: a call stream appearing → Reprise paused, and gone → playing again, on each sound server.
+private func callRows(binary: String, _ file: String, runs: Int, contender: Contender) throws -> [Row] {
+    say("8/8 calls on each sound server (\(runs) calls each)")
+    var rows: [Row] = []
+    for server in SoundServerKind.allCases {
+        let bench = try Bench(soundServer: server)
+        defer { bench.stop() }
+        let (pause, resume) = try bench.callFigures(binary: binary, file, runs: runs)
+        var pauseRow = Row(figure: "call stream appears → Reprise paused (\(server))", unit: "ms")
+        pauseRow.values[contender.name] = pause.map { $0 * 1000 }
+        var resumeRow = Row(figure: "call stream gone → Reprise playing (\(server))", unit: "ms")
+        resumeRow.values[contender.name] = resume.map { $0 * 1000 }
+        rows += [pauseRow, resumeRow]
+    }
+    return rows
 }
