@@ -108,7 +108,7 @@ func run() throws -> Bool {
         "stateWhole":\(stateWhole),"rssBeforeMiB":\(String(format: "%.1f", rssBefore)),"rssAfterMiB":\(String(format: "%.1f", rssAfter)),"seed":\(seed)}
         """)
     unanswered.prefix(5).forEach { say("unanswered: \($0)") }
-    if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(2000) ?? "")) }
+    if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(6000) ?? "")) }
     return alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB
 }
 
