@@ -10,11 +10,14 @@ public final class Log: Sendable {
         self.write = write
     }
 
-    public func info(_ message: @autoclosure () -> String) { write("reprise: " + message()) }
+    /// Lines name files, tags and devices: they reach a terminal (or the journal) only sanitised.
+    public func info(_ message: @autoclosure () -> String) { write("reprise: " + TerminalText.sanitized(message(), keepingTabs: true)) }
 
-    public func warning(_ message: @autoclosure () -> String) { write("reprise: warning: " + message()) }
+    public func warning(_ message: @autoclosure () -> String) {
+        write("reprise: warning: " + TerminalText.sanitized(message(), keepingTabs: true))
+    }
 
     public func debug(_ message: @autoclosure () -> String) {
-        if verbose { write("reprise: debug: " + message()) }
+        if verbose { write("reprise: debug: " + TerminalText.sanitized(message(), keepingTabs: true)) }
     }
 }

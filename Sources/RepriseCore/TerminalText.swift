@@ -35,7 +35,8 @@ public enum TerminalText {
         return value < 0x20 || (0x7F...0x9F).contains(value) || isBidiControl(scalar)
     }
 
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// Bidirectional controls (they reorder what follows on screen).
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false

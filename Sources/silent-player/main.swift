@@ -5,7 +5,9 @@ import SDBus
 // proxy such as playerctld: it owns `org.mpris.MediaPlayer2.NAME`, goes Playing and Paused when asked
 // (Play, Pause, PlayPause), announces it, and writes every call it receives to standard output. Tests use it
 // to check that a name saying Playing is not taken for another player starting.
-// Usage: silent-player NAME [--playing]
+// Usage: silent-player NAME [--playing] [--title TEXT] [--hostile-numbers]
+// --title: its Metadata carries TEXT as title and artist (tests put control sequences there); --hostile-numbers:
+// Volume NaN, Rate 1e308 and Position Int64.max, as a broken player might report them.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
@@ -18,6 +20,8 @@ func say(_ line: String) {
     text.withUTF8 { bytes in _ = write(1, bytes.baseAddress, bytes.count) }
 }
 let busName = "org.mpris.MediaPlayer2." + arguments[1]
+let title = arguments.firstIndex(of: "--title").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+let hostileNumbers = arguments.contains("--hostile-numbers")
 let path = "/org/mpris/MediaPlayer2"
 
 /// org.mpris.MediaPlayer2 and its Player, reduced to what a mirror has: a status that clients can change.
@@ -42,7 +46,15 @@ final class SilentPlayer: InterfaceImplementation {
         switch property {
         case "PlaybackStatus": .string(playing ? "Playing" : "Paused")
         case "Identity": .string("Silent mirror")
-        case "Metadata": .array(elementSignature: "{sv}", [])
+        case "Metadata":
+            .array(elementSignature: "{sv}", title.map { title in
+                [.dictEntry(.string("mpris:trackid"), .variant(.objectPath("/org/mpris/MediaPlayer2/Track/1"))),
+                 .dictEntry(.string("xesam:title"), .variant(.string(title))),
+                 .dictEntry(.string("xesam:artist"), .variant(.strings([title])))]
+            } ?? [])
+        case "Volume": .double(hostileNumbers ? .nan : 1)
+        case "Rate": .double(hostileNumbers ? 1e308 : 1)
+        case "Position": .int64(hostileNumbers ? .max : 0)
         case "CanQuit", "CanRaise", "HasTrackList": .bool(false)
         default: .bool(true)
         }
@@ -60,6 +72,7 @@ let player = InterfaceDescription(
     name: "org.mpris.MediaPlayer2.Player",
     methods: [.init("Play"), .init("Pause"), .init("PlayPause"), .init("Stop"), .init("Next"), .init("Previous")],
     properties: [.init("PlaybackStatus", "s"), .init("Metadata", "a{sv}"), .init("CanPlay", "b"), .init("CanPause", "b"),
+                 .init("Volume", "d"), .init("Rate", "d"), .init("Position", "x", emits: .none),
                  .init("CanControl", "b", emits: .none)])
 
 do {

@@ -1,4 +1,6 @@
 /// Just enough JSON for `--json`: values built in code and written in key order.
+import RepriseCore
+
 indirect enum JSON {
     case string(String), number(Double), integer(Int64), bool(Bool), null
     case array([JSON]), object([(String, JSON)])
@@ -25,7 +27,8 @@ indirect enum JSON {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 {
+                // Controls and bidirectional controls escaped: JSON that reaches a terminal is safe there too.
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || TerminalText.isBidiControl(scalar) {
                     let hex = String(scalar.value, radix: 16)
                     result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -14,7 +14,7 @@ struct Queue: ParsableCommand {
             let ids = try client.trackIDs()
             let metadata = try client.metadata(of: ids)
             let currentID = try client.get("Metadata").dictionary?["mpris:trackid"]
-            let position = (try? client.get("Position"))?.int64Value ?? 0
+            let position = ReportedNumbers.microseconds((try? client.get("Position"))?.int64Value)
             var played: [[String: DBusValue]] = []
             if history, case .array(_, let historyIDs) = try client.get("History", interface: ControlsNames.interface) {
                 played = try client.metadata(of: historyIDs)
@@ -35,17 +35,17 @@ struct Queue: ParsableCommand {
                 return
             }
             if history {
-                for entry in played { print("   ·  " + title(entry)) }
+                for entry in played { printLine("   ·  " + title(entry)) }
             }
-            if metadata.isEmpty { print("(the queue is empty)") }
+            if metadata.isEmpty { printLine("(the queue is empty)") }
             for (index, entry) in metadata.enumerated() {
                 let number = String(index + 1)
                 let padded = String(repeating: " ", count: max(0, 4 - number.count)) + number
                 if entry["mpris:trackid"] == currentID {
                     let length = entry["mpris:length"]?.int64Value.map(clock) ?? "–"
-                    print("▶" + padded + "  " + title(entry) + "  \(clock(position)) / \(length)")
+                    printLine("▶" + padded + "  " + title(entry) + "  \(clock(position)) / \(length)")
                 } else {
-                    print(" " + padded + "  " + title(entry))
+                    printLine(" " + padded + "  " + title(entry))
                 }
             }
         }
@@ -139,7 +139,7 @@ struct Loop: ParsableCommand {
                 try client.set("LoopStatus", .string(status))
             }
             let current = try client.get("LoopStatus").stringValue ?? "None"
-            if target.json { printJSON(.object([("loop", .string(current))])) } else { print(current) }
+            if target.json { printJSON(.object([("loop", .string(current))])) } else { printLine(current) }
         }
     }
 }
@@ -157,7 +157,7 @@ struct Shuffle: ParsableCommand {
                 try client.set("Shuffle", .bool(on))
             }
             let current = try client.get("Shuffle") == .bool(true)
-            if target.json { printJSON(.object([("shuffle", .bool(current))])) } else { print(current ? "on" : "off") }
+            if target.json { printJSON(.object([("shuffle", .bool(current))])) } else { printLine(current ? "on" : "off") }
         }
     }
 }

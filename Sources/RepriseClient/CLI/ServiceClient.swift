@@ -78,7 +78,7 @@ struct ServiceClient {
     /// Hands files, directories, playlists or URIs (relative to the working directory) to Reprise.
     func openMedia(_ arguments: [String], enqueue: Bool) throws {
         let expanded = MediaLocation.expand(arguments, relativeTo: PosixFileSystem.currentDirectory(), in: PosixFileSystem())
-        expanded.problems.forEach { writeToStandardError("reprise: skipping \($0)") }
+        expanded.problems.forEach { printError("reprise: skipping \($0)") }
         guard !expanded.uris.isEmpty else { throw CLIError("nothing to play", status: 2) }
         try call("OpenMedia", [.strings(expanded.uris), .bool(enqueue)], interface: ControlsNames.interface)
     }
@@ -124,7 +124,7 @@ func runVerb(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as CLIError {
-        writeToStandardError("reprise: \(error.description)")
+        printError("reprise: \(error.description)")
         throw ExitCode(error.status)
     }
 }
@@ -141,7 +141,7 @@ public let clientVerbs: [any ParsableCommand.Type] = [
 public func handToRunningService(_ media: [String], enqueue: Bool) throws -> Bool {
     guard let client = try? ServiceClient.connect(player: nil), client.isRunning else { return false }
     guard !media.isEmpty else {
-        print("reprise is already running as \(client.destination)")
+        printLine("reprise is already running as \(client.destination)")
         return true
     }
     try runVerb { try client.openMedia(media, enqueue: enqueue) }

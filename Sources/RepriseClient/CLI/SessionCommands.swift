@@ -30,10 +30,10 @@ struct Actions: ParsableCommand {
                 return
             }
             for action in actions {
-                print("\(action.id)\t\(action.label)\(action.enabled ? "" : "\t(not available now)")")
+                printLine("\(action.id)\t\(action.label)\(action.enabled ? "" : "\t(not available now)")")
             }
-            print("bottom row: " + bottom.joined(separator: " · "))
-            if !expanded.isEmpty { print("expanded row: " + expanded.joined(separator: " · ")) }
+            printLine("bottom row: " + bottom.joined(separator: " · "))
+            if !expanded.isEmpty { printLine("expanded row: " + expanded.joined(separator: " · ")) }
         }
     }
 }
@@ -77,7 +77,7 @@ struct Category: ParsableCommand {
             if target.json {
                 printJSON(.object([("category", .string(category)), ("options", .array(current.map(JSON.string)))]))
             } else {
-                print(current.isEmpty ? category : category + " (" + current.joined(separator: ", ") + ")")
+                printLine(current.isEmpty ? category : category + " (" + current.joined(separator: ", ") + ")")
             }
         }
     }
@@ -96,7 +96,7 @@ struct Silent: ParsableCommand {
                 try client.call("SetSilent", [.bool(on)], interface: AudioSessionNames.interface)
             }
             let current = try client.get("Silent", interface: AudioSessionNames.interface) == .bool(true)
-            if target.json { printJSON(.object([("silent", .bool(current))])) } else { print(current ? "on" : "off") }
+            if target.json { printJSON(.object([("silent", .bool(current))])) } else { printLine(current ? "on" : "off") }
         }
     }
 }
@@ -135,7 +135,7 @@ struct OutputCommand: ParsableCommand {
                 printJSON(.array(outputs.map { .object([("name", .string($0.name)), ("description", .string($0.description)),
                                                         ("current", .bool($0.current))]) }))
             } else {
-                for output in outputs { print((output.current ? "* " : "  ") + output.name + "\t" + output.description) }
+                for output in outputs { printLine((output.current ? "* " : "  ") + output.name + "\t" + output.description) }
             }
         }
     }

@@ -1,9 +1,10 @@
 import ArgumentParser
+import RepriseCore
 import SDBus
 
 /// "m:ss" (or "h:mm:ss") for microseconds.
 func clock(_ microseconds: Int64) -> String {
-    let seconds = max(0, microseconds / 1_000_000)
+    let seconds = ReportedNumbers.microseconds(microseconds) / 1_000_000
     let (h, m, s) = (seconds / 3600, (seconds / 60) % 60, seconds % 60)
     let ss = s < 10 ? "0\(s)" : "\(s)"
     if h > 0 { return "\(h):" + (m < 10 ? "0\(m)" : "\(m)") + ":" + ss }
@@ -25,9 +26,9 @@ struct Status: ParsableCommand {
             let title = metadata["xesam:title"]?.stringValue
             let artists = metadata["xesam:artist"]?.stringArray ?? []
             let album = metadata["xesam:album"]?.stringValue
-            let position = (try? client.get("Position"))?.int64Value ?? 0
-            let length = metadata["mpris:length"]?.int64Value
-            let volume = values["Volume"]?.doubleValue ?? 1, rate = values["Rate"]?.doubleValue ?? 1
+            let position = ReportedNumbers.microseconds((try? client.get("Position"))?.int64Value)
+            let length = metadata["mpris:length"]?.int64Value.map { ReportedNumbers.microseconds($0) }
+            let volume = ReportedNumbers.volume(values["Volume"]?.doubleValue ?? 1), rate = ReportedNumbers.rate(values["Rate"]?.doubleValue)
             let loop = values["LoopStatus"]?.stringValue ?? "None", shuffle = values["Shuffle"] == .bool(true)
             if target.json {
                 printJSON(.object([
@@ -35,7 +36,7 @@ struct Status: ParsableCommand {
                     ("title", title.map(JSON.string) ?? .null), ("artists", .array(artists.map(JSON.string))),
                     ("album", album.map(JSON.string) ?? .null), ("url", metadata["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
                     ("position", .number(Double(position) / 1e6)), ("length", length.map { .number(Double($0) / 1e6) } ?? .null),
-                    ("volume", .number(volume)), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
+                    ("volume", volume.map(JSON.number) ?? .null), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
                 ]))
                 return
             }
@@ -43,9 +44,9 @@ struct Status: ParsableCommand {
             if let title { line += "  " + title }
             if !artists.isEmpty { line += " — " + artists.joined(separator: ", ") }
             if let album { line += " (\(album))" }
-            print(line)
-            let volumePercent = Int((volume * 100).rounded())
-            print("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumePercent)%   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")")
+            printLine(line)
+            let volumeText = volume.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
+            printLine("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumeText)   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")")
         }
     }
 }
@@ -116,7 +117,7 @@ struct Seek: ParsableCommand {
     }
 
     func validate() throws {
-        guard Self.parse(position) != nil else { throw ValidationError("'\(position)' is not a position (+10, -30, 95, 1:35)") }
+        guard Self.parse(position) != nil else { throw ValidationError("'\(TerminalText.sanitized(position))' is not a position (+10, -30, 95, 1:35)") }
     }
 
     func run() throws {
@@ -146,8 +147,8 @@ struct Speed: ParsableCommand {
                 guard rate.isFinite, rate > 0 else { throw CLIError("the speed must be above 0", status: 2) }
                 try client.set("Rate", .double(rate))
             }
-            let current = try client.get("Rate").doubleValue ?? 1
-            if target.json { printJSON(.object([("rate", .number(current))])) } else { print("\(current)×") }
+            let current = ReportedNumbers.rate(try client.get("Rate").doubleValue)
+            if target.json { printJSON(.object([("rate", .number(current))])) } else { printLine("\(current)×") }
         }
     }
 }
@@ -167,8 +168,12 @@ struct Volume: ParsableCommand {
                 }
                 try client.set("Volume", .double(percent ? number / 100 : number))
             }
-            let current = try client.get("Volume").doubleValue ?? 0
-            if target.json { printJSON(.object([("volume", .number(current))])) } else { print("\(Int((current * 100).rounded()))%") }
+            let current = ReportedNumbers.volume(try client.get("Volume").doubleValue)
+            if target.json {
+                printJSON(.object([("volume", current.map(JSON.number) ?? .null)]))
+            } else {
+                printLine(current.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RepriseCore
 import MPRIS
 import SDBus
 
@@ -22,8 +23,8 @@ struct Video: ParsableCommand {
         switch action {
         case nil, "skip": break
         case "fullscreen", "aspect", "audio", "subtitles":
-            guard value != nil else { throw ValidationError("`video \(action!)` needs a value") }
-        default: throw ValidationError("unknown video action '\(action!)' (fullscreen, aspect, audio, subtitles, skip)")
+            guard value != nil else { throw ValidationError("`video \(TerminalText.sanitized(action!))` needs a value") }
+        default: throw ValidationError("unknown video action '\(TerminalText.sanitized(action!))' (fullscreen, aspect, audio, subtitles, skip)")
         }
     }
 
@@ -95,25 +96,26 @@ struct Video: ParsableCommand {
             return
         }
         guard hasVideo else {
-            print("no video")
+            printLine("no video")
             return
         }
-        print("video \(ratio > 0 ? String(format2(ratio)) + ":1" : "") \(aspect)\(fullscreen ? ", fullscreen" : "")\(loading ? ", loading" : "")")
+        printLine("video \(ratio > 0 ? String(format2(ratio)) + ":1" : "") \(aspect)\(fullscreen ? ", fullscreen" : "")\(loading ? ", loading" : "")")
         for track in audio {
-            print("\(track.index == audioTrack ? "*" : " ") audio \(track.index)\t\(track.title)\t\(track.language)\t\(track.codec)")
+            printLine("\(track.index == audioTrack ? "*" : " ") audio \(track.index)\t\(track.title)\t\(track.language)\t\(track.codec)")
         }
         for track in subtitles {
-            print("\(track.index == subtitleTrack ? "*" : " ") subtitles \(track.index)\t\(track.title)\t\(track.language)"
+            printLine("\(track.index == subtitleTrack ? "*" : " ") subtitles \(track.index)\t\(track.title)\t\(track.language)"
                   + (track.external ? "\t(file)" : ""))
         }
-        if subtitles.isEmpty { print("  no subtitles") } else if subtitleTrack < 0 { print("  subtitles off") }
-        print("speeds: " + speeds.map(format2).joined(separator: " "))
-        if interstitial >= 0 { print("interstitial \(interstitial) playing" + (canSkip ? " (skippable: reprise video skip)" : "")) }
+        if subtitles.isEmpty { printLine("  no subtitles") } else if subtitleTrack < 0 { printLine("  subtitles off") }
+        printLine("speeds: " + speeds.map(format2).joined(separator: " "))
+        if interstitial >= 0 { printLine("interstitial \(interstitial) playing" + (canSkip ? " (skippable: reprise video skip)" : "")) }
     }
 }
 
 /// `1.78`, `0.5`, `2`: up to two decimals, without trailing zeros.
 private func format2(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e9 else { return "–" }
     var text = String(Double((value * 100).rounded()) / 100)
     if text.hasSuffix(".0") { text.removeLast(2) }
     return text

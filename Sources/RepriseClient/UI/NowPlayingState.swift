@@ -19,12 +19,12 @@ struct NowPlayingState {
     var title: String { metadata["xesam:title"]?.stringValue ?? (metadata.isEmpty ? "Nothing playing" : "Untitled") }
     var artist: String { (metadata["xesam:artist"]?.stringArray ?? []).joined(separator: ", ") }
     var album: String { metadata["xesam:album"]?.stringValue ?? "" }
-    var length: Int64? { metadata["mpris:length"]?.int64Value }
+    var length: Int64? { metadata["mpris:length"]?.int64Value.map { ReportedNumbers.microseconds($0) } }
     var trackID: DBusValue? { metadata["mpris:trackid"] }
 
     func position(at now: Double) -> Int64 {
-        var value = position
-        if status == "Playing" { value += Int64((now - positionTime) * rate * 1e6) }
+        var value = ReportedNumbers.microseconds(position)
+        if status == "Playing" { value += Int64(max(0, min(now - positionTime, 1e6)) * ReportedNumbers.rate(rate) * 1e6) }
         if let length { value = min(value, length) }
         return max(0, value)
     }
@@ -32,7 +32,7 @@ struct NowPlayingState {
     mutating func apply(_ changed: [String: DBusValue]) {
         if let value = changed["PlaybackStatus"]?.stringValue { status = value }
         if let value = changed["Metadata"]?.dictionary { metadata = value }
-        if let value = changed["Rate"]?.doubleValue { rate = value }
+        if let value = changed["Rate"]?.doubleValue { rate = ReportedNumbers.rate(value) }
         if case .bool(let value)? = changed["CanGoNext"] { canGoNext = value }
         if case .bool(let value)? = changed["CanGoPrevious"] { canGoPrevious = value }
     }

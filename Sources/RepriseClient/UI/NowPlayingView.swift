@@ -34,7 +34,7 @@ final class NowPlayingView {
             try client.bus.attach(toEvent: loop.sdEvent)
             try subscribe()
         } catch {
-            writeToStandardError("reprise: \(error)")
+            printError("reprise: \(error)")
             return 1
         }
         refreshAll()
@@ -105,7 +105,7 @@ final class NowPlayingView {
     }
 
     private func refreshPosition() {
-        setPosition((try? client.get("Position"))?.int64Value ?? 0)
+        setPosition(ReportedNumbers.microseconds((try? client.get("Position"))?.int64Value))
     }
 
     private func setPosition(_ position: Int64) {
@@ -231,8 +231,8 @@ final class NowPlayingView {
         return line
     }
 
-    /// `text` cut to `columns` characters.
+    /// `text` made safe for the terminal and cut to `columns` cells: every line of the view goes through here.
     private func fit(_ text: String, _ columns: Int) -> String {
-        text.count <= columns ? text : String(text.prefix(max(0, columns - 1))) + "…"
+        TerminalText.fitted(TerminalText.sanitized(text), columns)
     }
 }

@@ -33,6 +33,12 @@ final class Tmux {
 
     func text() -> String { screen().joined(separator: "\n") }
 
+    /// The pane's title (what an OSC 0/2 sequence written by the command would set).
+    func title() -> String {
+        ((try? runCommand("tmux", ["-L", socket, "display-message", "-p", "#{pane_title}"]).output) ?? "")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Sends keys as tmux names them ("Space", "Left", "Tab", "Enter", "q").
     func send(_ keys: String...) {
         _ = try? runCommand("tmux", ["-L", socket, "send-keys"] + keys)
