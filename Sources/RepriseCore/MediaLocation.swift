@@ -27,13 +27,32 @@ public enum MediaLocation {
         return videoExtensions.contains(fileExtension(name))
     }
 
-    /// Checks that `uri` names something the player could read: a supported scheme and, for
-    /// `file:`, an existing readable regular file.
-    public static func validate(_ uri: String, in fileSystem: FileSystem) throws(PlayerError) {
+    /// The longest URI accepted, in bytes (a path of PATH_MAX bytes, percent-encoded, fits).
+    public static let maximumURILength = 16 * 1024
+
+    /// The checks that need no file system, made on every URI from a client, a playlist, the command line or the
+    /// saved state: at most ``maximumURILength`` bytes, no control characters (a newline, tab or escape must be
+    /// percent-encoded), a supported scheme, and a host for network URIs. Returns the parsed URI.
+    @discardableResult
+    public static func validateForm(_ uri: String) throws(PlayerError) -> MediaURI {
+        guard uri.utf8.count <= maximumURILength else {
+            throw .invalidArgument("the URI is \(uri.utf8.count) bytes long (at most \(maximumURILength))")
+        }
+        guard !uri.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw .invalidArgument("'\(TerminalText.sanitized(uri))' contains control characters (percent-encode them)")
+        }
         guard let parsed = MediaURI(uri) else { throw .invalidArgument("'\(uri)' is not a URI") }
         guard SupportedSchemes.all.contains(parsed.scheme) else {
             throw .unsupportedScheme("URI scheme '\(parsed.scheme)' is not supported (use \(SupportedSchemes.all.joined(separator: ", ")))")
         }
+        if parsed.scheme != "file" && (parsed.host ?? "").isEmpty { throw .invalidArgument("'\(uri)' has no host") }
+        return parsed
+    }
+
+    /// Checks that `uri` names something the player could read: ``validateForm(_:)`` and, for `file:`, an
+    /// existing readable regular file.
+    public static func validate(_ uri: String, in fileSystem: FileSystem) throws(PlayerError) {
+        let parsed = try validateForm(uri)
         if parsed.scheme == "file" {
             let path = parsed.path
             switch fileSystem.kind(of: path) {
@@ -43,8 +62,6 @@ public enum MediaLocation {
             case .regularFile: break
             }
             guard fileSystem.isReadable(path) else { throw .unplayable("\(path): permission denied") }
-        } else if (parsed.host ?? "").isEmpty {
-            throw .invalidArgument("'\(uri)' has no host")
         }
     }
 

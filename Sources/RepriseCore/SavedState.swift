@@ -1,5 +1,5 @@
 /// What survives a restart: the queue, the current entry and its position, and the settings.
-/// Stored as a small line-oriented text (URIs are percent-encoded, so never contain a newline).
+/// Stored as a line-oriented text; every URI is escaped (``escaped(_:)``), so any URI round-trips.
 public struct SavedState: Equatable, Sendable {
     public var uris: [String] = []
     /// Index into `uris` of the current entry.
@@ -11,10 +11,14 @@ public struct SavedState: Equatable, Sendable {
     public var rate = 1.0
     /// Where long files were left (see ``ResumePositions``), oldest first.
     public var resumePositions: [ResumePositions.Mark] = []
+    /// Lines left out when reading or checking the state (not saved).
+    public var skippedLines = 0
 
     public init() {}
 
-    static let header = "reprise-state 1"
+    static let header = "reprise-state 2"
+    /// Files written before URIs were escaped (read, never written).
+    static let headerVersion1 = "reprise-state 1"
 
     public func encoded() -> String {
         var lines = [Self.header,
@@ -24,19 +28,66 @@ public struct SavedState: Equatable, Sendable {
                      "rate \(rate)",
                      "position \(positionMicroseconds)"]
         if let currentIndex { lines.append("current \(currentIndex)") }
-        lines += uris.map { "entry " + $0 }
-        lines += resumePositions.map { "resume \($0.microseconds) \($0.uri)" }
+        lines += uris.map { "entry " + Self.escaped($0) }
+        lines += resumePositions.map { "resume \($0.microseconds) \(Self.escaped($0.uri))" }
         lines.append("end")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Parses `text`; a missing header or end line (a truncated file) or any malformed line is an error.
+    /// Bytes that never appear raw in a stored URI: controls, space, DEL, and the escape character itself.
+    static func escaped(_ uri: String) -> String {
+        guard uri.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }) else { return uri }
+        let hex = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        for byte in uri.utf8 {
+            if byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") {
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The inverse of ``escaped(_:)``; nil for a malformed escape or a raw byte that should have been escaped.
+    static func unescaped(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var rest = Array(text.utf8)[...]
+        while let byte = rest.popFirst() {
+            guard byte > 0x20, byte != 0x7F else { return nil }
+            guard byte == UInt8(ascii: "\\") else {
+                bytes.append(byte)
+                continue
+            }
+            guard rest.popFirst() == UInt8(ascii: "x"), let high = rest.popFirst().flatMap(hexDigit),
+                  let low = rest.popFirst().flatMap(hexDigit) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+
+    /// Parses `text`. A missing header or end line (a truncated file) or a malformed setting is an error; an entry
+    /// or resume line that cannot be read is left out (and counted in ``skippedLines``), never the whole queue.
     public static func decode(_ text: String) throws(StateError) -> SavedState {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
-        guard lines.first == Substring(header) else { throw .malformed("missing header") }
+        let escapedURIs = lines.first == Substring(header)
+        guard escapedURIs || lines.first == Substring(headerVersion1) else { throw .malformed("missing header") }
         guard lines.last == "end" else { throw .malformed("truncated (no end line)") }
+        func uri(_ text: Substring) -> String? {
+            escapedURIs ? unescaped(text) : (text.unicodeScalars.allSatisfy { $0.value >= 0x20 } ? String(text) : nil)
+        }
         var state = SavedState()
+        var skippedEntries: [Int] = []
+        var entryCount = 0
         for line in lines.dropFirst().dropLast() {
             let (key, value) = line.firstIndex(of: " ").map { (line[..<$0], String(line[line.index(after: $0)...])) }
                 ?? (line, "")
@@ -59,18 +110,44 @@ public struct SavedState: Equatable, Sendable {
                 state.currentIndex = index
             case "resume":
                 let parts = value.split(separator: " ", maxSplits: 1)
-                guard parts.count == 2, let position = Int64(parts[0]), position >= 0,
-                      parts[1].unicodeScalars.allSatisfy({ $0.value > 0x20 }) else { throw .malformed("resume \(value)") }
-                state.resumePositions.append(.init(uri: String(parts[1]), microseconds: position))
+                guard parts.count == 2, let position = Int64(parts[0]), position >= 0, let markURI = uri(parts[1]) else {
+                    state.skippedLines += 1
+                    continue
+                }
+                state.resumePositions.append(.init(uri: markURI, microseconds: position))
             case "entry":
-                guard !value.isEmpty, value.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) else { throw .malformed("empty entry") }
-                state.uris.append(value)
+                defer { entryCount += 1 }
+                guard !value.isEmpty, let entryURI = uri(Substring(value)) else {
+                    skippedEntries.append(entryCount)
+                    state.skippedLines += 1
+                    continue
+                }
+                state.uris.append(entryURI)
             default:
                 throw .malformed("unknown line '\(key)'")
             }
         }
-        if let index = state.currentIndex, index >= state.uris.count { throw .malformed("current \(index) out of range") }
+        if let index = state.currentIndex, index >= entryCount { throw .malformed("current \(index) out of range") }
+        if let index = state.currentIndex, !skippedEntries.isEmpty {
+            state.currentIndex = skippedEntries.contains(index) ? nil : index - skippedEntries.filter { $0 < index }.count
+            if state.currentIndex == nil { state.positionMicroseconds = 0 }
+        }
         return state
+    }
+
+    /// Keeps the entries `keep` accepts (the current one followed when it stays), and the resume marks it accepts.
+    public func keepingOnly(_ keep: (String) -> Bool) -> SavedState {
+        var kept = self
+        kept.uris = []
+        kept.currentIndex = nil
+        for (index, uri) in uris.enumerated() where keep(uri) {
+            if index == currentIndex { kept.currentIndex = kept.uris.count }
+            kept.uris.append(uri)
+        }
+        if kept.currentIndex == nil { kept.positionMicroseconds = 0 }
+        kept.resumePositions = resumePositions.filter { keep($0.uri) }
+        kept.skippedLines += uris.count - kept.uris.count
+        return kept
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import PosixFiles
 
 /// What Reprise changed in other clients (lowered or muted streams, players paused with notify-on-deactivation),
 /// written to `$XDG_STATE_HOME/reprise/changed-streams` before each change, so a run that dies holding them
@@ -33,14 +34,10 @@ struct ChangedStreamsStore {
     }
 
     func load() -> Saved? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
+        // Opened without blocking and only as a regular file: a FIFO here must not hang the start.
+        guard let bytes = PosixFileSystem().contents(of: path, limit: 1 << 20), !bytes.isEmpty else { return nil }
         var saved = Saved()
-        for line in String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n") {
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let parts = line.split(separator: " ")
             if parts.count == 3, parts[0] == "volume", let index = UInt32(parts[1]) {
                 let volumes = parts[2].split(separator: ",").compactMap { UInt32($0) }

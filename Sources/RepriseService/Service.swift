@@ -40,7 +40,7 @@ public enum Service {
         engine.onStreamReady = { video.streamReady(subtitleURI: $0) }
         engine.onBuffering = { video.buffering(percent: $0) }
         let store = StateStore.standard()
-        let saved = store.load(log: log)
+        let saved = store.load(log: log, fileSystem: fileSystem)
         let media = options.media.isEmpty ? nil
             : MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
         let playback = PlaybackComponent(player: player, media: media, saved: saved, log: log)
@@ -116,8 +116,11 @@ public enum Service {
         let path = XDGDirectories.configHome + "/reprise/config"
         var settings = AudioSettings()
         do throws(PlayerError) {
-            if let bytes = PosixFileSystem().contents(of: path, limit: 1 << 16) {
+            let files = PosixFileSystem()
+            if let bytes = files.contents(of: path, limit: 1 << 20) {
                 settings = try AudioSettings(config: String(decoding: bytes, as: UTF8.self))
+            } else if files.kind(of: path) != .missing {
+                log.warning("\(path): not a regular file of at most 1 MiB; using the defaults")
             }
         } catch {
             log.warning("\(path): \(error.message); using the defaults")

@@ -1,4 +1,5 @@
 import Glibc
+import PosixFiles
 import RepriseCore
 
 /// Keeps the player's ``SavedState`` in `$XDG_STATE_HOME/reprise/state` (default `~/.local/state`).
@@ -20,11 +21,24 @@ struct StateStore: Sendable {
         return text.withUTF8 { DurableFile.write(UnsafeRawBufferPointer($0), to: path) }
     }
 
+    /// Largest state file read (the largest queue's state is far below it).
+    static let sizeLimit = 256 << 20
+
     /// The saved state, or nil when there is none. A corrupt file is renamed to `state.corrupt` and reported.
-    func load(log: Log) -> SavedState? {
-        guard let text = readFile(path) else { return nil }
+    /// Every entry is checked like a URI from a client (``MediaLocation/validateForm(_:)``; a local file that
+    /// exists must be a regular file): the file is data, not trusted code, and what fails is left out.
+    func load(log: Log, fileSystem: FileSystem) -> SavedState? {
+        guard let text = readFile(path, fileSystem: fileSystem) else { return nil }
         do throws(StateError) {
-            return try SavedState.decode(text)
+            let state = try SavedState.decode(text).keepingOnly { uri in
+                guard let parsed = try? MediaLocation.validateForm(uri) else { return false }
+                let kind = parsed.scheme == "file" ? fileSystem.kind(of: parsed.path) : .regularFile
+                return kind == .regularFile || kind == .missing // a missing file may be on a disk not mounted yet
+            }
+            if state.skippedLines > 0 {
+                log.warning("left \(state.skippedLines) saved entries out: not something a client could queue")
+            }
+            return state
         } catch {
             let aside = path + ".corrupt"
             rename(path, aside)
@@ -33,19 +47,15 @@ struct StateStore: Sendable {
         }
     }
 
-    private func readFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-            if bytes.count > 64 << 20 { return "" } // absurdly large: treat as corrupt
+    /// The file's text, or nil when there is none; "" (corrupt) when it is not a regular file or too large. Opened
+    /// without blocking: a FIFO at the path never hangs the start.
+    private func readFile(_ path: String, fileSystem: FileSystem) -> String? {
+        switch fileSystem.kind(of: path) {
+        case .missing: return nil
+        case .regularFile:
+            guard let bytes = fileSystem.contents(of: path, limit: Self.sizeLimit) else { return "" }
+            return String(decoding: bytes, as: UTF8.self)
+        case .directory, .other: return ""
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

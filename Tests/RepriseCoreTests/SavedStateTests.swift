@@ -16,6 +16,30 @@ import Testing
         #expect(try SavedState.decode(SavedState().encoded()) == SavedState())
     }
 
+    @Test func everyURIRoundTripsEvenWithBytesALineCannotHold() throws {
+        var state = SavedState()
+        state.uris = ["file:///m/tab\there.ogg", "file:///m/esc\u{1B}[31m.ogg", "http://h/a b c", "file:///back\\slash",
+                      "file:///new\nline", "file:///é日本.ogg", "file:///del\u{7F}", "file:///x\\x41"]
+        state.currentIndex = 3
+        state.resumePositions = [.init(uri: "file:///long file with spaces.m4b", microseconds: 99)]
+        let text = state.encoded()
+        #expect(text.split(separator: "\n").count == 7 + state.uris.count + 2)
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(try SavedState.decode(text) == state)
+    }
+
+    @Test func aBadEntryIsLeftOutAndTheCurrentOneFollowed() throws {
+        let text = "reprise-state 2\nposition 5\ncurrent 2\nentry file:///a\nentry bad\\q\nentry file:///c\nend\n"
+        let state = try SavedState.decode(text)
+        #expect(state.uris == ["file:///a", "file:///c"] && state.currentIndex == 1 && state.skippedLines == 1)
+        let kept = state.keepingOnly { $0 != "file:///a" }
+        #expect(kept.uris == ["file:///c"] && kept.currentIndex == 0 && kept.positionMicroseconds == 5)
+        let lostCurrent = state.keepingOnly { $0 != "file:///c" }
+        #expect(lostCurrent.currentIndex == nil && lostCurrent.positionMicroseconds == 0)
+        // Files written before escaping still read.
+        #expect(try SavedState.decode("reprise-state 1\nentry file:///old%20one\nend\n").uris == ["file:///old%20one"])
+    }
+
     @Test func truncatedOrMalformedFilesAreRejected() {
         var state = SavedState()
         state.uris = ["file:///m/a.ogg", "file:///m/b.ogg"]
