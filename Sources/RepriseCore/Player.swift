@@ -368,9 +368,22 @@ public final class Player {
     func prepareNextEntry() {
         var next: QueueEntry?
         if status != .stopped, let current = queue.current, loadedEntryID == current.id { next = entryFollowing(current) }
+        // One that cannot be opened is not handed over: the stream ends and loading it reports why.
+        if let candidate = next, unopenableReason(candidate.uri) != nil { next = nil }
         guard next?.id != preparedEntryID else { return }
         preparedEntryID = next?.id
         engine.prepareNext(next?.uri)
+    }
+
+    /// Why `uri` must not reach the pipeline now, or nil. A queued local file replaced since by a FIFO or a
+    /// device would block the open for good (GStreamer opens it with a blocking `open`); stat never blocks on one.
+    func unopenableReason(_ uri: String) -> String? {
+        guard let parsed = MediaURI(uri), parsed.scheme == "file" else { return nil }
+        switch fileSystem.kind(of: parsed.path) {
+        case .regularFile, .missing: return nil // a missing file is reported by the pipeline, as before
+        case .directory: return "\(parsed.path) is a directory"
+        case .other: return "\(parsed.path) is not a regular file (devices, FIFOs and sockets are not played)"
+        }
     }
 
     /// What plays when `current` ends: itself under LoopStatus Track, else the next in play order (wrapping under Playlist).
@@ -402,6 +415,10 @@ public final class Player {
         heldTrack = .some(before)
         status = playing ? .playing : .paused
         log.info("\(playing ? "playing" : "loading") \(entry.uri)")
+        if let reason = unopenableReason(entry.uri) {
+            streamFailed(reason)
+            return
+        }
         guard engine.load(entry.uri, playing: playing) else {
             streamFailed("the pipeline refused the stream")
             return

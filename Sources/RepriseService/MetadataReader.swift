@@ -62,6 +62,14 @@ final class MetadataReader: ServiceComponent {
                 player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
                 continue
             }
+            // A file replaced by a FIFO or a device would hang the discoverer's open: those are never read (a missing
+            // file is, and reported as such).
+            let kind = fileSystem.kind(of: path)
+            guard kind == .regularFile || kind == .missing else {
+                log.debug("not reading tags of \(entry.uri): not a regular file")
+                player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
+                continue
+            }
             log.debug("reading tags of \(entry.uri)")
             guard discoverer.discover(entry.uri) else {
                 player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
