@@ -324,11 +324,28 @@ final class TrackListInterface: InterfaceImplementation {
 
     init(player: Player) { self.player = player }
 
+    /// The most bytes of metadata one GetTracksMetadata reply carries (half of D-Bus's array limit).
+    static let metadataReplyLimit = 32 << 20
+
+    /// An upper estimate of a track's encoded metadata: its strings plus the keys and framing around them.
+    static func estimatedMetadataBytes(_ track: TrackInfo) -> Int {
+        let tags = track.tags
+        let texts = [tags.title, tags.album, tags.contentCreated, tags.description, track.artURL].compactMap { $0 }
+        let lists = tags.artists + tags.albumArtists + tags.genres + tags.composers + tags.comments
+        return 600 + track.url.utf8.count + (texts + lists).reduce(0) { $0 + $1.utf8.count + 40 }
+    }
+
     func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
         let args = call.arguments
         switch (call.member, args.first) {
         case ("GetTracksMetadata", .array(_, let ids)?):
             let tracks = ids.compactMap { $0.stringValue.flatMap(MPRIS.entryID(fromTrackPath:)).flatMap(player.track(id:)) }
+            // D-Bus arrays end at 64 MiB: a reply that could come near is refused before it is built.
+            let estimate = tracks.reduce(0) { $0 + Self.estimatedMetadataBytes($1) }
+            guard estimate <= Self.metadataReplyLimit else {
+                throw DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                                message: "the metadata of \(tracks.count) tracks is too much for one reply; ask for fewer at a time")
+            }
             return .reply([.array(elementSignature: "a{sv}", tracks.map(MetadataEncoding.encode))])
         case ("AddTrack", .string(let uri)?):
             guard args.count == 3, case .objectPath(let afterPath) = args[1], case .bool(let makeCurrent) = args[2] else {

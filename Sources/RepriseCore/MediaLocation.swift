@@ -113,6 +113,9 @@ public enum MediaLocation {
             return [uri]
         }
         let playlist = try readPlaylist(at: parsed.path, format: format, in: fileSystem)
+        guard playlist.uris.count <= PlayQueue.maximumCount else {
+            throw .unplayable("\(parsed.path): \(playlist.uris.count) entries, more than a queue holds (\(PlayQueue.maximumCount))")
+        }
         var uris: [String] = []
         for entry in playlist.uris {
             if let inner = MediaURI(entry), inner.scheme == "file", PlaylistFormat(fileName: inner.path) != nil {

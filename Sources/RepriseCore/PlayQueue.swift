@@ -36,7 +36,26 @@ public struct PlayQueue: Sendable {
     public private(set) var history: [Int] = []
     static let historyLimit = 1000
 
+    /// The most entries the queue holds: at this size every reply and signal (Tracks, TrackListReplaced, the whole
+    /// queue's metadata) stays well inside D-Bus's message limits.
+    public static let maximumCount = 200_000
+    /// The most bytes of URIs the queue holds (with ``MediaLocation/maximumURILength`` per URI).
+    public static let maximumURIBytes = 32 << 20
+    /// Bytes of all queued URIs.
+    public private(set) var uriBytes = 0
+
     public init() {}
+
+    /// How many of `uris`, from the first, fit in the queue as it is.
+    public func room<C: Collection<String>>(for uris: C) -> Int {
+        var count = 0, bytes = uriBytes
+        for uri in uris {
+            bytes += uri.utf8.count
+            guard entries.count + count < Self.maximumCount, bytes <= Self.maximumURIBytes else { break }
+            count += 1
+        }
+        return count
+    }
 
     public var isEmpty: Bool { entries.isEmpty }
     public var count: Int { entries.count }
@@ -52,6 +71,7 @@ public struct PlayQueue: Sendable {
             let id = makeID()
             var entry = QueueEntry(id: id, uri: uri)
             entry.group = group
+            uriBytes += uri.utf8.count
             entries.append(entry)
             indexByID[id] = entries.count - 1
             order.append(entries.count - 1)
@@ -78,6 +98,7 @@ public struct PlayQueue: Sendable {
 
     private mutating func insert(_ uri: String, atListIndex listIndex: Int, orderIndex: Int) -> (id: Int, position: Int) {
         let id = makeID()
+        uriBytes += uri.utf8.count
         entries.insert(QueueEntry(id: id, uri: uri), at: listIndex)
         reindex(from: listIndex)
         order = order.map { $0 >= listIndex ? $0 + 1 : $0 }
@@ -148,6 +169,7 @@ public struct PlayQueue: Sendable {
         guard let index = indexByID[id], let removedPosition = order.firstIndex(of: index) else {
             return false
         }
+        uriBytes -= entries[index].uri.utf8.count
         entries.remove(at: index)
         indexByID[id] = nil
         reindex(from: index)
@@ -177,6 +199,7 @@ public struct PlayQueue: Sendable {
     /// Empties the queue and its history; shuffle is off afterwards. Ids are still never reused.
     public mutating func removeAll() {
         entries.removeAll()
+        uriBytes = 0
         indexByID.removeAll()
         order.removeAll()
         currentPosition = nil

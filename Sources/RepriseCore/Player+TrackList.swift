@@ -57,6 +57,7 @@ extension Player {
     public func addTrack(_ uri: String, after: Int?, makeCurrent: Bool) throws(PlayerError) {
         if let after, queue.entry(withID: after) == nil { throw .invalidArgument("no track \(after) in the track list") }
         let uris = try resolve(uri)
+        try checkRoom(for: uris, replacing: false)
         transaction {
             let before = announcedTrack
             let (first, position) = insert(uris, after: after)

@@ -115,12 +115,24 @@ public final class Player {
     /// Adds `uris` (validated; playlists become their entries) at the end of the list, each announced with TrackAdded.
     public func appendTracks(_ uris: [String]) throws(PlayerError) {
         let resolved = try resolveAll(uris)
+        try checkRoom(for: resolved, replacing: false)
         transaction { _ = insert(resolved, after: queue.entries.last?.id) }
     }
 
     /// Replaces the queue with `uris` (validated; playlists become their entries) and plays the first.
     public func replaceQueue(validating uris: [String]) throws(PlayerError) {
-        replaceQueue(with: try resolveAll(uris))
+        let resolved = try resolveAll(uris)
+        try checkRoom(for: resolved, replacing: true)
+        replaceQueue(with: resolved)
+    }
+
+    /// Refuses, with a clear error, what would take the queue past its limits (``PlayQueue/maximumCount`` entries,
+    /// ``PlayQueue/maximumURIBytes`` of URIs).
+    func checkRoom(for uris: [String], replacing: Bool) throws(PlayerError) {
+        let fits = replacing ? PlayQueue().room(for: uris) : queue.room(for: uris)
+        guard fits < uris.count else { return }
+        throw .invalidArgument("the queue holds at most \(PlayQueue.maximumCount) entries (\(PlayQueue.maximumURIBytes >> 20) MiB "
+            + "of URIs); \(replacing ? 0 : queue.count) queued, \(uris.count) more do not fit")
     }
 
     /// Empties the queue and stops.
@@ -149,9 +161,15 @@ public final class Player {
         return resolved
     }
 
+    /// Appends what fits (the command line, a restored state); the rest is logged.
     func appendEntries(_ uris: ArraySlice<String>, group: Int?) {
         guard !uris.isEmpty else { return }
-        descriptions.add(queue.append(Array(uris), group: group))
+        let fits = queue.room(for: uris)
+        if fits < uris.count {
+            log.warning("the queue is full (at most \(PlayQueue.maximumCount) entries): \(uris.count - fits) left out")
+        }
+        guard fits > 0 else { return }
+        descriptions.add(queue.append(Array(uris.prefix(fits)), group: group))
     }
 
     public func play() {
@@ -277,6 +295,7 @@ public final class Player {
     /// `completion` hears whether it could be played.
     public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) throws(PlayerError) {
         let uris = try resolve(uri)
+        try checkRoom(for: uris, replacing: false)
         transaction {
             let before = announcedTrack
             let interrupted = Interruption(entryID: queue.current?.id, status: status,
@@ -320,7 +339,7 @@ public final class Player {
             unload()
             queue.removeAll()
             descriptions.reset()
-            descriptions.add(queue.append(state.uris))
+            appendEntries(state.uris[...], group: nil)
             trackListChanges.append(.replaced)
             if let index = state.currentIndex, let id = queue.entries.indices.contains(index) ? queue.entries[index].id : nil,
                let position = queue.position(of: id) {
