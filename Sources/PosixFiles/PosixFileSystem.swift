@@ -1,14 +1,13 @@
 import Glibc
 import RepriseCore
 
-/// The real file system through POSIX calls (stat follows links; names are read as bytes and kept
-/// as UTF-8, invalid sequences repaired).
+/// The real file system through POSIX calls (stat follows links; names are bytes, kept as ``RawPath`` strings).
 public struct PosixFileSystem: FileSystem {
     public init() {}
 
     public func kind(of path: String) -> FileKind {
         var info = stat()
-        guard stat(path, &info) == 0 else { return .missing }
+        guard RawPath.withCString(path, { stat($0, &info) }) == 0 else { return .missing }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .regularFile
         case S_IFDIR: return .directory
@@ -16,15 +15,15 @@ public struct PosixFileSystem: FileSystem {
         }
     }
 
-    public func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+    public func isReadable(_ path: String) -> Bool { RawPath.withCString(path) { access($0, R_OK) } == 0 }
 
     public func entries(of directory: String) -> [String]? {
-        guard let stream = opendir(directory) else { return nil }
+        guard let stream = RawPath.withCString(directory, { opendir($0) }) else { return nil }
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                RawPath.string(fromBytes: Array(raw.prefix { $0 != 0 }))
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -33,18 +32,18 @@ public struct PosixFileSystem: FileSystem {
 
     public func identity(of path: String) -> FileIdentity? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard RawPath.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     public func modificationTime(of path: String) -> Int64? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard RawPath.withCString(path, { stat($0, &info) }) == 0 else { return nil }
         return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     }
 
     public func contents(of path: String, limit: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let descriptor = RawPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
@@ -65,6 +64,6 @@ public struct PosixFileSystem: FileSystem {
     public static func currentDirectory() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return RawPath.string(fromBytes: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
     }
 }

@@ -5,7 +5,7 @@ public struct MediaURI: Sendable, Equatable {
     public let scheme: String
     /// The host of `scheme://host/…`, without user info or port; nil when there is no authority part.
     public let host: String?
-    /// The path, percent-decoded (invalid UTF-8 is replaced).
+    /// The path, percent-decoded (bytes that are not UTF-8 kept as ``RawPath`` escapes).
     public let path: String
 
     public init?(_ text: String) {
@@ -58,7 +58,7 @@ public struct MediaURI: Sendable, Equatable {
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
-        for byte in path.utf8 {
+        for byte in RawPath.bytes(of: path) {
             if isKept(byte) {
                 bytes.append(byte)
             } else {
@@ -81,7 +81,7 @@ public struct MediaURI: Sendable, Equatable {
             }
             bytes.append(high << 4 | low)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return RawPath.string(fromBytes: bytes)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

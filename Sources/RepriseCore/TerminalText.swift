@@ -8,6 +8,7 @@
 public enum TerminalText {
     /// `text` safe to write to a terminal. `keepingTabs`: a tab stays a tab (for lines Reprise lays out itself).
     public static func sanitized(_ text: String, keepingTabs: Bool = false) -> String {
+        let text = RawPath.displayed(text)
         guard text.unicodeScalars.contains(where: { needsWork($0, keepingTabs: keepingTabs) }) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {

@@ -97,9 +97,10 @@ public struct TrackInfo: Sendable, Equatable {
         description = entry.sidecar?.description ?? entry.tags.description
     }
 
-    /// The file's name without its extension (percent-decoded), or the URI itself for non-file URIs.
+    /// The file's name without its extension (percent-decoded; bytes that are not UTF-8 shown as "�"), or the
+    /// URI itself for non-file URIs.
     public static func fallbackTitle(for uri: String) -> String {
-        guard let name = MediaURI(uri)?.lastPathComponent else { return uri }
+        guard let name = MediaURI(uri)?.lastPathComponent.map(RawPath.displayed) else { return uri }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }

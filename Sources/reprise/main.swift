@@ -1,5 +1,6 @@
 import Glibc
 import LoopKit
+import RepriseCore
 
 // Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
 // SIGTERM and SIGINT reach the event loop's handlers.
@@ -12,4 +13,9 @@ sigprocmask(SIG_SETMASK, &unblocked, nil)
 // latency we can measure (BENCHMARKS.md). MALLOC_ARENA_MAX in the environment still decides when it is set.
 if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
 
-RepriseCommand.main()
+// Arguments are bytes: a Latin-1 file name must reach the file system as the bytes it is (see RawPath).
+let arguments = (1..<Int(CommandLine.argc)).map { index in
+    RawPath.string(fromBytes: Array(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[index],
+                                                            count: strlen(CommandLine.unsafeArgv[index]!))))
+}
+RepriseCommand.main(arguments)

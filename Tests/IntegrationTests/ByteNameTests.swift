@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import SDBus
+import Testing
+import TestSupport
+
+/// Paths are bytes: Latin-1 names (not UTF-8) are found in folders, play, show lossily, come back after a restart,
+/// and are reachable as arguments and as percent-encoded URIs.
+@Suite(.serialized) struct ByteNameTests {
+    let media = TestMedia.shared
+    static let trackList = "org.mpris.MediaPlayer2.TrackList"
+
+    /// Creates `name` (raw bytes) under `directory` as a copy of `source`, or as a directory when `source` is nil.
+    func make(_ directory: String, _ name: [UInt8], copyOf source: String?) -> String {
+        var path = Array(directory.utf8) + [UInt8(ascii: "/")] + name
+        let percent = path.map { $0 < 0x80 && $0 != UInt8(ascii: "%") ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        path.append(0)
+        path.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { cPath in
+                if let source {
+                    let data = FileManager.default.contents(atPath: source)!
+                    let fd = open(cPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                    _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    close(fd)
+                } else {
+                    mkdir(cPath, 0o755)
+                }
+            }
+        }
+        return "file://" + percent
+    }
+
+    func urls(_ session: Session) -> [String] {
+        guard case .array(_, let ids)? = try? session.get("Tracks", interface: Self.trackList),
+              case .array(_, let items)? = try? session.call("GetTracksMetadata", [.array(elementSignature: "o", ids)],
+                                                              interface: Self.trackList).first else { return [] }
+        return items.compactMap { $0.dictionary?["xesam:url"]?.stringValue }
+    }
+
+    @Test func latin1NamesAreFoundPlayedShownAndKept() throws {
+        let session = try Session()
+        defer { session.close() }
+        let root = session.directory + "/collection"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let cafe = make(root, Array("caf".utf8) + [0xE9] + Array(".ogg".utf8), copyOf: media.untagged)   // café.ogg in Latin-1
+        _ = make(root, [0xC9] + Array("t".utf8) + [0xE9], copyOf: nil)                                   // Été/
+        let summer = make(root, [0xC9] + Array("t".utf8) + [0xE9] + Array("/1.ogg".utf8), copyOf: media.first)
+        #expect(cafe.hasSuffix("caf%E9.ogg") && summer.contains("%C9t%E9/1.ogg"))
+        let service = try session.launch([root])
+        #expect(session.waitFor { urls(session).count == 2 }, "\(urls(session)) \(session.log(of: service))")
+        #expect(Set(urls(session)) == [cafe, summer])
+        #expect(session.waitFor { session.status() == "Playing" })
+        // The untagged one is titled from its name, shown lossily.
+        let tracks = try session.get("Tracks", interface: Self.trackList)
+        let metadata = try session.call("GetTracksMetadata", [tracks], interface: Self.trackList)
+        #expect(session.waitFor {
+            "\(String(describing: try? session.call("GetTracksMetadata", [tracks], interface: Self.trackList)))".contains("caf\u{FFFD}")
+        }, "\(metadata)")
+        // A percent-encoded URI reaches it too; and after a restart the queue is still whole.
+        try session.call("OpenUri", [.string(cafe)])
+        #expect(session.waitFor { session.metadata()["xesam:url"]?.stringValue == cafe && session.status() == "Playing" })
+        kill(service, SIGTERM)
+        _ = session.waitForExit(service)
+        let again = try session.launch([])
+        #expect(session.waitFor { urls(session).count == 3 }, "\(session.log(of: again))")
+        kill(again, SIGTERM)
+        _ = session.waitForExit(again)
+        // As an argument (raw bytes in argv).
+        let shell = "exec \"$0\" \"$(printf '%s/caf\\351.ogg' \"$1\")\""
+        let byArgument = try session.start("sh", ["-c", shell, repriseBinary, root], logName: "argv")
+        #expect(session.waitFor { session.metadata()["xesam:url"]?.stringValue == cafe }, "\(session.output(ofLog: "argv"))")
+        kill(byArgument, SIGTERM)
+    }
+}

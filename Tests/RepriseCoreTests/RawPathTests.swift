@@ -1,0 +1,39 @@
+import Testing
+@testable import RepriseCore
+
+@Suite struct RawPathTests {
+    @Test func everyByteSequenceRoundTrips() {
+        let samples: [[UInt8]] = [Array("plain/é/日本.ogg".utf8), [0x63, 0x61, 0x66, 0xE9], [0xC3], [0xE2, 0x82], [0xF5, 0x80, 0x80, 0x80],
+                                  [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xFF, 0xFE, 0x41], Array(0...255).map(UInt8.init)]
+        for bytes in samples {
+            #expect(RawPath.bytes(of: RawPath.string(fromBytes: bytes)) == bytes, "\(bytes)")
+        }
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<500 {
+            let bytes = (0..<Int.random(in: 0...24, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(RawPath.bytes(of: RawPath.string(fromBytes: bytes)) == bytes)
+        }
+    }
+
+    @Test func shownLosslessWhereValidAndAsReplacementElsewhere() {
+        let name = RawPath.string(fromBytes: [0x63, 0x61, 0x66, 0xE9, 0x2E, 0x6F, 0x67, 0x67])
+        #expect(RawPath.displayed(name) == "caf\u{FFFD}.ogg")
+        #expect(TerminalText.sanitized(name) == "caf\u{FFFD}.ogg")
+        #expect(MediaURI.file(path: "/m/" + name) == "file:///m/caf%E9.ogg")
+        #expect(MediaURI("file:///m/caf%E9.ogg")?.path == "/m/" + name)
+        #expect(RawPath.string(fromBytes: Array("Beyoncé".utf8)) == "Beyoncé")
+    }
+}
+
+/// A small seedable generator for the tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
