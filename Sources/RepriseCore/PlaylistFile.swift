@@ -20,8 +20,10 @@ public struct PlaylistFile: Sendable, Equatable {
     /// Parses `bytes` as `format`; relative entries are resolved against `directory` (absolute, no trailing slash).
     public init(_ bytes: [UInt8], format: PlaylistFormat, directory: String) {
         // M3U files are often Latin-1; everything else is UTF-8.
-        let text = String(validating: bytes, as: UTF8.self)
+        var text = String(validating: bytes, as: UTF8.self)
             ?? (format == .m3u ? String(bytes.map { Character(Unicode.Scalar($0)) }) : String(decoding: bytes, as: UTF8.self))
+        // A byte-order mark is not part of the first entry.
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         switch format {
         case .m3u, .m3u8: parseM3U(text, directory: directory)
         case .pls: parsePLS(text, directory: directory)
@@ -84,11 +86,13 @@ enum XMLText {
         var rest = text
         while found.count < limit, let open = rest.firstRange(of: "<" + name) {
             let afterName = rest[open.upperBound...]
-            guard let next = afterName.first, next == ">" || next == " " || next == "\t" || next == "\n",
-                  let tagEnd = afterName.firstIndex(of: ">") else {
+            guard let next = afterName.first, next == ">" || next == " " || next == "\t" || next == "\n" else {
                 rest = afterName
                 continue
             }
+            // No ">" (or no closing tag) anywhere after this one: no later element can be complete either. Stopping
+            // here keeps the work linear on malformed input (each scan would otherwise run to the end again).
+            guard let tagEnd = afterName.firstIndex(of: ">") else { break }
             let content = afterName[afterName.index(after: tagEnd)...]
             guard let close = content.firstRange(of: "</" + name + ">") else { break }
             found.append(decodeEntities(content[..<close.lowerBound]).trimmingWhitespace())

@@ -100,7 +100,7 @@ func run() throws -> Bool {
         _ = service.wait()
     }
     let state = (try? String(contentsOfFile: desktop.environment["HOME"]! + "/.local/state/reprise/state", encoding: .utf8)) ?? ""
-    let stateWhole = state.hasPrefix("reprise-state 1\n") && state.hasSuffix("end\n")
+    let stateWhole = state.hasPrefix("reprise-state 2\n") && state.hasSuffix("end\n")
     let growth = rssAfter - rssBefore
     print("""
         {"calls":\(sent),"replies":\(replies),"errors":\(errors),"unanswered":\(unanswered.count),"seconds":\(String(format: "%.1f", elapsed)),\

@@ -141,7 +141,7 @@ func run() throws -> Bool {
         _ = service.wait()
     }
     let state = (try? String(contentsOfFile: desktop.environment["HOME"]! + "/.local/state/reprise/state", encoding: .utf8)) ?? ""
-    let stateWhole = state.hasPrefix("reprise-state 1\n") && state.hasSuffix("end\n")
+    let stateWhole = state.hasPrefix("reprise-state 2\n") && state.hasSuffix("end\n")
 
     // Flat: the last sample against the one a quarter of the way in (start-up and first loads are over by then).
     let baseline = samples.first { $0.time >= elapsed / 4 } ?? samples[0]

@@ -18,6 +18,21 @@ import PosixFiles
         #expect(playlist.uris == ["file:///m/caf%C3%A9.ogg"])
     }
 
+    @Test func aByteOrderMarkDoesNotEatTheFirstEntry() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("/m/one.ogg\n/m/two.ogg\n".utf8)
+        #expect(PlaylistFile(bytes, format: .m3u8, directory: "/m").uris == ["file:///m/one.ogg", "file:///m/two.ogg"])
+    }
+
+    /// Malformed XSPF costs time in proportion to its size: 4 MB of unterminated tags (minutes when each scan ran
+    /// to the end of the file again) are read at once.
+    @Test func malformedXSPFIsReadInLinearTime() {
+        let garbage = String(repeating: "<location <title <trackList ", count: 150_000)
+        let playlist = PlaylistFile(Array(("<playlist><trackList>" + garbage).utf8), format: .xspf, directory: "/p")
+        #expect(playlist.uris.isEmpty)
+        let mixed = String(repeating: "<location>/a.ogg</location><location ", count: 50_000)
+        #expect(PlaylistFile(Array(("<trackList>" + mixed).utf8), format: .xspf, directory: "/p").uris.count == 50_000)
+    }
+
     @Test func plsIsOrderedByEntryNumber() {
         let text = "[playlist]\nFile2=b.ogg\nTitle2=B\nfile1=a.ogg\nFile10=c.ogg\nNumberOfEntries=3\nVersion=2\n"
         #expect(PlaylistFile(Array(text.utf8), format: .pls, directory: "/p").uris == ["file:///p/a.ogg", "file:///p/b.ogg", "file:///p/c.ogg"])
