@@ -20,15 +20,16 @@ public struct QueueEntry: Sendable, Equatable {
     }
 }
 
-/// The ordered list of entries, the play order (shuffled or not) and the current entry.
+/// The ordered list of entries, the play order (shuffled or not) and the current entry. Lookups and edits by id
+/// or position take O(log n) (two ``RankedList``s: list order and play order); whole-queue reads are O(n).
 public struct PlayQueue: Sendable {
-    public private(set) var entries: [QueueEntry] = []
-    /// Index into `entries` of each entry id, so lookups by id stay O(1) in long queues.
-    private var indexByID: [Int: Int] = [:]
-    /// Indices into `entries` in the order they play.
-    private var order: [Int] = []
-    /// Index into `order` of the current entry.
-    public private(set) var currentPosition: Int?
+    private var byID: [Int: QueueEntry] = [:]
+    /// Entry ids in list order.
+    private var list = RankedList()
+    /// Entry ids in the order they play.
+    private var order = RankedList()
+    /// The current entry's id.
+    private var currentID: Int?
     private var nextID = 1
     public private(set) var isShuffled = false
     /// Ids of the entries that were current before, oldest first (what actually played, for Previous under shuffle).
@@ -51,18 +52,33 @@ public struct PlayQueue: Sendable {
         var count = 0, bytes = uriBytes
         for uri in uris {
             bytes += uri.utf8.count
-            guard entries.count + count < Self.maximumCount, bytes <= Self.maximumURIBytes else { break }
+            guard self.count + count < Self.maximumCount, bytes <= Self.maximumURIBytes else { break }
             count += 1
         }
         return count
     }
 
-    public var isEmpty: Bool { entries.isEmpty }
-    public var count: Int { entries.count }
+    public var isEmpty: Bool { byID.isEmpty }
+    public var count: Int { byID.count }
 
-    public var current: QueueEntry? {
-        currentPosition.map { entries[order[$0]] }
+    /// The entries in list order (O(n)).
+    public var entries: [QueueEntry] { list.ids.map { byID[$0]! } }
+
+    /// The last entry's id in list order.
+    public var lastEntryID: Int? { list.last }
+
+    /// The list index of entry `id`.
+    public func listIndex(of id: Int) -> Int? { list.index(of: id) }
+
+    /// The entry at list index `index`.
+    public func entry(atListIndex index: Int) -> QueueEntry? {
+        index >= 0 && index < list.count ? byID[list.id(at: index)] : nil
     }
+
+    public var current: QueueEntry? { currentID.flatMap { byID[$0] } }
+
+    /// Index into the play order of the current entry.
+    public var currentPosition: Int? { currentID.flatMap { order.index(of: $0) } }
 
     /// Appends entries at the end of the list and of the play order; the first becomes current if none is.
     @discardableResult
@@ -72,17 +88,17 @@ public struct PlayQueue: Sendable {
             var entry = QueueEntry(id: id, uri: uri)
             entry.group = group
             uriBytes += uri.utf8.count
-            entries.append(entry)
-            indexByID[id] = entries.count - 1
-            order.append(entries.count - 1)
-            if currentPosition == nil { currentPosition = order.count - 1 }
+            byID[id] = entry
+            list.append(id)
+            order.append(id)
+            if currentID == nil { currentID = id }
             return id
         }
     }
 
     /// Inserts an entry right after the current one (in list and play order); returns its id and play-order position.
     public mutating func insertAfterCurrent(_ uri: String) -> (id: Int, position: Int) {
-        guard let current else { return insert(uri, atListIndex: entries.count, orderIndex: order.count) }
+        guard let current else { return insert(uri, atListIndex: list.count, orderIndex: order.count) }
         return insert(uri, after: current.id)!
     }
 
@@ -90,21 +106,17 @@ public struct PlayQueue: Sendable {
     /// Returns nil when `after` is not in the queue.
     public mutating func insert(_ uri: String, after: Int?) -> (id: Int, position: Int)? {
         guard let after else { return insert(uri, atListIndex: 0, orderIndex: 0) }
-        guard let listIndex = indexByID[after], let orderIndex = order.firstIndex(of: listIndex) else {
-            return nil
-        }
+        guard let listIndex = list.index(of: after), let orderIndex = order.index(of: after) else { return nil }
         return insert(uri, atListIndex: listIndex + 1, orderIndex: orderIndex + 1)
     }
 
     private mutating func insert(_ uri: String, atListIndex listIndex: Int, orderIndex: Int) -> (id: Int, position: Int) {
         let id = makeID()
         uriBytes += uri.utf8.count
-        entries.insert(QueueEntry(id: id, uri: uri), at: listIndex)
-        reindex(from: listIndex)
-        order = order.map { $0 >= listIndex ? $0 + 1 : $0 }
-        order.insert(listIndex, at: orderIndex)
-        if let position = currentPosition, position >= orderIndex { currentPosition = position + 1 }
-        if currentPosition == nil { currentPosition = orderIndex }
+        byID[id] = QueueEntry(id: id, uri: uri)
+        list.insert(id, at: listIndex)
+        order.insert(id, at: orderIndex)
+        if currentID == nil { currentID = id }
         return (id, orderIndex)
     }
 
@@ -123,12 +135,13 @@ public struct PlayQueue: Sendable {
 
     /// Makes the entry at play-order `position` current; the one it replaces joins the history unless `remember` is false.
     public mutating func move(to position: Int, remember: Bool = true) {
-        precondition(order.indices.contains(position), "queue position out of range")
-        if remember, let current, order[position] != order[currentPosition!] {
-            history.append(current.id)
+        precondition(position >= 0 && position < order.count, "queue position out of range")
+        let id = order.id(at: position)
+        if remember, let currentID, currentID != id {
+            history.append(currentID)
             if history.count > Self.historyLimit { history.removeFirst(history.count - Self.historyLimit) }
         }
-        currentPosition = position
+        currentID = id
     }
 
     /// The play-order position of the entry that was current last (still queued), if any.
@@ -140,8 +153,8 @@ public struct PlayQueue: Sendable {
     /// Goes back to the entry that was current last, taking it (and removed entries after it) off the history.
     public mutating func moveBackInHistory() -> Bool {
         while let id = history.popLast() {
-            if let position = position(of: id) {
-                currentPosition = position
+            if byID[id] != nil {
+                currentID = id
                 return true
             }
         }
@@ -152,57 +165,41 @@ public struct PlayQueue: Sendable {
     public var playedEntries: [QueueEntry] { history.compactMap { entry(withID: $0) } }
 
     public func entry(atPosition position: Int) -> QueueEntry? {
-        order.indices.contains(position) ? entries[order[position]] : nil
+        position >= 0 && position < order.count ? byID[order.id(at: position)] : nil
     }
 
-    public func entry(withID id: Int) -> QueueEntry? { indexByID[id].map { entries[$0] } }
+    public func entry(withID id: Int) -> QueueEntry? { byID[id] }
 
     /// The play-order position of entry `id`.
-    public func position(of id: Int) -> Int? {
-        guard let index = indexByID[id] else { return nil }
-        return order.firstIndex(of: index)
-    }
+    public func position(of id: Int) -> Int? { order.index(of: id) }
 
-    /// Removes entry `id`. The current entry stays current; removing it makes the one after it current.
+    /// Removes entry `id`. The current entry stays current; removing it makes the one after it (in play order)
+    /// current, or the new last one when it was last.
     @discardableResult
     public mutating func remove(id: Int) -> Bool {
-        guard let index = indexByID[id], let removedPosition = order.firstIndex(of: index) else {
-            return false
-        }
-        uriBytes -= entries[index].uri.utf8.count
-        entries.remove(at: index)
-        indexByID[id] = nil
-        reindex(from: index)
-        order.remove(at: removedPosition)
-        order = order.map { $0 > index ? $0 - 1 : $0 }
-        if let position = currentPosition {
-            if order.isEmpty {
-                currentPosition = nil
-            } else if removedPosition < position {
-                currentPosition = position - 1
-            } else if removedPosition == position {
-                currentPosition = min(position, order.count - 1)
-            }
+        guard let entry = byID[id], let removedPosition = order.index(of: id) else { return false }
+        uriBytes -= entry.uri.utf8.count
+        byID[id] = nil
+        list.remove(id)
+        order.remove(id)
+        if currentID == id {
+            currentID = order.isEmpty ? nil : order.id(at: min(removedPosition, order.count - 1))
         }
         return true
     }
 
     public mutating func update(id: Int, _ change: (inout QueueEntry) -> Void) {
-        guard let index = indexByID[id] else { return }
-        change(&entries[index])
-    }
-
-    private mutating func reindex(from start: Int) {
-        for index in start..<entries.count { indexByID[entries[index].id] = index }
+        guard byID[id] != nil else { return }
+        change(&byID[id]!)
     }
 
     /// Empties the queue and its history; shuffle is off afterwards. Ids are still never reused.
     public mutating func removeAll() {
-        entries.removeAll()
-        uriBytes = 0
-        indexByID.removeAll()
+        byID.removeAll()
+        list.removeAll()
         order.removeAll()
-        currentPosition = nil
+        currentID = nil
+        uriBytes = 0
         history.removeAll()
         isShuffled = false
     }
@@ -210,42 +207,29 @@ public struct PlayQueue: Sendable {
     /// Puts the entries `sortedIDs` in that order, in the list slots they occupy now; the current entry stays
     /// current and, under shuffle, every entry keeps its place in the play order.
     public mutating func rearrange(_ sortedIDs: [Int]) {
-        let oldSlots = sortedIDs.compactMap { indexByID[$0] }
+        let oldSlots = sortedIDs.compactMap { list.index(of: $0) }
         guard oldSlots.count == sortedIDs.count, Set(oldSlots).count == oldSlots.count else { return }
-        let slots = oldSlots.sorted()
-        let moved = oldSlots.map { entries[$0] }
-        let currentIndex = currentPosition.map { order[$0] }
-        var newIndexOfOld: [Int: Int] = [:]
-        for (k, oldSlot) in oldSlots.enumerated() {
-            newIndexOfOld[oldSlot] = slots[k]
-            entries[slots[k]] = moved[k]
-            indexByID[moved[k].id] = slots[k]
-        }
-        if isShuffled {
-            order = order.map { newIndexOfOld[$0] ?? $0 }
-        } else if let currentIndex {
-            currentPosition = newIndexOfOld[currentIndex] ?? currentIndex
-        }
+        var ids = list.ids
+        for (slot, id) in zip(oldSlots.sorted(), sortedIDs) { ids[slot] = id }
+        list = RankedList(ids)
+        if !isShuffled { order = RankedList(ids) }
     }
 
     /// Turns shuffle on (the current entry first, the rest in random order) or off (list order).
     public mutating func setShuffled<R: RandomNumberGenerator>(_ shuffled: Bool, using generator: inout R) {
         guard shuffled != isShuffled else { return }
         isShuffled = shuffled
-        let currentIndex = currentPosition.map { order[$0] }
         if shuffled {
-            var rest = Array(entries.indices).filter { $0 != currentIndex }
+            var rest = list.ids.filter { $0 != currentID }
             rest.shuffle(using: &generator)
-            order = (currentIndex.map { [$0] } ?? []) + rest
-            currentPosition = currentIndex == nil ? nil : 0
+            order = RankedList((currentID.map { [$0] } ?? []) + rest)
         } else {
-            order = Array(entries.indices)
-            currentPosition = currentIndex
+            order = RankedList(list.ids)
         }
     }
 
     /// Entries in the order they will play.
-    public var playOrder: [QueueEntry] { order.map { entries[$0] } }
+    public var playOrder: [QueueEntry] { order.ids.map { byID[$0]! } }
 
     private mutating func makeID() -> Int {
         defer { nextID += 1 }

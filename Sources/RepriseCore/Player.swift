@@ -116,7 +116,7 @@ public final class Player {
     public func appendTracks(_ uris: [String]) throws(PlayerError) {
         let resolved = try resolveAll(uris)
         try checkRoom(for: resolved, replacing: false)
-        transaction { _ = insert(resolved, after: queue.entries.last?.id) }
+        transaction { _ = insert(resolved, after: queue.lastEntryID) }
     }
 
     /// Replaces the queue with `uris` (validated; playlists become their entries) and plays the first.
@@ -314,7 +314,7 @@ public final class Player {
     public var savedState: SavedState {
         var state = SavedState()
         state.uris = queue.entries.map(\.uri)
-        state.currentIndex = queue.current.flatMap { current in queue.entries.firstIndex { $0.id == current.id } }
+        state.currentIndex = queue.current.flatMap { queue.listIndex(of: $0.id) }
         state.positionMicroseconds = positionMicroseconds
         state.loopStatus = loopStatus
         state.shuffle = shuffle
@@ -341,7 +341,7 @@ public final class Player {
             descriptions.reset()
             appendEntries(state.uris[...], group: nil)
             trackListChanges.append(.replaced)
-            if let index = state.currentIndex, let id = queue.entries.indices.contains(index) ? queue.entries[index].id : nil,
+            if let index = state.currentIndex, let id = queue.entry(atListIndex: index)?.id,
                let position = queue.position(of: id) {
                 queue.move(to: position, remember: false)
             }
