@@ -83,17 +83,18 @@ public struct PlayQueue: Sendable {
     /// Appends entries at the end of the list and of the play order; the first becomes current if none is.
     @discardableResult
     public mutating func append(_ uris: [String], group: Int? = nil) -> [Int] {
-        uris.map { uri in
+        let ids = uris.map { uri in
             let id = makeID()
             var entry = QueueEntry(id: id, uri: uri)
             entry.group = group
             uriBytes += uri.utf8.count
             byID[id] = entry
-            list.append(id)
-            order.append(id)
-            if currentID == nil { currentID = id }
             return id
         }
+        list.append(contentsOf: ids)
+        order.append(contentsOf: ids)
+        if currentID == nil { currentID = ids.first }
+        return ids
     }
 
     /// Inserts an entry right after the current one (in list and play order); returns its id and play-order position.

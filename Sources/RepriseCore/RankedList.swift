@@ -137,6 +137,16 @@ struct RankedList: @unchecked Sendable {
 
     mutating func append(_ id: Int) { insert(id, at: count) }
 
+    /// Appends `ids` in order: one by one when they are few, else by building the whole tree again in O(n).
+    mutating func append(contentsOf ids: [Int]) {
+        guard ids.count > 64, ids.count >= count / 4 else {
+            for id in ids { append(id) }
+            return
+        }
+        let random = storage.random
+        self = RankedList(self.ids + ids, seed: random)
+    }
+
     /// Removes `id`; false when it was not in the list.
     @discardableResult
     mutating func remove(_ id: Int) -> Bool {
