@@ -14,19 +14,28 @@ public enum Service {
     /// Runs the service until it is asked to stop; returns the exit status.
     public static func run(_ options: Options) -> Int32 {
         let log = Log(verbose: options.verbose, write: writeToStandardError)
+        guard let loop = EventLoop() else {
+            log.warning("could not create the event loop")
+            return 1
+        }
+        // SIGTERM and SIGINT are taken first of all: one that arrives while Reprise is still starting (GStreamer's
+        // registry, the state) stops it once it has started, with the final save, instead of killing it.
+        var started = false
+        var stopRequested: String?
+        let lifecycle = Lifecycle(loop: loop, log: log)
+        func stop(_ reason: String) {
+            guard started else { return stopRequested = stopRequested ?? reason }
+            lifecycle.stop(reason: reason) { loop.quit() }
+        }
+        loop.onSignal(SIGTERM) { stop("SIGTERM") }
+        loop.onSignal(SIGINT) { stop("SIGINT") }
         guard let audioSettings = audioSettings(options, log: log) else { return 2 }
         GStreamer.initialize()
         guard let playbin = Playbin(role: "music", applicationName: "Reprise", iconName: "reprise") else {
             log.warning("GStreamer's playbin is missing (install gstreamer1.0-plugins-base)")
             return 1
         }
-        guard let loop = EventLoop() else {
-            log.warning("could not create the event loop")
-            return 1
-        }
-        let lifecycle = Lifecycle(loop: loop, log: log)
         var exitStatus: Int32 = 0
-        func stop(_ reason: String) { lifecycle.stop(reason: reason) { loop.quit() } }
 
         // The engine and the player; video (window, sidecar subtitles) is set up before the first stream loads.
         let engine = GStreamerEngine(playbin: playbin, log: log)
@@ -95,8 +104,6 @@ public enum Service {
             video.playerChanged()
         }
         loop.every(milliseconds: 5000) { service.refreshPlaylists() }
-        loop.onSignal(SIGTERM) { stop("SIGTERM") }
-        loop.onSignal(SIGINT) { stop("SIGINT") }
 
         // Playback first: the pipeline prerolls on GStreamer's threads while the rest starts.
         do {
@@ -106,6 +113,8 @@ public enum Service {
         }
         audio.playerChanged()
         log.info("ready as \(busComponent.ownedName) with \(player.queue.count) queued")
+        started = true
+        if let reason = stopRequested { loop.once(afterMilliseconds: 0) { stop(reason) } }
         loop.run()
         withExtendedLifetime((service, audioInterface)) {}
         return exitStatus

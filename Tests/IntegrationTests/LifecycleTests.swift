@@ -88,3 +88,20 @@ enum FsyncGate {
         return library
     }
 }
+
+/// SIGTERM while Reprise is still starting stops it cleanly once started, with the final save.
+@Suite(.serialized) struct EarlySignalTests {
+    let media = TestMedia.shared
+
+    @Test(arguments: [200, 400, 800]) func sigtermDuringStartSavesTheQueue(_ milliseconds: Int) throws {
+        let session = try Session()
+        defer { session.close() }
+        let state = session.environment["HOME"]! + "/.local/state/reprise/state"
+        let pid = try session.start(repriseBinary, [media.first, media.second], logName: "early")
+        usleep(UInt32(milliseconds * 1000))
+        kill(pid, SIGTERM)
+        #expect(session.waitForExit(pid, seconds: 20) == 0, "\(session.output(ofLog: "early"))")
+        let saved = (try? String(contentsOfFile: state, encoding: .utf8)) ?? ""
+        #expect(saved.contains("first.ogg") && saved.contains("second.flac"), "after \(milliseconds) ms: \(saved)")
+    }
+}
