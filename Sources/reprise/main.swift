@@ -18,4 +18,13 @@ let arguments = (1..<Int(CommandLine.argc)).map { index in
     RawPath.string(fromBytes: Array(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[index],
                                                             count: strlen(CommandLine.unsafeArgv[index]!))))
 }
-RepriseCommand.main(arguments)
+// A file whose name starts with "-" (`reprise -dash.flac`) is media, not an unknown option: it is passed as "./-dash.flac"
+// (up to a "--", after which everything is media anyway).
+var media = arguments
+if let end = media.firstIndex(of: "--") ?? Optional(media.endIndex) {
+    for index in media.indices where index < end && media[index].hasPrefix("-") && !media[index].hasPrefix("--") {
+        let name = media[index]
+        if name.count > 1, RawPath.withCString(name, { access($0, F_OK) }) == 0 { media[index] = "./" + name }
+    }
+}
+RepriseCommand.main(media)

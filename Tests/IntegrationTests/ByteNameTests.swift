@@ -71,4 +71,16 @@ import TestSupport
         #expect(session.waitFor { session.metadata()["xesam:url"]?.stringValue == cafe }, "\(session.output(ofLog: "argv"))")
         kill(byArgument, SIGTERM)
     }
+
+    /// A file whose name starts with a dash is played, not taken for an unknown option.
+    @Test func aNameStartingWithADashIsMedia() throws {
+        let session = try Session()
+        defer { session.close() }
+        let directory = session.directory + "/dash"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: media.first, toPath: directory + "/-dash.ogg")
+        let pid = try session.start("sh", ["-c", "cd \"$1\" && exec \"$0\" -dash.ogg", repriseBinary, directory], logName: "dash")
+        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" }, "\(session.output(ofLog: "dash"))")
+        kill(pid, SIGTERM)
+    }
 }
