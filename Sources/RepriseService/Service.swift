@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import GStreamerKit
 import LoopKit
@@ -89,7 +90,9 @@ public enum Service {
         }
         let saver = StateSaver(store: store, player: player, loop: loop, log: log, keepsState: { busComponent.ownsPlainName },
                                dirtyAtStart: media != nil)
-        let reader = MetadataReader(player: player, art: ArtCache.standard(), fileSystem: fileSystem, loop: loop, log: log)
+        let art = ArtCache.standard()
+        DispatchQueue.global(qos: .utility).async { art.trim() } // off the loop: it reads the whole cache directory
+        let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log)
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
 
         // Events between them: a request's audio-policy side, and what follows every player change.
