@@ -159,6 +159,19 @@ private func removeDirectory(_ path: String) {
         #expect(schedule.decideSeek(from: 10_000_000, to: 20_000_000) == .allow(20_000_000))
     }
 
+    /// Two adverts between the position and a seek's target both play, earliest first, then the target.
+    @Test func everyUnskippableAdvertBeforeTheTargetPlays() {
+        let second = Interstitial(title: "Second", startMicroseconds: 50_000_000, endMicroseconds: 55_000_000,
+                                  forbidsSkippingPast: true, skippableAfterMicroseconds: 2_000_000)
+        var schedule = InterstitialSchedule([second, advert])
+        #expect(schedule.decideSeek(from: 10_000_000, to: 90_000_000) == .playInterstitialFirst(30_000_000))
+        #expect(schedule.advance(from: 39_900_000, to: 40_100_000) == 50_000_000)
+        #expect(schedule.active(at: 50_500_000) == 0)
+        // Skipped when allowed: the seek goes on to its target.
+        #expect(schedule.skip(at: 52_500_000) == 90_000_000)
+        #expect(schedule.decideSeek(from: 10_000_000, to: 95_000_000) == .allow(95_000_000))
+    }
+
     @Test func noSeekingWithinRefusesSeeksWhileItPlays() {
         var schedule = InterstitialSchedule([intro])
         #expect(schedule.decideSeek(from: 1_000_000, to: 3_000_000) == .refuse("seeking is not allowed during the interstitial"))

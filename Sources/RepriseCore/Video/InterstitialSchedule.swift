@@ -30,15 +30,10 @@ public struct InterstitialSchedule: Sendable, Equatable {
                 return .refuse("\(name(index)) cannot be skipped")
             }
         }
-        if target > position {
-            // Moving forward past (or into) an unwatched interstitial that may not be skipped plays it first.
-            for index in interstitials.indices where !watched.contains(index) && active(at: position) != index {
-                let interstitial = interstitials[index]
-                guard interstitial.forbidsSkippingPast, position < interstitial.startMicroseconds,
-                      target >= interstitial.endMicroseconds else { continue }
-                pendingTarget = target
-                return .playInterstitialFirst(interstitial.startMicroseconds)
-            }
+        // Moving forward past an unwatched interstitial that may not be skipped plays it (the earliest) first.
+        if target > position, let index = firstUnskippable(after: position, before: target) {
+            pendingTarget = target
+            return .playInterstitialFirst(interstitials[index].startMicroseconds)
         }
         if let index = interstitials.indices.first(where: { !watched.contains($0) && interstitials[$0].contains(target) }),
            interstitials[index].forbidsSeekingWithin, target != interstitials[index].startMicroseconds {
@@ -70,8 +65,7 @@ public struct InterstitialSchedule: Sendable, Equatable {
     public mutating func skip(at position: Int64) -> Int64? {
         guard canSkip(at: position), let index = active(at: position) else { return nil }
         watched.insert(index)
-        defer { pendingTarget = nil }
-        return max(pendingTarget ?? 0, interstitials[index].endMicroseconds)
+        return continuation(from: interstitials[index].endMicroseconds) ?? interstitials[index].endMicroseconds
     }
 
     /// Playback reached `position`: interstitials whose end it passed while they were active are watched.
@@ -79,8 +73,31 @@ public struct InterstitialSchedule: Sendable, Equatable {
     public mutating func advance(from previous: Int64, to position: Int64) -> Int64? {
         guard let index = active(at: previous), position >= interstitials[index].endMicroseconds else { return nil }
         watched.insert(index)
-        defer { pendingTarget = nil }
-        return pendingTarget.flatMap { $0 > position ? $0 : nil }
+        return continuation(from: position)
+    }
+
+    /// Where a waiting seek goes on from `position`: the next unwatched interstitial that may not be skipped on
+    /// the way (the seek keeps waiting), else its target. Nil with no seek waiting.
+    private mutating func continuation(from position: Int64) -> Int64? {
+        guard let target = pendingTarget, target > position else {
+            pendingTarget = nil
+            return nil
+        }
+        if let next = firstUnskippable(after: position, before: target) { return interstitials[next].startMicroseconds }
+        pendingTarget = nil
+        return target
+    }
+
+    /// The earliest unwatched interstitial that may not be skipped, starting at or after `position` and ending
+    /// at or before `target`.
+    private func firstUnskippable(after position: Int64, before target: Int64) -> Int? {
+        interstitials.indices
+            .filter { index in
+                let interstitial = interstitials[index]
+                return !watched.contains(index) && active(at: position) != index && interstitial.forbidsSkippingPast
+                    && position < interstitial.startMicroseconds && target >= interstitial.endMicroseconds
+            }
+            .min { interstitials[$0].startMicroseconds < interstitials[$1].startMicroseconds }
     }
 
     public func name(_ index: Int) -> String { interstitials[index].title.map { "the interstitial \"\($0)\"" } ?? "the interstitial" }
