@@ -13,6 +13,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let keyPressOnly = option("--only") == "key-press"
     // --only calls: just the call figures on each sound server (section 8).
     let callsOnly = option("--only") == "calls"
+    // --only large: just the 100,000-entry figures (section 9).
+    let largeOnly = option("--only") == "large"
     let samples = quick ? 50 : 300
     let runs = quick ? 3 : 7
 
@@ -52,6 +54,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         let long = try tone("long.ogg", seconds: 120)
         let short = try tone("short.ogg", seconds: 1)
 
+        if largeOnly {
+            rows += try largeQueueRows(bench, binary: binary, short, count: quick ? 20_000 : 100_000, contender: reprise)
+            throw EndOfRun()
+        }
         if callsOnly {
             rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
             throw EndOfRun()
@@ -60,7 +66,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
             throw EndOfRun()
         }
-        say("1/8 control latency (\(samples) calls each)")
+        say("1/9 control latency (\(samples) calls each)")
         var latency: [String: [String: Double]] = [:]
         for contender in contenders { latency[contender.name] = try bench.controlLatency(contender, long, samples: samples) }
         let ping = latency[reprise.name]?["ping"]
@@ -74,7 +80,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows.append(row)
         }
 
-        say("2/8 cold start (\(runs) runs each)")
+        say("2/9 cold start (\(runs) runs each)")
         var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
         var audioRow = Row(figure: "cold start: exec → first sink input", unit: "ms", floorKey: "floor", target: "≤ 1.5× floor")
         let floorStart = try bench.coldStart(floor, long, runs: runs)
@@ -87,7 +93,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += [nameRow, audioRow]
 
         let interval = quick ? 3.0 : 10.0
-        say("3/8 footprint while playing (\(interval) s each)")
+        say("3/9 footprint while playing (\(interval) s each)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.3× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
         let floorFootprint = try bench.footprint(floor, long, seconds: interval)
@@ -101,7 +107,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += [rssRow, cpuRow]
 
         let count = quick ? 2_000 : 10_000
-        say("4/8 queue scale (\(count) entries)")
+        say("4/9 queue scale (\(count) entries)")
         let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
         var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
                              note: "floor: the same with 1 queued")
@@ -127,16 +133,17 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
                  row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
                  row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
 
-        say("5/8 resume after an interruption (\(runs) runs)")
+        say("5/9 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
         resumeRow.values[reprise.name] = try bench.resumeAfterInterruption(binary: binary, long, runs: runs).map { $0 * 1000 }
         rows.append(resumeRow)
 
-        say("6/8 video on a private X server (\(runs) runs)")
+        say("6/9 video on a private X server (\(runs) runs)")
         rows += try bench.videoFigures(binary: binary, runs: runs, seconds: interval)
 
         rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
         rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
+        rows += try largeQueueRows(bench, binary: binary, short, count: quick ? 20_000 : 100_000, contender: reprise)
     } catch is EndOfRun {
     } catch {
         say("reprise-bench: \(error)")
@@ -157,7 +164,7 @@ private struct EndOfRun: Error {}
 
 /// Section 7: PlayPause → Reprise's sink input corked, normally and with every fsync 20 ms slower.
 private func keyPressRows(_ bench: Bench, binary: String, _ file: String, presses: Int, contender: Contender) throws -> [Row] {
-    say("7/8 key press → sink input corked (\(presses) presses 1.5 s apart, twice)")
+    say("7/9 key press → sink input corked (\(presses) presses 1.5 s apart, twice)")
     return try [(false, ""), (true, ", every fsync 20 ms slower")].map { slowFsync, label in
         var row = Row(figure: "PlayPause → Reprise's sink input corked\(label)", unit: "ms", target: "< 2 ms")
         row.values[contender.name] = try bench.keyPressToCork(binary: binary, file, presses: presses, slowFsync: slowFsync)
@@ -168,7 +175,7 @@ private func keyPressRows(_ bench: Bench, binary: String, _ file: String, presse
 
 /// Section 8: a call stream appearing → Reprise paused, and gone → playing again, on each sound server.
 private func callRows(binary: String, _ file: String, runs: Int, contender: Contender) throws -> [Row] {
-    say("8/8 calls on each sound server (\(runs) calls each)")
+    say("8/9 calls on each sound server (\(runs) calls each)")
     var rows: [Row] = []
     for server in SoundServerKind.allCases {
         let bench = try Bench(soundServer: server)
@@ -181,4 +188,20 @@ private func callRows(binary: String, _ file: String, runs: Int, contender: Cont
         rows += [pauseRow, resumeRow]
     }
     return rows
+}
+
+/// Section 9: a queue of 100,000 entries (start-up, AddTrack in the middle, adding another 99,000 while replying).
+private func largeQueueRows(_ bench: Bench, binary: String, _ short: String, count: Int, contender: Contender) throws -> [Row] {
+    say("9/9 a queue of \(count) entries")
+    let large = try bench.largeQueue(binary: binary, shortFile: short, count: count)
+    func row(_ figure: String, _ unit: String, _ value: Double?, scale: Double = 1000) -> Row {
+        var row = Row(figure: figure, unit: unit)
+        row.values[contender.name] = value.map { $0 * scale }
+        return row
+    }
+    return [row("exec → name owned with a \(count)-entry playlist", "ms", large.startup),
+            row("AddTrack in the middle of \(count) (median of 200)", "ms", large.addTrackInMiddle),
+            row("AddTrack of a \(count - 1000)-entry playlist into \(count): until queued", "ms", large.addPlaylist),
+            row("… meanwhile Get(PlaybackStatus): slowest reply", "ms", large.slowestReplyDuringAdd),
+            row("… meanwhile Get(PlaybackStatus): median reply", "ms", large.medianReplyDuringAdd)]
 }
