@@ -30,13 +30,6 @@ import TestSupport
         return "file://" + percent
     }
 
-    func urls(_ session: Session) -> [String] {
-        guard case .array(_, let ids)? = try? session.get("Tracks", interface: Self.trackList),
-              case .array(_, let items)? = try? session.call("GetTracksMetadata", [.array(elementSignature: "o", ids)],
-                                                              interface: Self.trackList).first else { return [] }
-        return items.compactMap { $0.dictionary?["xesam:url"]?.stringValue }
-    }
-
     @Test func latin1NamesAreFoundPlayedShownAndKept() throws {
         let session = try Session()
         defer { session.close() }
@@ -47,8 +40,8 @@ import TestSupport
         let summer = make(root, [0xC9] + Array("t".utf8) + [0xE9] + Array("/1.ogg".utf8), copyOf: media.first)
         #expect(cafe.hasSuffix("caf%E9.ogg") && summer.contains("%C9t%E9/1.ogg"))
         let service = try session.launch([root])
-        #expect(session.waitFor { urls(session).count == 2 }, "\(urls(session)) \(session.log(of: service))")
-        #expect(Set(urls(session)) == [cafe, summer])
+        #expect(session.waitFor { session.queuedURLs().count == 2 }, "\(session.queuedURLs()) \(session.log(of: service))")
+        #expect(Set(session.queuedURLs()) == [cafe, summer])
         #expect(session.waitFor { session.status() == "Playing" })
         // The untagged one is titled from its name, shown lossily.
         let tracks = try session.get("Tracks", interface: Self.trackList)
@@ -62,7 +55,7 @@ import TestSupport
         kill(service, SIGTERM)
         _ = session.waitForExit(service)
         let again = try session.launch([])
-        #expect(session.waitFor { urls(session).count == 3 }, "\(session.log(of: again))")
+        #expect(session.waitFor { session.queuedURLs().count == 3 }, "\(session.log(of: again))")
         kill(again, SIGTERM)
         _ = session.waitForExit(again)
         // As an argument (raw bytes in argv).

@@ -11,13 +11,6 @@ import TestSupport
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
     static let noTrack = DBusValue.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")
 
-    func urls(_ session: Session) -> [String] {
-        guard case .array(_, let ids)? = try? session.get("Tracks", interface: Self.trackList),
-              case .array(_, let items)? = try? session.call("GetTracksMetadata", [.array(elementSignature: "o", ids)],
-                                                              interface: Self.trackList).first else { return [] }
-        return items.compactMap { $0.dictionary?["xesam:url"]?.stringValue }
-    }
-
     @Test func urisWithControlCharactersAreRefusedAtTheDoor() throws {
         let session = try Session()
         defer { session.close() }
@@ -40,8 +33,8 @@ import TestSupport
             </trackList></playlist>
             """.write(toFile: playlist, atomically: true, encoding: .utf8)
         try session.call("AddTrack", [.string(TestMedia.uri(playlist)), Self.noTrack, .bool(false)], interface: Self.trackList)
-        #expect(session.waitFor { urls(session).count == 2 })
-        #expect(urls(session) == [TestMedia.uri(media.third), TestMedia.uri(media.first)]) // NoTrack: at the start
+        #expect(session.waitFor { session.queuedURLs().count == 2 })
+        #expect(session.queuedURLs() == [TestMedia.uri(media.third), TestMedia.uri(media.first)]) // NoTrack: at the start
         let state = session.environment["HOME"]! + "/.local/state/reprise/state"
         #expect(session.waitFor { ((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").contains("third") })
         #expect(!((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").contains("appsrc"))
@@ -70,8 +63,8 @@ import TestSupport
 
             """.write(toFile: directory + "/state", atomically: true, encoding: .utf8)
         let service = try session.launch([])
-        #expect(session.waitFor { urls(session).count == 2 }, "\(urls(session)) \(session.log(of: service))")
-        #expect(urls(session) == [TestMedia.uri(media.first), TestMedia.uri(media.second)])
+        #expect(session.waitFor { session.queuedURLs().count == 2 }, "\(session.queuedURLs()) \(session.log(of: service))")
+        #expect(session.queuedURLs() == [TestMedia.uri(media.first), TestMedia.uri(media.second)])
         #expect(session.waitFor { session.title() == "Second Wind" })
         #expect(session.log(of: service).contains("left 6 saved entries out"))
     }
@@ -85,13 +78,13 @@ import TestSupport
         let service = try session.launch([odd, media.second])
         #expect(session.waitFor { session.status() == "Playing" })
         try session.call("AddTrack", [.string("http://127.0.0.1:9/a b c.ogg"), Self.noTrack, .bool(false)], interface: Self.trackList)
-        #expect(session.waitFor { urls(session).count == 3 })
-        let before = urls(session)
+        #expect(session.waitFor { session.queuedURLs().count == 3 })
+        let before = session.queuedURLs()
         kill(service, SIGTERM)
         _ = session.waitForExit(service)
         let again = try session.launch([])
-        #expect(session.waitFor { urls(session).count == 3 }, "\(session.log(of: again))")
-        #expect(urls(session) == before)
+        #expect(session.waitFor { session.queuedURLs().count == 3 }, "\(session.log(of: again))")
+        #expect(session.queuedURLs() == before)
         #expect(!session.log(of: again).contains("unreadable saved state") && !session.log(of: again).contains("saved entries out"))
     }
 }

@@ -8,7 +8,7 @@ import Testing
         for bytes in samples {
             #expect(RawPath.bytes(of: RawPath.string(fromBytes: bytes)) == bytes, "\(bytes)")
         }
-        var generator = SplitMix64(seed: 7)
+        var generator = SplitMixGenerator(seed: 7)
         for _ in 0..<500 {
             let bytes = (0..<Int.random(in: 0...24, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             #expect(RawPath.bytes(of: RawPath.string(fromBytes: bytes)) == bytes)
@@ -22,18 +22,5 @@ import Testing
         #expect(MediaURI.file(path: "/m/" + name) == "file:///m/caf%E9.ogg")
         #expect(MediaURI("file:///m/caf%E9.ogg")?.path == "/m/" + name)
         #expect(RawPath.string(fromBytes: Array("Beyoncé".utf8)) == "Beyoncé")
-    }
-}
-
-/// A small seedable generator for the tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -274,6 +274,15 @@ final class Session {
     /// PulseAudio's sink inputs (playing streams) that belong to process `pid` (all of them when nil).
     func sinkInputs(of pid: pid_t?) throws -> [SinkInput] { try desktop.sinkInputs(of: pid) }
 
+    /// The `xesam:url` of every queued entry, in list order.
+    func queuedURLs() -> [String] {
+        let trackList = "org.mpris.MediaPlayer2.TrackList"
+        guard case .array(_, let ids)? = try? get("Tracks", interface: trackList),
+              case .array(_, let items)? = try? call("GetTracksMetadata", [.array(elementSignature: "o", ids)],
+                                                     interface: trackList).first else { return [] }
+        return items.compactMap { $0.dictionary?["xesam:url"]?.stringValue }
+    }
+
     /// The loudest sample (of 32767) reaching the `speakers` output during `seconds`.
     func peakLevel(seconds: Double = 0.6) throws -> Int { try desktop.peakLevel(seconds: seconds) }
 
