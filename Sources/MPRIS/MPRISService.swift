@@ -117,8 +117,15 @@ public final class MPRISService: PlayerObserver {
         }
     }
 
+    /// More structural changes than this in one batch (a playlist added) are announced as one TrackListReplaced:
+    /// clients read the list once instead of receiving thousands of signals, and the loop is not held up sending them.
+    static let changesAnnouncedOneByOne = 64
+
     public func playerTrackListDidChange(_ changes: [TrackListChange]) {
         var listChanged = false
+        var changes = changes
+        let structural = changes.count { if case .added = $0 { true } else if case .removed = $0 { true } else { false } }
+        if structural > Self.changesAnnouncedOneByOne { changes = [.replaced] }
         for change in changes {
             let member: String, arguments: [DBusValue]
             switch change {

@@ -51,4 +51,22 @@ import TestSupport
         #expect(session.waitFor(60) { trackIDs(session).count == Self.maximum }, "\(session.log(of: again).suffix(2000))")
         #expect(!session.log(of: again).contains("unreadable saved state"))
     }
+
+    /// A playlist of many entries added to a running player is announced as one TrackListReplaced, not one
+    /// TrackAdded for each (a few entries still get theirs).
+    @Test func aLargePlaylistAddedIsOneTrackListReplaced() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { trackIDs(session).count == 1 })
+        session.clearSignals()
+        let large = try playlist(session, named: "large.m3u", lines: 5000)
+        try session.call("AddTrack", [.string(TestMedia.uri(large)), Self.noTrack, .bool(false)], interface: Self.trackList)
+        #expect(session.waitFor { session.trackListSignals.contains { $0.member == "TrackListReplaced" } })
+        #expect(trackIDs(session).count == 5001)
+        #expect(!session.trackListSignals.contains { $0.member == "TrackAdded" })
+        let small = try playlist(session, named: "small.m3u", lines: 3)
+        try session.call("AddTrack", [.string(TestMedia.uri(small)), Self.noTrack, .bool(false)], interface: Self.trackList)
+        #expect(session.waitFor { session.trackListSignals.filter { $0.member == "TrackAdded" }.count == 3 })
+    }
 }
