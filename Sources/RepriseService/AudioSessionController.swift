@@ -33,6 +33,9 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     private var judged: Set<UInt32> = []
     /// Other streams lowered by duckOthers, with their volumes before.
     private var lowered: [UInt32: [UInt32]] = [:]
+    /// The last volumes Reprise set on each other stream: the server's echoes of them are not the stream's own
+    /// volume (a re-lowering that took a late echo of the last lowering for the original would "restore" to it).
+    private var volumesWeSet: [UInt32: [[UInt32]]] = [:]
     /// Other streams muted by soloAmbient (only those that were not muted already).
     private var mutedOthers: Set<UInt32> = []
     /// Players paused with notifyOthersOnDeactivation, kept on disk until resumed.
@@ -189,6 +192,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             lostRouteUnannounced = false
             ownStreams.removeAll()
             otherStreams.removeAll()
+            volumesWeSet.removeAll()
             judged.removeAll()
             lowered.removeAll()
             mutedOthers.removeAll()
@@ -209,6 +213,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             if ownStreams.removeValue(forKey: index) != nil {
                 if ownStreams.isEmpty { tracker.streamEnded() }
             } else if let info = otherStreams.removeValue(forKey: index) {
+                volumesWeSet[index] = nil
                 let wasJudged = judged.remove(index) != nil
                 feed(audiblePlayers.streamRemoved(index))
                 if lowered.removeValue(forKey: index) != nil || mutedOthers.remove(index) != nil {
@@ -238,6 +243,9 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
             if info.isLinked { tracker.streamIsOn(info.sink) }
             return
         }
+        if let previous = otherStreams[info.index], volumesWeSet[info.index]?.contains(info.volumes) == true {
+            info = info.with(volumes: previous.volumes) // our own change coming back, not the app's or the user's
+        }
         otherStreams[info.index] = info
         feed(audiblePlayers.streamChanged(info.index, processID: info.processID, playing: !info.corked && !isCallOrShortSound(info)))
         // A stream is judged once, when its facts are known: linked to a sink. PipeWire's pulse server reports a new
@@ -245,7 +253,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         guard info.isLinked, judged.insert(info.index).inserted else { return }
         if let original = leftByPreviousRun.volumes.removeValue(forKey: info.index) {
             log.info("restoring the volume of stream #\(info.index), lowered by a previous run")
-            pulse.setSinkInputVolume(info.index, original)
+            setVolume(of: info.index, original)
             info = info.with(volumes: original)
         }
         if leftByPreviousRun.muted.remove(info.index) != nil {
@@ -329,7 +337,13 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         for info in fresh { lowered[info.index] = info.volumes }
         recordChanges()
         memory.willChange(fresh)
-        for info in fresh { pulse.setSinkInputVolume(info.index, info.volumes.map { $0 / 2 }) }
+        for info in fresh { setVolume(of: info.index, info.volumes.map { $0 / 2 }) }
+    }
+
+    private func setVolume(of index: UInt32, _ volumes: [UInt32]) {
+        volumesWeSet[index, default: []].append(volumes)
+        if volumesWeSet[index]!.count > 4 { volumesWeSet[index]!.removeFirst() }
+        pulse.setSinkInputVolume(index, volumes)
     }
 
     private func isCallOrShortSound(_ info: SinkInputInfo) -> Bool {
@@ -347,7 +361,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
     }
 
     private func restoreLowered() {
-        for (index, volumes) in lowered { pulse.setSinkInputVolume(index, volumes) }
+        for (index, volumes) in lowered { setVolume(of: index, volumes) }
         lowered.removeAll()
         recordChanges()
         changesEnded()

@@ -65,6 +65,23 @@ import Testing
         #expect(rig.record.saved == nil)
     }
 
+    /// The server's report of Reprise's own lowering, arriving after a restore was sent, is not the stream's volume:
+    /// lowering again right away (a call ends, playback resumes) still puts back the original.
+    @Test func aLateEchoOfOurOwnLoweringIsNotTakenForTheOriginal() {
+        let rig = Rig(options: [.duckOthers])
+        rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music", volumes: [50_000, 50_000]), isNew: true))
+        rig.player.play()
+        #expect(rig.server.requests.last == .volume(20, [25_000, 25_000]))
+        rig.player.pause()
+        #expect(rig.server.requests.last == .volume(20, [50_000, 50_000]))
+        // Only now does the server report the lowering; the restore's report is still on its way.
+        rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music", volumes: [25_000, 25_000]), isNew: false))
+        rig.player.play()
+        #expect(rig.server.requests.last == .volume(20, [25_000, 25_000]))
+        rig.player.pause()
+        #expect(rig.server.requests.last == .volume(20, [50_000, 50_000]))
+    }
+
     @Test func whatTheServerLearnedFromDuckingAndMutingIsPutBack() {
         let rig = Rig(options: [.duckOthers])
         let game = RestoreEntry(name: "sink-input-by-media-role:game", channelPositions: [1, 2], volumes: [30_000, 30_000],
