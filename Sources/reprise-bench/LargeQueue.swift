@@ -22,16 +22,7 @@ extension Bench {
         let name = reprise.busName!, path = "/org/mpris/MediaPlayer2", trackList = "org.mpris.MediaPlayer2.TrackList"
         let playlist = workDirectory + "/large-\(count).m3u"
         try String(repeating: shortFile + "\n", count: count).write(toFile: playlist, atomically: true, encoding: .utf8)
-        func trackIDs() throws -> [DBusValue] {
-            guard case .array(_, let items) = try bus.getProperty(destination: name, path: path, interface: trackList,
-                                                                  name: "Tracks") else { return [] }
-            return items
-        }
-        func timed(_ body: () throws -> Void) rethrows -> Double {
-            let start = monotonicSeconds()
-            try body()
-            return monotonicSeconds() - start
-        }
+        func trackIDs() throws -> [DBusValue] { try queuedTrackIDs(of: name) }
         var running = try startPlaying(reprise, playlist)
         defer { stop(&running) }
         result.startup = running.nameOwnedAt.map { $0 - running.startedAt }
@@ -39,7 +30,7 @@ extension Bench {
         guard ids.count == count else { return result }
         let uri = URL(fileURLWithPath: shortFile).absoluteString
         result.addTrackInMiddle = Statistics.median(try (0..<200).map { k in
-            try timed {
+            try secondsTaken {
                 _ = try bus.call(destination: name, path: path, interface: trackList, member: "AddTrack",
                                  [.string(uri), ids[count / 2 + k], .bool(false)])
             }
@@ -53,7 +44,7 @@ extension Bench {
         var replies: [Double] = []
         var queued = false
         while monotonicSeconds() - start < 120 {
-            replies.append(try timed {
+            replies.append(try secondsTaken {
                 _ = try bus.getProperty(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player", name: "PlaybackStatus")
             })
             if replies.count % 20 == 0, try trackIDs().count >= 2 * count - 1000 + 200 {

@@ -25,16 +25,7 @@ extension Bench {
         let playlist = workDirectory + "/queue-\(count).m3u8"
         try names.map { links + "/" + $0 }.joined(separator: "\n").write(toFile: playlist, atomically: true, encoding: .utf8)
 
-        func trackIDs() throws -> [DBusValue] {
-            guard case .array(_, let items) = try bus.getProperty(destination: name, path: path, interface: trackList,
-                                                                  name: "Tracks") else { return [] }
-            return items
-        }
-        func timed(_ body: () throws -> Void) rethrows -> Double {
-            let start = monotonicSeconds()
-            try body()
-            return monotonicSeconds() - start
-        }
+        func trackIDs() throws -> [DBusValue] { try queuedTrackIDs(of: name) }
 
         var running = try startPlaying(reprise, playlist)
         result.playlistStartup = running.nameOwnedAt.map { $0 - running.startedAt }
@@ -53,10 +44,10 @@ extension Bench {
         }
         let middle = ids.count / 2
         result.goToMiddle = Statistics.median(try (0..<20).map { k in
-            try timed { _ = try bus.call(destination: name, path: path, interface: trackList, member: "GoTo", [ids[middle + k]]) }
+            try secondsTaken { _ = try bus.call(destination: name, path: path, interface: trackList, member: "GoTo", [ids[middle + k]]) }
         })
         result.removeMiddle = Statistics.median(try (0..<20).map { k in
-            try timed {
+            try secondsTaken {
                 _ = try bus.call(destination: name, path: path, interface: trackList, member: "RemoveTrack", [ids[middle - 100 - k]])
             }
         })
@@ -69,7 +60,7 @@ extension Bench {
         var durations: [Double] = []
         durations.reserveCapacity(count)
         for _ in 1..<count {
-            durations.append(try timed {
+            durations.append(try secondsTaken {
                 _ = try bus.call(destination: name, path: path, interface: trackList, member: "AddTrack",
                                  [.string(uri), after, .bool(false)])
             })
@@ -78,5 +69,22 @@ extension Bench {
         }
         result.addTrack = Statistics.median(durations)
         return result
+    }
+}
+
+extension Bench {
+    /// The `Tracks` property of player `name`.
+    func queuedTrackIDs(of name: String) throws -> [DBusValue] {
+        guard case .array(_, let items) = try bus.getProperty(destination: name, path: "/org/mpris/MediaPlayer2",
+                                                              interface: "org.mpris.MediaPlayer2.TrackList", name: "Tracks")
+        else { return [] }
+        return items
+    }
+
+    /// Seconds `body` took.
+    func secondsTaken(_ body: () throws -> Void) rethrows -> Double {
+        let start = monotonicSeconds()
+        try body()
+        return monotonicSeconds() - start
     }
 }
