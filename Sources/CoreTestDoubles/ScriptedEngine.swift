@@ -63,3 +63,31 @@ public func makePlayer(tracks count: Int = 3) -> (Player, ScriptedEngine, Record
 }
 
 public func uri(_ n: Int) -> String { "http://example.invalid/\(n).ogg" }
+
+/// A resolver that answers only when told to, like the service's worker thread.
+public final class HeldResolver: MediaResolving {
+    private let fileSystem: FileSystem
+    private var waiting: [(uris: [String], then: (MediaResolution) -> Void)] = []
+
+    public init(fileSystem: FileSystem = PosixFileSystem()) { self.fileSystem = fileSystem }
+
+    public var waitingCount: Int { waiting.count }
+
+    public func resolve(_ uris: [String], then: @escaping (MediaResolution) -> Void) { waiting.append((uris, then)) }
+
+    /// Answers the oldest request.
+    public func answerNext() {
+        let (uris, then) = waiting.removeFirst()
+        then(MediaResolution(resolving: uris, in: fileSystem))
+    }
+}
+
+extension Player {
+    /// ``addTrack(_:after:makeCurrent:completion:)`` with a resolver that answers at once; throws what it reports.
+    public func addTrackNow(_ uri: String, after: Int?, makeCurrent: Bool) throws(PlayerError) {
+        var outcome: PlayerError??
+        addTrack(uri, after: after, makeCurrent: makeCurrent) { outcome = $0 }
+        guard let outcome else { preconditionFailure("addTrack did not finish at once") }
+        if let error = outcome { throw error }
+    }
+}

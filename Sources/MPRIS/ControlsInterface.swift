@@ -38,11 +38,12 @@ final class ControlsInterface: InterfaceImplementation {
                 guard args.count == 2, case .bool(let enqueue) = args[1] else { throw .invalidArgument("OpenMedia takes (as, b)") }
                 let uris = items.compactMap(\.stringValue)
                 if enqueue {
-                    try player.appendTracks(uris)
+                    player.appendTracks(uris, completion: call.answer)
                 } else {
                     onUserAction?(.userChangedTrack)
-                    try player.replaceQueue(validating: uris)
+                    player.replaceQueue(validating: uris, completion: call.answer)
                 }
+                return .deferred
             case ("Clear", _):
                 onUserAction?(.userStopped)
                 player.clear()

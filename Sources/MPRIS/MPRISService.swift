@@ -30,7 +30,7 @@ public final class MPRISService: PlayerObserver {
     private var announcedControls = AnnouncedProperties([]) { _ in nil }
     private var announced = AnnouncedProperties([]) { _ in nil }
 
-    public init(bus: Bus, player: Player, playlists: PlaylistLibrary, fileSystem: FileSystem, identity: Identity, log: Log,
+    public init(bus: Bus, player: Player, playlists: PlaylistLibrary, identity: Identity, log: Log,
                 onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
@@ -43,7 +43,7 @@ public final class MPRISService: PlayerObserver {
         try bus.export(MPRIS.trackList, at: MPRIS.objectPath, implementation: trackListInterface)
         controlsInterface = ControlsInterface(player: player)
         try bus.export(ControlsNames.description, at: MPRIS.repriseObjectPath, implementation: controlsInterface)
-        playlistsInterface = PlaylistsInterface(library: playlists, player: player, fileSystem: fileSystem, log: log)
+        playlistsInterface = PlaylistsInterface(library: playlists, player: player, log: log)
         try bus.export(MPRIS.playlists, at: MPRIS.objectPath, implementation: playlistsInterface)
         playlistsInterface.announce = { [unowned bus, log] member, arguments in
             do {
@@ -264,13 +264,7 @@ final class PlayerInterface: InterfaceImplementation {
             guard args.count == 2, case .int64(let position) = args[1] else { throw .invalidArgs("SetPosition takes (o, x)") }
             player.setPosition(entryID: MPRIS.entryID(fromTrackPath: track), microseconds: position)
         case ("OpenUri", .string(let uri)?):
-            do throws(PlayerError) {
-                try player.open(uri) { error in
-                    if let error { call.fail(error.dbusError) } else { call.reply() }
-                }
-            } catch {
-                throw error.dbusError
-            }
+            player.open(uri, completion: call.answer)
             return .deferred
         default:
             throw .invalidArgs("bad arguments for \(call.member)")
@@ -364,11 +358,8 @@ final class TrackListInterface: InterfaceImplementation {
                 after = id
             }
             if makeCurrent { onUserAction?(.userChangedTrack) }
-            do throws(PlayerError) {
-                try player.addTrack(uri, after: after, makeCurrent: makeCurrent)
-            } catch {
-                throw error.dbusError
-            }
+            player.addTrack(uri, after: after, makeCurrent: makeCurrent, completion: call.answer)
+            return .deferred
         case ("RemoveTrack", .objectPath(let path)?):
             if let id = MPRIS.entryID(fromTrackPath: path) { player.removeTrack(id: id) }
         case ("GoTo", .objectPath(let path)?):
@@ -400,5 +391,12 @@ extension PlayerError {
         case .unsupportedScheme(let m): .notSupported(m)
         case .unplayable(let m): .failed(m)
         }
+    }
+}
+
+extension MethodCall {
+    /// Replies to a request the player carries out later (see ``MethodOutcome/deferred``): nil is success.
+    func answer(_ error: PlayerError?) {
+        if let error { fail(error.dbusError) } else { reply() }
     }
 }

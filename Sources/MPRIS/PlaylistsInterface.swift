@@ -6,17 +6,15 @@ import SDBus
 final class PlaylistsInterface: InterfaceImplementation {
     private let library: PlaylistLibrary
     private let player: Player
-    private let fileSystem: FileSystem
     private let log: Log
     /// Sends PlaylistChanged or PropertiesChanged for this interface.
     var announce: (_ member: String, _ arguments: [DBusValue]) -> Void = { _, _ in }
     var announceProperties: (_ names: [String]) -> Void = { _ in }
     var onUserAction: ((PolicyEvent) -> Void)?
 
-    init(library: PlaylistLibrary, player: Player, fileSystem: FileSystem, log: Log) {
+    init(library: PlaylistLibrary, player: Player, log: Log) {
         self.library = library
         self.player = player
-        self.fileSystem = fileSystem
         self.log = log
     }
 
@@ -36,19 +34,16 @@ final class PlaylistsInterface: InterfaceImplementation {
                   let playlist = library.playlist(withID: String(path.dropFirst(MPRIS.playlistPathPrefix.count))) else {
                 throw .invalidArgs("\(path) is not one of the playlists")
             }
-            var problems: [String] = []
-            let uris: [String]
-            do throws(PlayerError) {
-                uris = try MediaLocation.resolve(MediaURI.file(path: playlist.path), in: fileSystem, problems: &problems)
-            } catch {
-                throw error.dbusError
-            }
-            problems.forEach { log.warning("skipping \($0)") }
-            log.info("activating playlist \(playlist.path) (\(uris.count) entries)")
+            log.info("activating playlist \(playlist.path)")
             onUserAction?(.userChangedTrack)
-            library.markActive(playlist)
-            player.replaceQueue(with: uris)
-            announceProperties(["ActivePlaylist"])
+            player.replaceQueue(validating: [MediaURI.file(path: playlist.path)]) { [self] error in
+                if error == nil {
+                    library.markActive(playlist)
+                    announceProperties(["ActivePlaylist"])
+                }
+                call.answer(error)
+            }
+            return .deferred
         case ("GetPlaylists", .uint32(let index)?):
             guard args.count == 4, case .uint32(let maxCount) = args[1], case .string(let orderName) = args[2],
                   case .bool(let reversed) = args[3] else { throw .invalidArgs("GetPlaylists takes (u, u, s, b)") }
@@ -61,7 +56,6 @@ final class PlaylistsInterface: InterfaceImplementation {
         default:
             throw .invalidArgs("bad arguments for \(call.member)")
         }
-        return .reply([])
     }
 
     func get(_ property: String) throws(DBusError) -> DBusValue {

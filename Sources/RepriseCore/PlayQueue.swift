@@ -111,6 +111,26 @@ public struct PlayQueue: Sendable {
         return insert(uri, atListIndex: listIndex + 1, orderIndex: orderIndex + 1)
     }
 
+    /// Inserts entries for `uris`, in order, after entry `after` (nil: at the start), in O(k log n) or, for many, O(n).
+    /// Returns their ids and the first one's play-order position; nil when `after` is not in the queue.
+    public mutating func insert(_ uris: [String], after: Int?) -> (ids: [Int], position: Int)? {
+        var listIndex = 0, orderIndex = 0
+        if let after {
+            guard let afterList = list.index(of: after), let afterOrder = order.index(of: after) else { return nil }
+            (listIndex, orderIndex) = (afterList + 1, afterOrder + 1)
+        }
+        let ids = uris.map { uri in
+            let id = makeID()
+            uriBytes += uri.utf8.count
+            byID[id] = QueueEntry(id: id, uri: uri)
+            return id
+        }
+        list.insert(contentsOf: ids, at: listIndex)
+        order.insert(contentsOf: ids, at: orderIndex)
+        if currentID == nil { currentID = ids.first }
+        return (ids, orderIndex)
+    }
+
     private mutating func insert(_ uri: String, atListIndex listIndex: Int, orderIndex: Int) -> (id: Int, position: Int) {
         let id = makeID()
         uriBytes += uri.utf8.count

@@ -52,43 +52,16 @@ extension Player {
 
     public func track(id: Int) -> TrackInfo? { queue.entry(withID: id).map(TrackInfo.init) }
 
-    /// Inserts `uri` after entry `after` (nil: at the start); with `makeCurrent` it plays at once.
-    /// A playlist file inserts its entries, in order.
-    public func addTrack(_ uri: String, after: Int?, makeCurrent: Bool) throws(PlayerError) {
-        if let after, queue.entry(withID: after) == nil { throw .invalidArgument("no track \(after) in the track list") }
-        let uris = try resolve(uri)
-        try checkRoom(for: uris, replacing: false)
-        transaction {
-            let before = announcedTrack
-            let (first, position) = insert(uris, after: after)
-            if makeCurrent, let position {
-                queue.move(to: position)
-                startLoading(playing: true, holding: before)
-            }
-            log.debug("added entry \(first.map(String.init) ?? "-") and \(uris.count - 1) more")
-        }
-    }
-
-    /// `uri` validated; a playlist becomes its playable entries (the others are logged).
-    func resolve(_ uri: String) throws(PlayerError) -> [String] {
-        var problems: [String] = []
-        let uris = try MediaLocation.resolve(uri, in: fileSystem, problems: &problems)
-        problems.forEach { log.warning("skipping \($0)") }
-        return uris
-    }
-
     /// Inserts `uris` in order after entry `after` (nil: at the start); returns the first one's id and play-order position.
     func insert(_ uris: [String], after: Int?) -> (id: Int?, position: Int?) {
+        guard let (ids, position) = queue.insert(uris, after: after), let first = ids.first else { return (nil, nil) }
         var previous = after
-        var first: (id: Int?, position: Int?) = (nil, nil)
-        for uri in uris {
-            guard let (id, position) = queue.insert(uri, after: previous) else { break }
+        for id in ids {
             trackListChanges.append(.added(id: id, after: previous))
-            descriptions.add([id])
-            if first.id == nil { first = (id, position) }
             previous = id
         }
-        return first
+        descriptions.add(ids)
+        return (first, position)
     }
 
     /// Makes entry `id` current and plays it; an id not in the list has no effect.

@@ -17,6 +17,10 @@ public final class Player {
     let engine: PlaybackEngine
     let log: Log
     let fileSystem: FileSystem
+    /// Resolves client URIs (reads playlists, checks entries); the service's works on a worker thread.
+    public var resolver: MediaResolving
+    /// Requests waiting for the resolver: later ones wait too, so requests finish in the order they came.
+    var resolutionsUnderWay = 0
     var random = SystemRandomNumberGenerator()
     /// The entry whose stream the engine has loaded; nil while stopped.
     var loadedEntryID: Int?
@@ -46,6 +50,7 @@ public final class Player {
         self.engine = engine
         self.log = log
         self.fileSystem = fileSystem
+        resolver = ImmediateResolver(fileSystem: fileSystem)
     }
 
     // MARK: What clients see
@@ -112,20 +117,6 @@ public final class Player {
         }
     }
 
-    /// Adds `uris` (validated; playlists become their entries) at the end of the list, each announced with TrackAdded.
-    public func appendTracks(_ uris: [String]) throws(PlayerError) {
-        let resolved = try resolveAll(uris)
-        try checkRoom(for: resolved, replacing: false)
-        transaction { _ = insert(resolved, after: queue.lastEntryID) }
-    }
-
-    /// Replaces the queue with `uris` (validated; playlists become their entries) and plays the first.
-    public func replaceQueue(validating uris: [String]) throws(PlayerError) {
-        let resolved = try resolveAll(uris)
-        try checkRoom(for: resolved, replacing: true)
-        replaceQueue(with: resolved)
-    }
-
     /// Refuses, with a clear error, what would take the queue past its limits (``PlayQueue/maximumCount`` entries,
     /// ``PlayQueue/maximumURIBytes`` of URIs).
     func checkRoom(for uris: [String], replacing: Bool) throws(PlayerError) {
@@ -143,22 +134,6 @@ public final class Player {
             descriptions.reset()
             trackListChanges.append(.replaced)
         }
-    }
-
-    /// Every URI resolved; the unplayable ones are logged, and none playable at all is an error.
-    func resolveAll(_ uris: [String]) throws(PlayerError) -> [String] {
-        var resolved: [String] = []
-        var firstError: PlayerError?
-        for uri in uris {
-            do throws(PlayerError) {
-                resolved += try resolve(uri)
-            } catch {
-                log.warning("skipping \(uri): \(error.message)")
-                firstError = firstError ?? error
-            }
-        }
-        if resolved.isEmpty { throw firstError ?? .invalidArgument("no media given") }
-        return resolved
     }
 
     /// Appends what fits (the command line, a restored state); the rest is logged.
@@ -289,25 +264,6 @@ public final class Player {
 
     public func setShuffle(_ on: Bool) {
         transaction { queue.setShuffled(on, using: &random) }
-    }
-
-    /// Adds `uri` after the current entry and plays it at once (a playlist: its entries, playing the first).
-    /// `completion` hears whether it could be played.
-    public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) throws(PlayerError) {
-        let uris = try resolve(uri)
-        try checkRoom(for: uris, replacing: false)
-        transaction {
-            let before = announcedTrack
-            let interrupted = Interruption(entryID: queue.current?.id, status: status,
-                                           positionMicroseconds: positionMicroseconds)
-            let after = queue.current?.id
-            let inserted = insert(uris, after: after)
-            guard let id = inserted.id, let position = inserted.position else { return }
-            queue.move(to: position)
-            pendingOpens[id] = completion
-            interruptions[id] = interrupted
-            startLoading(playing: true, holding: before)
-        }
     }
 
     /// The queue, current entry, position and settings, for saving.

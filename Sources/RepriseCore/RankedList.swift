@@ -137,14 +137,19 @@ struct RankedList: @unchecked Sendable {
 
     mutating func append(_ id: Int) { insert(id, at: count) }
 
-    /// Appends `ids` in order: one by one when they are few, else by building the whole tree again in O(n).
-    mutating func append(contentsOf ids: [Int]) {
+    /// Appends `ids` in order (see ``insert(contentsOf:at:)``).
+    mutating func append(contentsOf ids: [Int]) { insert(contentsOf: ids, at: count) }
+
+    /// Inserts `ids` (none in the list yet), in order, so that the first ends up at `index` (0 ... count): one by
+    /// one when they are few, else by building the whole tree again in O(n).
+    mutating func insert(contentsOf ids: [Int], at index: Int) {
+        precondition(index >= 0 && index <= count, "bad insert")
         guard ids.count > 64, ids.count >= count / 4 else {
-            for id in ids { append(id) }
+            for (offset, id) in ids.enumerated() { insert(id, at: index + offset) }
             return
         }
-        let random = storage.random
-        self = RankedList(self.ids + ids, seed: random)
+        let random = storage.random, existing = self.ids
+        self = RankedList(Array(existing[..<index]) + ids + existing[index...], seed: random)
     }
 
     /// Removes `id`; false when it was not in the list.

@@ -43,6 +43,9 @@ public enum Service {
         engine.setStreamRole(audioSettings.category.streamRole) // before the first stream opens
         let fileSystem = PosixFileSystem()
         let player = Player(engine: engine, log: log, fileSystem: fileSystem)
+        if let work = BackgroundWork(loop: loop, label: "reprise.resolver") {
+            player.resolver = BackgroundResolver(work: work, fileSystem: fileSystem)
+        }
         engine.player = player
         let video = VideoController(playbin: playbin, player: player, speeds: audioSettings.speeds, loop: loop, log: log)
         engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
@@ -64,7 +67,7 @@ public enum Service {
             let identity = MPRISService.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
                 SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
             })
-            service = try MPRISService(bus: bus, player: player, playlists: playlistLibrary(fileSystem), fileSystem: fileSystem,
+            service = try MPRISService(bus: bus, player: player, playlists: playlistLibrary(fileSystem),
                                        identity: identity, log: log) { stop("Quit") }
             busComponent = BusComponent(bus: bus, log: log) {
                 exitStatus = 1

@@ -69,4 +69,25 @@ import TestSupport
         try session.call("AddTrack", [.string(TestMedia.uri(small)), Self.noTrack, .bool(false)], interface: Self.trackList)
         #expect(session.waitFor { session.trackListSignals.filter { $0.member == "TrackAdded" }.count == 3 })
     }
+
+    /// A long playlist is read and checked away from the loop: calls sent after it are answered while it is read,
+    /// its reply comes once it is queued, and requests after it still finish in order.
+    @Test func aLongPlaylistIsReadWhileOtherCallsAreAnswered() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        #expect(session.waitFor { trackIDs(session).count == 1 })
+        let long = try playlist(session, named: "long.m3u", lines: 100_000)
+        try session.bus.send(destination: Session.name, path: "/org/mpris/MediaPlayer2", interface: Self.trackList,
+                             member: "AddTrack", [.string(TestMedia.uri(long)), Self.noTrack, .bool(false)])
+        // Answered before the playlist is in: the loop did not wait for it.
+        #expect(trackIDs(session).count == 1)
+        // An addition sent meanwhile lands after it (at the start, so first), not before.
+        try session.call("AddTrack", [.string(TestMedia.uri(media.second)), Self.noTrack, .bool(false)], interface: Self.trackList)
+        let ids = trackIDs(session)
+        #expect(ids.count == 100_002)
+        let first = try session.call("GetTracksMetadata", [.array(elementSignature: "o", Array(ids.prefix(2)))], interface: Self.trackList)
+        let urls = "\(first)"
+        #expect(urls.contains(TestMedia.uri(media.second)), "\(urls.prefix(600))")
+    }
 }

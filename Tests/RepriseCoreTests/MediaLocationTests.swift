@@ -69,7 +69,7 @@ import PosixFiles
         engine.position = 12_000_000
         player.pause()
         var outcome: PlayerError?
-        try player.open("https://radio.example/broken") { outcome = $0 }
+        player.open("https://radio.example/broken") { outcome = $0 }
         #expect(player.status == .playing)
         player.engineDidFail("not media")
         #expect(outcome == .unplayable("not media"))
@@ -82,23 +82,22 @@ import PosixFiles
     @Test func openInsertsAfterTheCurrentEntryAndReportsTheOutcome() throws {
         let (player, engine, _) = makePlayer(tracks: 2)
         var outcomes: [PlayerError?] = []
-        try player.open("https://radio.example/live") { outcomes.append($0) }
+        player.open("https://radio.example/live") { outcomes.append($0) }
         #expect(engine.loads == ["https://radio.example/live"])
         #expect(player.queue.playOrder.map(\.uri) == [uri(1), "https://radio.example/live", uri(2)])
         #expect(player.status == .playing)
         #expect(outcomes.isEmpty)
         player.engineDidPreroll(lengthMicroseconds: nil, seekable: false)
         #expect(outcomes.count == 1 && outcomes[0] == nil)
-        try player.open("https://radio.example/broken") { outcomes.append($0) }
+        player.open("https://radio.example/broken") { outcomes.append($0) }
         player.engineDidFail("Could not determine type of stream.")
         #expect(outcomes.count == 2)
         #expect(outcomes[1] == .unplayable("Could not determine type of stream."))
         #expect(!player.queue.playOrder.map(\.uri).contains("https://radio.example/broken"))
         #expect(player.queue.current?.uri == "https://radio.example/live")
         #expect(engine.requests.last == .load("https://radio.example/live", playing: true))
-        #expect(throws: PlayerError.unsupportedScheme("URI scheme 'smb' is not supported (use file, http, https)")) {
-            try player.open("smb://server/share/a.ogg") { _ in }
-        }
+        player.open("smb://server/share/a.ogg") { outcomes.append($0) }
+        #expect(outcomes.last == .unsupportedScheme("URI scheme 'smb' is not supported (use file, http, https)"))
     }
 }
 

@@ -6,16 +6,16 @@ import Testing
     @Test func addTrackInsertsAfterAnEntryOrAtTheStart() throws {
         let (player, engine, observer) = makePlayer(tracks: 2)
         let ids = player.trackIDs
-        try player.addTrack("https://radio.example/a", after: nil, makeCurrent: false)
-        try player.addTrack("https://radio.example/b", after: ids[0], makeCurrent: false)
+        try player.addTrackNow("https://radio.example/a", after: nil, makeCurrent: false)
+        try player.addTrackNow("https://radio.example/b", after: ids[0], makeCurrent: false)
         #expect(player.queue.entries.map(\.uri) == ["https://radio.example/a", uri(1), "https://radio.example/b", uri(2)])
         #expect(player.queue.current?.uri == uri(1))
         #expect(engine.requests.isEmpty)
         #expect(observer.trackListChanges.suffix(2) == [.added(id: 3, after: nil), .added(id: 4, after: ids[0])])
-        #expect(throws: PlayerError.self) { try player.addTrack("https://radio.example/c", after: 999, makeCurrent: false) }
-        #expect(throws: PlayerError.self) { try player.addTrack("gopher://x/y", after: nil, makeCurrent: false) }
+        #expect(throws: PlayerError.self) { try player.addTrackNow("https://radio.example/c", after: 999, makeCurrent: false) }
+        #expect(throws: PlayerError.self) { try player.addTrackNow("gopher://x/y", after: nil, makeCurrent: false) }
         #expect(player.trackIDs.count == 4)
-        try player.addTrack("https://radio.example/d", after: ids[1], makeCurrent: true)
+        try player.addTrackNow("https://radio.example/d", after: ids[1], makeCurrent: true)
         #expect(player.status == .playing)
         #expect(engine.requests.last == .load("https://radio.example/d", playing: true))
     }

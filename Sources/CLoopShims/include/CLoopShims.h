@@ -1,5 +1,5 @@
 /* C helpers for the process and its event loop: sd-event attached to a GLib main loop, and glibc's malloc
- * tuning, whose header Swift's Glibc module does not include. */
+ * tuning and eventfd, whose headers Swift's Glibc module does not include. */
 #ifndef REPRISE_CLOOPSHIMS_H
 #define REPRISE_CLOOPSHIMS_H
 
@@ -16,5 +16,10 @@ GSource *rp_sd_event_source_new(sd_event *event);
 
 /** Caps glibc's malloc arenas at `count` (mallopt M_ARENA_MAX); call before threads start. */
 bool rp_limit_malloc_arenas(int count);
+
+/* ---- Waking the loop from another thread --------------------------------------- */
+
+/** A non-blocking, close-on-exec eventfd (sys/eventfd.h is not in Swift's Glibc module); -1 on failure. */
+int rp_wakeup_fd_new(void);
 
 #endif

@@ -1,0 +1,90 @@
+/// Requests that add client URIs to the queue (MPRIS AddTrack and OpenUri, Reprise's OpenMedia, an activated
+/// playlist). The URIs are resolved first: at once when that is quick, else by the ``MediaResolving`` resolver
+/// (the service's reads playlists on a worker thread while the loop answers other calls). Resolving requests
+/// finish in the order they came; each one's `completion` hears its outcome.
+extension Player {
+    /// Inserts `uri` after entry `after` (nil: at the start); with `makeCurrent` it plays at once.
+    /// A playlist file inserts its entries, in order.
+    public func addTrack(_ uri: String, after: Int?, makeCurrent: Bool, completion: @escaping (PlayerError?) -> Void) {
+        if let after, queue.entry(withID: after) == nil {
+            return completion(.invalidArgument("no track \(after) in the track list"))
+        }
+        resolving([uri], completion) { [self] uris throws(PlayerError) in
+            if let after, queue.entry(withID: after) == nil {
+                throw .invalidArgument("track \(after) was removed while \(uri) was read")
+            }
+            try checkRoom(for: uris, replacing: false)
+            transaction {
+                let before = announcedTrack
+                let (first, position) = insert(uris, after: after)
+                if makeCurrent, let position {
+                    queue.move(to: position)
+                    startLoading(playing: true, holding: before)
+                }
+                log.debug("added entry \(first.map(String.init) ?? "-") and \(uris.count - 1) more")
+            }
+            completion(nil)
+        }
+    }
+
+    /// Adds `uri` after the current entry and plays it at once (a playlist: its entries, playing the first).
+    /// `completion` hears whether it could be played.
+    public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) {
+        resolving([uri], completion) { [self] uris throws(PlayerError) in
+            try checkRoom(for: uris, replacing: false)
+            transaction {
+                let before = announcedTrack
+                let interrupted = Interruption(entryID: queue.current?.id, status: status,
+                                               positionMicroseconds: positionMicroseconds)
+                let inserted = insert(uris, after: queue.current?.id)
+                guard let id = inserted.id, let position = inserted.position else { return }
+                queue.move(to: position)
+                pendingOpens[id] = completion
+                interruptions[id] = interrupted
+                startLoading(playing: true, holding: before)
+            }
+        }
+    }
+
+    /// Adds `uris` (playlists become their entries; the unplayable ones are logged and left out) at the end of
+    /// the list, each announced with TrackAdded.
+    public func appendTracks(_ uris: [String], completion: @escaping (PlayerError?) -> Void) {
+        resolving(uris, completion) { [self] resolved throws(PlayerError) in
+            try checkRoom(for: resolved, replacing: false)
+            transaction { _ = insert(resolved, after: queue.lastEntryID) }
+            completion(nil)
+        }
+    }
+
+    /// Replaces the queue with `uris` (playlists become their entries; the unplayable ones are logged and left
+    /// out) and plays the first.
+    public func replaceQueue(validating uris: [String], completion: @escaping (PlayerError?) -> Void) {
+        resolving(uris, completion) { [self] resolved throws(PlayerError) in
+            try checkRoom(for: resolved, replacing: true)
+            replaceQueue(with: resolved)
+            completion(nil)
+        }
+    }
+
+    /// Resolves `uris`, then runs `carryOut` with the playable ones; when there are none, or `carryOut` refuses,
+    /// `completion` hears why.
+    private func resolving(_ uris: [String], _ completion: @escaping (PlayerError?) -> Void,
+                           carryOut: @escaping ([String]) throws(PlayerError) -> Void) {
+        let finish: (MediaResolution) -> Void = { [self] resolution in
+            resolution.problems.forEach { log.warning("skipping \($0)") }
+            do throws(PlayerError) {
+                try carryOut(try resolution.outcome.get())
+            } catch {
+                completion(error)
+            }
+        }
+        guard resolutionsUnderWay > 0 || MediaResolution.mayTakeLong(uris) else {
+            return finish(MediaResolution(resolving: uris, in: fileSystem))
+        }
+        resolutionsUnderWay += 1
+        resolver.resolve(uris) { [self] resolution in
+            resolutionsUnderWay -= 1
+            finish(resolution)
+        }
+    }
+}
