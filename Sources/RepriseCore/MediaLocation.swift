@@ -51,8 +51,15 @@ public enum MediaLocation {
 
     /// Checks that `uri` names something the player could read: ``validateForm(_:)`` and, for `file:`, an
     /// existing readable regular file.
-    public static func validate(_ uri: String, in fileSystem: FileSystem) throws(PlayerError) {
+    @discardableResult
+    public static func validate(_ uri: String, in fileSystem: FileSystem) throws(PlayerError) -> MediaURI {
         let parsed = try validateForm(uri)
+        try checkFile(parsed, in: fileSystem)
+        return parsed
+    }
+
+    /// For a `file:` URI, that it names an existing readable regular file.
+    private static func checkFile(_ parsed: MediaURI, in fileSystem: FileSystem) throws(PlayerError) {
         if parsed.scheme == "file" {
             let path = parsed.path
             switch fileSystem.kind(of: path) {
@@ -108,8 +115,8 @@ public enum MediaLocation {
     /// way: the ones that cannot be played are named in `problems` and left out; none playable is an error.
     public static func resolve(_ uri: String, in fileSystem: FileSystem,
                                problems: inout [String]) throws(PlayerError) -> [String] {
-        try validate(uri, in: fileSystem)
-        guard let parsed = MediaURI(uri), parsed.scheme == "file", let format = PlaylistFormat(fileName: parsed.path) else {
+        let parsed = try validate(uri, in: fileSystem)
+        guard parsed.scheme == "file", let format = PlaylistFormat(fileName: parsed.path) else {
             return [uri]
         }
         let playlist = try readPlaylist(at: parsed.path, format: format, in: fileSystem)
@@ -117,13 +124,15 @@ public enum MediaLocation {
             throw .unplayable("\(parsed.path): \(playlist.uris.count) entries, more than a queue holds (\(PlayQueue.maximumCount))")
         }
         var uris: [String] = []
+        uris.reserveCapacity(playlist.uris.count)
         for entry in playlist.uris {
-            if let inner = MediaURI(entry), inner.scheme == "file", PlaylistFormat(fileName: inner.path) != nil {
-                problems.append("\(entry): a playlist inside a playlist is not followed")
-                continue
-            }
             do throws(PlayerError) {
-                try validate(entry, in: fileSystem)
+                let inner = try validateForm(entry)
+                if inner.scheme == "file", PlaylistFormat(fileName: inner.path) != nil {
+                    problems.append("\(entry): a playlist inside a playlist is not followed")
+                    continue
+                }
+                try checkFile(inner, in: fileSystem)
                 uris.append(entry)
             } catch {
                 problems.append("\(parsed.path): \(error.message)")

@@ -1,22 +1,73 @@
-/// One entry of the play queue.
+/// One entry of the play queue. What is read about it later (tags, length, art, sidecar) lives in a shared box
+/// until it is written, so an entry that has not been described yet costs a few words (the queue holds up to
+/// 200,000 of them).
 public struct QueueEntry: Sendable, Equatable {
     /// Unique for the life of the process; never reused.
     public let id: Int
     public let uri: String
-    public var tags = TrackTags()
-    public var lengthMicroseconds: Int64?
-    public var artURL: String?
     /// Its tags, length and art have been read in the background (or could not be).
     public var isDescribed = false
     /// Entries expanded from one directory argument share a group, sorted by album, disc and track once described.
     public var group: Int?
-    /// What `NAME.reprise.json` beside the file says (title, subtitle, description, interstitials); read when
-    /// the entry is first loaded.
-    public var sidecar: MediaSidecar?
+    private var details: Details?
 
     public init(id: Int, uri: String) {
         self.id = id
         self.uri = uri
+    }
+
+    public var tags: TrackTags {
+        get { details?.tags ?? TrackTags() }
+        set { changeDetails { $0.tags = newValue } }
+    }
+
+    public var lengthMicroseconds: Int64? {
+        get { details?.lengthMicroseconds }
+        set { changeDetails { $0.lengthMicroseconds = newValue } }
+    }
+
+    public var artURL: String? {
+        get { details?.artURL }
+        set { changeDetails { $0.artURL = newValue } }
+    }
+
+    /// What `NAME.reprise.json` beside the file says (title, subtitle, description, interstitials); read when
+    /// the entry is first loaded.
+    public var sidecar: MediaSidecar? {
+        get { details?.sidecar }
+        set { changeDetails { $0.sidecar = newValue } }
+    }
+
+    public static func == (a: QueueEntry, b: QueueEntry) -> Bool {
+        a.id == b.id && a.uri == b.uri && a.isDescribed == b.isDescribed && a.group == b.group
+            && (a.details === b.details || a.details?.values == b.details?.values)
+    }
+
+    /// Changes the details in this entry's own box (copied first when another entry shares it).
+    private mutating func changeDetails(_ change: (inout Details.Values) -> Void) {
+        if isKnownUniquelyReferenced(&details) {
+            change(&details!.values)
+        } else {
+            var values = details?.values ?? Details.Values()
+            change(&values)
+            details = Details(values)
+        }
+    }
+
+    /// The box (immutable once shared: a write to a shared box makes a new one).
+    private final class Details: @unchecked Sendable {
+        struct Values: Equatable {
+            var tags = TrackTags()
+            var lengthMicroseconds: Int64?
+            var artURL: String?
+            var sidecar: MediaSidecar?
+        }
+        var values: Values
+        init(_ values: Values) { self.values = values }
+        var tags: TrackTags { values.tags }
+        var lengthMicroseconds: Int64? { values.lengthMicroseconds }
+        var artURL: String? { values.artURL }
+        var sidecar: MediaSidecar? { values.sidecar }
     }
 }
 
@@ -64,6 +115,12 @@ public struct PlayQueue: Sendable {
     /// The entries in list order (O(n)).
     public var entries: [QueueEntry] { list.ids.map { byID[$0]! } }
 
+    /// The entries' ids in list order (O(n), without copying the entries).
+    public var ids: [Int] { list.ids }
+
+    /// The entries' URIs in list order (O(n), without copying the entries).
+    public var uris: [String] { list.ids.map { byID[$0]!.uri } }
+
     /// The last entry's id in list order.
     public var lastEntryID: Int? { list.last }
 
@@ -83,6 +140,7 @@ public struct PlayQueue: Sendable {
     /// Appends entries at the end of the list and of the play order; the first becomes current if none is.
     @discardableResult
     public mutating func append(_ uris: [String], group: Int? = nil) -> [Int] {
+        byID.reserveCapacity(byID.count + uris.count)
         let ids = uris.map { uri in
             let id = makeID()
             var entry = QueueEntry(id: id, uri: uri)
@@ -119,6 +177,7 @@ public struct PlayQueue: Sendable {
             guard let afterList = list.index(of: after), let afterOrder = order.index(of: after) else { return nil }
             (listIndex, orderIndex) = (afterList + 1, afterOrder + 1)
         }
+        byID.reserveCapacity(byID.count + uris.count)
         let ids = uris.map { uri in
             let id = makeID()
             uriBytes += uri.utf8.count

@@ -48,7 +48,7 @@ extension Player {
     // MARK: The track list
 
     /// Entry ids in list order (the order they were added, whatever the shuffle).
-    public var trackIDs: [Int] { queue.entries.map(\.id) }
+    public var trackIDs: [Int] { queue.ids }
 
     public func track(id: Int) -> TrackInfo? { queue.entry(withID: id).map(TrackInfo.init) }
 

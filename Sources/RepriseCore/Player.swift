@@ -269,7 +269,7 @@ public final class Player {
     /// The queue, current entry, position and settings, for saving.
     public var savedState: SavedState {
         var state = SavedState()
-        state.uris = queue.entries.map(\.uri)
+        state.uris = queue.uris
         state.currentIndex = queue.current.flatMap { queue.listIndex(of: $0.id) }
         state.positionMicroseconds = positionMicroseconds
         state.loopStatus = loopStatus

@@ -9,7 +9,9 @@ struct RankedList: @unchecked Sendable {
         var size = 1
         var left: Node?
         var right: Node?
-        weak var parent: Node?
+        /// Not a weak reference (each would cost the node a side table): a node's parent owns it, and every
+        /// edit below resets the parent of each node it moves and clears it on each root.
+        unowned(unsafe) var parent: Node?
 
         init(id: Int, priority: UInt64) {
             self.id = id
@@ -55,9 +57,15 @@ struct RankedList: @unchecked Sendable {
 
     private init(_ ids: [Int], seed: SplitMixGenerator) {
         storage.random = seed
+        root = Self.build(ids, random: &storage.random, nodes: &nodes)
+    }
+
+    /// A tree of new nodes for `ids` in that order, built in O(n) (each registered in `nodes`); its root's parent is nil.
+    private static func build(_ ids: [Int], random: inout SplitMixGenerator, nodes: inout [Int: Node]) -> Node? {
+        nodes.reserveCapacity(nodes.count + ids.count)
         var spine: [Node] = []
         for id in ids {
-            let node = Node(id: id, priority: storage.random.next())
+            let node = Node(id: id, priority: random.next())
             nodes[id] = node
             var last: Node?
             while let top = spine.last, top.priority < node.priority { last = spine.removeLast() }
@@ -65,9 +73,10 @@ struct RankedList: @unchecked Sendable {
             spine.last?.right = node
             spine.append(node)
         }
-        root = spine.first
-        Self.computeSizes(root)
+        let root = spine.first
+        computeSizes(root)
         root?.parent = nil
+        return root
     }
 
     var count: Int { root?.size ?? 0 }
@@ -140,16 +149,19 @@ struct RankedList: @unchecked Sendable {
     /// Appends `ids` in order (see ``insert(contentsOf:at:)``).
     mutating func append(contentsOf ids: [Int]) { insert(contentsOf: ids, at: count) }
 
-    /// Inserts `ids` (none in the list yet), in order, so that the first ends up at `index` (0 ... count): one by
-    /// one when they are few, else by building the whole tree again in O(n).
+    /// Inserts `ids` (none in the list yet), in order, so that the first ends up at `index` (0 ... count), in
+    /// O(k + log n) expected: the new ids are built into a tree of their own, which is merged in at `index`.
     mutating func insert(contentsOf ids: [Int], at index: Int) {
         precondition(index >= 0 && index <= count, "bad insert")
-        guard ids.count > 64, ids.count >= count / 4 else {
-            for (offset, id) in ids.enumerated() { insert(id, at: index + offset) }
+        guard ids.count > 1 else {
+            if let id = ids.first { insert(id, at: index) }
             return
         }
-        let random = storage.random, existing = self.ids
-        self = RankedList(Array(existing[..<index]) + ids + existing[index...], seed: random)
+        makeUnique()
+        let added = Self.build(ids, random: &storage.random, nodes: &nodes)
+        let (left, right) = Self.split(root, index)
+        root = Self.merge(Self.merge(left, added), right)
+        root?.parent = nil
     }
 
     /// Removes `id`; false when it was not in the list.

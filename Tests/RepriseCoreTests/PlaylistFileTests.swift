@@ -12,6 +12,11 @@ import PosixFiles
                                   "https://radio.example/live", "file:///x/four%20.ogg"])
     }
 
+    @Test func schemeSeparatorsAreFoundByBytes() {
+        for text in ["http://a/b", "a://", "x:/y://z", "é://"] { #expect(PlaylistFile.hasSchemeSeparator(text), "\(text)") }
+        for text in ["", "a:/b", "/a//b", "a:b//", ":/", "a: //"] { #expect(!PlaylistFile.hasSchemeSeparator(text), "\(text)") }
+    }
+
     @Test func latin1M3UIsDecoded() {
         let bytes: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".ogg\n".utf8)
         let playlist = PlaylistFile(bytes, format: .m3u, directory: "/m")
