@@ -9,21 +9,25 @@ public struct MediaURI: Sendable, Equatable {
     public let path: String
 
     public init?(_ text: String) {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon]
-        func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) || ("A"..."Z").contains(s) }
-        guard let first = scheme.unicodeScalars.first, isLetter(first),
-              scheme.unicodeScalars.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+        // Searched byte by byte: every delimiter is ASCII, so each index found is a valid index of `text`.
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let scheme = utf8[..<colon]
+        func isLetter(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) }
+        guard let first = scheme.first, isLetter(first),
+              scheme.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         else { return nil }
-        self.scheme = scheme.lowercased()
-        var rest = text[text.index(after: colon)...]
-        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-        if rest.hasPrefix("//") {
-            let authorityAndPath = rest.dropFirst(2)
-            let slash = authorityAndPath.firstIndex(of: "/") ?? authorityAndPath.endIndex
+        self.scheme = String(text[..<colon]).lowercased()
+        var rest = text[utf8.index(after: colon)...]
+        if let end = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<end] }
+        if rest.utf8.starts(with: "//".utf8) {
+            let authorityAndPath = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
+            let slash = authorityAndPath.utf8.firstIndex(of: UInt8(ascii: "/")) ?? authorityAndPath.endIndex
             var authority = authorityAndPath[..<slash]
-            if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-            if !authority.hasPrefix("["), let port = authority.lastIndex(of: ":") { authority = authority[..<port] }
+            if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
+            if authority.utf8.first != UInt8(ascii: "["), let port = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
+                authority = authority[..<port]
+            }
             host = String(authority)
             rest = authorityAndPath[slash...]
         } else {
@@ -69,6 +73,7 @@ public struct MediaURI: Sendable, Equatable {
     }
 
     static func percentDecoded(_ text: Substring) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
@@ -95,6 +100,7 @@ public struct MediaURI: Sendable, Equatable {
 
     /// `path` made absolute against `directory`, with "." and ".." resolved (lexically, like a shell).
     public static func absolutePath(_ path: String, relativeTo directory: String) -> String {
+        if isNormalAbsolutePath(path) { return path }
         let joined = path.hasPrefix("/") ? path : directory + "/" + path
         var components: [Substring] = []
         for component in joined.split(separator: "/", omittingEmptySubsequences: true) {
@@ -105,5 +111,23 @@ public struct MediaURI: Sendable, Equatable {
             }
         }
         return "/" + components.joined(separator: "/")
+    }
+
+    /// Whether `path` is absolute with nothing to normalise: no empty, "." or ".." component, no trailing slash.
+    static func isNormalAbsolutePath(_ path: String) -> Bool {
+        var bytes = path.utf8.makeIterator()
+        guard bytes.next() == UInt8(ascii: "/") else { return false }
+        var component = 0, dots = 0 // length of the component so far, and how many of its bytes are dots
+        while let byte = bytes.next() {
+            if byte == UInt8(ascii: "/") {
+                if component == 0 || component == dots && dots <= 2 { return false }
+                component = 0
+                dots = 0
+            } else {
+                component += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        return component > 0 && !(component == dots && dots <= 2)
     }
 }

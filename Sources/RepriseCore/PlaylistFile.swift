@@ -150,9 +150,14 @@ enum XMLText {
 extension StringProtocol {
     /// The text without leading and trailing whitespace.
     public func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
+        let text = String(self)
+        // Most lines have nothing to trim: printable ASCII at both ends.
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return text
+        }
+        let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        return String(Substring(scalars[first...last]))
     }
 }

@@ -17,6 +17,22 @@ import PosixFiles
         for text in ["", "a:/b", "/a//b", "a:b//", ":/", "a: //"] { #expect(!PlaylistFile.hasSchemeSeparator(text), "\(text)") }
     }
 
+    @Test func pathsNeedingNoNormalisationAreRecognisedExactly() {
+        // Every string of up to 6 characters over "/", "." and "a": the quick check agrees with normalising.
+        var texts = [""]
+        for _ in 0..<6 { texts += texts.flatMap { t in ["/", ".", "a"].map { t + $0 } } }
+        for text in Set(texts) {
+            var components: [Substring] = []
+            for component in text.split(separator: "/") {
+                if component == "." { continue }
+                if component == ".." { _ = components.popLast() } else { components.append(component) }
+            }
+            let normalised = "/" + components.joined(separator: "/")
+            #expect(MediaURI.isNormalAbsolutePath(text) == (text.hasPrefix("/") && normalised == text && text != "/"), "\(text)")
+        }
+        #expect(" x ".trimmingWhitespace() == "x" && "x".trimmingWhitespace() == "x" && "\u{A0}é\t".trimmingWhitespace() == "é")
+    }
+
     @Test func latin1M3UIsDecoded() {
         let bytes: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".ogg\n".utf8)
         let playlist = PlaylistFile(bytes, format: .m3u, directory: "/m")
