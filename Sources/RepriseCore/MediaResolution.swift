@@ -2,7 +2,10 @@
 /// client's URI) and a message for each URI or entry left out.
 public struct MediaResolution: Sendable, Equatable {
     public var uris: [String] = []
+    /// The first ``problemLimit`` messages; ``moreProblems`` counts the rest (a hostile list must not flood the log).
     public var problems: [String] = []
+    public var moreProblems = 0
+    public static let problemLimit = 20
     /// The first error of a URI given, reported when nothing at all is playable.
     public var firstError: PlayerError?
 
@@ -11,6 +14,7 @@ public struct MediaResolution: Sendable, Equatable {
     /// Resolves `uris` with ``MediaLocation/resolve(_:in:problems:)``. Reading a playlist checks each of its
     /// entries on the file system, which takes long for a long one: the service does it on a worker thread.
     public init(resolving uris: [String], in fileSystem: FileSystem) {
+        var problems: [String] = []
         for uri in uris {
             do throws(PlayerError) {
                 self.uris += try MediaLocation.resolve(uri, in: fileSystem, problems: &problems)
@@ -18,7 +22,12 @@ public struct MediaResolution: Sendable, Equatable {
                 problems.append("\(uri): \(error.message)")
                 firstError = firstError ?? error
             }
+            if problems.count > Self.problemLimit {
+                moreProblems += problems.count - Self.problemLimit
+                problems.removeLast(problems.count - Self.problemLimit)
+            }
         }
+        self.problems = problems
     }
 
     /// The playable entries, or why there are none.

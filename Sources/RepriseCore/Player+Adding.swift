@@ -72,6 +72,7 @@ extension Player {
                            carryOut: @escaping ([String]) throws(PlayerError) -> Void) {
         let finish: (MediaResolution) -> Void = { [self] resolution in
             resolution.problems.forEach { log.warning("skipping \($0)") }
+            if resolution.moreProblems > 0 { log.warning("skipping \(resolution.moreProblems) more") }
             do throws(PlayerError) {
                 try carryOut(try resolution.outcome.get())
             } catch {
