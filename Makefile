@@ -23,10 +23,12 @@ bench: build
 	$(SWIFT) build -c release --product reprise-bench
 	.build/release/reprise-bench --binary .build/release/reprise --output build/bench.md
 
-# Hostile D-Bus input: CALLS generated calls (default 100,000) from several connections at a running Reprise.
+# Hostile D-Bus input: CALLS generated calls (default 100,000) from several connections at a running Reprise,
+# then the same with hostile files and playlists (FIFOs, devices, non-UTF-8 names, malformed playlists) among them.
 fuzz: build
 	$(SWIFT) build -c release --product reprise-fuzz
 	.build/release/reprise-fuzz --binary .build/release/reprise --calls $${CALLS:-100000}
+	.build/release/reprise-fuzz --binary .build/release/reprise --calls $${CALLS:-100000} --hostile-files --max-rss-growth 64
 
 # A mixed random workload for SOAK_SECONDS (default 60) with calls interrupting and outputs coming and going;
 # reports calls per second, reply latency, errors and RSS over time, and fails if RSS does not stay flat.

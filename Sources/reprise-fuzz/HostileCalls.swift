@@ -15,6 +15,10 @@ struct HostileCall {
 /// left out, so what the run proves is that nothing else can.
 struct HostileCalls {
     private var random: SplitMix
+    /// URIs of hostile files and playlists (``HostileFiles``), used for a third of the strings.
+    var fileURIs: [String] = []
+    /// Object paths of the playlists Reprise lists, for ActivatePlaylist.
+    var playlistPaths: [String] = []
 
     init(seed: UInt64) { random = SplitMix(seed: seed) }
 
@@ -107,7 +111,9 @@ struct HostileCalls {
     private mutating func value(of type: String, depth: Int = 0) -> DBusValue {
         switch type {
         case "s": return .string(hostileString())
-        case "o": return .objectPath(pick(["/", "/org/mpris/MediaPlayer2/TrackList/NoTrack", "/org/reprise/Reprise/Track/0",
+        case "o":
+            if !playlistPaths.isEmpty && chance(0.2) { return .objectPath(pick(playlistPaths)) }
+            return .objectPath(pick(["/", "/org/mpris/MediaPlayer2/TrackList/NoTrack", "/org/reprise/Reprise/Track/0",
                                            "/org/reprise/Reprise/Track/999999999", "/org/reprise/Reprise/Track/x",
                                            "/org/reprise/Reprise/Playlist/ffffffffffffffff", "/a/b/c", "/org/mpris/MediaPlayer2"]))
         case "x": return .int64(pick([Int64.min, Int64.max, 0, -1, 1, 10_000_000, -10_000_000, Int64.max / 1000]))
@@ -138,6 +144,7 @@ struct HostileCalls {
     }
 
     private mutating func hostileString(small: Bool = false) -> String {
+        if !fileURIs.isEmpty && chance(0.33) { return pick(fileURIs) }
         if !small && chance(0.01) { return String(repeating: "a", count: 100_000) }
         return pick(["", "x", "None", "Track", "Playlist", "Alphabetical", "ModifiedDate", "playback", "ambient", "loud",
                      "mixWithOthers", "skip-forward", "speed", "warp", "file:///dev/zero", "file:///etc/passwd", "file:///",

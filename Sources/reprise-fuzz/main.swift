@@ -34,6 +34,12 @@ func run() throws -> Bool {
     let video = desktop.directory + "/clip.ogv"
     try generateVideo(at: video, width: 160, height: 120, seconds: 30, title: "Fuzz Clip")
     files.insert(video, at: 0)
+    // With --hostile-files: hostile files and playlists, some in the Playlists folder, in a third of the strings.
+    var hostile = CommandLine.arguments.contains("--hostile-files")
+        ? try HostileFiles(in: desktop.directory + "/hostile",
+                           playlistsFolder: desktop.environment["HOME"]! + "/.local/share/reprise/playlists",
+                           tone: files[1], seed: seed, truncatedMedia: CommandLine.arguments.contains("--truncated-media"))
+        : nil
     var environment = desktop.environment
     let display = try? XvfbServer(directory: desktop.directory, width: 800, height: 600)
     defer { display?.stop() }
@@ -52,6 +58,13 @@ func run() throws -> Bool {
     let rssBefore = residentMiB(of: service.pid)
     let connections = try (0..<connectionCount).map { _ in try Bus.connect(address: desktop.busAddress) }
     var generator = HostileCalls(seed: seed)
+    generator.fileURIs = hostile?.uris ?? []
+    let listed = try? observer.call(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Playlists",
+                                    member: "GetPlaylists", [.uint32(0), .uint32(100), .string("Alphabetical"), .bool(false)])
+    if case .array(_, let playlists)? = listed?.first {
+        generator.playlistPaths = playlists.compactMap { if case .structure(let fields) = $0, case .objectPath(let p)? = fields.first { p } else { nil } }
+    }
+    if hostile != nil { say("\(generator.fileURIs.count) hostile files and playlists, \(generator.playlistPaths.count) of them listed as playlists") }
     var sent = 0, replies = 0, errors = 0, inFlight = 0
     var unanswered: [String] = []
     let started = monotonicSeconds()
@@ -62,6 +75,7 @@ func run() throws -> Bool {
             let bus = connections[sent % connections.count]
             inFlight += 1
             sent += 1
+            if sent % 50 == 0 { hostile?.churn(sent / 50) }
             bus.callAsync(destination: name, path: call.path, interface: call.interface, member: call.member, call.arguments,
                           timeoutMicroseconds: 10_000_000) { result in
                 inFlight -= 1
@@ -105,7 +119,7 @@ func run() throws -> Bool {
     print("""
         {"calls":\(sent),"replies":\(replies),"errors":\(errors),"unanswered":\(unanswered.count),"seconds":\(String(format: "%.1f", elapsed)),\
         "callsPerSecond":\(String(format: "%.0f", Double(replies) / max(elapsed, 0.001))),"alive":\(alive),"playsAfter":\(plays),\
-        "stateWhole":\(stateWhole),"rssBeforeMiB":\(String(format: "%.1f", rssBefore)),"rssAfterMiB":\(String(format: "%.1f", rssAfter)),"seed":\(seed)}
+        "stateWhole":\(stateWhole),"rssBeforeMiB":\(String(format: "%.1f", rssBefore)),"rssAfterMiB":\(String(format: "%.1f", rssAfter)),"hostileFiles":\(generator.fileURIs.count),"seed":\(seed)}
         """)
     unanswered.prefix(5).forEach { say("unanswered: \($0)") }
     if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(6000) ?? "")) }

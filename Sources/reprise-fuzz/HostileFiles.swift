@@ -1,0 +1,143 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// A directory of hostile files and playlists for the fuzzer to hand Reprise: FIFOs, devices, directories and
+/// huge or garbage files dressed as media; names that are not UTF-8; playlists with a byte-order mark, control
+/// characters, entries naming all of the above, playlists inside playlists, malformed XSPF and PLS, a playlist
+/// too large to read, one that is a FIFO. Some are put in the Playlists folder too, so ActivatePlaylist meets
+/// them. ``churn(_:)`` swaps a queued file for a FIFO and back while the calls run.
+struct HostileFiles {
+    /// `file://` URIs (percent-encoded) of everything made here.
+    private(set) var uris: [String] = []
+    private let directory: String
+    private var random: SplitMix
+
+    /// Makes the files in `directory` (created) and the playlists also in `playlistsFolder`; `tone` is a real,
+    /// playable file to copy.
+    /// `truncatedMedia`: also a file that is a playable file's first 4 KiB (headers, no audio). Off by default:
+    /// playing it among the others once deadlocked playbin's state change on the loop (see BENCHMARKS.md).
+    init(in directory: String, playlistsFolder: String, tone: String, seed: UInt64, truncatedMedia: Bool = false) throws {
+        self.directory = directory
+        random = SplitMix(seed: seed ^ 0xF11E5)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: playlistsFolder, withIntermediateDirectories: true)
+        let toneBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tone)))
+
+        // Not regular files, dressed as media.
+        try make(name: "fifo.ogg") { mkfifo($0, 0o644) == 0 }
+        try make(name: "fifo.m3u") { mkfifo($0, 0o644) == 0 }
+        try make(name: "zero.ogg") { symlink("/dev/zero", $0) == 0 }
+        try make(name: "null.m3u") { symlink("/dev/null", $0) == 0 }
+        try make(name: "urandom.xspf") { symlink("/dev/urandom", $0) == 0 }
+        try make(name: "dir.ogg") { mkdir($0, 0o755) == 0 }
+        try make(name: "dangling.flac") { symlink(directory + "/nowhere", $0) == 0 }
+        try make(name: "loop.ogg") { symlink(directory + "/loop.ogg", $0) == 0 }
+        // Regular files that are not what they claim, or too big to read.
+        try write("huge.flac", [])
+        _ = truncate(directory + "/huge.flac", 8 << 30)
+        try write("huge.m3u", [])
+        _ = truncate(directory + "/huge.m3u", 17 << 20)
+        try write("noise.ogg", (0..<65536).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        if truncatedMedia { try write("truncated.ogg", Array(toneBytes.prefix(4096))) }
+        try write("empty.opus", [])
+        try write("swap.ogg", toneBytes)
+        // Names that are not UTF-8 (Latin-1), a playable file among them, and one inside a Latin-1 folder.
+        try write(bytes: Array("caf".utf8) + [0xE9] + Array(".ogg".utf8), toneBytes)
+        try make(bytes: Array("M".utf8) + [0xFC] + Array("sik".utf8)) { mkdir($0, 0o755) == 0 }
+        try write(bytes: Array("M".utf8) + [0xFC] + Array("sik/".utf8) + [0xC0, 0xFF] + Array(".ogg".utf8), toneBytes)
+
+        // Playlists.
+        let entries = ["fifo.ogg", "zero.ogg", "dir.ogg", "dangling.flac", "loop.ogg", "huge.flac", "noise.ogg",
+                       "truncated.ogg", "swap.ogg", "fifo.m3u", "self.m3u", "../../../../../etc/passwd", "/dev/zero",
+                       "fd://0", "appsrc://", "tcp://0.0.0.0:9", "file:///dev/stdin", "file:///tmp/a%0Ab.ogg",
+                       "file://%ZZ", "http://", String(repeating: "x/", count: 12_000) + "a.ogg", "\u{1B}]0;title\u{07}.ogg",
+                       "a\u{202E}ggo.ogg", "\u{7F}\u{85}.ogg"]
+        let m3u = "\u{FEFF}#EXTM3U\r\n#PLAYLIST:\u{1B}[2J cleared\r\n" + entries.joined(separator: "\r\n") + "\r\n"
+        try write("bad.m3u", Array(m3u.utf8))
+        try write("self.m3u", Array("self.m3u\nbad.m3u\nswap.ogg\n".utf8))
+        try write("latin1.m3u", Array("caf".utf8) + [0xE9] + Array(".ogg\nswap.ogg\n".utf8))
+        try write("many.m3u", Array((0..<50_000).map { "missing-\($0 % 97).ogg\n" }.joined().utf8))
+        try write("bad.pls", Array("""
+            [playlist]
+            NumberOfEntries=-1
+            File99999999999999999999999=swap.ogg
+            File-3=fifo.ogg
+            File1=
+            =swap.ogg
+            File2=\u{1B}[31mred.ogg
+            File3=swap.ogg
+            """.utf8))
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        }
+        let locations = entries.map { "<track><location>" + escaped($0) + "</location></track>" }.joined()
+        try write("bad.xspf", Array(("<?xml version=\"1.0\"?><!DOCTYPE p [<!ENTITY a \"&a;&a;\">]><playlist><title>&a;&#0;&#x110000;"
+            + "&#27;]2;x&#7;</title><trackList>" + locations
+            + "<track><location>&#10;file:///etc/passwd</location></track><track><location><![CDATA[fifo.ogg]]></location>"
+            + "<track><location>swap.ogg</location></track>").utf8))
+        try write("deep.xspf", Array((String(repeating: "<trackList><track><location>", count: 20_000) + "swap.ogg").utf8))
+        try write("open.xspf", Array(String(repeating: "<location>&#", count: 40_000).utf8))
+        for name in ["bad.m3u", "self.m3u", "latin1.m3u", "bad.pls", "bad.xspf", "deep.xspf", "open.xspf", "huge.m3u"] {
+            _ = symlink(directory + "/" + name, playlistsFolder + "/" + name)
+        }
+        _ = symlink(directory + "/fifo.m3u", playlistsFolder + "/fifo.m3u")
+        _ = symlink("/dev/zero", playlistsFolder + "/zero.xspf")
+    }
+
+    /// Now and then replaces `swap.ogg` (queued by earlier calls) with a FIFO, and the FIFO with the file again.
+    mutating func churn(_ round: Int) {
+        guard round % 7 == 0 else { return }
+        let path = directory + "/swap.ogg", aside = directory + "/swap.ogg.real"
+        if rename(path, aside) == 0 {
+            mkfifo(path, 0o644)
+        } else {
+            unlink(path)
+            rename(aside, path)
+        }
+    }
+
+    /// Runs `create` on the path of `name` and records the URI; fails when it reports false.
+    private mutating func make(name: String, _ create: (UnsafePointer<CChar>) -> Bool) throws {
+        try make(bytes: Array(name.utf8), create)
+    }
+
+    private mutating func make(bytes name: [UInt8], _ create: (UnsafePointer<CChar>) -> Bool) throws {
+        let path = Array(directory.utf8) + [UInt8(ascii: "/")] + name
+        let made = (path.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { create($0.baseAddress!) }
+        guard made else { throw HostileFileError(name: String(decoding: name, as: UTF8.self), errno: errno) }
+        uris.append("file://" + Self.percentEncoded(path))
+    }
+
+    private mutating func write(_ name: String, _ contents: [UInt8]) throws {
+        try write(bytes: Array(name.utf8), contents)
+    }
+
+    private mutating func write(bytes name: [UInt8], _ contents: [UInt8]) throws {
+        try make(bytes: name) { path in
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return contents.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == contents.count
+        }
+    }
+
+    /// Every byte but unreserved ASCII and "/" as %XX, so names that are not UTF-8 survive.
+    static func percentEncoded(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                String(UnicodeScalar(byte))
+            default:
+                String(format: "%%%02X", byte)
+            }
+        }.joined()
+    }
+}
+
+struct HostileFileError: Error, CustomStringConvertible {
+    let name: String
+    let errno: Int32
+    var description: String { "could not make hostile file \(name): \(String(cString: strerror(errno)))" }
+}
