@@ -40,3 +40,15 @@ bool rp_object_has_property(gpointer object, const char *name) {
 GstMessageType rp_message_type(GstMessage *message) { return GST_MESSAGE_TYPE(message); }
 GstObject *rp_message_source(GstMessage *message) { return GST_MESSAGE_SRC(message); }
 const char *rp_object_name(GstObject *object) { return object ? GST_OBJECT_NAME(object) : ""; }
+
+void rp_post_generation(GstElement *element, const char *name, uint64_t generation) {
+    GstStructure *structure = gst_structure_new(name, "generation", G_TYPE_UINT64, generation, NULL);
+    gst_element_post_message(element, gst_message_new_application(GST_OBJECT(element), structure));
+}
+
+bool rp_message_generation(GstMessage *message, const char *name, uint64_t *generation) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_APPLICATION) return false;
+    const GstStructure *structure = gst_message_get_structure(message);
+    return structure && gst_structure_has_name(structure, name)
+        && gst_structure_get_uint64(structure, "generation", (guint64 *)generation);
+}

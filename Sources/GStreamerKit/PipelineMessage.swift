@@ -44,7 +44,14 @@ public enum PipelineMessage: Sendable, Equatable {
     /// An error or warning from an element no longer in the pipeline (a source of a stream already replaced,
     /// posting late from its own thread): it says nothing about the stream loaded now.
     case staleError(message: String, source: String)
+    /// The pipeline thread is about to start the stream of load `generation`: what follows belongs to it.
+    case streamBegins(generation: UInt64)
+    /// The pipeline refused a state change asked for during load `generation`.
+    case stateRefused(generation: UInt64)
     case other
+
+    static let streamBeginsName = "reprise-stream-begins"
+    static let stateRefusedName = "reprise-state-refused"
 
     /// Decodes `message`; `pipeline` tells the pipeline's own state changes from its children's.
     init(_ message: UnsafeMutablePointer<GstMessage>, pipeline: UnsafeMutableRawPointer) {
@@ -93,6 +100,15 @@ public enum PipelineMessage: Sendable, Equatable {
             self = .buffering(percent: Int(percent))
         case GST_MESSAGE_CLOCK_LOST:
             self = .clockLost
+        case GST_MESSAGE_APPLICATION:
+            var generation: UInt64 = 0
+            if rp_message_generation(message, Self.streamBeginsName, &generation) {
+                self = .streamBegins(generation: generation)
+            } else if rp_message_generation(message, Self.stateRefusedName, &generation) {
+                self = .stateRefused(generation: generation)
+            } else {
+                self = .other
+            }
         case GST_MESSAGE_REQUEST_STATE:
             var state = GST_STATE_VOID_PENDING
             gst_message_parse_request_state(message, &state)

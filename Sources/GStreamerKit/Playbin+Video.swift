@@ -137,7 +137,7 @@ extension Playbin {
 
     /// A subtitle file shown with the next stream loaded (nil: none).
     public func setSubtitleURI(_ uri: String?) {
-        rp_object_set_string(elementPointer, "suburi", uri)
+        thread.setString("suburi", uri) // in order with the load it belongs to
     }
 
     private func streams(count property: String, signal: String, codecTag: String) -> [MediaStreamInfo] {

@@ -30,82 +30,133 @@ public enum StateChangeResult: Sendable, Equatable {
 }
 
 /// A `playbin` pipeline playing audio to PulseAudio with a given stream role.
-/// Bus messages are delivered to `onMessage` from the thread-default GLib main context.
+/// Bus messages are delivered to `onMessage` from the thread-default GLib main context. State changes, seeks and new
+/// sources run on the pipeline's own thread (``PipelineThread``), so the caller never waits for them.
 public final class Playbin {
     let element: UnsafeMutablePointer<GstElement>
     /// The video sink bin, once ``enableVideo(windowHandle:)`` set one.
     var videoSink: UnsafeMutablePointer<GstElement>?
     private var watchID: guint = 0
     private let handoff = GaplessHandoff()
-    /// Called for every bus message, on the main loop's thread.
+    let thread: PipelineThread
+    /// Called for every bus message of the stream loaded now, on the main loop's thread.
     public var onMessage: ((PipelineMessage) -> Void)?
 
     var elementPointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(element) }
 
-    /// - Parameters:
-    ///   - role: the PulseAudio `media.role` of the stream (e.g. "music").
-    ///   - applicationName: shown by sound settings as the stream's owner.
     private let applicationName: String
     private let iconName: String
     private var sink: UnsafeMutableRawPointer?
+    /// The newest load or stop asked of the pipeline thread.
+    private(set) var generation: UInt64 = 0
+    /// Set from a load until its marker arrives: until then the bus carries the previous stream's messages.
+    private var awaitedGeneration: UInt64?
 
     /// The most bytes of any tag string that reach the audio sink.
     static let tagStringLimit: UInt32 = 1024
 
+    /// - Parameters:
+    ///   - role: the PulseAudio `media.role` of the stream (e.g. "music").
+    ///   - applicationName: shown by sound settings as the stream's owner.
     public init?(role: String, applicationName: String, iconName: String) {
         guard let element = gst_element_factory_make("playbin", "player") else { return nil }
         self.element = element
         self.applicationName = applicationName
         self.iconName = iconName
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
-        rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
+        rp_object_set_flags(UnsafeMutableRawPointer(element), "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
         if let made = gst_element_factory_make("pulsesink", Self.audioOutputName) {
             let sinkPointer = UnsafeMutableRawPointer(made)
             sink = sinkPointer
             rp_object_set_string(sinkPointer, "client-name", applicationName)
             // pulsesink hands titles and artists to the sound server, which drops the connection over 64 KiB.
             _ = rp_limit_tag_strings(made, Self.tagStringLimit)
-            setRole(role)
-            rp_object_set_object(elementPointer, "audio-sink", sinkPointer)
+            rp_object_set_object(UnsafeMutableRawPointer(element), "audio-sink", sinkPointer)
         }
+        thread = PipelineThread(element: element, sink: sink, holderClientName: applicationName + " (idle)")
+        setRole(role)
         keepsPitchAtOtherRates = GStreamer.hasElement("scaletempo")
-        installFreshAudioFilter()
+        if let filter = freshAudioFilter() { rp_object_set_object(elementPointer, "audio-filter", filter.raw); gst_object_unref(filter.raw) }
         handoff.connect(to: element)
         let bus = gst_element_get_bus(element)
         watchID = gst_bus_add_watch(bus, { _, message, userdata in
             guard let message, let userdata else { return 1 }
             let playbin = Unmanaged<Playbin>.fromOpaque(userdata).takeUnretainedValue()
-            playbin.onMessage?(PipelineMessage(message, pipeline: playbin.elementPointer))
+            playbin.dispatch(PipelineMessage(message, pipeline: playbin.elementPointer))
             return 1
         }, Unmanaged.passUnretained(self).toOpaque())
         gst_object_unref(UnsafeMutableRawPointer(bus))
     }
 
     deinit {
-        _ = gst_element_set_state(element, GST_STATE_NULL)
         if let gainStage { gst_object_unref(UnsafeMutableRawPointer(gainStage)) }
         if watchID != 0 { g_source_remove(watchID) }
-        gst_object_unref(elementPointer)
-        if let mainLoopHolder {
-            _ = gst_element_set_state(mainLoopHolder, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(mainLoopHolder))
+        thread.finish(holding: ElementReference(pointer: element))
+    }
+
+    /// Passes on the messages of the stream loaded now; those still queued for an earlier one are dropped.
+    private func dispatch(_ message: PipelineMessage) {
+        switch message {
+        case .streamBegins(let generation):
+            if generation == awaitedGeneration { awaitedGeneration = nil }
+            return
+        case .stateRefused(let generation) where generation != self.generation:
+            return
+        default:
+            guard awaitedGeneration == nil else { return }
         }
+        onMessage?(message)
     }
 
     /// Whether the pipeline changes the playback rate without changing pitch (scaletempo is its audio filter).
     public private(set) var keepsPitchAtOtherRates = false
 
-    /// Sets the URI to load on the next change from NULL/READY, dropping any gapless handover. Its stream opens
-    /// on ``outputDevice``.
-    public func setURI(_ uri: String) {
+    /// Loads `uri` from its start (with `subtitleURI`, nil: none) on ``outputDevice`` and moves to `state`,
+    /// dropping any gapless handover. Returns at once; the pipeline thread does the rest.
+    public func load(_ uri: String, subtitleURI: String?, state: ElementState) {
         handoff.reset()
-        if let sink { rp_object_set_string(sink, "device", outputDevice) }
-        rp_object_set_string(elementPointer, "uri", uri)
+        generation += 1
+        awaitedGeneration = generation
+        thread.load(generation: generation, source: StreamSource(uri: uri, subtitleURI: subtitleURI ?? "", outputDevice: outputDevice),
+                    filter: freshAudioFilter(), state: state)
     }
 
-    /// The PulseAudio sink streams open on from the next ``setURI(_:)``; nil for the server's default. (Left to
-    /// itself pulsesink opens each stream on the sink the previous one ended on, so once that sink is removed
-    /// every later stream would fail.)
+    /// Loads the current stream again from its start (a new audio filter, the same URI and subtitle) in `state`.
+    public func restart(state: ElementState) {
+        generation += 1
+        awaitedGeneration = generation
+        thread.load(generation: generation, source: StreamSource(outputDevice: outputDevice), filter: freshAudioFilter(), state: state)
+    }
+
+    /// Unloads the stream (NULL); what was asked of the pipeline before and has not happened yet no longer will.
+    public func stop() {
+        handoff.reset()
+        generation += 1
+        awaitedGeneration = generation // no marker comes until the next load: nothing on the bus is of interest
+        thread.stop(generation: generation, filter: freshAudioFilter())
+    }
+
+    /// Moves the loaded stream to `state` (paused or playing); returns at once.
+    public func setState(_ state: ElementState) {
+        thread.setState(state, generation: generation)
+    }
+
+    /// Runs `body` on the loop once the pipeline thread has done everything asked before, or after `timeoutMilliseconds`
+    /// if it has not (it may be stuck on a streaming thread or the sound server).
+    public func whenSettled(timeoutMilliseconds: UInt32, _ body: @escaping () -> Void) {
+        let once = LoopOnce(body)
+        let box = Unmanaged.passRetained(once)
+        let handle = OnceHandle(pointer: box.toOpaque())
+        _ = box.retain() // one reference for each of the two callers below
+        thread.afterPending {
+            g_idle_add({ LoopOnce.fire($0) }, handle.pointer)
+        }
+        g_timeout_add(timeoutMilliseconds, { LoopOnce.fire($0) }, handle.pointer)
+    }
+
+    /// The PulseAudio sink streams open on from the next load; nil for the server's default. (Left to itself
+    /// pulsesink opens each stream on the sink the previous one ended on, so once that sink is removed every later
+    /// stream would fail.)
     public var outputDevice: String?
 
     /// The URI to continue with, without a gap, when the current stream is about to end (nil: stop at its end).
@@ -117,26 +168,19 @@ public final class Playbin {
     /// Call on stream-start: the URI (once) when the new stream is the one handed over by ``setNextURI(_:)``.
     public func takeGaplessSwitch() -> String? { handoff.takeSwitch() }
 
-    @discardableResult
-    public func setState(_ state: ElementState) -> StateChangeResult {
-        if state.raw != GST_STATE_NULL { holdPulseMainLoop() }
-        let result = StateChangeResult(gst_element_set_state(element, state.raw))
-        if state.raw == GST_STATE_NULL || state.raw == GST_STATE_READY { installFreshAudioFilter() }
-        return result
-    }
-
-    /// Gives playbin a new audio filter (used from the next stream on): scaletempo, then Reprise's own gain stage.
-    /// scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the next stream at a rate
-    /// other than 1 has a smaller frame size (fewer channels, a lower sample rate), it then moves that many bytes
-    /// through the freed (NULL) buffer and the process crashes. A fresh element after every stop never carries that
-    /// count over. The new gain stage starts at the current gain and mute.
-    private func installFreshAudioFilter() {
+    /// A new audio filter for the next stream (a reference for the pipeline thread to install): scaletempo, then
+    /// Reprise's own gain stage. scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the
+    /// next stream at a rate other than 1 has a smaller frame size (fewer channels, a lower sample rate), it then
+    /// moves that many bytes through the freed (NULL) buffer and the process crashes. A fresh element after every
+    /// stop never carries that count over. The new gain stage starts at the current gain and mute.
+    private func freshAudioFilter() -> ElementReference? {
         var gain: UnsafeMutablePointer<GstElement>?
-        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, &gain), let gain else { return }
-        rp_object_set_object(elementPointer, "audio-filter", UnsafeMutableRawPointer(filter))
+        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, &gain), let gain else { return nil }
+        _ = gst_object_ref_sink(UnsafeMutableRawPointer(filter))
         if let old = gainStage { gst_object_unref(UnsafeMutableRawPointer(old)) }
         gainStage = gain
         applyGain()
+        return ElementReference(pointer: filter)
     }
 
     /// The volume element inside Reprise's audio filter (a reference of ours).
@@ -146,33 +190,6 @@ public final class Playbin {
         guard let gainStage else { return }
         rp_object_set_double(UnsafeMutableRawPointer(gainStage), "volume", gain)
         rp_object_set_bool(UnsafeMutableRawPointer(gainStage), "mute", isSilenced)
-    }
-
-    /// An idle pulsesink kept in READY (its own client connection, no stream) for the life of the pipeline.
-    /// pulsesink shares one PulseAudio main loop among all its instances and frees it when the last one goes to
-    /// NULL; a caps query or tag event reaching our sink from a streaming thread still running at that moment
-    /// then asserts on the freed loop and aborts the process. With this one holding it, the loop is never freed.
-    /// It cannot reach READY while there is no sound server, so it is tried again on every later state change.
-    private var mainLoopHolder: UnsafeMutablePointer<GstElement>?
-
-    private func holdPulseMainLoop() {
-        guard mainLoopHolder == nil, sink != nil, let holder = gst_element_factory_make("pulsesink", "main-loop-holder") else { return }
-        _ = gst_object_ref_sink(UnsafeMutableRawPointer(holder))
-        // A client name of its own, so it never shares (and keeps alive) the context our stream uses.
-        rp_object_set_string(UnsafeMutableRawPointer(holder), "client-name", applicationName + " (idle)")
-        if gst_element_set_state(holder, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE {
-            _ = gst_element_set_state(holder, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(holder))
-            return
-        }
-        mainLoopHolder = holder
-    }
-
-    /// The state the pipeline is in now (not waiting for pending changes).
-    public var currentState: ElementState {
-        var current = GST_STATE_VOID_PENDING, pending = GST_STATE_VOID_PENDING
-        _ = gst_element_get_state(element, &current, &pending, 0)
-        return ElementState(current)
     }
 
     /// Position in nanoseconds, when the pipeline knows it.
@@ -199,11 +216,9 @@ public final class Playbin {
         return seekable != 0
     }
 
-    /// Flushing, accurate seek to `nanoseconds`, playing on at `rate`.
-    public func seek(toNanoseconds nanoseconds: Int64, rate: Double) -> Bool {
-        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
-        return gst_element_seek(element, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
-                                GST_SEEK_TYPE_NONE, -1) != 0
+    /// Flushing, accurate seek to `nanoseconds`, playing on at `rate` (on the pipeline thread; returns at once).
+    public func seek(toNanoseconds nanoseconds: Int64, rate: Double) {
+        thread.seek(toNanoseconds: nanoseconds, rate: rate, generation: generation)
     }
 
     /// The name of the audio sink element (errors it posts are output failures, not media failures).
@@ -223,3 +238,23 @@ public final class Playbin {
     /// Linear gain inside the pipeline, 1.0 = unchanged (at most 10). The sound server's stream volume is the user's.
     public var gain = 1.0 { didSet { applyGain() } }
 }
+
+/// A body run once on the loop, by whichever of two callers comes first (both run on the loop thread).
+private final class LoopOnce {
+    private var body: (() -> Void)?
+    init(_ body: @escaping () -> Void) { self.body = body }
+
+    /// Runs the body unless it ran, and drops the caller's reference. A GLib source callback.
+    static func fire(_ pointer: UnsafeMutableRawPointer?) -> gboolean {
+        guard let pointer else { return 0 }
+        let box = Unmanaged<LoopOnce>.fromOpaque(pointer)
+        let once = box.takeUnretainedValue()
+        let body = once.body
+        once.body = nil
+        box.release()
+        body?()
+        return 0
+    }
+}
+
+private struct OnceHandle: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }

@@ -11,6 +11,8 @@ final class GStreamerEngine: PlaybackEngine {
     private var prerolled = false
     private var wantsPlaying = false
     private var pendingSeek: Int64?
+    /// The loaded stream's failure was reported (a refused state change that follows says nothing new).
+    private var errorReported = false
     private var rate = 1.0
     private var volume = 1.0
     /// Lowered for a short sound (the audio policy's duck decision).
@@ -46,29 +48,32 @@ final class GStreamerEngine: PlaybackEngine {
         set { playbin.outputDevice = newValue }
     }
 
+    /// The pipeline changes state on its own thread: a refusal arrives later, as an error message or
+    /// ``PipelineMessage/stateRefused(generation:)``, and fails the stream then.
     func load(_ uri: String, playing: Bool) -> Bool {
-        playbin.setState(.null) // also drops messages still queued for the previous stream
         loaded = true
         prerolled = false
         pendingSeek = nil
         wantsPlaying = playing
+        errorReported = false
         onBuffering?(100) // a new stream: nothing is being waited for yet
         onLoad?()
         renegotiations = 0
         subtitleURI = subtitleFor?(uri)
-        playbin.setSubtitleURI(subtitleURI)
-        playbin.setURI(uri)
-        return playbin.setState(playing ? .playing : .paused) != .failure
+        playbin.load(uri, subtitleURI: subtitleURI, state: playing ? .playing : .paused)
+        return true
     }
 
     func resume() -> Bool {
         wantsPlaying = true
-        return playbin.setState(.playing) != .failure
+        playbin.setState(.playing)
+        return true
     }
 
     func pause() -> Bool {
         wantsPlaying = false
-        return playbin.setState(.paused) != .failure
+        playbin.setState(.paused)
+        return true
     }
 
     func stop() {
@@ -76,8 +81,13 @@ final class GStreamerEngine: PlaybackEngine {
         loaded = false
         prerolled = false
         wantsPlaying = false
-        playbin.setState(.null)
+        playbin.stop()
         playbin.setNextURI(nil)
+    }
+
+    /// Runs `body` once the pipeline has done what was asked of it (at most `timeoutMilliseconds` later).
+    func whenSettled(timeoutMilliseconds: UInt32, _ body: @escaping () -> Void) {
+        playbin.whenSettled(timeoutMilliseconds: timeoutMilliseconds, body)
     }
 
     func prepareNext(_ uri: String?) {
@@ -95,16 +105,15 @@ final class GStreamerEngine: PlaybackEngine {
             pendingSeek = nanoseconds.partialValue
             return true
         }
-        return playbin.seek(toNanoseconds: nanoseconds.partialValue, rate: rate)
+        playbin.seek(toNanoseconds: nanoseconds.partialValue, rate: rate)
+        return true
     }
 
     func setRate(_ newRate: Double) {
         rate = newRate
         log.info("rate \(newRate)" + (playbin.keepsPitchAtOtherRates ? " (pitch kept by scaletempo)" : " (scaletempo missing: pitch follows)"))
         guard loaded, prerolled else { return }
-        if !playbin.seek(toNanoseconds: playbin.positionNanoseconds ?? 0, rate: newRate) {
-            log.warning("could not change the rate to \(newRate)")
-        }
+        playbin.seek(toNanoseconds: playbin.positionNanoseconds ?? 0, rate: newRate)
     }
 
     func setVolume(_ volume: Double) {
@@ -129,14 +138,14 @@ final class GStreamerEngine: PlaybackEngine {
             prerolled = true
             if let target = pendingSeek ?? (rate != 1 ? 0 : nil) {
                 pendingSeek = nil
-                _ = playbin.seek(toNanoseconds: target, rate: rate)
+                playbin.seek(toNanoseconds: target, rate: rate)
             }
             player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
                                     seekable: playbin.isSeekable)
             onStreamReady?(subtitleURI)
         case .streamStart where loaded && prerolled:
             guard let uri = playbin.takeGaplessSwitch() else { break }
-            if rate != 1, let position = playbin.positionNanoseconds { _ = playbin.seek(toNanoseconds: position, rate: rate) }
+            if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }
             subtitleURI = nextSubtitleURI
             player.engineDidStartNextStream(uri: uri, seekable: playbin.isSeekable)
             onStreamReady?(subtitleURI)
@@ -149,6 +158,7 @@ final class GStreamerEngine: PlaybackEngine {
             player.engineDidReachEnd()
         case .error(let text, let debug, let source) where loaded:
             log.debug("pipeline error from \(source): \(debug)")
+            errorReported = true
             if debug.contains("not-negotiated"), recoverFromNegotiationFailure() { break }
             if source == Playbin.audioOutputName {
                 // The sound server is gone (or refused us): the media is fine, so do not skip it.
@@ -158,6 +168,9 @@ final class GStreamerEngine: PlaybackEngine {
             } else {
                 player.engineDidFail(text)
             }
+        case .stateRefused where loaded && !errorReported:
+            errorReported = true
+            player.engineDidFail("the pipeline refused the stream")
         case .warning(let text, let source):
             log.debug("pipeline warning from \(source): \(text)")
         case .staleError(let text, let source):
@@ -190,10 +203,10 @@ extension GStreamerEngine {
         renegotiations += 1
         let position = playbin.positionNanoseconds ?? 0
         log.warning("the stream stopped renegotiating its format; starting it again at \(position / 1_000_000_000) s")
-        playbin.setState(.null)
         prerolled = false
         pendingSeek = position > 0 ? position : nil
-        return playbin.setState(wantsPlaying ? .playing : .paused) != .failure
+        playbin.restart(state: wantsPlaying ? .playing : .paused)
+        return true
     }
 }
 

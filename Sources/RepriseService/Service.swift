@@ -56,7 +56,9 @@ public enum Service {
         let saved = store.load(log: log, fileSystem: fileSystem)
         let media = options.media.isEmpty ? nil
             : MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
-        let playback = PlaybackComponent(player: player, media: media, saved: saved, log: log)
+        let playback = PlaybackComponent(player: player, media: media, saved: saved, log: log) { done in
+            engine.whenSettled(timeoutMilliseconds: 2000, done) // a pipeline stuck on the sound server never holds up quitting
+        }
 
         // The bus: Reprise's objects, the other players, the audio session's interface.
         let busComponent: BusComponent, service: MPRISService, audioInterface: AudioSessionInterface

@@ -188,6 +188,12 @@ public final class PrivateDesktop {
         if soundServer == .stockPulseAudio { try addSpeakers() }
     }
 
+    /// The process that speaks the PulseAudio protocol to clients: pulseaudio, or pipewire-pulse under PipeWire.
+    public var pulseServerPID: pid_t? {
+        if soundServer == .pipeWire { return pipeWirePulse?.pid }
+        return pids.count > 1 ? pids.last : nil
+    }
+
     /// Kills the daemons (by PID) and removes the directory.
     public func stop() {
         for pid in pids { kill(pid, SIGKILL) }

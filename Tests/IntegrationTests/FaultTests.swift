@@ -27,6 +27,34 @@ import TestSupport
         #expect(session.title() == "First Light")
     }
 
+    /// A sound server that stops answering (hung, or stopped in a debugger) holds up pipeline state changes: the
+    /// loop never waits for them, so every call is still answered, and playback carries on once it answers again.
+    @Test func aSoundServerThatStopsAnsweringNeverHoldsUpReplies() throws {
+        let session = try Session()
+        defer { session.close() }
+        let service = try session.launch([media.first, media.second, media.third])
+        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        session.freezeSoundServer(true)
+        defer { session.freezeSoundServer(false) }
+        func answered(_ member: String) -> Bool {
+            do {
+                _ = try session.bus.call(destination: Session.name, path: Session.path, interface: Session.player,
+                                         member: member, timeoutMicroseconds: 10_000_000)
+                return true
+            } catch { return error.name != "org.freedesktop.DBus.Error.NoReply" && error.name != "org.freedesktop.DBus.Error.Timeout" }
+        }
+        for member in ["Pause", "Play", "Next", "Pause", "Play", "Next", "Previous", "Stop", "Play"] {
+            #expect(answered(member), "\(member) was not answered while the sound server was stopped")
+        }
+        #expect(session.status() == "Playing")
+        #expect(session.title() == "Second Wind")
+        session.freezeSoundServer(false)
+        #expect(session.waitFor { (try? session.sinkInputs(of: service))?.contains { !$0.corked } == true })
+        #expect(session.waitFor { (session.position() ?? 0) > 1_000_000 }, "plays on once the server answers")
+        #expect(session.title() == "Second Wind")
+        #expect(session.isRunning(service))
+    }
+
     @Test func mediaDeletedOrTruncatedWhileItPlaysIsSkippedOn() throws {
         let session = try Session()
         defer { session.close() }

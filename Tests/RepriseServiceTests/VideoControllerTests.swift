@@ -160,7 +160,7 @@ final class FakeVideoPipeline: VideoPipeline {
         pixels.withUnsafeBytes { body(VideoFrame(pixels: $0.baseAddress!, width: 2, height: 2, stride: 8)) }
     }
     func forgetVideoFrame() {}
-    func seek(toNanoseconds position: Int64, rate: Double) -> Bool { true }
+    func seek(toNanoseconds position: Int64, rate: Double) {}
 }
 
 final class FakeWindow: VideoSurface {

@@ -38,6 +38,12 @@ GstMessageType rp_message_type(GstMessage *message);
 GstObject *rp_message_source(GstMessage *message);
 const char *rp_object_name(GstObject *object);
 
+/** Posts an application message named `name` carrying `generation` on `element`'s bus (from any thread): how the
+ *  pipeline thread tells the loop, in order with the pipeline's own messages, where a new stream's messages begin. */
+void rp_post_generation(GstElement *element, const char *name, uint64_t generation);
+/** When `message` is an application message named `name`, its generation in `*generation`, and true. */
+bool rp_message_generation(GstMessage *message, const char *name, uint64_t *generation);
+
 /** Whether an installed demuxer (else decoder) accepts the caps `caps_string` (e.g. "audio/x-flac"). */
 gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
 

@@ -1,7 +1,8 @@
 import RepriseCore
 
 /// The player and its engine: starts with the media given on the command line (playing at once, so the pipeline
-/// prerolls while the rest starts) or with the saved queue, paused; stopping stops playback.
+/// prerolls while the rest starts) or with the saved queue, paused; stopping stops playback and waits (a little)
+/// for the pipeline to close its stream.
 final class PlaybackComponent: ServiceComponent {
     let name = "playback"
     private let player: Player
@@ -9,12 +10,16 @@ final class PlaybackComponent: ServiceComponent {
     private let media: Expansion?
     private let saved: SavedState?
     private let log: Log
+    /// Calls its argument once the pipeline has done what was asked of it (or has given up waiting).
+    private let whenPipelineSettled: (@escaping () -> Void) -> Void
 
-    init(player: Player, media: Expansion?, saved: SavedState?, log: Log) {
+    init(player: Player, media: Expansion?, saved: SavedState?, log: Log,
+         whenPipelineSettled: @escaping (@escaping () -> Void) -> Void = { $0() }) {
         self.player = player
         self.media = media
         self.saved = saved
         self.log = log
+        self.whenPipelineSettled = whenPipelineSettled
     }
 
     func start() {
@@ -34,6 +39,6 @@ final class PlaybackComponent: ServiceComponent {
 
     func stop(_ done: @escaping () -> Void) {
         player.stop()
-        done()
+        whenPipelineSettled(done)
     }
 }

@@ -266,7 +266,7 @@ final class VideoController: VideoControl, ServiceComponent {
                                crop: (layout.cropLeft, layout.cropTop, layout.cropRight, layout.cropBottom))
         // Not at preroll: the stream has just settled (and the player may be seeking it), and it plays on anyway.
         if redrawingPausedPicture, player.status == .paused, let position = playbin.positionNanoseconds {
-            _ = playbin.seek(toNanoseconds: position, rate: player.rate)
+            playbin.seek(toNanoseconds: position, rate: player.rate)
         }
         drawLatestFrame()
     }

@@ -20,7 +20,7 @@ protocol VideoPipeline: AnyObject {
     var currentSubtitleStream: Int { get set }
     var showsSubtitles: Bool { get set }
     var positionNanoseconds: Int64? { get }
-    func seek(toNanoseconds position: Int64, rate: Double) -> Bool
+    func seek(toNanoseconds position: Int64, rate: Double)
 }
 
 extension Playbin: VideoPipeline {}

@@ -110,7 +110,9 @@ final class Session {
     /// Kills every process this session started (by PID) and removes its files.
     func close() {
         if playerctld != nil, !busKilled, !playerctldIsAlive {
-            Issue.record("playerctld did not survive this test: \(output(ofLog: "playerctld"))")
+            let exit = processes.first { $0.pid == playerctld }?.exitStatus.map { "wait status \($0)" } ?? "running"
+            let owner = ownerProcess(of: Self.playerctldName).map { "owner \($0)" } ?? "no owner"
+            Issue.record("playerctld did not survive this test (\(exit), \(owner)): \(output(ofLog: "playerctld"))")
         }
         for index in processes.indices where processes[index].isRunning() {
             kill(processes[index].pid, SIGKILL)
@@ -288,6 +290,11 @@ final class Session {
 
     /// Kills the session's PulseAudio and starts it again.
     func restartPulse() throws { try desktop.restartPulse() }
+
+    /// Stops (SIGSTOP) or continues (SIGCONT) the process clients talk to for sound: a sound server that hangs.
+    func freezeSoundServer(_ frozen: Bool) {
+        if let pid = desktop.pulseServerPID { kill(pid, frozen ? SIGSTOP : SIGCONT) }
+    }
 
     @discardableResult
     func pactl(_ arguments: String...) throws -> CommandResult {

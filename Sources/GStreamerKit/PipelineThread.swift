@@ -1,0 +1,133 @@
+import CGStreamer
+import CGStreamerShims
+import Dispatch
+import Synchronization
+
+/// An element reference handed to the pipeline thread (GStreamer objects are thread-safe to hand over).
+struct ElementReference: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstElement>
+    var raw: UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
+}
+
+/// What a load changes before the new stream starts (nil fields: unchanged).
+struct StreamSource: Sendable {
+    var uri: String?
+    var subtitleURI: String?
+    var outputDevice: String?
+}
+
+/// Runs everything that may wait on the pipeline's streaming threads or on the sound server — state changes,
+/// seeks, a new source — on one serial thread of its own, in the order asked. A state change takes locks a
+/// streaming thread can hold for good (a demuxer stuck on hostile media) and pulsesink waits for the sound server
+/// (which may have stopped answering); on the loop either would stop every reply. A request made for a load that a
+/// newer load (or stop) has replaced is skipped. The loop learns where a new stream's messages begin from a marker
+/// posted on the pipeline's bus, in order with the pipeline's own messages.
+final class PipelineThread: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "reprise.pipeline", qos: .userInitiated)
+    private let element: ElementReference
+    private let sink: ElementReference?
+    private let holderClientName: String
+    /// The newest load (or stop) asked for; requests of older ones are skipped.
+    private let newest = Atomic<UInt64>(0)
+    /// Touched only on the pipeline thread (see ``holdPulseMainLoop()``).
+    private var mainLoopHolder: UnsafeMutablePointer<GstElement>?
+
+    init(element: UnsafeMutablePointer<GstElement>, sink: UnsafeMutableRawPointer?, holderClientName: String) {
+        self.element = ElementReference(pointer: element)
+        self.sink = sink.map { ElementReference(pointer: $0.assumingMemoryBound(to: GstElement.self)) }
+        self.holderClientName = holderClientName
+    }
+
+    /// Load `generation`: the pipeline to NULL (dropping the previous stream and the messages still queued for it),
+    /// the new audio filter and source, READY, the marker for the loop, then `state`.
+    func load(generation: UInt64, source: StreamSource, filter: ElementReference?, state: ElementState) {
+        newest.store(generation, ordering: .relaxed)
+        queue.async { [self] in
+            defer { if let filter { gst_object_unref(filter.raw) } }
+            guard isCurrent(generation) else { return }
+            _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
+            if let filter { rp_object_set_object(element.raw, "audio-filter", filter.raw) }
+            if let sink { rp_object_set_string(sink.raw, "device", source.outputDevice) }
+            if let subtitle = source.subtitleURI { rp_object_set_string(element.raw, "suburi", subtitle.isEmpty ? nil : subtitle) }
+            if let uri = source.uri { rp_object_set_string(element.raw, "uri", uri) }
+            holdPulseMainLoop()
+            let ready = gst_element_set_state(element.pointer, GST_STATE_READY)
+            rp_post_generation(element.pointer, PipelineMessage.streamBeginsName, generation)
+            let result = ready == GST_STATE_CHANGE_FAILURE ? ready : gst_element_set_state(element.pointer, state.raw)
+            if result == GST_STATE_CHANGE_FAILURE { rp_post_generation(element.pointer, PipelineMessage.stateRefusedName, generation) }
+        }
+    }
+
+    /// Unloads (NULL) and installs the audio filter for the next stream; requests made before are skipped.
+    func stop(generation: UInt64, filter: ElementReference?) {
+        newest.store(generation, ordering: .relaxed)
+        queue.async { [self] in
+            _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
+            if let filter {
+                rp_object_set_object(element.raw, "audio-filter", filter.raw)
+                gst_object_unref(filter.raw)
+            }
+        }
+    }
+
+    func setState(_ state: ElementState, generation: UInt64) {
+        queue.async { [self] in
+            guard isCurrent(generation) else { return }
+            holdPulseMainLoop()
+            if gst_element_set_state(element.pointer, state.raw) == GST_STATE_CHANGE_FAILURE {
+                rp_post_generation(element.pointer, PipelineMessage.stateRefusedName, generation)
+            }
+        }
+    }
+
+    /// Flushing, accurate seek (it takes the pipeline's state lock, so it waits for any state change under way).
+    func seek(toNanoseconds nanoseconds: Int64, rate: Double, generation: UInt64) {
+        queue.async { [self] in
+            guard isCurrent(generation) else { return }
+            let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+            _ = gst_element_seek(element.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
+                                 GST_SEEK_TYPE_NONE, -1)
+        }
+    }
+
+    /// Sets a string property of the pipeline in order with the other requests (nil clears it).
+    func setString(_ name: String, _ value: String?) {
+        queue.async { [self] in rp_object_set_string(element.raw, name, value) }
+    }
+
+    /// Runs `body` on the pipeline thread once everything asked before has been done.
+    func afterPending(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
+
+    /// The pipeline and the idle sink to NULL, then both references dropped: the end of the pipeline's life.
+    func finish(holding element: ElementReference) {
+        queue.async { [self] in
+            _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
+            gst_object_unref(element.raw)
+            if let holder = mainLoopHolder {
+                _ = gst_element_set_state(holder, GST_STATE_NULL)
+                gst_object_unref(UnsafeMutableRawPointer(holder))
+                mainLoopHolder = nil
+            }
+        }
+    }
+
+    private func isCurrent(_ generation: UInt64) -> Bool { generation >= newest.load(ordering: .relaxed) }
+
+    /// An idle pulsesink kept in READY (its own client connection, no stream) for the life of the pipeline.
+    /// pulsesink shares one PulseAudio main loop among all its instances and frees it when the last one goes to
+    /// NULL; a caps query or tag event reaching our sink from a streaming thread still running at that moment
+    /// then asserts on the freed loop and aborts the process. With this one holding it, the loop is never freed.
+    /// It cannot reach READY while there is no sound server, so it is tried again before every later state change.
+    private func holdPulseMainLoop() {
+        guard mainLoopHolder == nil, sink != nil, let holder = gst_element_factory_make("pulsesink", "main-loop-holder") else { return }
+        _ = gst_object_ref_sink(UnsafeMutableRawPointer(holder))
+        // A client name of its own, so it never shares (and keeps alive) the context our stream uses.
+        rp_object_set_string(UnsafeMutableRawPointer(holder), "client-name", holderClientName)
+        if gst_element_set_state(holder, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE {
+            _ = gst_element_set_state(holder, GST_STATE_NULL)
+            gst_object_unref(UnsafeMutableRawPointer(holder))
+            return
+        }
+        mainLoopHolder = holder
+    }
+}
