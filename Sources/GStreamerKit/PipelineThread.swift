@@ -90,9 +90,10 @@ final class PipelineThread: @unchecked Sendable {
         }
     }
 
-    /// Sets a string property of the pipeline in order with the other requests (nil clears it).
-    func setString(_ name: String, _ value: String?) {
-        queue.async { [self] in rp_object_set_string(element.raw, name, value) }
+    /// Runs `body` with the pipeline and its audio sink, in order with the other requests: every property change
+    /// of either goes through here (playbin and pulsesink do not expect one while they change state).
+    func perform(_ body: @escaping @Sendable (_ pipeline: ElementReference, _ audioSink: ElementReference?) -> Void) {
+        queue.async { [self] in body(element, sink) }
     }
 
     /// Runs `body` on the pipeline thread once everything asked before has been done.

@@ -69,9 +69,9 @@ extension Playbin {
             return false
         }
         videoSink = sink
-        rp_object_set_object(elementPointer, "video-sink", UnsafeMutableRawPointer(sink))
-        rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME | RP_PLAY_FLAG_VIDEO
-                                                                  | RP_PLAY_FLAG_TEXT))
+        let videoSink = ElementReference(pointer: sink)
+        thread.perform { pipeline, _ in rp_object_set_object(pipeline.raw, "video-sink", videoSink.raw) }
+        flags = UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME | RP_PLAY_FLAG_VIDEO | RP_PLAY_FLAG_TEXT)
         return true
     }
 
@@ -109,7 +109,7 @@ extension Playbin {
 
     /// Decodes no more video from the next stream on (the display went away); what plays keeps its sound.
     public func disableVideo() {
-        rp_object_set_flags(elementPointer, "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
+        flags = UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME)
     }
 
     public var audioStreams: [MediaStreamInfo] { streams(count: "n-audio", signal: "get-audio-tags", codecTag: "audio-codec") }
@@ -117,27 +117,28 @@ extension Playbin {
 
     public var currentAudioStream: Int {
         get { Int(rp_object_get_int(elementPointer, "current-audio")) }
-        set { rp_object_set_int(elementPointer, "current-audio", Int32(newValue)) }
+        set { setInt("current-audio", newValue) }
     }
 
     public var currentSubtitleStream: Int {
         get { Int(rp_object_get_int(elementPointer, "current-text")) }
-        set { rp_object_set_int(elementPointer, "current-text", Int32(newValue)) }
+        set { setInt("current-text", newValue) }
     }
 
     /// Whether subtitles are drawn (playbin's text flag).
     public var showsSubtitles: Bool {
-        get { rp_object_get_flags(elementPointer, "flags") & UInt32(RP_PLAY_FLAG_TEXT) != 0 }
-        set {
-            var flags = rp_object_get_flags(elementPointer, "flags")
-            if newValue { flags |= UInt32(RP_PLAY_FLAG_TEXT) } else { flags &= ~UInt32(RP_PLAY_FLAG_TEXT) }
-            rp_object_set_flags(elementPointer, "flags", flags)
-        }
+        get { flags & UInt32(RP_PLAY_FLAG_TEXT) != 0 }
+        set { if newValue { flags |= UInt32(RP_PLAY_FLAG_TEXT) } else { flags &= ~UInt32(RP_PLAY_FLAG_TEXT) } }
+    }
+
+    private func setInt(_ name: String, _ value: Int) {
+        let value = Int32(clamping: value)
+        thread.perform { pipeline, _ in rp_object_set_int(pipeline.raw, name, value) }
     }
 
     /// A subtitle file shown with the next stream loaded (nil: none).
     public func setSubtitleURI(_ uri: String?) {
-        thread.setString("suburi", uri) // in order with the load it belongs to
+        thread.perform { pipeline, _ in rp_object_set_string(pipeline.raw, "suburi", uri) } // in order with its load
     }
 
     private func streams(count property: String, signal: String, codecTag: String) -> [MediaStreamInfo] {

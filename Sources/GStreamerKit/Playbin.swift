@@ -47,6 +47,13 @@ public final class Playbin {
     private let applicationName: String
     private let iconName: String
     private var sink: UnsafeMutableRawPointer?
+    /// playbin's flags as last set (the pipeline thread sets them; reading them back could wait on a state change).
+    var flags = UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME) {
+        didSet {
+            let flags = flags
+            thread.perform { pipeline, _ in rp_object_set_flags(pipeline.raw, "flags", flags) }
+        }
+    }
     /// The newest load or stop asked of the pipeline thread.
     private(set) var generation: UInt64 = 0
     /// Set from a load until its marker arrives: until then the bus carries the previous stream's messages.
@@ -64,7 +71,7 @@ public final class Playbin {
         self.applicationName = applicationName
         self.iconName = iconName
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
-        rp_object_set_flags(UnsafeMutableRawPointer(element), "flags", UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME))
+        rp_object_set_flags(UnsafeMutableRawPointer(element), "flags", flags)
         if let made = gst_element_factory_make("pulsesink", Self.audioOutputName) {
             let sinkPointer = UnsafeMutableRawPointer(made)
             sink = sinkPointer
@@ -226,9 +233,8 @@ public final class Playbin {
 
     /// The PulseAudio `media.role` of streams opened from now on (the next stream loaded).
     public func setRole(_ role: String) {
-        guard let sink else { return }
-        _ = rp_object_set_structure(sink, "stream-properties",
-                                    "props,media.role=\(role),application.name=\(applicationName),application.icon_name=\(iconName)")
+        let properties = "props,media.role=\(role),application.name=\(applicationName),application.icon_name=\(iconName)"
+        thread.perform { _, sink in if let sink { _ = rp_object_set_structure(sink.raw, "stream-properties", properties) } }
     }
 
     /// Silences the audio inside the pipeline (the sound server's stream keeps its own volume and mute, so no
