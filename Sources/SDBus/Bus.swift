@@ -39,6 +39,10 @@ public final class Bus {
         try check(sd_bus_attach_event(raw, event, 0), "attach bus to event loop")
     }
 
+    /// Stops the event loop from dispatching this bus: nothing more is read or answered (what is queued to send
+    /// goes only with an explicit ``flush()``).
+    public func detachFromEvent() { _ = sd_bus_detach_event(raw) }
+
     public var uniqueName: String {
         var name: UnsafePointer<CChar>? = nil
         guard sd_bus_get_unique_name(raw, &name) >= 0, let name else { return "" }

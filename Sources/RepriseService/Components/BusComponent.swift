@@ -5,7 +5,8 @@ import RepriseCore
 import SDBus
 
 /// Reprise on the session bus: owns the plain name (or `.instance<PID>` when another player holds it) once its
-/// objects are exported, notices the bus going away, and at the end releases the name and sends what is queued.
+/// objects are exported, notices the bus going away, and at the end releases the name, sends what is queued and
+/// stops answering.
 final class BusComponent: ServiceComponent {
     let name = "session bus"
     let bus: Bus
@@ -37,6 +38,10 @@ final class BusComponent: ServiceComponent {
         if !isLost {
             bus.releaseName(ownedName)
             bus.flush()
+            // Nothing is answered once the name is gone, while the rest stops: a reply reaching a client after the
+            // name vanished finds it has forgotten us (playerctl 2.4.1's daemon then reads a freed player and
+            // crashes; its error path is safe, so unanswered calls are).
+            bus.detachFromEvent()
             log.info("released \(ownedName)")
         }
         done()
