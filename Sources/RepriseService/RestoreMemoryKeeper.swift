@@ -14,8 +14,18 @@ final class RestoreMemoryKeeper {
     /// One round of changes: from the first stream changed until everything is put back.
     private final class Round {
         /// The database before the round (nil until the answer arrives, or when the server keeps none).
-        var before: [String: RestoreEntry]?
+        var before: [String: RestoreEntry]? {
+            didSet { if before != nil { for (group, entry) in corrections { before?[group] = entry } } }
+        }
         var groups: Set<String> = []
+        /// What a round that ended meanwhile knows the entries were before it (the read of this round may have
+        /// seen that round's changes): applied to ``before`` whenever it arrives.
+        private var corrections: [String: RestoreEntry?] = [:]
+
+        func correct(_ group: String, to entry: RestoreEntry?) {
+            corrections[group] = .some(entry)
+            if before != nil { before?[group] = entry }
+        }
     }
 
     private let server: SoundServer
@@ -64,9 +74,10 @@ final class RestoreMemoryKeeper {
                 let remove = round.groups.filter { before[$0] == nil && current[$0] != nil }
                 server.writeRestoreEntries(rewrite.sorted { $0.name < $1.name })
                 server.deleteRestoreEntries(remove.sorted())
-                // A round begun meanwhile read the database before this write: it must remember the old entries too.
-                if let next = self?.current, next.before != nil {
-                    for group in round.groups { next.before?[group] = before[group] }
+                // A round begun meanwhile read the database before this write (or its answer is still on the way):
+                // it must remember the old entries too.
+                if let next = self?.current {
+                    for group in round.groups { next.correct(group, to: before[group]) }
                 }
                 server.afterPendingRequests(done)
             }

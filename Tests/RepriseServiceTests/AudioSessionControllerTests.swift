@@ -256,8 +256,18 @@ final class FakeSoundServer: SoundServer {
     func afterPendingRequests(_ done: @escaping () -> Void) {
         if isConnected { confirmations.append(done) } else { done() }
     }
+    /// Answers to database reads held back (each with the database as it was when asked), when ``holdReads``.
+    var holdReads = false
+    private var heldReads: [() -> Void] = []
     func readRestoreEntries(_ done: @escaping ([RestoreEntry]?) -> Void) {
-        done(isConnected ? remembered.map { Array($0.values) } : nil)
+        let answer = isConnected ? remembered.map { Array($0.values) } : nil
+        if holdReads { heldReads.append { done(answer) } } else { done(answer) }
+    }
+    /// Delivers the held answers.
+    func answerReads() {
+        let held = heldReads
+        heldReads.removeAll()
+        held.forEach { $0() }
     }
     func writeRestoreEntries(_ entries: [RestoreEntry]) { for entry in entries { remembered?[entry.name] = entry } }
     func deleteRestoreEntries(_ names: [String]) { for name in names { remembered?[name] = nil } }

@@ -1,0 +1,37 @@
+import PulseKit
+import Testing
+@testable import RepriseService
+
+@Suite struct RestoreMemoryKeeperTests {
+    static let game = SinkInputInfo(index: 7, sink: 0, processID: 5000, role: "game", applicationName: "app",
+                                    volumes: [50_000, 50_000], muted: false, corked: false)
+
+    /// A second round of ducking begins while the first is put back, and the answer to its read of the database
+    /// (which the server took while the first round's restore was remembered) arrives after the first round wrote
+    /// the old entries back: the second round must still end with the entries as they were before either.
+    @Test func aRoundWhoseReadArrivesLateStillPutsBackWhatWasBeforeTheFirst() {
+        let server = FakeSoundServer()
+        server.report(.sinkInputChanged(Self.game, isNew: true))
+        let keeper = RestoreMemoryKeeper(server: server)
+        let group = RestoreMemoryKeeper.group(of: Self.game)
+        #expect(server.remembered?[group] == nil, "the server never remembered this role")
+
+        keeper.willChange([Self.game])
+        server.setSinkInputVolume(7, [25_000, 25_000])
+        server.setSinkInputVolume(7, [50_000, 50_000]) // the restore, which the server learns
+        keeper.allRestored()
+        #expect(server.remembered?[group] != nil)
+        // Ducking again before the put-back is done: its read sees the learned entry, and its answer is late.
+        server.holdReads = true
+        keeper.willChange([Self.game])
+        server.holdReads = false
+        server.confirm() // the first round reads, removes the learned entry and finishes
+        #expect(server.remembered?[group] == nil)
+        server.answerReads()
+        server.setSinkInputVolume(7, [25_000, 25_000])
+        server.setSinkInputVolume(7, [50_000, 50_000])
+        keeper.allRestored()
+        server.confirm()
+        #expect(server.remembered?[group] == nil, "remembered: \(String(describing: server.remembered?[group]))")
+    }
+}
