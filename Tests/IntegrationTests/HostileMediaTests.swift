@@ -62,7 +62,8 @@ import TestSupport
             usleep(50_000)
         }
         #expect(answered == 20)
-        #expect(positions.count < 2 || positions.last! != positions.first! || session.status() != "Playing")
+        // One-second tracks follow each other: the first and last samples may fall at the same point of two tracks.
+        #expect(Set(positions).count > 1 || session.status() != "Playing", "positions \(positions)")
         let ids = session.trackIDs()
         let reply = try session.call("GetTracksMetadata", [.array(elementSignature: "o", [ids[0], ids[9_999]])],
                                      interface: Self.trackList)
