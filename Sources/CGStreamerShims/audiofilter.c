@@ -1,6 +1,18 @@
 #include "CGStreamerShims.h"
 
-GstElement *rp_audio_filter_new(bool keep_pitch, GstElement **gain) {
+/* Links `element` after `*last` inside `bin` (or makes it the first); false when linking failed. */
+static bool append(GstElement *bin, GstElement **first, GstElement **last, GstElement *element) {
+    gst_bin_add(GST_BIN(bin), element);
+    if (*last && !gst_element_link(*last, element)) return false;
+    if (!*first) *first = element;
+    *last = element;
+    return true;
+}
+
+GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **gain, GstElement **leveller,
+                                GstElement **limiter) {
+    *leveller = NULL;
+    *limiter = NULL;
     GstElement *bin = gst_bin_new("reprise-audio-filter");
     GstElement *volume = gst_element_factory_make("volume", "reprise-gain");
     if (!bin || !volume) {
@@ -9,14 +21,16 @@ GstElement *rp_audio_filter_new(bool keep_pitch, GstElement **gain) {
         return NULL;
     }
     GstElement *tempo = keep_pitch ? gst_element_factory_make("scaletempo", NULL) : NULL;
-    GstElement *first = tempo ? tempo : volume;
-    gst_bin_add(GST_BIN(bin), volume);
-    if (tempo) {
-        gst_bin_add(GST_BIN(bin), tempo);
-        if (!gst_element_link(tempo, volume)) {
-            gst_object_unref(bin);
-            return NULL;
-        }
+    GstElement *rgvolume = replay_gain ? gst_element_factory_make("rgvolume", "reprise-replaygain") : NULL;
+    GstElement *rglimiter = rgvolume ? gst_element_factory_make("rglimiter", "reprise-limiter") : NULL;
+    GstElement *first = NULL, *last = NULL;
+    bool linked = (!tempo || append(bin, &first, &last, tempo))
+        && (!rgvolume || append(bin, &first, &last, rgvolume))
+        && (!rglimiter || append(bin, &first, &last, rglimiter))
+        && append(bin, &first, &last, volume);
+    if (!linked) {
+        gst_object_unref(bin);
+        return NULL;
     }
     GstPad *sink = gst_element_get_static_pad(first, "sink");
     GstPad *src = gst_element_get_static_pad(volume, "src");
@@ -25,5 +39,7 @@ GstElement *rp_audio_filter_new(bool keep_pitch, GstElement **gain) {
     gst_object_unref(sink);
     gst_object_unref(src);
     *gain = GST_ELEMENT(gst_object_ref(volume));
+    if (rgvolume) *leveller = GST_ELEMENT(gst_object_ref(rgvolume));
+    if (rglimiter) *limiter = GST_ELEMENT(gst_object_ref(rglimiter));
     return bin;
 }

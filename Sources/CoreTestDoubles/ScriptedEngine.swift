@@ -35,6 +35,16 @@ public final class ScriptedEngine: PlaybackEngine {
     public func setRate(_ rate: Double) { requests.append(.rate(rate)) }
     public func setVolume(_ volume: Double) { requests.append(.volume(volume)) }
     public var positionMicroseconds: Int64? { position }
+    /// The last ReplayGain asked for (kind, pre-amplification, fallback).
+    public var replayGain: (kind: ReplayGainKind, preamp: Double, fallback: Double)?
+    /// Every ReplayGain request, in order.
+    public var replayGainKinds: [ReplayGainKind] = []
+    /// What the test says the pipeline applies.
+    public var appliedGainDecibels: Double?
+    public func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {
+        replayGain = (kind, preampDecibels, fallbackDecibels)
+        replayGainKinds.append(kind)
+    }
 
     public var loads: [String] {
         requests.compactMap { if case .load(let uri, _) = $0 { uri } else { nil } }

@@ -96,7 +96,7 @@ public final class Playbin {
     }
 
     deinit {
-        if let gainStage { gst_object_unref(UnsafeMutableRawPointer(gainStage)) }
+        for element in [gainStage, leveller, limiter] { if let element { gst_object_unref(UnsafeMutableRawPointer(element)) } }
         if watchID != 0 { g_source_remove(watchID) }
         thread.finish(holding: ElementReference(pointer: element))
     }
@@ -181,13 +181,47 @@ public final class Playbin {
     /// moves that many bytes through the freed (NULL) buffer and the process crashes. A fresh element after every
     /// stop never carries that count over. The new gain stage starts at the current gain and mute.
     private func freshAudioFilter() -> ElementReference? {
-        var gain: UnsafeMutablePointer<GstElement>?
-        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, &gain), let gain else { return nil }
+        var gain: UnsafeMutablePointer<GstElement>?, leveller: UnsafeMutablePointer<GstElement>?, limiter: UnsafeMutablePointer<GstElement>?
+        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, replayGain != nil, &gain, &leveller, &limiter),
+              let gain else { return nil }
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(filter))
-        if let old = gainStage { gst_object_unref(UnsafeMutableRawPointer(old)) }
+        for old in [gainStage, self.leveller, self.limiter] { if let old { gst_object_unref(UnsafeMutableRawPointer(old)) } }
         gainStage = gain
+        self.leveller = leveller
+        self.limiter = limiter
         applyGain()
+        applyReplayGain()
         return ElementReference(pointer: filter)
+    }
+
+    /// rgvolume and rglimiter inside the audio filter, when it was made with ReplayGain (references of ours).
+    private var leveller: UnsafeMutablePointer<GstElement>?
+    private var limiter: UnsafeMutablePointer<GstElement>?
+
+    /// ReplayGain from the next stream loaded (nil: none); changes between album and track gain, pre-amplification
+    /// and fallback apply at once to what plays. Set from off to on or back, it applies from the next load.
+    public var replayGain: ReplayGainConfiguration? { didSet { applyReplayGain() } }
+
+    /// Whether the audio filter in use levels loudness (made while ``replayGain`` was set).
+    public var levelsLoudness: Bool { leveller != nil }
+
+    /// The gain rgvolume applies to what plays now, in dB (tag gain or fallback, pre-amplification, clipping
+    /// prevention included); nil without ReplayGain.
+    public var appliedReplayGainDecibels: Double? {
+        leveller.map { rp_object_get_double(UnsafeMutableRawPointer($0), "result-gain") }
+    }
+
+    /// Sets rgvolume's properties (it recomputes its gain at once) and turns the limiter on only where a positive
+    /// gain could clip (rgvolume keeps tagged peaks under full scale itself; the limiter is for what has no peak).
+    public func applyReplayGain() {
+        guard let leveller, let replayGain else { return }
+        let raw = UnsafeMutableRawPointer(leveller)
+        rp_object_set_bool(raw, "album-mode", replayGain.albumMode)
+        rp_object_set_double(raw, "pre-amp", replayGain.preampDecibels)
+        // rgvolume adds the pre-amplification to the fallback too; untagged streams play at the fallback itself.
+        rp_object_set_double(raw, "fallback-gain", replayGain.fallbackDecibels - replayGain.preampDecibels)
+        rp_object_set_double(raw, "headroom", 0)
+        if let limiter { rp_object_set_bool(UnsafeMutableRawPointer(limiter), "enabled", (appliedReplayGainDecibels ?? 0) > 0) }
     }
 
     /// The volume element inside Reprise's audio filter (a reference of ours).
@@ -264,3 +298,16 @@ private final class LoopOnce {
 }
 
 private struct OnceHandle: @unchecked Sendable { let pointer: UnsafeMutableRawPointer }
+
+/// ReplayGain as rgvolume applies it: album or track gain, pre-amplification and the gain of untagged streams (dB).
+public struct ReplayGainConfiguration: Sendable, Equatable {
+    public var albumMode: Bool
+    public var preampDecibels: Double
+    public var fallbackDecibels: Double
+
+    public init(albumMode: Bool, preampDecibels: Double, fallbackDecibels: Double) {
+        self.albumMode = albumMode
+        self.preampDecibels = preampDecibels
+        self.fallbackDecibels = fallbackDecibels
+    }
+}

@@ -25,9 +25,11 @@ public final class MPRISService: PlayerObserver {
     private let trackListInterface: TrackListInterface
     private let playlistsInterface: PlaylistsInterface
     private let controlsInterface: ControlsInterface
+    private let soundInterface: SoundInterface
     private var videoInterface: VideoInterface?
     private var announcedRoot = AnnouncedProperties([]) { _ in nil }
     private var announcedControls = AnnouncedProperties([]) { _ in nil }
+    private var announcedSound = AnnouncedProperties([]) { _ in nil }
     private var announced = AnnouncedProperties([]) { _ in nil }
 
     public init(bus: Bus, player: Player, playlists: PlaylistLibrary, identity: Identity, log: Log,
@@ -43,6 +45,8 @@ public final class MPRISService: PlayerObserver {
         try bus.export(MPRIS.trackList, at: MPRIS.objectPath, implementation: trackListInterface)
         controlsInterface = ControlsInterface(player: player)
         try bus.export(ControlsNames.description, at: MPRIS.repriseObjectPath, implementation: controlsInterface)
+        soundInterface = SoundInterface(player: player)
+        try bus.export(SoundNames.description, at: MPRIS.repriseObjectPath, implementation: soundInterface)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, log: log)
         try bus.export(MPRIS.playlists, at: MPRIS.objectPath, implementation: playlistsInterface)
         playlistsInterface.announce = { [unowned bus, log] member, arguments in
@@ -57,6 +61,7 @@ public final class MPRISService: PlayerObserver {
         }
         announced = AnnouncedProperties(MPRIS.announcedPlayerProperties) { [playerInterface] in try? playerInterface.currentValue(of: $0) }
         announcedControls = AnnouncedProperties(ControlsInterface.propertyNames) { [controlsInterface] in try? controlsInterface.get($0) }
+        announcedSound = AnnouncedProperties(SoundInterface.propertyNames) { [soundInterface] in try? soundInterface.get($0) }
         playerInterface.announced = { [unowned self] name in announced.values[name] }
         player.observer = self
     }
@@ -159,8 +164,11 @@ public final class MPRISService: PlayerObserver {
         }
     }
 
-    /// One PropertiesChanged on app.reprise.Controls1 when the actions, layout or history changed.
+    /// One PropertiesChanged on app.reprise.Sound1 when ReplayGain or the gain applied changed, and one on
+    /// app.reprise.Controls1 when the actions, layout or history changed.
     private func announceControls() {
+        let sound = announcedSound.refresh()
+        if !sound.isEmpty { try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: SoundNames.interface, names: sound) }
         let changed = announcedControls.refresh()
         guard !changed.isEmpty else { return }
         try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: ControlsNames.interface, names: changed)

@@ -24,10 +24,14 @@ public enum MetadataEncoding {
         if !comments.isEmpty { entries.append(("xesam:comment", .strings(Array(comments.prefix(TrackTags.maximumValueCount))))) }
         if let created = tags.contentCreated { entries.append(("xesam:contentCreated", .string(created))) }
         // Reprise's own keys (documented in the README): the sidecar's subtitle and description, and the
-        // interstitial playing now.
+        // interstitial playing now, the ReplayGain applied to it (dB) and which gain that is (track or album).
         if let subtitle = track.subtitle { entries.append(("reprise:subtitle", .string(subtitle))) }
         if let description = track.description { entries.append(("reprise:description", .string(description))) }
         if let interstitial = track.activeInterstitial { entries.append(("reprise:interstitial", .string(interstitial))) }
+        if let gain = track.replayGain {
+            entries.append(("reprise:replayGain", .double(gain.decibels)))
+            entries.append(("reprise:replayGainKind", .string(gain.kind.rawValue)))
+        }
         return .vardict(entries)
     }
 }

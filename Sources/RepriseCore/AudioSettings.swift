@@ -2,7 +2,8 @@
 ///
 /// The config file has `key = value` lines (`#` starts a comment):
 /// `category = playback`, `options = duckOthers, notifyOthersOnDeactivation`, `silent = false`,
-/// `trigger-roles = phone`, `speeds = 0.5, 1, 1.25, 1.5, 2` (the speeds offered for video; the system list by default).
+/// `trigger-roles = phone`, `speeds = 0.5, 1, 1.25, 1.5, 2` (the speeds offered for video; the system list by default),
+/// `replaygain = auto` (off, track, album, auto), `replaygain-preamp = 0`, `replaygain-fallback = 0` (dB).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -11,6 +12,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var triggerRoles: Set<String> = ["phone"]
     /// The playback speeds offered (window keys [ and ], Reprise's video interface).
     public var speeds = SpeedList()
+    /// Loudness levelling between tracks.
+    public var replayGain = ReplayGainSettings()
 
     public init() {}
 
@@ -48,6 +51,12 @@ public struct AudioSettings: Sendable, Equatable {
             triggerRoles = Set(list)
         case "speeds":
             speeds = try SpeedList(config: value)
+        case "replaygain":
+            replayGain.mode = try ReplayGainSettings.mode(named: value)
+        case "replaygain-preamp":
+            replayGain.preampDecibels = try ReplayGainSettings.decibels(value, for: "replaygain-preamp")
+        case "replaygain-fallback":
+            replayGain.fallbackDecibels = try ReplayGainSettings.decibels(value, for: "replaygain-fallback")
         default:
             throw .invalidArgument("unknown setting '\(key)'")
         }

@@ -20,6 +20,11 @@ public protocol PlaybackEngine: AnyObject {
     func setRate(_ rate: Double)
     /// Linear output gain, 1.0 = unchanged.
     func setVolume(_ volume: Double)
+    /// Levels loudness from now on with `kind` of gain (`none`: off), `preampDecibels` added to tagged gains and
+    /// `fallbackDecibels` for media without ReplayGain tags.
+    func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double)
+    /// The ReplayGain applied to what plays now, in dB; nil when none is.
+    var appliedGainDecibels: Double? { get }
     /// Position of the loaded stream, when known.
     var positionMicroseconds: Int64? { get }
     /// The slowest and fastest rates this engine can play at.

@@ -44,6 +44,10 @@ public final class Player {
     /// Index into ``interstitials`` of the one playing (as of the last ``updateInterstitials()``).
     public internal(set) var activeInterstitialIndex: Int?
     var lastInterstitialCheck: Int64 = 0
+    /// Loudness levelling between tracks (see ``setReplayGain(_:)``).
+    public internal(set) var replayGain = ReplayGainSettings()
+    /// What the engine was last told about ReplayGain.
+    var sentReplayGain: ReplayGainRequest?
     var announcedSkippable = false
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
@@ -72,6 +76,7 @@ public final class Player {
         if let held = heldTrack { return held }
         guard var track = queue.current.map(TrackInfo.init) else { return nil }
         if let index = activeInterstitialIndex { track.activeInterstitial = interstitials.interstitials[index].title ?? "" }
+        track.replayGain = appliedGain(to: track.entryID)
         return track
     }
 
@@ -327,6 +332,7 @@ public final class Player {
             transactionDepth -= 1
             if transactionDepth == 0 {
                 prepareNextEntry()
+                applyReplayGain()
                 if !trackListChanges.isEmpty {
                     let changes = trackListChanges
                     trackListChanges.removeAll()
@@ -394,6 +400,7 @@ public final class Player {
             streamFailed(reason)
             return
         }
+        applyReplayGain() // before the load: the stream's audio filter is made for it
         guard engine.load(entry.uri, playing: playing) else {
             streamFailed("the pipeline refused the stream")
             return

@@ -85,6 +85,8 @@ public struct TrackInfo: Sendable, Equatable {
     public let description: String?
     /// The interstitial playing now, by its title ("" when it has none); nil when none is.
     public internal(set) var activeInterstitial: String?
+    /// The ReplayGain applied to it now (nil: none, or it is not what plays).
+    public internal(set) var replayGain: AppliedGain?
 
     public init(entry: QueueEntry) {
         artURL = entry.artURL

@@ -126,6 +126,20 @@ final class GStreamerEngine: PlaybackEngine {
         set { playbin.isSilenced = newValue }
     }
 
+    func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {
+        let wasLevelling = playbin.levelsLoudness
+        playbin.replayGain = kind == .none ? nil
+            : ReplayGainConfiguration(albumMode: kind == .album, preampDecibels: preampDecibels, fallbackDecibels: fallbackDecibels)
+        // Turned on or off while a stream is loaded: its audio filter has (or lacks) the leveller, so the stream loads
+        // again where it is, with a filter made for the new setting.
+        if loaded, wasLevelling != (kind != .none) {
+            log.info("ReplayGain \(kind == .none ? "off" : "on"): reloading the stream where it is")
+            reloadWhereItIs()
+        }
+    }
+
+    var appliedGainDecibels: Double? { playbin.appliedReplayGainDecibels }
+
     /// The `media.role` of the next stream loaded.
     func setStreamRole(_ role: String) { playbin.setRole(role) }
 
@@ -150,6 +164,7 @@ final class GStreamerEngine: PlaybackEngine {
             player.engineDidStartNextStream(uri: uri, seekable: playbin.isSeekable)
             onStreamReady?(subtitleURI)
         case .tags(let tags) where loaded && !playbin.isSwitchPending:
+            playbin.applyReplayGain() // the stream's gain may have changed: the limiter follows
             // While a handed-over stream waits to start, its tags may already arrive: they are not the current track's.
             player.engineDidReadTags(TrackTags(tags))
         case .durationChanged where loaded:
@@ -201,12 +216,17 @@ extension GStreamerEngine {
     fileprivate func recoverFromNegotiationFailure() -> Bool {
         guard renegotiations < Self.renegotiationLimit else { return false }
         renegotiations += 1
-        let position = playbin.positionNanoseconds ?? 0
-        log.warning("the stream stopped renegotiating its format; starting it again at \(position / 1_000_000_000) s")
+        log.warning("the stream stopped renegotiating its format; starting it again at \((playbin.positionNanoseconds ?? 0) / 1_000_000_000) s")
+        reloadWhereItIs()
+        return true
+    }
+
+    /// Loads the stream again (a new audio filter) and goes back to where it was, in the same state.
+    func reloadWhereItIs() {
+        let position = prerolled ? playbin.positionNanoseconds ?? 0 : pendingSeek ?? 0
         prerolled = false
         pendingSeek = position > 0 ? position : nil
         playbin.restart(state: wantsPlaying ? .playing : .paused)
-        return true
     }
 }
 

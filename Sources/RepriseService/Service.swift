@@ -47,6 +47,7 @@ public enum Service {
             player.resolver = BackgroundResolver(work: work, fileSystem: fileSystem)
         }
         engine.player = player
+        player.setReplayGain(audioSettings.replayGain)
         let video = VideoController(playbin: playbin, player: player, speeds: audioSettings.speeds, loop: loop, log: log)
         engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
         engine.onLoad = { video.streamWillLoad() }

@@ -15,8 +15,8 @@ struct Contender: Sendable {
     /// Added to its environment (an LD_PRELOAD shim, say).
     var environment: [String: String] = [:]
 
-    static func reprise(binary: String) -> Contender {
-        Contender(name: "Reprise", busName: "org.mpris.MediaPlayer2.reprise") { [binary, $0] }
+    static func reprise(binary: String, arguments: [String] = []) -> Contender {
+        Contender(name: "Reprise", busName: "org.mpris.MediaPlayer2.reprise") { [binary] + arguments + [$0] }
     }
 
     static let gstreamerFloor = Contender(name: "gst-launch playbin (floor)", busName: nil) {

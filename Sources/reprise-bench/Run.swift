@@ -15,6 +15,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let callsOnly = option("--only") == "calls"
     // --only large: just the 100,000-entry figures (section 9).
     let largeOnly = option("--only") == "large"
+    // --only sound: just the ReplayGain figures (section 3's last rows).
+    let soundOnly = option("--only") == "sound"
     let samples = quick ? 50 : 300
     let runs = quick ? 3 : 7
 
@@ -58,6 +60,11 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows += try largeQueueRows(bench, binary: binary, short, count: quick ? 20_000 : 100_000, contender: reprise)
             throw EndOfRun()
         }
+        let interval = quick ? 3.0 : 10.0
+        if soundOnly {
+            rows += try soundRows(bench, binary: binary, seconds: interval, contender: reprise)
+            throw EndOfRun()
+        }
         if callsOnly {
             rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
             throw EndOfRun()
@@ -92,7 +99,6 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         rows += [nameRow, audioRow]
 
-        let interval = quick ? 3.0 : 10.0
         say("3/9 footprint while playing (\(interval) s each)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.3× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
@@ -105,6 +111,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             cpuRow.values[contender.name] = result.cpu
         }
         rows += [rssRow, cpuRow]
+        rows += try soundRows(bench, binary: binary, seconds: interval, contender: reprise)
 
         let count = quick ? 2_000 : 10_000
         say("4/9 queue scale (\(count) entries)")
@@ -204,4 +211,18 @@ private func largeQueueRows(_ bench: Bench, binary: String, _ short: String, cou
             row("AddTrack of a \(count - 1000)-entry playlist into \(count): until queued", "ms", large.addPlaylist),
             row("… meanwhile Get(PlaybackStatus): slowest reply", "ms", large.slowestReplyDuringAdd),
             row("… meanwhile Get(PlaybackStatus): median reply", "ms", large.medianReplyDuringAdd)]
+}
+
+/// CPU while playing a ReplayGain-tagged tone with levelling on (track gain) against the same with it off.
+func soundRows(_ bench: Bench, binary: String, seconds: Double, contender: Contender) throws -> [Row] {
+    let path = bench.workDirectory + "/tagged.ogg"
+    try generateTone(at: path, seconds: 120, tags: "title=(string)\\\"Bench Tone\\\",replaygain-track-gain=(double)-6.0,"
+                     + "replaygain-track-peak=(double)0.2", encoder: ["vorbisenc", "!", "oggmux"])
+    chmod(path, 0o644)
+    var row = Row(figure: "CPU while playing, ReplayGain on (\(Int(seconds)) s)", unit: "%", floorKey: "floor",
+                  note: "floor: Reprise with --replaygain off, same file")
+    row.values["floor"] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "off"]), path, seconds: seconds).cpu
+    row.values[contender.name] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "track"]), path,
+                                                     seconds: seconds).cpu
+    return [row]
 }

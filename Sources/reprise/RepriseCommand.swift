@@ -32,6 +32,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Audio category: ambient, soloAmbient, playback, record, playAndRecord.") var category: String?
     @Option(help: "Audio options, comma-separated: mixWithOthers, duckOthers, notifyOthersOnDeactivation.") var options: String?
     @Flag(help: "Start in silent mode.") var silent = false
+    @Option(help: "ReplayGain: off, track, album or auto.") var replaygain: String?
     @Argument(help: "Files, directories, playlists or URIs.") var media: [String] = []
 
     func run() throws {
@@ -39,6 +40,7 @@ struct Serve: ParsableCommand {
         if let category { settings.append(("category", category)) }
         if let options { settings.append(("options", options)) }
         if silent { settings.append(("silent", "true")) }
+        if let replaygain { settings.append(("replaygain", replaygain)) }
         var check = AudioSettings()
         do throws(PlayerError) {
             for (key, value) in settings { try check.set(key, value) }

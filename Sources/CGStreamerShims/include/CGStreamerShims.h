@@ -49,10 +49,13 @@ gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
 
 /* ---- Reprise's own audio filter ------------------------------------------------------------------------- */
 
-/** A floating bin for playbin's audio-filter: scaletempo (when `keep_pitch` and installed), then a volume element
- *  returned in `*gain` with a reference of the caller's. Reprise's volume, ducking and policy mutes happen there,
- *  inside its pipeline, so no sound server remembers them. NULL when `volume` is missing. */
-GstElement *rp_audio_filter_new(bool keep_pitch, GstElement **gain);
+/** A floating bin for playbin's audio-filter: scaletempo (when `keep_pitch` and installed), then, with
+ *  `replay_gain` (and the elements installed), rgvolume and rglimiter in `*leveller` and `*limiter`, then a volume
+ *  element in `*gain`, each returned with a reference of the caller's (NULL when absent). Reprise's ReplayGain,
+ *  volume, ducking and policy mutes happen there, inside its pipeline, so no sound server remembers them. NULL
+ *  when `volume` is missing. */
+GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **gain, GstElement **leveller,
+                                GstElement **limiter);
 
 /* ---- Tags on their way to a sink ------------------------------------------ */
 

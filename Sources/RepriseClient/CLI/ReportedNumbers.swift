@@ -17,4 +17,18 @@ enum ReportedNumbers {
     }
 
     static func microseconds(_ value: Int64?) -> Int64 { min(max(value ?? 0, 0), longest) }
+
+    /// The value when it is finite and within ±1000 (a gain in dB, say); else 0.
+    static func finite(_ value: Double?) -> Double {
+        guard let value, value.isFinite, abs(value) <= 1000 else { return 0 }
+        return value
+    }
+
+    /// "+3.0 dB", "-6.5 dB", "0.0 dB": one decimal.
+    static func decibels(_ value: Double) -> String {
+        let tenths = (finite(value) * 10).rounded()
+        let sign = tenths > 0 ? "+" : tenths < 0 ? "-" : ""
+        let magnitude = Int(abs(tenths))
+        return "\(sign)\(magnitude / 10).\(magnitude % 10) dB"
+    }
 }

@@ -30,6 +30,7 @@ struct Status: ParsableCommand {
             let length = metadata["mpris:length"]?.int64Value.map { ReportedNumbers.microseconds($0) }
             let volume = ReportedNumbers.volume(values["Volume"]?.doubleValue ?? 1), rate = ReportedNumbers.rate(values["Rate"]?.doubleValue)
             let loop = values["LoopStatus"]?.stringValue ?? "None", shuffle = values["Shuffle"] == .bool(true)
+            let replayGain = ReplayGainReport(client)
             if target.json {
                 printJSON(.object([
                     ("player", .string(client.destination)), ("status", .string(status)),
@@ -37,6 +38,7 @@ struct Status: ParsableCommand {
                     ("album", album.map(JSON.string) ?? .null), ("url", metadata["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
                     ("position", .number(Double(position) / 1e6)), ("length", length.map { .number(Double($0) / 1e6) } ?? .null),
                     ("volume", volume.map(JSON.number) ?? .null), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
+                    ("replayGain", replayGain?.json ?? .null),
                 ]))
                 return
             }
@@ -46,7 +48,8 @@ struct Status: ParsableCommand {
             if let album { line += " (\(album))" }
             printLine(line)
             let volumeText = volume.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
-            printLine("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumeText)   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")")
+            printLine("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumeText)   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")"
+                      + (replayGain.map { "   gain \($0.appliedText)" } ?? ""))
         }
     }
 }

@@ -1,0 +1,67 @@
+import RepriseCore
+import SDBus
+
+public enum SoundNames {
+    public static let interface = "app.reprise.Sound1"
+
+    public static let description = InterfaceDescription(
+        name: interface,
+        methods: [],
+        properties: [
+            .init("ReplayGain", "s", writable: true),
+            .init("ReplayGainPreamp", "d", writable: true),
+            .init("ReplayGainFallback", "d", writable: true),
+            .init("AppliedGain", "d"),
+            .init("AppliedGainKind", "s"),
+        ])
+}
+
+/// app.reprise.Sound1: how Reprise levels loudness between tracks (ReplayGain), and the gain applied now.
+final class SoundInterface: InterfaceImplementation {
+    private let player: Player
+
+    init(player: Player) { self.player = player }
+
+    static let propertyNames = SoundNames.description.properties.map(\.name)
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        throw DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.member)")
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        let applied = player.announcedTrack?.replayGain
+        switch property {
+        case "ReplayGain": return .string(player.replayGain.mode.rawValue)
+        case "ReplayGainPreamp": return .double(player.replayGain.preampDecibels)
+        case "ReplayGainFallback": return .double(player.replayGain.fallbackDecibels)
+        case "AppliedGain": return .double(applied?.decibels ?? 0)
+        case "AppliedGainKind": return .string(applied?.kind.rawValue ?? ReplayGainKind.none.rawValue)
+        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        guard ["ReplayGain", "ReplayGainPreamp", "ReplayGainFallback"].contains(property) else {
+            if Self.propertyNames.contains(property) {
+                throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+            }
+            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+        var settings = player.replayGain
+        do throws(PlayerError) {
+            switch (property, value) {
+            case ("ReplayGain", .string(let name)):
+                settings.mode = try ReplayGainSettings.mode(named: name)
+            case ("ReplayGainPreamp", .double(let decibels)):
+                settings.preampDecibels = try ReplayGainSettings.checked(decibels, for: "ReplayGainPreamp")
+            case ("ReplayGainFallback", .double(let decibels)):
+                settings.fallbackDecibels = try ReplayGainSettings.checked(decibels, for: "ReplayGainFallback")
+            default:
+                throw .invalidArgument("\(property) has the wrong type")
+            }
+        } catch {
+            throw error.dbusError
+        }
+        player.setReplayGain(settings)
+    }
+}

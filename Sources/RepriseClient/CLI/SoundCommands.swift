@@ -1,0 +1,75 @@
+import ArgumentParser
+import MPRIS
+import RepriseCore
+import SDBus
+
+/// What Reprise's sound interface says about ReplayGain, for `replaygain` and `status`.
+struct ReplayGainReport {
+    var mode: String
+    var preamp: Double
+    var fallback: Double
+    var appliedGain: Double
+    var appliedKind: String
+
+    /// Nil when the player has no such interface (another player).
+    init?(_ client: ServiceClient) {
+        let interface = SoundNames.interface
+        guard let mode = (try? client.get("ReplayGain", interface: interface))?.stringValue else { return nil }
+        self.mode = mode
+        preamp = ReportedNumbers.finite((try? client.get("ReplayGainPreamp", interface: interface))?.doubleValue)
+        fallback = ReportedNumbers.finite((try? client.get("ReplayGainFallback", interface: interface))?.doubleValue)
+        appliedGain = ReportedNumbers.finite((try? client.get("AppliedGain", interface: interface))?.doubleValue)
+        appliedKind = (try? client.get("AppliedGainKind", interface: interface))?.stringValue ?? "none"
+    }
+
+    var json: JSON {
+        .object([("mode", .string(mode)), ("preamp", .number(preamp)), ("fallback", .number(fallback)),
+                 ("appliedGain", appliedKind == "none" ? .null : .number(appliedGain)), ("appliedKind", .string(appliedKind))])
+    }
+
+    /// "-6.0 dB (track)", or "off" / "none" when nothing is applied.
+    var appliedText: String {
+        appliedKind == "none" ? (mode == "off" ? "off" : "none") : "\(ReportedNumbers.decibels(appliedGain)) (\(appliedKind))"
+    }
+}
+
+struct ReplayGain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replaygain",
+        abstract: "Show or set ReplayGain: off, track, album or auto, with a pre-amplification and a fallback gain.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "off, track, album or auto (album gain while an album plays in order)") var mode: String?
+    @Option(help: "dB added to every tagged track's gain (-15 to 15).") var preamp: String?
+    @Option(help: "dB for tracks without ReplayGain tags (-15 to 15).") var fallback: String?
+
+    func validate() throws {
+        do throws(PlayerError) {
+            if let mode { _ = try ReplayGainSettings.mode(named: mode) }
+            if let preamp { _ = try ReplayGainSettings.decibels(preamp, for: "--preamp") }
+            if let fallback { _ = try ReplayGainSettings.decibels(fallback, for: "--fallback") }
+        } catch {
+            throw ValidationError(TerminalText.sanitized(error.message))
+        }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let interface = SoundNames.interface
+            if let mode { try client.set("ReplayGain", .string(mode.lowercased()), interface: interface) }
+            if let preamp, let value = try? ReplayGainSettings.decibels(preamp, for: "--preamp") {
+                try client.set("ReplayGainPreamp", .double(value), interface: interface)
+            }
+            if let fallback, let value = try? ReplayGainSettings.decibels(fallback, for: "--fallback") {
+                try client.set("ReplayGainFallback", .double(value), interface: interface)
+            }
+            guard let report = ReplayGainReport(client) else { throw CLIError("\(client.destination) has no ReplayGain") }
+            if target.json {
+                printJSON(report.json)
+            } else {
+                printLine("\(report.mode)   preamp \(ReportedNumbers.decibels(report.preamp))   fallback \(ReportedNumbers.decibels(report.fallback))"
+                          + "   applied \(report.appliedText)")
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// What the engine is told about ReplayGain (compared, so it is told only of changes).
+struct ReplayGainRequest: Equatable {
+    var kind: ReplayGainKind
+    var preampDecibels: Double
+    var fallbackDecibels: Double
+}
+
+extension Player {
+    /// Changes how loudness is levelled; the current track follows at once.
+    public func setReplayGain(_ settings: ReplayGainSettings) {
+        transaction { replayGain = settings }
+    }
+
+    /// The gain the current entry plays at: in `auto`, album gain while it plays in order between tracks of its album.
+    public var replayGainKind: ReplayGainKind {
+        guard let current = queue.current else { return replayGain.kind(current: nil, previous: nil, next: nil, shuffled: shuffle) }
+        var previous: AlbumKey?, next: AlbumKey?
+        if replayGain.mode == .auto, !shuffle, let position = queue.position(of: current.id) {
+            previous = queue.entry(atPosition: position - 1).flatMap { AlbumKey($0.tags) }
+            next = queue.entry(atPosition: position + 1).flatMap { AlbumKey($0.tags) }
+        }
+        return replayGain.kind(current: AlbumKey(current.tags), previous: previous, next: next, shuffled: shuffle)
+    }
+
+    /// Tells the engine the gain for the current entry when it changed (the mode, the settings, or what is known of
+    /// the entry and its neighbours).
+    func applyReplayGain() {
+        let request = ReplayGainRequest(kind: replayGainKind, preampDecibels: replayGain.preampDecibels,
+                                        fallbackDecibels: replayGain.fallbackDecibels)
+        guard request != sentReplayGain else { return }
+        sentReplayGain = request
+        engine.setReplayGain(request.kind, preampDecibels: request.preampDecibels, fallbackDecibels: request.fallbackDecibels)
+    }
+
+    /// The gain applied to entry `id` now, when it is what the engine plays and levelling is on.
+    func appliedGain(to id: Int) -> AppliedGain? {
+        guard id == loadedEntryID, status != .stopped, let kind = sentReplayGain?.kind, kind != .none,
+              let decibels = engine.appliedGainDecibels, decibels.isFinite else { return nil }
+        return AppliedGain(kind: kind, decibels: decibels)
+    }
+}
