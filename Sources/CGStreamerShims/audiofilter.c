@@ -39,7 +39,10 @@ GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **
     gst_object_unref(sink);
     gst_object_unref(src);
     *gain = GST_ELEMENT(gst_object_ref(volume));
-    if (rgvolume) *leveller = GST_ELEMENT(gst_object_ref(rgvolume));
+    if (rgvolume) {
+        rp_map_r128_gains(rgvolume);
+        *leveller = GST_ELEMENT(gst_object_ref(rgvolume));
+    }
     if (rglimiter) *limiter = GST_ELEMENT(gst_object_ref(rglimiter));
     return bin;
 }

@@ -125,4 +125,16 @@ import TestSupport
         let text = try runCommand(repriseBinary, ["status"], environment: session.environment)
         #expect(text.output.contains("gain -2.0 dB (track)"), "\(text.output)")
     }
+
+    @Test func opusR128GainsCountAsReplayGain() throws {
+        let session = try Session()
+        defer { session.close() }
+        let path = session.directory + "/r128.opus"
+        // R128_TRACK_GAIN -1536 is -6 dB towards -23 LUFS: -1 dB in ReplayGain's terms (-18 LUFS).
+        try generateTone(at: path, seconds: 30, frequency: 440, tags: "title=(string)\"Opus\",extended-comment=(string)\"R128_TRACK_GAIN=-1536\"",
+                         encoder: ["opusenc", "!", "oggmux"])
+        try session.launch(["--replaygain", "track", path])
+        #expect(session.waitFor { session.title() == "Opus" && session.metadata()["reprise:replayGain"] == .double(-1) },
+                "\(String(describing: session.metadata()["reprise:replayGain"]))")
+    }
 }

@@ -65,6 +65,11 @@ GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **
  * is over 64 KiB. Runs on the streaming thread, in C. */
 bool rp_limit_tag_strings(GstElement *element, unsigned max_bytes);
 
+/** Adds ReplayGain track and album gains to the TAG events reaching `element`'s sink pad from Opus's
+ *  R128_TRACK_GAIN and R128_ALBUM_GAIN comments (Q7.8 dB towards -23 LUFS, so +5 dB for ReplayGain's -18 LUFS),
+ *  where the stream has no ReplayGain tags of its own. The Opus header's output gain is applied by the decoder. */
+bool rp_map_r128_gains(GstElement *element);
+
 /* ---- Video: the sink that keeps frames for the window, playbin's streams ------------------------------------------------------ */
 
 /** A bin (convert, scale to a set size, crop, convert to BGRx, a clock-synchronised fakesink) that keeps the latest
