@@ -42,7 +42,7 @@ final class PipelineThread: @unchecked Sendable {
     /// the new audio filter and source, READY, the marker for the loop, then `state`.
     func load(generation: UInt64, source: StreamSource, filter: ElementReference?, state: ElementState) {
         newest.store(generation, ordering: .relaxed)
-        queue.async { [self] in
+        submit { [self] in
             defer { if let filter { gst_object_unref(filter.raw) } }
             guard isCurrent(generation) else { return }
             _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
@@ -61,7 +61,7 @@ final class PipelineThread: @unchecked Sendable {
     /// Unloads (NULL) and installs the audio filter for the next stream; requests made before are skipped.
     func stop(generation: UInt64, filter: ElementReference?) {
         newest.store(generation, ordering: .relaxed)
-        queue.async { [self] in
+        submit { [self] in
             _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
             if let filter {
                 rp_object_set_object(element.raw, "audio-filter", filter.raw)
@@ -71,7 +71,7 @@ final class PipelineThread: @unchecked Sendable {
     }
 
     func setState(_ state: ElementState, generation: UInt64) {
-        queue.async { [self] in
+        submit { [self] in
             guard isCurrent(generation) else { return }
             holdPulseMainLoop()
             if gst_element_set_state(element.pointer, state.raw) == GST_STATE_CHANGE_FAILURE {
@@ -82,7 +82,7 @@ final class PipelineThread: @unchecked Sendable {
 
     /// Flushing, accurate seek (it takes the pipeline's state lock, so it waits for any state change under way).
     func seek(toNanoseconds nanoseconds: Int64, rate: Double, generation: UInt64) {
-        queue.async { [self] in
+        submit { [self] in
             guard isCurrent(generation) else { return }
             let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
             _ = gst_element_seek(element.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
@@ -93,15 +93,15 @@ final class PipelineThread: @unchecked Sendable {
     /// Runs `body` with the pipeline and its audio sink, in order with the other requests: every property change
     /// of either goes through here (playbin and pulsesink do not expect one while they change state).
     func perform(_ body: @escaping @Sendable (_ pipeline: ElementReference, _ audioSink: ElementReference?) -> Void) {
-        queue.async { [self] in body(element, sink) }
+        submit { [self] in body(element, sink) }
     }
 
     /// Runs `body` on the pipeline thread once everything asked before has been done.
-    func afterPending(_ body: @escaping @Sendable () -> Void) { queue.async(execute: body) }
+    func afterPending(_ body: @escaping @Sendable () -> Void) { submit(body) }
 
     /// The pipeline and the idle sink to NULL, then both references dropped: the end of the pipeline's life.
     func finish(holding element: ElementReference) {
-        queue.async { [self] in
+        submit { [self] in
             _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
             gst_object_unref(element.raw)
             if let holder = mainLoopHolder {
@@ -109,6 +109,20 @@ final class PipelineThread: @unchecked Sendable {
                 gst_object_unref(UnsafeMutableRawPointer(holder))
                 mainLoopHolder = nil
             }
+        }
+    }
+
+    /// Requests asked for and not yet done.
+    private let pending = Atomic<Int>(0)
+
+    /// Whether a request is under way or waiting: reading playbin's properties now could wait on it.
+    var isBusy: Bool { pending.load(ordering: .acquiring) > 0 }
+
+    private func submit(_ body: @escaping @Sendable () -> Void) {
+        pending.add(1, ordering: .relaxed)
+        queue.async { [self] in
+            body()
+            pending.subtract(1, ordering: .releasing)
         }
     }
 

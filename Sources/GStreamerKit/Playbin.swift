@@ -143,6 +143,10 @@ public final class Playbin {
         thread.stop(generation: generation, filter: freshAudioFilter())
     }
 
+    /// Whether the pipeline thread has requests under way or waiting: reading playbin's own properties (its streams,
+    /// say) could wait until they are done, which may be never.
+    public var isChangingState: Bool { thread.isBusy }
+
     /// Moves the loaded stream to `state` (paused or playing); returns at once.
     public func setState(_ state: ElementState) {
         thread.setState(state, generation: generation)
@@ -235,26 +239,40 @@ public final class Playbin {
 
     /// Position in nanoseconds, when the pipeline knows it.
     public var positionNanoseconds: Int64? {
-        var position: gint64 = -1
-        guard gst_element_query_position(element, GST_FORMAT_TIME, &position) != 0, position >= 0 else { return nil }
-        return Int64(position)
+        answer { element in
+            var position: gint64 = -1
+            return gst_element_query_position(element, GST_FORMAT_TIME, &position) != 0 && position >= 0 ? Int64(position) : nil
+        }
     }
 
     /// Duration in nanoseconds, when known.
     public var durationNanoseconds: Int64? {
-        var duration: gint64 = -1
-        guard gst_element_query_duration(element, GST_FORMAT_TIME, &duration) != 0, duration > 0 else { return nil }
-        return Int64(duration)
+        answer { element in
+            var duration: gint64 = -1
+            return gst_element_query_duration(element, GST_FORMAT_TIME, &duration) != 0 && duration > 0 ? Int64(duration) : nil
+        }
     }
 
     /// Whether the current stream can seek in time.
     public var isSeekable: Bool {
-        guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return false }
-        defer { gst_query_unref(query) }
-        guard gst_element_query(element, query) != 0 else { return false }
-        var seekable: gboolean = 0
-        gst_query_parse_seeking(query, nil, &seekable, nil, nil)
-        return seekable != 0
+        answer { element -> Bool? in
+            guard let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return nil }
+            defer { gst_query_unref(query) }
+            guard gst_element_query(element, query) != 0 else { return nil }
+            var seekable: gboolean = 0
+            gst_query_parse_seeking(query, nil, &seekable, nil, nil)
+            return seekable != 0
+        } ?? false
+    }
+
+    /// Asks the sinks, never playbin itself: playbin answers queries under a lock its state changes hold, and a
+    /// state change can wait for good on a streaming thread (the loop once blocked in a duration query so). A sink
+    /// answers position itself and passes the rest upstream through the pads. The audio sink first, then video's.
+    private func answer<T>(_ query: (UnsafeMutablePointer<GstElement>) -> T?) -> T? {
+        for candidate in [sink?.assumingMemoryBound(to: GstElement.self), videoSink] {
+            if let candidate, let answer = query(candidate) { return answer }
+        }
+        return nil
     }
 
     /// Flushing, accurate seek to `nanoseconds`, playing on at `rate` (on the pipeline thread; returns at once).

@@ -58,6 +58,27 @@ import X11Kit
         #expect(!rig.window.isVisible)
     }
 
+    @Test func streamsAreReadOnlyOnceThePipelineIsNotChangingState() {
+        let rig = Rig()
+        rig.pipeline.isChangingState = true
+        rig.loop.holdOnce = true
+        rig.videoStreamReady()
+        #expect(!rig.window.isVisible, "nothing read from playbin while a state change is under way")
+        rig.loop.runHeld()
+        #expect(!rig.window.isVisible)
+        rig.pipeline.isChangingState = false
+        rig.loop.runHeld()
+        #expect(rig.window.isVisible)
+        // A look put off for a stream that another load replaced is dropped.
+        rig.pipeline.isChangingState = true
+        rig.controller.streamReady(subtitleURI: nil)
+        rig.controller.streamWillLoad()
+        rig.pipeline.isChangingState = false
+        let changes = rig.changes
+        rig.loop.runHeld()
+        #expect(rig.changes == changes)
+    }
+
     @Test func aResizeLaysThePictureOutOnceForFitAndFill() {
         let rig = Rig()
         rig.videoStreamReady()
@@ -161,6 +182,7 @@ final class FakeVideoPipeline: VideoPipeline {
     }
     func forgetVideoFrame() {}
     func seek(toNanoseconds position: Int64, rate: Double) {}
+    var isChangingState = false
 }
 
 final class FakeWindow: VideoSurface {
@@ -185,7 +207,17 @@ final class FakeWindow: VideoSurface {
 final class FakeVideoLoop: VideoLoop {
     private var watch: (() -> Bool)?
     func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {}
-    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) { handler() }
+    /// When true, ``once(afterMilliseconds:_:)`` keeps its handler for ``runHeld()`` instead of running it at once.
+    var holdOnce = false
+    private var held: [() -> Void] = []
+    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) {
+        if holdOnce { held.append(handler) } else { handler() }
+    }
+    func runHeld() {
+        let handlers = held
+        held.removeAll()
+        handlers.forEach { $0() }
+    }
     func onReadable(_ fd: Int32, _ handler: @escaping () -> Bool) { watch = handler }
     /// The window's descriptor became readable; returns whether it is still watched.
     @discardableResult

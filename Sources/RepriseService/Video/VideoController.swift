@@ -75,8 +75,20 @@ final class VideoController: VideoControl, ServiceComponent {
 
     // MARK: Engine events
 
+    /// Streams loaded so far (a look at a stream's properties put off for a state change is dropped after a new load).
+    private var loads = 0
+
     /// A stream has prerolled (or a gapless one started): look at its video and streams.
     func streamReady(subtitleURI: String?) {
+        // Reading playbin's streams waits for any state change under way (which can be stuck for good): look again
+        // shortly, for as long as this stream is the one loaded.
+        guard !playbin.isChangingState else {
+            let load = loads
+            loop.once(afterMilliseconds: 50) { [weak self] in
+                if let self, self.loads == load { self.streamReady(subtitleURI: subtitleURI) }
+            }
+            return
+        }
         audioTracks = playbin.audioStreams.map { StreamChoice(index: $0.index, language: $0.language, title: $0.title, codec: $0.codec) }
         // The sidecar file's stream is the one no container announced (playbin may list it before or after them).
         let streams = playbin.subtitleStreams
@@ -120,6 +132,7 @@ final class VideoController: VideoControl, ServiceComponent {
     /// A new stream loads: it negotiates at its own size (no layout left from the previous picture) and is laid
     /// out once it has prerolled.
     func streamWillLoad() {
+        loads += 1
         playbin.forgetVideoFrame()
         guard window != nil, appliedLayout != nil else { return }
         appliedLayout = nil

@@ -21,6 +21,8 @@ protocol VideoPipeline: AnyObject {
     var showsSubtitles: Bool { get set }
     var positionNanoseconds: Int64? { get }
     func seek(toNanoseconds position: Int64, rate: Double)
+    /// Requests to the pipeline are under way: its stream properties are read once they are done.
+    var isChangingState: Bool { get }
 }
 
 extension Playbin: VideoPipeline {}
