@@ -307,8 +307,9 @@ final class Session {
                                         + (volume.map { ["--volume=\($0)"] } ?? []) + ["/dev/zero"],
                                     environment: environment, stdout: "/dev/null", stderr: directory + "/pacat.log")
         processes.append(child)
-        let started = eventually(10) { (try? sinkInputs(of: child.pid))?.first.map { $0.sink >= 0 } == true }
-        guard started else { throw HarnessError(message: "pacat did not start a stream") }
+        // Under a loaded machine WirePlumber can take a while to link a new stream: wait generously (only a failure waits).
+        let started = eventually(30) { (try? sinkInputs(of: child.pid))?.first.map { $0.sink >= 0 } == true }
+        guard started else { throw HarnessError(message: "pacat did not start a stream: \(output(ofLog: "pacat"))") }
         // pipewire-pulse ignores a client's initial volume: set it on the server, as a user would.
         if let volume, let index = try sinkInputs(of: child.pid).first?.index {
             try pactl("set-sink-input-volume", String(index), String(volume))
