@@ -9,40 +9,55 @@ static bool append(GstElement *bin, GstElement **first, GstElement **last, GstEl
     return true;
 }
 
-GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **gain, GstElement **leveller,
-                                GstElement **limiter) {
+GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **leveller, GstElement **limiter) {
     *leveller = NULL;
     *limiter = NULL;
     GstElement *bin = gst_bin_new("reprise-audio-filter");
+    if (!bin) return NULL;
+    GstElement *tempo = keep_pitch ? gst_element_factory_make("scaletempo", NULL) : NULL;
+    GstElement *rgvolume = replay_gain ? gst_element_factory_make("rgvolume", "reprise-replaygain") : NULL;
+    GstElement *rglimiter = rgvolume ? gst_element_factory_make("rglimiter", "reprise-limiter") : NULL;
+    /* Never empty: playbin needs an element to link. */
+    GstElement *passthrough = !tempo && !rgvolume ? gst_element_factory_make("identity", NULL) : NULL;
+    GstElement *first = NULL, *last = NULL;
+    bool linked = (!tempo || append(bin, &first, &last, tempo))
+        && (!rgvolume || append(bin, &first, &last, rgvolume))
+        && (!rglimiter || append(bin, &first, &last, rglimiter))
+        && (!passthrough || append(bin, &first, &last, passthrough));
+    if (!linked || !first) {
+        gst_object_unref(bin);
+        return NULL;
+    }
+    GstPad *sink = gst_element_get_static_pad(first, "sink");
+    GstPad *src = gst_element_get_static_pad(last, "src");
+    gst_element_add_pad(bin, gst_ghost_pad_new("sink", sink));
+    gst_element_add_pad(bin, gst_ghost_pad_new("src", src));
+    gst_object_unref(sink);
+    gst_object_unref(src);
+    if (rgvolume) {
+        rp_map_r128_gains(rgvolume);
+        *leveller = GST_ELEMENT(gst_object_ref(rgvolume));
+    }
+    if (rglimiter) *limiter = GST_ELEMENT(gst_object_ref(rglimiter));
+    return bin;
+}
+
+GstElement *rp_audio_output_new(GstElement *sink, GstElement **gain) {
+    GstElement *bin = gst_bin_new("reprise-output");
     GstElement *volume = gst_element_factory_make("volume", "reprise-gain");
     if (!bin || !volume) {
         if (bin) gst_object_unref(bin);
         if (volume) gst_object_unref(volume);
         return NULL;
     }
-    GstElement *tempo = keep_pitch ? gst_element_factory_make("scaletempo", NULL) : NULL;
-    GstElement *rgvolume = replay_gain ? gst_element_factory_make("rgvolume", "reprise-replaygain") : NULL;
-    GstElement *rglimiter = rgvolume ? gst_element_factory_make("rglimiter", "reprise-limiter") : NULL;
-    GstElement *first = NULL, *last = NULL;
-    bool linked = (!tempo || append(bin, &first, &last, tempo))
-        && (!rgvolume || append(bin, &first, &last, rgvolume))
-        && (!rglimiter || append(bin, &first, &last, rglimiter))
-        && append(bin, &first, &last, volume);
-    if (!linked) {
+    gst_bin_add_many(GST_BIN(bin), volume, sink, NULL);
+    if (!gst_element_link(volume, sink)) {
         gst_object_unref(bin);
         return NULL;
     }
-    GstPad *sink = gst_element_get_static_pad(first, "sink");
-    GstPad *src = gst_element_get_static_pad(volume, "src");
-    gst_element_add_pad(bin, gst_ghost_pad_new("sink", sink));
-    gst_element_add_pad(bin, gst_ghost_pad_new("src", src));
-    gst_object_unref(sink);
-    gst_object_unref(src);
+    GstPad *pad = gst_element_get_static_pad(volume, "sink");
+    gst_element_add_pad(bin, gst_ghost_pad_new("sink", pad));
+    gst_object_unref(pad);
     *gain = GST_ELEMENT(gst_object_ref(volume));
-    if (rgvolume) {
-        rp_map_r128_gains(rgvolume);
-        *leveller = GST_ELEMENT(gst_object_ref(rgvolume));
-    }
-    if (rglimiter) *limiter = GST_ELEMENT(gst_object_ref(rglimiter));
     return bin;
 }

@@ -78,9 +78,17 @@ public final class Playbin {
             rp_object_set_string(sinkPointer, "client-name", applicationName)
             // pulsesink hands titles and artists to the sound server, which drops the connection over 64 KiB.
             _ = rp_limit_tag_strings(made, Self.tagStringLimit)
-            rp_object_set_object(UnsafeMutableRawPointer(element), "audio-sink", sinkPointer)
+            // The gain stage goes in front of the sink, after playsink's queue, so it is heard at once.
+            var gain: UnsafeMutablePointer<GstElement>?
+            if let output = rp_audio_output_new(made, &gain) {
+                gainStage = gain
+                rp_object_set_object(UnsafeMutableRawPointer(element), "audio-sink", UnsafeMutableRawPointer(output))
+            } else {
+                rp_object_set_object(UnsafeMutableRawPointer(element), "audio-sink", sinkPointer)
+            }
         }
         thread = PipelineThread(element: element, sink: sink, holderClientName: applicationName + " (idle)")
+        applyGain()
         setRole(role)
         keepsPitchAtOtherRates = GStreamer.hasElement("scaletempo")
         if let filter = freshAudioFilter() { rp_object_set_object(elementPointer, "audio-filter", filter.raw); gst_object_unref(filter.raw) }
@@ -180,20 +188,17 @@ public final class Playbin {
     public func takeGaplessSwitch() -> String? { handoff.takeSwitch() }
 
     /// A new audio filter for the next stream (a reference for the pipeline thread to install): scaletempo, then
-    /// Reprise's own gain stage. scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the
+    /// ReplayGain's elements. scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the
     /// next stream at a rate other than 1 has a smaller frame size (fewer channels, a lower sample rate), it then
     /// moves that many bytes through the freed (NULL) buffer and the process crashes. A fresh element after every
-    /// stop never carries that count over. The new gain stage starts at the current gain and mute.
+    /// stop never carries that count over.
     private func freshAudioFilter() -> ElementReference? {
-        var gain: UnsafeMutablePointer<GstElement>?, leveller: UnsafeMutablePointer<GstElement>?, limiter: UnsafeMutablePointer<GstElement>?
-        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, replayGain != nil, &gain, &leveller, &limiter),
-              let gain else { return nil }
+        var leveller: UnsafeMutablePointer<GstElement>?, limiter: UnsafeMutablePointer<GstElement>?
+        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, replayGain != nil, &leveller, &limiter) else { return nil }
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(filter))
-        for old in [gainStage, self.leveller, self.limiter] { if let old { gst_object_unref(UnsafeMutableRawPointer(old)) } }
-        gainStage = gain
+        for old in [self.leveller, self.limiter] { if let old { gst_object_unref(UnsafeMutableRawPointer(old)) } }
         self.leveller = leveller
         self.limiter = limiter
-        applyGain()
         applyReplayGain()
         return ElementReference(pointer: filter)
     }
@@ -228,7 +233,7 @@ public final class Playbin {
         if let limiter { rp_object_set_bool(UnsafeMutableRawPointer(limiter), "enabled", (appliedReplayGainDecibels ?? 0) > 0) }
     }
 
-    /// The volume element inside Reprise's audio filter (a reference of ours).
+    /// The volume element in front of the audio sink (a reference of ours): the user's volume, ducking, silent mode.
     private var gainStage: UnsafeMutablePointer<GstElement>?
 
     private func applyGain() {

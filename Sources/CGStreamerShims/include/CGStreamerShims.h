@@ -49,13 +49,17 @@ gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
 
 /* ---- Reprise's own audio filter ------------------------------------------------------------------------- */
 
-/** A floating bin for playbin's audio-filter: scaletempo (when `keep_pitch` and installed), then, with
- *  `replay_gain` (and the elements installed), rgvolume and rglimiter in `*leveller` and `*limiter`, then a volume
- *  element in `*gain`, each returned with a reference of the caller's (NULL when absent). Reprise's ReplayGain,
- *  volume, ducking and policy mutes happen there, inside its pipeline, so no sound server remembers them. NULL
- *  when `volume` is missing. */
-GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **gain, GstElement **leveller,
-                                GstElement **limiter);
+/** A floating bin for playbin's audio-filter (in stream order, before playsink's queue): scaletempo (when
+ *  `keep_pitch` and installed) and, with `replay_gain` (and the elements installed), rgvolume and rglimiter in
+ *  `*leveller` and `*limiter` with a reference of the caller's (NULL when absent); an identity when it has nothing
+ *  else. NULL when no bin can be made. */
+GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **leveller, GstElement **limiter);
+
+/** A floating bin for playbin's audio-sink: a volume element (in `*gain`, a reference of the caller's), then `sink`
+ *  (taken). Reprise's volume, ducking and policy mutes happen there, inside its pipeline (so no sound server
+ *  remembers them) and after playsink's queue (so they are heard within the sink's own latency, not a second later).
+ *  NULL when `volume` is missing. */
+GstElement *rp_audio_output_new(GstElement *sink, GstElement **gain);
 
 /* ---- Tags on their way to a sink ------------------------------------------ */
 
