@@ -42,8 +42,9 @@ import TestSupport
 
     func soundProperty(_ name: String, _ session: Session) -> DBusValue? { try? session.get(name, interface: Self.sound) }
 
-    @Test func trackGainsSixDecibelsApartPlaySixDecibelsApartAndOffPlaysThemAlike() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases)
+    func trackGainsSixDecibelsApartPlaySixDecibelsApartAndOffPlaysThemAlike(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let (loud, quiet) = try tonesTagged(in: session.directory)
         try session.launch(["--replaygain", "track", loud, quiet])
@@ -55,7 +56,7 @@ import TestSupport
         try goTo(1, session)
         let quietTrack = try level(of: "Quiet", session)
         #expect(session.waitFor { session.metadata()["reprise:replayGain"] == .double(-9) })
-        #expect(abs(decibels(loudTrack, over: quietTrack) - 6) <= 0.5, "track mode: \(loudTrack) vs \(quietTrack)")
+        #expect(abs(decibels(loudTrack, over: quietTrack) - 6) <= 0.5, "track mode on \(server): \(loudTrack) vs \(quietTrack)")
 
         // Off: the stream loads again where it is, without the leveller; both play as recorded.
         try session.set("ReplayGain", .string("off"), interface: Self.sound)
@@ -64,7 +65,7 @@ import TestSupport
         let quietOff = try level(of: "Quiet", session)
         try goTo(0, session)
         let loudOff = try level(of: "Loud", session)
-        #expect(abs(decibels(loudOff, over: quietOff)) <= 0.5, "off: \(loudOff) vs \(quietOff)")
+        #expect(abs(decibels(loudOff, over: quietOff)) <= 0.5, "off on \(server): \(loudOff) vs \(quietOff)")
         #expect(abs(decibels(loudOff, over: loudTrack) - 3) <= 0.5, "the loud file's -3 dB: \(loudOff) vs \(loudTrack)")
 
         // Album: both at the album's -6 dB.
@@ -73,7 +74,7 @@ import TestSupport
         let loudAlbum = try level(of: "Loud", session)
         try goTo(1, session)
         let quietAlbum = try level(of: "Quiet", session)
-        #expect(abs(decibels(loudAlbum, over: quietAlbum)) <= 0.5, "album: \(loudAlbum) vs \(quietAlbum)")
+        #expect(abs(decibels(loudAlbum, over: quietAlbum)) <= 0.5, "album on \(server): \(loudAlbum) vs \(quietAlbum)")
         #expect(abs(decibels(loudOff, over: loudAlbum) - 6) <= 0.5, "album gain -6 dB: \(loudOff) vs \(loudAlbum)")
     }
 
