@@ -39,6 +39,9 @@ public final class ScriptedEngine: PlaybackEngine {
     public var replayGain: (kind: ReplayGainKind, preamp: Double, fallback: Double)?
     /// Every ReplayGain request, in order.
     public var replayGainKinds: [ReplayGainKind] = []
+    /// The last crossfade plan given.
+    public var crossfadePlan: CrossfadePlan?
+    public func setCrossfadePlan(_ plan: CrossfadePlan) { crossfadePlan = plan }
     /// What the test says the pipeline applies.
     public var appliedGainDecibels: Double?
     public func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {

@@ -238,7 +238,7 @@ public final class Playbin {
 
     private func applyGain() {
         guard let gainStage else { return }
-        rp_object_set_double(UnsafeMutableRawPointer(gainStage), "volume", gain)
+        rp_object_set_double(UnsafeMutableRawPointer(gainStage), "volume", gain * fade)
         rp_object_set_bool(UnsafeMutableRawPointer(gainStage), "mute", isSilenced)
     }
 
@@ -300,6 +300,9 @@ public final class Playbin {
 
     /// Linear gain inside the pipeline, 1.0 = unchanged (at most 10). The sound server's stream volume is the user's.
     public var gain = 1.0 { didSet { applyGain() } }
+
+    /// A crossfade's share of the gain, 0…1 (1: none under way).
+    public var fade = 1.0 { didSet { applyGain() } }
 }
 
 /// A body run once on the loop, by whichever of two callers comes first (both run on the loop thread).

@@ -11,6 +11,7 @@ public enum SoundNames {
             .init("ReplayGain", "s", writable: true),
             .init("ReplayGainPreamp", "d", writable: true),
             .init("ReplayGainFallback", "d", writable: true),
+            .init("Crossfade", "d", writable: true),
             .init("AppliedGain", "d"),
             .init("AppliedGainKind", "s"),
         ])
@@ -34,6 +35,7 @@ final class SoundInterface: InterfaceImplementation {
         case "ReplayGain": return .string(player.replayGain.mode.rawValue)
         case "ReplayGainPreamp": return .double(player.replayGain.preampDecibels)
         case "ReplayGainFallback": return .double(player.replayGain.fallbackDecibels)
+        case "Crossfade": return .double(player.crossfade.seconds)
         case "AppliedGain": return .double(applied?.decibels ?? 0)
         case "AppliedGainKind": return .string(applied?.kind.rawValue ?? ReplayGainKind.none.rawValue)
         default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
@@ -41,6 +43,15 @@ final class SoundInterface: InterfaceImplementation {
     }
 
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        if property == "Crossfade" {
+            guard case .double(let seconds) = value else { throw .invalidArgs("Crossfade has the wrong type") }
+            do throws(PlayerError) {
+                player.setCrossfade(CrossfadeSettings(seconds: try CrossfadeSettings.checked(seconds)))
+            } catch {
+                throw error.dbusError
+            }
+            return
+        }
         guard ["ReplayGain", "ReplayGainPreamp", "ReplayGainFallback"].contains(property) else {
             if Self.propertyNames.contains(property) {
                 throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")

@@ -3,7 +3,8 @@
 /// The config file has `key = value` lines (`#` starts a comment):
 /// `category = playback`, `options = duckOthers, notifyOthersOnDeactivation`, `silent = false`,
 /// `trigger-roles = phone`, `speeds = 0.5, 1, 1.25, 1.5, 2` (the speeds offered for video; the system list by default),
-/// `replaygain = auto` (off, track, album, auto), `replaygain-preamp = 0`, `replaygain-fallback = 0` (dB).
+/// `replaygain = auto` (off, track, album, auto), `replaygain-preamp = 0`, `replaygain-fallback = 0` (dB),
+/// `crossfade = 0` (seconds, 0.5–12; 0 or off: none).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -14,6 +15,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var speeds = SpeedList()
     /// Loudness levelling between tracks.
     public var replayGain = ReplayGainSettings()
+    /// Overlap between tracks.
+    public var crossfade = CrossfadeSettings()
 
     public init() {}
 
@@ -51,6 +54,8 @@ public struct AudioSettings: Sendable, Equatable {
             triggerRoles = Set(list)
         case "speeds":
             speeds = try SpeedList(config: value)
+        case "crossfade":
+            crossfade.seconds = try CrossfadeSettings.seconds(value)
         case "replaygain":
             replayGain.mode = try ReplayGainSettings.mode(named: value)
         case "replaygain-preamp":

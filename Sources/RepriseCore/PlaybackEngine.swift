@@ -23,6 +23,8 @@ public protocol PlaybackEngine: AnyObject {
     /// Levels loudness from now on with `kind` of gain (`none`: off), `preampDecibels` added to tagged gains and
     /// `fallbackDecibels` for media without ReplayGain tags.
     func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double)
+    /// How the loaded stream gives way to the prepared next one, and whether a load while one sounds fades it out.
+    func setCrossfadePlan(_ plan: CrossfadePlan)
     /// The ReplayGain applied to what plays now, in dB; nil when none is.
     var appliedGainDecibels: Double? { get }
     /// Position of the loaded stream, when known.

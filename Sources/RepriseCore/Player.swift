@@ -48,6 +48,10 @@ public final class Player {
     public internal(set) var replayGain = ReplayGainSettings()
     /// What the engine was last told about ReplayGain.
     var sentReplayGain: ReplayGainRequest?
+    /// Crossfade between tracks (see ``setCrossfade(_:)``).
+    public internal(set) var crossfade = CrossfadeSettings()
+    /// What the engine was last told about crossfading.
+    var sentCrossfadePlan: CrossfadePlan?
     var announcedSkippable = false
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
@@ -333,6 +337,7 @@ public final class Player {
             if transactionDepth == 0 {
                 prepareNextEntry()
                 applyReplayGain()
+                applyCrossfadePlan()
                 if !trackListChanges.isEmpty {
                     let changes = trackListChanges
                     trackListChanges.removeAll()

@@ -2,21 +2,30 @@ import GStreamerKit
 import RepriseCore
 
 /// The ``PlaybackEngine`` over a GStreamer playbin: turns player requests into pipeline state
-/// changes and seeks, and pipeline bus messages into player events.
+/// changes and seeks, and pipeline bus messages into player events. With crossfade a second, audio-only playbin
+/// takes the incoming track while the first fades out (see GStreamerEngine+Crossfade.swift); `playbin` is always
+/// the one whose stream is the player's.
 final class GStreamerEngine: PlaybackEngine {
-    private let playbin: Playbin
-    private let log: Log
+    /// The stream loaded now, the one the player sees.
+    var playbin: Playbin
+    /// The pipeline made by the service (with the video sink): video always plays there.
+    let main: Playbin
+    /// The second pipeline, made on the first crossfade.
+    var spare: Playbin?
+    let makeSpare: () -> Playbin?
+    let timers: LoopTimers
+    let log: Log
     weak var player: Player?
-    private var loaded = false
-    private var prerolled = false
-    private var wantsPlaying = false
-    private var pendingSeek: Int64?
+    var loaded = false
+    var prerolled = false
+    var wantsPlaying = false
+    var pendingSeek: Int64?
     /// The loaded stream's failure was reported (a refused state change that follows says nothing new).
     private var errorReported = false
-    private var rate = 1.0
+    var rate = 1.0
     private var volume = 1.0
-    /// Lowered for a short sound (the audio policy's duck decision).
-    var isDucked = false { didSet { playbin.gain = volume * (isDucked ? Self.duckedGain : 1) } }
+    /// Lowered for a short sound (the audio policy's duck decision), on everything that sounds.
+    var isDucked = false { didSet { applyGain() } }
     static let duckedGain = 0.3
     /// The sound server asked the stream to pause (true) or play again (false): a cork request.
     var onCorkRequest: ((Bool) -> Void)?
@@ -28,29 +37,44 @@ final class GStreamerEngine: PlaybackEngine {
     var onLoad: (() -> Void)?
     /// Buffering of network media, in percent (100: enough to play).
     var onBuffering: ((Int) -> Void)?
-    private var subtitleURI: String?
+    var subtitleURI: String?
     private var nextSubtitleURI: String?
+    /// The crossfade plan the player gave, the URI prepared to follow, and the fade state (see the extension).
+    var plan = CrossfadePlan.off
+    var preparedURI: String?
+    var crossfade = CrossfadeState()
     /// Times the loaded stream was restarted after a caps negotiation failure (see ``recoverFromNegotiationFailure()``).
     private var renegotiations = 0
     static let renegotiationLimit = 3
 
-    init(playbin: Playbin, log: Log) {
+    init(playbin: Playbin, timers: LoopTimers, log: Log, makeSpare: @escaping () -> Playbin? = { nil }) {
         self.playbin = playbin
+        main = playbin
+        self.timers = timers
         self.log = log
-        playbin.onMessage = { [unowned self] message in self.handle(message) }
+        self.makeSpare = makeSpare
+        playbin.onMessage = { [unowned self, unowned playbin] message in self.route(message, from: playbin) }
+    }
+
+    /// Every pipeline there is (what settings apply to).
+    var pipelines: [Playbin] { [main] + (spare.map { [$0] } ?? []) }
+
+    private func applyGain() {
+        for pipeline in pipelines { pipeline.gain = volume * (isDucked ? Self.duckedGain : 1) }
     }
 
     let rateRange: ClosedRange<Double> = 0.5...2.0
 
     /// The sink the next stream opens on (the output the user chose); nil for the sound server's default.
     var outputDevice: String? {
-        get { playbin.outputDevice }
-        set { playbin.outputDevice = newValue }
+        get { main.outputDevice }
+        set { for pipeline in pipelines { pipeline.outputDevice = newValue } }
     }
 
     /// The pipeline changes state on its own thread: a refusal arrives later, as an error message or
     /// ``PipelineMessage/stateRefused(generation:)``, and fails the stream then.
     func load(_ uri: String, playing: Bool) -> Bool {
+        choosePipeline(forLoading: uri, playing: playing)
         loaded = true
         prerolled = false
         pendingSeek = nil
@@ -66,13 +90,14 @@ final class GStreamerEngine: PlaybackEngine {
 
     func resume() -> Bool {
         wantsPlaying = true
-        playbin.setState(.playing)
+        for pipeline in sounding { pipeline.setState(.playing) }
+        scheduleCrossfadeTick()
         return true
     }
 
     func pause() -> Bool {
         wantsPlaying = false
-        playbin.setState(.paused)
+        for pipeline in sounding { pipeline.setState(.paused) }
         return true
     }
 
@@ -81,20 +106,31 @@ final class GStreamerEngine: PlaybackEngine {
         loaded = false
         prerolled = false
         wantsPlaying = false
+        endCrossfades()
         playbin.stop()
         playbin.setNextURI(nil)
+        preparedURI = nil
     }
 
-    /// Runs `body` once the pipeline has done what was asked of it (at most `timeoutMilliseconds` later).
+    /// Runs `body` once the pipelines have done what was asked of them (at most `timeoutMilliseconds` later each).
     func whenSettled(timeoutMilliseconds: UInt32, _ body: @escaping () -> Void) {
-        playbin.whenSettled(timeoutMilliseconds: timeoutMilliseconds, body)
+        guard let spare else { return main.whenSettled(timeoutMilliseconds: timeoutMilliseconds, body) }
+        main.whenSettled(timeoutMilliseconds: timeoutMilliseconds) { spare.whenSettled(timeoutMilliseconds: timeoutMilliseconds, body) }
     }
 
     func prepareNext(_ uri: String?) {
+        preparedURI = uri
         // playbin takes the subtitle file of the next stream with its URI.
         nextSubtitleURI = uri.flatMap { subtitleFor?($0) }
         playbin.setSubtitleURI(nextSubtitleURI)
-        playbin.setNextURI(uri)
+        handOverPrepared()
+    }
+
+    /// Gives playbin the prepared URI for a gapless hand-over, unless it is to crossfade in instead (playbin takes
+    /// the URI as soon as it has read the current stream, which may be long before the crossfade would begin).
+    func handOverPrepared() {
+        playbin.setNextURI(plan.nextOverlapSeconds == nil ? preparedURI : nil)
+        scheduleCrossfadeTick()
     }
 
     func seek(toMicroseconds microseconds: Int64) -> Bool {
@@ -105,7 +141,10 @@ final class GStreamerEngine: PlaybackEngine {
             pendingSeek = nanoseconds.partialValue
             return true
         }
+        finishFade() // what fades out has nothing to do with where the current stream goes
+        abandonIncoming() // the moment to fade in is no longer the one it was loaded for
         playbin.seek(toNanoseconds: nanoseconds.partialValue, rate: rate)
+        scheduleCrossfadeTick()
         return true
     }
 
@@ -118,18 +157,19 @@ final class GStreamerEngine: PlaybackEngine {
 
     func setVolume(_ volume: Double) {
         self.volume = volume
-        playbin.gain = volume * (isDucked ? Self.duckedGain : 1)
+        applyGain()
     }
 
     var isMuted: Bool {
-        get { playbin.isSilenced }
-        set { playbin.isSilenced = newValue }
+        get { main.isSilenced }
+        set { for pipeline in pipelines { pipeline.isSilenced = newValue } }
     }
 
     func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {
         let wasLevelling = playbin.levelsLoudness
-        playbin.replayGain = kind == .none ? nil
+        let configuration = kind == .none ? nil
             : ReplayGainConfiguration(albumMode: kind == .album, preampDecibels: preampDecibels, fallbackDecibels: fallbackDecibels)
+        for pipeline in pipelines { pipeline.replayGain = configuration }
         // Turned on or off while a stream is loaded: its audio filter has (or lacks) the leveller, so the stream loads
         // again where it is, with a filter made for the new setting.
         if loaded, wasLevelling != (kind != .none) {
@@ -141,11 +181,15 @@ final class GStreamerEngine: PlaybackEngine {
     var appliedGainDecibels: Double? { playbin.appliedReplayGainDecibels }
 
     /// The `media.role` of the next stream loaded.
-    func setStreamRole(_ role: String) { playbin.setRole(role) }
+    func setStreamRole(_ role: String) {
+        streamRole = role
+        for pipeline in pipelines { pipeline.setRole(role) }
+    }
+    var streamRole = "music"
 
     var positionMicroseconds: Int64? { playbin.positionNanoseconds.map { $0 / 1000 } }
 
-    private func handle(_ message: PipelineMessage) {
+    func handle(_ message: PipelineMessage) {
         guard let player else { return }
         switch message {
         case .asyncDone where loaded && !prerolled:
@@ -157,6 +201,8 @@ final class GStreamerEngine: PlaybackEngine {
             player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
                                     seekable: playbin.isSeekable)
             onStreamReady?(subtitleURI)
+            beginFadeIfWaiting()
+            scheduleCrossfadeTick()
         case .streamStart where loaded && prerolled:
             guard let uri = playbin.takeGaplessSwitch() else { break }
             if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }

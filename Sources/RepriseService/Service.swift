@@ -39,7 +39,10 @@ public enum Service {
         var exitStatus: Int32 = 0
 
         // The engine and the player; video (window, sidecar subtitles) is set up before the first stream loads.
-        let engine = GStreamerEngine(playbin: playbin, log: log)
+        // A second, audio-only pipeline for crossfades, made when the first one is needed.
+        let engine = GStreamerEngine(playbin: playbin, timers: loop, log: log) {
+            Playbin(role: "music", applicationName: "Reprise", iconName: "reprise")
+        }
         engine.setStreamRole(audioSettings.category.streamRole) // before the first stream opens
         let fileSystem = PosixFileSystem()
         let player = Player(engine: engine, log: log, fileSystem: fileSystem)
@@ -48,6 +51,7 @@ public enum Service {
         }
         engine.player = player
         player.setReplayGain(audioSettings.replayGain)
+        player.setCrossfade(audioSettings.crossfade)
         let video = VideoController(playbin: playbin, player: player, speeds: audioSettings.speeds, loop: loop, log: log)
         engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
         engine.onLoad = { video.streamWillLoad() }

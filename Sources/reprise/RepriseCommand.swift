@@ -33,6 +33,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Audio options, comma-separated: mixWithOthers, duckOthers, notifyOthersOnDeactivation.") var options: String?
     @Flag(help: "Start in silent mode.") var silent = false
     @Option(help: "ReplayGain: off, track, album or auto.") var replaygain: String?
+    @Option(help: "Crossfade between tracks: seconds (0.5 to 12) or off.") var crossfade: String?
     @Argument(help: "Files, directories, playlists or URIs.") var media: [String] = []
 
     func run() throws {
@@ -41,6 +42,7 @@ struct Serve: ParsableCommand {
         if let options { settings.append(("options", options)) }
         if silent { settings.append(("silent", "true")) }
         if let replaygain { settings.append(("replaygain", replaygain)) }
+        if let crossfade { settings.append(("crossfade", crossfade)) }
         var check = AudioSettings()
         do throws(PlayerError) {
             for (key, value) in settings { try check.set(key, value) }

@@ -10,6 +10,7 @@ struct ReplayGainReport {
     var fallback: Double
     var appliedGain: Double
     var appliedKind: String
+    var crossfade: Double
 
     /// Nil when the player has no such interface (another player).
     init?(_ client: ServiceClient) {
@@ -20,6 +21,7 @@ struct ReplayGainReport {
         fallback = ReportedNumbers.finite((try? client.get("ReplayGainFallback", interface: interface))?.doubleValue)
         appliedGain = ReportedNumbers.finite((try? client.get("AppliedGain", interface: interface))?.doubleValue)
         appliedKind = (try? client.get("AppliedGainKind", interface: interface))?.stringValue ?? "none"
+        crossfade = ReportedNumbers.finite((try? client.get("Crossfade", interface: interface))?.doubleValue)
     }
 
     var json: JSON {
@@ -69,6 +71,40 @@ struct ReplayGain: ParsableCommand {
             } else {
                 printLine("\(report.mode)   preamp \(ReportedNumbers.decibels(report.preamp))   fallback \(ReportedNumbers.decibels(report.fallback))"
                           + "   applied \(report.appliedText)")
+            }
+        }
+    }
+}
+
+struct Crossfade: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crossfade",
+        abstract: "Show or set the crossfade between tracks: SECONDS (0.5 to 12) or off.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "seconds (0.5 to 12) or off") var seconds: String?
+
+    func validate() throws {
+        guard let seconds else { return }
+        do throws(PlayerError) { _ = try CrossfadeSettings.seconds(seconds) } catch {
+            throw ValidationError(TerminalText.sanitized(error.message))
+        }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let interface = SoundNames.interface
+            if let seconds, let value = try? CrossfadeSettings.seconds(seconds) {
+                try client.set("Crossfade", .double(value), interface: interface)
+            }
+            guard let current = (try? client.get("Crossfade", interface: interface))?.doubleValue else {
+                throw CLIError("\(client.destination) has no crossfade")
+            }
+            let seconds = ReportedNumbers.finite(current)
+            if target.json {
+                printJSON(.object([("crossfade", .number(seconds))]))
+            } else {
+                printLine(seconds > 0 ? "\(seconds) s" : "off")
             }
         }
     }

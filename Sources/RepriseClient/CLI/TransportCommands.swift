@@ -39,6 +39,7 @@ struct Status: ParsableCommand {
                     ("position", .number(Double(position) / 1e6)), ("length", length.map { .number(Double($0) / 1e6) } ?? .null),
                     ("volume", volume.map(JSON.number) ?? .null), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
                     ("replayGain", replayGain?.json ?? .null),
+                    ("crossfade", replayGain.map { .number($0.crossfade) } ?? .null),
                 ]))
                 return
             }
