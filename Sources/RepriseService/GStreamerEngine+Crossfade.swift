@@ -6,17 +6,13 @@ import RepriseCore
 struct CrossfadeState {
     /// The stream fading out (the previous track), still sounding.
     var fadingOut: Playbin?
-    /// The next track loaded (paused, silent) ahead of the moment its fade-in begins; the current one is still the
-    /// player's.
+    /// The next track started (at silence) when its fade-in is due, until it has prerolled; the current one is still
+    /// the player's.
     var incoming: Incoming?
     struct Incoming {
         let playbin: Playbin
         let uri: String
         let seconds: Double
-        /// It has prerolled.
-        var isReady = false
-        /// The moment came before it had prerolled: the fade begins as soon as it has.
-        var beginsWhenReady = false
     }
     /// A load that fades the previous stream out, waiting for the new one to preroll: the fade's length.
     var waitingSeconds: Double?
@@ -44,7 +40,8 @@ extension GStreamerEngine {
     var sounding: [Playbin] {
         var all = [playbin]
         if let out = crossfade.fadingOut { all.append(out) }
-        return all // what waits to fade in stays paused until then
+        if let incoming = crossfade.incoming { all.append(incoming.playbin) }
+        return all
     }
 
     /// Messages of the player's stream are handled as ever; of the others only what matters to them.
@@ -52,10 +49,7 @@ extension GStreamerEngine {
         if source === playbin { return handle(message) }
         if let incoming = crossfade.incoming, source === incoming.playbin {
             switch message {
-            case .asyncDone:
-                log.debug("crossfade: incoming ready at \(ContinuousClock.now)")
-                crossfade.incoming?.isReady = true
-                if incoming.beginsWhenReady { beginCrossfade() }
+            case .asyncDone: beginCrossfade()
             case .error(let text, _, _):
                 log.warning("crossfade into \(incoming.uri) failed (\(text)); it follows without one")
                 abandonIncoming(failed: true)
@@ -139,7 +133,7 @@ extension GStreamerEngine {
     private var needsTick: Bool {
         if crossfade.ramp != nil { return wantsPlaying }
         return plan.nextOverlapSeconds != nil && preparedURI != nil && preparedURI != crossfade.failedURI && loaded
-            && prerolled && wantsPlaying && crossfade.fadingOut == nil && crossfade.incoming?.beginsWhenReady != true
+            && prerolled && wantsPlaying && crossfade.fadingOut == nil && crossfade.incoming == nil
     }
 
     private func tick() {
@@ -163,38 +157,31 @@ extension GStreamerEngine {
             return scheduleCrossfadeTick(afterMilliseconds: 500)
         }
         // Real time left (at the playback rate); a short track overlaps at most half of itself. The next stream
-        // loads (paused, silent) a little ahead, so its fade-in begins on time.
+        // starts playing at silence when its fade-in is due and the fade begins once it has prerolled (a stream
+        // prerolled paused ahead of time starts against its sink's clock ~the time it waited late, so it is not).
         let overlap = min(seconds, Double(duration) / 1e9 / 2)
         let left = Double(duration - position) / 1e9 / max(rate, 0.1)
-        if crossfade.incoming == nil, left <= overlap + Self.crossfadeLead { loadIncoming(uri, seconds: overlap) }
         guard left <= overlap else {
-            let untilLoad = left - overlap - Self.crossfadeLead
-            let wait = (crossfade.incoming == nil && untilLoad > 0 ? untilLoad : left - overlap) / 2 * 1000
-            return scheduleCrossfadeTick(afterMilliseconds: UInt32(min(1000, max(20, wait))))
+            return scheduleCrossfadeTick(afterMilliseconds: UInt32(min(1000, max(20, (left - overlap) / 2 * 1000))))
         }
-        if crossfade.incoming?.isReady == true { beginCrossfade() } else { crossfade.incoming?.beginsWhenReady = true }
+        if crossfade.incoming == nil { loadIncoming(uri, seconds: overlap) }
     }
 
-    /// How long before its fade-in the next stream is loaded (paused) on the other pipeline.
-    static let crossfadeLead = 1.5
-
-    /// Loads `uri` on the other pipeline, paused and silent, to fade in over `seconds` when the moment comes.
+    /// Starts `uri` on the other pipeline, playing at silence, to fade in over `seconds` once it has prerolled.
     private func loadIncoming(_ uri: String, seconds: Double) {
         guard let other = otherPipeline() else { return }
         playbin.setNextURI(nil) // the current stream ends by itself now, no gapless hand-over
         other.fade = 0
-        other.load(uri, subtitleURI: nil, state: .paused)
+        other.load(uri, subtitleURI: nil, state: wantsPlaying ? .playing : .paused)
         crossfade.incoming = CrossfadeState.Incoming(playbin: other, uri: uri, seconds: seconds)
     }
 
-    /// The moment has come and the incoming stream has prerolled: it plays, becomes the player's track, and the fade
-    /// begins.
+    /// The incoming stream has prerolled: it becomes the player's track and the fade begins.
     private func beginCrossfade() {
         guard let incoming = crossfade.incoming else { return }
         log.info("crossfade into \(incoming.uri) over \(String(format: "%.1f", incoming.seconds)) s")
         crossfade.incoming = nil
         crossfade.fadingOut = playbin
-        incoming.playbin.setState(.playing)
         use(incoming.playbin)
         prerolled = true
         pendingSeek = nil
