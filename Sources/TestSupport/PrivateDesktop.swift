@@ -204,20 +204,18 @@ public final class PrivateDesktop {
     /// What reached the `speakers` sink during `seconds` (its monitor, left channel, 44.1 kHz), without the first
     /// 100 ms (what the monitor had buffered before the recording began).
     public func recordSpeakers(seconds: Double) throws -> [Int16] {
+        let recording = try startRecordingSpeakers()
+        usleep(useconds_t(seconds * 1_000_000))
+        return recording.finish()
+    }
+
+    /// Starts recording the `speakers` sink's monitor; ``SpeakerRecording/finish()`` stops and reads it.
+    public func startRecordingSpeakers() throws -> SpeakerRecording {
         let file = directory + "/monitor-\(UInt64(monotonicSeconds() * 1000)).raw"
-        var recorder = try Child.spawn("parec", ["-d", "speakers.monitor", "--raw", "--format=s16le", "--channels=2",
+        let recorder = try Child.spawn("parec", ["-d", "speakers.monitor", "--raw", "--format=s16le", "--channels=2",
                                                  "--rate=44100", "--latency-msec=20", file],
                                        environment: environment, stdout: directory + "/parec.log", stderr: directory + "/parec.log")
-        usleep(useconds_t(seconds * 1_000_000))
-        kill(recorder.pid, SIGTERM)
-        _ = recorder.wait()
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let data = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
-        let skip = min(data.count, 44100 * 4 / 10) & ~3
-        return data.dropFirst(skip).withUnsafeBytes { raw in
-            let frames = raw.bindMemory(to: Int16.self)
-            return stride(from: 0, to: frames.count - 1, by: 2).map { frames[$0] }
-        }
+        return SpeakerRecording(recorder: recorder, file: file)
     }
 
     /// The loudest sample (of 32767) that reached the `speakers` sink during `seconds`, recorded from its monitor.
@@ -288,5 +286,24 @@ public struct SinkInput: Sendable {
             }
         }
         return inputs
+    }
+}
+
+/// A recording of the `speakers` sink's monitor under way (16-bit, 44.1 kHz, left channel kept).
+public struct SpeakerRecording {
+    var recorder: Child
+    let file: String
+
+    /// Stops the recorder and returns the left channel, less its first 0.4 s (the recorder settling).
+    public consuming func finish() -> [Int16] {
+        kill(recorder.pid, SIGTERM)
+        _ = recorder.wait()
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
+        let skip = min(data.count, 44100 * 4 / 10) & ~3
+        return data.dropFirst(skip).withUnsafeBytes { raw in
+            let frames = raw.bindMemory(to: Int16.self)
+            return stride(from: 0, to: frames.count - 1, by: 2).map { frames[$0] }
+        }
     }
 }

@@ -73,6 +73,53 @@ import TestSupport
         #expect(gapless.overlap <= 0.2, "one album overlapped \(gapless.overlap) s")
     }
 
+    /// The largest amplitude of each tone in a recording of `seconds`, as a share of the tones' full level.
+    func loudest(_ session: Session, seconds: Double) throws -> (low: Double, high: Double) {
+        let samples = try session.recordSpeakers(seconds: seconds)
+        let full = 0.2 * 32767
+        return ((amplitudes(of: 440, in: samples).max() ?? 0) / full, (amplitudes(of: 880, in: samples).max() ?? 0) / full)
+    }
+
+    @Test func aUsersNextFadesQuicklyAndPauseDuringAFadeSilencesBothTracks() throws {
+        let session = try Session()
+        defer { session.close() }
+        let a = try tone("low", session, frequency: 440, album: "One", number: 1)
+        let b = try tone("high", session, frequency: 880, album: "Two", number: 1)
+        try session.launch(["--crossfade", "3", a, b, a])
+        #expect(session.waitFor { session.title() == "low" && session.status() == "Playing" && (session.position() ?? 0) > 500_000 })
+
+        // Next: the old track fades out over a fraction of a second while the new one comes in.
+        let recording = try session.startRecordingSpeakers()
+        Thread.sleep(forTimeInterval: 0.8)
+        try session.call("Next")
+        Thread.sleep(forTimeInterval: 1.7)
+        let samples = recording.finish()
+        let full = 0.2 * 32767
+        let low = amplitudes(of: 440, in: samples), high = amplitudes(of: 880, in: samples)
+        let both = zip(low, high).filter { $0 > full / 10 && $1 > full / 10 }.count
+        #expect(low.contains { $0 > full / 2 } && high.contains { $0 > full / 2 }, "both tones were heard")
+        #expect(both >= 2 && both <= 8, "a user's Next overlapped \(Double(both) / 10) s (a quick fade, not a cut)")
+        #expect(session.title() == "high")
+        if ProcessInfo.processInfo.environment["CROSSFADE_DEBUG"] != nil { print("next overlap", both) }
+
+        // An automatic crossfade: the next track is the current one from the moment its fade-in begins; Pause
+        // silences both, Play brings both back.
+        let length = try #require(session.metadata()["mpris:length"]?.int64Value)
+        let id = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [id, .int64(length - 4_000_000)])
+        #expect(session.waitFor { session.title() == "low" })
+        try session.call("Pause")
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect((session.position() ?? .max) < 2_000_000, "the new track's position, from its start")
+        let paused = try loudest(session, seconds: 1)
+        if ProcessInfo.processInfo.environment["CROSSFADE_DEBUG"] != nil { print("paused", paused) }
+        #expect(paused.low < 0.05 && paused.high < 0.05, "paused during a crossfade: \(paused)")
+        try session.call("Play")
+        let resumed = try loudest(session, seconds: 1.5)
+        if ProcessInfo.processInfo.environment["CROSSFADE_DEBUG"] != nil { print("resumed", resumed) }
+        #expect(resumed.low > 0.1 && resumed.high > 0.3, "both tracks sound again: \(resumed)")
+    }
+
     @Test func theSettingFromDBusAndTheCLIAndItsLimits() throws {
         let session = try Session()
         defer { session.close() }

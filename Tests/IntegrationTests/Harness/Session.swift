@@ -288,6 +288,7 @@ final class Session {
     /// The loudest sample (of 32767) reaching the `speakers` output during `seconds`.
     func peakLevel(seconds: Double = 0.6) throws -> Int { try desktop.peakLevel(seconds: seconds) }
     func recordSpeakers(seconds: Double) throws -> [Int16] { try desktop.recordSpeakers(seconds: seconds) }
+    func startRecordingSpeakers() throws -> SpeakerRecording { try desktop.startRecordingSpeakers() }
 
     /// Kills the session's PulseAudio and starts it again.
     func restartPulse() throws { try desktop.restartPulse() }
