@@ -149,7 +149,6 @@ extension GStreamerEngine {
             guard progress < 1 else { return finishFade() }
             crossfade.fadingOut?.fade = cos(progress * .pi / 2)
             playbin.fade = sin(progress * .pi / 2)
-            log.debug("crossfade \(Int(progress * 100))%")
             return scheduleCrossfadeTick(afterMilliseconds: 30)
         }
         guard let seconds = plan.nextOverlapSeconds, let uri = preparedURI, needsTick,

@@ -224,5 +224,26 @@ func soundRows(_ bench: Bench, binary: String, seconds: Double, contender: Conte
     row.values["floor"] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "off"]), path, seconds: seconds).cpu
     row.values[contender.name] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "track"]), path,
                                                      seconds: seconds).cpu
-    return [row]
+    return [row, try crossfadeRow(bench, binary: binary, seconds: seconds, contender: contender)]
+}
+
+/// CPU over a queue of 6 s tracks of different albums crossfaded for 3 s (two streams half of the time) against the
+/// same queue joined gaplessly.
+func crossfadeRow(_ bench: Bench, binary: String, seconds: Double, contender: Contender) throws -> Row {
+    let folder = bench.workDirectory + "/crossfade"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for index in 0..<12 {
+        let path = folder + String(format: "/%02d.ogg", index)
+        try generateTone(at: path, seconds: 6, frequency: 300 + 50 * index,
+                         tags: "title=(string)\\\"Tone \(index)\\\",album=(string)\\\"Album \(index)\\\"",
+                         encoder: ["vorbisenc", "!", "oggmux"])
+        chmod(path, 0o644)
+    }
+    chmod(folder, 0o755)
+    var row = Row(figure: "CPU over 6 s tracks crossfaded 3 s (\(Int(seconds)) s)", unit: "%", floorKey: "floor",
+                  note: "floor: the same queue joined gaplessly (crossfade off)")
+    row.values["floor"] = try bench.footprint(.reprise(binary: binary, arguments: ["--crossfade", "0"]), folder, seconds: seconds).cpu
+    row.values[contender.name] = try bench.footprint(.reprise(binary: binary, arguments: ["--crossfade", "3"]), folder,
+                                                     seconds: seconds).cpu
+    return row
 }

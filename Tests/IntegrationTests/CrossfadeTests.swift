@@ -42,7 +42,7 @@ import TestSupport
         if ProcessInfo.processInfo.environment["CROSSFADE_DEBUG"] != nil {
             print(zip(low, high).map { "\(Int($0 * 100 / full))/\(Int($1 * 100 / full))" }.joined(separator: " "))
             print(session.log(of: session.ownerProcess(of: "org.mpris.MediaPlayer2.reprise") ?? 0).split(separator: "\n")
-                    .filter { ($0.contains("crossfade") && !$0.hasSuffix("%")) || $0.contains("pipeline") }.suffix(40).joined(separator: "\n"))
+                    .filter { $0.contains("crossfade") || $0.contains("pipeline") }.suffix(40).joined(separator: "\n"))
         }
         return (Double(both) / 10, low.contains { $0 > full / 2 }, high.contains { $0 > full / 2 })
     }
