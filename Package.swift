@@ -26,7 +26,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
         // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib alone.
         .target(name: "CSDBusShims", dependencies: ["CSystemd"]),
-        .target(name: "CGStreamerShims", dependencies: ["CGStreamer"], linkerSettings: [.linkedLibrary("gstvideo-1.0")]),
+        .target(name: "CGStreamerShims", dependencies: ["CGStreamer"],
+                linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gsttag-1.0")]),
         .target(name: "CX11", linkerSettings: [.linkedLibrary("X11")]),
         .target(name: "CLoopShims", dependencies: ["CSystemd", "CGStreamer"]),
         .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"]),

@@ -1,6 +1,7 @@
 /* Keeps oversized tag strings from reaching a sink (see rp_limit_tag_strings in CGStreamerShims.h). */
 #include "CGStreamerShims.h"
 #include <string.h>
+#include <gst/tag/tag.h>
 
 /* Multiple values of a tag (2,000 artists, say) reach the sound server joined into one string. */
 #define RP_MAX_TAG_VALUES 16
@@ -72,4 +73,145 @@ bool rp_limit_tag_strings(GstElement *element, unsigned max_bytes) {
     gulong id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, limit_tags, GUINT_TO_POINTER(max_bytes), NULL);
     gst_object_unref(pad);
     return id != 0;
+}
+
+/* Live streams' titles. A Shoutcast/Icecast stream (caps application/x-icy, metadata-interval=N) carries a metadata
+ * block after every N bytes of audio: one length byte L, then L×16 bytes "StreamTitle='…';…". icydemux reads them
+ * after playbin's network buffer, seconds after they arrived; here they are read at the source's pad, as they
+ * arrive, and posted on the bus at once, and icydemux's own copy of the title is taken out of the stream (the sink
+ * would post it again once the audio before it has played, flipping the title back). */
+typedef struct {
+    gint64 interval;      /* bytes of audio between blocks; 0: not an ICY stream */
+    gint64 audio_left;    /* audio bytes before the next block's length byte */
+    gint meta_left;       /* metadata bytes still to read (-1: the length byte is next) */
+    GByteArray *meta;
+} rp_icy_reader;
+
+static void icy_reader_free(gpointer data) {
+    rp_icy_reader *reader = data;
+    g_byte_array_unref(reader->meta);
+    g_free(reader);
+}
+
+/* Posts the StreamTitle of one whole metadata block, as UTF-8 (Latin-1 and the like converted). */
+static void post_stream_title(GstElement *source, const guint8 *block, gsize size) {
+    static const gchar key[] = "StreamTitle='";
+    const gchar *text = (const gchar *)block;
+    const gchar *found = g_strstr_len(text, (gssize)size, key);
+    if (!found) return;
+    const gchar *start = found + strlen(key);
+    const gchar *end = g_strstr_len(start, (gssize)(size - (gsize)(start - text)), "';");
+    if (!end) end = memchr(start, '\'', size - (gsize)(start - text));
+    if (!end || end <= start) return;
+    static const gchar *encodings[] = { "GST_ICY_TAG_ENCODING", "GST_TAG_ENCODING", NULL };
+    gchar *title = gst_tag_freeform_string_to_utf8(start, (gint)(end - start), encodings);
+    if (!title) return;
+    if (*title) {
+        GstStructure *structure = gst_structure_new(RP_STREAM_TITLE_MESSAGE, "title", G_TYPE_STRING, title, NULL);
+        gst_element_post_message(source, gst_message_new_element(GST_OBJECT(source), structure));
+    }
+    g_free(title);
+}
+
+static GstPadProbeReturn read_icy_metadata(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    rp_icy_reader *reader = data;
+    if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+        GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+        if (GST_EVENT_TYPE(event) == GST_EVENT_CAPS) {
+            GstCaps *caps = NULL;
+            gst_event_parse_caps(event, &caps);
+            GstStructure *structure = caps ? gst_caps_get_structure(caps, 0) : NULL;
+            gint interval = 0;
+            reader->interval = structure && gst_structure_has_name(structure, "application/x-icy")
+                && gst_structure_get_int(structure, "metadata-interval", &interval) && interval > 0 ? interval : 0;
+            reader->audio_left = reader->interval;
+            reader->meta_left = -1;
+            g_byte_array_set_size(reader->meta, 0);
+        } else if (GST_EVENT_TYPE(event) == GST_EVENT_FLUSH_STOP || GST_EVENT_TYPE(event) == GST_EVENT_SEGMENT) {
+            reader->audio_left = reader->interval; /* a new request starts with audio */
+            reader->meta_left = -1;
+            g_byte_array_set_size(reader->meta, 0);
+        }
+        return GST_PAD_PROBE_OK;
+    }
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer || reader->interval == 0) return GST_PAD_PROBE_OK;
+    GstMapInfo map;
+    if (!gst_buffer_map(buffer, &map, GST_MAP_READ)) return GST_PAD_PROBE_OK;
+    GstElement *source = GST_ELEMENT(gst_pad_get_parent_element(pad));
+    gsize at = 0;
+    while (at < map.size) {
+        if (reader->audio_left > 0) {
+            gsize take = MIN((gsize)reader->audio_left, map.size - at);
+            reader->audio_left -= (gint64)take;
+            at += take;
+        } else if (reader->meta_left < 0) {
+            reader->meta_left = map.data[at++] * 16;
+            if (reader->meta_left == 0) reader->audio_left = reader->interval, reader->meta_left = -1;
+        } else {
+            gsize take = MIN((gsize)reader->meta_left, map.size - at);
+            g_byte_array_append(reader->meta, map.data + at, (guint)take);
+            reader->meta_left -= (gint)take;
+            at += take;
+            if (reader->meta_left == 0) {
+                if (source) post_stream_title(source, reader->meta->data, reader->meta->len);
+                g_byte_array_set_size(reader->meta, 0);
+                reader->audio_left = reader->interval;
+                reader->meta_left = -1;
+            }
+        }
+    }
+    if (source) gst_object_unref(source);
+    gst_buffer_unmap(buffer, &map);
+    return GST_PAD_PROBE_OK;
+}
+
+/* icydemux's tag events lose their title (it was posted when it arrived). */
+static GstPadProbeReturn drop_late_title(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad; (void)data;
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    if (!event || GST_EVENT_TYPE(event) != GST_EVENT_TAG) return GST_PAD_PROBE_OK;
+    GstTagList *list = NULL;
+    gst_event_parse_tag(event, &list);
+    if (!list || gst_tag_list_get_tag_size(list, GST_TAG_TITLE) == 0) return GST_PAD_PROBE_OK;
+    GstTagList *rest = gst_tag_list_copy(list);
+    gst_tag_list_remove_tag(rest, GST_TAG_TITLE);
+    gst_event_unref(event);
+    GST_PAD_PROBE_INFO_DATA(info) = gst_event_new_tag(rest);
+    return GST_PAD_PROBE_OK;
+}
+
+static void icy_pad_added(GstElement *demux, GstPad *pad, gpointer data) {
+    (void)demux; (void)data;
+    if (GST_PAD_DIRECTION(pad) == GST_PAD_SRC) gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, drop_late_title, NULL, NULL);
+}
+
+static void watch_live_sources(GstBin *bin, GstBin *sub_bin, GstElement *element, gpointer data) {
+    (void)bin; (void)sub_bin; (void)data;
+    GstElementFactory *factory = gst_element_get_factory(element);
+    if (!factory) return;
+    const gchar *name = GST_OBJECT_NAME(factory);
+    if (strcmp(name, "icydemux") == 0) {
+        g_signal_connect(element, "pad-added", G_CALLBACK(icy_pad_added), NULL);
+    } else if (strcmp(name, "souphttpsrc") == 0) {
+        GstPad *pad = gst_element_get_static_pad(element, "src");
+        if (!pad) return;
+        rp_icy_reader *reader = g_new0(rp_icy_reader, 1);
+        reader->meta_left = -1;
+        reader->meta = g_byte_array_new();
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, read_icy_metadata,
+                          reader, icy_reader_free);
+        gst_object_unref(pad);
+    }
+}
+
+const char *rp_message_stream_title(GstMessage *message) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT) return NULL;
+    const GstStructure *structure = gst_message_get_structure(message);
+    if (!structure || !gst_structure_has_name(structure, RP_STREAM_TITLE_MESSAGE)) return NULL;
+    return gst_structure_get_string(structure, "title");
+}
+
+void rp_post_live_titles_early(GstElement *playbin) {
+    g_signal_connect(playbin, "deep-element-added", G_CALLBACK(watch_live_sources), NULL);
 }

@@ -32,6 +32,8 @@ public enum PipelineMessage: Sendable, Equatable {
     case error(message: String, debug: String, source: String)
     case warning(message: String, source: String)
     case tags(StreamTags)
+    /// A live stream's title update (Shoutcast/Icecast `StreamTitle`, as one text), the moment it arrived.
+    case streamTitle(String)
     /// The pipeline itself (not a child element) changed state.
     case stateChanged(old: ElementState, new: ElementState, pending: ElementState)
     case asyncDone
@@ -106,6 +108,12 @@ public enum PipelineMessage: Sendable, Equatable {
                 self = .streamBegins(generation: generation)
             } else if rp_message_generation(message, Self.stateRefusedName, &generation) {
                 self = .stateRefused(generation: generation)
+            } else {
+                self = .other
+            }
+        case GST_MESSAGE_ELEMENT:
+            if let title = rp_message_stream_title(message) {
+                self = .streamTitle(String(cString: title))
             } else {
                 self = .other
             }

@@ -93,6 +93,7 @@ public final class Playbin {
         keepsPitchAtOtherRates = GStreamer.hasElement("scaletempo")
         if let filter = freshAudioFilter() { rp_object_set_object(elementPointer, "audio-filter", filter.raw); gst_object_unref(filter.raw) }
         handoff.connect(to: element)
+        rp_post_live_titles_early(element)
         let bus = gst_element_get_bus(element)
         watchID = gst_bus_add_watch(bus, { _, message, userdata in
             guard let message, let userdata else { return 1 }

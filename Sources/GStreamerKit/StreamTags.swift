@@ -16,6 +16,10 @@ public struct StreamTags: Sendable, Equatable {
     public var description: String?
     /// ISO 8601 date or date-time, when the stream names one.
     public var date: String?
+    /// The ORGANIZATION tag: a label, or a live stream's station name (its `icy-name` header).
+    public var organization: String?
+    /// The LOCATION tag: where it was recorded, or a live stream's homepage (its `icy-url` header).
+    public var location: String?
 
     public init() {}
 
@@ -31,6 +35,8 @@ public struct StreamTags: Sendable, Equatable {
         comments = Self.strings(list, "comment")
         description = Self.strings(list, "description").first
         date = Self.date(list)
+        organization = Self.strings(list, "organization").first
+        location = Self.strings(list, "location").first
     }
 
     /// True when no field is set.

@@ -21,7 +21,25 @@ extension Player {
     public func engineDidReadTags(_ tags: TrackTags) {
         transaction {
             guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
-            let merged = entry.tags.merged(with: tags.sanitized())
+            var update = tags.sanitized()
+            if !LiveStream.isLive(uri: entry.uri, lengthMicroseconds: entry.lengthMicroseconds) {
+                // A file's ORGANIZATION and LOCATION are a label and a place, not a station.
+                update.station = nil
+                update.stationURL = nil
+            }
+            let merged = entry.tags.merged(with: update)
+            guard merged != entry.tags else { return }
+            queue.update(id: id) { $0.tags = merged }
+            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
+        }
+    }
+
+    /// A live stream's title update (one text, often "Artist - Title"): title and artists are replaced together.
+    public func engineDidReadStreamTitle(_ text: String) {
+        transaction {
+            guard let id = loadedEntryID, let entry = queue.entry(withID: id),
+                  let clean = TrackTags(title: text).sanitized().title else { return }
+            let merged = LiveStream.merge(streamTitle: clean, into: entry.tags)
             guard merged != entry.tags else { return }
             queue.update(id: id) { $0.tags = merged }
             if prerolled { trackListChanges.append(.metadataChanged(id: id)) }

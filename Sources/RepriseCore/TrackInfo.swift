@@ -12,10 +12,14 @@ public struct TrackTags: Sendable, Equatable {
     public var contentCreated: String?
     /// A few sentences about the content (tags' DESCRIPTION).
     public var description: String?
+    /// A live stream's station: its name and homepage (Shoutcast/Icecast `icy-name`, `icy-url`).
+    public var station: String?
+    public var stationURL: String?
 
     public init(title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
                 trackNumber: Int? = nil, discNumber: Int? = nil, genres: [String] = [], composers: [String] = [],
-                comments: [String] = [], contentCreated: String? = nil, description: String? = nil) {
+                comments: [String] = [], contentCreated: String? = nil, description: String? = nil,
+                station: String? = nil, stationURL: String? = nil) {
         self.title = title
         self.artists = artists
         self.album = album
@@ -27,6 +31,8 @@ public struct TrackTags: Sendable, Equatable {
         self.comments = comments
         self.contentCreated = contentCreated
         self.description = description
+        self.station = station
+        self.stationURL = stationURL
     }
 
     /// The longest text a tag keeps, in characters; longer ones are cut and end with "…".
@@ -48,7 +54,8 @@ public struct TrackTags: Sendable, Equatable {
         }
         return TrackTags(title: text(title), artists: list(artists), album: text(album), albumArtists: list(albumArtists),
                          trackNumber: trackNumber, discNumber: discNumber, genres: list(genres), composers: list(composers),
-                         comments: list(comments), contentCreated: text(contentCreated), description: text(description))
+                         comments: list(comments), contentCreated: text(contentCreated), description: text(description),
+                         station: text(station), stationURL: text(stationURL))
     }
 
     /// Fields set in `newer` replace ours; fields it lacks keep their value.
@@ -65,6 +72,8 @@ public struct TrackTags: Sendable, Equatable {
         if !newer.comments.isEmpty { result.comments = newer.comments }
         if let v = newer.contentCreated { result.contentCreated = v }
         if let v = newer.description { result.description = v }
+        if let v = newer.station { result.station = v }
+        if let v = newer.stationURL { result.stationURL = v }
         return result
     }
 }

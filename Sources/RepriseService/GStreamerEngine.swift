@@ -213,6 +213,8 @@ final class GStreamerEngine: PlaybackEngine {
             playbin.applyReplayGain() // the stream's gain may have changed: the limiter follows
             // While a handed-over stream waits to start, its tags may already arrive: they are not the current track's.
             player.engineDidReadTags(TrackTags(tags))
+        case .streamTitle(let text) where loaded && !playbin.isSwitchPending:
+            player.engineDidReadStreamTitle(text)
         case .durationChanged where loaded:
             if let duration = playbin.durationNanoseconds { player.engineLengthDidChange(microseconds: duration / 1000) }
         case .endOfStream where loaded:
@@ -280,6 +282,7 @@ extension TrackTags {
     init(_ tags: StreamTags) {
         self.init(title: tags.title, artists: tags.artists, album: tags.album, albumArtists: tags.albumArtists,
                   trackNumber: tags.trackNumber, discNumber: tags.discNumber, genres: tags.genres,
-                  composers: tags.composers, comments: tags.comments, contentCreated: tags.date, description: tags.description)
+                  composers: tags.composers, comments: tags.comments, contentCreated: tags.date, description: tags.description,
+                  station: tags.organization, stationURL: tags.location)
     }
 }

@@ -97,6 +97,14 @@ void rp_video_sink_forget(GstElement *sink);
 
 /** The display size of playbin's current video stream: pixels and pixel aspect ratio; false when none. */
 bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *par_n, int *par_d);
+/** Live streams' titles (Shoutcast/Icecast StreamTitle) reach `playbin`'s bus the moment they arrive, as an
+ *  element message named RP_STREAM_TITLE_MESSAGE (UTF-8, converted from Latin-1 and the like), and no longer as
+ *  a title tag from the sink once the audio before them has played. */
+void rp_post_live_titles_early(GstElement *playbin);
+#define RP_STREAM_TITLE_MESSAGE "reprise-stream-title"
+/** The title of such a message (owned by the message), else NULL. */
+const char *rp_message_stream_title(GstMessage *message);
+
 /** A string tag of playbin stream `index` through the action signal `signal` (get-audio-tags,
  *  get-text-tags); a newly allocated string (g_free) or NULL. */
 char *rp_playbin_stream_tag(GstElement *playbin, const char *signal, int index, const char *tag);

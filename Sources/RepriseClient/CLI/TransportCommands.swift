@@ -36,6 +36,8 @@ struct Status: ParsableCommand {
                     ("player", .string(client.destination)), ("status", .string(status)),
                     ("title", title.map(JSON.string) ?? .null), ("artists", .array(artists.map(JSON.string))),
                     ("album", album.map(JSON.string) ?? .null), ("url", metadata["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
+                    ("station", metadata["reprise:station"]?.stringValue.map(JSON.string) ?? .null),
+                    ("stationURL", metadata["reprise:stationURL"]?.stringValue.map(JSON.string) ?? .null),
                     ("position", .number(Double(position) / 1e6)), ("length", length.map { .number(Double($0) / 1e6) } ?? .null),
                     ("volume", volume.map(JSON.number) ?? .null), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
                     ("replayGain", replayGain?.json ?? .null),
@@ -48,6 +50,11 @@ struct Status: ParsableCommand {
             if !artists.isEmpty { line += " — " + artists.joined(separator: ", ") }
             if let album { line += " (\(album))" }
             printLine(line)
+            if let station = metadata["reprise:station"]?.stringValue {
+                let genres = metadata["xesam:genre"]?.stringArray ?? []
+                printLine("station \(station)" + (genres.isEmpty ? "" : " (\(genres.joined(separator: ", ")))")
+                          + (metadata["reprise:stationURL"]?.stringValue.map { "  \($0)" } ?? ""))
+            }
             let volumeText = volume.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
             printLine("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumeText)   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")"
                       + (replayGain.map { "   gain \($0.appliedText)" } ?? ""))

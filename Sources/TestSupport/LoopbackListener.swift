@@ -1,0 +1,67 @@
+import Foundation
+import Glibc
+
+/// A TCP listener on 127.0.0.1 (a free port) that hands each connection to `serve` on a thread of its own; the
+/// connection is closed when `serve` returns.
+public final class LoopbackListener: @unchecked Sendable {
+    public let port: UInt16
+    private let descriptor: Int32
+
+    public init(serve: @escaping @Sendable (Int32) -> Void) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound, Glibc.listen(descriptor, 8) == 0 else {
+            if descriptor >= 0 { close(descriptor) }
+            throw HarnessError(message: "could not listen on loopback")
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread {
+            while true {
+                let client = accept(descriptor, nil, nil)
+                guard client >= 0 else { return }
+                Thread.detachNewThread {
+                    serve(client)
+                    close(client)
+                }
+            }
+        }
+    }
+
+    /// Stops accepting (connections being served end when their client goes or `serve` returns).
+    public func stop() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+        close(descriptor)
+    }
+
+    /// Reads a request's head (up to 4 KiB), lowercased; nil when the client sent nothing.
+    public static func readRequest(_ client: Int32) -> String? {
+        var request = [UInt8](repeating: 0, count: 4096)
+        let count = read(client, &request, request.count)
+        guard count > 0 else { return nil }
+        return String(decoding: request[..<count], as: UTF8.self).lowercased()
+    }
+
+    /// Writes all of `data`; false once the client has gone.
+    public static func send<Bytes: DataProtocol>(_ data: Bytes, to client: Int32) -> Bool {
+        let bytes = Array(data)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(client, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
+    }
+}
