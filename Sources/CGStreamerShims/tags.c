@@ -215,3 +215,33 @@ const char *rp_message_stream_title(GstMessage *message) {
 void rp_post_live_titles_early(GstElement *playbin) {
     g_signal_connect(playbin, "deep-element-added", G_CALLBACK(watch_live_sources), NULL);
 }
+
+static void collect_chapters(GList *entries, int64_t *starts, char **titles, int max, int *count) {
+    for (GList *item = entries; item && *count < max; item = item->next) {
+        GstTocEntry *entry = item->data;
+        if (gst_toc_entry_get_entry_type(entry) == GST_TOC_ENTRY_TYPE_CHAPTER) {
+            gint64 start = -1, stop = -1;
+            if (gst_toc_entry_get_start_stop_times(entry, &start, &stop) && start >= 0) {
+                gchar *title = NULL;
+                GstTagList *tags = gst_toc_entry_get_tags(entry);
+                if (tags) gst_tag_list_get_string(tags, GST_TAG_TITLE, &title);
+                starts[*count] = start;
+                titles[*count] = title;
+                (*count)++;
+            }
+        }
+        collect_chapters(gst_toc_entry_get_sub_entries(entry), starts, titles, max, count);
+    }
+}
+
+int rp_message_toc_chapters(GstMessage *message, int64_t *starts, char **titles, int max) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_TOC) return 0;
+    GstToc *toc = NULL;
+    gboolean updated = FALSE;
+    gst_message_parse_toc(message, &toc, &updated);
+    if (!toc) return 0;
+    int count = 0;
+    collect_chapters(gst_toc_get_entries(toc), starts, titles, max, &count);
+    gst_toc_unref(toc);
+    return count;
+}

@@ -42,6 +42,9 @@ public final class ScriptedEngine: PlaybackEngine {
     /// The last crossfade plan given.
     public var crossfadePlan: CrossfadePlan?
     public func setCrossfadePlan(_ plan: CrossfadePlan) { crossfadePlan = plan }
+    /// The sleep fade's share of the level, as last given.
+    public var sleepFade = 1.0
+    public func setSleepFade(_ gain: Double) { sleepFade = gain }
     /// What the test says the pipeline applies.
     public var appliedGainDecibels: Double?
     public func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {

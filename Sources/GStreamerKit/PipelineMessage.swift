@@ -27,11 +27,19 @@ public enum ElementState: Sendable, Equatable {
 }
 
 /// A message from the pipeline's bus, copied out of the C message so it can be kept and passed around.
+/// A chapter of a stream's table of contents.
+public struct TOCChapter: Sendable, Equatable {
+    public let title: String?
+    public let startNanoseconds: Int64
+}
+
 public enum PipelineMessage: Sendable, Equatable {
     case endOfStream
     case error(message: String, debug: String, source: String)
     case warning(message: String, source: String)
     case tags(StreamTags)
+    /// The stream's table of contents: its chapters as (title, start in nanoseconds), in order.
+    case chapters([TOCChapter])
     /// A live stream's title update (Shoutcast/Icecast `StreamTitle`, as one text), the moment it arrived.
     case streamTitle(String)
     /// The pipeline itself (not a child element) changed state.
@@ -111,6 +119,15 @@ public enum PipelineMessage: Sendable, Equatable {
             } else {
                 self = .other
             }
+        case GST_MESSAGE_TOC:
+            let limit: Int32 = 2000
+            var starts = [Int64](repeating: 0, count: Int(limit))
+            var titles = [UnsafeMutablePointer<CChar>?](repeating: nil, count: Int(limit))
+            let count = Int(rp_message_toc_chapters(message, &starts, &titles, limit))
+            self = .chapters((0..<count).map { index in
+                defer { g_free(titles[index]) }
+                return TOCChapter(title: titles[index].map { String(cString: $0) }, startNanoseconds: starts[index])
+            })
         case GST_MESSAGE_ELEMENT:
             if let title = rp_message_stream_title(message) {
                 self = .streamTitle(String(cString: title))

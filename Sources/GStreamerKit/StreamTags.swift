@@ -18,6 +18,8 @@ public struct StreamTags: Sendable, Equatable {
     public var date: String?
     /// The ORGANIZATION tag: a label, or a live stream's station name (its `icy-name` header).
     public var organization: String?
+    /// Vorbis comments GStreamer has no tag for, as "KEY=value", of those that name chapters (`CHAPTERnnn…`).
+    public var chapterComments: [String] = []
     /// The LOCATION tag: where it was recorded, or a live stream's homepage (its `icy-url` header).
     public var location: String?
 
@@ -37,6 +39,7 @@ public struct StreamTags: Sendable, Equatable {
         date = Self.date(list)
         organization = Self.strings(list, "organization").first
         location = Self.strings(list, "location").first
+        chapterComments = Self.strings(list, "extended-comment").filter { $0.uppercased().hasPrefix("CHAPTER") }
     }
 
     /// True when no field is set.

@@ -26,6 +26,11 @@ public final class MPRISService: PlayerObserver {
     private let playlistsInterface: PlaylistsInterface
     private let controlsInterface: ControlsInterface
     private let soundInterface: SoundInterface
+    private let chaptersInterface: ChaptersInterface
+    private let sleepInterface: SleepInterface
+    private var announcedChapters = AnnouncedProperties([]) { _ in nil }
+    /// The sleep timer last announced: its kind and serial (nil: none).
+    private var announcedSleep: String?
     private var videoInterface: VideoInterface?
     private var announcedRoot = AnnouncedProperties([]) { _ in nil }
     private var announcedControls = AnnouncedProperties([]) { _ in nil }
@@ -47,6 +52,10 @@ public final class MPRISService: PlayerObserver {
         try bus.export(ControlsNames.description, at: MPRIS.repriseObjectPath, implementation: controlsInterface)
         soundInterface = SoundInterface(player: player)
         try bus.export(SoundNames.description, at: MPRIS.repriseObjectPath, implementation: soundInterface)
+        chaptersInterface = ChaptersInterface(player: player)
+        try bus.export(ChaptersNames.description, at: MPRIS.repriseObjectPath, implementation: chaptersInterface)
+        sleepInterface = SleepInterface(player: player)
+        try bus.export(SleepNames.description, at: MPRIS.repriseObjectPath, implementation: sleepInterface)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, log: log)
         try bus.export(MPRIS.playlists, at: MPRIS.objectPath, implementation: playlistsInterface)
         playlistsInterface.announce = { [unowned bus, log] member, arguments in
@@ -62,6 +71,7 @@ public final class MPRISService: PlayerObserver {
         announced = AnnouncedProperties(MPRIS.announcedPlayerProperties) { [playerInterface] in try? playerInterface.currentValue(of: $0) }
         announcedControls = AnnouncedProperties(ControlsInterface.propertyNames) { [controlsInterface] in try? controlsInterface.get($0) }
         announcedSound = AnnouncedProperties(SoundInterface.propertyNames) { [soundInterface] in try? soundInterface.get($0) }
+        announcedChapters = AnnouncedProperties(ChaptersInterface.propertyNames) { [chaptersInterface] in try? chaptersInterface.get($0) }
         playerInterface.announced = { [unowned self] name in announced.values[name] }
         player.observer = self
     }
@@ -169,6 +179,15 @@ public final class MPRISService: PlayerObserver {
     private func announceControls() {
         let sound = announcedSound.refresh()
         if !sound.isEmpty { try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: SoundNames.interface, names: sound) }
+        let chapters = announcedChapters.refresh()
+        if !chapters.isEmpty {
+            try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: ChaptersNames.interface, names: chapters)
+        }
+        let sleep = player.sleepTimer.map { "\($0.kind.rawValue) \($0.serial)" }
+        if sleep != announcedSleep {
+            announcedSleep = sleep
+            try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: SleepNames.interface, names: SleepInterface.propertyNames)
+        }
         let changed = announcedControls.refresh()
         guard !changed.isEmpty else { return }
         try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: ControlsNames.interface, names: changed)

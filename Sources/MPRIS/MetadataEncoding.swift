@@ -27,6 +27,7 @@ public enum MetadataEncoding {
         // interstitial playing now, the ReplayGain applied to it (dB) and which gain that is (track or album).
         if let subtitle = track.subtitle { entries.append(("reprise:subtitle", .string(subtitle))) }
         if let description = track.description { entries.append(("reprise:description", .string(description))) }
+        if let chapter = track.chapter { entries.append(("reprise:chapter", .string(chapter))) }
         if let station = tags.station { entries.append(("reprise:station", .string(station))) }
         if let url = tags.stationURL { entries.append(("reprise:stationURL", .string(url))) }
         if let interstitial = track.activeInterstitial { entries.append(("reprise:interstitial", .string(interstitial))) }

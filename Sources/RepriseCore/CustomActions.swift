@@ -40,9 +40,16 @@ public enum CustomActions {
 
     public static func all(for player: Player) -> [CustomAction] {
         let hasMedia = player.canPlay
+        // Chapter actions while what plays has chapters.
+        let chapters = player.chapters.isEmpty ? [] : [
+            CustomAction(id: "previous-chapter", label: "Previous chapter", icon: "media-skip-backward", enabled: player.canSeek),
+            CustomAction(id: "next-chapter", label: "Next chapter", icon: "media-skip-forward",
+                         enabled: player.canSeek && player.chapters.nextStart(after: player.positionMicroseconds) != nil),
+        ]
         return [
             CustomAction(id: "skip-backward", label: "Back 10 s", icon: "media-seek-backward", enabled: player.canSeek),
             CustomAction(id: "skip-forward", label: "Forward 10 s", icon: "media-seek-forward", enabled: player.canSeek),
+        ] + chapters + [
             CustomAction(id: "speed", label: "Speed \(speedLabel(player.rate))", icon: "speedometer", enabled: hasMedia),
             CustomAction(id: "repeat", label: "Repeat: \(repeatLabel(player.loopStatus))", icon: "media-playlist-repeat",
                          enabled: hasMedia),
@@ -67,6 +74,8 @@ public enum CustomActions {
         case "speed": try player.setRate(nextSpeed(after: player.rate))
         case "repeat": player.setLoopStatus(nextLoopStatus(after: player.loopStatus))
         case "shuffle": player.setShuffle(!player.shuffle)
+        case "previous-chapter": try player.previousChapter()
+        case "next-chapter": try player.nextChapter()
         default: break
         }
     }

@@ -25,6 +25,8 @@ public protocol PlaybackEngine: AnyObject {
     func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double)
     /// How the loaded stream gives way to the prepared next one, and whether a load while one sounds fades it out.
     func setCrossfadePlan(_ plan: CrossfadePlan)
+    /// A sleep timer's share of the level, 0…1 (1: none), applied inside the pipeline to everything sounding.
+    func setSleepFade(_ gain: Double)
     /// The ReplayGain applied to what plays now, in dB; nil when none is.
     var appliedGainDecibels: Double? { get }
     /// Position of the loaded stream, when known.

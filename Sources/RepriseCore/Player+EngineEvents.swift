@@ -60,6 +60,7 @@ extension Player {
             guard let id = loadedEntryID else { return }
             // Finished: nothing to resume (the position at the end is forgotten again when it is unloaded).
             if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
+            if sleepTimer?.kind == .endOfTrack { return sleepAtEndOfTrack() }
             if loopStatus == .track {
                 jump(to: 0)
             } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
@@ -95,6 +96,7 @@ extension Player {
             resumePositions.forget(current.uri)
             queue.move(to: position)
             loadedEntryID = following.id
+            if following.id != current.id { forgetChapters() }
             loadSidecar(of: following.id)
             prerolled = true
             self.seekable = seekable

@@ -52,6 +52,17 @@ public final class Player {
     public internal(set) var crossfade = CrossfadeSettings()
     /// What the engine was last told about crossfading.
     var sentCrossfadePlan: CrossfadePlan?
+    /// The chapters of the loaded entry (see ``didFindChapters(_:for:)``).
+    public internal(set) var chapters = ChapterList.empty
+    /// The chapter playing, as of the last ``updateChapter()``.
+    public internal(set) var announcedChapterIndex: Int?
+    /// The sleep timer under way (see ``setSleep(_:)``).
+    public internal(set) var sleepTimer: SleepTimer?
+    var sleepSerial = 0
+    /// A timer ended: the sound stays faded out until playback is asked for again.
+    var sleepHeldSilent = false
+    /// What the engine was last told about the sleep fade.
+    var sentSleepFade = 1.0
     var announcedSkippable = false
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
@@ -67,6 +78,9 @@ public final class Player {
     public var rateRange: ClosedRange<Double> { engine.rateRange }
     public var canPlay: Bool { !queue.isEmpty }
     public var canPause: Bool { queue.current != nil }
+    /// The URI of the entry loaded in the engine (nil: none).
+    public var loadedURI: String? { loadedEntryID.flatMap { queue.entry(withID: $0)?.uri } }
+
     public var canSeek: Bool { status != .stopped && loadedEntryID != nil && prerolled && seekable }
     public var canGoNext: Bool { queue.nextPosition(wrap: loopStatus == .playlist) != nil }
     /// Under shuffle, Previous goes back to what actually played; in list order, to the entry before.
@@ -81,6 +95,9 @@ public final class Player {
         guard var track = queue.current.map(TrackInfo.init) else { return nil }
         if let index = activeInterstitialIndex { track.activeInterstitial = interstitials.interstitials[index].title ?? "" }
         track.replayGain = appliedGain(to: track.entryID)
+        if track.entryID == loadedEntryID, let index = announcedChapterIndex, index < chapters.count {
+            track.chapter = chapters.chapters[index].title
+        }
         return track
     }
 
@@ -338,6 +355,7 @@ public final class Player {
                 prepareNextEntry()
                 applyReplayGain()
                 applyCrossfadePlan()
+                applySleepFade()
                 if !trackListChanges.isEmpty {
                     let changes = trackListChanges
                     trackListChanges.removeAll()
@@ -356,6 +374,8 @@ public final class Player {
         if status != .stopped, let current = queue.current, loadedEntryID == current.id { next = entryFollowing(current) }
         // One that cannot be opened is not handed over: the stream ends and loading it reports why.
         if let candidate = next, unopenableReason(candidate.uri) != nil { next = nil }
+        // A sleep timer for the end of this track: the stream ends by itself, and what follows waits.
+        if sleepTimer?.kind == .endOfTrack { next = nil }
         guard next?.id != preparedEntryID else { return }
         preparedEntryID = next?.id
         engine.prepareNext(next?.uri)
@@ -393,6 +413,7 @@ public final class Player {
             interruptions.removeValue(forKey: previous)
         }
         loadedEntryID = entry.id
+        forgetChapters()
         loadSidecar(of: entry.id)
         preparedEntryID = nil
         positionBeforeOutputFailure = nil
@@ -445,6 +466,7 @@ public final class Player {
             interruptions.removeValue(forKey: id)
         }
         loadedEntryID = nil
+        forgetChapters()
         preparedEntryID = nil
         prerolled = false
         seekable = false

@@ -96,6 +96,8 @@ public struct TrackInfo: Sendable, Equatable {
     public internal(set) var activeInterstitial: String?
     /// The ReplayGain applied to it now (nil: none, or it is not what plays).
     public internal(set) var replayGain: AppliedGain?
+    /// The title of the chapter playing now (nil: no chapters, or it is not what plays).
+    public internal(set) var chapter: String?
 
     public init(entry: QueueEntry) {
         artURL = entry.artURL

@@ -24,6 +24,8 @@ final class GStreamerEngine: PlaybackEngine {
     private var errorReported = false
     var rate = 1.0
     private var volume = 1.0
+    /// A sleep timer's fade (1: none).
+    private var sleepFade = 1.0
     /// Lowered for a short sound (the audio policy's duck decision), on everything that sounds.
     var isDucked = false { didSet { applyGain() } }
     static let duckedGain = 0.3
@@ -60,7 +62,12 @@ final class GStreamerEngine: PlaybackEngine {
     var pipelines: [Playbin] { [main] + (spare.map { [$0] } ?? []) }
 
     private func applyGain() {
-        for pipeline in pipelines { pipeline.gain = volume * (isDucked ? Self.duckedGain : 1) }
+        for pipeline in pipelines { pipeline.gain = volume * (isDucked ? Self.duckedGain : 1) * sleepFade }
+    }
+
+    func setSleepFade(_ gain: Double) {
+        sleepFade = min(1, max(0, gain))
+        applyGain()
     }
 
     let rateRange: ClosedRange<Double> = 0.5...2.0
@@ -213,6 +220,9 @@ final class GStreamerEngine: PlaybackEngine {
             playbin.applyReplayGain() // the stream's gain may have changed: the limiter follows
             // While a handed-over stream waits to start, its tags may already arrive: they are not the current track's.
             player.engineDidReadTags(TrackTags(tags))
+            if !tags.chapterComments.isEmpty { player.engineDidReadChapters(VorbisChapterComments.chapters(in: tags.chapterComments)) }
+        case .chapters(let found) where loaded && !playbin.isSwitchPending:
+            player.engineDidReadChapters(found.map { Chapter(title: $0.title ?? "", startMicroseconds: $0.startNanoseconds / 1000) })
         case .streamTitle(let text) where loaded && !playbin.isSwitchPending:
             player.engineDidReadStreamTitle(text)
         case .durationChanged where loaded:

@@ -104,6 +104,8 @@ public enum Service {
         DispatchQueue.global(qos: .utility).async { art.trim() } // off the loop: it reads the whole cache directory
         let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log)
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
+        let listening = ListeningClock(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.chapters"),
+                                       log: log)
 
         // Events between them: a request's audio-policy side, and what follows every player change.
         video.onUserAction = { audio.userActed($0) }
@@ -115,6 +117,7 @@ public enum Service {
             reader.playerChanged()
             audio.playerChanged()
             video.playerChanged()
+            listening.playerChanged()
         }
         loop.every(milliseconds: 5000) { service.refreshPlaylists() }
 

@@ -102,6 +102,9 @@ bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *
  *  a title tag from the sink once the audio before them has played. */
 void rp_post_live_titles_early(GstElement *playbin);
 #define RP_STREAM_TITLE_MESSAGE "reprise-stream-title"
+/** The chapters of a TOC message (entries of type chapter at any depth, in order): up to `max` starts in
+ *  nanoseconds and titles (g_free each; NULL when untitled). Returns how many; 0 for other messages. */
+int rp_message_toc_chapters(GstMessage *message, int64_t *starts, char **titles, int max);
 /** The title of such a message (owned by the message), else NULL. */
 const char *rp_message_stream_title(GstMessage *message);
 

@@ -133,7 +133,8 @@ func runVerb(_ body: () throws -> Void) throws {
 public let clientVerbs: [any ParsableCommand.Type] = [
     Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self, Speed.self, Volume.self, Queue.self,
     GoTo.self, Add.self, Remove.self, Clear.self, Loop.self, Shuffle.self, Actions.self, Invoke.self, Category.self,
-    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, Video.self, UI.self,
+    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, Chapters.self, ChapterCommand.self, Sleep.self,
+    Video.self, UI.self,
 ]
 
 /// When a Reprise service already owns its name: hands `media` to it (replacing its queue, or adding with

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MPRIS
 import RepriseCore
 import SDBus
 
@@ -31,6 +32,9 @@ struct Status: ParsableCommand {
             let volume = ReportedNumbers.volume(values["Volume"]?.doubleValue ?? 1), rate = ReportedNumbers.rate(values["Rate"]?.doubleValue)
             let loop = values["LoopStatus"]?.stringValue ?? "None", shuffle = values["Shuffle"] == .bool(true)
             let replayGain = ReplayGainReport(client)
+            let chapter = metadata["reprise:chapter"]?.stringValue
+            let sleepTimer = (try? client.get("Timer", interface: SleepNames.interface))?.stringValue ?? "off"
+            let sleepLeft = sleepTimer == "off" ? -1 : (try? client.get("Remaining", interface: SleepNames.interface))?.int64Value ?? -1
             if target.json {
                 printJSON(.object([
                     ("player", .string(client.destination)), ("status", .string(status)),
@@ -42,6 +46,9 @@ struct Status: ParsableCommand {
                     ("volume", volume.map(JSON.number) ?? .null), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
                     ("replayGain", replayGain?.json ?? .null),
                     ("crossfade", replayGain.map { .number($0.crossfade) } ?? .null),
+                    ("chapter", chapter.map(JSON.string) ?? .null),
+                    ("sleep", sleepTimer == "off" ? .null : .object([("timer", .string(sleepTimer)),
+                                                                     ("remaining", .number(Double(max(0, sleepLeft)) / 1e6))])),
                 ]))
                 return
             }
@@ -50,6 +57,8 @@ struct Status: ParsableCommand {
             if !artists.isEmpty { line += " — " + artists.joined(separator: ", ") }
             if let album { line += " (\(album))" }
             printLine(line)
+            if let chapter { printLine("chapter \(chapter)") }
+            if sleepTimer != "off" { printLine("sleep: " + sleepText(timer: sleepTimer, remaining: sleepLeft)) }
             if let station = metadata["reprise:station"]?.stringValue {
                 let genres = metadata["xesam:genre"]?.stringArray ?? []
                 printLine("station \(station)" + (genres.isEmpty ? "" : " (\(genres.joined(separator: ", ")))")

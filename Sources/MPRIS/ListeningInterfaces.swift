@@ -1,0 +1,116 @@
+import RepriseCore
+import SDBus
+
+public enum ChaptersNames {
+    public static let interface = "app.reprise.Chapters1"
+
+    public static let description = InterfaceDescription(
+        name: interface,
+        methods: [
+            .init("GoTo", in: "u", ["Index"]),
+            .init("Next"),
+            .init("Previous"),
+        ],
+        properties: [
+            .init("Chapters", "a(sx)"),
+            .init("Current", "i"),
+        ])
+}
+
+/// app.reprise.Chapters1: the chapters of what plays (from its table of contents, MP4 `chpl` box or Vorbis
+/// `CHAPTERnnn` comments) and moving between them.
+final class ChaptersInterface: InterfaceImplementation {
+    private let player: Player
+
+    init(player: Player) { self.player = player }
+
+    static let propertyNames = ChaptersNames.description.properties.map(\.name)
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        do throws(PlayerError) {
+            switch (call.member, call.arguments.first) {
+            case ("GoTo", .uint32(let index)?) where call.arguments.count == 1:
+                try player.goToChapter(Int(index))
+            case ("Next", nil):
+                try player.nextChapter()
+            case ("Previous", nil):
+                try player.previousChapter()
+            default:
+                throw .invalidArgument("bad arguments for \(call.member)")
+            }
+        } catch {
+            throw error.dbusError
+        }
+        return .reply([])
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        switch property {
+        case "Chapters":
+            return .array(elementSignature: "(sx)", player.chapters.chapters.map {
+                .structure([.string($0.title), .int64($0.startMicroseconds)])
+            })
+        case "Current":
+            return .int32(Int32(player.announcedChapterIndex ?? -1))
+        default:
+            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+    }
+}
+
+public enum SleepNames {
+    public static let interface = "app.reprise.Sleep1"
+
+    public static let description = InterfaceDescription(
+        name: interface,
+        methods: [
+            .init("Start", in: "s", ["When"]),
+            .init("Cancel"),
+        ],
+        properties: [
+            .init("Timer", "s"),
+            .init("Remaining", "x"),
+        ])
+}
+
+/// app.reprise.Sleep1: a sleep timer that fades out and pauses. Its properties are announced when a timer is set,
+/// ends or is cancelled, not as it counts down.
+final class SleepInterface: InterfaceImplementation {
+    private let player: Player
+
+    init(player: Player) { self.player = player }
+
+    static let propertyNames = SleepNames.description.properties.map(\.name)
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        do throws(PlayerError) {
+            switch (call.member, call.arguments.first) {
+            case ("Start", .string(let when)?) where call.arguments.count == 1:
+                try player.setSleep(try SleepRequest.parse(when))
+            case ("Cancel", nil):
+                try player.setSleep(.off)
+            default:
+                throw .invalidArgument("bad arguments for \(call.member)")
+            }
+        } catch {
+            throw error.dbusError
+        }
+        return .reply([])
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        switch property {
+        case "Timer": return .string(player.sleepTimer?.kind.rawValue ?? "off")
+        case "Remaining": return .int64(player.sleepRemainingMicroseconds ?? -1)
+        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+    }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import MPRIS
+import RepriseCore
+import SDBus
+
+/// The chapters of what plays, as Reprise's chapters interface reports them.
+struct ChapterReport {
+    var chapters: [(title: String, start: Int64)]
+    var current: Int?
+
+    init(_ client: ServiceClient) throws {
+        let interface = ChaptersNames.interface
+        guard case .array(_, let items) = try client.get("Chapters", interface: interface) else {
+            throw CLIError("\(client.destination) has no chapters interface")
+        }
+        chapters = items.compactMap { item in
+            guard case .structure(let fields) = item, fields.count == 2, let title = fields[0].stringValue,
+                  let start = fields[1].int64Value else { return nil }
+            return (title, start)
+        }
+        var index: Int32 = -1
+        if case .int32(let value)? = try? client.get("Current", interface: interface) { index = value }
+        current = index >= 0 && Int(index) < chapters.count ? Int(index) : nil
+    }
+}
+
+struct Chapters: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chapters", abstract: "List the chapters of what plays (▶ marks the current one).")
+    @OptionGroup var target: TargetOptions
+
+    func run() throws {
+        try runVerb {
+            let report = try ChapterReport(try target.client())
+            if target.json {
+                printJSON(.object([
+                    ("current", report.current.map { .number(Double($0 + 1)) } ?? .null),
+                    ("chapters", .array(report.chapters.enumerated().map { index, chapter in
+                        .object([("number", .number(Double(index + 1))), ("title", .string(chapter.title)),
+                                 ("start", .number(Double(chapter.start) / 1e6))])
+                    })),
+                ]))
+                return
+            }
+            guard !report.chapters.isEmpty else { return printLine("no chapters") }
+            for (index, chapter) in report.chapters.enumerated() {
+                printLine("\(index == report.current ? "▶" : " ") \(index + 1). \(clock(chapter.start))  \(chapter.title)")
+            }
+        }
+    }
+}
+
+struct ChapterCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chapter",
+        abstract: "Go to the next or previous chapter (previous restarts the current one when over 3 s into it), or to chapter N.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "next, previous, or a chapter number (from 1)") var which: String
+
+    func validate() throws {
+        guard ["next", "previous", "prev"].contains(which.lowercased()) || (Int(which).map { $0 >= 1 } ?? false) else {
+            throw ValidationError("'\(TerminalText.sanitized(which))' is not next, previous or a chapter number")
+        }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let interface = ChaptersNames.interface
+            switch which.lowercased() {
+            case "next": try client.call("Next", interface: interface)
+            case "previous", "prev": try client.call("Previous", interface: interface)
+            default: try client.call("GoTo", [.uint32(UInt32(Int(which)! - 1))], interface: interface)
+            }
+            target.reportDone()
+        }
+    }
+}
+
+struct Sleep: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sleep",
+        abstract: "Fade out and pause after DURATION (90s, 30m, 1h; a plain number is minutes), at end-of-track or end-of-chapter; off cancels; no argument: what is left.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "90s, 30m, 1h, end-of-track, end-of-chapter or off") var when: String?
+
+    func validate() throws {
+        guard let when else { return }
+        do throws(PlayerError) { _ = try SleepRequest.parse(when) } catch {
+            throw ValidationError(TerminalText.sanitized(error.message))
+        }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let interface = SleepNames.interface
+            if let when {
+                if (try? SleepRequest.parse(when)) == .off {
+                    try client.call("Cancel", interface: interface)
+                } else {
+                    try client.call("Start", [.string(when)], interface: interface)
+                }
+            }
+            let timer = (try client.get("Timer", interface: interface)).stringValue ?? "off"
+            let remaining = (try? client.get("Remaining", interface: interface))?.int64Value ?? -1
+            if target.json {
+                printJSON(.object([("timer", .string(timer)),
+                                   ("remaining", remaining >= 0 ? .number(Double(remaining) / 1e6) : .null)]))
+            } else {
+                printLine(sleepText(timer: timer, remaining: remaining))
+            }
+        }
+    }
+}
+
+/// "off", or "pausing in 29:58" / "pausing at the end of this track (in 3:10)".
+func sleepText(timer: String, remaining: Int64) -> String {
+    let left = remaining >= 0 ? clock(remaining) : "?"
+    switch timer {
+    case "off": return "off"
+    case "end-of-track": return "pausing at the end of this track (in \(left))"
+    case "end-of-chapter": return "pausing at the end of this chapter (in \(left))"
+    default: return "pausing in \(left)"
+    }
+}
