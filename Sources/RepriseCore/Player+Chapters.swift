@@ -8,6 +8,7 @@ extension Player {
             guard !list.isEmpty, list != chapters else { return }
             log.info("\(list.count) chapters")
             chapters = list
+            if sleepTimer?.kind == .endOfChapter, sleepTimer?.chapterEnd == nil { sleepTimer?.chapterEnd = currentChapterEnd }
             announcedChapterIndex = prerolled ? chapters.index(at: positionMicroseconds) : nil
             if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
         }
@@ -74,6 +75,7 @@ extension Player {
     }
 
     func forgetChapters() {
+        sleepTimer?.chapterEnd = nil // an end-of-chapter timer waits for the next track's chapters
         chapters = .empty
         announcedChapterIndex = nil
     }

@@ -22,6 +22,7 @@ extension Player {
             }
             sleepSerial += 1
             sleepTimer = SleepTimer(kind: kind, serial: sleepSerial, left: left)
+            if kind == .endOfChapter { sleepTimer?.chapterEnd = currentChapterEnd }
             log.info("sleep timer: \(kind.rawValue), \(left / 1_000_000) s of listening to go")
         }
     }
@@ -32,7 +33,10 @@ extension Player {
         switch timer.kind {
         case .duration: return max(0, timer.durationLeft)
         case .endOfTrack: return max(0, timeToEndOfTrack ?? 0)
-        case .endOfChapter: return max(0, timeToEndOfChapter ?? 0)
+        case .endOfChapter:
+            // Another track loaded and its chapters not known yet: until its end, at most.
+            guard let end = timer.chapterEnd else { return max(0, timeToEndOfTrack ?? 0) }
+            return max(0, Int64(Double(end - positionMicroseconds) / max(rate, 0.01)))
         }
     }
 
@@ -45,8 +49,8 @@ extension Player {
                 timer.durationLeft -= max(0, elapsedMicroseconds)
                 sleepTimer = timer
             }
-            guard timer.kind != .endOfTrack, let left = sleepRemainingMicroseconds, left <= 0 else { return }
-            if timer.kind == .endOfChapter, let end = currentChapterEnd { jump(to: end) }
+            guard timer.kind == .duration || timer.chapterEnd != nil, let left = sleepRemainingMicroseconds, left <= 0 else { return }
+            if timer.kind == .endOfChapter, let end = timer.chapterEnd { jump(to: end) }
             fallAsleep()
             pause()
         }
@@ -85,6 +89,12 @@ extension Player {
         guard gain != sentSleepFade else { return }
         sentSleepFade = gain
         engine.setSleepFade(gain)
+    }
+
+    /// A seek to `position`: an end-of-chapter timer follows the chapter it lands in.
+    func sleepTimerFollowSeek(to position: Int64) {
+        guard sleepTimer?.kind == .endOfChapter, let index = chapters.index(at: position), let id = loadedEntryID else { return }
+        sleepTimer?.chapterEnd = chapters.end(of: index, lengthMicroseconds: queue.entry(withID: id)?.lengthMicroseconds)
     }
 
     /// Real time to the end of the loaded track, when it has a length.

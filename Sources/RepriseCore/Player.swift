@@ -454,6 +454,7 @@ public final class Player {
             log.warning("seek to \(microseconds) us refused")
             return
         }
+        sleepTimerFollowSeek(to: microseconds)
         observer?.playerDidSeek(toMicroseconds: microseconds)
     }
 

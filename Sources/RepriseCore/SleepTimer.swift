@@ -64,6 +64,8 @@ public struct SleepTimer: Sendable, Equatable {
     public let serial: Int
     /// A duration's listening time left.
     var durationLeft: Int64
+    /// End of chapter: where the chapter ends (updated when a seek lands in another chapter).
+    var chapterEnd: Int64?
     /// How long the fade before the end lasts: 10 s, or half of a shorter timer.
     public let fadeMicroseconds: Int64
 
