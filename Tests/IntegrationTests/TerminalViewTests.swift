@@ -35,6 +35,23 @@ import TestSupport
         #expect(session.waitFor { tmux.screen().allSatisfy { $0.count <= 40 } && tmux.text().contains("Second Wind") })
     }
 
+    @Test func chaptersAndTheSleepTimerAreShown() throws {
+        let session = try Session()
+        defer { session.close() }
+        let book = try ChaptersTests.book("book.m4b", in: session.directory)
+        try session.launch([book])
+        #expect(session.waitFor { session.metadata()["reprise:chapter"]?.stringValue == "Opening" })
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("§ Opening") }, "\(tmux.text())")
+        // Marks at 4 s and 8 s of 12 on the progress line.
+        #expect(session.waitFor { tmux.screen().contains { $0.contains("] 0:12") && $0.filter { $0 == "|" }.count == 2 } }, "\(tmux.text())")
+        #expect(try runCommand(repriseBinary, ["sleep", "30m"], environment: session.environment).status == 0)
+        #expect(session.waitFor { tmux.text().contains("☾ pausing in 29:") }, "\(tmux.text())")
+        #expect(try runCommand(repriseBinary, ["chapter", "next"], environment: session.environment).status == 0)
+        #expect(session.waitFor { tmux.text().contains("§ Middle") })
+    }
+
     @Test func keysDriveThePlayer() throws {
         let session = try Session()
         defer { session.close() }

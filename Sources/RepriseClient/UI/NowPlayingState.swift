@@ -37,6 +37,35 @@ struct NowPlayingState {
         if case .bool(let value)? = changed["CanGoPrevious"] { canGoPrevious = value }
     }
 
+    /// Chapter starts (µs) of what plays, for the marks on the progress line.
+    var chapterStarts: [Int64] = []
+    /// The sleep timer ("off", "duration", …) and its time left as of `sleepTime` (monotonic seconds).
+    var sleepTimer = "off"
+    var sleepRemaining: Int64 = -1
+    var sleepTime = 0.0
+
+    mutating func applyListening(_ changed: [String: DBusValue], at now: Double) {
+        if case .array(_, let items)? = changed["Chapters"] {
+            chapterStarts = items.compactMap { item in
+                guard case .structure(let fields) = item, fields.count == 2 else { return nil }
+                return fields[1].int64Value
+            }
+        }
+        if let timer = changed["Timer"]?.stringValue { sleepTimer = timer }
+        if let remaining = changed["Remaining"]?.int64Value {
+            sleepRemaining = remaining
+            sleepTime = now
+        }
+    }
+
+    /// "pausing in 29:58" while a sleep timer runs (counted down here while playing), else nil.
+    func sleepLine(at now: Double) -> String? {
+        guard sleepTimer != "off" else { return nil }
+        var left = sleepRemaining
+        if status == "Playing", left >= 0 { left = max(0, left - Int64(max(0, now - sleepTime) * 1e6)) } // real time
+        return sleepText(timer: sleepTimer, remaining: left)
+    }
+
     mutating func applyControls(_ changed: [String: DBusValue]) {
         if case .array(_, let items)? = changed["Actions"] {
             actions = items.compactMap {

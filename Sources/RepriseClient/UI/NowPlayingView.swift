@@ -75,6 +75,8 @@ final class NowPlayingView {
                 if trackChanged && showingQueue { refreshQueue() }
             } else if interface == ControlsNames.interface {
                 state.applyControls(changed)
+            } else if interface == ChaptersNames.interface || interface == SleepNames.interface {
+                state.applyListening(changed, at: monotonicSeconds())
             } else if interface == ServiceClient.trackList {
                 if showingQueue { refreshQueue() }
             }
@@ -100,6 +102,12 @@ final class NowPlayingView {
         if let reply = try? client.call("GetAll", [.string(ControlsNames.interface)], interface: "org.freedesktop.DBus.Properties"),
            let values = reply.first?.dictionary {
             state.applyControls(values)
+        }
+        for interface in [ChaptersNames.interface, SleepNames.interface] {
+            if let reply = try? client.call("GetAll", [.string(interface)], interface: "org.freedesktop.DBus.Properties"),
+               let values = reply.first?.dictionary {
+                state.applyListening(values, at: monotonicSeconds())
+            }
         }
         refreshPosition()
     }
@@ -194,11 +202,19 @@ final class NowPlayingView {
         let length = state.length
         let barWidth = max(10, min(60, columns - 20))
         let filled = length.map { $0 > 0 ? Int(Double(barWidth) * Double(position) / Double($0)) : 0 } ?? 0
-        let bar = String(repeating: "=", count: min(barWidth, filled)) + String(repeating: "-", count: max(0, barWidth - filled))
+        var bar = Array(String(repeating: "=", count: min(barWidth, filled)) + String(repeating: "-", count: max(0, barWidth - filled)))
+        // Chapter starts marked on the progress line.
+        if let length, length > 0 {
+            for start in state.chapterStarts where start > 0 && start < length {
+                bar[min(barWidth - 1, Int(Double(barWidth) * Double(start) / Double(length)))] = "|"
+            }
+        }
         var lines = [" \(client.destination) — \(state.status)", "", "   " + state.title]
         if !state.artist.isEmpty { lines.append("   " + state.artist) }
         if !state.album.isEmpty { lines.append("   " + state.album) }
-        lines += ["", "   \(clock(position)) [\(bar)] \(length.map(clock) ?? "–")", ""]
+        if let chapter = state.metadata["reprise:chapter"]?.stringValue { lines.append("   § " + chapter) }
+        if let sleep = state.sleepLine(at: now) { lines.append("   ☾ " + sleep) }
+        lines += ["", "   \(clock(position)) [\(String(bar))] \(length.map(clock) ?? "–")", ""]
         if expanded && !state.expandedRow.isEmpty {
             lines.append("   " + state.expandedRow.map { "[\(state.label(of: $0))]" }.joined(separator: "  "))
         }
