@@ -114,7 +114,8 @@ import Testing
         let standard = ["org.freedesktop.DBus.Peer", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Properties"]
         let mpris = ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
                      "org.mpris.MediaPlayer2.Playlists"]
-        let own = ["app.reprise.AudioSession1", "app.reprise.Controls1", "app.reprise.Sound1", "app.reprise.Video1"]
+        let own = ["app.reprise.AudioSession1", "app.reprise.Controls1", "app.reprise.Sound1", "app.reprise.Video1",
+                   "app.reprise.Chapters1", "app.reprise.Sleep1"]
         #expect(Set(IntrospectionSummary.interfaces(in: mprisObject)) == Set(standard + mpris))
         #expect(Set(IntrospectionSummary.interfaces(in: ownObject)) == Set(standard + own))
         for interface in mpris + own {
