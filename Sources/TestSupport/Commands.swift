@@ -111,8 +111,12 @@ public func monotonicSeconds() -> Double {
 }
 
 /// The resident memory of process `pid` in MiB (VmRSS); 0 when it cannot be read.
-public func residentMiB(of pid: pid_t) -> Double {
+public func residentMiB(of pid: pid_t, field: String = "VmRSS") -> Double {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else { return 0 }
     return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
 }
+
+/// Resident memory of `pid` that no file backs (heap, stacks, anonymous maps) in MiB: what a leak grows, where
+/// `VmRSS` also counts libraries mapped once (a GStreamer plugin's decoders).
+public func anonymousResidentMiB(of pid: pid_t) -> Double { residentMiB(of: pid, field: "RssAnon") }
