@@ -23,7 +23,8 @@ import TestSupport
         #expect(session.waitFor { session.status() == "Playing" })
         #expect(session.waitFor { viaPlayerctld(session, "status") == "Playing" })
         #expect(session.playerctldIsAlive)
-        #expect(viaPlayerctld(session, "metadata", "title") == "First Light")
+        // The title once the stream's tags are read (before that, the file's name).
+        #expect(session.waitFor { viaPlayerctld(session, "metadata", "title") == "First Light" })
 
         // Transport through playerctld.
         _ = viaPlayerctld(session, "play-pause")
@@ -66,7 +67,10 @@ import TestSupport
     }
 
     @Test func aPlayerThatPlaysNoSoundHereNeverPausesReprise() throws {
-        let session = try Session()
+        // Without playerctld: this is about Reprise's pause policy, and playerctld 2.4.1 now and then dies of
+        // SIGSEGV here (2 runs in many) while a player without TrackList or Playlists (this double, like a phone's
+        // mirror) comes and goes; the test above drives Reprise through playerctld.
+        let session = try Session(withPlayerctld: false)
         defer { session.close() }
         let silentPlayer = packageRoot.appendingPathComponent(".build/debug/silent-player").path
         // A mirror that already says Playing when Reprise starts: Reprise starting does not pause it.
