@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CGStreamerPbutils", pkgConfig: "gstreamer-pbutils-1.0",
                        providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib alone.
         .target(name: "CSDBusShims", dependencies: ["CSystemd"]),
         .target(name: "CGStreamerShims", dependencies: ["CGStreamer"],
@@ -34,6 +35,10 @@ let package = Package(
         .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims"]),
         .target(name: "X11Kit", dependencies: ["CX11"]),
         .target(name: "PulseKit", dependencies: ["CPulse"]),
+        /// A thin wrapper over SQLite: a connection, prepared statements, transactions.
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        /// The music library: its SQLite index and the scanner that fills it (used on a worker thread).
+        .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit"]),
         .target(name: "RepriseCore"),
         .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
         .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
@@ -41,7 +46,7 @@ let package = Package(
         .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
-        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus",
+        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary",
                                                        "X11Kit", "LoopKit"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",

@@ -10,7 +10,7 @@ packages=(
   libx11-dev gstreamer1.0-x xvfb xdotool x11-utils
   mpv mpv-mpris shared-mime-info gcc libc6-dev
   pipewire pipewire-pulse wireplumber pipewire-bin util-linux
-  gstreamer1.0-libav ffmpeg
+  gstreamer1.0-libav ffmpeg libsqlite3-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -73,6 +73,16 @@ public final class Discoverer {
     /// Queues `uri`; false when the discoverer refused it at once.
     public func discover(_ uri: String) -> Bool { gst_discoverer_discover_uri_async(discoverer, uri) != 0 }
 
+    /// Reads `uri` now, on the calling thread (a discoverer that was never started; for a worker thread).
+    public func discoverNow(_ uri: String) -> DiscoveredMedia? {
+        var error: UnsafeMutablePointer<GError>?
+        let info = gst_discoverer_discover_uri(discoverer, uri, &error)
+        defer { if let error { g_error_free(error) } }
+        guard let info else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
+        return describe(info, error: error)
+    }
+
     private func describe(_ info: OpaquePointer, error: UnsafeMutablePointer<GError>?) -> DiscoveredMedia {
         let uri = gst_discoverer_info_get_uri(info).map { String(cString: $0) } ?? ""
         let result = gst_discoverer_info_get_result(info)

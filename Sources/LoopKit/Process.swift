@@ -18,3 +18,6 @@ public func monotonicSeconds() -> Double {
 /// every stream, and per-thread arenas hold on to freed memory.
 @discardableResult
 public func limitMallocArenas(_ count: Int) -> Bool { rp_limit_malloc_arenas(Int32(count)) }
+
+/// Lowers the calling thread's CPU priority (nice 10) and disk priority (idle class): for background work.
+public func lowerCurrentThreadPriority() { _ = rp_lower_thread_priority(10) }

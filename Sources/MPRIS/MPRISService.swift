@@ -29,6 +29,8 @@ public final class MPRISService: PlayerObserver {
     private let chaptersInterface: ChaptersInterface
     private let sleepInterface: SleepInterface
     private var announcedChapters = AnnouncedProperties([]) { _ in nil }
+    private var libraryInterface: LibraryInterface?
+    private var announcedLibrary = AnnouncedProperties([]) { _ in nil }
     /// The sleep timer last announced: its kind and serial (nil: none).
     private var announcedSleep: String?
     private var videoInterface: VideoInterface?
@@ -93,6 +95,25 @@ public final class MPRISService: PlayerObserver {
 
     /// Looks at the playlist folders again and announces what changed (call now and then).
     public func refreshPlaylists() { playlistsInterface.refresh() }
+
+    /// Exports app.reprise.Library1 over `library`, announcing its properties when they change.
+    public func attachLibrary(_ library: LibraryAccess) {
+        let interface = LibraryInterface(library: library, player: player)
+        interface.onUserAction = { [unowned self] in onUserAction?($0) }
+        do {
+            try bus.export(LibraryNames.description, at: MPRIS.repriseObjectPath, implementation: interface)
+        } catch {
+            return log.warning("could not export the library: \(error)")
+        }
+        libraryInterface = interface
+        announcedLibrary = AnnouncedProperties(LibraryInterface.propertyNames) { [interface] in try? interface.get($0) }
+        library.onChange = { [unowned self] in
+            let changed = announcedLibrary.refresh()
+            if !changed.isEmpty {
+                try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: LibraryNames.interface, names: changed)
+            }
+        }
+    }
 
     /// Offers the video window through the root interface (Fullscreen, Raise) and app.reprise.Video1.
     public func attachVideo(_ control: VideoControl) throws(DBusError) {

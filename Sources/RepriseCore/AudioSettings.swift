@@ -4,7 +4,8 @@
 /// `category = playback`, `options = duckOthers, notifyOthersOnDeactivation`, `silent = false`,
 /// `trigger-roles = phone`, `speeds = 0.5, 1, 1.25, 1.5, 2` (the speeds offered for video; the system list by default),
 /// `replaygain = auto` (off, track, album, auto), `replaygain-preamp = 0`, `replaygain-fallback = 0` (dB),
-/// `crossfade = 0` (seconds, 0.5–12; 0 or off: none).
+/// `crossfade = 0` (seconds, 0.5–12; 0 or off: none), `library = ~/Music, /mnt/music` (the music folders the library
+/// indexes; `$XDG_MUSIC_DIR` by default; `off`: none).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -17,6 +18,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var replayGain = ReplayGainSettings()
     /// Overlap between tracks.
     public var crossfade = CrossfadeSettings()
+    /// The library's music folders (absolute, or starting with `~/`); nil: the user's music folder.
+    public var libraryFolders: [String]?
 
     public init() {}
 
@@ -62,6 +65,12 @@ public struct AudioSettings: Sendable, Equatable {
             replayGain.preampDecibels = try ReplayGainSettings.decibels(value, for: "replaygain-preamp")
         case "replaygain-fallback":
             replayGain.fallbackDecibels = try ReplayGainSettings.decibels(value, for: "replaygain-fallback")
+        case "library":
+            if ["off", "none"].contains(value.lowercased()) { return libraryFolders = [] }
+            guard !list.isEmpty, list.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") || $0 == "~" }) else {
+                throw .invalidArgument("library takes absolute folders (or ~/…), separated by commas, or off")
+            }
+            libraryFolders = Array(list.prefix(64))
         default:
             throw .invalidArgument("unknown setting '\(key)'")
         }

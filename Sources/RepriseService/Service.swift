@@ -101,6 +101,8 @@ public enum Service {
         let saver = StateSaver(store: store, player: player, loop: loop, log: log, keepsState: { busComponent.ownsPlainName },
                                dirtyAtStart: media != nil)
         let art = ArtCache.standard()
+        let library = library(audioSettings, fileSystem: fileSystem, loop: loop, art: art, log: log)
+        if let library { service.attachLibrary(library) }
         DispatchQueue.global(qos: .utility).async { art.trim() } // off the loop: it reads the whole cache directory
         let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log)
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
@@ -128,6 +130,7 @@ public enum Service {
             return 1
         }
         audio.playerChanged()
+        library?.start() // after the name is owned: the first pass runs in the background
         log.info("ready as \(busComponent.ownedName) with \(player.queue.count) queued")
         started = true
         if let reason = stopRequested { loop.once(afterMilliseconds: 0) { stop(reason) } }
@@ -161,10 +164,22 @@ public enum Service {
 
     /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.
     private static func playlistLibrary(_ fileSystem: FileSystem) -> PlaylistLibrary {
+        PlaylistLibrary(directories: [musicDirectory(fileSystem) + "/Playlists", XDGDirectories.dataHome + "/reprise/playlists"],
+                        fileSystem: fileSystem)
+    }
+
+    /// The user's music folder (`$XDG_MUSIC_DIR`, else `user-dirs.dirs`, else ~/Music).
+    private static func musicDirectory(_ fileSystem: FileSystem) -> String {
         let userDirs = fileSystem.contents(of: XDGDirectories.configHome + "/user-dirs.dirs", limit: 1 << 16)
-        let music = XDGDirectories.variable("XDG_MUSIC_DIR")
+        return XDGDirectories.variable("XDG_MUSIC_DIR")
             ?? UserDirectories.musicDirectory(userDirs: userDirs.map { String(decoding: $0, as: UTF8.self) }, home: XDGDirectories.home)
-        return PlaylistLibrary(directories: [music + "/Playlists", XDGDirectories.dataHome + "/reprise/playlists"],
-                               fileSystem: fileSystem)
+    }
+
+    /// The library over the configured music folders (`~` expanded), or the user's music folder.
+    private static func library(_ settings: AudioSettings, fileSystem: FileSystem, loop: EventLoop, art: ArtCache, log: Log) -> LibraryService? {
+        let folders = (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
+            folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
+        }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art, loop: loop, log: log)
     }
 }

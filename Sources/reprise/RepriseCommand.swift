@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import LoopKit
 import RepriseClient
 import RepriseCore
@@ -34,6 +35,7 @@ struct Serve: ParsableCommand {
     @Flag(help: "Start in silent mode.") var silent = false
     @Option(help: "ReplayGain: off, track, album or auto.") var replaygain: String?
     @Option(help: "Crossfade between tracks: seconds (0.5 to 12) or off.") var crossfade: String?
+    @Option(help: "Index and search this music folder for this run (instead of the configured ones).") var library: String?
     @Argument(help: "Files, directories, playlists or URIs.") var media: [String] = []
 
     func run() throws {
@@ -43,6 +45,12 @@ struct Serve: ParsableCommand {
         if silent { settings.append(("silent", "true")) }
         if let replaygain { settings.append(("replaygain", replaygain)) }
         if let crossfade { settings.append(("crossfade", crossfade)) }
+        if let library {
+            var directory = [CChar](repeating: 0, count: 4097)
+            let here = getcwd(&directory, directory.count) != nil
+                ? String(decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "/"
+            settings.append(("library", library.hasPrefix("/") ? library : here + "/" + library))
+        }
         var check = AudioSettings()
         do throws(PlayerError) {
             for (key, value) in settings { try check.set(key, value) }

@@ -22,4 +22,8 @@ bool rp_limit_malloc_arenas(int count);
 /** A non-blocking, close-on-exec eventfd (sys/eventfd.h is not in Swift's Glibc module); -1 on failure. */
 int rp_wakeup_fd_new(void);
 
+/** Lowers the calling thread's CPU priority to nice `nice` (Linux: per thread) and its disk priority to the idle
+ *  class, for background work; 0 on success. */
+int rp_lower_thread_priority(int nice);
+
 #endif

@@ -96,17 +96,36 @@ struct Remove: ParsableCommand {
 }
 
 struct Add: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add files, directories, playlists or URIs to the end of the queue.")
+    static let configuration = CommandConfiguration(
+        abstract: "Add files, directories, playlists or URIs to the end of the queue, or what the library has of an artist, album, genre or search.")
     @OptionGroup var target: TargetOptions
-    @Argument(help: "What to add.") var media: [String]
+    @Option(help: "Add the library's tracks of this artist.") var artist: String?
+    @Option(help: "Add the library's album of this name.") var album: String?
+    @Option(help: "Add the library's tracks of this genre.") var genre: String?
+    @Option(help: "Add the library's tracks matching these words.") var search: String?
+    @Argument(help: "What to add.") var media: [String] = []
+
+    var selector: (String, String)? {
+        [("artist", artist), ("album", album), ("genre", genre), ("search", search)].first { $0.1 != nil }.map { ($0.0, $0.1!) }
+    }
 
     func validate() throws {
-        if media.isEmpty { throw ValidationError("name something to add") }
+        let selectors = [artist, album, genre, search].compactMap { $0 }.count
+        if selectors > 1 { throw ValidationError("give one of --artist, --album, --genre or --search") }
+        if selectors == 1 && !media.isEmpty { throw ValidationError("add either library tracks or media, not both") }
+        if selectors == 0 && media.isEmpty { throw ValidationError("name something to add") }
     }
 
     func run() throws {
         try runVerb {
-            try target.client().openMedia(media, enqueue: true)
+            let client = try target.client()
+            if let (kind, value) = selector {
+                let count = try LibrarySelection.play(kind, value, enqueue: true, on: client)
+                if target.json { printJSON(.object([("ok", .bool(true)), ("queued", .number(Double(count)))])) }
+                else { printLine("added \(count) track\(count == 1 ? "" : "s")") }
+                return
+            }
+            try client.openMedia(media, enqueue: true)
             target.reportDone()
         }
     }

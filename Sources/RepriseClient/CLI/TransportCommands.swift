@@ -86,10 +86,27 @@ extension PlayerMethodCommand {
     }
 }
 
-struct Play: PlayerMethodCommand {
-    static let configuration = CommandConfiguration(abstract: "Start or resume playback.")
-    static let method = "Play"
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start or resume playback; with a selector or search words, play what the library has of them.")
     @OptionGroup var target: TargetOptions
+    @OptionGroup var selection: LibrarySelection
+
+    func validate() throws { try selection.check() }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if let (kind, value) = selection.selector {
+                let count = try selection.play(kind, value, enqueue: false, on: client)
+                if target.json { printJSON(.object([("ok", .bool(true)), ("queued", .number(Double(count)))])) }
+                else { printLine("playing \(count) track\(count == 1 ? "" : "s")") }
+                return
+            }
+            try client.call("Play")
+            target.reportDone()
+        }
+    }
 }
 
 struct Pause: PlayerMethodCommand {

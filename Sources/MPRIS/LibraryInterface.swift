@@ -1,0 +1,123 @@
+import RepriseCore
+import SDBus
+
+public enum LibraryNames {
+    public static let interface = "app.reprise.Library1"
+
+    public static let description = InterfaceDescription(
+        name: interface,
+        methods: [
+            .init("Search", in: "su", ["Query", "Limit"], out: "asa(ss)a(ssssx)", ["Artists", "Albums", "Tracks"]),
+            .init("Play", in: "ssb", ["Kind", "Value", "Enqueue"], out: "u", ["Count"]),
+            .init("Names", in: "s", ["Kind"], out: "as", ["Names"]),
+            .init("Rescan"),
+        ],
+        properties: [
+            .init("Folders", "as"),
+            .init("Tracks", "u"),
+            .init("Albums", "u"),
+            .init("Artists", "u"),
+            .init("Unavailable", "u"),
+            .init("Scanning", "b"),
+        ])
+}
+
+/// app.reprise.Library1: search the music library and play what it finds.
+final class LibraryInterface: InterfaceImplementation {
+    private let library: LibraryAccess
+    private let player: Player
+    var onUserAction: ((PolicyEvent) -> Void)?
+
+    init(library: LibraryAccess, player: Player) {
+        self.library = library
+        self.player = player
+    }
+
+    static let propertyNames = LibraryNames.description.properties.map(\.name)
+    /// The most results a search returns.
+    static let maximumLimit: UInt32 = 1000
+
+    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
+        let arguments = call.arguments
+        switch (call.member, arguments.first) {
+        case ("Search", .string(let text)?):
+            guard arguments.count == 2, case .uint32(let limit) = arguments[1] else { throw .invalidArgs("Search takes (s, u)") }
+            library.search(LibraryQuery(text), limit: Int(min(max(1, limit), Self.maximumLimit))) { results in
+                call.reply(Self.encode(results))
+            }
+            return .deferred
+        case ("Play", .string(let kind)?):
+            guard arguments.count == 3, let value = arguments[1].stringValue, case .bool(let enqueue) = arguments[2] else {
+                throw .invalidArgs("Play takes (s, s, b)")
+            }
+            let selector = try Self.selector(kind: kind, value: value)
+            library.tracks(selector) { [player, onUserAction] tracks in
+                guard !tracks.isEmpty else {
+                    return call.fail(.invalidArgs("nothing in the library is \(kind) '\(value)'"))
+                }
+                let uris = tracks.map { MediaURI.file(path: $0.path) }
+                let done: (PlayerError?) -> Void = { error in
+                    if let error { return call.fail(error.dbusError) }
+                    if !enqueue { player.play() }
+                    call.reply([.uint32(UInt32(uris.count))])
+                }
+                if enqueue {
+                    player.appendTracks(uris, completion: done)
+                } else {
+                    onUserAction?(.userChangedTrack)
+                    player.replaceQueue(validating: uris, completion: done)
+                }
+            }
+            return .deferred
+        case ("Names", .string(let kind)?):
+            guard let names = LibraryNameKind(rawValue: kind) else { throw .invalidArgs("Names takes artists, albums or genres") }
+            library.names(names) { call.reply([.strings($0)]) }
+            return .deferred
+        case ("Rescan", nil):
+            library.rescan()
+            return .reply([])
+        default:
+            throw .invalidArgs("bad arguments for \(call.member)")
+        }
+    }
+
+    static func selector(kind: String, value: String) throws(DBusError) -> LibrarySelector {
+        guard !value.isEmpty, value.utf8.count <= 4096 else { throw .invalidArgs("an empty or overlong \(kind)") }
+        switch kind {
+        case "artist": return .artist(value)
+        case "album": return .album(value)
+        case "genre": return .genre(value)
+        case "search":
+            let query = LibraryQuery(value)
+            guard !query.isEmpty else { throw .invalidArgs("a search needs words") }
+            return .search(query)
+        default: throw .invalidArgs("Play takes artist, album, genre or search, not '\(kind)'")
+        }
+    }
+
+    static func encode(_ results: LibraryResults) -> [DBusValue] {
+        [.strings(results.artists),
+         .array(elementSignature: "(ss)", results.albums.map { .structure([.string($0.title), .string($0.artist ?? "")]) }),
+         .array(elementSignature: "(ssssx)", results.tracks.map {
+             .structure([.string(MediaURI.file(path: $0.path)), .string($0.displayTitle), .string($0.artist ?? ""),
+                         .string($0.album ?? ""), .int64($0.lengthMicroseconds ?? 0)])
+         })]
+    }
+
+    func get(_ property: String) throws(DBusError) -> DBusValue {
+        let status = library.status
+        switch property {
+        case "Folders": return .strings(status.folders)
+        case "Tracks": return .uint32(UInt32(clamping: status.counts.tracks - status.counts.unavailable))
+        case "Albums": return .uint32(UInt32(clamping: status.counts.albums))
+        case "Artists": return .uint32(UInt32(clamping: status.counts.artists))
+        case "Unavailable": return .uint32(UInt32(clamping: status.counts.unavailable))
+        case "Scanning": return .bool(status.scanning)
+        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        }
+    }
+
+    func set(_ property: String, to value: DBusValue) throws(DBusError) {
+        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+    }
+}

@@ -1,0 +1,115 @@
+/// One indexed music file, as the library knows it.
+public struct LibraryTrack: Sendable, Equatable {
+    public var path: String
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var albumArtist: String?
+    public var genre: String?
+    public var year: Int?
+    public var disc: Int?
+    public var track: Int?
+    public var lengthMicroseconds: Int64?
+    /// A picture of the cover on disk (embedded, cached; or the folder's cover file), when there is one.
+    public var cover: String?
+    /// False while the file's disk is not there (kept, not deleted).
+    public var available: Bool
+
+    public init(path: String, title: String? = nil, artist: String? = nil, album: String? = nil, albumArtist: String? = nil,
+                genre: String? = nil, year: Int? = nil, disc: Int? = nil, track: Int? = nil, lengthMicroseconds: Int64? = nil,
+                cover: String? = nil, available: Bool = true) {
+        self.path = path
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.albumArtist = albumArtist
+        self.genre = genre
+        self.year = year
+        self.disc = disc
+        self.track = track
+        self.lengthMicroseconds = lengthMicroseconds
+        self.cover = cover
+        self.available = available
+    }
+
+    /// Who the album is by: its album artist, else the track's artist.
+    public var albumBy: String? { albumArtist ?? artist }
+
+    /// The title shown: the tag, else the file name without its extension.
+    public var displayTitle: String { title ?? TrackInfo.fallbackTitle(for: MediaURI.file(path: path)) }
+
+    /// Album, disc, track and path order: how a selection plays.
+    public static func playOrder(_ a: LibraryTrack, _ b: LibraryTrack) -> Bool {
+        let left = ((a.album ?? "").lowercased(), a.disc ?? 0, a.track ?? 0, a.path)
+        let right = ((b.album ?? "").lowercased(), b.disc ?? 0, b.track ?? 0, b.path)
+        return left < right
+    }
+}
+
+/// What a search found, grouped as people look for music: artists, albums, tracks.
+public struct LibraryResults: Sendable, Equatable {
+    public var artists: [String] = []
+    /// (album, who it is by).
+    public var albums: [LibraryAlbum] = []
+    public var tracks: [LibraryTrack] = []
+
+    public init(artists: [String] = [], albums: [LibraryAlbum] = [], tracks: [LibraryTrack] = []) {
+        self.artists = artists
+        self.albums = albums
+        self.tracks = tracks
+    }
+
+    /// Groups matching `tracks` (already ranked): the artists and albums whose names `query` matches, in order of
+    /// first appearance, and the tracks.
+    public init(grouping tracks: [LibraryTrack], for query: LibraryQuery) {
+        var seenArtists = Set<String>(), seenAlbums = Set<String>()
+        for track in tracks {
+            for name in [track.albumArtist, track.artist].compactMap({ $0 }) where query.matches(name) {
+                if seenArtists.insert(LibraryQuery.folded(name)).inserted { artists.append(name) }
+            }
+            if let album = track.album, query.matches(album) || query.matches(album + " " + (track.albumBy ?? "")) {
+                let key = LibraryQuery.folded(album) + "\u{0}" + LibraryQuery.folded(track.albumBy ?? "")
+                if seenAlbums.insert(key).inserted { albums.append(LibraryAlbum(title: album, artist: track.albumBy, cover: track.cover)) }
+            }
+        }
+        self.tracks = tracks
+    }
+}
+
+/// An album of the library.
+public struct LibraryAlbum: Sendable, Equatable {
+    public var title: String
+    public var artist: String?
+    public var cover: String?
+
+    public init(title: String, artist: String?, cover: String? = nil) {
+        self.title = title
+        self.artist = artist
+        self.cover = cover
+    }
+}
+
+/// What `reprise play --artist/--album/--genre` and the browse tree pick from the library.
+public enum LibrarySelector: Sendable, Equatable {
+    case artist(String), album(String), genre(String), folder(String), search(LibraryQuery)
+}
+
+/// The lists the library can name.
+public enum LibraryNameKind: String, Sendable {
+    case artists, albums, genres
+}
+
+/// How big the library is.
+public struct LibraryCounts: Sendable, Equatable {
+    public var tracks = 0
+    public var unavailable = 0
+    public var albums = 0
+    public var artists = 0
+
+    public init(tracks: Int = 0, unavailable: Int = 0, albums: Int = 0, artists: Int = 0) {
+        self.tracks = tracks
+        self.unavailable = unavailable
+        self.albums = albums
+        self.artists = artists
+    }
+}

@@ -1,0 +1,215 @@
+import Glibc
+import RepriseCore
+import SQLiteKit
+
+/// The library's SQLite database (`$XDG_DATA_HOME/reprise/library.db`, WAL): one row per music file with its tags,
+/// file identity and modification time, and a full-text index (FTS5, unicode61 without diacritics) over title,
+/// artist, album artist, album, genre and year. The schema is versioned (`PRAGMA user_version`) and migrated; a
+/// file that is not a database, is damaged, or comes from a newer Reprise is moved aside and rebuilt.
+/// Used on the library's worker thread only.
+public final class LibraryStore {
+    public static let schemaVersion = 1
+    let database: Database
+    public let path: String
+
+    /// What the store knows of a file, to tell whether it changed.
+    public struct FileState: Sendable, Equatable {
+        public var size: Int64
+        public var modified: Int64
+        public var available: Bool
+    }
+
+    public init(path: String, log: (String) -> Void) throws(SQLiteError) {
+        self.path = path
+        do {
+            database = try Self.open(path)
+        } catch {
+            log("library: \(path) is unusable (\(error)); moving it aside and building the library again")
+            for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, path + ".broken" + suffix) }
+            database = try Self.open(path)
+        }
+    }
+
+    private static func open(_ path: String) throws(SQLiteError) -> Database {
+        let database = try Database(path: path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        // Reading the schema proves the file is a database at all.
+        _ = try database.prepare("SELECT count(*) FROM sqlite_master").firstInt()
+        let version = database.userVersion
+        guard version <= schemaVersion else {
+            throw SQLiteError(code: 26, message: "schema \(version) is newer than this Reprise's \(schemaVersion)")
+        }
+        if version < 1 { try migrateToVersion1(database) }
+        guard (try? database.prepare("SELECT count(*) FROM tracks").firstInt()) != nil else {
+            throw SQLiteError(code: 11, message: "the tracks table is unreadable")
+        }
+        return database
+    }
+
+    private static func migrateToVersion1(_ database: Database) throws(SQLiteError) {
+        try database.execute("""
+            BEGIN;
+            CREATE TABLE IF NOT EXISTS tracks(
+                id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, folder TEXT NOT NULL, root TEXT NOT NULL,
+                size INTEGER NOT NULL, modified INTEGER NOT NULL, title TEXT, artist TEXT, album TEXT, album_artist TEXT,
+                genre TEXT, year INTEGER, disc INTEGER, track INTEGER, length INTEGER, cover TEXT,
+                available INTEGER NOT NULL DEFAULT 1);
+            CREATE INDEX IF NOT EXISTS tracks_folder ON tracks(folder);
+            CREATE INDEX IF NOT EXISTS tracks_root ON tracks(root);
+            CREATE INDEX IF NOT EXISTS tracks_album ON tracks(album COLLATE NOCASE);
+            CREATE VIRTUAL TABLE IF NOT EXISTS tracks_text USING fts5(
+                title, artist, album_artist, album, genre, year, content='tracks', content_rowid='id',
+                tokenize='unicode61 remove_diacritics 2');
+            CREATE TRIGGER IF NOT EXISTS tracks_added AFTER INSERT ON tracks BEGIN
+                INSERT INTO tracks_text(rowid, title, artist, album_artist, album, genre, year)
+                VALUES (new.id, new.title, new.artist, new.album_artist, new.album, new.genre, new.year);
+            END;
+            CREATE TRIGGER IF NOT EXISTS tracks_removed AFTER DELETE ON tracks BEGIN
+                INSERT INTO tracks_text(tracks_text, rowid, title, artist, album_artist, album, genre, year)
+                VALUES ('delete', old.id, old.title, old.artist, old.album_artist, old.album, old.genre, old.year);
+            END;
+            CREATE TRIGGER IF NOT EXISTS tracks_changed AFTER UPDATE ON tracks BEGIN
+                INSERT INTO tracks_text(tracks_text, rowid, title, artist, album_artist, album, genre, year)
+                VALUES ('delete', old.id, old.title, old.artist, old.album_artist, old.album, old.genre, old.year);
+                INSERT INTO tracks_text(rowid, title, artist, album_artist, album, genre, year)
+                VALUES (new.id, new.title, new.artist, new.album_artist, new.album, new.genre, new.year);
+            END;
+            PRAGMA user_version = 1;
+            COMMIT;
+            """)
+    }
+
+    // MARK: Writing (the scanner)
+
+    /// Runs `body` in one transaction.
+    public func batch(_ body: () throws -> Void) throws { try database.transaction(body) }
+
+    /// Adds or replaces the row of `track` (found under `root`, with the file's size and modification time).
+    public func store(_ track: LibraryTrack, root: String, size: Int64, modified: Int64) throws(SQLiteError) {
+        let folder = String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)])
+        let statement = try database.prepare("""
+            INSERT INTO tracks(path, folder, root, size, modified, title, artist, album, album_artist, genre, year, disc,
+                               track, length, cover, available)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1)
+            ON CONFLICT(path) DO UPDATE SET folder = ?2, root = ?3, size = ?4, modified = ?5, title = ?6, artist = ?7,
+                album = ?8, album_artist = ?9, genre = ?10, year = ?11, disc = ?12, track = ?13, length = ?14,
+                cover = ?15, available = 1
+            """)
+        func text(_ value: String?) -> Statement.Value { value.map { .text($0) } ?? .null }
+        func number(_ value: Int?) -> Statement.Value { value.map { .integer(Int64($0)) } ?? .null }
+        try statement.run([.text(track.path), .text(folder), .text(root), .integer(size), .integer(modified),
+                           text(track.title), text(track.artist), text(track.album), text(track.albumArtist),
+                           text(track.genre), number(track.year), number(track.disc), number(track.track),
+                           track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover)])
+    }
+
+    /// Forgets the file at `path`, or every file under the folder `path`.
+    public func remove(path: String) throws(SQLiteError) {
+        try database.prepare("DELETE FROM tracks WHERE path = ?1 OR path >= ?2 AND path < ?3")
+            .run([.text(path), .text(path + "/"), .text(path + "0")]) // "0" follows "/" in byte order
+    }
+
+    /// Marks every file under `root` (un)available: a disk that is not there keeps its entries.
+    public func setAvailable(_ available: Bool, root: String) throws(SQLiteError) {
+        try database.prepare("UPDATE tracks SET available = ?1 WHERE root = ?2 AND available != ?1")
+            .run([.integer(available ? 1 : 0), .text(root)])
+    }
+
+    /// Size, modification time and availability of every file known under `root`, by path.
+    public func fileStates(root: String) throws(SQLiteError) -> [String: FileState] {
+        let statement = try database.prepare("SELECT path, size, modified, available FROM tracks WHERE root = ?1")
+        try statement.bind([.text(root)])
+        var states: [String: FileState] = [:]
+        while try statement.step() {
+            guard let path = statement.text(0) else { continue }
+            states[path] = FileState(size: statement.int(1) ?? -1, modified: statement.int(2) ?? -1, available: statement.int(3) == 1)
+        }
+        return states
+    }
+
+    /// Forgets files whose root is no longer one of `roots` (the user changed the configuration).
+    public func keepOnly(roots: [String]) throws(SQLiteError) {
+        let placeholders = roots.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
+        try database.prepare(roots.isEmpty ? "DELETE FROM tracks" : "DELETE FROM tracks WHERE root NOT IN (\(placeholders))")
+            .run(roots.map { .text($0) })
+    }
+
+    // MARK: Reading
+
+    static let columns = "path, title, artist, album, album_artist, genre, year, disc, track, length, cover, available"
+
+    private func tracks(_ statement: Statement) throws(SQLiteError) -> [LibraryTrack] {
+        var result: [LibraryTrack] = []
+        while try statement.step() {
+            guard let path = statement.text(0) else { continue }
+            result.append(LibraryTrack(path: path, title: statement.text(1), artist: statement.text(2), album: statement.text(3),
+                                       albumArtist: statement.text(4), genre: statement.text(5), year: statement.int(6).map(Int.init),
+                                       disc: statement.int(7).map(Int.init), track: statement.int(8).map(Int.init),
+                                       lengthMicroseconds: statement.int(9), cover: statement.text(10), available: statement.int(11) == 1))
+        }
+        return result
+    }
+
+    /// Available tracks matching `query`, best first, at most `limit`.
+    public func search(_ query: LibraryQuery, limit: Int) throws(SQLiteError) -> [LibraryTrack] {
+        guard !query.isEmpty else { return [] }
+        let statement = try database.prepare("""
+            SELECT \(Self.columns.split(separator: ",").map { "tracks." + $0.trimmingWhitespace() }.joined(separator: ", "))
+            FROM tracks_text JOIN tracks ON tracks.id = tracks_text.rowid
+            WHERE tracks_text MATCH ?1 AND tracks.available = 1
+            ORDER BY bm25(tracks_text, 10.0, 5.0, 5.0, 4.0, 1.0, 1.0), tracks.album, tracks.disc, tracks.track LIMIT ?2
+            """)
+        try statement.bind([.text(query.matchExpression), .integer(Int64(limit))])
+        return try tracks(statement)
+    }
+
+    /// What a selector picks: tracks of an artist (or album artist), an album, or a genre (names compared without
+    /// case), in album, disc and track order.
+    public func tracks(matching selector: LibrarySelector) throws(SQLiteError) -> [LibraryTrack] {
+        let condition: String, value: String
+        switch selector {
+        case .artist(let name): (condition, value) = ("(artist = ?1 COLLATE NOCASE OR album_artist = ?1 COLLATE NOCASE)", name)
+        case .album(let name): (condition, value) = ("album = ?1 COLLATE NOCASE", name)
+        case .genre(let name): (condition, value) = ("genre = ?1 COLLATE NOCASE", name)
+        case .folder(let path): (condition, value) = ("(folder = ?1 OR folder LIKE ?1 || '/%')", path)
+        case .search(let query):
+            return try search(query, limit: 5000).sorted(by: LibraryTrack.playOrder)
+        }
+        let statement = try database.prepare("""
+            SELECT \(Self.columns) FROM tracks WHERE \(condition) AND available = 1
+            ORDER BY album COLLATE NOCASE, disc, track, path
+            """)
+        try statement.bind([.text(value)])
+        return try tracks(statement)
+    }
+
+    /// Distinct values of a column (artists, albums with their artist, genres), sorted, available tracks only.
+    public func names(_ kind: LibraryNameKind) throws(SQLiteError) -> [String] {
+        let column: String
+        switch kind {
+        case .artists: column = "coalesce(album_artist, artist)"
+        case .albums: column = "album"
+        case .genres: column = "genre"
+        }
+        let statement = try database.prepare("""
+            SELECT DISTINCT \(column) AS name FROM tracks WHERE available = 1 AND name IS NOT NULL ORDER BY name COLLATE NOCASE
+            """)
+        var names: [String] = []
+        while try statement.step() { if let name = statement.text(0) { names.append(name) } }
+        return names
+    }
+
+    /// Counts: tracks (available and not), albums, artists.
+    public func counts() throws(SQLiteError) -> LibraryCounts {
+        let statement = try database.prepare("""
+            SELECT count(*), sum(available = 0), count(DISTINCT album), count(DISTINCT coalesce(album_artist, artist))
+            FROM tracks
+            """)
+        try statement.bind([])
+        guard try statement.step() else { return LibraryCounts() }
+        let counts = LibraryCounts(tracks: Int(statement.int(0) ?? 0), unavailable: Int(statement.int(1) ?? 0),
+                                   albums: Int(statement.int(2) ?? 0), artists: Int(statement.int(3) ?? 0))
+        while try statement.step() {}
+        return counts
+    }
+}

@@ -1,0 +1,159 @@
+import Dispatch
+import Glibc
+import LoopKit
+import PosixFiles
+import RepriseCore
+import RepriseLibrary
+
+/// The music library in the service: the index (``LibraryStore``) and the scanner live on a worker thread of
+/// their own at low CPU priority; every request goes there and its answer comes back on the loop. A pass over the
+/// folders runs at start (reading only what changed) and on request.
+final class LibraryService: LibraryAccess {
+    private(set) var status = LibraryStatus()
+    var onChange: (() -> Void)?
+    private let work: BackgroundWork
+    private let worker: LibraryWorker
+    private let log: Log
+    private var rescanQueued = false
+
+    init?(folders: [String], databasePath: String, art: ArtCache, loop: EventLoop, log: Log) {
+        guard let work = BackgroundWork(loop: loop, label: "reprise.library") else { return nil }
+        self.work = work
+        self.log = log
+        worker = LibraryWorker(databasePath: databasePath, art: art)
+        status.folders = folders
+    }
+
+    /// Opens the index and starts the first pass.
+    func start() {
+        let worker = worker, log = log
+        work.run({ worker.open { message in log.warning(message) } }) { [weak self] problem in
+            guard let self else { return }
+            status.problem = problem
+            if let problem { log.warning("library: \(problem)") }
+            rescan()
+        }
+    }
+
+    func rescan() {
+        guard status.problem == nil else { return }
+        guard !status.scanning else { return rescanQueued = true }
+        status.scanning = true
+        status.scanned = 0
+        onChange?()
+        let folders = status.folders, worker = worker
+        let progress = ProgressBox()
+        log.info("library: looking at \(folders.joined(separator: ", "))")
+        let started = monotonicSeconds()
+        work.run({ worker.scan(folders: folders, progress: progress) }) { [weak self] result in
+            guard let self else { return }
+            status.scanning = false
+            status.counts = result.counts
+            status.scanned = result.progress.seen
+            status.total = result.progress.total
+            if let problem = result.problem { log.warning("library: \(problem)") }
+            log.info("library: \(result.counts.tracks) tracks (\(result.progress.read) read, \(result.progress.removed) gone) "
+                     + "in \(String(format: "%.1f", monotonicSeconds() - started)) s")
+            onChange?()
+            if rescanQueued {
+                rescanQueued = false
+                rescan()
+            }
+        }
+    }
+
+    func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void) {
+        let worker = worker
+        work.run({ LibraryResults(grouping: worker.search(query, limit: limit), for: query) }, then: then)
+    }
+
+    func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void) {
+        let worker = worker
+        work.run({ worker.tracks(selector) }, then: then)
+    }
+
+    func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
+        let worker = worker
+        work.run({ worker.names(kind) }, then: then)
+    }
+}
+
+/// Progress of a scan, shared between the worker that counts and whoever looks.
+final class ProgressBox: @unchecked Sendable {
+    private let lock = NSLockLike()
+    private var value = LibraryScanner.Progress()
+    func set(_ progress: LibraryScanner.Progress) { lock.locked { value = progress } }
+    var current: LibraryScanner.Progress { lock.locked { value } }
+}
+
+/// A pthread mutex (Foundation stays out of the service's hot paths).
+final class NSLockLike: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}
+
+/// What lives on the library's worker thread: the store and the scanner. Only ever touched from that (serial)
+/// thread, hence unchecked.
+final class LibraryWorker: @unchecked Sendable {
+    private let databasePath: String
+    private let art: ArtCache
+    private var store: LibraryStore?
+    private var scanner: LibraryScanner?
+
+    init(databasePath: String, art: ArtCache) {
+        self.databasePath = databasePath
+        self.art = art
+    }
+
+    private func lowerPriority() { lowerCurrentThreadPriority() }
+
+    /// Opens (or rebuilds) the index; a problem that leaves no library, or nil.
+    func open(log: @escaping (String) -> Void) -> String? {
+        lowerPriority()
+        let directory = String(databasePath[..<(databasePath.lastIndex(of: "/") ?? databasePath.endIndex)])
+        _ = DurableFile.makePrivateDirectories(directory, ownComponents: 1)
+        do {
+            let store = try LibraryStore(path: databasePath, log: log)
+            self.store = store
+            let art = art
+            scanner = LibraryScanner(store: store) { bytes, _ in
+                // Only real pictures, by their bytes; kept as a path.
+                ImageKind(sniffing: bytes).flatMap { art.store(bytes, kind: $0) }.flatMap { MediaURI($0)?.path }
+            }
+            return nil
+        } catch {
+            return "cannot open \(databasePath): \(error)"
+        }
+    }
+
+    struct ScanResult: Sendable {
+        var counts: LibraryCounts
+        var progress: LibraryScanner.Progress
+        var problem: String?
+    }
+
+    func scan(folders: [String], progress box: ProgressBox) -> ScanResult {
+        lowerPriority()
+        var result = ScanResult(counts: LibraryCounts(), progress: .init())
+        do {
+            try scanner?.scan(roots: folders) { progress in
+                box.set(progress)
+                result.progress = progress
+            }
+        } catch {
+            result.problem = "scan failed: \(error)"
+        }
+        result.counts = (try? store?.counts()) ?? LibraryCounts()
+        return result
+    }
+
+    func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }
+    func tracks(_ selector: LibrarySelector) -> [LibraryTrack] { (try? store?.tracks(matching: selector)) ?? [] }
+    func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// The music library with the real binary: a generated music folder indexed, searched and played from the CLI and
+/// D-Bus; files added, changed and removed between scans; a damaged database and a missing disk.
+@Suite(.serialized) struct LibraryTests {
+    static let interface = "app.reprise.Library1"
+
+    /// A music folder: two albums and a single, tagged, in folders of their own.
+    static func musicFolder(in directory: String) throws -> String {
+        let root = directory + "/Music"
+        for (folder, files) in [
+            ("Björk/Début", [("Human Behaviour", "Björk", "Début", 1, "Pop"), ("Venus as a Boy", "Björk", "Début", 3, "Pop"),
+                             ("Crying", "Björk", "Début", 2, "Pop")]),
+            ("Miles Davis/Kind of Blue", [("So What", "Miles Davis", "Kind of Blue", 1, "Jazz"),
+                                          ("Freddie Freeloader", "Miles Davis", "Kind of Blue", 2, "Jazz")]),
+            ("Singles", [("Blue Monday", "New Order", "Singles", 1, "Synth-pop")]),
+        ] {
+            try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            for (title, artist, album, number, genre) in files {
+                try tagged(root + "/\(folder)/\(number) \(title).ogg", title: title, artist: artist, album: album, number: number, genre: genre)
+            }
+        }
+        return root
+    }
+
+    static func tagged(_ path: String, title: String, artist: String, album: String, number: Int, genre: String) throws {
+        try generateTone(at: path, seconds: 3, frequency: 300 + 40 * number,
+                         tags: "title=(string)\"\(title)\",artist=(string)\"\(artist)\",album=(string)\"\(album)\","
+                             + "track-number=(uint)\(number),genre=(string)\"\(genre)\"",
+                         encoder: ["vorbisenc", "!", "oggmux"])
+    }
+
+    func count(_ session: Session, _ name: String = "Tracks") -> UInt32? {
+        if case .uint32(let value)? = try? session.get(name, interface: Self.interface) { return value }
+        return nil
+    }
+
+    func waitForScan(_ session: Session, tracks: UInt32) -> Bool {
+        session.waitFor(30) { (try? session.get("Scanning", interface: Self.interface)) == .bool(false) && count(session) == tracks }
+    }
+
+    func reprise(_ session: Session, _ arguments: String...) throws -> CommandResult {
+        try runCommand(repriseBinary, arguments, environment: session.environment)
+    }
+
+    @Test func aMusicFolderIsIndexedSearchedAndPlayed() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try Self.musicFolder(in: session.environment["HOME"]!)
+        try session.launch([])
+        #expect(waitForScan(session, tracks: 6), "tracks \(count(session) ?? 0)")
+        #expect(count(session, "Albums") == 3)
+        #expect(try session.get("Folders", interface: Self.interface) == .strings([music]))
+
+        // Case, accents and prefixes.
+        let found = try reprise(session, "search", "bjork", "--json")
+        let json = try JSONSerialization.jsonObject(with: Data(found.output.utf8)) as? [String: Any] ?? [:]
+        #expect((json["artists"] as? [String]) == ["Björk"], "\(found.output)")
+        #expect((json["tracks"] as? [Any])?.count == 3)
+        let album = try reprise(session, "search", "kind", "blu")
+        #expect(album.output.contains("Albums\n  Kind of Blue — Miles Davis"), "\(album.output)")
+        #expect(try reprise(session, "search", "DEBUT").output.contains("Début"))
+        #expect(try reprise(session, "search", "1959xyz").output.contains("nothing found"))
+
+        // Play an album: replaced queue, album order, playing.
+        let played = try reprise(session, "play", "--album", "début")
+        #expect(played.status == 0 && played.output.contains("playing 3 tracks"), "\(played.output)\(played.errors)")
+        #expect(session.waitFor { session.status() == "Playing" && session.title() == "Human Behaviour" })
+        #expect(session.queuedURLs().map { URL(string: $0)?.lastPathComponent ?? "" }
+                == ["1%20Human%20Behaviour.ogg", "2%20Crying.ogg", "3%20Venus%20as%20a%20Boy.ogg"].map { $0.removingPercentEncoding! })
+        // Add an artist; play search words; a genre over D-Bus.
+        #expect(try reprise(session, "add", "--artist", "miles davis").output.contains("added 2 tracks"))
+        #expect(session.queuedURLs().count == 5)
+        #expect(try reprise(session, "play", "blue", "monday").output.contains("playing 1 track"))
+        #expect(session.waitFor { session.title() == "Blue Monday" })
+        let reply = try session.call("Play", [.string("genre"), .string("jazz"), .bool(false)], interface: Self.interface)
+        #expect(reply.first == .uint32(2))
+        #expect(session.waitFor { session.title() == "So What" })
+        let missing = try reprise(session, "play", "--artist", "Nobody")
+        #expect(missing.status != 0 && missing.errors.contains("nothing in the library"), "\(missing.errors)")
+        let status = try reprise(session, "library")
+        #expect(status.output.contains("6 tracks, 3 albums"), "\(status.output)")
+
+        // Changes between scans: a new file, a changed tag, a removed file; only those are read again.
+        try FileManager.default.removeItem(atPath: music + "/Singles/1 Blue Monday.ogg")
+        try Self.tagged(music + "/Singles/2 Age of Consent.ogg", title: "Age of Consent", artist: "New Order", album: "Singles",
+                        number: 2, genre: "Synth-pop")
+        try Self.tagged(music + "/Björk/Début/2 Crying.ogg", title: "Crying (Remix)", artist: "Björk", album: "Début", number: 2, genre: "Pop")
+        #expect(try reprise(session, "library", "rescan").status == 0)
+        #expect(session.waitFor(30) { try! reprise(session, "search", "consent").output.contains("Age of Consent") })
+        #expect(try reprise(session, "search", "remix").output.contains("Crying (Remix)"))
+        #expect(try reprise(session, "search", "monday").output.contains("nothing found"))
+        #expect(count(session) == 6)
+    }
+
+    @Test func aDamagedDatabaseIsRebuiltAndAMissingDiskKeepsItsEntries() throws {
+        let session = try Session()
+        defer { session.close() }
+        let home = session.environment["HOME"]!
+        let music = try Self.musicFolder(in: home)
+        let data = home + "/.local/share/reprise"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 10_000).write(to: URL(fileURLWithPath: data + "/library.db"))
+        let pid = try session.launch([])
+        #expect(waitForScan(session, tracks: 6))
+        #expect(session.log(of: pid).contains("building the library again"), "\(session.log(of: pid))")
+
+        // The disk goes away (the folder is not there at the next start): its entries stay, marked unavailable.
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitFor { !session.nameHasOwner(Session.name) })
+        try FileManager.default.moveItem(atPath: music, toPath: home + "/Unplugged")
+        try session.launch([])
+        #expect(session.waitFor(30) { count(session, "Unavailable") == 6 })
+        #expect(count(session) == 0)
+        #expect(try reprise(session, "search", "bjork").output.contains("nothing found"))
+        try FileManager.default.moveItem(atPath: home + "/Unplugged", toPath: music)
+        #expect(try reprise(session, "library", "rescan").status == 0)
+        #expect(waitForScan(session, tracks: 6))
+        #expect(count(session, "Unavailable") == 0)
+    }
+
+    @Test func aFolderGivenForOneRunAndHostileQueries() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try Self.musicFolder(in: session.directory + "/elsewhere")
+        try session.launch(["--library", music])
+        #expect(waitForScan(session, tracks: 6))
+        for query in ["\"", "NEAR(a b)", "title:so", "*", "a OR b", "'); DROP TABLE tracks; --", String(repeating: "x", count: 5000)] {
+            let result = try session.call("Search", [.string(query), .uint32(10)], interface: Self.interface)
+            #expect(result.count == 3, "\(query)")
+        }
+        #expect(count(session) == 6, "still whole")
+        #expect(session.dbusError { try session.call("Play", [.string("mood"), .string("x"), .bool(false)], interface: Self.interface) }?.name
+                == "org.freedesktop.DBus.Error.InvalidArgs")
+    }
+}
