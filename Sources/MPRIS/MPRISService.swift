@@ -30,6 +30,7 @@ public final class MPRISService: PlayerObserver {
     private let sleepInterface: SleepInterface
     private var announcedChapters = AnnouncedProperties([]) { _ in nil }
     private var libraryInterface: LibraryInterface?
+    private var desktopSearch: DesktopSearch?
     private var announcedLibrary = AnnouncedProperties([]) { _ in nil }
     /// The sleep timer last announced: its kind and serial (nil: none).
     private var announcedSleep: String?
@@ -106,6 +107,15 @@ public final class MPRISService: PlayerObserver {
             return log.warning("could not export the library: \(error)")
         }
         libraryInterface = interface
+        let search = DesktopSearch(library: library, player: player, log: log)
+        search.onUserAction = { [unowned self] in onUserAction?($0) }
+        desktopSearch = search
+        do {
+            try bus.export(GnomeSearchProvider.description, at: GnomeSearchProvider.objectPath, implementation: GnomeSearchProvider(search: search))
+            try bus.export(KRunnerProvider.description, at: KRunnerProvider.objectPath, implementation: KRunnerProvider(search: search))
+        } catch {
+            log.warning("could not export the desktop search providers: \(error)")
+        }
         announcedLibrary = AnnouncedProperties(LibraryInterface.propertyNames) { [interface] in try? interface.get($0) }
         library.onChange = { [unowned self] in
             let changed = announcedLibrary.refresh()

@@ -31,6 +31,9 @@ import Testing
                         "share/dbus-1/interfaces/app.reprise.AudioSession1.xml",
                         "share/dbus-1/interfaces/app.reprise.Controls1.xml",
                         "share/dbus-1/interfaces/app.reprise.Video1.xml",
+                        "share/dbus-1/interfaces/app.reprise.Sound1.xml", "share/dbus-1/interfaces/app.reprise.Chapters1.xml",
+                        "share/dbus-1/interfaces/app.reprise.Sleep1.xml", "share/dbus-1/interfaces/app.reprise.Library1.xml",
+                        "share/gnome-shell/search-providers/reprise-search-provider.ini", "share/krunner/dbusplugins/reprise.desktop",
                         "share/bash-completion/completions/reprise", "share/zsh/site-functions/_reprise",
                         "share/fish/vendor_completions.d/reprise.fish",
                         "share/man/man1/reprise.1", "lib/systemd/user/reprise.service"]
@@ -115,7 +118,7 @@ import Testing
         let mpris = ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
                      "org.mpris.MediaPlayer2.Playlists"]
         let own = ["app.reprise.AudioSession1", "app.reprise.Controls1", "app.reprise.Sound1", "app.reprise.Video1",
-                   "app.reprise.Chapters1", "app.reprise.Sleep1"]
+                   "app.reprise.Chapters1", "app.reprise.Sleep1", "app.reprise.Library1"]
         #expect(Set(IntrospectionSummary.interfaces(in: mprisObject)) == Set(standard + mpris))
         #expect(Set(IntrospectionSummary.interfaces(in: ownObject)) == Set(standard + own))
         for interface in mpris + own {
