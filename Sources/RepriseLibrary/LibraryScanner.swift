@@ -80,6 +80,19 @@ public final class LibraryScanner {
         try store.store(read(path), root: root, size: Int64(info.st_size), modified: Self.modified(info))
     }
 
+    /// Reads the new and changed files under `folder` (a directory created or moved in while Reprise runs).
+    public func scanFolder(_ folder: String, root: String) throws {
+        let known = try store.fileStates(root: root)
+        var found: [(String, Int64, Int64)] = []
+        walk(folder, depth: 0) { found.append(($0, $1, $2)) }
+        try store.batch {
+            for (path, size, modified) in found {
+                if let state = known[path], state.size == size, state.modified == modified, state.available { continue }
+                try store.store(read(path), root: root, size: size, modified: modified)
+            }
+        }
+    }
+
     static func isMusic(_ path: String) -> Bool {
         guard let dot = path.lastIndex(of: "."), path[dot...].contains("/") == false else { return false }
         return extensions.contains(path[path.index(after: dot)...].lowercased())

@@ -14,12 +14,18 @@ final class LibraryService: LibraryAccess {
     private let work: BackgroundWork
     private let worker: LibraryWorker
     private let log: Log
+    private let loop: EventLoop
     private var rescanQueued = false
+    /// inotify over the folders, once the first pass has ended; changes gathered for a moment, then applied.
+    private let watcher = LibraryWatcher()
+    private var watching = false
+    private var pendingChanges: [LibraryWatcher.Change] = []
 
     init?(folders: [String], databasePath: String, art: ArtCache, loop: EventLoop, log: Log) {
         guard let work = BackgroundWork(loop: loop, label: "reprise.library") else { return nil }
         self.work = work
         self.log = log
+        self.loop = loop
         worker = LibraryWorker(databasePath: databasePath, art: art)
         status.folders = folders
     }
@@ -55,10 +61,46 @@ final class LibraryService: LibraryAccess {
             log.info("library: \(result.counts.tracks) tracks (\(result.progress.read) read, \(result.progress.removed) gone) "
                      + "in \(String(format: "%.1f", monotonicSeconds() - started)) s")
             onChange?()
+            if !watching { startWatching() }
             if rescanQueued {
                 rescanQueued = false
                 rescan()
             }
+        }
+    }
+
+    /// Watches every folder (on the worker: it walks them) and reads inotify's events on the loop.
+    private func startWatching() {
+        guard let watcher else { return log.warning("library: no inotify; changes are seen at the next start or rescan") }
+        watching = true
+        let folders = status.folders
+        work.run({ () -> Int in
+            for folder in folders { watcher.watch(folder) }
+            return watcher.refused
+        }) { [weak self] refused in
+            if refused > 0 { self?.log.warning("library: \(refused) folders not watched (the system's inotify limit)") }
+        }
+        loop.onReadable(watcher.descriptor) { [weak self] in
+            guard let self else { return false }
+            let changes = watcher.readChanges()
+            guard !changes.isEmpty else { return true }
+            let first = pendingChanges.isEmpty
+            pendingChanges += changes
+            // A copy of a whole album arrives as many events: they are applied together a moment later.
+            if first { loop.once(afterMilliseconds: 300) { [weak self] in self?.applyChanges() } }
+            return true
+        }
+    }
+
+    private func applyChanges() {
+        let changes = pendingChanges, folders = status.folders, worker = worker
+        pendingChanges.removeAll()
+        guard let watcher, !changes.isEmpty else { return }
+        log.debug("library: \(changes.count) changes")
+        work.run({ worker.apply(changes, folders: folders, watcher: watcher) }) { [weak self] counts in
+            guard let self, let counts else { return }
+            status.counts = counts
+            onChange?()
         }
     }
 
@@ -151,6 +193,28 @@ final class LibraryWorker: @unchecked Sendable {
         }
         result.counts = (try? store?.counts()) ?? LibraryCounts()
         return result
+    }
+
+    /// Applies what inotify saw: files read again or forgotten, new directories read and watched; the new counts.
+    func apply(_ changes: [LibraryWatcher.Change], folders: [String], watcher: LibraryWatcher) -> LibraryCounts? {
+        lowerPriority()
+        guard let store, let scanner else { return nil }
+        for change in changes {
+            guard let root = folders.first(where: { change.path.hasPrefix($0 + "/") }) else { continue }
+            do {
+                if change.removed {
+                    try store.remove(path: change.path)
+                } else if change.isDirectory {
+                    watcher.watch(change.path)
+                    try scanner.scanFolder(change.path, root: root)
+                } else {
+                    try scanner.update(path: change.path, root: root)
+                }
+            } catch {
+                continue // the next rescan catches up
+            }
+        }
+        return try? store.counts()
     }
 
     func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }

@@ -96,6 +96,41 @@ import TestSupport
         #expect(count(session) == 6)
     }
 
+    @Test func changesWhileItRunsAreFollowed() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try Self.musicFolder(in: session.environment["HOME"]!)
+        try session.launch([])
+        #expect(waitForScan(session, tracks: 6))
+        func finds(_ words: String, _ text: String) -> Bool {
+            session.waitFor(20) { (try? reprise(session, "search", words))?.output.contains(text) == true }
+        }
+        // A new album folder, written elsewhere and moved in (as a file manager does), and one copied in place.
+        let staging = session.directory + "/staging/Aphex Twin/Drukqs"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        try Self.tagged(staging + "/1 Jynweythek.ogg", title: "Jynweythek", artist: "Aphex Twin", album: "Drukqs", number: 1, genre: "IDM")
+        try FileManager.default.moveItem(atPath: session.directory + "/staging/Aphex Twin", toPath: music + "/Aphex Twin")
+        #expect(finds("jynwey", "Jynweythek"))
+        try FileManager.default.createDirectory(atPath: music + "/Aphex Twin/Selected", withIntermediateDirectories: true)
+        try Self.tagged(music + "/Aphex Twin/Selected/1 Xtal.ogg", title: "Xtal", artist: "Aphex Twin", album: "Selected", number: 1, genre: "IDM")
+        #expect(finds("xtal", "Xtal"))
+        // A changed tag, a deleted file, a renamed folder.
+        try Self.tagged(music + "/Singles/1 Blue Monday.ogg", title: "Blue Monday '88", artist: "New Order", album: "Singles", number: 1, genre: "Synth-pop")
+        #expect(finds("88", "Blue Monday '88"))
+        try FileManager.default.removeItem(atPath: music + "/Björk/Début/3 Venus as a Boy.ogg")
+        #expect(finds("venus", "nothing found"))
+        try FileManager.default.moveItem(atPath: music + "/Miles Davis", toPath: music + "/Davis, Miles")
+        #expect(session.waitFor(20) {
+            (try? runCommand(repriseBinary, ["search", "so", "what", "--json"], environment: session.environment))?.output
+                .contains("Davis,%20Miles") == true
+        })
+        let moved = try reprise(session, "play", "--album", "kind of blue")
+        #expect(moved.status == 0, "\(moved.errors)")
+        #expect(session.waitFor { session.queuedURLs().first?.contains("Davis,%20Miles") == true || session.queuedURLs().first?.contains("Davis, Miles") == true },
+                "\(session.queuedURLs())")
+        #expect(session.waitFor { count(session) == 7 })
+    }
+
     @Test func aDamagedDatabaseIsRebuiltAndAMissingDiskKeepsItsEntries() throws {
         let session = try Session()
         defer { session.close() }
