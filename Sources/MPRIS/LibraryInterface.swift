@@ -10,6 +10,7 @@ public enum LibraryNames {
             .init("Search", in: "su", ["Query", "Limit"], out: "asa(ss)a(ssssx)", ["Artists", "Albums", "Tracks"]),
             .init("Play", in: "ssb", ["Kind", "Value", "Enqueue"], out: "u", ["Count"]),
             .init("Names", in: "s", ["Kind"], out: "as", ["Names"]),
+            .init("Tracks", in: "ss", ["Kind", "Value"], out: "a(ssssx)", ["Tracks"]),
             .init("Rescan"),
         ],
         properties: [
@@ -72,6 +73,17 @@ final class LibraryInterface: InterfaceImplementation {
         case ("Names", .string(let kind)?):
             guard let names = LibraryNameKind(rawValue: kind) else { throw .invalidArgs("Names takes artists, albums or genres") }
             library.names(names) { call.reply([.strings($0)]) }
+            return .deferred
+        case ("Tracks", .string(let kind)?):
+            guard arguments.count == 2, let value = arguments[1].stringValue else { throw .invalidArgs("Tracks takes (s, s)") }
+            let selector: LibrarySelector
+            if kind == "folder" {
+                guard value.hasPrefix("/"), value.utf8.count <= 4096 else { throw .invalidArgs("a folder is an absolute path") }
+                selector = .folder(value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value)
+            } else {
+                selector = try Self.selector(kind: kind, value: value)
+            }
+            library.tracks(selector) { call.reply([Self.encode(LibraryResults(tracks: $0))[2]]) }
             return .deferred
         case ("Rescan", nil):
             library.rescan()

@@ -43,6 +43,10 @@ import TestSupport
     }
 
     func reprise(_ session: Session, _ arguments: String...) throws -> CommandResult {
+        try reprise(session, arguments)
+    }
+
+    func reprise(_ session: Session, _ arguments: [String]) throws -> CommandResult {
         try runCommand(repriseBinary, arguments, environment: session.environment)
     }
 
@@ -94,6 +98,28 @@ import TestSupport
         #expect(try reprise(session, "search", "remix").output.contains("Crying (Remix)"))
         #expect(try reprise(session, "search", "monday").output.contains("nothing found"))
         #expect(count(session) == 6)
+    }
+
+    @Test func theBrowseTree() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try Self.musicFolder(in: session.environment["HOME"]!)
+        try session.launch([])
+        #expect(waitForScan(session, tracks: 6))
+        func lines(_ path: String...) throws -> [String] {
+            try reprise(session, ["browse"] + path).output.split(separator: "\n").map(String.init)
+        }
+        #expect(try lines() == ["Artists/", "Albums/", "Genres/", "Folders/"])
+        #expect(try lines("Artists") == ["Björk/", "Miles Davis/", "New Order/"])
+        #expect(try lines("Artists/björk") == ["Début/"])
+        #expect(try lines("Artists/Björk/Début").map { $0.components(separatedBy: " — ").first ?? "" }
+                == ["Human Behaviour", "Crying", "Venus as a Boy"])
+        #expect(try lines("Genres") == ["Jazz/", "Pop/", "Synth-pop/"])
+        #expect(try lines("Genres/Jazz").count == 2)
+        #expect(try lines("Folders") == [music + "/"])
+        #expect(try lines("Folders" + music) == ["Björk/", "Miles Davis/", "Singles/"])
+        #expect(try lines("Folders" + music + "/Singles").first?.hasPrefix("Blue Monday — New Order") == true)
+        #expect(try reprise(session, "browse", "Nowhere").status == 2)
     }
 
     @Test func changesWhileItRunsAreFollowed() throws {

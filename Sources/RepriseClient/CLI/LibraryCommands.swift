@@ -124,3 +124,94 @@ struct LibraryCommand: ParsableCommand {
         }
     }
 }
+
+/// A library track as Library1 reports it.
+struct ReportedTrack {
+    var uri: String, title: String, artist: String, album: String, length: Int64
+
+    static func list(_ value: DBusValue?) -> [ReportedTrack] {
+        guard case .array(_, let items)? = value else { return [] }
+        return items.compactMap {
+            guard case .structure(let f) = $0, f.count == 5 else { return nil }
+            return ReportedTrack(uri: f[0].stringValue ?? "", title: f[1].stringValue ?? "", artist: f[2].stringValue ?? "",
+                                 album: f[3].stringValue ?? "", length: f[4].int64Value ?? 0)
+        }
+    }
+}
+
+struct Browse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Browse the music library: Artists/NAME/ALBUM, Albums/NAME, Genres/NAME, Folders/PATH (no path: the top).")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "Where to look, e.g. Artists/Björk or Albums/Début.") var path: String = ""
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let node = try BrowseNode.list(path, client: client)
+            if target.json {
+                printJSON(.object([("path", .string(path)), ("containers", .array(node.containers.map(JSON.string))),
+                                   ("tracks", .array(node.tracks.map {
+                                       .object([("uri", .string($0.uri)), ("title", .string($0.title)), ("artist", .string($0.artist)),
+                                                ("album", .string($0.album)), ("length", .number(Double($0.length) / 1e6))])
+                                   }))]))
+                return
+            }
+            node.containers.forEach { printLine("\($0)/") }
+            node.tracks.forEach { printLine("\($0.title)" + ($0.artist.isEmpty ? "" : " — \($0.artist)") + "  \(clock($0.length))") }
+            if node.containers.isEmpty && node.tracks.isEmpty { printLine("(empty)") }
+        }
+    }
+}
+
+/// One level of the browse tree: Artists → Albums → Tracks, Albums → Tracks, Genres → Tracks, Folders → folders
+/// and tracks.
+struct BrowseNode {
+    var containers: [String] = []
+    var tracks: [ReportedTrack] = []
+
+    static let top = ["Artists", "Albums", "Genres", "Folders"]
+
+    static func list(_ path: String, client: ServiceClient) throws -> BrowseNode {
+        let interface = LibraryNames.interface
+        var parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let top = parts.first else { return BrowseNode(containers: top) }
+        parts.removeFirst()
+        func names(_ kind: String) throws -> [String] { try client.call("Names", [.string(kind)], interface: interface).first?.stringArray ?? [] }
+        func tracks(_ kind: String, _ value: String) throws -> [ReportedTrack] {
+            ReportedTrack.list(try client.call("Tracks", [.string(kind), .string(value)], interface: interface).first)
+        }
+        switch (top.lowercased(), parts.count) {
+        case ("artists", 0): return BrowseNode(containers: try names("artists"))
+        case ("artists", 1):
+            var albums: [String] = []
+            for track in try tracks("artist", parts[0]) where !track.album.isEmpty && !albums.contains(track.album) { albums.append(track.album) }
+            return BrowseNode(containers: albums)
+        case ("artists", 2):
+            return BrowseNode(tracks: try tracks("artist", parts[0]).filter { $0.album.lowercased() == parts[1].lowercased() })
+        case ("albums", 0): return BrowseNode(containers: try names("albums"))
+        case ("albums", 1): return BrowseNode(tracks: try tracks("album", parts[0]))
+        case ("genres", 0): return BrowseNode(containers: try names("genres"))
+        case ("genres", 1): return BrowseNode(tracks: try tracks("genre", parts[0]))
+        case ("folders", 0):
+            return BrowseNode(containers: try client.get("Folders", interface: interface).stringArray ?? [])
+        case ("folders", _):
+            let folder = "/" + parts.joined(separator: "/")
+            var node = BrowseNode()
+            for track in try tracks("folder", folder) {
+                let path = MediaURI(track.uri)?.path ?? ""
+                guard path.hasPrefix(folder + "/") else { continue }
+                let rest = path.dropFirst(folder.count + 1)
+                if let slash = rest.firstIndex(of: "/") {
+                    let name = String(rest[..<slash])
+                    if !node.containers.contains(name) { node.containers.append(name) }
+                } else {
+                    node.tracks.append(track)
+                }
+            }
+            return node
+        default:
+            throw CLIError("no '\(path)' in the library (try Artists, Albums, Genres or Folders)", status: 2)
+        }
+    }
+}

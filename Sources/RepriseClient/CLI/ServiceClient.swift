@@ -134,7 +134,7 @@ public let clientVerbs: [any ParsableCommand.Type] = [
     Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self, Speed.self, Volume.self, Queue.self,
     GoTo.self, Add.self, Remove.self, Clear.self, Loop.self, Shuffle.self, Actions.self, Invoke.self, Category.self,
     Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, Chapters.self, ChapterCommand.self, Sleep.self,
-    Search.self, LibraryCommand.self,
+    Search.self, Browse.self, LibraryCommand.self,
     Video.self, UI.self,
 ]
 
