@@ -116,6 +116,32 @@ import TestSupport
         #expect(session.waitFor { tmux.text().contains("   · First Light\n   · Second Wind") })
     }
 
+    @Test func theLibraryViewSearchesAsYouTypeAndPlaysOrAdds() throws {
+        let session = try Session()
+        defer { session.close() }
+        _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" && (try? session.get("Scanning", interface: LibraryTests.interface)) == .bool(false) })
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("First Light") })
+        tmux.send("Tab")
+        #expect(session.waitFor { tmux.text().contains(" Queue — 1 entries") })
+        tmux.send("Tab")
+        #expect(session.waitFor { tmux.text().contains("Library — type to search") })
+        tmux.send("-l", "kind")
+        #expect(session.waitFor { tmux.text().contains("▸ Kind of Blue — Miles Davis") }, "\(tmux.text())")
+        #expect(session.title() == "First Light", "browsing leaves what plays alone")
+        // Down to the list, then a adds the album; Enter on a track plays it.
+        tmux.send("Down", "a")
+        #expect(session.waitFor { session.queuedURLs().count == 3 })
+        #expect(session.title() == "First Light")
+        tmux.send("Down", "Down", "Enter")
+        #expect(session.waitFor { session.title() == "Freddie Freeloader" || session.title() == "So What" }, "\(tmux.text())")
+        tmux.send("Escape")
+        #expect(session.waitFor { tmux.text().contains("Space play/pause") })
+    }
+
     @Test func theMiniBarIsOneLine() throws {
         let session = try Session()
         defer { session.close() }

@@ -13,6 +13,8 @@ final class NowPlayingView {
     private let mini: Bool
     private var state = NowPlayingState()
     private var showingQueue = false
+    /// The library browser (Reprise only), after the queue in the Tab cycle.
+    private var browse: BrowseView?
     private var showingHistory = false
     private var expanded = false
     private var queue: [[String: DBusValue]] = []
@@ -133,6 +135,10 @@ final class NowPlayingView {
 
     private func handle(_ key: Key) {
         message = ""
+        if browse != nil {
+            if browse?.handle(key, client: client) == .leave { browse = nil }
+            return draw()
+        }
         switch key {
         case .character("q"), .character("Q"): return quit()
         case .character(" "): send("PlayPause")
@@ -143,6 +149,9 @@ final class NowPlayingView {
         case .character("["): stepSpeed(by: -1)
         case .character("]"): stepSpeed(by: 1)
         case .character("o"): expanded.toggle()
+        case .tab where showingQueue && hasLibrary:
+            showingQueue = false
+            browse = BrowseView()
         case .tab:
             showingQueue.toggle()
             if showingQueue {
@@ -162,6 +171,9 @@ final class NowPlayingView {
         }
         draw()
     }
+
+    /// Whether the player has Reprise's library (another player's view cycles playback and queue only).
+    private lazy var hasLibrary: Bool = (try? client.get("Folders", interface: LibraryNames.interface)) != nil
 
     private func send(_ member: String, _ arguments: [DBusValue] = [], interface: String = ServiceClient.player) {
         do { try client.call(member, arguments, interface: interface) } catch { message = "\(error)" }
@@ -187,9 +199,10 @@ final class NowPlayingView {
             Terminal.write("\r\u{1B}[2K" + fit(miniLine(), columns))
             return
         }
-        var lines = showingQueue ? queueLines(rows: rows) : playbackLines(columns: columns)
+        var lines = browse?.lines(rows: rows) ?? (showingQueue ? queueLines(rows: rows) : playbackLines(columns: columns))
         lines.append("")
-        lines.append(showingQueue ? "↑/↓ choose  Enter play  h history  Tab playback  q quit"
+        lines.append(browse != nil ? BrowseView.hint
+                     : showingQueue ? "↑/↓ choose  Enter play  h history  Tab \(hasLibrary ? "library" : "playback")  q quit"
                      : "Space play/pause  ←/→ 10 s  n/p next/prev  [ ] speed  o more  Tab queue  q quit")
         if !message.isEmpty { lines.append(message) }
         let screen = lines.prefix(rows).map { fit($0, columns) }.joined(separator: "\r\n\u{1B}[K")

@@ -1,0 +1,101 @@
+import MPRIS
+import RepriseCore
+import SDBus
+
+/// The terminal view's library browser: typing filters (a library search as you type), ↓ or Enter goes to the
+/// list, Enter plays the chosen album or track (the current item keeps playing until then), `a` adds it to the
+/// queue; any other letter goes back to the filter. Esc or Tab leaves.
+struct BrowseView {
+    enum Entry: Equatable {
+        case album(title: String, artist: String)
+        case track(ReportedTrackEntry)
+    }
+    struct ReportedTrackEntry: Equatable {
+        var uri: String, title: String, artist: String
+    }
+
+    var filter = ""
+    var entries: [Entry] = []
+    var selection = 0
+    /// Keys go to the list (Enter plays, a adds) rather than to the filter.
+    var inList = false
+    var message = ""
+
+    enum Outcome { case stay, leave }
+
+    mutating func handle(_ key: Key, client: ServiceClient) -> Outcome {
+        message = ""
+        switch key {
+        case .escape, .tab: return .leave
+        case .up:
+            if selection == 0 { inList = false } else { selection -= 1 }
+        case .down:
+            if inList { selection = min(max(0, entries.count - 1), selection + 1) } else if !entries.isEmpty { inList = true }
+        case .enter:
+            if inList { act(enqueue: false, client: client) } else if !entries.isEmpty { inList = true }
+        case .character("a") where inList:
+            act(enqueue: true, client: client)
+        case .character("\u{7F}"), .character("\u{08}"):
+            inList = false
+            if !filter.isEmpty { filter.removeLast() }
+            search(client)
+        case .character(let character) where character.isLetter || character.isNumber || character == " " || character == "-":
+            inList = false
+            if filter.count < 64 { filter.append(character) }
+            search(client)
+        default: break
+        }
+        return .stay
+    }
+
+    private mutating func search(_ client: ServiceClient) {
+        selection = 0
+        guard !LibraryQuery(filter).isEmpty else { return entries = [] }
+        do {
+            let reply = try client.call("Search", [.string(filter), .uint32(100)], interface: LibraryNames.interface)
+            guard reply.count == 3, case .array(_, let albums) = reply[1] else { return entries = [] }
+            entries = albums.compactMap {
+                guard case .structure(let f) = $0, f.count == 2 else { return nil }
+                return .album(title: f[0].stringValue ?? "", artist: f[1].stringValue ?? "")
+            } + ReportedTrack.list(reply[2]).map { .track(ReportedTrackEntry(uri: $0.uri, title: $0.title, artist: $0.artist)) }
+        } catch {
+            entries = []
+            message = "\(error)"
+        }
+    }
+
+    private mutating func act(enqueue: Bool, client: ServiceClient) {
+        guard entries.indices.contains(selection) else { return }
+        do {
+            switch entries[selection] {
+            case .album(let title, _):
+                _ = try LibrarySelection.play("album", title, enqueue: enqueue, on: client)
+                message = enqueue ? "added \(title)" : "playing \(title)"
+            case .track(let track):
+                try client.call("OpenMedia", [.strings([track.uri]), .bool(enqueue)], interface: ControlsNames.interface)
+                if !enqueue { try client.call("Play") }
+                message = enqueue ? "added \(track.title)" : "playing \(track.title)"
+            }
+        } catch {
+            message = "\(error)"
+        }
+    }
+
+    func lines(rows: Int) -> [String] {
+        var lines = [" Library — type to search", "", "   Search: \(filter)\(inList ? "" : "▏")", ""]
+        let visible = max(1, rows - 8)
+        let start = max(0, min(selection - visible / 2, entries.count - visible))
+        for (index, entry) in entries.enumerated().dropFirst(start).prefix(visible) {
+            let mark = inList && index == selection ? " ▶ " : "   "
+            switch entry {
+            case .album(let title, let artist): lines.append(mark + "▸ \(title)" + (artist.isEmpty ? "" : " — \(artist)"))
+            case .track(let track): lines.append(mark + "  \(track.title)" + (track.artist.isEmpty ? "" : " — \(track.artist)"))
+            }
+        }
+        if entries.isEmpty && !filter.isEmpty { lines.append("   nothing found") }
+        if !message.isEmpty { lines += ["", "   " + message] }
+        return lines
+    }
+
+    static let hint = "type to search  ↓/Enter list  Enter play  a add  Esc/Tab playback"
+}
