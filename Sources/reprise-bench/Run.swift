@@ -17,6 +17,9 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let largeOnly = option("--only") == "large"
     // --only sound: just the ReplayGain figures (section 3's last rows).
     let soundOnly = option("--only") == "sound"
+    // --only library: just the library figures (section 10); --library-sizes 2000,10000 picks the sizes.
+    let libraryOnly = option("--only") == "library"
+    let librarySizes = (option("--library-sizes") ?? (quick ? "2000" : "10000,50000")).split(separator: ",").compactMap { Int($0) }
     let samples = quick ? 50 : 300
     let runs = quick ? 3 : 7
 
@@ -61,6 +64,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             throw EndOfRun()
         }
         let interval = quick ? 3.0 : 10.0
+        if libraryOnly {
+            rows += try libraryRows(bench, binary: binary, playing: long, sizes: librarySizes, contender: reprise)
+            throw EndOfRun()
+        }
         if soundOnly {
             rows += try soundRows(bench, binary: binary, seconds: interval, contender: reprise)
             throw EndOfRun()
@@ -151,6 +158,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
         rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
         rows += try largeQueueRows(bench, binary: binary, short, count: quick ? 20_000 : 100_000, contender: reprise)
+        say("10/10 the music library (\(librarySizes.map(String.init).joined(separator: ", ")) files)")
+        rows += try libraryRows(bench, binary: binary, playing: long, sizes: librarySizes, contender: reprise)
     } catch is EndOfRun {
     } catch {
         say("reprise-bench: \(error)")
