@@ -8,16 +8,18 @@ import Synchronization
 /// the loop owns; the continuation runs on the loop, in the order the work was handed over.
 public final class BackgroundWork {
     private let inbox: Inbox
-    private let worker: DispatchQueue
+    private let worker: any SerialExecutor
     private var continuations: [Int: (any Sendable) -> Void] = [:]
     private var lastToken = 0
 
     /// Nil when no eventfd can be had.
-    public init?(loop: EventLoop, label: String) {
+    /// - Parameter background: the work runs on a thread of its own at low CPU and disk priority (nice 10, idle
+    ///   I/O), never on a shared dispatch thread that other work would then inherit slowed down.
+    public init?(loop: EventLoop, label: String, background: Bool = false) {
         let fd = rp_wakeup_fd_new()
         guard fd >= 0 else { return nil }
         inbox = Inbox(fd: fd)
-        worker = DispatchQueue(label: label, qos: .userInitiated)
+        worker = background ? LowPriorityThread() : DispatchQueue(label: label, qos: .userInitiated)
         loop.onReadable(fd) { [weak self] in
             self?.deliver()
             return true
@@ -32,7 +34,7 @@ public final class BackgroundWork {
             if let result = result as? Result { then(result) }
         }
         let inbox = inbox
-        worker.async { inbox.post(token, work()) }
+        worker.submit { inbox.post(token, work()) }
     }
 
     private func deliver() {
@@ -62,5 +64,47 @@ private final class Inbox: Sendable {
             defer { results.removeAll() }
             return results
         }
+    }
+}
+
+/// Where a ``BackgroundWork`` runs its items, one after another.
+protocol SerialExecutor: Sendable {
+    func submit(_ item: @escaping @Sendable () -> Void)
+}
+
+extension DispatchQueue: SerialExecutor {
+    func submit(_ item: @escaping @Sendable () -> Void) { async(execute: item) }
+}
+
+/// A thread of its own that runs submitted items in order, at nice 10 and the idle I/O class.
+private final class LowPriorityThread: SerialExecutor {
+    private let items = Mutex<[@Sendable () -> Void]>([])
+    private let wakeup = DispatchSemaphore(value: 0)
+
+    init() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let started = pthread_create(&thread, nil, { context in
+            let owner = Unmanaged<LowPriorityThread>.fromOpaque(context!).takeRetainedValue()
+            owner.run()
+        }, context)
+        if started == 0 {
+            pthread_detach(thread)
+        } else {
+            Unmanaged<LowPriorityThread>.fromOpaque(context).release()
+        }
+    }
+
+    private func run() -> Never {
+        lowerCurrentThreadPriority()
+        while true {
+            wakeup.wait()
+            if let item = items.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { item() }
+        }
+    }
+
+    func submit(_ item: @escaping @Sendable () -> Void) {
+        items.withLock { $0.append(item) }
+        wakeup.signal()
     }
 }

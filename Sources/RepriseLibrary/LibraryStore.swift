@@ -31,6 +31,12 @@ public final class LibraryStore {
     }
 
     private static func open(_ path: String) throws(SQLiteError) -> Database {
+        // Private like the rest of what Reprise writes (SQLite gives its WAL and shared-memory files the database's mode).
+        let descriptor = RawPath.withCString(path) { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        if descriptor >= 0 {
+            fchmod(descriptor, 0o600)
+            close(descriptor)
+        }
         let database = try Database(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         // Reading the schema proves the file is a database at all.

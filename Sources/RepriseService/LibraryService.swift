@@ -22,7 +22,7 @@ final class LibraryService: LibraryAccess {
     private var pendingChanges: [LibraryWatcher.Change] = []
 
     init?(folders: [String], databasePath: String, art: ArtCache, loop: EventLoop, log: Log) {
-        guard let work = BackgroundWork(loop: loop, label: "reprise.library") else { return nil }
+        guard let work = BackgroundWork(loop: loop, label: "reprise.library", background: true) else { return nil }
         self.work = work
         self.log = log
         self.loop = loop
@@ -153,11 +153,9 @@ final class LibraryWorker: @unchecked Sendable {
         self.art = art
     }
 
-    private func lowerPriority() { lowerCurrentThreadPriority() }
 
     /// Opens (or rebuilds) the index; a problem that leaves no library, or nil.
     func open(log: @escaping (String) -> Void) -> String? {
-        lowerPriority()
         let directory = String(databasePath[..<(databasePath.lastIndex(of: "/") ?? databasePath.endIndex)])
         _ = DurableFile.makePrivateDirectories(directory, ownComponents: 1)
         do {
@@ -181,7 +179,6 @@ final class LibraryWorker: @unchecked Sendable {
     }
 
     func scan(folders: [String], progress box: ProgressBox) -> ScanResult {
-        lowerPriority()
         var result = ScanResult(counts: LibraryCounts(), progress: .init())
         do {
             try scanner?.scan(roots: folders) { progress in
@@ -197,7 +194,6 @@ final class LibraryWorker: @unchecked Sendable {
 
     /// Applies what inotify saw: files read again or forgotten, new directories read and watched; the new counts.
     func apply(_ changes: [LibraryWatcher.Change], folders: [String], watcher: LibraryWatcher) -> LibraryCounts? {
-        lowerPriority()
         guard let store, let scanner else { return nil }
         for change in changes {
             guard let root = folders.first(where: { change.path.hasPrefix($0 + "/") }) else { continue }

@@ -58,16 +58,21 @@ import TestSupport
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         #expect(session.waitForExit(service) == 0)
         func mode(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int }
-        for directory in [home + "/.local/state/reprise", home + "/.cache/reprise", home + "/.cache/reprise/art"] {
+        for directory in [home + "/.local/state/reprise", home + "/.cache/reprise", home + "/.cache/reprise/art",
+                          home + "/.local/share/reprise"] {
             #expect(mode(directory) == 0o700, "\(directory)")
         }
         #expect(mode(home + "/.local/state/reprise/state") == 0o600)
+        #expect(mode(home + "/.local/share/reprise/library.db") == 0o600, "the music library's index")
         let art = try FileManager.default.contentsOfDirectory(atPath: home + "/.cache/reprise/art")
         #expect(!art.isEmpty && art.allSatisfy { mode(home + "/.cache/reprise/art/" + $0) == 0o600 })
-        // Nothing written outside the XDG directories (under the private home: .local/state and .cache only).
-        let written = try FileManager.default.subpathsOfDirectory(atPath: home).filter { !$0.hasPrefix(".local/state") && !$0.hasPrefix(".cache") }
+        // Nothing written outside the XDG directories (under the private home: .local/state, .local/share/reprise and
+        // .cache only).
+        let written = try FileManager.default.subpathsOfDirectory(atPath: home).filter {
+            !$0.hasPrefix(".local/state") && !$0.hasPrefix(".cache") && !$0.hasPrefix(".local/share/reprise")
+        }
         // (PulseAudio keeps its cookie in ~/.config/pulse.)
-        #expect(written.allSatisfy { [".local", ".config"].contains($0) || $0.hasPrefix(".config/pulse") }, "\(written)")
+        #expect(written.allSatisfy { [".local", ".local/share", ".config"].contains($0) || $0.hasPrefix(".config/pulse") }, "\(written)")
     }
 
     @Test func neverTouchesTheSystemBusAndListensOnNothing() throws {
