@@ -31,6 +31,7 @@ public final class MPRISService: PlayerObserver {
     private var announcedChapters = AnnouncedProperties([]) { _ in nil }
     private var libraryInterface: LibraryInterface?
     private var desktopSearch: DesktopSearch?
+    private var mediaServer: MediaServerTree?
     private var announcedLibrary = AnnouncedProperties([]) { _ in nil }
     /// The sleep timer last announced: its kind and serial (nil: none).
     private var announcedSleep: String?
@@ -116,11 +117,30 @@ public final class MPRISService: PlayerObserver {
         } catch {
             log.warning("could not export the desktop search providers: \(error)")
         }
+        // The standard browsing interface, under a name of its own.
+        let tree = MediaServerTree(library: library)
+        do {
+            for name in [MediaServerTree.objectInterface, MediaServerTree.containerInterface, MediaServerTree.itemInterface] {
+                try bus.exportTree(MediaServerInterface.description(name), under: MediaServerTree.root,
+                                   implementation: MediaServerInterface(tree: tree, interface: name))
+            }
+            if try !bus.requestName(MediaServerTree.busName) { log.info("\(MediaServerTree.busName) is taken: no MediaServer2 here") }
+        } catch {
+            log.warning("could not export MediaServer2: \(error)")
+        }
+        mediaServer = tree
         announcedLibrary = AnnouncedProperties(LibraryInterface.propertyNames) { [interface] in try? interface.get($0) }
+        var lastOutline = library.outline
         library.onChange = { [unowned self] in
             let changed = announcedLibrary.refresh()
             if !changed.isEmpty {
                 try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: LibraryNames.interface, names: changed)
+            }
+            // MediaServer2 clients hear that the top containers changed.
+            guard library.outline != lastOutline else { return }
+            lastOutline = library.outline
+            for path in [MediaServerTree.root] + ["Artists", "Albums", "Genres"].map({ MediaServerTree.root + "/" + $0 }) {
+                try? bus.emitSignal(path: path, interface: MediaServerTree.containerInterface, member: "Updated", [])
             }
         }
     }

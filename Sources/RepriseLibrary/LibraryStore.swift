@@ -215,6 +215,19 @@ public final class LibraryStore {
         return names
     }
 
+    /// Names and track counts of available tracks, for browsing.
+    public func outline() throws(SQLiteError) -> LibraryOutline {
+        let statement = try database.prepare("""
+            SELECT coalesce(album_artist, artist), album, genre, count(*) FROM tracks WHERE available = 1 GROUP BY 1, 2, 3
+            """)
+        try statement.bind([])
+        var outline = LibraryOutline()
+        while try statement.step() {
+            outline.add(artist: statement.text(0), album: statement.text(1), genre: statement.text(2), count: Int(statement.int(3) ?? 0))
+        }
+        return outline
+    }
+
     /// Counts: tracks (available and not), albums, artists.
     public func counts() throws(SQLiteError) -> LibraryCounts {
         let statement = try database.prepare("""

@@ -10,6 +10,7 @@ import RepriseLibrary
 /// folders runs at start (reading only what changed) and on request.
 final class LibraryService: LibraryAccess {
     private(set) var status = LibraryStatus()
+    private(set) var outline = LibraryOutline()
     var onChange: (() -> Void)?
     private let work: BackgroundWork
     private let worker: LibraryWorker
@@ -55,6 +56,7 @@ final class LibraryService: LibraryAccess {
             guard let self else { return }
             status.scanning = false
             status.counts = result.counts
+            outline = result.outline
             status.scanned = result.progress.seen
             status.total = result.progress.total
             if let problem = result.problem { log.warning("library: \(problem)") }
@@ -97,9 +99,10 @@ final class LibraryService: LibraryAccess {
         pendingChanges.removeAll()
         guard let watcher, !changes.isEmpty else { return }
         log.debug("library: \(changes.count) changes")
-        work.run({ worker.apply(changes, folders: folders, watcher: watcher) }) { [weak self] counts in
-            guard let self, let counts else { return }
+        work.run({ worker.apply(changes, folders: folders, watcher: watcher) }) { [weak self] result in
+            guard let self, let (counts, outline) = result else { return }
             status.counts = counts
+            self.outline = outline
             onChange?()
         }
     }
@@ -174,6 +177,7 @@ final class LibraryWorker: @unchecked Sendable {
 
     struct ScanResult: Sendable {
         var counts: LibraryCounts
+        var outline = LibraryOutline()
         var progress: LibraryScanner.Progress
         var problem: String?
     }
@@ -189,11 +193,12 @@ final class LibraryWorker: @unchecked Sendable {
             result.problem = "scan failed: \(error)"
         }
         result.counts = (try? store?.counts()) ?? LibraryCounts()
+        result.outline = (try? store?.outline()) ?? LibraryOutline()
         return result
     }
 
     /// Applies what inotify saw: files read again or forgotten, new directories read and watched; the new counts.
-    func apply(_ changes: [LibraryWatcher.Change], folders: [String], watcher: LibraryWatcher) -> LibraryCounts? {
+    func apply(_ changes: [LibraryWatcher.Change], folders: [String], watcher: LibraryWatcher) -> (LibraryCounts, LibraryOutline)? {
         guard let store, let scanner else { return nil }
         for change in changes {
             guard let root = folders.first(where: { change.path.hasPrefix($0 + "/") }) else { continue }
@@ -210,7 +215,8 @@ final class LibraryWorker: @unchecked Sendable {
                 continue // the next rescan catches up
             }
         }
-        return try? store.counts()
+        guard let counts = try? store.counts(), let outline = try? store.outline() else { return nil }
+        return (counts, outline)
     }
 
     func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }

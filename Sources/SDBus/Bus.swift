@@ -73,6 +73,23 @@ public final class Bus {
         registrations.append(registration)
     }
 
+    /// Exports `implementation` as `interface` on every object at or under `prefix` it says exists.
+    public func exportTree(_ interface: InterfaceDescription, under prefix: String,
+                           implementation: TreeImplementation) throws(DBusError) {
+        let registration = Registration(description: interface, tree: implementation)
+        var slot: OpaquePointer? = nil
+        let userdata = Unmanaged.passUnretained(registration).toOpaque()
+        let find: sd_bus_object_find_t = { _, path, _, userdata, found, _ in
+            guard let path, let userdata, Registration.from(userdata).tree?.exists(String(cString: path)) == true else { return 0 }
+            found?.pointee = userdata
+            return 1
+        }
+        try check(sd_bus_add_fallback_vtable(raw, &slot, prefix, interface.name, rp_vtable_finish(registration.table), find, userdata),
+                  "export \(interface.name) under \(prefix)")
+        registration.slot = slot
+        registrations.append(registration)
+    }
+
     /// Emits one PropertiesChanged signal carrying the current values of `names` (sd-bus calls the getters).
     public func emitPropertiesChanged(path: String, interface: String, names: [String]) throws(DBusError) {
         guard !names.isEmpty else { return }

@@ -121,16 +121,35 @@ public protocol InterfaceImplementation: AnyObject {
     func set(_ property: String, to value: DBusValue) throws(DBusError)
 }
 
+/// An interface on every object of a tree that exists only as its implementation says (objects made on demand,
+/// under one path prefix). Called on the event loop's thread only.
+public protocol TreeImplementation: AnyObject {
+    /// Whether an object with this interface is at `path`.
+    func exists(_ path: String) -> Bool
+    func call(_ call: MethodCall, at path: String) throws(DBusError) -> MethodOutcome
+    func get(_ property: String, at path: String) throws(DBusError) -> DBusValue
+}
+
 /// Keeps an exported interface's vtable and implementation alive for as long as it is registered.
 final class Registration {
     let description: InterfaceDescription
-    let implementation: InterfaceImplementation
+    let implementation: InterfaceImplementation?
+    let tree: TreeImplementation?
     let table: OpaquePointer
     var slot: OpaquePointer?
 
-    init(description: InterfaceDescription, implementation: InterfaceImplementation) {
+    convenience init(description: InterfaceDescription, implementation: InterfaceImplementation) {
+        self.init(description: description, implementation: implementation, tree: nil)
+    }
+
+    convenience init(description: InterfaceDescription, tree: TreeImplementation) {
+        self.init(description: description, implementation: nil, tree: tree)
+    }
+
+    private init(description: InterfaceDescription, implementation: InterfaceImplementation?, tree: TreeImplementation?) {
         self.description = description
         self.implementation = implementation
+        self.tree = tree
         let table = rp_vtable_new()!
         for m in description.methods {
             rp_vtable_add_method(table, m.name, m.inSignature, m.inNames.joined(separator: ","),
@@ -145,8 +164,8 @@ final class Registration {
             case .invalidation: RP_PROPERTY_EMITS_INVALIDATION
             case .constant: RP_PROPERTY_CONST
             }
-            let getter: sd_bus_property_get_t = { _, _, _, property, reply, userdata, error in
-                Registration.from(userdata).dispatchGet(property, reply, error)
+            let getter: sd_bus_property_get_t = { _, path, _, property, reply, userdata, error in
+                Registration.from(userdata).dispatchGet(property, reply, error, path: path)
             }
             let setter: sd_bus_property_set_t = { _, _, _, property, value, userdata, error in
                 Registration.from(userdata).dispatchSet(property, value, error)
@@ -173,7 +192,13 @@ final class Registration {
         let message = Message(retaining: raw)
         do throws(DBusError) {
             let call = MethodCall(message: message, arguments: try message.readAll())
-            switch try implementation.call(call) {
+            let outcome: MethodOutcome
+            if let tree { outcome = try tree.call(call, at: message.path ?? "") } else if let implementation {
+                outcome = try implementation.call(call)
+            } else {
+                throw DBusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "nothing here")
+            }
+            switch outcome {
             case .reply(let values): call.reply(values)
             case .deferred: break
             }
@@ -184,11 +209,16 @@ final class Registration {
     }
 
     func dispatchGet(_ property: UnsafePointer<CChar>?, _ reply: OpaquePointer?,
-                     _ out: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+                     _ out: UnsafeMutablePointer<sd_bus_error>?, path: UnsafePointer<CChar>?) -> Int32 {
         guard let property, let reply else { return -EINVAL }
         let name = String(cString: property)
         do throws(DBusError) {
-            let value = try implementation.get(name)
+            let value: DBusValue
+            if let tree { value = try tree.get(name, at: path.map { String(cString: $0) } ?? "") } else if let implementation {
+                value = try implementation.get(name)
+            } else {
+                throw DBusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "nothing here")
+            }
             try Message.append(value, to: reply)
             return 1
         } catch {
@@ -204,6 +234,7 @@ final class Registration {
             guard let decoded = try Message.readNext(from: value) else {
                 throw DBusError.invalidArgs("missing value for \(name)")
             }
+            guard let implementation else { throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(name) is read-only") }
             try implementation.set(name, to: decoded)
             return 1
         } catch {

@@ -122,6 +122,61 @@ import TestSupport
         #expect(try reprise(session, "browse", "Nowhere").status == 2)
     }
 
+    @Test func theMediaServer2Tree() throws {
+        let session = try Session()
+        defer { session.close() }
+        _ = try Self.musicFolder(in: session.environment["HOME"]!)
+        try session.launch([])
+        #expect(waitForScan(session, tracks: 6))
+        let name = "org.gnome.UPnP.MediaServer2.Reprise", root = "/org/gnome/UPnP/MediaServer2/Reprise"
+        let container = "org.gnome.UPnP.MediaContainer2"
+        #expect(session.nameHasOwner(name))
+        func list(_ path: String, _ member: String = "ListChildren", offset: UInt32 = 0, max: UInt32 = 0,
+                  filter: [String] = ["*"]) throws -> [[String: DBusValue]] {
+            let reply = try session.bus.call(destination: name, path: path, interface: container, member: member,
+                                             [.uint32(offset), .uint32(max), .strings(filter)])
+            guard case .array(_, let items)? = reply.first else { return [] }
+            return items.compactMap(\.dictionary)
+        }
+        func get(_ path: String, _ interface: String, _ property: String) throws -> DBusValue {
+            try session.bus.getProperty(destination: name, path: path, interface: interface, name: property)
+        }
+        func names(_ children: [[String: DBusValue]]) -> [String] { children.compactMap { $0["DisplayName"]?.stringValue } }
+        func path(_ children: [[String: DBusValue]], _ displayName: String) -> String? {
+            guard case .objectPath(let path)? = children.first(where: { $0["DisplayName"]?.stringValue == displayName })?["Path"] else { return nil }
+            return path
+        }
+        let top = try list(root)
+        #expect(names(top) == ["Artists", "Albums", "Genres"])
+        #expect(try get(root, container, "ChildCount") == .uint32(3))
+        #expect(try get(root, "org.gnome.UPnP.MediaObject2", "DisplayName") == .string("Reprise"))
+        let artistsPath = try #require(path(top, "Artists"))
+        let artists = try list(artistsPath)
+        #expect(names(artists) == ["Björk", "Miles Davis", "New Order"])
+        let bjorkPath = try #require(path(artists, "Björk"))
+        let albums = try list(bjorkPath)
+        #expect(names(albums) == ["Début"])
+        let albumPath = try #require(path(albums, "Début"))
+        #expect(try get(albumPath, container, "ItemCount") == .uint32(3))
+        let tracks = try list(albumPath)
+        #expect(names(tracks) == ["Human Behaviour", "Crying", "Venus as a Boy"])
+        #expect(tracks.allSatisfy { $0["Type"] == .string("music") && $0["MIMEType"] == .string("audio/ogg") })
+        let first = try #require(tracks.first)
+        guard case .objectPath(let itemPath)? = first["Path"] else { Issue.record("no item path"); return }
+        #expect(try get(itemPath, "org.gnome.UPnP.MediaItem2", "URLs").stringArray?.first?.hasSuffix("/1%20Human%20Behaviour.ogg") == true)
+        #expect(try get(itemPath, "org.gnome.UPnP.MediaObject2", "Parent") == .objectPath(albumPath))
+        #expect(names(try list(albumPath, offset: 1, max: 1)) == ["Crying"], "paging")
+        #expect(try list(albumPath, "ListContainers").isEmpty)
+        #expect(try list(root + "/Albums", "ListItems").isEmpty)
+        let filtered = try list(albumPath, filter: ["DisplayName"])
+        #expect(filtered.allSatisfy { Array($0.keys) == ["DisplayName"] })
+        let albumsPath = try #require(path(top, "Albums"))
+        let bluePath = try #require(path(try list(albumsPath), "Kind of Blue"))
+        let blue = try list(bluePath)
+        #expect(names(blue) == ["So What", "Freddie Freeloader"])
+        #expect(session.dbusError { _ = try list(root + "/Nowhere") } != nil)
+    }
+
     @Test func changesWhileItRunsAreFollowed() throws {
         let session = try Session()
         defer { session.close() }

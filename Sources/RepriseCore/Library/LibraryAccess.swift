@@ -17,6 +17,8 @@ public struct LibraryStatus: Sendable, Equatable {
 /// event loop, later.
 public protocol LibraryAccess: AnyObject {
     var status: LibraryStatus { get }
+    /// Names and counts for browsing, as of the last scan or change.
+    var outline: LibraryOutline { get }
     /// Told on the loop when ``status`` changed (a scan began, progressed a step, or ended).
     var onChange: (() -> Void)? { get set }
     func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void)
@@ -24,4 +26,29 @@ public protocol LibraryAccess: AnyObject {
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void)
     /// Looks at every folder again (only changed files are read).
     func rescan()
+}
+
+/// The shape of the library for browsing without asking the index: names and how many tracks each holds
+/// (available tracks only). Kept on the loop, refreshed after every scan or change.
+public struct LibraryOutline: Sendable, Equatable {
+    /// Artist (album artist, else artist) → album → tracks.
+    public var artists: [String: [String: Int]] = [:]
+    /// Album → tracks.
+    public var albums: [String: Int] = [:]
+    /// Genre → tracks.
+    public var genres: [String: Int] = [:]
+
+    public init() {}
+
+    /// Adds `count` tracks of `artist`'s `album` of `genre` (each may be unknown).
+    public mutating func add(artist: String?, album: String?, genre: String?, count: Int) {
+        if let artist { artists[artist, default: [:]][album ?? "", default: 0] += count }
+        if let album { albums[album, default: 0] += count }
+        if let genre { genres[genre, default: 0] += count }
+    }
+
+    /// Names sorted as people read them (case-insensitive).
+    public static func sorted(_ names: some Sequence<String>) -> [String] {
+        names.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) }
+    }
 }

@@ -1,0 +1,248 @@
+import RepriseCore
+import SDBus
+
+/// The library as an `org.gnome.UPnP.MediaServer2` tree (the standard for browsing media over D-Bus): the root
+/// holds Artists (→ albums → tracks), Albums (→ tracks) and Genres (→ tracks). Containers and their counts come from
+/// the library's outline; tracks are listed from the index (replies deferred until it answers) and kept for a while
+/// so that clients can read their properties. Object paths carry names hex-encoded ("_" + hex of the UTF-8 bytes).
+final class MediaServerTree {
+    static let busName = "org.gnome.UPnP.MediaServer2.Reprise"
+    static let root = "/org/gnome/UPnP/MediaServer2/Reprise"
+    static let objectInterface = "org.gnome.UPnP.MediaObject2"
+    static let containerInterface = "org.gnome.UPnP.MediaContainer2"
+    static let itemInterface = "org.gnome.UPnP.MediaItem2"
+
+    private let library: LibraryAccess
+    /// Tracks listed lately, by their object path (a client reads an item's properties after listing it).
+    private var items: [String: (track: LibraryTrack, parent: String)] = [:]
+
+    init(library: LibraryAccess) { self.library = library }
+
+    // MARK: Paths
+
+    /// What an object path names.
+    enum Node: Equatable {
+        case root, artists, albums, genres
+        case artist(String), artistAlbum(String, String), album(String), genre(String)
+        case item(parent: String, path: String)
+    }
+
+    static func encode(_ name: String) -> String {
+        "_" + name.utf8.map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
+    }
+
+    static func decode(_ element: Substring) -> String? {
+        guard element.first == "_", element.count % 2 == 1, element.count <= 8193 else { return nil }
+        var bytes: [UInt8] = []
+        var index = element.index(after: element.startIndex)
+        while index < element.endIndex {
+            let next = element.index(index, offsetBy: 2)
+            guard let byte = UInt8(element[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    func node(at path: String) -> Node? {
+        guard path == Self.root || path.hasPrefix(Self.root + "/") else { return nil }
+        let parts = path.dropFirst(Self.root.count).split(separator: "/")
+        guard let first = parts.first else { return .root }
+        let names = parts.dropFirst().map(Self.decode)
+        guard !names.contains(where: { $0 == nil }) else { return nil }
+        let n = names.compactMap { $0 }
+        let outline = library.outline
+        switch (first, n.count) {
+        case ("Artists", 0): return .artists
+        case ("Artists", 1): return outline.artists[n[0]] != nil ? .artist(n[0]) : nil
+        case ("Artists", 2): return outline.artists[n[0]]?[n[1]] != nil ? .artistAlbum(n[0], n[1]) : nil
+        case ("Albums", 0): return .albums
+        case ("Albums", 1): return outline.albums[n[0]] != nil ? .album(n[0]) : nil
+        case ("Genres", 0): return .genres
+        case ("Genres", 1): return outline.genres[n[0]] != nil ? .genre(n[0]) : nil
+        case ("Artists", 3), ("Albums", 2), ("Genres", 2):
+            return items[path] != nil ? .item(parent: String(path[..<path.lastIndex(of: "/")!]), path: n.last!) : nil
+        default: return nil
+        }
+    }
+
+    // MARK: Properties
+
+    private func containerChildren(_ node: Node) -> [(name: String, path: String, count: Int, isContainer: Bool)]? {
+        let outline = library.outline
+        switch node {
+        case .root:
+            return [("Artists", Self.root + "/Artists", outline.artists.count, true),
+                    ("Albums", Self.root + "/Albums", outline.albums.count, true),
+                    ("Genres", Self.root + "/Genres", outline.genres.count, true)]
+        case .artists:
+            return LibraryOutline.sorted(outline.artists.keys).map {
+                ($0, Self.root + "/Artists/" + Self.encode($0), outline.artists[$0]?.count ?? 0, true)
+            }
+        case .artist(let artist):
+            let albums = outline.artists[artist] ?? [:]
+            return LibraryOutline.sorted(albums.keys).map {
+                ($0.isEmpty ? "Other" : $0, Self.root + "/Artists/" + Self.encode(artist) + "/" + Self.encode($0), albums[$0] ?? 0, true)
+            }
+        case .albums:
+            return LibraryOutline.sorted(outline.albums.keys).map { ($0, Self.root + "/Albums/" + Self.encode($0), outline.albums[$0] ?? 0, true) }
+        case .genres:
+            return LibraryOutline.sorted(outline.genres.keys).map { ($0, Self.root + "/Genres/" + Self.encode($0), outline.genres[$0] ?? 0, true) }
+        default:
+            return nil // tracks: listed from the index
+        }
+    }
+
+    /// Tracks in a container of tracks.
+    private func trackCount(_ node: Node) -> Int {
+        let outline = library.outline
+        switch node {
+        case .artistAlbum(let artist, let album): return outline.artists[artist]?[album] ?? 0
+        case .album(let album): return outline.albums[album] ?? 0
+        case .genre(let genre): return outline.genres[genre] ?? 0
+        default: return 0
+        }
+    }
+
+    private func displayName(_ node: Node, path: String) -> String {
+        switch node {
+        case .root: return "Reprise"
+        case .artists: return "Artists"
+        case .albums: return "Albums"
+        case .genres: return "Genres"
+        case .artist(let name), .album(let name), .genre(let name): return name
+        case .artistAlbum(_, let album): return album.isEmpty ? "Other" : album
+        case .item: return items[path]?.track.displayTitle ?? ""
+        }
+    }
+
+    private func parent(of path: String) -> String {
+        path == Self.root ? Self.root : String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    }
+
+    /// Every property of the object at `path` on `interface` (nil: not there).
+    func properties(at path: String, interface: String) -> [(String, DBusValue)]? {
+        guard let node = node(at: path) else { return nil }
+        let isItem = if case .item = node { true } else { false }
+        switch interface {
+        case Self.objectInterface:
+            return [("Parent", .objectPath(parent(of: path))), ("Type", .string(isItem ? "music" : "container")),
+                    ("Path", .objectPath(path)), ("DisplayName", .string(displayName(node, path: path)))]
+        case Self.containerInterface where !isItem:
+            let children = containerChildren(node)
+            let containers = children?.count ?? 0, tracks = children == nil ? trackCount(node) : 0
+            return [("ChildCount", .uint32(UInt32(containers + tracks))), ("ItemCount", .uint32(UInt32(tracks))),
+                    ("ContainerCount", .uint32(UInt32(containers))), ("Searchable", .bool(false))]
+        case Self.itemInterface where isItem:
+            guard let track = items[path]?.track else { return nil }
+            return [("URLs", .strings([MediaURI.file(path: track.path)])), ("MIMEType", .string(Self.mimeType(track.path))),
+                    ("Artist", .string(track.artist ?? "")), ("Album", .string(track.album ?? "")), ("Genre", .string(track.genre ?? "")),
+                    ("TrackNumber", .int32(Int32(track.track ?? -1))),
+                    ("Duration", .int32(Int32(clamping: (track.lengthMicroseconds ?? -1_000_000) / 1_000_000)))]
+        default:
+            return nil
+        }
+    }
+
+    static func mimeType(_ path: String) -> String {
+        let types = ["ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/ogg", "flac": "audio/flac", "mp3": "audio/mpeg",
+                     "m4a": "audio/mp4", "m4b": "audio/mp4", "aac": "audio/aac", "wav": "audio/x-wav", "wma": "audio/x-ms-wma",
+                     "mka": "audio/x-matroska", "wv": "audio/x-wavpack", "ape": "audio/x-ape"]
+        return path.lastIndex(of: ".").flatMap { types[path[path.index(after: $0)...].lowercased()] } ?? "audio/x-generic"
+    }
+
+    // MARK: Listing
+
+    /// The children of `path` (containers and/or items), with the properties `filter` names ("*" or empty: all).
+    func list(_ path: String, offset: Int, max: Int, filter: [String], containers: Bool, itemsToo: Bool,
+              then: @escaping ([DBusValue]) -> Void) {
+        guard let node = node(at: path) else { return then([]) }
+        let describe: (String) -> DBusValue = { [unowned self] child in
+            var entries: [(String, DBusValue)] = []
+            for interface in [Self.objectInterface, Self.containerInterface, Self.itemInterface] {
+                entries += properties(at: child, interface: interface) ?? []
+            }
+            if !(filter.isEmpty || filter.contains("*")) { entries = entries.filter { filter.contains($0.0) } }
+            return .vardict(entries)
+        }
+        func page<T>(_ all: [T]) -> ArraySlice<T> {
+            let start = min(all.count, offset)
+            return all[start..<(max == 0 ? all.count : min(all.count, start + max))]
+        }
+        if let children = containerChildren(node) {
+            return then(containers ? page(children).map { describe($0.path) } : [])
+        }
+        guard itemsToo else { return then([]) }
+        let selector: LibrarySelector, keep: (LibraryTrack) -> Bool
+        switch node {
+        case .artistAlbum(let artist, let album):
+            selector = .artist(artist)
+            keep = { ($0.album ?? "") == album && ($0.albumArtist ?? $0.artist) == artist }
+        case .album(let album): (selector, keep) = (.album(album), { $0.album == album })
+        case .genre(let genre): (selector, keep) = (.genre(genre), { _ in true })
+        default: return then([])
+        }
+        library.tracks(selector) { [weak self] tracks in
+            guard let self else { return then([]) }
+            if items.count > 20_000 { items.removeAll() }
+            let listed = page(tracks.filter(keep)).map { track -> String in
+                let itemPath = path + "/" + Self.encode(track.path)
+                items[itemPath] = (track, path)
+                return itemPath
+            }
+            then(listed.map(describe))
+        }
+    }
+}
+
+/// One of the three MediaServer2 interfaces over the tree.
+final class MediaServerInterface: TreeImplementation {
+    private let tree: MediaServerTree
+    private let interface: String
+
+    init(tree: MediaServerTree, interface: String) {
+        self.tree = tree
+        self.interface = interface
+    }
+
+    static func description(_ interface: String) -> InterfaceDescription {
+        switch interface {
+        case MediaServerTree.objectInterface:
+            return InterfaceDescription(name: interface, methods: [], properties: [
+                .init("Parent", "o"), .init("Type", "s"), .init("Path", "o"), .init("DisplayName", "s")])
+        case MediaServerTree.containerInterface:
+            return InterfaceDescription(name: interface, methods: [
+                .init("ListChildren", in: "uuas", ["Offset", "Max", "Filter"], out: "aa{sv}", ["Children"]),
+                .init("ListContainers", in: "uuas", ["Offset", "Max", "Filter"], out: "aa{sv}", ["Children"]),
+                .init("ListItems", in: "uuas", ["Offset", "Max", "Filter"], out: "aa{sv}", ["Children"]),
+                .init("SearchObjects", in: "suuas", ["Query", "Offset", "Max", "Filter"], out: "aa{sv}", ["Objects"]),
+            ], properties: [.init("ChildCount", "u"), .init("ItemCount", "u"), .init("ContainerCount", "u"), .init("Searchable", "b")],
+            signals: [.init("Updated", "")])
+        default:
+            return InterfaceDescription(name: interface, methods: [], properties: [
+                .init("URLs", "as"), .init("MIMEType", "s"), .init("Artist", "s"), .init("Album", "s"), .init("Genre", "s"),
+                .init("TrackNumber", "i"), .init("Duration", "i")])
+        }
+    }
+
+    func exists(_ path: String) -> Bool { tree.properties(at: path, interface: interface) != nil }
+
+    func call(_ call: MethodCall, at path: String) throws(DBusError) -> MethodOutcome {
+        let arguments = call.arguments
+        let listing = ["ListChildren", "ListContainers", "ListItems"].contains(call.member)
+        guard interface == MediaServerTree.containerInterface else { throw .invalidArgs("no method \(call.member)") }
+        if call.member == "SearchObjects" { return .reply([.array(elementSignature: "a{sv}", [])]) } // Searchable is false
+        guard listing, arguments.count == 3, case .uint32(let offset) = arguments[0], case .uint32(let max) = arguments[1],
+              let filter = arguments[2].stringArray else { throw .invalidArgs("\(call.member) takes (u, u, as)") }
+        tree.list(path, offset: Int(offset), max: Int(max), filter: filter, containers: call.member != "ListItems",
+                  itemsToo: call.member != "ListContainers") { call.reply([.array(elementSignature: "a{sv}", $0)]) }
+        return .deferred
+    }
+
+    func get(_ property: String, at path: String) throws(DBusError) -> DBusValue {
+        guard let value = tree.properties(at: path, interface: interface)?.first(where: { $0.0 == property })?.1 else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property) here")
+        }
+        return value
+    }
+}
