@@ -20,6 +20,8 @@ public enum LibraryNames {
             .init("Artists", "u"),
             .init("Unavailable", "u"),
             .init("Scanning", "b"),
+            .init("Scanned", "u"),
+            .init("ToScan", "u"),
         ])
 }
 
@@ -125,6 +127,8 @@ final class LibraryInterface: InterfaceImplementation {
         case "Artists": return .uint32(UInt32(clamping: status.counts.artists))
         case "Unavailable": return .uint32(UInt32(clamping: status.counts.unavailable))
         case "Scanning": return .bool(status.scanning)
+        case "Scanned": return .uint32(UInt32(clamping: status.scanned))
+        case "ToScan": return .uint32(UInt32(clamping: status.total))
         default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }
     }

@@ -45,6 +45,7 @@ public final class LibraryScanner {
             var found: [(path: String, size: Int64, modified: Int64)] = []
             walk(root, depth: 0) { path, size, modified in found.append((path, size, modified)) }
             progress.total += found.count
+            report(progress)
             var pending: [(LibraryTrack, Int64, Int64)] = []
             func flush() throws {
                 guard !pending.isEmpty else { return }
@@ -58,6 +59,7 @@ public final class LibraryScanner {
                 if let previous, previous.size == file.size, previous.modified == file.modified, previous.available { continue }
                 pending.append((read(file.path), file.size, file.modified))
                 progress.read += 1
+                if pending.count >= 100 || progress.read % 20 == 0 { report(progress) }
                 if pending.count >= 100 {
                     try flush()
                     report(progress)

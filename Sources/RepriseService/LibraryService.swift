@@ -52,6 +52,7 @@ final class LibraryService: LibraryAccess {
         let progress = ProgressBox()
         log.info("library: looking at \(folders.joined(separator: ", "))")
         let started = monotonicSeconds()
+        followProgress(progress)
         work.run({ worker.scan(folders: folders, progress: progress) }) { [weak self] result in
             guard let self else { return }
             status.scanning = false
@@ -68,6 +69,20 @@ final class LibraryService: LibraryAccess {
                 rescanQueued = false
                 rescan()
             }
+        }
+    }
+
+    /// Twice a second while a pass runs: the files looked at so far, announced.
+    private func followProgress(_ progress: ProgressBox) {
+        loop.once(afterMilliseconds: 500) { [weak self] in
+            guard let self, status.scanning else { return }
+            let current = progress.current
+            if current.seen != status.scanned || current.total != status.total {
+                status.scanned = current.seen
+                status.total = current.total
+                onChange?()
+            }
+            followProgress(progress)
         }
     }
 

@@ -20,27 +20,6 @@ struct LibraryFigures {
     var inotifySeconds: Double?
 }
 
-/// A WAV file of 0.1 s of 8 kHz mono 8-bit silence with INFO tags (title, artist, album, genre, track).
-func taggedWAV(title: String, artist: String, album: String, genre: String, track: Int) -> Data {
-    func chunk(_ id: String, _ body: Data) -> Data {
-        var data = Data(id.utf8)
-        var size = UInt32(body.count).littleEndian
-        data.append(Data(bytes: &size, count: 4))
-        data.append(body)
-        if body.count % 2 == 1 { data.append(0) }
-        return data
-    }
-    func text(_ value: String) -> Data { Data(value.utf8) + Data([0]) }
-    var format = Data()
-    for value in [UInt16(1), UInt16(1)] { var v = value.littleEndian; format.append(Data(bytes: &v, count: 2)) }
-    for value in [UInt32(8000), UInt32(8000)] { var v = value.littleEndian; format.append(Data(bytes: &v, count: 4)) }
-    for value in [UInt16(1), UInt16(8)] { var v = value.littleEndian; format.append(Data(bytes: &v, count: 2)) }
-    let info = Data("INFO".utf8) + chunk("INAM", text(title)) + chunk("IART", text(artist)) + chunk("IPRD", text(album))
-        + chunk("IGNR", text(genre)) + chunk("ITRK", text(String(track)))
-    let body = Data("WAVE".utf8) + chunk("fmt ", format) + chunk("LIST", info) + chunk("data", Data(repeating: 0x80, count: 800))
-    return chunk("RIFF", body)
-}
-
 extension Bench {
     func libraryFigures(binary: String, playing file: String, count: Int) throws -> LibraryFigures {
         let home = desktop.environment["HOME"]!

@@ -122,6 +122,24 @@ import TestSupport
         #expect(try reprise(session, "browse", "Nowhere").status == 2)
     }
 
+    @Test func aScanShowsItsProgress() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = session.environment["HOME"]! + "/Music/Many"
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        for index in 0..<3000 {
+            try taggedWAV(title: "Tiny \(index)", artist: "Crowd", album: "Thousands", genre: "test", track: index % 99 + 1)
+                .write(to: URL(fileURLWithPath: music + String(format: "/%04d.wav", index)))
+        }
+        try session.launch([])
+        let tmux = try Tmux([repriseBinary, "library"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor(30) { tmux.text().contains(" of 3000 files") && tmux.text().contains("[=") }, "\(tmux.text())")
+        #expect(session.waitFor(60) { tmux.text().contains("3000 tracks, 1 albums") }, "\(tmux.text())")
+        let json = try reprise(session, "library", "--json")
+        #expect(json.output.contains("\"scanned\":3000") && json.output.contains("\"toScan\":3000"), "\(json.output)")
+    }
+
     @Test func theMediaServer2Tree() throws {
         let session = try Session()
         defer { session.close() }

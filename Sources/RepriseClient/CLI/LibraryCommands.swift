@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import MPRIS
 import RepriseCore
 import SDBus
@@ -110,16 +111,29 @@ struct LibraryCommand: ParsableCommand {
                 return 0
             }
             let folders = try client.get("Folders", interface: interface).stringArray ?? []
-            let scanning = (try? client.get("Scanning", interface: interface)) == .bool(true)
+            var scanning = (try? client.get("Scanning", interface: interface)) == .bool(true)
+            // On a terminal, a progress bar follows the pass to its end (Ctrl-C leaves it running).
+            if scanning, !target.json, isatty(STDOUT_FILENO) == 1 {
+                while scanning {
+                    let done = count("Scanned"), total = count("ToScan"), width = 30
+                    let filled = total > 0 ? min(width, done * width / total) : 0
+                    writeToTerminal("\r\u{1B}[K[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+                                    + "] \(done) of \(total == 0 ? "?" : String(total)) files")
+                    usleep(200_000)
+                    scanning = (try? client.get("Scanning", interface: interface)) == .bool(true)
+                }
+                writeToTerminal("\r\u{1B}[K")
+            }
             if target.json {
                 printJSON(.object([("folders", .array(folders.map(JSON.string))), ("tracks", .number(Double(count("Tracks")))),
                                    ("albums", .number(Double(count("Albums")))), ("artists", .number(Double(count("Artists")))),
-                                   ("unavailable", .number(Double(count("Unavailable")))), ("scanning", .bool(scanning))]))
+                                   ("unavailable", .number(Double(count("Unavailable")))), ("scanning", .bool(scanning)),
+                                   ("scanned", .number(Double(count("Scanned")))), ("toScan", .number(Double(count("ToScan"))))]))
                 return
             }
             printLine("\(count("Tracks")) tracks, \(count("Albums")) albums, \(count("Artists")) artists"
                       + (count("Unavailable") > 0 ? ", \(count("Unavailable")) on a disk that is not there" : "")
-                      + (scanning ? " (scanning)" : ""))
+                      + (scanning ? " (scanning: \(count("Scanned")) of \(count("ToScan")) files)" : ""))
             printLine("folders: " + folders.joined(separator: ", "))
         }
     }
@@ -214,4 +228,10 @@ struct BrowseNode {
             throw CLIError("no '\(path)' in the library (try Artists, Albums, Genres or Folders)", status: 2)
         }
     }
+}
+
+/// Writes `text` (made here of numbers and bar characters, nothing from outside) to the terminal at once.
+private func writeToTerminal(_ text: String) {
+    var bytes = Array(text.utf8)
+    _ = bytes.withUnsafeMutableBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
 }
