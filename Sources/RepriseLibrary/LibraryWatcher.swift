@@ -46,7 +46,8 @@ public final class LibraryWatcher: @unchecked Sendable {
         guard depth < 32 else { return }
         let added = RawPath.withCString(directory) { inotify_add_watch(descriptor, $0, Self.mask) }
         if added < 0 {
-            locked { refused += 1 }
+            // Only the system's limits count as refusals; a folder that is not there is no news.
+            if errno == ENOSPC || errno == ENOMEM { locked { refused += 1 } }
             return
         }
         locked { watches[added] = directory }

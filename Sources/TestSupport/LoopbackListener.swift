@@ -43,12 +43,20 @@ public final class LoopbackListener: @unchecked Sendable {
         close(descriptor)
     }
 
-    /// Reads a request's head (up to 4 KiB), lowercased; nil when the client sent nothing.
+    /// Reads a request's head up to its blank line (at most 16 KiB, however many reads it arrives in), lowercased;
+    /// nil when the client sent nothing.
     public static func readRequest(_ client: Int32) -> String? {
-        var request = [UInt8](repeating: 0, count: 4096)
-        let count = read(client, &request, request.count)
-        guard count > 0 else { return nil }
-        return String(decoding: request[..<count], as: UTF8.self).lowercased()
+        var request: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while request.count < 16_384 {
+            let count = read(client, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            request += chunk[..<count]
+            if request.count >= 4, request.suffix(4) == [13, 10, 13, 10] { break }
+        }
+        guard !request.isEmpty else { return nil }
+        return String(decoding: request, as: UTF8.self).lowercased()
     }
 
     /// Writes all of `data`; false once the client has gone.
