@@ -24,6 +24,7 @@ final class MediaServerTree {
     enum Node: Equatable {
         case root, artists, albums, genres
         case artist(String), artistAlbum(String, String), album(String), genre(String)
+        case folders, folder(String)
         case item(parent: String, path: String)
     }
 
@@ -60,7 +61,9 @@ final class MediaServerTree {
         case ("Albums", 1): return outline.albums[n[0]] != nil ? .album(n[0]) : nil
         case ("Genres", 0): return .genres
         case ("Genres", 1): return outline.genres[n[0]] != nil ? .genre(n[0]) : nil
-        case ("Artists", 3), ("Albums", 2), ("Genres", 2):
+        case ("Folders", 0): return .folders
+        case ("Folders", 1): return n[0].hasPrefix("/") && outline.hasFolder(n[0]) ? .folder(n[0]) : nil
+        case ("Artists", 3), ("Albums", 2), ("Genres", 2), ("Folders", 2):
             return items[path] != nil ? .item(parent: String(path[..<path.lastIndex(of: "/")!]), path: n.last!) : nil
         default: return nil
         }
@@ -74,7 +77,13 @@ final class MediaServerTree {
         case .root:
             return [("Artists", Self.root + "/Artists", outline.artists.count, true),
                     ("Albums", Self.root + "/Albums", outline.albums.count, true),
-                    ("Genres", Self.root + "/Genres", outline.genres.count, true)]
+                    ("Genres", Self.root + "/Genres", outline.genres.count, true),
+                    ("Folders", Self.root + "/Folders", outline.roots.count, true)]
+        case .folders:
+            return outline.roots.map { ($0, Self.root + "/Folders/" + Self.encode($0), 0, true) }
+        case .folder(let folder):
+            // Its subfolders here; its own tracks are listed from the index after them (see list).
+            return outline.subfolders(of: folder).map { ($0, Self.root + "/Folders/" + Self.encode(folder + "/" + $0), 0, true) }
         case .artists:
             return LibraryOutline.sorted(outline.artists.keys).map {
                 ($0, Self.root + "/Artists/" + Self.encode($0), outline.artists[$0]?.count ?? 0, true)
@@ -100,6 +109,7 @@ final class MediaServerTree {
         case .artistAlbum(let artist, let album): return outline.artists[artist]?[album] ?? 0
         case .album(let album): return outline.albums[album] ?? 0
         case .genre(let genre): return outline.genres[genre] ?? 0
+        case .folder(let folder): return outline.folders[folder] ?? 0
         default: return 0
         }
     }
@@ -110,6 +120,8 @@ final class MediaServerTree {
         case .artists: return "Artists"
         case .albums: return "Albums"
         case .genres: return "Genres"
+        case .folders: return "Folders"
+        case .folder(let folder): return library.outline.roots.contains(folder) ? folder : String(folder[folder.index(after: folder.lastIndex(of: "/")!)...])
         case .artist(let name), .album(let name), .genre(let name): return name
         case .artistAlbum(_, let album): return album.isEmpty ? "Other" : album
         case .item: return items[path]?.track.displayTitle ?? ""
@@ -117,7 +129,12 @@ final class MediaServerTree {
     }
 
     private func parent(of path: String) -> String {
-        path == Self.root ? Self.root : String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        // A folder's parent is the folder above it (its object path holds the whole folder path).
+        if case .folder(let folder)? = node(at: path), !library.outline.roots.contains(folder),
+           let slash = folder.lastIndex(of: "/") {
+            return Self.root + "/Folders/" + Self.encode(String(folder[..<slash]))
+        }
+        return path == Self.root ? Self.root : String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
     }
 
     /// Every property of the object at `path` on `interface` (nil: not there).
@@ -130,7 +147,8 @@ final class MediaServerTree {
                     ("Path", .objectPath(path)), ("DisplayName", .string(displayName(node, path: path)))]
         case Self.containerInterface where !isItem:
             let children = containerChildren(node)
-            let containers = children?.count ?? 0, tracks = children == nil ? trackCount(node) : 0
+            let containers = children?.count ?? 0
+            let tracks = children == nil || isFolder(node) ? trackCount(node) : 0
             return [("ChildCount", .uint32(UInt32(containers + tracks))), ("ItemCount", .uint32(UInt32(tracks))),
                     ("ContainerCount", .uint32(UInt32(containers))), ("Searchable", .bool(false))]
         case Self.itemInterface where isItem:
@@ -142,6 +160,10 @@ final class MediaServerTree {
         default:
             return nil
         }
+    }
+
+    private func isFolder(_ node: Node) -> Bool {
+        if case .folder = node { true } else { false }
     }
 
     static func mimeType(_ path: String) -> String {
@@ -169,10 +191,11 @@ final class MediaServerTree {
             let start = min(all.count, offset)
             return all[start..<(max == 0 ? all.count : min(all.count, start + max))]
         }
-        if let children = containerChildren(node) {
+        if let children = containerChildren(node), !isFolder(node) {
             return then(containers ? page(children).map { describe($0.path) } : [])
         }
-        guard itemsToo else { return then([]) }
+        let subfolders = containers ? (containerChildren(node) ?? []).map(\.path) : []
+        guard itemsToo else { return then(page(subfolders).map(describe)) }
         let selector: LibrarySelector, keep: (LibraryTrack) -> Bool
         switch node {
         case .artistAlbum(let artist, let album):
@@ -180,17 +203,20 @@ final class MediaServerTree {
             keep = { ($0.album ?? "") == album && ($0.albumArtist ?? $0.artist) == artist }
         case .album(let album): (selector, keep) = (.album(album), { $0.album == album })
         case .genre(let genre): (selector, keep) = (.genre(genre), { _ in true })
+        case .folder(let folder):
+            selector = .folder(folder)
+            keep = { String($0.path[..<($0.path.lastIndex(of: "/") ?? $0.path.endIndex)]) == folder }
         default: return then([])
         }
         library.tracks(selector) { [weak self] tracks in
             guard let self else { return then([]) }
             if items.count > 20_000 { items.removeAll() }
-            let listed = page(tracks.filter(keep)).map { track -> String in
+            let trackPaths = tracks.filter(keep).map { track -> String in
                 let itemPath = path + "/" + Self.encode(track.path)
                 items[itemPath] = (track, path)
                 return itemPath
             }
-            then(listed.map(describe))
+            then(page(subfolders + trackPaths).map(describe))
         }
     }
 }

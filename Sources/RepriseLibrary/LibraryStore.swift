@@ -225,6 +225,11 @@ public final class LibraryStore {
         while try statement.step() {
             outline.add(artist: statement.text(0), album: statement.text(1), genre: statement.text(2), count: Int(statement.int(3) ?? 0))
         }
+        let folders = try database.prepare("SELECT folder, count(*) FROM tracks WHERE available = 1 GROUP BY folder")
+        try folders.bind([])
+        while try folders.step() {
+            if let folder = folders.text(0) { outline.folders[folder] = Int(folders.int(1) ?? 0) }
+        }
         return outline
     }
 

@@ -58,6 +58,7 @@ final class LibraryService: LibraryAccess {
             status.scanning = false
             status.counts = result.counts
             outline = result.outline
+            outline.roots = status.folders
             status.scanned = result.progress.seen
             status.total = result.progress.total
             if let problem = result.problem { log.warning("library: \(problem)") }
@@ -118,6 +119,7 @@ final class LibraryService: LibraryAccess {
             guard let self, let (counts, outline) = result else { return }
             status.counts = counts
             self.outline = outline
+            self.outline.roots = status.folders
             onChange?()
         }
     }

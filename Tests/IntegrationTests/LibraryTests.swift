@@ -145,7 +145,7 @@ import TestSupport
     @Test func theMediaServer2Tree() throws {
         let session = try Session()
         defer { session.close() }
-        _ = try Self.musicFolder(in: session.environment["HOME"]!)
+        let music = try Self.musicFolder(in: session.environment["HOME"]!)
         try session.launch([])
         #expect(waitForScan(session, tracks: 6))
         let name = "org.gnome.UPnP.MediaServer2.Reprise", root = "/org/gnome/UPnP/MediaServer2/Reprise"
@@ -167,8 +167,8 @@ import TestSupport
             return path
         }
         let top = try list(root)
-        #expect(names(top) == ["Artists", "Albums", "Genres"])
-        #expect(try get(root, container, "ChildCount") == .uint32(3))
+        #expect(names(top) == ["Artists", "Albums", "Genres", "Folders"])
+        #expect(try get(root, container, "ChildCount") == .uint32(4))
         #expect(try get(root, "org.gnome.UPnP.MediaObject2", "DisplayName") == .string("Reprise"))
         let artistsPath = try #require(path(top, "Artists"))
         let artists = try list(artistsPath)
@@ -195,6 +195,19 @@ import TestSupport
         let blue = try list(bluePath)
         #expect(names(blue) == ["So What", "Freddie Freeloader"])
         #expect(session.dbusError { _ = try list(root + "/Nowhere") } != nil)
+
+        // Folders: the music folder, its subfolders, and the tracks in each.
+        let foldersPath = try #require(path(top, "Folders"))
+        let roots = try list(foldersPath)
+        #expect(names(roots) == [music])
+        let musicPath = try #require(path(roots, music))
+        let inMusic = try list(musicPath)
+        #expect(names(inMusic) == ["Björk", "Miles Davis", "Singles"])
+        let singlesPath = try #require(path(inMusic, "Singles"))
+        let singles = try list(singlesPath)
+        #expect(names(singles) == ["Blue Monday"])
+        #expect(try get(singlesPath, "org.gnome.UPnP.MediaObject2", "Parent") == .objectPath(musicPath))
+        #expect(try get(musicPath, container, "ContainerCount") == .uint32(3))
     }
 
     @Test func changesWhileItRunsAreFollowed() throws {

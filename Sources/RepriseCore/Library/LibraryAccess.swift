@@ -37,6 +37,10 @@ public struct LibraryOutline: Sendable, Equatable {
     public var albums: [String: Int] = [:]
     /// Genre → tracks.
     public var genres: [String: Int] = [:]
+    /// Folder (absolute path) → tracks directly in it.
+    public var folders: [String: Int] = [:]
+    /// The music folders indexed (the tree's top folders).
+    public var roots: [String] = []
 
     public init() {}
 
@@ -45,6 +49,21 @@ public struct LibraryOutline: Sendable, Equatable {
         if let artist { artists[artist, default: [:]][album ?? "", default: 0] += count }
         if let album { albums[album, default: 0] += count }
         if let genre { genres[genre, default: 0] += count }
+    }
+
+    /// The folders directly inside `folder` that hold music (in them or below), by name.
+    public func subfolders(of folder: String) -> [String] {
+        var names = Set<String>()
+        for path in folders.keys where path.hasPrefix(folder + "/") {
+            let rest = path.dropFirst(folder.count + 1)
+            names.insert(String(rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]))
+        }
+        return Self.sorted(names)
+    }
+
+    /// Whether `folder` is a root or lies under one and holds music.
+    public func hasFolder(_ folder: String) -> Bool {
+        roots.contains(folder) || folders[folder] != nil || folders.keys.contains { $0.hasPrefix(folder + "/") }
     }
 
     /// Names sorted as people read them (case-insensitive).
