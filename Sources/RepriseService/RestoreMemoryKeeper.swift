@@ -65,21 +65,32 @@ final class RestoreMemoryKeeper {
             }
         }
         // After the server has applied (and saved) the restores, read what it remembers now and put back the rest.
-        server.afterPendingRequests { [weak self, server] in
+        server.afterPendingRequests { [weak self] in
             guard round.before != nil else { return done() }
-            server.readRestoreEntries { now in
-                guard let before = round.before, let now else { return done() }
-                let current = Self.byName(now)
-                let rewrite = round.groups.compactMap { group in before[group].flatMap { current[group] == $0 ? nil : $0 } }
-                let remove = round.groups.filter { before[$0] == nil && current[$0] != nil }
-                server.writeRestoreEntries(rewrite.sorted { $0.name < $1.name })
-                server.deleteRestoreEntries(remove.sorted())
-                // A round begun meanwhile read the database before this write (or its answer is still on the way):
-                // it must remember the old entries too.
-                if let next = self?.current {
-                    for group in round.groups { next.correct(group, to: before[group]) }
-                }
-                server.afterPendingRequests(done)
+            self?.reconcile(round, checksLeft: 3, done) ?? done()
+        }
+    }
+
+    /// Reads the database and puts back what differs from before the round; then reads it again, since the server
+    /// may save the last restore only after the first read (a stock PulseAudio once kept a restored volume that way),
+    /// until nothing differs or the checks run out.
+    private func reconcile(_ round: Round, checksLeft: Int, _ done: @escaping () -> Void) {
+        server.readRestoreEntries { [weak self, server] now in
+            guard let self, let before = round.before, let now else { return done() }
+            let current = Self.byName(now)
+            let rewrite = round.groups.compactMap { group in before[group].flatMap { current[group] == $0 ? nil : $0 } }
+            let remove = round.groups.filter { before[$0] == nil && current[$0] != nil }
+            // A round begun meanwhile read the database before this write (or its answer is still on the way): it
+            // must remember the old entries too.
+            if let next = self.current {
+                for group in round.groups { next.correct(group, to: before[group]) }
+            }
+            guard !(rewrite.isEmpty && remove.isEmpty), checksLeft > 0 else { return server.afterPendingRequests(done) }
+            server.writeRestoreEntries(rewrite.sorted { $0.name < $1.name })
+            server.deleteRestoreEntries(remove.sorted())
+            server.afterPendingRequests { [weak self] in
+                guard let self else { return done() }
+                reconcile(round, checksLeft: checksLeft - 1, done)
             }
         }
     }
