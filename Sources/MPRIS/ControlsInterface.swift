@@ -20,7 +20,7 @@ public enum ControlsNames {
 
 /// app.reprise.Controls1: the custom actions and their layout (the seeds' control bar), what played before,
 /// and queue requests MPRIS lacks (replace or enqueue many URIs, clear).
-final class ControlsInterface: InterfaceImplementation {
+final class ControlsInterface: ReadOnlyInterface {
     private let player: Player
     var onUserAction: ((PolicyEvent) -> Void)?
 
@@ -70,9 +70,5 @@ final class ControlsInterface: InterfaceImplementation {
         default:
             throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }
-    }
-
-    func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
     }
 }

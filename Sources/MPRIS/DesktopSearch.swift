@@ -89,7 +89,7 @@ final class DesktopSearch {
 }
 
 /// org.gnome.Shell.SearchProvider2: GNOME's overview searches the library as the user types.
-final class GnomeSearchProvider: InterfaceImplementation {
+final class GnomeSearchProvider: MethodsOnlyInterface {
     static let description = InterfaceDescription(
         name: "org.gnome.Shell.SearchProvider2",
         methods: [
@@ -133,18 +133,10 @@ final class GnomeSearchProvider: InterfaceImplementation {
             throw DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.member)")
         }
     }
-
-    func get(_ property: String) throws(DBusError) -> DBusValue {
-        throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
-    }
-
-    func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
-    }
 }
 
 /// org.kde.krunner1: KRunner (and Plasma's search) finds the library's music as the user types.
-final class KRunnerProvider: InterfaceImplementation {
+final class KRunnerProvider: MethodsOnlyInterface {
     static let description = InterfaceDescription(
         name: "org.kde.krunner1",
         methods: [
@@ -182,13 +174,5 @@ final class KRunnerProvider: InterfaceImplementation {
         default:
             throw .invalidArgs("bad arguments for \(call.member)")
         }
-    }
-
-    func get(_ property: String) throws(DBusError) -> DBusValue {
-        throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
-    }
-
-    func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
     }
 }

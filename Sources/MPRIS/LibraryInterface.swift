@@ -26,7 +26,7 @@ public enum LibraryNames {
 }
 
 /// app.reprise.Library1: search the music library and play what it finds.
-final class LibraryInterface: InterfaceImplementation {
+final class LibraryInterface: ReadOnlyInterface {
     private let library: LibraryAccess
     private let player: Player
     var onUserAction: ((PolicyEvent) -> Void)?
@@ -131,9 +131,5 @@ final class LibraryInterface: InterfaceImplementation {
         case "ToScan": return .uint32(UInt32(clamping: status.total))
         default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }
-    }
-
-    func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
     }
 }

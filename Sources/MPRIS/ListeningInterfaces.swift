@@ -19,7 +19,7 @@ public enum ChaptersNames {
 
 /// app.reprise.Chapters1: the chapters of what plays (from its table of contents, MP4 `chpl` box or Vorbis
 /// `CHAPTERnnn` comments) and moving between them.
-final class ChaptersInterface: InterfaceImplementation {
+final class ChaptersInterface: ReadOnlyInterface {
     private let player: Player
 
     init(player: Player) { self.player = player }
@@ -56,10 +56,6 @@ final class ChaptersInterface: InterfaceImplementation {
             throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }
     }
-
-    func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
-    }
 }
 
 public enum SleepNames {
@@ -79,7 +75,7 @@ public enum SleepNames {
 
 /// app.reprise.Sleep1: a sleep timer that fades out and pauses. Its properties are announced when a timer is set,
 /// ends or is cancelled, not as it counts down.
-final class SleepInterface: InterfaceImplementation {
+final class SleepInterface: ReadOnlyInterface {
     private let player: Player
 
     init(player: Player) { self.player = player }
@@ -108,9 +104,5 @@ final class SleepInterface: InterfaceImplementation {
         case "Remaining": return .int64(player.sleepRemainingMicroseconds ?? -1)
         default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }
-    }
-
-    func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
     }
 }
