@@ -25,14 +25,20 @@ public enum LibraryNames {
         ])
 }
 
-/// app.reprise.Library1: search the music library and play what it finds.
+/// app.reprise.Library1: search the music library and play what it finds; its playlists are named, listed and
+/// played the same way (kind "playlist").
 final class LibraryInterface: ReadOnlyInterface {
     private let library: LibraryAccess
+    private let playlists: PlaylistLibrary
+    /// Looks at the playlist folders again (announcing what changed on MPRIS Playlists).
+    private let refreshPlaylists: () -> Void
     private let player: Player
     var onUserAction: ((PolicyEvent) -> Void)?
 
-    init(library: LibraryAccess, player: Player) {
+    init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void, player: Player) {
         self.library = library
+        self.playlists = playlists
+        self.refreshPlaylists = refreshPlaylists
         self.player = player
     }
 
@@ -53,12 +59,18 @@ final class LibraryInterface: ReadOnlyInterface {
             guard arguments.count == 3, let value = arguments[1].stringValue, case .bool(let enqueue) = arguments[2] else {
                 throw .invalidArgs("Play takes (s, s, b)")
             }
-            let selector = try Self.selector(kind: kind, value: value)
-            library.tracks(selector) { [player, onUserAction] tracks in
-                guard !tracks.isEmpty else {
+            let found: (@escaping ([String]) -> Void) -> Void
+            if kind == "playlist" {
+                let playlist = try playlist(named: value)
+                found = { [library] then in library.entries(of: playlist) { then($0.map(\.uri)) } }
+            } else {
+                let selector = try Self.selector(kind: kind, value: value)
+                found = { [library] then in library.tracks(selector) { then($0.map { MediaURI.file(path: $0.path) }) } }
+            }
+            found { [player, onUserAction] uris in
+                guard !uris.isEmpty else {
                     return call.fail(.invalidArgs("nothing in the library is \(kind) '\(value)'"))
                 }
-                let uris = tracks.map { MediaURI.file(path: $0.path) }
                 let done: (PlayerError?) -> Void = { error in
                     if let error { return call.fail(error.dbusError) }
                     if !enqueue { player.play() }
@@ -72,12 +84,19 @@ final class LibraryInterface: ReadOnlyInterface {
                 }
             }
             return .deferred
+        case ("Names", .string("playlists")?):
+            refreshPlaylists()
+            return .reply([.strings(playlists.byName.map(\.name))])
         case ("Names", .string(let kind)?):
             guard let names = LibraryNameKind(rawValue: kind) else { throw .invalidArgs("Names takes artists, albums or genres") }
             library.names(names) { call.reply([.strings($0)]) }
             return .deferred
         case ("Tracks", .string(let kind)?):
             guard arguments.count == 2, let value = arguments[1].stringValue else { throw .invalidArgs("Tracks takes (s, s)") }
+            if kind == "playlist" {
+                library.entries(of: try playlist(named: value)) { call.reply([Self.encode($0)]) }
+                return .deferred
+            }
             let selector: LibrarySelector
             if kind == "folder" {
                 guard value.hasPrefix("/"), value.utf8.count <= 4096 else { throw .invalidArgs("a folder is an absolute path") }
@@ -95,6 +114,14 @@ final class LibraryInterface: ReadOnlyInterface {
         }
     }
 
+    /// The playlist `name` means (looked for again in the playlist folders).
+    private func playlist(named name: String) throws(DBusError) -> PlaylistInfo {
+        guard !name.isEmpty, name.utf8.count <= 4096 else { throw .invalidArgs("an empty or overlong playlist name") }
+        refreshPlaylists()
+        guard let playlist = playlists.playlist(named: name) else { throw .invalidArgs("there is no playlist '\(name)'") }
+        return playlist
+    }
+
     static func selector(kind: String, value: String) throws(DBusError) -> LibrarySelector {
         guard !value.isEmpty, value.utf8.count <= 4096 else { throw .invalidArgs("an empty or overlong \(kind)") }
         switch kind {
@@ -105,7 +132,7 @@ final class LibraryInterface: ReadOnlyInterface {
             let query = LibraryQuery(value)
             guard !query.isEmpty else { throw .invalidArgs("a search needs words") }
             return .search(query)
-        default: throw .invalidArgs("Play takes artist, album, genre or search, not '\(kind)'")
+        default: throw .invalidArgs("Play takes artist, album, genre, playlist or search, not '\(kind)'")
         }
     }
 
@@ -116,6 +143,14 @@ final class LibraryInterface: ReadOnlyInterface {
              .structure([.string(MediaURI.file(path: $0.path)), .string($0.displayTitle), .string($0.artist ?? ""),
                          .string($0.album ?? ""), .int64($0.lengthMicroseconds ?? 0)])
          })]
+    }
+
+    /// Playlist entries as tracks: the index's tags where it knows the file, else the file name.
+    static func encode(_ entries: [PlaylistEntry]) -> DBusValue {
+        .array(elementSignature: "(ssssx)", entries.map {
+            .structure([.string($0.uri), .string($0.displayTitle), .string($0.track?.artist ?? ""), .string($0.track?.album ?? ""),
+                        .int64($0.track?.lengthMicroseconds ?? 0)])
+        })
     }
 
     func get(_ property: String) throws(DBusError) -> DBusValue {

@@ -24,6 +24,7 @@ public final class MPRISService: PlayerObserver {
     private let playerInterface: PlayerInterface
     private let trackListInterface: TrackListInterface
     private let playlistsInterface: PlaylistsInterface
+    private let playlists: PlaylistLibrary
     private let controlsInterface: ControlsInterface
     private let soundInterface: SoundInterface
     private let chaptersInterface: ChaptersInterface
@@ -46,6 +47,7 @@ public final class MPRISService: PlayerObserver {
         self.bus = bus
         self.player = player
         self.log = log
+        self.playlists = playlists
         root = RootInterface(identity: identity, onQuit: onQuit)
         playerInterface = PlayerInterface(player: player)
         try bus.export(MPRIS.root, at: MPRIS.objectPath, implementation: root)
@@ -100,7 +102,8 @@ public final class MPRISService: PlayerObserver {
 
     /// Exports app.reprise.Library1 over `library`, announcing its properties when they change.
     public func attachLibrary(_ library: LibraryAccess) {
-        let interface = LibraryInterface(library: library, player: player)
+        let interface = LibraryInterface(library: library, playlists: playlists,
+                                         refreshPlaylists: { [playlistsInterface] in playlistsInterface.refresh() }, player: player)
         interface.onUserAction = { [unowned self] in onUserAction?($0) }
         do {
             try bus.export(LibraryNames.description, at: MPRIS.repriseObjectPath, implementation: interface)
@@ -118,7 +121,7 @@ public final class MPRISService: PlayerObserver {
             log.warning("could not export the desktop search providers: \(error)")
         }
         // The standard browsing interface, under a name of its own.
-        let tree = MediaServerTree(library: library)
+        let tree = MediaServerTree(library: library, playlists: playlists) { [playlistsInterface] in playlistsInterface.refresh() }
         do {
             for name in [MediaServerTree.objectInterface, MediaServerTree.containerInterface, MediaServerTree.itemInterface] {
                 try bus.exportTree(MediaServerInterface.description(name), under: MediaServerTree.root,
@@ -129,6 +132,12 @@ public final class MPRISService: PlayerObserver {
             log.warning("could not export MediaServer2: \(error)")
         }
         mediaServer = tree
+        playlistsInterface.onListChanged = { [unowned bus] edited in
+            let playlists = MediaServerTree.root + "/Playlists"
+            for path in [MediaServerTree.root, playlists] + edited.map({ playlists + "/" + MediaServerTree.encode($0.id) }) {
+                try? bus.emitSignal(path: path, interface: MediaServerTree.containerInterface, member: "Updated", [])
+            }
+        }
         announcedLibrary = AnnouncedProperties(LibraryInterface.propertyNames) { [interface] in try? interface.get($0) }
         var lastOutline = library.outline
         library.onChange = { [unowned self] in

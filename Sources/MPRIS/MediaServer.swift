@@ -2,9 +2,10 @@ import RepriseCore
 import SDBus
 
 /// The library as an `org.gnome.UPnP.MediaServer2` tree (the standard for browsing media over D-Bus): the root
-/// holds Artists (→ albums → tracks), Albums (→ tracks) and Genres (→ tracks). Containers and their counts come from
-/// the library's outline; tracks are listed from the index (replies deferred until it answers) and kept for a while
-/// so that clients can read their properties. Object paths carry names hex-encoded ("_" + hex of the UTF-8 bytes).
+/// holds Artists (→ albums → tracks), Albums (→ tracks), Genres (→ tracks), Folders (→ folders and tracks) and
+/// Playlists (→ entries). Containers and their counts come from the library's outline and the playlist folders;
+/// tracks are listed from the index (replies deferred until it answers) and kept for a while so that clients can
+/// read their properties. Object paths carry names hex-encoded ("_" + hex of the UTF-8 bytes).
 final class MediaServerTree {
     static let busName = "org.gnome.UPnP.MediaServer2.Reprise"
     static let root = "/org/gnome/UPnP/MediaServer2/Reprise"
@@ -13,10 +14,17 @@ final class MediaServerTree {
     static let itemInterface = "org.gnome.UPnP.MediaItem2"
 
     private let library: LibraryAccess
-    /// Tracks listed lately, by their object path (a client reads an item's properties after listing it).
-    private var items: [String: (track: LibraryTrack, parent: String)] = [:]
+    private let playlists: PlaylistLibrary
+    /// Looks at the playlist folders again (announcing what changed to MPRIS clients too).
+    private let refreshPlaylists: () -> Void
+    /// Items listed lately, by their object path (a client reads an item's properties after listing it).
+    private var items: [String: PlaylistEntry] = [:]
 
-    init(library: LibraryAccess) { self.library = library }
+    init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void) {
+        self.library = library
+        self.playlists = playlists
+        self.refreshPlaylists = refreshPlaylists
+    }
 
     // MARK: Paths
 
@@ -25,7 +33,8 @@ final class MediaServerTree {
         case root, artists, albums, genres
         case artist(String), artistAlbum(String, String), album(String), genre(String)
         case folders, folder(String)
-        case item(parent: String, path: String)
+        case playlists, playlist(PlaylistInfo)
+        case item
     }
 
     static func encode(_ name: String) -> String {
@@ -63,8 +72,10 @@ final class MediaServerTree {
         case ("Genres", 1): return outline.genres[n[0]] != nil ? .genre(n[0]) : nil
         case ("Folders", 0): return .folders
         case ("Folders", 1): return n[0].hasPrefix("/") && outline.hasFolder(n[0]) ? .folder(n[0]) : nil
-        case ("Artists", 3), ("Albums", 2), ("Genres", 2), ("Folders", 2):
-            return items[path] != nil ? .item(parent: String(path[..<path.lastIndex(of: "/")!]), path: n.last!) : nil
+        case ("Playlists", 0): return .playlists
+        case ("Playlists", 1): return playlists.playlist(withID: n[0]).map { .playlist($0) }
+        case ("Artists", 3), ("Albums", 2), ("Genres", 2), ("Folders", 2), ("Playlists", 2):
+            return items[path] != nil ? .item : nil
         default: return nil
         }
     }
@@ -78,7 +89,10 @@ final class MediaServerTree {
             return [("Artists", Self.root + "/Artists", outline.artists.count, true),
                     ("Albums", Self.root + "/Albums", outline.albums.count, true),
                     ("Genres", Self.root + "/Genres", outline.genres.count, true),
-                    ("Folders", Self.root + "/Folders", outline.roots.count, true)]
+                    ("Folders", Self.root + "/Folders", outline.roots.count, true),
+                    ("Playlists", Self.root + "/Playlists", playlists.playlists.count, true)]
+        case .playlists:
+            return playlists.byName.map { ($0.name, Self.root + "/Playlists/" + Self.encode($0.id), $0.entryCount, true) }
         case .folders:
             return outline.roots.map { ($0, Self.root + "/Folders/" + Self.encode($0), 0, true) }
         case .folder(let folder):
@@ -110,6 +124,7 @@ final class MediaServerTree {
         case .album(let album): return outline.albums[album] ?? 0
         case .genre(let genre): return outline.genres[genre] ?? 0
         case .folder(let folder): return outline.folders[folder] ?? 0
+        case .playlist(let playlist): return playlist.entryCount
         default: return 0
         }
     }
@@ -121,10 +136,12 @@ final class MediaServerTree {
         case .albums: return "Albums"
         case .genres: return "Genres"
         case .folders: return "Folders"
+        case .playlists: return "Playlists"
+        case .playlist(let playlist): return playlist.name
         case .folder(let folder): return library.outline.roots.contains(folder) ? folder : String(folder[folder.index(after: folder.lastIndex(of: "/")!)...])
         case .artist(let name), .album(let name), .genre(let name): return name
         case .artistAlbum(_, let album): return album.isEmpty ? "Other" : album
-        case .item: return items[path]?.track.displayTitle ?? ""
+        case .item: return items[path]?.displayTitle ?? ""
         }
     }
 
@@ -149,14 +166,16 @@ final class MediaServerTree {
             let children = containerChildren(node)
             let containers = children?.count ?? 0
             let tracks = children == nil || isFolder(node) ? trackCount(node) : 0
+            if node == .root || node == .playlists { refreshPlaylists() }
             return [("ChildCount", .uint32(UInt32(containers + tracks))), ("ItemCount", .uint32(UInt32(tracks))),
                     ("ContainerCount", .uint32(UInt32(containers))), ("Searchable", .bool(false))]
         case Self.itemInterface where isItem:
-            guard let track = items[path]?.track else { return nil }
-            return [("URLs", .strings([MediaURI.file(path: track.path)])), ("MIMEType", .string(Self.mimeType(track.path))),
-                    ("Artist", .string(track.artist ?? "")), ("Album", .string(track.album ?? "")), ("Genre", .string(track.genre ?? "")),
-                    ("TrackNumber", .int32(Int32(track.track ?? -1))),
-                    ("Duration", .int32(Int32(clamping: (track.lengthMicroseconds ?? -1_000_000) / 1_000_000)))]
+            guard let entry = items[path] else { return nil }
+            let track = entry.track
+            return [("URLs", .strings([entry.uri])), ("MIMEType", .string(Self.mimeType(MediaURI(entry.uri)?.path ?? entry.uri))),
+                    ("Artist", .string(track?.artist ?? "")), ("Album", .string(track?.album ?? "")), ("Genre", .string(track?.genre ?? "")),
+                    ("TrackNumber", .int32(Int32(track?.track ?? -1))),
+                    ("Duration", .int32(Int32(clamping: (track?.lengthMicroseconds ?? -1_000_000) / 1_000_000)))]
         default:
             return nil
         }
@@ -179,6 +198,7 @@ final class MediaServerTree {
     func list(_ path: String, offset: Int, max: Int, filter: [String], containers: Bool, itemsToo: Bool,
               then: @escaping ([DBusValue]) -> Void) {
         guard let node = node(at: path) else { return then([]) }
+        if node == .root || node == .playlists { refreshPlaylists() }
         let describe: (String) -> DBusValue = { [unowned self] child in
             var entries: [(String, DBusValue)] = []
             for interface in [Self.objectInterface, Self.containerInterface, Self.itemInterface] {
@@ -196,6 +216,20 @@ final class MediaServerTree {
         }
         let subfolders = containers ? (containerChildren(node) ?? []).map(\.path) : []
         guard itemsToo else { return then(page(subfolders).map(describe)) }
+        let remember: ([PlaylistEntry], (Int, PlaylistEntry) -> String) -> Void = { [weak self] entries, name in
+            guard let self else { return then([]) }
+            if items.count > 20_000 { items.removeAll() }
+            let itemPaths = entries.enumerated().map { index, entry -> String in
+                let itemPath = path + "/" + Self.encode(name(index, entry))
+                items[itemPath] = entry
+                return itemPath
+            }
+            then(page(subfolders + itemPaths).map(describe))
+        }
+        if case .playlist(let playlist) = node {
+            // Entries by their place in the file (one may come twice).
+            return library.entries(of: playlist) { remember($0) { index, _ in String(index + 1) } }
+        }
         let selector: LibrarySelector, keep: (LibraryTrack) -> Bool
         switch node {
         case .artistAlbum(let artist, let album):
@@ -208,15 +242,8 @@ final class MediaServerTree {
             keep = { String($0.path[..<($0.path.lastIndex(of: "/") ?? $0.path.endIndex)]) == folder }
         default: return then([])
         }
-        library.tracks(selector) { [weak self] tracks in
-            guard let self else { return then([]) }
-            if items.count > 20_000 { items.removeAll() }
-            let trackPaths = tracks.filter(keep).map { track -> String in
-                let itemPath = path + "/" + Self.encode(track.path)
-                items[itemPath] = (track, path)
-                return itemPath
-            }
-            then(page(subfolders + trackPaths).map(describe))
+        library.tracks(selector) { tracks in
+            remember(tracks.filter(keep).map { PlaylistEntry(uri: MediaURI.file(path: $0.path), track: $0) }) { $1.track?.path ?? $1.uri }
         }
     }
 }

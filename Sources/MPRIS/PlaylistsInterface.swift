@@ -11,6 +11,8 @@ final class PlaylistsInterface: InterfaceImplementation {
     var announce: (_ member: String, _ arguments: [DBusValue]) -> Void = { _, _ in }
     var announceProperties: (_ names: [String]) -> Void = { _ in }
     var onUserAction: ((PolicyEvent) -> Void)?
+    /// Told when playlists came, went or were written again (the ones edited): the MediaServer2 tree announces it.
+    var onListChanged: (_ edited: [PlaylistInfo]) -> Void = { _ in }
 
     init(library: PlaylistLibrary, player: Player, log: Log) {
         self.library = library
@@ -23,6 +25,7 @@ final class PlaylistsInterface: InterfaceImplementation {
         let changes = library.refresh()
         for playlist in changes.renamed { announce("PlaylistChanged", [Self.encode(playlist)]) }
         if changes.listChanged { announceProperties(["PlaylistCount", "ActivePlaylist"]) }
+        if changes.listChanged || !changes.renamed.isEmpty || !changes.edited.isEmpty { onListChanged(changes.edited) }
     }
 
     func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {

@@ -7,6 +7,8 @@ public struct PlaylistInfo: Sendable, Equatable {
     public let name: String
     public let modified: Int64
     public let format: PlaylistFormat
+    /// How many entries the file held when last read.
+    public var entryCount = 0
 }
 
 /// MPRIS playlist orderings Reprise can sort by.
@@ -36,6 +38,8 @@ public final class PlaylistLibrary {
     public struct Changes: Equatable, Sendable {
         public var listChanged = false
         public var renamed: [PlaylistInfo] = []
+        /// Playlists that kept their id but whose file was written again.
+        public var edited: [PlaylistInfo] = []
     }
 
     /// Scans again when a directory or a playlist file was modified (or on the first call): a few `stat` calls.
@@ -64,6 +68,9 @@ public final class PlaylistLibrary {
         let old = Dictionary(playlists.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         changes.listChanged = found.map(\.id) != playlists.map(\.id)
         changes.renamed = found.filter { playlist in old[playlist.id].map { $0.name != playlist.name } ?? false }
+        changes.edited = found.filter { playlist in
+            old[playlist.id].map { $0.modified != playlist.modified || $0.entryCount != playlist.entryCount } ?? false
+        }
         playlists = found
         if let active { self.active = found.first { $0.id == active.id } }
         return changes
@@ -77,11 +84,13 @@ public final class PlaylistLibrary {
                 guard let format = PlaylistFormat(fileName: name) else { continue }
                 let path = directory + "/" + name
                 guard fileSystem.kind(of: path) == .regularFile, seen.insert(path).inserted else { continue }
-                let title = (try? MediaLocation.readPlaylist(at: path, format: format, in: fileSystem))?.title
+                let file = try? MediaLocation.readPlaylist(at: path, format: format, in: fileSystem)
+                let title = file?.title
                 let fileName = String(name[..<(name.lastIndex(of: ".") ?? name.endIndex)])
                 found.append(PlaylistInfo(id: Self.id(forPath: path), path: path,
                                           name: (title?.isEmpty == false ? title : nil) ?? fileName,
-                                          modified: fileSystem.modificationTime(of: path) ?? 0, format: format))
+                                          modified: fileSystem.modificationTime(of: path) ?? 0, format: format,
+                                          entryCount: file?.uris.count ?? 0))
             }
         }
         return found.sorted { $0.path < $1.path }
@@ -102,6 +111,14 @@ public final class PlaylistLibrary {
     }
 
     public func playlist(withID id: String) -> PlaylistInfo? { playlists.first { $0.id == id } }
+
+    /// The playlist a person means by `name`: its exact name, else the name in any case, else its id.
+    public func playlist(named name: String) -> PlaylistInfo? {
+        playlists.first { $0.name == name } ?? playlists.first { $0.name.lowercased() == name.lowercased() } ?? playlist(withID: name)
+    }
+
+    /// The playlists in name order, as people read them.
+    public var byName: [PlaylistInfo] { list(from: 0, maxCount: playlists.count, ordering: .alphabetical, reversed: false) }
 
     public func markActive(_ playlist: PlaylistInfo?) { active = playlist }
 

@@ -199,6 +199,13 @@ public final class LibraryStore {
         return try tracks(statement)
     }
 
+    /// The track indexed at `path` (available or not), or nil.
+    public func track(atPath path: String) throws(SQLiteError) -> LibraryTrack? {
+        let statement = try database.prepare("SELECT \(Self.columns) FROM tracks WHERE path = ?1")
+        try statement.bind([.text(path)])
+        return try tracks(statement).first
+    }
+
     /// Distinct values of a column (artists, albums with their artist, genres), sorted, available tracks only.
     public func names(_ kind: LibraryNameKind) throws(SQLiteError) -> [String] {
         let column: String

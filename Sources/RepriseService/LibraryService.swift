@@ -16,15 +16,17 @@ final class LibraryService: LibraryAccess {
     private let worker: LibraryWorker
     private let log: Log
     private let loop: EventLoop
+    private let fileSystem: FileSystem
     private var rescanQueued = false
     /// inotify over the folders, once the first pass has ended; changes gathered for a moment, then applied.
     private let watcher = LibraryWatcher()
     private var watching = false
     private var pendingChanges: [LibraryWatcher.Change] = []
 
-    init?(folders: [String], databasePath: String, art: ArtCache, loop: EventLoop, log: Log) {
+    init?(folders: [String], databasePath: String, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log) {
         guard let work = BackgroundWork(loop: loop, label: "reprise.library", background: true) else { return nil }
         self.work = work
+        self.fileSystem = fileSystem
         self.log = log
         self.loop = loop
         worker = LibraryWorker(databasePath: databasePath, art: art)
@@ -138,6 +140,11 @@ final class LibraryService: LibraryAccess {
         let worker = worker
         work.run({ worker.names(kind) }, then: then)
     }
+
+    func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {
+        let worker = worker, fileSystem = fileSystem
+        work.run({ PlaylistEntry.entries(of: playlist, fileSystem: fileSystem) { worker.track(atPath: $0) } }, then: then)
+    }
 }
 
 /// Progress of a scan, shared between the worker that counts and whoever looks.
@@ -239,4 +246,5 @@ final class LibraryWorker: @unchecked Sendable {
     func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }
     func tracks(_ selector: LibrarySelector) -> [LibraryTrack] { (try? store?.tracks(matching: selector)) ?? [] }
     func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
+    func track(atPath path: String) -> LibraryTrack? { (try? store?.track(atPath: path)) ?? nil }
 }

@@ -180,6 +180,7 @@ public enum Service {
         let folders = (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
             folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
         }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art, loop: loop, log: log)
+        return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art,
+                              fileSystem: fileSystem, loop: loop, log: log)
     }
 }

@@ -109,7 +109,7 @@ import TestSupport
         func lines(_ path: String...) throws -> [String] {
             try reprise(session, ["browse"] + path).output.split(separator: "\n").map(String.init)
         }
-        #expect(try lines() == ["Artists/", "Albums/", "Genres/", "Folders/"])
+        #expect(try lines() == ["Artists/", "Albums/", "Genres/", "Folders/", "Playlists/"])
         #expect(try lines("Artists") == ["Björk/", "Miles Davis/", "New Order/"])
         #expect(try lines("Artists/björk") == ["Début/"])
         #expect(try lines("Artists/Björk/Début").map { $0.components(separatedBy: " — ").first ?? "" }
@@ -167,8 +167,8 @@ import TestSupport
             return path
         }
         let top = try list(root)
-        #expect(names(top) == ["Artists", "Albums", "Genres", "Folders"])
-        #expect(try get(root, container, "ChildCount") == .uint32(4))
+        #expect(names(top) == ["Artists", "Albums", "Genres", "Folders", "Playlists"])
+        #expect(try get(root, container, "ChildCount") == .uint32(5))
         #expect(try get(root, "org.gnome.UPnP.MediaObject2", "DisplayName") == .string("Reprise"))
         let artistsPath = try #require(path(top, "Artists"))
         let artists = try list(artistsPath)
@@ -284,5 +284,85 @@ import TestSupport
         #expect(count(session) == 6, "still whole")
         #expect(session.dbusError { try session.call("Play", [.string("mood"), .string("x"), .bool(false)], interface: Self.interface) }?.name
                 == "org.freedesktop.DBus.Error.InvalidArgs")
+    }
+}
+
+/// Playlists in the library's browse tree: the playlist files (those of MPRIS Playlists) by name, their entries
+/// with the index's tags where it knows the file, in `reprise browse`, the MediaServer2 tree and `play --playlist`.
+@Suite(.serialized) struct LibraryPlaylistTests {
+    func reprise(_ session: Session, _ arguments: String...) throws -> CommandResult {
+        try runCommand(repriseBinary, arguments, environment: session.environment)
+    }
+
+    @Test func playlistsAreBrowsedListedAndPlayed() throws {
+        let session = try Session()
+        defer { session.close() }
+        let home = session.environment["HOME"]!
+        let music = try LibraryTests.musicFolder(in: home)
+        let outside = session.directory + "/Outside Track.ogg"
+        try LibraryTests.tagged(outside, title: "Not Indexed", artist: "Someone", album: "Elsewhere", number: 1, genre: "Pop")
+        try FileManager.default.createDirectory(atPath: music + "/Playlists", withIntermediateDirectories: true)
+        try "#EXTM3U\n../Singles/1 Blue Monday.ogg\n../Björk/Début/2 Crying.ogg\n\(outside)\nhttp://127.0.0.1:9/live/stream\n"
+            .write(toFile: music + "/Playlists/Road Trip.m3u", atomically: true, encoding: .utf8)
+        try "#EXTM3U\n#PLAYLIST:Late/Night\n../Miles Davis/Kind of Blue/1 So What.ogg\n"
+            .write(toFile: music + "/Playlists/late.m3u", atomically: true, encoding: .utf8)
+        try session.launch([])
+        #expect(LibraryTests().waitForScan(session, tracks: 6))
+        func lines(_ path: String) throws -> [String] {
+            try reprise(session, "browse", path).output.split(separator: "\n").map(String.init)
+        }
+
+        // reprise browse: the top, the playlists by name, a playlist's entries (a name may hold a slash).
+        #expect(try reprise(session, "browse").output.contains("Playlists/"))
+        #expect(try lines("Playlists") == ["Late/Night/", "Road Trip/"])
+        let trip = try lines("Playlists/road trip")
+        #expect(trip.map { $0.components(separatedBy: "  ").first ?? "" }
+                == ["Blue Monday — New Order", "Crying — Björk", "Outside Track", "stream"], "\(trip)")
+        #expect(try lines("Playlists/Late/Night").first?.hasPrefix("So What — Miles Davis") == true)
+        let json = try reprise(session, "browse", "Playlists/Road Trip", "--json")
+        #expect(json.output.contains("http://127.0.0.1:9/live/stream"), "\(json.output)")
+        #expect(try reprise(session, "browse", "Playlists/Nowhere").status != 0)
+
+        // The MediaServer2 tree: Playlists at the top, each playlist a container of its entries.
+        let name = "org.gnome.UPnP.MediaServer2.Reprise", root = "/org/gnome/UPnP/MediaServer2/Reprise"
+        let container = "org.gnome.UPnP.MediaContainer2"
+        func list(_ path: String) throws -> [[String: DBusValue]] {
+            let reply = try session.bus.call(destination: name, path: path, interface: container, member: "ListChildren",
+                                             [.uint32(0), .uint32(0), .strings(["*"])])
+            guard case .array(_, let items)? = reply.first else { return [] }
+            return items.compactMap(\.dictionary)
+        }
+        func child(_ children: [[String: DBusValue]], _ displayName: String) -> String? {
+            guard case .objectPath(let path)? = children.first(where: { $0["DisplayName"]?.stringValue == displayName })?["Path"] else { return nil }
+            return path
+        }
+        let top = try list(root)
+        #expect(top.compactMap { $0["DisplayName"]?.stringValue } == ["Artists", "Albums", "Genres", "Folders", "Playlists"])
+        let playlistsPath = try #require(child(top, "Playlists"))
+        let playlists = try list(playlistsPath)
+        #expect(playlists.compactMap { $0["DisplayName"]?.stringValue } == ["Late/Night", "Road Trip"])
+        let tripPath = try #require(child(playlists, "Road Trip"))
+        #expect(try session.bus.getProperty(destination: name, path: tripPath, interface: container, name: "ItemCount") == .uint32(4))
+        let entries = try list(tripPath)
+        #expect(entries.compactMap { $0["DisplayName"]?.stringValue } == ["Blue Monday", "Crying", "Outside Track", "stream"])
+        #expect(entries.first?["Artist"] == .string("New Order") && entries.first?["Album"] == .string("Singles"))
+        #expect(entries.last?["URLs"] == .strings(["http://127.0.0.1:9/live/stream"]) && entries.last?["Artist"] == .string(""))
+        #expect(entries.allSatisfy { $0["Parent"] == .objectPath(tripPath) && $0["Type"] == .string("music") })
+
+        // A playlist written while Reprise runs is in the tree when it is listed next.
+        try "../Singles/1 Blue Monday.ogg\n".write(toFile: music + "/Playlists/Monday.m3u", atomically: true, encoding: .utf8)
+        #expect(try list(playlistsPath).compactMap { $0["DisplayName"]?.stringValue } == ["Late/Night", "Monday", "Road Trip"])
+        #expect(try lines("Playlists") == ["Late/Night/", "Monday/", "Road Trip/"])
+
+        // Play and add by name; an unknown playlist is refused.
+        let played = try reprise(session, "play", "--playlist", "Late/Night")
+        #expect(played.status == 0 && played.output.contains("playing 1 track"), "\(played.output)\(played.errors)")
+        #expect(session.waitFor { session.status() == "Playing" && session.title() == "So What" })
+        let added = try reprise(session, "add", "--playlist", "monday")
+        #expect(added.output.contains("added 1 track"), "\(added.output)\(added.errors)")
+        #expect(session.waitFor { session.queuedURLs().count == 2 })
+        #expect(session.dbusError {
+            try session.call("Tracks", [.string("playlist"), .string("Nowhere")], interface: LibraryTests.interface)
+        }?.name == "org.freedesktop.DBus.Error.InvalidArgs")
     }
 }

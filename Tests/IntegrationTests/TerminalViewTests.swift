@@ -119,7 +119,9 @@ import TestSupport
     @Test func theLibraryViewSearchesAsYouTypeAndPlaysOrAdds() throws {
         let session = try Session()
         defer { session.close() }
-        _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        let music = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        try FileManager.default.createDirectory(atPath: music + "/Playlists", withIntermediateDirectories: true)
+        try "../Singles/1 Blue Monday.ogg\n".write(toFile: music + "/Playlists/Road Trip.m3u", atomically: true, encoding: .utf8)
         try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" && (try? session.get("Scanning", interface: LibraryTests.interface)) == .bool(false) })
         let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
@@ -128,7 +130,8 @@ import TestSupport
         tmux.send("Tab")
         #expect(session.waitFor { tmux.text().contains(" Queue — 1 entries") })
         tmux.send("Tab")
-        #expect(session.waitFor { tmux.text().contains("Library — type to search") })
+        #expect(session.waitFor { tmux.text().contains("Library — playlists; type to search") })
+        #expect(session.waitFor { tmux.text().contains("≡ Road Trip") }, "the view opens on the playlists")
         tmux.send("-l", "kind")
         #expect(session.waitFor { tmux.text().contains("▸ Kind of Blue — Miles Davis") }, "\(tmux.text())")
         #expect(session.title() == "First Light", "browsing leaves what plays alone")
@@ -138,6 +141,11 @@ import TestSupport
         #expect(session.title() == "First Light")
         tmux.send("Down", "Down", "Enter")
         #expect(session.waitFor { session.title() == "Freddie Freeloader" || session.title() == "So What" }, "\(tmux.text())")
+        // Cleared, the filter shows the playlists again; Enter plays one.
+        tmux.send("BSpace", "BSpace", "BSpace", "BSpace")
+        #expect(session.waitFor { tmux.text().contains("≡ Road Trip") && !tmux.text().contains("Kind of Blue") }, "\(tmux.text())")
+        tmux.send("Down", "Enter")
+        #expect(session.waitFor { session.title() == "Blue Monday" && session.queuedURLs().count == 1 }, "\(tmux.text())")
         tmux.send("Escape")
         #expect(session.waitFor { tmux.text().contains("Space play/pause") })
     }

@@ -4,23 +4,25 @@ import MPRIS
 import RepriseCore
 import SDBus
 
-/// `--artist`, `--album`, `--genre` or search words: what to take from the library.
+/// `--artist`, `--album`, `--genre`, `--playlist` or search words: what to take from the library.
 struct LibrarySelection: ParsableArguments {
     @Option(help: "Play the library's tracks of this artist (or album artist).") var artist: String?
     @Option(help: "Play the library's album of this name.") var album: String?
     @Option(help: "Play the library's tracks of this genre.") var genre: String?
+    @Option(help: "Play the playlist of this name (as `reprise browse Playlists` lists them).") var playlist: String?
     @Argument(help: "Search words: play what the library finds (album, disc and track order).") var words: [String] = []
 
     var selector: (String, String)? {
         if let artist { return ("artist", artist) }
         if let album { return ("album", album) }
         if let genre { return ("genre", genre) }
+        if let playlist { return ("playlist", playlist) }
         return words.isEmpty ? nil : ("search", words.joined(separator: " "))
     }
 
     func check() throws {
-        if [artist, album, genre].compactMap({ $0 }).count + (words.isEmpty ? 0 : 1) > 1 {
-            throw ValidationError("give one of --artist, --album, --genre or search words")
+        if [artist, album, genre, playlist].compactMap({ $0 }).count + (words.isEmpty ? 0 : 1) > 1 {
+            throw ValidationError("give one of --artist, --album, --genre, --playlist or search words")
         }
     }
 
@@ -155,7 +157,7 @@ struct ReportedTrack {
 
 struct Browse: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Browse the music library: Artists/NAME/ALBUM, Albums/NAME, Genres/NAME, Folders/PATH (no path: the top).")
+        abstract: "Browse the music library: Artists/NAME/ALBUM, Albums/NAME, Genres/NAME, Folders/PATH, Playlists/NAME (no path: the top).")
     @OptionGroup var target: TargetOptions
     @Argument(help: "Where to look, e.g. Artists/Björk or Albums/Début.") var path: String = ""
 
@@ -179,12 +181,12 @@ struct Browse: ParsableCommand {
 }
 
 /// One level of the browse tree: Artists → Albums → Tracks, Albums → Tracks, Genres → Tracks, Folders → folders
-/// and tracks.
+/// and tracks, Playlists → entries.
 struct BrowseNode {
     var containers: [String] = []
     var tracks: [ReportedTrack] = []
 
-    static let top = ["Artists", "Albums", "Genres", "Folders"]
+    static let top = ["Artists", "Albums", "Genres", "Folders", "Playlists"]
 
     static func list(_ path: String, client: ServiceClient) throws -> BrowseNode {
         let interface = LibraryNames.interface
@@ -207,6 +209,10 @@ struct BrowseNode {
         case ("albums", 1): return BrowseNode(tracks: try tracks("album", parts[0]))
         case ("genres", 0): return BrowseNode(containers: try names("genres"))
         case ("genres", 1): return BrowseNode(tracks: try tracks("genre", parts[0]))
+        case ("playlists", 0): return BrowseNode(containers: try names("playlists"))
+        case ("playlists", _):
+            // A playlist's name may hold slashes: all the rest of the path is the name.
+            return BrowseNode(tracks: try tracks("playlist", parts.joined(separator: "/")))
         case ("folders", 0):
             return BrowseNode(containers: try client.get("Folders", interface: interface).stringArray ?? [])
         case ("folders", _):
@@ -225,7 +231,7 @@ struct BrowseNode {
             }
             return node
         default:
-            throw CLIError("no '\(path)' in the library (try Artists, Albums, Genres or Folders)", status: 2)
+            throw CLIError("no '\(path)' in the library (try Artists, Albums, Genres, Folders or Playlists)", status: 2)
         }
     }
 }

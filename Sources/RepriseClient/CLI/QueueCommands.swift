@@ -97,21 +97,22 @@ struct Remove: ParsableCommand {
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Add files, directories, playlists or URIs to the end of the queue, or what the library has of an artist, album, genre or search.")
+        abstract: "Add files, directories, playlists or URIs to the end of the queue, or what the library has of an artist, album, genre, playlist or search.")
     @OptionGroup var target: TargetOptions
     @Option(help: "Add the library's tracks of this artist.") var artist: String?
     @Option(help: "Add the library's album of this name.") var album: String?
     @Option(help: "Add the library's tracks of this genre.") var genre: String?
+    @Option(help: "Add the entries of the playlist of this name.") var playlist: String?
     @Option(help: "Add the library's tracks matching these words.") var search: String?
     @Argument(help: "What to add.") var media: [String] = []
 
     var selector: (String, String)? {
-        [("artist", artist), ("album", album), ("genre", genre), ("search", search)].first { $0.1 != nil }.map { ($0.0, $0.1!) }
+        [("artist", artist), ("album", album), ("genre", genre), ("playlist", playlist), ("search", search)].first { $0.1 != nil }.map { ($0.0, $0.1!) }
     }
 
     func validate() throws {
-        let selectors = [artist, album, genre, search].compactMap { $0 }.count
-        if selectors > 1 { throw ValidationError("give one of --artist, --album, --genre or --search") }
+        let selectors = [artist, album, genre, playlist, search].compactMap { $0 }.count
+        if selectors > 1 { throw ValidationError("give one of --artist, --album, --genre, --playlist or --search") }
         if selectors == 1 && !media.isEmpty { throw ValidationError("add either library tracks or media, not both") }
         if selectors == 0 && media.isEmpty { throw ValidationError("name something to add") }
     }

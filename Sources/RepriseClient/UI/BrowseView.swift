@@ -2,11 +2,13 @@ import MPRIS
 import RepriseCore
 import SDBus
 
-/// The terminal view's library browser: typing filters (a library search as you type), ↓ or Enter goes to the
-/// list, Enter plays the chosen album or track (the current item keeps playing until then), `a` adds it to the
-/// queue; any other letter goes back to the filter. Esc or Tab leaves.
+/// The terminal view's library browser: the playlists first; typing filters (playlists by name and a library
+/// search as you type), ↓ or Enter goes to the list, Enter plays the chosen playlist, album or track (the current
+/// item keeps playing until then), `a` adds it to the queue; any other letter goes back to the filter. Esc or Tab
+/// leaves.
 struct BrowseView {
     enum Entry: Equatable {
+        case playlist(String)
         case album(title: String, artist: String)
         case track(ReportedTrackEntry)
     }
@@ -20,6 +22,14 @@ struct BrowseView {
     /// Keys go to the list (Enter plays, a adds) rather than to the filter.
     var inList = false
     var message = ""
+    /// The playlists' names, read when the view opens.
+    var playlists: [String] = []
+
+    /// Opens on the playlists.
+    init(client: ServiceClient) {
+        playlists = (try? client.call("Names", [.string("playlists")], interface: LibraryNames.interface).first?.stringArray) ?? []
+        entries = playlists.map(Entry.playlist)
+    }
 
     enum Outcome { case stay, leave }
 
@@ -50,11 +60,13 @@ struct BrowseView {
 
     private mutating func search(_ client: ServiceClient) {
         selection = 0
-        guard !LibraryQuery(filter).isEmpty else { return entries = [] }
+        let query = LibraryQuery(filter)
+        guard !query.isEmpty else { return entries = playlists.map(Entry.playlist) }
+        let matchingPlaylists = playlists.filter(query.matches).map(Entry.playlist)
         do {
             let reply = try client.call("Search", [.string(filter), .uint32(100)], interface: LibraryNames.interface)
-            guard reply.count == 3, case .array(_, let albums) = reply[1] else { return entries = [] }
-            entries = albums.compactMap {
+            guard reply.count == 3, case .array(_, let albums) = reply[1] else { return entries = matchingPlaylists }
+            entries = matchingPlaylists + albums.compactMap {
                 guard case .structure(let f) = $0, f.count == 2 else { return nil }
                 return .album(title: f[0].stringValue ?? "", artist: f[1].stringValue ?? "")
             } + ReportedTrack.list(reply[2]).map { .track(ReportedTrackEntry(uri: $0.uri, title: $0.title, artist: $0.artist)) }
@@ -68,6 +80,9 @@ struct BrowseView {
         guard entries.indices.contains(selection) else { return }
         do {
             switch entries[selection] {
+            case .playlist(let name):
+                _ = try LibrarySelection.play("playlist", name, enqueue: enqueue, on: client)
+                message = enqueue ? "added \(name)" : "playing \(name)"
             case .album(let title, _):
                 _ = try LibrarySelection.play("album", title, enqueue: enqueue, on: client)
                 message = enqueue ? "added \(title)" : "playing \(title)"
@@ -82,12 +97,13 @@ struct BrowseView {
     }
 
     func lines(rows: Int) -> [String] {
-        var lines = [" Library — type to search", "", "   Search: \(filter)\(inList ? "" : "▏")", ""]
+        var lines = [" Library — playlists; type to search", "", "   Search: \(filter)\(inList ? "" : "▏")", ""]
         let visible = max(1, rows - 8)
         let start = max(0, min(selection - visible / 2, entries.count - visible))
         for (index, entry) in entries.enumerated().dropFirst(start).prefix(visible) {
             let mark = inList && index == selection ? " ▶ " : "   "
             switch entry {
+            case .playlist(let name): lines.append(mark + "≡ \(name)")
             case .album(let title, let artist): lines.append(mark + "▸ \(title)" + (artist.isEmpty ? "" : " — \(artist)"))
             case .track(let track): lines.append(mark + "  \(track.title)" + (track.artist.isEmpty ? "" : " — \(track.artist)"))
             }

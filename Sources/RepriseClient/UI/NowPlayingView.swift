@@ -151,7 +151,7 @@ final class NowPlayingView {
         case .character("o"): expanded.toggle()
         case .tab where showingQueue && hasLibrary:
             showingQueue = false
-            browse = BrowseView()
+            browse = BrowseView(client: client)
         case .tab:
             showingQueue.toggle()
             if showingQueue {

@@ -24,6 +24,8 @@ public protocol LibraryAccess: AnyObject {
     func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void)
     func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void)
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void)
+    /// The entries of a playlist file (read off the loop), with the index's tracks for the files it knows.
+    func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void)
     /// Looks at every folder again (only changed files are read).
     func rescan()
 }
