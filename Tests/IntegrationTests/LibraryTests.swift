@@ -245,6 +245,35 @@ import TestSupport
         #expect(session.waitFor { count(session) == 7 })
     }
 
+    @Test func changesWhileItIsNotRunningAreCaughtUpAtTheNextStart() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try Self.musicFolder(in: session.environment["HOME"]!)
+        try session.launch([])
+        #expect(waitForScan(session, tracks: 6))
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitFor { !session.nameHasOwner(Session.name) })
+
+        // While it is not running: a new album, a changed tag, a deleted file, a renamed folder.
+        try FileManager.default.createDirectory(atPath: music + "/Aphex Twin/Selected", withIntermediateDirectories: true)
+        try Self.tagged(music + "/Aphex Twin/Selected/1 Xtal.ogg", title: "Xtal", artist: "Aphex Twin", album: "Selected", number: 1, genre: "IDM")
+        try Self.tagged(music + "/Singles/1 Blue Monday.ogg", title: "Blue Monday '88", artist: "New Order", album: "Singles", number: 1, genre: "Synth-pop")
+        try FileManager.default.removeItem(atPath: music + "/Björk/Début/3 Venus as a Boy.ogg")
+        try FileManager.default.moveItem(atPath: music + "/Miles Davis", toPath: music + "/Davis, Miles")
+
+        let pid = try session.launch([])
+        #expect(session.waitFor(30) { session.log(of: pid).contains("library: 6 tracks") }, "\(session.log(of: pid))")
+        // Only what changed was read again: the new file, the changed one, the two under the renamed folder.
+        #expect(session.log(of: pid).contains("library: 6 tracks (4 read, 3 gone)"), "\(session.log(of: pid))")
+        #expect(try reprise(session, "search", "xtal").output.contains("Xtal"))
+        #expect(try reprise(session, "search", "88").output.contains("Blue Monday '88"))
+        #expect(try reprise(session, "search", "venus").output.contains("nothing found"))
+        let moved = try reprise(session, "search", "so", "what", "--json").output
+        #expect(moved.contains("Davis,%20Miles") && !moved.contains("/Miles%20Davis/"), "\(moved)")
+        let folders = try reprise(session, "browse", "Folders" + music).output
+        #expect(folders.split(separator: "\n") == ["Aphex Twin/", "Björk/", "Davis, Miles/", "Singles/"], "\(folders)")
+    }
+
     @Test func aDamagedDatabaseIsRebuiltAndAMissingDiskKeepsItsEntries() throws {
         let session = try Session()
         defer { session.close() }

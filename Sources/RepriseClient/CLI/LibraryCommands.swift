@@ -229,6 +229,7 @@ struct BrowseNode {
                     node.tracks.append(track)
                 }
             }
+            node.containers = LibraryOutline.sorted(node.containers) // by name, as the MediaServer2 tree lists them
             return node
         default:
             throw CLIError("no '\(path)' in the library (try Artists, Albums, Genres, Folders or Playlists)", status: 2)
