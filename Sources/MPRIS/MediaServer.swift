@@ -5,7 +5,8 @@ import SDBus
 /// holds Artists (→ albums → tracks), Albums (→ tracks), Genres (→ tracks), Folders (→ folders and tracks) and
 /// Playlists (→ entries). Containers and their counts come from the library's outline and the playlist folders;
 /// tracks are listed from the index (replies deferred until it answers) and kept for a while so that clients can
-/// read their properties. Object paths carry names hex-encoded ("_" + hex of the UTF-8 bytes).
+/// read their properties. `SearchObjects` takes UPnP criteria (``MediaQuery``). Object paths carry names hex-encoded
+/// ("_" + hex of the UTF-8 bytes).
 final class MediaServerTree {
     static let busName = "org.gnome.UPnP.MediaServer2.Reprise"
     static let root = "/org/gnome/UPnP/MediaServer2/Reprise"
@@ -168,11 +169,11 @@ final class MediaServerTree {
             let tracks = children == nil || isFolder(node) ? trackCount(node) : 0
             if node == .root || node == .playlists { refreshPlaylists() }
             return [("ChildCount", .uint32(UInt32(containers + tracks))), ("ItemCount", .uint32(UInt32(tracks))),
-                    ("ContainerCount", .uint32(UInt32(containers))), ("Searchable", .bool(false))]
+                    ("ContainerCount", .uint32(UInt32(containers))), ("Searchable", .bool(true))]
         case Self.itemInterface where isItem:
             guard let entry = items[path] else { return nil }
             let track = entry.track
-            return [("URLs", .strings([entry.uri])), ("MIMEType", .string(Self.mimeType(MediaURI(entry.uri)?.path ?? entry.uri))),
+            return [("URLs", .strings([entry.uri])), ("MIMEType", .string(LibraryTrack.mimeType(MediaURI(entry.uri)?.path ?? entry.uri))),
                     ("Artist", .string(track?.artist ?? "")), ("Album", .string(track?.album ?? "")), ("Genre", .string(track?.genre ?? "")),
                     ("TrackNumber", .int32(Int32(track?.track ?? -1))),
                     ("Duration", .int32(Int32(clamping: (track?.lengthMicroseconds ?? -1_000_000) / 1_000_000)))]
@@ -185,13 +186,6 @@ final class MediaServerTree {
         if case .folder = node { true } else { false }
     }
 
-    static func mimeType(_ path: String) -> String {
-        let types = ["ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/ogg", "flac": "audio/flac", "mp3": "audio/mpeg",
-                     "m4a": "audio/mp4", "m4b": "audio/mp4", "aac": "audio/aac", "wav": "audio/x-wav", "wma": "audio/x-ms-wma",
-                     "mka": "audio/x-matroska", "wv": "audio/x-wavpack", "ape": "audio/x-ape"]
-        return path.lastIndex(of: ".").flatMap { types[path[path.index(after: $0)...].lowercased()] } ?? "audio/x-generic"
-    }
-
     // MARK: Listing
 
     /// The children of `path` (containers and/or items), with the properties `filter` names ("*" or empty: all).
@@ -199,36 +193,18 @@ final class MediaServerTree {
               then: @escaping ([DBusValue]) -> Void) {
         guard let node = node(at: path) else { return then([]) }
         if node == .root || node == .playlists { refreshPlaylists() }
-        let describe: (String) -> DBusValue = { [unowned self] child in
-            var entries: [(String, DBusValue)] = []
-            for interface in [Self.objectInterface, Self.containerInterface, Self.itemInterface] {
-                entries += properties(at: child, interface: interface) ?? []
-            }
-            if !(filter.isEmpty || filter.contains("*")) { entries = entries.filter { filter.contains($0.0) } }
-            return .vardict(entries)
-        }
-        func page<T>(_ all: [T]) -> ArraySlice<T> {
+        func page(_ all: [String]) -> [DBusValue] {
             let start = min(all.count, offset)
-            return all[start..<(max == 0 ? all.count : min(all.count, start + max))]
+            return all[start..<(max == 0 ? all.count : min(all.count, start + max))].map { describe($0, filter: filter) }
         }
-        if let children = containerChildren(node), !isFolder(node) {
-            return then(containers ? page(children).map { describe($0.path) } : [])
-        }
-        let subfolders = containers ? (containerChildren(node) ?? []).map(\.path) : []
-        guard itemsToo else { return then(page(subfolders).map(describe)) }
-        let remember: ([PlaylistEntry], (Int, PlaylistEntry) -> String) -> Void = { [weak self] entries, name in
-            guard let self else { return then([]) }
-            if items.count > 20_000 { items.removeAll() }
-            let itemPaths = entries.enumerated().map { index, entry -> String in
-                let itemPath = path + "/" + Self.encode(name(index, entry))
-                items[itemPath] = entry
-                return itemPath
-            }
-            then(page(subfolders + itemPaths).map(describe))
-        }
+        let childContainers = containers ? self.containers(of: node) : []
+        guard itemsToo, containerChildren(node) == nil || isFolder(node) else { return then(page(childContainers)) }
         if case .playlist(let playlist) = node {
             // Entries by their place in the file (one may come twice).
-            return library.entries(of: playlist) { remember($0) { index, _ in String(index + 1) } }
+            return library.entries(of: playlist) { [weak self] entries in
+                guard let self else { return then([]) }
+                then(page(childContainers + entries.enumerated().map { remember($1, at: path + "/" + Self.encode(String($0 + 1))) }))
+            }
         }
         let selector: LibrarySelector, keep: (LibraryTrack) -> Bool
         switch node {
@@ -242,9 +218,113 @@ final class MediaServerTree {
             keep = { String($0.path[..<($0.path.lastIndex(of: "/") ?? $0.path.endIndex)]) == folder }
         default: return then([])
         }
-        library.tracks(selector) { tracks in
-            remember(tracks.filter(keep).map { PlaylistEntry(uri: MediaURI.file(path: $0.path), track: $0) }) { $1.track?.path ?? $1.uri }
+        library.tracks(selector) { [weak self] tracks in
+            guard let self else { return then([]) }
+            then(page(childContainers + tracks.filter(keep).map {
+                remember(PlaylistEntry(uri: MediaURI.file(path: $0.path), track: $0), at: path + "/" + Self.encode($0.path))
+            }))
         }
+    }
+
+    /// The object paths of the containers directly in `node`.
+    func containers(of node: Node) -> [String] { (containerChildren(node) ?? []).map(\.path) }
+
+    /// An object's properties on all three interfaces, as a listing gives them (`filter`: the names wanted).
+    func describe(_ path: String, filter: [String]) -> DBusValue {
+        var entries: [(String, DBusValue)] = []
+        for interface in [Self.objectInterface, Self.containerInterface, Self.itemInterface] {
+            entries += properties(at: path, interface: interface) ?? []
+        }
+        if !(filter.isEmpty || filter.contains("*")) { entries = entries.filter { filter.contains($0.0) } }
+        return .vardict(entries)
+    }
+
+    /// Keeps `entry` as the item at `path` for its property reads; returns the path.
+    func remember(_ entry: PlaylistEntry, at path: String) -> String {
+        if items.count > 20_000 { items.removeAll() }
+        items[path] = entry
+        return path
+    }
+}
+
+extension MediaServerTree {
+    /// SearchObjects: the containers and items under `path` (at any depth) that `query` matches, containers first,
+    /// paged and filtered like a listing. Containers are tested on the loop from the outline; tracks on the
+    /// library's worker; a playlist's entries once read.
+    func search(_ path: String, query: MediaQuery, offset: Int, max: Int, filter: [String],
+                then: @escaping ([DBusValue]) -> Void) {
+        guard let node = node(at: path), node != .item else { return then([]) }
+        if node == .root || node == .playlists { refreshPlaylists() }
+        let containers = descendantContainers(of: path).filter { query.matches(queryProperties(of: $0)) }
+        let finish: ([String]) -> Void = { [weak self] itemPaths in
+            guard let self else { return then([]) }
+            let all = containers + itemPaths
+            let start = min(all.count, offset)
+            then(all[start..<(max == 0 ? all.count : min(all.count, start + max))].map { self.describe($0, filter: filter) })
+        }
+        let selector: LibrarySelector
+        var inContainer = false
+        switch node {
+        case .artist(let artist): selector = .artist(artist)
+        case .artistAlbum(let artist, _): (selector, inContainer) = (.artist(artist), true)
+        case .album(let album): (selector, inContainer) = (.album(album), true)
+        case .genre(let genre): (selector, inContainer) = (.genre(genre), true)
+        case .folder(let folder): selector = .folder(folder)
+        case .playlists: return finish([])
+        case .playlist(let playlist):
+            return library.entries(of: playlist) { [weak self] entries in
+                guard let self else { return then([]) }
+                finish(entries.enumerated().compactMap { index, entry in
+                    guard query.matches(entry.track?.mediaProperties ?? ["URLs": .texts([entry.uri]), "Type": .text("music"),
+                                                                         "DisplayName": .text(entry.displayTitle)]) else { return nil }
+                    return remember(entry, at: path + "/" + Self.encode(String(index + 1)))
+                })
+            }
+        default: selector = .all
+        }
+        let albumOfArtist: String? = if case .artistAlbum(let artist, let album) = node { "\(artist)\u{0}\(album)" } else { nil }
+        library.tracks(selector, where: { track in
+            if let albumOfArtist, "\(track.albumBy ?? "")\u{0}\(track.album ?? "")" != albumOfArtist { return false }
+            return query.matches(track.mediaProperties)
+        }) { [weak self] tracks in
+            guard let self else { return then([]) }
+            finish(tracks.map { track in
+                // In a container of tracks, under it; elsewhere under the track's folder (a container every track has).
+                let folder = String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)])
+                let parent = inContainer ? path : Self.root + "/Folders/" + Self.encode(folder)
+                return remember(PlaylistEntry(uri: MediaURI.file(path: track.path), track: track), at: parent + "/" + Self.encode(track.path))
+            })
+        }
+    }
+
+    /// Every container below `path`, breadth first (at most 50,000).
+    private func descendantContainers(of path: String) -> [String] {
+        var found: [String] = [], queue = [path], index = 0
+        while index < queue.count, found.count < 50_000 {
+            defer { index += 1 }
+            guard let node = node(at: queue[index]) else { continue }
+            let children = containers(of: node)
+            found += children
+            queue += children
+        }
+        return found
+    }
+
+    /// A container's properties as a query sees them.
+    private func queryProperties(of path: String) -> [String: MediaQuery.Value] {
+        var values: [String: MediaQuery.Value] = [:]
+        for interface in [Self.objectInterface, Self.containerInterface] {
+            for (name, value) in properties(at: path, interface: interface) ?? [] {
+                switch value {
+                case .string(let text), .objectPath(let text): values[name] = .text(text)
+                case .uint32(let number): values[name] = .number(Int64(number))
+                case .int32(let number): values[name] = .number(Int64(number))
+                case .bool(let flag): values[name] = .text(flag ? "true" : "false")
+                default: break
+                }
+            }
+        }
+        return values
     }
 }
 
@@ -284,7 +364,18 @@ final class MediaServerInterface: TreeImplementation {
         let arguments = call.arguments
         let listing = ["ListChildren", "ListContainers", "ListItems"].contains(call.member)
         guard interface == MediaServerTree.containerInterface else { throw .invalidArgs("no method \(call.member)") }
-        if call.member == "SearchObjects" { return .reply([.array(elementSignature: "a{sv}", [])]) } // Searchable is false
+        if call.member == "SearchObjects" {
+            guard arguments.count == 4, let text = arguments[0].stringValue, case .uint32(let offset) = arguments[1],
+                  case .uint32(let max) = arguments[2], let filter = arguments[3].stringArray else {
+                throw .invalidArgs("SearchObjects takes (s, u, u, as)")
+            }
+            let query: MediaQuery
+            do throws(MediaQuery.ParseError) { query = try MediaQuery(parsing: text) } catch { throw .invalidArgs(error.message) }
+            tree.search(path, query: query, offset: Int(offset), max: Int(max), filter: filter) {
+                call.reply([.array(elementSignature: "a{sv}", $0)])
+            }
+            return .deferred
+        }
         guard listing, arguments.count == 3, case .uint32(let offset) = arguments[0], case .uint32(let max) = arguments[1],
               let filter = arguments[2].stringArray else { throw .invalidArgs("\(call.member) takes (u, u, as)") }
         tree.list(path, offset: Int(offset), max: Int(max), filter: filter, containers: call.member != "ListItems",

@@ -188,6 +188,7 @@ public final class LibraryStore {
         case .album(let name): (condition, value) = ("album = ?1 COLLATE NOCASE", name)
         case .genre(let name): (condition, value) = ("genre = ?1 COLLATE NOCASE", name)
         case .folder(let path): (condition, value) = ("(folder = ?1 OR folder LIKE ?1 || '/%')", path)
+        case .all: (condition, value) = ("?1 = ?1", "")
         case .search(let query):
             return try search(query, limit: 5000).sorted(by: LibraryTrack.playOrder)
         }

@@ -136,6 +136,12 @@ final class LibraryService: LibraryAccess {
         work.run({ worker.tracks(selector) }, then: then)
     }
 
+    func tracks(_ selector: LibrarySelector, where keep: @escaping @Sendable (LibraryTrack) -> Bool,
+                then: @escaping ([LibraryTrack]) -> Void) {
+        let worker = worker
+        work.run({ worker.tracks(selector).filter(keep) }, then: then)
+    }
+
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
         let worker = worker
         work.run({ worker.names(kind) }, then: then)

@@ -208,6 +208,33 @@ import TestSupport
         #expect(names(singles) == ["Blue Monday"])
         #expect(try get(singlesPath, "org.gnome.UPnP.MediaObject2", "Parent") == .objectPath(musicPath))
         #expect(try get(musicPath, container, "ContainerCount") == .uint32(3))
+
+        // SearchObjects: UPnP criteria with MediaServer2's property names, anywhere below the container asked.
+        func search(_ path: String, _ query: String, offset: UInt32 = 0, max: UInt32 = 0) throws -> [[String: DBusValue]] {
+            let reply = try session.bus.call(destination: name, path: path, interface: container, member: "SearchObjects",
+                                             [.string(query), .uint32(offset), .uint32(max), .strings(["*"])])
+            guard case .array(_, let items)? = reply.first else { return [] }
+            return items.compactMap(\.dictionary)
+        }
+        #expect(try get(root, container, "Searchable") == .bool(true))
+        let davis = try search(root, #"Type derivedfrom "audio" and Artist contains "davis""#)
+        #expect(names(davis) == ["So What", "Freddie Freeloader"], "\(davis)")
+        guard case .objectPath(let foundPath)? = davis.first?["Path"] else { Issue.record("no path"); return }
+        #expect(try get(foundPath, "org.gnome.UPnP.MediaObject2", "DisplayName") == .string("So What"))
+        guard case .objectPath(let foundParent)? = davis.first?["Parent"] else { Issue.record("no parent"); return }
+        #expect(try get(foundParent, "org.gnome.UPnP.MediaObject2", "DisplayName") == .string("Kind of Blue"), "its folder")
+        let blueContainers = try search(root, #"Type = "container" and DisplayName contains "blue""#)
+        // The album, the artist's album and the folder, breadth first.
+        #expect(names(blueContainers) == ["Kind of Blue", "Kind of Blue", "Kind of Blue"], "\(names(blueContainers))")
+        #expect(blueContainers.allSatisfy { $0["Type"] == .string("container") })
+        #expect(names(try search(albumPath, #"DisplayName contains "cry""#)) == ["Crying"])
+        #expect(try search(albumPath, #"DisplayName contains "cry""#).first?["Parent"] == .objectPath(albumPath))
+        #expect(try search(root, #"Genre = "jazz" or (Genre = "Synth-pop" and TrackNumber = "1")"#).count == 3)
+        #expect(try search(root, #"Type = "music""#, offset: 2, max: 2).count == 2)
+        #expect(try search(root, #"Type = "music""#).count == 6)
+        for bad in ["Artist", #"Artist like "x""#, #"(Type = "music""#] {
+            #expect(session.dbusError { _ = try search(root, bad) }?.name == "org.freedesktop.DBus.Error.InvalidArgs", "\(bad)")
+        }
     }
 
     @Test func changesWhileItRunsAreFollowed() throws {

@@ -92,6 +92,8 @@ public struct LibraryAlbum: Sendable, Equatable {
 /// What `reprise play --artist/--album/--genre` and the browse tree pick from the library.
 public enum LibrarySelector: Sendable, Equatable {
     case artist(String), album(String), genre(String), folder(String), search(LibraryQuery)
+    /// Every available track.
+    case all
 }
 
 /// The lists the library can name.

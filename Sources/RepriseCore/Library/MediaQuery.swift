@@ -1,0 +1,213 @@
+/// A search in the UPnP ContentDirectory criteria syntax that MediaServer2's `SearchObjects` takes, with
+/// MediaServer2's property names (`DisplayName`, `Artist`, `Type`, …):
+/// `Type derivedfrom "audio" and (Artist contains "davis" or Genre = "Jazz")`, or `*` for everything.
+/// Strings compare without regard to case; numbers compare as numbers.
+public indirect enum MediaQuery: Sendable, Equatable {
+    case everything
+    case compare(property: String, operation: Operation, value: String)
+    case exists(property: String, Bool)
+    case and(MediaQuery, MediaQuery)
+    case or(MediaQuery, MediaQuery)
+
+    public enum Operation: String, Sendable, CaseIterable {
+        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        case contains, doesNotContain, derivedFrom = "derivedfrom", startsWith
+    }
+
+    /// A property's value on an object: text, a number, or several texts (URLs).
+    public enum Value: Sendable, Equatable {
+        case text(String), number(Int64), texts([String])
+    }
+
+    /// Longer queries are refused.
+    public static let maximumLength = 4096
+
+    public struct ParseError: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    /// Parses `text`; malformed criteria throw (a D-Bus client gets InvalidArgs).
+    public init(parsing text: String) throws(ParseError) {
+        guard text.utf8.count <= Self.maximumLength else { throw ParseError(message: "the query is longer than \(Self.maximumLength) bytes") }
+        var parser = Parser(tokens: try Self.tokens(text))
+        if parser.tokens == [.word("*")] { self = .everything; return }
+        self = try parser.orExpression(depth: 0)
+        guard parser.index == parser.tokens.count else { throw ParseError(message: "unexpected \(parser.tokens[parser.index]) in the query") }
+    }
+
+    /// Whether an object with `properties` matches.
+    public func matches(_ properties: [String: Value]) -> Bool {
+        switch self {
+        case .everything: return true
+        case .and(let left, let right): return left.matches(properties) && right.matches(properties)
+        case .or(let left, let right): return left.matches(properties) || right.matches(properties)
+        case .exists(let property, let wanted): return (properties[property] != nil) == wanted
+        case .compare(let property, let operation, let value):
+            switch properties[property] {
+            case nil: return operation == .doesNotContain || operation == .notEqual
+            case .texts(let texts)?: return operation == .doesNotContain || operation == .notEqual
+                ? texts.allSatisfy { Self.compare($0, operation, value) } : texts.contains { Self.compare($0, operation, value) }
+            case .text(let text)?: return Self.compare(text, operation, value)
+            case .number(let number)?:
+                guard let wanted = Int64(value) else { return Self.compare(String(number), operation, value) }
+                switch operation {
+                case .equal: return number == wanted
+                case .notEqual: return number != wanted
+                case .less: return number < wanted
+                case .lessOrEqual: return number <= wanted
+                case .greater: return number > wanted
+                case .greaterOrEqual: return number >= wanted
+                default: return Self.compare(String(number), operation, value)
+                }
+            }
+        }
+    }
+
+    private static func compare(_ text: String, _ operation: Operation, _ value: String) -> Bool {
+        let text = text.lowercased(), value = value.lowercased()
+        switch operation {
+        case .equal: return text == value
+        case .notEqual: return text != value
+        case .less: return text < value
+        case .lessOrEqual: return text <= value
+        case .greater: return text > value
+        case .greaterOrEqual: return text >= value
+        case .contains: return text.contains(value)
+        case .doesNotContain: return !text.contains(value)
+        case .startsWith: return text.hasPrefix(value)
+        // A type is derived from itself and from the types before its dots ("audio.music" from "audio"); "music" is audio.
+        case .derivedFrom:
+            let type = text == "music" ? "audio.music" : text
+            return type == value || type.hasPrefix(value + ".")
+        }
+    }
+
+    // MARK: Parsing
+
+    enum Token: Equatable, CustomStringConvertible {
+        case word(String), quoted(String), open, close
+        var description: String {
+            switch self {
+            case .word(let word): return "'\(word)'"
+            case .quoted(let text): return "\"\(text)\""
+            case .open: return "'('"
+            case .close: return "')'"
+            }
+        }
+    }
+
+    static func tokens(_ text: String) throws(ParseError) -> [Token] {
+        var tokens: [Token] = []
+        var characters = Array(text.unicodeScalars)[...]
+        while let first = characters.first {
+            switch first {
+            case " ", "\t", "\n", "\r": characters.removeFirst()
+            case "(": tokens.append(.open); characters.removeFirst()
+            case ")": tokens.append(.close); characters.removeFirst()
+            case "\"":
+                characters.removeFirst()
+                var value = String.UnicodeScalarView()
+                var closed = false
+                while let next = characters.popFirst() {
+                    if next == "\\", let escaped = characters.popFirst() { value.append(escaped); continue }
+                    if next == "\"" { closed = true; break }
+                    value.append(next)
+                }
+                guard closed else { throw ParseError(message: "a quoted value is not closed") }
+                tokens.append(.quoted(String(value)))
+            default:
+                var word = String.UnicodeScalarView()
+                while let next = characters.first, !" \t\n\r()\"".unicodeScalars.contains(next) {
+                    word.append(next)
+                    characters.removeFirst()
+                }
+                tokens.append(.word(String(word)))
+            }
+        }
+        return tokens
+    }
+
+    struct Parser {
+        let tokens: [Token]
+        var index = 0
+
+        mutating func next() -> Token? {
+            guard index < tokens.count else { return nil }
+            defer { index += 1 }
+            return tokens[index]
+        }
+
+        func peekWord(_ word: String) -> Bool {
+            guard index < tokens.count, case .word(let found) = tokens[index] else { return false }
+            return found.lowercased() == word
+        }
+
+        /// `and` binds tighter than `or`, as in the UPnP grammar.
+        mutating func orExpression(depth: Int) throws(ParseError) -> MediaQuery {
+            var left = try andExpression(depth: depth)
+            while peekWord("or") {
+                index += 1
+                left = .or(left, try andExpression(depth: depth))
+            }
+            return left
+        }
+
+        mutating func andExpression(depth: Int) throws(ParseError) -> MediaQuery {
+            var left = try primary(depth: depth)
+            while peekWord("and") {
+                index += 1
+                left = .and(left, try primary(depth: depth))
+            }
+            return left
+        }
+
+        mutating func primary(depth: Int) throws(ParseError) -> MediaQuery {
+            guard depth < 32 else { throw ParseError(message: "the query nests too deeply") }
+            switch next() {
+            case .open?:
+                let inner = try orExpression(depth: depth + 1)
+                guard next() == .close else { throw ParseError(message: "a '(' is not closed") }
+                return inner
+            case .word(let property)?:
+                guard case .word(let operatorWord)? = next() else { throw ParseError(message: "\(property) needs an operator") }
+                if operatorWord == "exists" {
+                    guard case .word(let flag)? = next(), ["true", "false"].contains(flag.lowercased()) else {
+                        throw ParseError(message: "exists takes true or false")
+                    }
+                    return .exists(property: property, flag.lowercased() == "true")
+                }
+                guard let operation = Operation.allCases.first(where: { $0.rawValue.lowercased() == operatorWord.lowercased() }) else {
+                    throw ParseError(message: "'\(operatorWord)' is not an operator")
+                }
+                guard case .quoted(let value)? = next() else { throw ParseError(message: "\(property) \(operatorWord) needs a quoted value") }
+                return .compare(property: property, operation: operation, value: value)
+            case let token?: throw ParseError(message: "unexpected \(token) in the query")
+            case nil: throw ParseError(message: "the query ends too soon")
+            }
+        }
+    }
+}
+
+extension LibraryTrack {
+    /// The MediaServer2 item properties of this track that a ``MediaQuery`` can test.
+    public var mediaProperties: [String: MediaQuery.Value] {
+        var properties: [String: MediaQuery.Value] = [
+            "DisplayName": .text(displayTitle), "Type": .text("music"), "MIMEType": .text(Self.mimeType(path)),
+            "URLs": .texts([MediaURI.file(path: path)]),
+        ]
+        if let artist { properties["Artist"] = .text(artist) }
+        if let album { properties["Album"] = .text(album) }
+        if let genre { properties["Genre"] = .text(genre) }
+        if let track { properties["TrackNumber"] = .number(Int64(track)) }
+        if let lengthMicroseconds { properties["Duration"] = .number(lengthMicroseconds / 1_000_000) }
+        return properties
+    }
+
+    /// The MIME type of an audio file, by its extension.
+    public static func mimeType(_ path: String) -> String {
+        let types = ["ogg": "audio/ogg", "oga": "audio/ogg", "opus": "audio/ogg", "flac": "audio/flac", "mp3": "audio/mpeg",
+                     "m4a": "audio/mp4", "m4b": "audio/mp4", "aac": "audio/aac", "wav": "audio/x-wav", "wma": "audio/x-ms-wma",
+                     "mka": "audio/x-matroska", "wv": "audio/x-wavpack", "ape": "audio/x-ape"]
+        return path.lastIndex(of: ".").flatMap { types[path[path.index(after: $0)...].lowercased()] } ?? "audio/x-generic"
+    }
+}
