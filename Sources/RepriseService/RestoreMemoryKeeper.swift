@@ -30,6 +30,8 @@ final class RestoreMemoryKeeper {
 
     private let server: SoundServer
     private var current: Round?
+    /// Rounds begun and not yet put back, oldest first (the current one last).
+    private var live: [Round] = []
     /// Rounds being put back, and who waits for them.
     private var puttingBack = 0
     private var waiting: [() -> Void] = []
@@ -42,6 +44,7 @@ final class RestoreMemoryKeeper {
         round.groups.formUnion(streams.map(Self.group))
         guard current == nil else { return }
         current = round
+        live.append(round)
         server.readRestoreEntries { entries in round.before = entries.map(Self.byName) }
     }
 
@@ -57,6 +60,7 @@ final class RestoreMemoryKeeper {
         let done = { [weak self] in
             done()
             guard let self else { return }
+            live.removeAll { $0 === round }
             puttingBack -= 1
             if puttingBack == 0 {
                 let waiters = waiting
@@ -80,10 +84,12 @@ final class RestoreMemoryKeeper {
             let current = Self.byName(now)
             let rewrite = round.groups.compactMap { group in before[group].flatMap { current[group] == $0 ? nil : $0 } }
             let remove = round.groups.filter { before[$0] == nil && current[$0] != nil }
-            // A round begun meanwhile read the database before this write (or its answer is still on the way): it
-            // must remember the old entries too.
-            if let next = self.current {
-                for group in round.groups { next.correct(group, to: before[group]) }
+            // Every round begun since this one ended (still running or itself being put back) may have read the
+            // database before this write, or its answer is still on the way: each must remember the old entries too.
+            if let index = live.firstIndex(where: { $0 === round }) {
+                for later in live[(index + 1)...] {
+                    for group in round.groups { later.correct(group, to: before[group]) }
+                }
             }
             guard !(rewrite.isEmpty && remove.isEmpty), checksLeft > 0 else { return server.afterPendingRequests(done) }
             server.writeRestoreEntries(rewrite.sorted { $0.name < $1.name })
@@ -98,6 +104,7 @@ final class RestoreMemoryKeeper {
     /// The connection was lost: no answers will come.
     func forget() {
         current = nil
+        live.removeAll()
         puttingBack = 0
         let waiters = waiting
         waiting.removeAll()

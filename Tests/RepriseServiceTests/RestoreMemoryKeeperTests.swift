@@ -34,4 +34,28 @@ import Testing
         server.confirm()
         #expect(server.remembered?[group] == nil, "remembered: \(String(describing: server.remembered?[group]))")
     }
+
+    /// A second round begins and ends (duck, restore) while the first is still being put back: its read saw the
+    /// entry the first round's restore taught the server. Neither round may leave that entry behind (seen on a stock
+    /// PulseAudio: a call pauses Reprise, others are put back, it resumes and ducks again, a short sound ends…).
+    @Test func aRoundThatEndsWhileAnEarlierOneIsPutBackLeavesNothingBehind() {
+        let server = FakeSoundServer()
+        server.report(.sinkInputChanged(Self.game, isNew: true))
+        let keeper = RestoreMemoryKeeper(server: server)
+        let group = RestoreMemoryKeeper.group(of: Self.game)
+
+        keeper.willChange([Self.game])
+        server.setSinkInputVolume(7, [25_000, 25_000])
+        server.setSinkInputVolume(7, [50_000, 50_000])
+        keeper.allRestored()
+        // The second round, whole, before the server has answered the first round's put-back.
+        keeper.willChange([Self.game])
+        server.setSinkInputVolume(7, [25_000, 25_000])
+        server.setSinkInputVolume(7, [50_000, 50_000])
+        var finished = false
+        keeper.allRestored { finished = true }
+        server.confirm()
+        #expect(finished)
+        #expect(server.remembered?[group] == nil, "remembered: \(String(describing: server.remembered?[group]))")
+    }
 }
