@@ -255,7 +255,8 @@ extension MediaServerTree {
                 then: @escaping ([DBusValue]) -> Void) {
         guard let node = node(at: path), node != .item else { return then([]) }
         if node == .root || node == .playlists { refreshPlaylists() }
-        let containers = descendantContainers(of: path).filter { query.matches(queryProperties(of: $0)) }
+        let containers = query.canMatch(type: "container")
+            ? descendantContainers(of: path).filter { query.matches(queryProperties(of: $0)) } : []
         let finish: ([String]) -> Void = { [weak self] itemPaths in
             guard let self else { return then([]) }
             let all = containers + itemPaths
@@ -282,13 +283,12 @@ extension MediaServerTree {
             }
         default: selector = .all
         }
+        guard query.canMatch(type: "music") else { return finish([]) }
         let albumOfArtist: String? = if case .artistAlbum(let artist, let album) = node { "\(artist)\u{0}\(album)" } else { nil }
-        library.tracks(selector, where: { track in
-            if let albumOfArtist, "\(track.albumBy ?? "")\u{0}\(track.album ?? "")" != albumOfArtist { return false }
-            return query.matches(track.mediaProperties)
-        }) { [weak self] tracks in
+        library.tracks(selector, matching: query) { [weak self] tracks in
             guard let self else { return then([]) }
-            finish(tracks.map { track in
+            let inAlbum = tracks.filter { albumOfArtist == nil || "\($0.albumBy ?? "")\u{0}\($0.album ?? "")" == albumOfArtist }
+            finish(inAlbum.map { track in
                 // In a container of tracks, under it; elsewhere under the track's folder (a container every track has).
                 let folder = String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)])
                 let parent = inContainer ? path : Self.root + "/Folders/" + Self.encode(folder)

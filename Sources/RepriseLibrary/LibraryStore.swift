@@ -180,23 +180,27 @@ public final class LibraryStore {
     }
 
     /// What a selector picks: tracks of an artist (or album artist), an album, or a genre (names compared without
-    /// case), in album, disc and track order.
-    public func tracks(matching selector: LibrarySelector) throws(SQLiteError) -> [LibraryTrack] {
+    /// case), in album, disc and track order; with `query`, narrowed in SQL to those that may match it (a superset:
+    /// the caller tests each with ``MediaQuery/matches(_:)``).
+    public func tracks(matching selector: LibrarySelector, narrowedBy query: MediaQuery? = nil) throws(SQLiteError) -> [LibraryTrack] {
         let condition: String, value: String
         switch selector {
         case .artist(let name): (condition, value) = ("(artist = ?1 COLLATE NOCASE OR album_artist = ?1 COLLATE NOCASE)", name)
         case .album(let name): (condition, value) = ("album = ?1 COLLATE NOCASE", name)
         case .genre(let name): (condition, value) = ("genre = ?1 COLLATE NOCASE", name)
-        case .folder(let path): (condition, value) = ("(folder = ?1 OR folder LIKE ?1 || '/%')", path)
+        // Not LIKE: a folder's name may hold % or _.
+        case .folder(let path): (condition, value) = ("(folder = ?1 OR substr(folder, 1, length(?1) + 1) = ?1 || '/')", path)
         case .all: (condition, value) = ("?1 = ?1", "")
         case .search(let query):
             return try search(query, limit: 5000).sorted(by: LibraryTrack.playOrder)
         }
+        var values: [Statement.Value] = [.text(value)]
+        let narrowing = query.flatMap { MediaQuerySQL.condition($0, values: &values) }.map { " AND " + $0 } ?? ""
         let statement = try database.prepare("""
-            SELECT \(Self.columns) FROM tracks WHERE \(condition) AND available = 1
+            SELECT \(Self.columns) FROM tracks WHERE \(condition) AND available = 1\(narrowing)
             ORDER BY album COLLATE NOCASE, disc, track, path
             """)
-        try statement.bind([.text(value)])
+        try statement.bind(values)
         return try tracks(statement)
     }
 

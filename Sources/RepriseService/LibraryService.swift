@@ -136,10 +136,9 @@ final class LibraryService: LibraryAccess {
         work.run({ worker.tracks(selector) }, then: then)
     }
 
-    func tracks(_ selector: LibrarySelector, where keep: @escaping @Sendable (LibraryTrack) -> Bool,
-                then: @escaping ([LibraryTrack]) -> Void) {
+    func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void) {
         let worker = worker
-        work.run({ worker.tracks(selector).filter(keep) }, then: then)
+        work.run({ worker.tracks(selector, narrowedBy: query).filter { query.matches($0.mediaProperties) } }, then: then)
     }
 
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
@@ -250,7 +249,9 @@ final class LibraryWorker: @unchecked Sendable {
     }
 
     func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }
-    func tracks(_ selector: LibrarySelector) -> [LibraryTrack] { (try? store?.tracks(matching: selector)) ?? [] }
+    func tracks(_ selector: LibrarySelector, narrowedBy query: MediaQuery? = nil) -> [LibraryTrack] {
+        (try? store?.tracks(matching: selector, narrowedBy: query)) ?? []
+    }
     func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
     func track(atPath path: String) -> LibraryTrack? { (try? store?.track(atPath: path)) ?? nil }
 }

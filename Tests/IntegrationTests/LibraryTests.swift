@@ -232,6 +232,9 @@ import TestSupport
         #expect(try search(root, #"Genre = "jazz" or (Genre = "Synth-pop" and TrackNumber = "1")"#).count == 3)
         #expect(try search(root, #"Type = "music""#, offset: 2, max: 2).count == 2)
         #expect(try search(root, #"Type = "music""#).count == 6)
+        #expect(names(try search(root, #"Artist contains "BJÖRK" and DisplayName startsWith "hum""#)) == ["Human Behaviour"])
+        #expect(try search(root, #"Genre != "Jazz" and Type = "music""#).count == 4)
+        #expect(try search(root, #"Type = "container" and ChildCount > "2""#).allSatisfy { $0["Type"] == .string("container") })
         for bad in ["Artist", #"Artist like "x""#, #"(Type = "music""#] {
             #expect(session.dbusError { _ = try search(root, bad) }?.name == "org.freedesktop.DBus.Error.InvalidArgs", "\(bad)")
         }

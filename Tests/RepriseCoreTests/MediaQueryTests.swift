@@ -35,6 +35,14 @@ struct MediaQueryTests {
         #expect(try matches(#"(Type derivedfrom "audio") AND (Artist contains "davis" OR Genre = "Pop")"#))
     }
 
+    @Test func whichKindsOfObjectACanMatch() throws {
+        #expect(try !MediaQuery(parsing: #"Type derivedfrom "audio" and Artist contains "x""#).canMatch(type: "container"))
+        #expect(try MediaQuery(parsing: #"Type derivedfrom "audio" and Artist contains "x""#).canMatch(type: "music"))
+        #expect(try MediaQuery(parsing: #"Type = "container" or Artist contains "x""#).canMatch(type: "music"))
+        #expect(try !MediaQuery(parsing: #"Type = "container""#).canMatch(type: "music"))
+        #expect(try MediaQuery(parsing: "*").canMatch(type: "container"))
+    }
+
     @Test func existsAndMissingProperties() throws {
         #expect(try matches("Artist exists true"))
         #expect(try matches("ChildCount exists false"))

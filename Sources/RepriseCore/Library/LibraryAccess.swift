@@ -23,9 +23,8 @@ public protocol LibraryAccess: AnyObject {
     var onChange: (() -> Void)? { get set }
     func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void)
     func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void)
-    /// The tracks of `selector` that `keep` accepts, `keep` asked on the worker (a search over every track).
-    func tracks(_ selector: LibrarySelector, where keep: @escaping @Sendable (LibraryTrack) -> Bool,
-                then: @escaping ([LibraryTrack]) -> Void)
+    /// The tracks of `selector` that `query` matches (tested on the worker: a search over every track).
+    func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void)
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void)
     /// The entries of a playlist file (read off the loop), with the index's tracks for the files it knows.
     func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void)

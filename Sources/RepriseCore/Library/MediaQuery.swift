@@ -35,6 +35,16 @@ public indirect enum MediaQuery: Sendable, Equatable {
         guard parser.index == parser.tokens.count else { throw ParseError(message: "unexpected \(parser.tokens[parser.index]) in the query") }
     }
 
+    /// Whether some object of `type` ("music", "container") could match, whatever its other properties.
+    public func canMatch(type: String) -> Bool {
+        switch self {
+        case .and(let left, let right): return left.canMatch(type: type) && right.canMatch(type: type)
+        case .or(let left, let right): return left.canMatch(type: type) || right.canMatch(type: type)
+        case .compare(property: "Type", _, _), .exists(property: "Type", _): return matches(["Type": .text(type)])
+        default: return true
+        }
+    }
+
     /// Whether an object with `properties` matches.
     public func matches(_ properties: [String: Value]) -> Bool {
         switch self {
