@@ -1,12 +1,20 @@
 /// Where Reprise's interfaces live, as a client addresses them: the MPRIS interfaces on the MPRIS object,
-/// Reprise's own (app.reprise.*) on an object of their own.
+/// Reprise's own (app.reprise.*) on an object of their own, the desktop search providers and the MediaServer2
+/// tree on theirs.
 public enum RepriseObjects {
     public static let busName = "org.mpris.MediaPlayer2.reprise"
     public static let mprisPath = "/org/mpris/MediaPlayer2"
     public static let ownPath = "/app/reprise/Reprise"
+    public static let searchProviderPath = "/app/reprise/SearchProvider"
+    public static let krunnerPath = "/app/reprise/KRunner"
+    public static let mediaServerRoot = "/org/gnome/UPnP/MediaServer2/Reprise"
 
-    /// The object path that carries `interface` (the MPRIS object for everything that is not app.reprise.*).
+    /// The object path that carries `interface` (the MPRIS object for everything else).
     public static func path(for interface: String) -> String {
-        interface.hasPrefix("app.reprise.") ? ownPath : mprisPath
+        if interface.hasPrefix("app.reprise.") { return ownPath }
+        if interface == "org.gnome.Shell.SearchProvider2" { return searchProviderPath }
+        if interface == "org.kde.krunner1" { return krunnerPath }
+        if interface.hasPrefix("org.gnome.UPnP.") { return mediaServerRoot }
+        return mprisPath
     }
 }

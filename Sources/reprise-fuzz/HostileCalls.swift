@@ -39,21 +39,44 @@ struct HostileCalls {
         ("app.reprise.Video1", "SetFullscreen", "b"), ("app.reprise.Video1", "SetAspectMode", "s"),
         ("app.reprise.Video1", "SelectAudioTrack", "i"), ("app.reprise.Video1", "SelectSubtitleTrack", "i"),
         ("app.reprise.Video1", "SkipInterstitial", ""),
+        ("app.reprise.Chapters1", "GoTo", "u"), ("app.reprise.Chapters1", "Next", ""), ("app.reprise.Chapters1", "Previous", ""),
+        ("app.reprise.Sleep1", "Start", "s"), ("app.reprise.Sleep1", "Cancel", ""),
+        ("app.reprise.Library1", "Search", "su"), ("app.reprise.Library1", "Play", "ssb"), ("app.reprise.Library1", "Names", "s"),
+        ("app.reprise.Library1", "Tracks", "ss"), ("app.reprise.Library1", "Rescan", ""),
+        ("org.gnome.Shell.SearchProvider2", "GetInitialResultSet", "as"),
+        ("org.gnome.Shell.SearchProvider2", "GetSubsearchResultSet", "asas"),
+        ("org.gnome.Shell.SearchProvider2", "GetResultMetas", "as"), ("org.gnome.Shell.SearchProvider2", "ActivateResult", "sasu"),
+        ("org.gnome.Shell.SearchProvider2", "LaunchSearch", "asu"),
+        ("org.kde.krunner1", "Actions", ""), ("org.kde.krunner1", "Match", "s"), ("org.kde.krunner1", "Run", "ss"),
+        ("org.gnome.UPnP.MediaContainer2", "ListChildren", "uuas"), ("org.gnome.UPnP.MediaContainer2", "ListContainers", "uuas"),
+        ("org.gnome.UPnP.MediaContainer2", "ListItems", "uuas"), ("org.gnome.UPnP.MediaContainer2", "SearchObjects", "suuas"),
         ("org.freedesktop.DBus.Introspectable", "Introspect", ""), ("org.freedesktop.DBus.Peer", "Ping", ""),
         ("org.example.Unknown", "Frobnicate", "s"), ("org.mpris.MediaPlayer2.Player", "Explode", ""),
     ]
     static let interfaces = ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
                              "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1", "app.reprise.Controls1",
-                             "app.reprise.Video1", "org.example.Unknown", ""]
+                             "app.reprise.Video1", "app.reprise.Sound1", "app.reprise.Chapters1", "app.reprise.Sleep1",
+                             "app.reprise.Library1", "org.gnome.UPnP.MediaObject2", "org.gnome.UPnP.MediaContainer2",
+                             "org.gnome.UPnP.MediaItem2", "org.example.Unknown", ""]
     static let properties = ["PlaybackStatus", "LoopStatus", "Rate", "Shuffle", "Metadata", "Volume", "Position", "MinimumRate",
                              "MaximumRate", "CanGoNext", "CanSeek", "Tracks", "CanEditTracks", "PlaylistCount", "Orderings",
                              "ActivePlaylist", "Category", "Options", "Silent", "Output", "Interrupted", "Actions", "Layout",
                              "History", "Fullscreen", "Identity", "HasVideo", "AspectMode", "AudioTracks", "SubtitleTrack",
-                             "Interstitials", "CanSkipInterstitial", "Loading", "SupportedMimeTypes", "NoSuchProperty", ""]
+                             "Interstitials", "CanSkipInterstitial", "Loading", "SupportedMimeTypes", "ReplayGain",
+                             "ReplayGainPreamp", "ReplayGainFallback", "Crossfade", "AppliedGain", "Chapters", "Current", "Timer",
+                             "Remaining", "Folders", "Scanning", "ToScan", "Searchable", "ChildCount", "DisplayName", "Parent",
+                             "URLs", "NoSuchProperty", ""]
 
     mutating func next() -> HostileCall {
         // Mostly the object that carries the interface; now and then the other one, or none at all.
         func path(for interface: String) -> String {
+            // The MediaServer2 tree: its containers, and objects that are not (or no longer) there.
+            if interface.hasPrefix("org.gnome.UPnP."), chance(0.7) {
+                let root = RepriseObjects.mediaServerRoot
+                return pick([root + "/Artists", root + "/Albums", root + "/Genres", root + "/Folders", root + "/Playlists",
+                             root + "/Folders/_2f", root + "/Albums/_" + String(repeating: "41", count: 5000), root + "/Albums/_zz",
+                             root + "/Albums/_ff", root + "/Artists/_41/_42/_43", root + "/Nowhere", root + "/Playlists/_31"])
+            }
             if chance(0.05) {
                 return pick(["/", "/org/mpris", "/org/reprise/Reprise/Track/1", "/org/mpris/MediaPlayer2/Player", "/app/reprise"])
             }
@@ -76,8 +99,9 @@ struct HostileCalls {
         default:
             let (interface, member, signature) = pick(Self.methods)
             var arguments = chance(0.75) ? arguments(for: signature) : randomArguments()
-            // OpenMedia replacing the queue is, like Clear, a legitimate way to empty it: only enqueue.
+            // OpenMedia (and Library1.Play) replacing the queue is, like Clear, a legitimate way to empty it: only enqueue.
             if member == "OpenMedia", arguments.count == 2, case .bool = arguments[1] { arguments[1] = .bool(true) }
+            if member == "Play", arguments.count == 3, case .bool = arguments[2] { arguments[2] = .bool(true) }
             return HostileCall(path: path(for: interface), interface: interface, member: member, arguments: arguments)
         }
     }
@@ -150,7 +174,10 @@ struct HostileCalls {
                      "mixWithOthers", "skip-forward", "speed", "warp", "file:///dev/zero", "file:///etc/passwd", "file:///",
                      "v4l2:///dev/video0", "pulse://source", "fd://0", "http://", "https://example.invalid/x.ogg", "not a uri",
                      "file:///nonexistent/a.ogg", "%%%", "é\u{1F3B5}\u{202E}", "../../../../etc/shadow", "speakers", "headphones",
-                     String(repeating: "/", count: 300)])
+                     String(repeating: "/", count: 300), "artist", "album", "genre", "playlist", "playlists", "folder",
+                     "search", "artists", "albums", "tone", "1s", "end-of-track", "end-of-chapter", "-5m", "99999999h", "off",
+                     "*", #"Type derivedfrom "audio""#, #"DisplayName contains "tone""#, #"Artist = ""#, "((((((", #"A exists maybe"#,
+                     #"Type = "container" or (Duration > "1" and TrackNumber < "-1")"#, "album\u{241F}tone", "track\u{241F}/dev/zero"])
     }
 
     private mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 10_000) < probability * 10_000 }

@@ -45,7 +45,8 @@ func run() throws -> Bool {
     defer { display?.stop() }
     if let display { environment["DISPLAY"] = display.name } else { say("no Xvfb: fuzzing without a video window") }
     let log = desktop.directory + "/reprise.log"
-    var service = try Child.spawn(binary, files, environment: environment, stdout: log, stderr: log)
+    // The library indexes the run's folder: the tones, the clip and, with --hostile-files, every hostile file.
+    var service = try Child.spawn(binary, ["--library", desktop.directory] + files, environment: environment, stdout: log, stderr: log)
     defer { if service.isRunning() { kill(service.pid, SIGKILL); _ = service.wait() } }
     let name = "org.mpris.MediaPlayer2.reprise", path = "/org/mpris/MediaPlayer2"
     let observer = try Bus.connect(address: desktop.busAddress)
@@ -108,6 +109,7 @@ func run() throws -> Bool {
     // from the queue with RemoveTrack, so one is opened again.)
     var plays = false
     if alive {
+        _ = try? observer.call(destination: name, path: "/app/reprise/Reprise", interface: "app.reprise.Sleep1", member: "Cancel")
         _ = try? observer.call(destination: name, path: path, interface: "org.mpris.MediaPlayer2.Player", member: "OpenUri",
                                [.string("file://" + files[0])])
         plays = eventually(10) {
