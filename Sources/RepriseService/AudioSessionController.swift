@@ -59,7 +59,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent {
         self.player = player
         self.engine = engine
         self.pulse = pulse
-        memory = RestoreMemoryKeeper(server: pulse)
+        memory = RestoreMemoryKeeper(server: pulse) { [log] in log.debug("restore memory: " + $0) }
         self.watcher = watcher
         self.log = log
         self.changes = changes

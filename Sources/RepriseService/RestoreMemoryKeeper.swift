@@ -18,6 +18,7 @@ final class RestoreMemoryKeeper {
             didSet { if before != nil { for (group, entry) in corrections { before?[group] = entry } } }
         }
         var groups: Set<String> = []
+        var serial = 0
         /// What a round that ended meanwhile knows the entries were before it (the read of this round may have
         /// seen that round's changes): applied to ``before`` whenever it arrives.
         private var corrections: [String: RestoreEntry?] = [:]
@@ -36,7 +37,20 @@ final class RestoreMemoryKeeper {
     private var puttingBack = 0
     private var waiting: [() -> Void] = []
 
-    init(server: SoundServer) { self.server = server }
+    /// Told what each round read, wrote and removed (debug logging).
+    private let trace: (String) -> Void
+    private var serial = 0
+
+    init(server: SoundServer, trace: @escaping (String) -> Void = { _ in }) {
+        self.server = server
+        self.trace = trace
+    }
+
+    private static func describe(_ entries: [String: RestoreEntry]?, _ groups: Set<String>) -> String {
+        guard let entries else { return "none kept" }
+        return groups.sorted().map { group in "\(group)=" + (entries[group].map { "\($0.volumes)\($0.muted ? " muted" : "")" } ?? "absent") }
+            .joined(separator: " ")
+    }
 
     /// Call before changing the volume or mute of `streams`.
     func willChange(_ streams: [SinkInputInfo]) {
@@ -45,7 +59,13 @@ final class RestoreMemoryKeeper {
         guard current == nil else { return }
         current = round
         live.append(round)
-        server.readRestoreEntries { entries in round.before = entries.map(Self.byName) }
+        serial += 1
+        round.serial = serial
+        trace("round \(serial) begins for \(round.groups.sorted().joined(separator: ", "))")
+        server.readRestoreEntries { [trace] entries in
+            round.before = entries.map(Self.byName)
+            trace("round \(round.serial) read before: \(Self.describe(round.before, round.groups))")
+        }
     }
 
     /// Call once every change is put back (the requests are sent). `done` runs when the server holds the old
@@ -56,6 +76,7 @@ final class RestoreMemoryKeeper {
             return
         }
         current = nil
+        trace("round \(round.serial) ends: putting back")
         puttingBack += 1
         let done = { [weak self] in
             done()
@@ -84,11 +105,14 @@ final class RestoreMemoryKeeper {
             let current = Self.byName(now)
             let rewrite = round.groups.compactMap { group in before[group].flatMap { current[group] == $0 ? nil : $0 } }
             let remove = round.groups.filter { before[$0] == nil && current[$0] != nil }
+            trace("round \(round.serial) put back (\(checksLeft) checks left): now \(Self.describe(current, round.groups)), "
+                  + "before \(Self.describe(before, round.groups)); rewriting \(rewrite.map(\.name)), removing \(remove.sorted())")
             // Every round begun since this one ended (still running or itself being put back) may have read the
             // database before this write, or its answer is still on the way: each must remember the old entries too.
             if let index = live.firstIndex(where: { $0 === round }) {
                 for later in live[(index + 1)...] {
                     for group in round.groups { later.correct(group, to: before[group]) }
+                    trace("round \(later.serial) corrected from round \(round.serial)")
                 }
             }
             guard !(rewrite.isEmpty && remove.isEmpty), checksLeft > 0 else { return server.afterPendingRequests(done) }

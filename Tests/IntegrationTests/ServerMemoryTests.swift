@@ -68,14 +68,23 @@ import TestSupport
         kill(reprise, SIGTERM)
         #expect(session.waitForExit(reprise) == 0)
 
+        // What stream-restore holds for the game role the moment Reprise is gone (before any fresh stream).
+        let tool = packageRoot.appendingPathComponent(".build/debug/stream-memory").path
+        let atExit = (try? runCommand(tool, [], environment: session.environment))?.output.split(separator: "\n")
+            .filter { $0.contains("role:game") }.joined() ?? ""
         #expect(otherVolumes() == [50_000, 50_000])
         let after = try remembered(session)
         if server == .stockPulseAudio {
-            // KNOWN DEFECT, open: stock PulseAudio's stream-restore now and then keeps the game stream's restored
-            // volume (50000) after the session, in about half of the full runs late on 2026-11-23 (a re-read and
-            // repeat in RestoreMemoryKeeper did not stop it). Still checked and reported; not yet failing the run.
+            // KNOWN DEFECT, open: stock PulseAudio's stream-restore now and then (2 runs in 12 alone) keeps a
+            // game-role volume after the session. What is known: the keeper's last read of every round shows the
+            // entry put back, yet at Reprise's exit the database already holds the *ducked* volume (25000), though
+            // the stream was at 50000 and Reprise sent no 25000 after; once, a round's second read saw 25000 appear
+            // after its rewrite. So the server saves a stale volume after Reprise's put-back. A reduced session
+            // (duck, call, quit; even with silent mode and a short sound) did not reproduce it in 14 runs. Still
+            // checked and reported (with the keeper's rounds from Reprise's debug log); not yet failing the run.
             withKnownIssue("stream-restore keeps a restored volume now and then (stock PulseAudio)", isIntermittent: true) {
-                #expect(after == before, "on \(server)")
+                let trace = session.log(of: reprise).split(separator: "\n").filter { $0.contains("restore memory") || $0.contains("duck") }
+                #expect(after == before, "on \(server); at exit: \(atExit); the keeper's rounds:\n\(trace.joined(separator: "\n"))")
             }
         } else {
             #expect(after == before, "on \(server)")
