@@ -21,3 +21,11 @@ public final class Log: Sendable {
         if verbose { write("reprise: debug: " + TerminalText.sanitized(message(), keepingTabs: true)) }
     }
 }
+
+/// `value` with one decimal ("2.5", "-0.3"), for log lines; the standard library has no formatter and Foundation
+/// stays out of the service (it would add ~8 MiB of mapped pages).
+public func oneDecimal(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+    let tenths = Int((value * 10).rounded())
+    return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
+}

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import GStreamerKit
 import RepriseCore
 
@@ -178,7 +178,7 @@ extension GStreamerEngine {
     /// The incoming stream has prerolled: it becomes the player's track and the fade begins.
     private func beginCrossfade() {
         guard let incoming = crossfade.incoming else { return }
-        log.info("crossfade into \(incoming.uri) over \(String(format: "%.1f", incoming.seconds)) s")
+        log.info("crossfade into \(incoming.uri) over \(oneDecimal(incoming.seconds)) s")
         crossfade.incoming = nil
         crossfade.fadingOut = playbin
         use(incoming.playbin)

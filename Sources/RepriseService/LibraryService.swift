@@ -33,11 +33,23 @@ final class LibraryService: LibraryAccess {
         status.folders = folders
     }
 
-    /// Opens the index and starts the first pass.
+    /// Not opened: no music folder and no index were there at start (nothing to index, nothing to keep); a rescan
+    /// opens it.
+    private var dormant = false
+
+    /// Opens the index and starts the first pass — unless there is nothing to index and no index yet, where the
+    /// library stays closed (no SQLite, no scan) until a rescan.
     func start() {
-        let worker = worker, log = log
-        work.run({ worker.open { message in log.warning(message) } }) { [weak self] problem in
+        let worker = worker, log = log, folders = status.folders
+        work.run({ () -> String?? in
+            guard worker.hasAnythingToIndex(folders: folders) else { return nil }
+            return .some(worker.open { message in log.warning(message) })
+        }) { [weak self] outcome in
             guard let self else { return }
+            guard let problem = outcome else {
+                dormant = true
+                return log.info("library: no music folder (\(folders.joined(separator: ", "))) and no index: not opened")
+            }
             status.problem = problem
             if let problem { log.warning("library: \(problem)") }
             rescan()
@@ -45,6 +57,10 @@ final class LibraryService: LibraryAccess {
     }
 
     func rescan() {
+        if dormant {
+            dormant = false
+            return start()
+        }
         guard status.problem == nil else { return }
         guard !status.scanning else { return rescanQueued = true }
         status.scanning = true
@@ -65,7 +81,7 @@ final class LibraryService: LibraryAccess {
             status.total = result.progress.total
             if let problem = result.problem { log.warning("library: \(problem)") }
             log.info("library: \(result.counts.tracks) tracks (\(result.progress.read) read, \(result.progress.removed) gone) "
-                     + "in \(String(format: "%.1f", monotonicSeconds() - started)) s")
+                     + "in \(oneDecimal(monotonicSeconds() - started)) s")
             onChange?()
             if !watching { startWatching() }
             if rescanQueued {
@@ -185,6 +201,12 @@ final class LibraryWorker: @unchecked Sendable {
         self.art = art
     }
 
+
+    /// Whether a music folder or the index is there (a `stat` each, on the worker).
+    func hasAnythingToIndex(folders: [String]) -> Bool {
+        var info = stat()
+        return ([databasePath] + folders).contains { stat($0, &info) == 0 }
+    }
 
     /// Opens (or rebuilds) the index; a problem that leaves no library, or nil.
     func open(log: @escaping (String) -> Void) -> String? {

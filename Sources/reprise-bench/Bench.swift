@@ -21,6 +21,10 @@ final class Bench {
     private(set) var events: [PulseEvents.Event] = []
     private var nameOwnedAt: [String: Double] = [:]
     private var watchedSender = ""
+    private var watchedName = ""
+    /// The status a timed toggle waits for: a change counts only when it announces this value (a player that first
+    /// sends its old status again, as VLC does, is timed to the new one).
+    private var expectedStatus = ""
     private var statusChangedAt: Double?
     private var logCount = 0
     /// Every PlaybackStatus announced on the MPRIS path, with its value, stamped when seen.
@@ -49,7 +53,7 @@ final class Bench {
                 statusChanges.append((now, status))
             }
             if message.sender == watchedSender, message.arguments.count >= 2,
-               message.arguments[1].dictionary?["PlaybackStatus"] != nil, statusChangedAt == nil {
+               message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue == expectedStatus, statusChangedAt == nil {
                 statusChangedAt = now
             }
         }
@@ -159,12 +163,17 @@ final class Bench {
     /// From now on PlaybackStatus changes of `contender` (by its unique name) are timed.
     func watchStatusChanges(of contender: Contender) throws {
         guard let name = contender.busName else { return }
+        watchedName = name
         watchedSender = try bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                      interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string(name)]).first?.stringValue ?? ""
     }
 
-    /// Seconds from the start of `action` to the next PropertiesChanged carrying PlaybackStatus (nil: none within 3 s).
+    /// Seconds from the start of `action` (a play/pause toggle) to the PropertiesChanged that announces the new
+    /// PlaybackStatus — the opposite of the status read just before (nil: none within 3 s).
     func timeStatusChange(_ action: () throws -> Void) rethrows -> Double? {
+        let before = (try? bus.getProperty(destination: watchedName, path: "/org/mpris/MediaPlayer2",
+                                           interface: "org.mpris.MediaPlayer2.Player", name: "PlaybackStatus"))?.stringValue
+        expectedStatus = before == "Playing" ? "Paused" : "Playing"
         statusChangedAt = nil
         let start = monotonicSeconds()
         try action()

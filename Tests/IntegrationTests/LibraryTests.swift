@@ -304,6 +304,20 @@ import TestSupport
         #expect(folders.split(separator: "\n") == ["Aphex Twin/", "Björk/", "Davis, Miles/", "Singles/"], "\(folders)")
     }
 
+    @Test func withNoMusicFolderTheLibraryStaysClosedUntilARescan() throws {
+        let session = try Session()
+        defer { session.close() }
+        let home = session.environment["HOME"]!
+        let pid = try session.launch([])
+        #expect(session.waitFor { session.log(of: pid).contains("no index: not opened") }, "\(session.log(of: pid))")
+        #expect(!FileManager.default.fileExists(atPath: home + "/.local/share/reprise/library.db"), "no database made for nothing")
+        #expect(count(session) == 0)
+        _ = try Self.musicFolder(in: home)
+        #expect(try reprise(session, "library", "rescan").status == 0)
+        #expect(waitForScan(session, tracks: 6))
+        #expect(try reprise(session, "search", "bjork").output.contains("Björk"))
+    }
+
     @Test func aDamagedDatabaseIsRebuiltAndAMissingDiskKeepsItsEntries() throws {
         let session = try Session()
         defer { session.close() }
