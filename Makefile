@@ -12,6 +12,7 @@ deps:
 
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product reprise
+	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product reprise-cli
 
 run: build
 	REPRISE_BINARY=.build/release/reprise scripts/demo.sh

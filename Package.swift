@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "reprise", targets: ["reprise"]),
+        .executable(name: "reprise-cli", targets: ["reprise-cli"]),
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
         .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
         .executable(name: "reprise-soak", targets: ["reprise-soak"]),
@@ -51,9 +52,13 @@ let package = Package(
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        /// Argument parsing only: hands over to the service or to the client verbs.
-        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit",
-                                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        /// `reprise`: the service, lean (no argument-parsing library, no client verbs: their code and the
+        /// FoundationEssentials it brings cost ~2.3 MiB of mapped pages in every run); anything it does not serve
+        /// itself goes to `reprise-cli`.
+        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "SDBus", "MPRIS"]),
+        /// `reprise-cli`: the whole command line (verbs, help, completion scripts, and serving as before).
+        .executableTarget(name: "reprise-cli", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit",
+                                                             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),

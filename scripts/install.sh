@@ -10,6 +10,7 @@ bindir=$prefix/bin
 share=$prefix/share
 files=(
   "$bindir/reprise"
+  "$bindir/reprise-cli"
   "$share/applications/reprise.desktop"
   "$share/icons/hicolor/scalable/apps/reprise.svg"
   "$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service"
@@ -38,6 +39,8 @@ if [ "${1:-}" = "--uninstall" ]; then
 fi
 subst() { sed "s|@BINDIR@|$bindir|g" "$1"; }
 install -Dm755 "$binary" "$root$bindir/reprise"
+# The command line's verbs and help: `reprise` hands them to this, found beside it.
+install -Dm755 "$(dirname "$binary")/reprise-cli" "$root$bindir/reprise-cli"
 install -Dm644 data/reprise.desktop "$root$share/applications/reprise.desktop"
 install -Dm644 data/reprise.svg "$root$share/icons/hicolor/scalable/apps/reprise.svg"
 install -d "$root$share/dbus-1/services" "$root$prefix/lib/systemd/user"
