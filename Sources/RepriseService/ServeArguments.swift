@@ -1,9 +1,9 @@
 import RepriseCore
 
-/// The command lines `reprise` serves itself: the service's options and media that is there (existing paths, URIs),
-/// or nothing (restore the saved queue). Anything else — a verb, `--help`, `--version`, an unknown option, a name
-/// that is neither a path nor a URI — is for `reprise-cli`, which parses the whole command line (and serves the
-/// same way when asked to).
+/// The command lines `reprise` serves itself: the service's options and media written as paths (with a `/`) or URIs,
+/// anything after `--`, or nothing (restore the saved queue). Anything else — a bare word, which may be a verb
+/// (`play`) or a file here (`song.ogg`), `--help`, `--version`, an unknown option — is for `reprise-cli`, which
+/// parses the whole command line as it always has and, to serve, runs `reprise` again with `--` before the media.
 public struct ServeArguments: Equatable, Sendable {
     public var verbose = false
     public var enqueue = false
@@ -12,9 +12,32 @@ public struct ServeArguments: Equatable, Sendable {
     public var settings: [Setting] = []
     public var media: [String] = []
 
+    /// The command line that asks `reprise` for exactly this (what `reprise-cli` runs to serve).
+    public var commandLine: [String] {
+        var line: [String] = []
+        if verbose { line.append("--verbose") }
+        if newInstance { line.append("--new-instance") }
+        for setting in settings {
+            if setting.key == "silent" { line.append("--silent") } else { line += ["--" + setting.key, setting.value] }
+        }
+        return line + ["--"] + media
+    }
+
     public struct Setting: Equatable, Sendable {
         public var key: String
         public var value: String
+
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public init(verbose: Bool = false, newInstance: Bool = false, settings: [Setting] = [], media: [String] = []) {
+        self.verbose = verbose
+        self.newInstance = newInstance
+        self.settings = settings
+        self.media = media
     }
 
     /// Options that take a value, by their config key.
@@ -32,7 +55,11 @@ public struct ServeArguments: Equatable, Sendable {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if onlyMedia || !argument.hasPrefix("-") || argument == "-" {
+            if onlyMedia {
+                result.media.append(argument)
+                continue
+            }
+            if !argument.hasPrefix("-") || argument == "-" {
                 guard isMedia(argument, exists: exists) else { return nil }
                 result.media.append(argument)
                 continue
@@ -67,12 +94,12 @@ public struct ServeArguments: Equatable, Sendable {
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
-    /// A URI with a scheme, or a path that is there.
+    /// A URI with a scheme, or a path (with a `/`: never a verb) that is there.
     static func isMedia(_ argument: String, exists: (String) -> Bool) -> Bool {
         if let colon = argument.firstIndex(of: ":"), argument[colon...].hasPrefix("://") {
             let scheme = argument[..<colon]
             if scheme.count > 1, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) { return true }
         }
-        return !argument.isEmpty && exists(argument)
+        return argument.contains("/") && exists(argument)
     }
 }

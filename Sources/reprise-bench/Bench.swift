@@ -133,21 +133,26 @@ final class Bench {
         pump(for: 1)
         let path = "/org/mpris/MediaPlayer2", player = "org.mpris.MediaPlayer2.Player"
         let properties = "org.freedesktop.DBus.Properties"
-        func timed(_ body: () throws -> Void) rethrows -> Double? {
+        var result: [String: Double] = [:]
+        /// The median under `key`, and the quartiles under `key.low` and `key.high`.
+        func record(_ key: String, _ values: [Double]) {
+            result[key] = Statistics.median(values)
+            if let spread = Statistics.spread(values) { (result[key + ".low"], result[key + ".high"]) = spread }
+        }
+        func timed(_ key: String, _ body: () throws -> Void) rethrows {
             var values: [Double] = []
             for _ in 0..<samples {
                 let start = monotonicSeconds()
                 try body()
                 values.append((monotonicSeconds() - start) * 1_000_000)
             }
-            return Statistics.median(values)
+            record(key, values)
         }
-        var result: [String: Double] = [:]
-        result["ping"] = try timed { _ = try bus.call(destination: name, path: path, interface: "org.freedesktop.DBus.Peer", member: "Ping") }
-        result["get"] = try timed { _ = try bus.call(destination: name, path: path, interface: properties, member: "Get",
-                                                     [.string(player), .string("PlaybackStatus")]) }
-        result["getAll"] = try timed { _ = try bus.call(destination: name, path: path, interface: properties, member: "GetAll",
-                                                        [.string(player)]) }
+        try timed("ping") { _ = try bus.call(destination: name, path: path, interface: "org.freedesktop.DBus.Peer", member: "Ping") }
+        try timed("get") { _ = try bus.call(destination: name, path: path, interface: properties, member: "Get",
+                                            [.string(player), .string("PlaybackStatus")]) }
+        try timed("getAll") { _ = try bus.call(destination: name, path: path, interface: properties, member: "GetAll",
+                                               [.string(player)]) }
         try watchStatusChanges(of: contender)
         var toggles: [Double] = []
         for _ in 0..<max(10, samples / 10) {
@@ -156,7 +161,7 @@ final class Bench {
                 toggles.append(changed * 1_000_000)
             }
         }
-        result["playPause"] = Statistics.median(toggles)
+        record("playPause", toggles)
         return result
     }
 
@@ -181,8 +186,8 @@ final class Bench {
         return changed - start
     }
 
-    /// Median seconds from exec to the bus name being owned and to the first sink input.
-    func coldStart(_ contender: Contender, _ file: String, runs: Int) throws -> (name: Double?, audio: Double?) {
+    /// Seconds from exec to the bus name being owned and to the first sink input, one per run.
+    func coldStartRuns(_ contender: Contender, _ file: String, runs: Int) throws -> (names: [Double], audio: [Double]) {
         var names: [Double] = [], audio: [Double] = []
         for _ in 0..<runs {
             var running = try startPlaying(contender, file)
@@ -190,7 +195,7 @@ final class Bench {
             audio.append(running.firstAudioAt - running.startedAt)
             stop(&running)
         }
-        return (Statistics.median(names), Statistics.median(audio))
+        return (names, audio)
     }
 
     /// RSS (MiB) after `seconds` of playing, and CPU% over those seconds (after a settling second).

@@ -91,7 +91,12 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
                                      ("getAll", "GetAll(Player) round trip", "≤ 1.5× ping"),
                                      ("playPause", "PlayPause → PropertiesChanged(PlaybackStatus)", "< 2000 µs")] {
             var row = Row(figure: label, unit: "µs", floorKey: key == "ping" ? nil : "ping", target: target)
-            for contender in contenders { row.values[contender.name] = latency[contender.name]?[key] }
+            for contender in contenders {
+                row.values[contender.name] = latency[contender.name]?[key]
+                if let low = latency[contender.name]?[key + ".low"], let high = latency[contender.name]?[key + ".high"] {
+                    row.spreads[contender.name] = (low, high)
+                }
+            }
             row.values["floor"] = key == "ping" ? nil : ping
             rows.append(row)
         }
@@ -99,25 +104,32 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         say("2/9 cold start (\(runs) runs each)")
         var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
         var audioRow = Row(figure: "cold start: exec → first sink input", unit: "ms", floorKey: "floor", target: "≤ 1.5× floor")
-        let floorStart = try bench.coldStart(floor, long, runs: runs)
-        audioRow.values["floor"] = floorStart.audio.map { $0 * 1000 }
+        /// The median of `seconds` in ms, with its spread, into `row` under `key`.
+        func put(_ seconds: [Double], _ row: inout Row, _ key: String) {
+            let ms = seconds.map { $0 * 1000 }
+            row.values[key] = Statistics.median(ms)
+            row.spreads[key] = Statistics.spread(ms)
+        }
+        let floorStart = try bench.coldStartRuns(floor, long, runs: runs)
+        put(floorStart.audio, &audioRow, "floor")
         for contender in contenders {
-            let result = try bench.coldStart(contender, long, runs: runs)
-            nameRow.values[contender.name] = result.name.map { $0 * 1000 }
-            audioRow.values[contender.name] = result.audio.map { $0 * 1000 }
+            let result = try bench.coldStartRuns(contender, long, runs: runs)
+            put(result.names, &nameRow, contender.name)
+            put(result.audio, &audioRow, contender.name)
         }
         rows += [nameRow, audioRow]
 
-        say("3/9 footprint while playing (\(interval) s each)")
+        say("3/9 footprint while playing (\(interval) s each, 3 runs)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.15× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
-        let floorFootprint = try bench.footprint(floor, long, seconds: interval)
-        rssRow.values["floor"] = floorFootprint.rss
-        cpuRow.values["floor"] = floorFootprint.cpu
-        for contender in contenders {
-            let result = try bench.footprint(contender, long, seconds: interval)
-            rssRow.values[contender.name] = result.rss
-            cpuRow.values[contender.name] = result.cpu
+        // Three runs each, the median with its spread (run to run, RSS moves by a few hundred KiB).
+        for contender in [floor] + contenders {
+            let key = contender.name == floor.name ? "floor" : contender.name
+            let results = try (0..<3).map { _ in try bench.footprint(contender, long, seconds: interval) }
+            rssRow.values[key] = Statistics.median(results.map(\.rss))
+            rssRow.spreads[key] = Statistics.spread(results.map(\.rss))
+            cpuRow.values[key] = Statistics.median(results.map(\.cpu))
+            cpuRow.spreads[key] = Statistics.spread(results.map(\.cpu))
         }
         rows += [rssRow, cpuRow]
         if basicsOnly { throw EndOfRun() }

@@ -1,5 +1,13 @@
 /// Medians and ratios for the report.
 enum Statistics {
+    /// The middle half of `values`: the first and third quartiles (nearest rank); nil for fewer than three.
+    static func spread(_ values: [Double]) -> (low: Double, high: Double)? {
+        guard values.count >= 3 else { return nil }
+        let sorted = values.sorted()
+        func rank(_ share: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * share).rounded()))] }
+        return (rank(0.25), rank(0.75))
+    }
+
     static func median(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
@@ -13,6 +21,8 @@ struct Row {
     let figure: String
     let unit: String
     var values: [String: Double] = [:]
+    /// Where the middle half of each contender's samples lay (first and third quartile), when it was sampled.
+    var spreads: [String: (low: Double, high: Double)] = [:]
     /// The contender whose value is the floor for this row, if any.
     var floorKey: String?
     var target: String = ""

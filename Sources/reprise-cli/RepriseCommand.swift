@@ -16,6 +16,21 @@ struct RepriseCommand: ParsableCommand {
         defaultSubcommand: Serve.self)
 }
 
+/// Replaces this process with `reprise` (the lean service executable beside this one) on `arguments`; returns only
+/// when there is none to run.
+func execService(_ arguments: [String]) {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard length > 0 else { return }
+    let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let service = (executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? ".") + "/reprise"
+    guard access(service, X_OK) == 0 else { return }
+    // Arguments as the bytes they were given (see RawPath).
+    let argv: [UnsafeMutablePointer<CChar>?] = (["reprise"] + arguments).map { RawPath.withCString($0) { strdup($0) } } + [nil]
+    execv(service, argv)
+    argv.forEach { free($0) }
+}
+
 /// Starts the service, or hands the media to the one already running.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,6 +74,10 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
         if !newInstance, try handToRunningService(media, enqueue: enqueue) { return }
+        // The service runs as the lean `reprise` beside this executable (same PID), told exactly this.
+        let serve = ServeArguments(verbose: verbose, newInstance: newInstance,
+                                   settings: settings.map { ServeArguments.Setting(key: $0.key, value: $0.value) }, media: media)
+        execService(serve.commandLine)
         throw ExitCode(Service.run(Options(verbose: verbose, media: media, audio: settings)))
     }
 }
