@@ -79,7 +79,8 @@ public final class PrivateDesktop {
             pulseArguments = ["--daemonize=yes", "--exit-idle-time=-1", "-n", native, "--load=module-null-sink sink_name=speakers"]
                 + (roleCork ? ["--load=module-role-cork"] : []) + ["--log-target=stderr"]
         case .stockPulseAudio:
-            pulseArguments = ["--daemonize=yes", "--exit-idle-time=-1", "--log-target=stderr"]
+            // Its log (info: module-stream-restore says what it stores) stays in the desktop's directory.
+            pulseArguments = ["--daemonize=yes", "--exit-idle-time=-1", "--log-level=info", "--log-target=file:" + directory + "/pulse.log"]
         case .pipeWire:
             break
         }
