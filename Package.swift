@@ -55,9 +55,9 @@ let package = Package(
         /// `reprise`: the service, lean (no argument-parsing library, no client verbs: their code and the
         /// FoundationEssentials it brings cost ~2.3 MiB of mapped pages in every run); anything it does not serve
         /// itself goes to `reprise-cli`.
-        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "SDBus", "MPRIS"]),
+        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "SDBus", "MPRIS", "PosixFiles"]),
         /// `reprise-cli`: the whole command line (verbs, help, completion scripts, and serving as before).
-        .executableTarget(name: "reprise-cli", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit",
+        .executableTarget(name: "reprise-cli", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),

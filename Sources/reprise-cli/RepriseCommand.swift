@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import LoopKit
+import PosixFiles
 import RepriseClient
 import RepriseCore
 import RepriseService
@@ -19,11 +20,7 @@ struct RepriseCommand: ParsableCommand {
 /// Replaces this process with `reprise` (the lean service executable beside this one) on `arguments`; returns only
 /// when there is none to run.
 func execService(_ arguments: [String]) {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard length > 0 else { return }
-    let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let service = (executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? ".") + "/reprise"
+    let service = ProcessArguments.sibling("reprise")
     guard access(service, X_OK) == 0 else { return }
     // Arguments as the bytes they were given (see RawPath).
     let argv: [UnsafeMutablePointer<CChar>?] = (["reprise"] + arguments).map { RawPath.withCString($0) { strdup($0) } } + [nil]

@@ -1,6 +1,7 @@
 import Glibc
 import LoopKit
 import MPRIS
+import PosixFiles
 import RepriseCore
 import RepriseService
 import SDBus
@@ -17,36 +18,15 @@ sigprocmask(SIG_SETMASK, &unblocked, nil)
 
 /// Replaces this process with `reprise-cli` (found beside this executable) on the same arguments.
 func handToCommandLine() -> Never {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let executable = length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    let directory = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
-    let cli = directory + "/reprise-cli"
+    let cli = ProcessArguments.sibling("reprise-cli")
     execv(cli, CommandLine.unsafeArgv)
     writeToStandardError("reprise: cannot run \(cli): \(String(cString: strerror(errno)))")
     exit(1)
 }
 
-// Arguments are bytes: a Latin-1 file name must reach the file system as the bytes it is (see RawPath).
-let arguments = (1..<Int(CommandLine.argc)).map { index in
-    RawPath.string(fromBytes: Array(UnsafeRawBufferPointer(start: CommandLine.unsafeArgv[index],
-                                                            count: strlen(CommandLine.unsafeArgv[index]!))))
-}
-// A file whose name starts with "-" (`reprise -dash.flac`) is media, not an unknown option (as reprise-cli has it).
-var media = arguments
-if let end = media.firstIndex(of: "--") ?? Optional(media.endIndex) {
-    for index in media.indices where index < end && media[index].hasPrefix("-") && !media[index].hasPrefix("--") {
-        let name = media[index]
-        if name.count > 1, RawPath.withCString(name, { access($0, F_OK) }) == 0 { media[index] = "./" + name }
-    }
-}
-let currentDirectory: () -> String = {
-    var directory = [CChar](repeating: 0, count: 4097)
-    return getcwd(&directory, directory.count) != nil
-        ? String(decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "/"
-}
+let media = ProcessArguments.current()
 guard let serve = ServeArguments.parse(media, exists: { RawPath.withCString($0) { access($0, F_OK) } == 0 },
-                                       currentDirectory: currentDirectory) else { handToCommandLine() }
+                                       currentDirectory: PosixFileSystem.currentDirectory) else { handToCommandLine() }
 var check = AudioSettings()
 do throws(PlayerError) {
     for setting in serve.settings { try check.set(setting.key, setting.value) }
