@@ -67,7 +67,7 @@ struct Serve: ParsableCommand {
         do throws(PlayerError) {
             for (key, value) in settings { try check.set(key, value) }
         } catch {
-            writeToStandardError("reprise: \(error.message)")
+            writeToStandardError("reprise: " + TerminalText.sanitized(error.message, keepingTabs: true))
             throw ExitCode(2)
         }
         if !newInstance, try handToRunningService(media, enqueue: enqueue) { return }

@@ -31,7 +31,7 @@ var check = AudioSettings()
 do throws(PlayerError) {
     for setting in serve.settings { try check.set(setting.key, setting.value) }
 } catch {
-    writeToStandardError("reprise: \(error.message)")
+    writeToStandardError("reprise: " + TerminalText.sanitized(error.message, keepingTabs: true))
     exit(2)
 }
 // A service already runs: reprise-cli hands the media over (or says so).
