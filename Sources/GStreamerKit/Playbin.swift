@@ -45,6 +45,7 @@ public final class Playbin {
     var elementPointer: UnsafeMutableRawPointer { UnsafeMutableRawPointer(element) }
 
     private let applicationName: String
+    private let applicationID: String
     private let iconName: String
     private var sink: UnsafeMutableRawPointer?
     /// playbin's flags as last set (the pipeline thread sets them; reading them back could wait on a state change).
@@ -65,10 +66,12 @@ public final class Playbin {
     /// - Parameters:
     ///   - role: the PulseAudio `media.role` of the stream (e.g. "music").
     ///   - applicationName: shown by sound settings as the stream's owner.
-    public init?(role: String, applicationName: String, iconName: String) {
+    ///   - applicationID: the app's desktop id; its streams form a stream-restore group of their own.
+    public init?(role: String, applicationName: String, applicationID: String, iconName: String) {
         guard let element = gst_element_factory_make("playbin", "player") else { return nil }
         self.element = element
         self.applicationName = applicationName
+        self.applicationID = applicationID
         self.iconName = iconName
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
         rp_object_set_flags(UnsafeMutableRawPointer(element), "flags", flags)
@@ -290,8 +293,15 @@ public final class Playbin {
     public static let audioOutputName = "audio-output"
 
     /// The PulseAudio `media.role` of streams opened from now on (the next stream loaded).
+    ///
+    /// The stream names its own stream-restore group (`module-stream-restore.id`, by application id): a stock
+    /// PulseAudio otherwise groups it by role with every other app's streams of that role, restores onto it what
+    /// they left (a volume Reprise had ducked them to, say) and stores its volume back into their entry. What the
+    /// user sets on Reprise's stream is remembered for Reprise.
     public func setRole(_ role: String) {
-        let properties = "props,media.role=\(role),application.name=\(applicationName),application.icon_name=\(iconName)"
+        let group = "sink-input-by-application-id:" + applicationID
+        let properties = "props,media.role=\(role),application.name=\(applicationName),application.id=\(applicationID),"
+            + "application.icon_name=\(iconName),module-stream-restore.id=\"\(group)\""
         thread.perform { _, sink in if let sink { _ = rp_object_set_structure(sink.raw, "stream-properties", properties) } }
     }
 

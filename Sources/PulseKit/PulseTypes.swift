@@ -28,18 +28,22 @@ public struct SinkInputInfo: Sendable, Equatable {
     public let processID: Int32?
     public let role: String?
     public let applicationName: String?
+    /// The stream-restore group the server named for the stream (`module-stream-restore.id`, set by a stock
+    /// PulseAudio's module-stream-restore or by the app itself); nil where the server names none.
+    public let restoreGroup: String?
     /// Per-channel volumes (`pa_volume_t`, 65536 = 100 %).
     public let volumes: [UInt32]
     public let muted: Bool
     public let corked: Bool
 
     public init(index: UInt32, sink: UInt32, processID: Int32?, role: String?, applicationName: String?, volumes: [UInt32],
-                muted: Bool, corked: Bool) {
+                muted: Bool, corked: Bool, restoreGroup: String? = nil) {
         self.index = index
         self.sink = sink
         self.processID = processID
         self.role = role
         self.applicationName = applicationName
+        self.restoreGroup = restoreGroup
         self.volumes = volumes
         self.muted = muted
         self.corked = corked
@@ -84,13 +88,13 @@ extension SinkInputInfo {
     /// The same stream, muted or not.
     public func with(muted: Bool) -> SinkInputInfo {
         SinkInputInfo(index: index, sink: sink, processID: processID, role: role, applicationName: applicationName,
-                      volumes: volumes, muted: muted, corked: corked)
+                      volumes: volumes, muted: muted, corked: corked, restoreGroup: restoreGroup)
     }
 
     /// The same stream with other volumes.
     public func with(volumes: [UInt32]) -> SinkInputInfo {
         SinkInputInfo(index: index, sink: sink, processID: processID, role: role, applicationName: applicationName,
-                      volumes: volumes, muted: muted, corked: corked)
+                      volumes: volumes, muted: muted, corked: corked, restoreGroup: restoreGroup)
     }
 
     init(_ info: pa_sink_input_info) {
@@ -100,6 +104,7 @@ extension SinkInputInfo {
         processID = property("application.process.id").flatMap { Int32($0) }
         role = property("media.role")
         applicationName = property("application.name")
+        restoreGroup = property("module-stream-restore.id")
         var cvolume = info.volume
         volumes = withUnsafeBytes(of: &cvolume.values) { raw in
             Array(raw.bindMemory(to: UInt32.self).prefix(Int(cvolume.channels)))

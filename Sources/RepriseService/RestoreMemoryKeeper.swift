@@ -135,8 +135,10 @@ final class RestoreMemoryKeeper {
         waiters.forEach { $0() }
     }
 
-    /// The stream-restore group a stream belongs to (module-stream-restore's naming: role first, else application).
+    /// The stream-restore group a stream belongs to: the one the server named on the stream, else
+    /// module-stream-restore's naming (role first, else application).
     static func group(of stream: SinkInputInfo) -> String {
+        if let named = stream.restoreGroup, !named.isEmpty { return named }
         if let role = stream.role, !role.isEmpty { return "sink-input-by-media-role:" + role }
         return "sink-input-by-application-name:" + (stream.applicationName ?? "")
     }

@@ -32,7 +32,8 @@ public enum Service {
         loop.onSignal(SIGINT) { stop("SIGINT") }
         guard let audioSettings = audioSettings(options, log: log) else { return 2 }
         GStreamer.initialize()
-        guard let playbin = Playbin(role: "music", applicationName: "Reprise", iconName: "reprise") else {
+        let makePlaybin = { Playbin(role: "music", applicationName: "Reprise", applicationID: "reprise", iconName: "reprise") }
+        guard let playbin = makePlaybin() else {
             log.warning("GStreamer's playbin is missing (install gstreamer1.0-plugins-base)")
             return 1
         }
@@ -40,9 +41,7 @@ public enum Service {
 
         // The engine and the player; video (window, sidecar subtitles) is set up before the first stream loads.
         // A second, audio-only pipeline for crossfades, made when the first one is needed.
-        let engine = GStreamerEngine(playbin: playbin, timers: loop, log: log) {
-            Playbin(role: "music", applicationName: "Reprise", iconName: "reprise")
-        }
+        let engine = GStreamerEngine(playbin: playbin, timers: loop, log: log, makeSpare: makePlaybin)
         engine.setStreamRole(audioSettings.category.streamRole) // before the first stream opens
         let fileSystem = PosixFileSystem()
         let player = Player(engine: engine, log: log, fileSystem: fileSystem)

@@ -6,6 +6,19 @@ import Testing
     static let game = SinkInputInfo(index: 7, sink: 0, processID: 5000, role: "game", applicationName: "app",
                                     volumes: [50_000, 50_000], muted: false, corked: false)
 
+    /// The group is the one the server named on the stream where it named one (an app may name its own, as
+    /// Reprise does), else stream-restore's own rule: role, then application.
+    @Test func aStreamsGroupIsTheOneTheServerNamed() {
+        #expect(RestoreMemoryKeeper.group(of: Self.game) == "sink-input-by-media-role:game")
+        let named = SinkInputInfo(index: 8, sink: 0, processID: 5001, role: "music", applicationName: "Other",
+                                  volumes: [65_536], muted: false, corked: false,
+                                  restoreGroup: "sink-input-by-application-id:other")
+        #expect(RestoreMemoryKeeper.group(of: named) == "sink-input-by-application-id:other")
+        let roleless = SinkInputInfo(index: 9, sink: 0, processID: 5002, role: nil, applicationName: "Tool",
+                                     volumes: [65_536], muted: false, corked: false)
+        #expect(RestoreMemoryKeeper.group(of: roleless) == "sink-input-by-application-name:Tool")
+    }
+
     /// A second round of ducking begins while the first is put back, and the answer to its read of the database
     /// (which the server took while the first round's restore was remembered) arrives after the first round wrote
     /// the old entries back: the second round must still end with the entries as they were before either.
