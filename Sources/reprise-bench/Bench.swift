@@ -139,13 +139,19 @@ final class Bench {
             result[key] = Statistics.median(values)
             if let spread = Statistics.spread(values) { (result[key + ".low"], result[key + ".high"]) = spread }
         }
+        // Where a round trip goes: the CPU time the player and dbus-daemon spend per call (µs, from schedstat over
+        // all the samples), under `key.player` and `key.bus`.
+        let playerPID = running.child.pid, busPID = desktop.busPID
         func timed(_ key: String, _ body: () throws -> Void) rethrows {
             var values: [Double] = []
+            let playerBefore = ProcFS.cpuNanoseconds(playerPID), busBefore = ProcFS.cpuNanoseconds(busPID)
             for _ in 0..<samples {
                 let start = monotonicSeconds()
                 try body()
                 values.append((monotonicSeconds() - start) * 1_000_000)
             }
+            result[key + ".player"] = Double(ProcFS.cpuNanoseconds(playerPID) - playerBefore) / Double(samples) / 1000
+            result[key + ".bus"] = Double(ProcFS.cpuNanoseconds(busPID) - busBefore) / Double(samples) / 1000
             record(key, values)
         }
         try timed("ping") { _ = try bus.call(destination: name, path: path, interface: "org.freedesktop.DBus.Peer", member: "Ping") }

@@ -100,6 +100,14 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             row.values["floor"] = key == "ping" ? nil : ping
             rows.append(row)
         }
+        // Where the round trips go (the profile behind GetAll's ratio): CPU per call in the player and in the bus.
+        for (key, label) in [("ping", "Peer.Ping"), ("getAll", "GetAll(Player)")] {
+            for (part, whose) in [("player", "the player"), ("bus", "dbus-daemon")] {
+                var row = Row(figure: "\(label): CPU per call in \(whose)", unit: "µs")
+                for contender in contenders { row.values[contender.name] = latency[contender.name]?[key + "." + part] }
+                rows.append(row)
+            }
+        }
 
         say("2/9 cold start (\(runs) runs each)")
         var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
@@ -230,8 +238,19 @@ private func largeQueueRows(_ bench: Bench, binary: String, _ short: String, cou
         row.values[contender.name] = value.map { $0 * scale }
         return row
     }
+    /// The median of `samples` (seconds) in ms, with its spread.
+    func row(_ figure: String, samples: [Double]) -> Row {
+        var row = Row(figure: figure, unit: "ms")
+        let ms = samples.map { $0 * 1000 }
+        row.values[contender.name] = Statistics.median(ms)
+        row.spreads[contender.name] = Statistics.spread(ms)
+        return row
+    }
     return [row("exec → name owned with a \(count)-entry playlist", "ms", large.startup),
-            row("AddTrack in the middle of \(count) (median of 200)", "ms", large.addTrackInMiddle),
+            row("memory per queued entry at \(count)", "bytes", large.bytesPerEntry, scale: 1),
+            row("read Tracks (\(count) ids)", samples: large.readTracks),
+            row("GetTracksMetadata of 1,000 ids, in the middle of \(count)", samples: large.metadataOf1000),
+            row("AddTrack in the middle of \(count) (200 calls)", samples: large.addTrackInMiddle),
             row("AddTrack of a \(count - 1000)-entry playlist into \(count): until queued", "ms", large.addPlaylist),
             row("… meanwhile Get(PlaybackStatus): slowest reply", "ms", large.slowestReplyDuringAdd),
             row("… meanwhile Get(PlaybackStatus): median reply", "ms", large.medianReplyDuringAdd)]
