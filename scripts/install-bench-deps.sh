@@ -6,5 +6,5 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends mpv mpv-mpris vlc-bin vlc-plugin-base coreutils util-linux
+$sudo apt-get install -y -q --no-install-recommends mpv mpv-mpris vlc-bin vlc-plugin-base vlc-plugin-video-output coreutils util-linux
 id -u reprisebench >/dev/null 2>&1 || $sudo useradd --system --no-create-home --shell /usr/sbin/nologin reprisebench

@@ -204,10 +204,13 @@ final class Bench {
         return (names, audio)
     }
 
-    /// RSS (MiB) after `seconds` of playing, and CPU% over those seconds (after a settling second).
-    func footprint(_ contender: Contender, _ file: String, seconds: Double) throws -> (rss: Double, cpu: Double) {
+    /// RSS (MiB) after `seconds` of playing, and CPU% over those seconds (after a settling second); `prepare` runs
+    /// once it plays, before that second (to make a window fullscreen, say).
+    func footprint(_ contender: Contender, _ file: String, seconds: Double,
+                   prepare: () throws -> Void = {}) throws -> (rss: Double, cpu: Double) {
         var running = try startPlaying(contender, file)
         defer { stop(&running) }
+        try prepare()
         pump(for: 1)
         let pid = running.child.pid
         let cpuBefore = ProcFS.cpuNanoseconds(pid), start = monotonicSeconds()

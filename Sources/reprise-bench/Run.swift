@@ -21,6 +21,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let libraryOnly = option("--only") == "library"
     // --only basics: control latency, cold start and footprint (sections 1–3), for a quick look after a memory step.
     let basicsOnly = option("--only") == "basics"
+    // --only video: the video figures (section 6), with the peers installed.
+    let videoOnly = option("--only") == "video"
     let librarySizes = (option("--library-sizes") ?? (quick ? "2000" : "10000,50000")).split(separator: ",").compactMap { Int($0) }
     let samples = quick ? 50 : 300
     let runs = quick ? 3 : 7
@@ -76,6 +78,12 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         if callsOnly {
             rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
+            throw EndOfRun()
+        }
+        if videoOnly {
+            say("6/9 video on a private X server (\(runs) runs)")
+            rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3,
+                                           seconds: quick ? 3.0 : 10.0)
             throw EndOfRun()
         }
         if keyPressOnly {
@@ -176,7 +184,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows.append(resumeRow)
 
         say("6/9 video on a private X server (\(runs) runs)")
-        rows += try bench.videoFigures(binary: binary, runs: runs, seconds: interval)
+        rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3, seconds: interval)
 
         rows += try keyPressRows(bench, binary: binary, long, presses: quick ? 8 : 20, contender: reprise)
         rows += try callRows(binary: binary, long, runs: runs, contender: reprise)

@@ -4,7 +4,8 @@ enum Statistics {
     static func spread(_ values: [Double]) -> (low: Double, high: Double)? {
         guard values.count >= 3 else { return nil }
         let sorted = values.sorted()
-        func rank(_ share: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * share).rounded()))] }
+        // Nearest rank: the ⌈share·n⌉-th smallest (of 3 samples, the first and the third).
+        func rank(_ share: Double) -> Double { sorted[max(0, min(sorted.count, Int((share * Double(sorted.count)).rounded(.up))) - 1)] }
         return (rank(0.25), rank(0.75))
     }
 

@@ -1,65 +1,143 @@
 import Foundation
 import Glibc
+import SDBus
 import TestSupport
 
+/// A player showing video in a window titled `Bench Video`, at the picture's own size or fullscreen.
+struct VideoContender {
+    let contender: Contender
+    /// Makes the window fullscreen once shown (nil: the command line already asked for it, or it is not fullscreen).
+    var makeFullscreen: ((Bench, Contender) throws -> Void)?
+
+    static let title = "Bench Video"
+
+    static func reprise(binary: String, display: String, fullscreen: Bool) -> VideoContender {
+        var contender = Contender.reprise(binary: binary)
+        contender.display = display
+        return VideoContender(contender: contender, makeFullscreen: fullscreen ? { bench, contender in
+            try bench.bus.setProperty(destination: contender.busName!, path: "/org/mpris/MediaPlayer2",
+                                      interface: "org.mpris.MediaPlayer2", name: "Fullscreen", .bool(true))
+        } : nil)
+    }
+
+    /// playbin drawing the frames with ximagesink, scaled in software to the screen when fullscreen.
+    static func floor(display: String, fullscreen: Bool, screen: (Int, Int)) -> VideoContender {
+        let scale = fullscreen ? " ! video/x-raw,width=\(screen.0),height=\(screen.1)" : ""
+        var contender = Contender(name: "gst-launch playbin (floor)", busName: nil) {
+            ["gst-launch-1.0", "-q", "playbin", "uri=\(URL(fileURLWithPath: $0).absoluteString)",
+             "video-sink=videoconvert ! videoscale\(scale) ! ximagesink"]
+        }
+        contender.display = display
+        return VideoContender(contender: contender)
+    }
+
+    /// mpv's software X11 output (like ximagesink), its MPRIS from mpv-mpris.
+    static func mpv(display: String, fullscreen: Bool) -> VideoContender {
+        var contender = Contender(name: Contender.mpv.name, busName: Contender.mpv.busName) {
+            ["mpv", "--no-terminal", "--vo=x11", "--ao=pulse", "--idle=no", "--title=\(title)"] + (fullscreen ? ["--fs"] : []) + [$0]
+        }
+        contender.display = display
+        return VideoContender(contender: contender)
+    }
+
+    /// VLC's plain X11 output (no OpenGL), run as `user`.
+    static func vlc(user: String, display: String, fullscreen: Bool) -> VideoContender {
+        let audio = Contender.vlc(user: user)
+        var contender = Contender(name: audio.name, busName: audio.busName, command: {
+            ["cvlc", "--vout=xcb_x11", "--aout=pulse", "--control=dbus", "--play-and-exit", "--video-title=\(title)"]
+                + (fullscreen ? ["--fullscreen"] : []) + [$0]
+        }, user: user)
+        contender.display = display
+        return VideoContender(contender: contender)
+    }
+}
+
 extension Bench {
-    /// Video on a private Xvfb: exec → window shown, footprint while a 640×360 video plays (against playbin drawing
-    /// the same frames into a window of its own through ximagesink), and a Space key in the window → PropertiesChanged.
-    func videoFigures(binary: String, runs: Int, seconds: Double) throws -> [Row] {
-        let display = try XvfbServer(directory: workDirectory, width: 1280, height: 720)
+    /// Video on a private 1280×720 Xvfb, for Reprise and the peers installed: exec → window shown, footprint while a
+    /// 640×360 video plays at its own size and fullscreen (against playbin drawing the same frames through
+    /// ximagesink; `footprintRuns` each), and a Space key in the window → PropertiesChanged.
+    func videoFigures(binary: String, peers: [Contender], runs: Int, footprintRuns: Int, seconds: Double) throws -> [Row] {
+        let screen = (1280, 720)
+        let display = try XvfbServer(directory: workDirectory, width: screen.0, height: screen.1)
         defer { display.stop() }
         let video = workDirectory + "/video.ogv"
-        try generateVideo(at: video, width: 640, height: 360, seconds: 60, title: "Bench Video")
+        try generateVideo(at: video, width: 640, height: 360, seconds: 60, title: VideoContender.title)
         chmod(video, 0o644)
-        var reprise = Contender.reprise(binary: binary)
-        reprise.display = display.name
-        var floor = Contender(name: "gst-launch playbin (floor)", busName: nil) {
-            ["gst-launch-1.0", "-q", "playbin", "uri=\(URL(fileURLWithPath: $0).absoluteString)",
-             "video-sink=videoconvert ! videoscale ! ximagesink"]
+        func players(fullscreen: Bool) -> [VideoContender] {
+            [.reprise(binary: binary, display: display.name, fullscreen: fullscreen)] + peers.compactMap { peer in
+                if peer.name == Contender.mpv.name { return .mpv(display: display.name, fullscreen: fullscreen) }
+                if let user = peer.user { return .vlc(user: user, display: display.name, fullscreen: fullscreen) }
+                return nil
+            }
         }
-        floor.display = display.name
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         func xdotool(_ arguments: [String]) -> CommandResult? {
             try? runCommand("xdotool", arguments, environment: ["DISPLAY": display.name, "PATH": path])
         }
+        // A window's title is its _NET_WM_NAME, else WM_NAME (VLC puts the video's title in the first only, which
+        // `search --name` does not read): the visible windows are listed with their titles.
+        func visibleTitles() -> [String] {
+            (xdotool(["search", "--onlyvisible", "--name", ".", "getwindowname", "%@"])?.trimmed.split(separator: "\n") ?? []).map(String.init)
+        }
+        func isShown() -> Bool { visibleTitles().contains(VideoContender.title) }
         func visibleWindow() -> String? {
-            xdotool(["search", "--onlyvisible", "--name", "^Bench Video$"]).flatMap { $0.status == 0 ? $0.trimmed : nil }
+            let windows = xdotool(["search", "--onlyvisible", "--name", "."])?.trimmed.split(separator: "\n") ?? []
+            return windows.first { xdotool(["getwindowname", String($0)])?.trimmed == VideoContender.title }.map(String.init)
         }
 
-        var shown: [Double] = []
-        for _ in 0..<runs {
-            var running = try startPlaying(reprise, video)
-            _ = eventually(10, pollEvery: 0) { visibleWindow() != nil }
-            shown.append(monotonicSeconds() - running.startedAt)
-            stop(&running)
-        }
-
-        var footprint: [String: (rss: Double, cpu: Double)] = [:]
-        for contender in [floor, reprise] { footprint[contender.name] = try self.footprint(contender, video, seconds: seconds) }
-
-        var keys: [Double] = []
-        var running = try startPlaying(reprise, video)
-        defer { stop(&running) }
-        if eventually(10, { visibleWindow() != nil }), let window = visibleWindow()?.split(separator: "\n").first.map(String.init) {
-            try watchStatusChanges(of: reprise)
-            for _ in 0..<max(10, runs * 3) {
-                pump(for: 0.25)
-                if let changed = timeStatusChange({ _ = xdotool(["key", "--window", window, "space"]) }) { keys.append(changed) }
-            }
-        }
-
-        var rows: [Row] = []
         var shownRow = Row(figure: "video: exec → window shown (xdotool polling)", unit: "ms")
-        shownRow.values[reprise.name] = Statistics.median(shown).map { $0 * 1000 }
-        var rssRow = Row(figure: "video: RSS while playing 640×360", unit: "MiB", floorKey: "floor")
-        var cpuRow = Row(figure: "video: CPU while playing 640×360 (\(Int(seconds)) s)", unit: "%", floorKey: "floor")
-        rssRow.values["floor"] = footprint[floor.name]?.rss
-        cpuRow.values["floor"] = footprint[floor.name]?.cpu
-        rssRow.values[reprise.name] = footprint[reprise.name]?.rss
-        cpuRow.values[reprise.name] = footprint[reprise.name]?.cpu
         var keyRow = Row(figure: "video: Space in the window → PropertiesChanged (incl. xdotool's own start)", unit: "ms")
-        keyRow.values[reprise.name] = Statistics.median(keys).map { $0 * 1000 }
-        rows += [shownRow, rssRow, cpuRow, keyRow]
+        for player in players(fullscreen: false) {
+            let contender = player.contender
+            var shown: [Double] = []
+            for _ in 0..<runs {
+                var running = try startPlaying(contender, video)
+                if eventually(10, pollEvery: 0, isShown) {
+                    shown.append((monotonicSeconds() - running.startedAt) * 1000)
+                } else {
+                    say("\(contender.name): no window titled \(VideoContender.title) shown; visible: \(visibleTitles())")
+                }
+                stop(&running)
+            }
+            shownRow.values[contender.name] = Statistics.median(shown)
+            shownRow.spreads[contender.name] = Statistics.spread(shown)
+
+            var keys: [Double] = []
+            var running = try startPlaying(contender, video)
+            if eventually(10, { visibleWindow() != nil }), let window = visibleWindow() {
+                try watchStatusChanges(of: contender)
+                for _ in 0..<max(10, runs * 3) {
+                    pump(for: 0.25)
+                    if let changed = timeStatusChange({ _ = xdotool(["key", "--window", window, "space"]) }) { keys.append(changed * 1000) }
+                }
+            }
+            stop(&running)
+            keyRow.values[contender.name] = Statistics.median(keys)
+            keyRow.spreads[contender.name] = Statistics.spread(keys)
+        }
+
+        var rows = [shownRow]
+        for fullscreen in [false, true] {
+            let size = fullscreen ? "fullscreen 1280×720" : "640×360 at its own size"
+            var rssRow = Row(figure: "video: RSS while playing, \(size)", unit: "MiB", floorKey: "floor")
+            var cpuRow = Row(figure: "video: CPU while playing, \(size) (\(Int(seconds)) s)", unit: "%", floorKey: "floor")
+            for player in [VideoContender.floor(display: display.name, fullscreen: fullscreen, screen: screen)] + players(fullscreen: fullscreen) {
+                let key = player.contender.busName == nil ? "floor" : player.contender.name
+                let results = try (0..<footprintRuns).map { _ in
+                    try footprint(player.contender, video, seconds: seconds) { [self] in
+                        guard let makeFullscreen = player.makeFullscreen else { return }
+                        _ = eventually(10, isShown)
+                        try makeFullscreen(self, player.contender)
+                    }
+                }
+                rssRow.values[key] = Statistics.median(results.map(\.rss))
+                rssRow.spreads[key] = Statistics.spread(results.map(\.rss))
+                cpuRow.values[key] = Statistics.median(results.map(\.cpu))
+                cpuRow.spreads[key] = Statistics.spread(results.map(\.cpu))
+            }
+            rows += [rssRow, cpuRow]
+        }
+        rows.append(keyRow)
         return rows
     }
 }
