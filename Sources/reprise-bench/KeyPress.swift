@@ -4,17 +4,17 @@ import SDBus
 import TestSupport
 
 extension Bench {
-    /// Median seconds from a PlayPause sent while Reprise plays to its sink input's change (the cork) reported by the
+    /// Seconds from each PlayPause sent while `contender` plays to its sink input's change (the cork) reported by the
     /// sound server, with presses 1.5 s apart (as a person presses keys: the last save is always over a second old).
-    /// With `slowFsync`, every fsync of Reprise's takes 20 ms longer (an LD_PRELOAD shim built here), as on a
+    /// With `slowFsync`, every fsync of the player's takes 20 ms longer (an LD_PRELOAD shim built here), as on a
     /// laptop's disk: the key path must not notice.
-    func keyPressToCork(binary: String, _ file: String, presses: Int, slowFsync: Bool) throws -> Double? {
-        var contender = Contender.reprise(binary: binary)
+    func keyPressToCork(_ contender: Contender, _ file: String, presses: Int, slowFsync: Bool) throws -> [Double] {
+        var contender = contender
         if slowFsync { contender.environment["LD_PRELOAD"] = try SlowFsync.build(in: workDirectory) }
         var running = try startPlaying(contender, file)
         defer { stop(&running) }
         pump(for: 1)
-        guard let name = contender.busName else { return nil }
+        guard let name = contender.busName else { return [] }
         let path = "/org/mpris/MediaPlayer2", player = "org.mpris.MediaPlayer2.Player"
         var samples: [Double] = []
         for _ in 0..<presses {
@@ -28,7 +28,7 @@ extension Bench {
             pump(for: 1.5)
             try bus.send(destination: name, path: path, interface: player, member: "PlayPause") // playing again, untimed
         }
-        return Statistics.median(samples)
+        return samples
     }
 }
 
