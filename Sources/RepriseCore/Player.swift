@@ -183,15 +183,19 @@ public final class Player {
             }
             return
         }
-        // Announce first: the pipeline follows within a millisecond (a PulseAudio uncork round trip).
+        // The pipeline first (the engine only hands the change to the pipeline's thread): it uncorks the stream
+        // while the loop announces the new status, instead of after everything the announcement runs.
+        let resumed = engine.resume()
         transaction { status = .playing }
-        if !engine.resume() { transaction { streamFailed("the audio output refused to resume") } }
+        if !resumed { transaction { streamFailed("the audio output refused to resume") } }
     }
 
     public func pause() {
         guard status == .playing else { return }
+        // As in play(): the stream is corked on the pipeline's thread while the loop announces.
+        let paused = engine.pause()
         transaction { status = .paused }
-        if !engine.pause() { transaction { streamFailed("the audio output refused to pause") } }
+        if !paused { transaction { streamFailed("the audio output refused to pause") } }
     }
 
     public func playPause() {

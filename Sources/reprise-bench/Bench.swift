@@ -139,17 +139,24 @@ final class Bench {
             result[key] = Statistics.median(values)
             if let spread = Statistics.spread(values) { (result[key + ".low"], result[key + ".high"]) = spread }
         }
-        // Where a round trip goes: the CPU time the player and dbus-daemon spend per call (µs, from schedstat over
-        // all the samples), under `key.player` and `key.bus`.
+        // Where a round trip goes: the CPU time the player, dbus-daemon and this client (the calling thread: sending,
+        // waiting, reading the reply into values) spend per call, in µs, under `key.player`, `key.bus`, `key.client`.
         let playerPID = running.child.pid, busPID = desktop.busPID
+        func threadCPUNanoseconds() -> Int {
+            var now = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+            return now.tv_sec * 1_000_000_000 + now.tv_nsec
+        }
         func timed(_ key: String, _ body: () throws -> Void) rethrows {
             var values: [Double] = []
             let playerBefore = ProcFS.cpuNanoseconds(playerPID), busBefore = ProcFS.cpuNanoseconds(busPID)
+            let clientBefore = threadCPUNanoseconds()
             for _ in 0..<samples {
                 let start = monotonicSeconds()
                 try body()
                 values.append((monotonicSeconds() - start) * 1_000_000)
             }
+            result[key + ".client"] = Double(threadCPUNanoseconds() - clientBefore) / Double(samples) / 1000
             result[key + ".player"] = Double(ProcFS.cpuNanoseconds(playerPID) - playerBefore) / Double(samples) / 1000
             result[key + ".bus"] = Double(ProcFS.cpuNanoseconds(busPID) - busBefore) / Double(samples) / 1000
             record(key, values)

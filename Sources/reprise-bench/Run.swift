@@ -109,8 +109,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows.append(row)
         }
         // Where the round trips go (the profile behind GetAll's ratio): CPU per call in the player and in the bus.
-        for (key, label) in [("ping", "Peer.Ping"), ("getAll", "GetAll(Player)")] {
-            for (part, whose) in [("player", "the player"), ("bus", "dbus-daemon")] {
+        for (key, label) in [("ping", "Peer.Ping"), ("get", "Get(PlaybackStatus)"), ("getAll", "GetAll(Player)")] {
+            for (part, whose) in [("player", "the player"), ("bus", "dbus-daemon"), ("client", "the client")] {
                 var row = Row(figure: "\(label): CPU per call in \(whose)", unit: "µs")
                 for contender in contenders { row.values[contender.name] = latency[contender.name]?[key + "." + part] }
                 rows.append(row)
