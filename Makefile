@@ -10,9 +10,13 @@ all: build
 deps:
 	scripts/install-deps.sh
 
+# The Swift runtime linked statically (fewer pages mapped than its shared libraries), with lld; relative relocations
+# packed (RELR, glibc 2.36+): the loader reads a few KiB instead of 660 KiB of them at every start.
+RELEASE_LINK = --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product reprise
-	$(SWIFT) build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product reprise-cli
+	$(SWIFT) build -c release $(RELEASE_LINK) --product reprise
+	$(SWIFT) build -c release $(RELEASE_LINK) --product reprise-cli
 
 run: build
 	REPRISE_BINARY=.build/release/reprise scripts/demo.sh
