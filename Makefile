@@ -25,6 +25,7 @@ test: deps
 	SWIFT="$(SWIFT)" scripts/run-tests.sh
 
 bench: build
+	$(SWIFT) build -c release $(RELEASE_LINK) --product swift-floor
 	$(SWIFT) build -c release --product reprise-bench
 	.build/release/reprise-bench --binary .build/release/reprise --output build/bench.md
 

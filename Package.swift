@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "reprise-soak", targets: ["reprise-soak"]),
         .executable(name: "silent-player", targets: ["silent-player"]),
         .executable(name: "stream-memory", targets: ["stream-memory"]),
+        .executable(name: "swift-floor", targets: ["swift-floor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -66,6 +67,8 @@ let package = Package(
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
         /// A test tool: prints what the sound server's stream-restore remembers.
         .executableTarget(name: "stream-memory", dependencies: ["PulseKit", "LoopKit"]),
+        /// A benchmark reference: an idle static Swift process, or one that only owns a bus name (`make bench`).
+        .executableTarget(name: "swift-floor", dependencies: ["SDBus"]),
         /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),

@@ -227,6 +227,18 @@ final class Bench {
         return (Double(ProcFS.residentKilobytes(pid)) / 1024, cpu)
     }
 
+    /// RSS (MiB) of a program that plays nothing, `seconds` after it started (an idle reference process).
+    func idleResident(_ command: [String], seconds: Double) throws -> Double {
+        var child = try Child.spawn(command[0], Array(command.dropFirst()), environment: desktop.environment,
+                                    stdout: workDirectory + "/idle.log", stderr: workDirectory + "/idle.log")
+        defer {
+            kill(child.pid, SIGTERM)
+            _ = child.wait()
+        }
+        Thread.sleep(forTimeInterval: seconds)
+        return Double(ProcFS.residentKilobytes(child.pid)) / 1024
+    }
+
     /// Queue scale: start-up with `count` entries (a directory of links) against one entry; memory per entry.
     struct QueueScale {
         var startup: Double?

@@ -81,7 +81,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             throw EndOfRun()
         }
         if videoOnly {
-            say("6/9 video on a private X server (\(runs) runs)")
+            say("6/10 video on a private X server (\(runs) runs)")
             rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3,
                                            seconds: quick ? 3.0 : 10.0)
             throw EndOfRun()
@@ -90,7 +90,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows += try keyPressRows(bench, long, presses: quick ? 8 : 20, contenders: contenders)
             throw EndOfRun()
         }
-        say("1/9 control latency (\(samples) calls each)")
+        say("1/10 control latency (\(samples) calls each)")
         var latency: [String: [String: Double]] = [:]
         for contender in contenders { latency[contender.name] = try bench.controlLatency(contender, long, samples: samples) }
         let ping = latency[reprise.name]?["ping"]
@@ -117,7 +117,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             }
         }
 
-        say("2/9 cold start (\(runs) runs each)")
+        say("2/10 cold start (\(runs) runs each)")
         var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
         var audioRow = Row(figure: "cold start: exec → first sink input", unit: "ms", floorKey: "floor", target: "≤ 1.5× floor")
         /// The median of `seconds` in ms, with its spread, into `row` under `key`.
@@ -135,7 +135,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         rows += [nameRow, audioRow]
 
-        say("3/9 footprint while playing (\(interval) s each, 3 runs)")
+        say("3/10 footprint while playing (\(interval) s each, 3 runs)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.15× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
         // Three runs each, the median with its spread (run to run, RSS moves by a few hundred KiB).
@@ -148,11 +148,26 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             cpuRow.spreads[key] = Statistics.spread(results.map(\.cpu))
         }
         rows += [rssRow, cpuRow]
+        // What any Swift process costs: the language's runtime alone, and with an sd-bus connection owning a name
+        // (swift-floor, built like Reprise beside it), against an idle C process (sleep); 3 runs each, after 3 s.
+        let swiftFloor = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("swift-floor").path
+        if FileManager.default.isExecutableFile(atPath: swiftFloor) {
+            for (command, label) in [(["sleep", "60"], "an idle C process (coreutils sleep)"),
+                                     ([swiftFloor], "an idle static Swift process (its runtime only)"),
+                                     ([swiftFloor, "--bus", "org.example.SwiftFloor"], "a static Swift process owning a bus name (sd-bus)")] {
+                var row = Row(figure: "RSS of \(label)", unit: "MiB", note: "reference processes")
+                let samples = try (0..<3).map { _ in try bench.idleResident(command, seconds: 3) }
+                (row.values[reprise.name], row.spreads[reprise.name]) = (Statistics.median(samples), Statistics.spread(samples))
+                rows.append(row)
+            }
+        } else {
+            say("swift-floor: not built beside \(binary) (make bench builds it), skipped")
+        }
         if basicsOnly { throw EndOfRun() }
         rows += try soundRows(bench, binary: binary, seconds: interval, contender: reprise)
 
         let count = quick ? 2_000 : 10_000
-        say("4/9 queue scale (\(count) entries)")
+        say("4/10 queue scale (\(count) entries)")
         let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
         var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
                              note: "floor: the same with 1 queued")
@@ -178,12 +193,12 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
                  row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
                  row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
 
-        say("5/9 resume after an interruption (\(runs) runs)")
+        say("5/10 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
         resumeRow.values[reprise.name] = try bench.resumeAfterInterruption(binary: binary, long, runs: runs).map { $0 * 1000 }
         rows.append(resumeRow)
 
-        say("6/9 video on a private X server (\(runs) runs)")
+        say("6/10 video on a private X server (\(runs) runs)")
         rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3, seconds: interval)
 
         rows += try keyPressRows(bench, long, presses: quick ? 8 : 20, contenders: contenders)
@@ -211,7 +226,7 @@ private struct EndOfRun: Error {}
 
 /// Section 7: PlayPause → Reprise's sink input corked, normally and with every fsync 20 ms slower.
 private func keyPressRows(_ bench: Bench, _ file: String, presses: Int, contenders: [Contender]) throws -> [Row] {
-    say("7/9 key press → sink input corked (\(presses) presses 1.5 s apart; Reprise again with a slow disk)")
+    say("7/10 key press → sink input corked (\(presses) presses 1.5 s apart; Reprise again with a slow disk)")
     var row = Row(figure: "PlayPause → the player's sink input corked", unit: "ms", target: "< 2 ms")
     var slow = Row(figure: "PlayPause → the player's sink input corked, every fsync 20 ms slower", unit: "ms", target: "< 2 ms")
     func put(_ seconds: [Double], _ row: inout Row, _ name: String) {
@@ -229,7 +244,7 @@ private func keyPressRows(_ bench: Bench, _ file: String, presses: Int, contende
 
 /// Section 8: a call stream appearing → Reprise paused, and gone → playing again, on each sound server.
 private func callRows(binary: String, _ file: String, runs: Int, contender: Contender) throws -> [Row] {
-    say("8/9 calls on each sound server (\(runs) calls each)")
+    say("8/10 calls on each sound server (\(runs) calls each)")
     var rows: [Row] = []
     for server in SoundServerKind.allCases {
         let bench = try Bench(soundServer: server)
@@ -246,7 +261,7 @@ private func callRows(binary: String, _ file: String, runs: Int, contender: Cont
 
 /// Section 9: a queue of 100,000 entries (start-up, AddTrack in the middle, adding another 99,000 while replying).
 private func largeQueueRows(_ bench: Bench, binary: String, _ short: String, count: Int, contender: Contender) throws -> [Row] {
-    say("9/9 a queue of \(count) entries")
+    say("9/10 a queue of \(count) entries")
     let large = try bench.largeQueue(binary: binary, shortFile: short, count: count)
     func row(_ figure: String, _ unit: String, _ value: Double?, scale: Double = 1000) -> Row {
         var row = Row(figure: figure, unit: unit)
