@@ -60,7 +60,7 @@ let package = Package(
         /// `reprise-cli`: the whole command line (verbs, help, completion scripts, and serving as before).
         .executableTarget(name: "reprise-cli", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport"]),
+        .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport", "RepriseCore"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).

@@ -1,4 +1,5 @@
 import Foundation
+import RepriseCore
 import TestSupport
 
 /// The whole benchmark run; returns the exit status.
@@ -219,7 +220,9 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     return 0
 }
 
-func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+/// A progress or error line on stderr, through the terminal sanitiser: it may carry other programs' text (window
+/// titles, errors with a player's log).
+func say(_ line: String) { FileHandle.standardError.write(Data((TerminalText.sanitized(line) + "\n").utf8)) }
 
 /// Ends a partial run (`--only`) early, with the rows taken so far.
 private struct EndOfRun: Error {}
