@@ -69,6 +69,7 @@ extension Playbin {
             return false
         }
         videoSink = sink
+        rp_playbin_decode_video(element)
         let videoSink = ElementReference(pointer: sink)
         thread.perform { pipeline, _ in rp_object_set_object(pipeline.raw, "video-sink", videoSink.raw) }
         flags = UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME | RP_PLAY_FLAG_VIDEO | RP_PLAY_FLAG_TEXT)

@@ -75,6 +75,7 @@ public final class Playbin {
         self.iconName = iconName
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(element))
         rp_object_set_flags(UnsafeMutableRawPointer(element), "flags", flags)
+        _ = rp_playbin_sound_only(element) // until enableVideo: no video sink of playbin's choosing, nothing decoded
         if let made = gst_element_factory_make("pulsesink", Self.audioOutputName) {
             let sinkPointer = UnsafeMutableRawPointer(made)
             sink = sinkPointer

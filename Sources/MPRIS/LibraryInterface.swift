@@ -74,7 +74,7 @@ final class LibraryInterface: ReadOnlyInterface {
                 let done: (PlayerError?) -> Void = { error in
                     if let error { return call.fail(error.dbusError) }
                     if !enqueue { player.play() }
-                    call.reply([.uint32(UInt32(uris.count))])
+                    call.reply([.uint32(UInt32(clamping: uris.count))])
                 }
                 if enqueue {
                     player.appendTracks(uris, completion: done)

@@ -51,7 +51,7 @@ final class ChaptersInterface: ReadOnlyInterface {
                 .structure([.string($0.title), .int64($0.startMicroseconds)])
             })
         case "Current":
-            return .int32(Int32(player.announcedChapterIndex ?? -1))
+            return .int32(Int32(clamping: player.announcedChapterIndex ?? -1))
         default:
             throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }

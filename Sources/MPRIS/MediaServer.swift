@@ -168,14 +168,14 @@ final class MediaServerTree {
             let containers = children?.count ?? 0
             let tracks = children == nil || isFolder(node) ? trackCount(node) : 0
             if node == .root || node == .playlists { refreshPlaylists() }
-            return [("ChildCount", .uint32(UInt32(containers + tracks))), ("ItemCount", .uint32(UInt32(tracks))),
-                    ("ContainerCount", .uint32(UInt32(containers))), ("Searchable", .bool(true))]
+            return [("ChildCount", .uint32(UInt32(clamping: containers + tracks))), ("ItemCount", .uint32(UInt32(clamping: tracks))),
+                    ("ContainerCount", .uint32(UInt32(clamping: containers))), ("Searchable", .bool(true))]
         case Self.itemInterface where isItem:
             guard let entry = items[path] else { return nil }
             let track = entry.track
             return [("URLs", .strings([entry.uri])), ("MIMEType", .string(LibraryTrack.mimeType(MediaURI(entry.uri)?.path ?? entry.uri))),
                     ("Artist", .string(track?.artist ?? "")), ("Album", .string(track?.album ?? "")), ("Genre", .string(track?.genre ?? "")),
-                    ("TrackNumber", .int32(Int32(track?.track ?? -1))),
+                    ("TrackNumber", .int32(track?.track.flatMap { Int32(exactly: $0) } ?? -1)), // a damaged row: unknown
                     ("Duration", .int32(Int32(clamping: (track?.lengthMicroseconds ?? -1_000_000) / 1_000_000)))]
         default:
             return nil

@@ -123,7 +123,7 @@ public final class VideoInterface: InterfaceImplementation {
                                      .int64(item.skippableAfterMicroseconds ?? -1)])
             }
             return .array(elementSignature: "(sxxbbx)", items)
-        case "ActiveInterstitial": return .int32(Int32(player.activeInterstitialIndex ?? -1))
+        case "ActiveInterstitial": return .int32(Int32(clamping: player.activeInterstitialIndex ?? -1))
         case "CanSkipInterstitial": return .bool(player.canSkipInterstitial)
         default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
         }

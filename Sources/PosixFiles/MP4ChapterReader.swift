@@ -29,7 +29,7 @@ public enum MP4ChapterReader {
             } else if size == 0 {
                 size = fileSize - offset
             }
-            guard size >= headerSize, offset + size <= fileSize else { return nil }
+            guard size >= headerSize, size <= fileSize - offset else { return nil } // no sum that can overflow
             if offset == 0, String(decoding: header[4..<8], as: UTF8.self) != "ftyp" { return nil } // not MP4
             if String(decoding: header[4..<8], as: UTF8.self) == "moov" {
                 let bodySize = size - headerSize

@@ -153,7 +153,7 @@ public enum MP4Chapters {
             } else if size == 0 {
                 size = bytes.endIndex - at
             }
-            guard size >= header, at + size <= bytes.endIndex else { return nil }
+            guard size >= header, size <= bytes.endIndex - at else { return nil } // no sum that can overflow
             if Array(bytes[at + 4..<at + 8]) == wanted { return bytes[at + header..<at + size] }
             at += size
         }

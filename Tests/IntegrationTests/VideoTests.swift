@@ -255,6 +255,10 @@ import TestSupport
         #expect(try session.get("Fullscreen", interface: Self.root) == .bool(false))
         #expect(session.log(of: pid).contains("no display"))
         #expect(session.waitFor { (session.position() ?? 0) > 500_000 }, "it plays on")
+        // With a desktop's plugin set (plugins-bad's DirectFB sink crashed the process here), no video sink is left to
+        // autoplugging and nothing decodes the picture: theoradec's plugin is never even loaded.
+        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+        #expect(!maps.isEmpty && !maps.contains("libgsttheora") && !maps.contains("libgstdirectfb"), "video decoded or a sink autoplugged")
     }
 
     @Test func networkVideoThatBuffersShowsLoadingThenPlays() throws {

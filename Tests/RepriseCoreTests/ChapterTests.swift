@@ -1,4 +1,6 @@
 import CoreTestDoubles
+import Glibc
+import PosixFiles
 import Testing
 @testable import RepriseCore
 
@@ -49,6 +51,24 @@ import Testing
         let moov = box("mvhd", [0, 0, 0, 0]) + box("udta", box("meta", []) + box("chpl", body))
         #expect(MP4Chapters.chplBody(inMoovBody: moov) == body)
         #expect(MP4Chapters.chplBody(inMoovBody: [0, 0, 0, 200] + Array("udta".utf8)) == nil, "a size past the end")
+    }
+
+    /// A 64-bit box size near `Int64.max` is refused, in a `moov` body and at the top level of a file (it trapped in
+    /// `offset + size`).
+    @Test func boxSizesNearTheLargestIntegerAreRefusedNotTrapped() throws {
+        let huge: [UInt8] = [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0]
+        let udta = [0, 0, 0, 1] + Array("udta".utf8) + huge + [UInt8](repeating: 0, count: 16)
+        #expect(MP4Chapters.chplBody(inMoovBody: udta) == nil)
+        let ftyp: [UInt8] = [0, 0, 0, 16] + Array("ftypM4A ".utf8) + [0, 0, 0, 0]
+        for type in ["free", "moov"] {
+            let path = "/tmp/reprise-chapter-test-\(getpid())-\(type).m4b"
+            defer { unlink(path) }
+            let bytes = ftyp + [0, 0, 0, 1] + Array(type.utf8) + huge + [UInt8](repeating: 0, count: 64)
+            let file = try #require(fopen(path, "wb"))
+            _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, bytes.count, file) }
+            fclose(file)
+            #expect(MP4ChapterReader.chapters(atPath: path) == nil, "\(type)")
+        }
     }
 
     @Test func thePlayerAnnouncesTheChapterAndMovesBetweenThem() throws {

@@ -76,6 +76,11 @@ bool rp_map_r128_gains(GstElement *element);
 
 /* ---- Video: the sink that keeps frames for the window, playbin's streams ------------------------------------------------------ */
 
+/** Sound only: a fakesink as video sink and no video decoder plugged (never a sink playbin picks itself, such as
+ *  DirectFB's, which crashes without a display). False when fakesink is missing. */
+bool rp_playbin_sound_only(GstElement *playbin);
+/** Decodes video again (before giving playbin a real video sink). */
+void rp_playbin_decode_video(GstElement *playbin);
 /** A bin (convert, scale to a set size, crop, convert to BGRx, a clock-synchronised fakesink) that keeps the latest
  *  frame. `notify(userdata)` runs on the default main context (the event loop) after a new frame arrived, at most
  *  one pending at a time; the frame itself never leaves C on the streaming thread. NULL when an element is missing. */
