@@ -3,8 +3,21 @@
 #include <string.h>
 #include <gst/tag/tag.h>
 
-/* Multiple values of a tag (2,000 artists, say) reach the sound server joined into one string. */
+/* Multiple values of a tag (2,000 artists, say) reach the sound server joined into one string. The cut applies only to
+ * what pulsesink hands to the server: the whole list is posted first (RP_FULL_TAGS_MESSAGE) for Reprise to read, and
+ * the cut copy is marked (RP_CUT_COPY_TAG) so that the sink's own tag message of it is not read as the stream's tags. */
 #define RP_MAX_TAG_VALUES 16
+#define RP_FULL_TAGS_MESSAGE "reprise-full-tags"
+#define RP_CUT_COPY_TAG "reprise-cut-copy"
+
+static void register_cut_copy_tag(void) {
+    static gsize registered = 0;
+    if (g_once_init_enter(&registered)) {
+        gst_tag_register(RP_CUT_COPY_TAG, GST_TAG_FLAG_META, G_TYPE_BOOLEAN, "reprise cut copy",
+                         "the tags as cut for the sound server", NULL);
+        g_once_init_leave(&registered, 1);
+    }
+}
 
 typedef struct {
     guint max_bytes;
@@ -49,8 +62,28 @@ static void copy_cut(const GstTagList *list, const gchar *tag, gpointer data) {
     }
 }
 
+typedef struct {
+    guint max_bytes;
+    GString *text;
+} rp_cut_report;
+
+/* "artist: 2000 values, title: 70000 bytes": what the sound server's copy loses, for the log. */
+static void describe_cut(const GstTagList *list, const gchar *tag, gpointer data) {
+    rp_cut_report *report = data;
+    if (gst_tag_get_type(tag) != G_TYPE_STRING) return;
+    guint count = gst_tag_list_get_tag_size(list, tag);
+    gsize longest = 0;
+    for (guint index = 0; index < count; index++) {
+        const gchar *text = NULL;
+        if (gst_tag_list_peek_string_index(list, tag, index, &text) && text) longest = MAX(longest, strlen(text));
+    }
+    if (count <= RP_MAX_TAG_VALUES && longest <= report->max_bytes) return;
+    if (report->text->len > 0) g_string_append(report->text, ", ");
+    if (count > RP_MAX_TAG_VALUES) g_string_append_printf(report->text, "%s: %u values", tag, count);
+    else g_string_append_printf(report->text, "%s: %" G_GSIZE_FORMAT " bytes", tag, longest);
+}
+
 static GstPadProbeReturn limit_tags(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-    (void)pad;
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
     if (!event || GST_EVENT_TYPE(event) != GST_EVENT_TAG) return GST_PAD_PROBE_OK;
     GstTagList *list = NULL;
@@ -58,9 +91,19 @@ static GstPadProbeReturn limit_tags(GstPad *pad, GstPadProbeInfo *info, gpointer
     rp_tag_limit limit = { .max_bytes = GPOINTER_TO_UINT(data), .too_long = FALSE, .copy = NULL };
     gst_tag_list_foreach(list, find_long_string, &limit);
     if (!limit.too_long) return GST_PAD_PROBE_OK;
+    GstElement *sink = GST_ELEMENT(gst_pad_get_parent(pad));
+    if (sink) {
+        GString *cut = g_string_new(NULL);
+        gst_tag_list_foreach(list, describe_cut, &(rp_cut_report){ .max_bytes = limit.max_bytes, .text = cut });
+        GstStructure *whole = gst_structure_new(RP_FULL_TAGS_MESSAGE, "tags", GST_TYPE_TAG_LIST, list, "cut", G_TYPE_STRING, cut->str, NULL);
+        g_string_free(cut, TRUE);
+        gst_element_post_message(sink, gst_message_new_element(GST_OBJECT(sink), whole));
+        gst_object_unref(sink);
+    }
     limit.copy = gst_tag_list_new_empty();
     gst_tag_list_set_scope(limit.copy, gst_tag_list_get_scope(list));
     gst_tag_list_foreach(list, copy_cut, &limit);
+    gst_tag_list_add(limit.copy, GST_TAG_MERGE_REPLACE, RP_CUT_COPY_TAG, TRUE, NULL);
     GstEvent *replacement = gst_event_new_tag(limit.copy); /* takes the list */
     gst_event_unref(event);
     GST_PAD_PROBE_INFO_DATA(info) = replacement;
@@ -68,6 +111,7 @@ static GstPadProbeReturn limit_tags(GstPad *pad, GstPadProbeInfo *info, gpointer
 }
 
 bool rp_limit_tag_strings(GstElement *element, unsigned max_bytes) {
+    register_cut_copy_tag();
     GstPad *pad = gst_element_get_static_pad(element, "sink");
     if (!pad) return false;
     gulong id = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, limit_tags, GUINT_TO_POINTER(max_bytes), NULL);
@@ -210,6 +254,21 @@ const char *rp_message_stream_title(GstMessage *message) {
     const GstStructure *structure = gst_message_get_structure(message);
     if (!structure || !gst_structure_has_name(structure, RP_STREAM_TITLE_MESSAGE)) return NULL;
     return gst_structure_get_string(structure, "title");
+}
+
+GstTagList *rp_message_full_tags(GstMessage *message, char **cut) {
+    if (GST_MESSAGE_TYPE(message) != GST_MESSAGE_ELEMENT) return NULL;
+    const GstStructure *structure = gst_message_get_structure(message);
+    if (!structure || !gst_structure_has_name(structure, RP_FULL_TAGS_MESSAGE)) return NULL;
+    GstTagList *list = NULL;
+    if (!gst_structure_get(structure, "tags", GST_TYPE_TAG_LIST, &list, NULL) || !list) return NULL;
+    *cut = g_strdup(gst_structure_get_string(structure, "cut"));
+    return list;
+}
+
+bool rp_tag_list_is_cut_copy(const GstTagList *list) {
+    gboolean marked = FALSE;
+    return gst_tag_list_get_boolean(list, RP_CUT_COPY_TAG, &marked) && marked;
 }
 
 void rp_post_live_titles_early(GstElement *playbin) {

@@ -88,7 +88,8 @@ public enum PipelineMessage: Sendable, Equatable {
             var list: UnsafeMutablePointer<GstTagList>? = nil
             gst_message_parse_tag(message, &list)
             if let list {
-                self = .tags(StreamTags(list))
+                // The copy cut for the sound server: the whole list came just before it (below).
+                self = rp_tag_list_is_cut_copy(list) ? .other : .tags(StreamTags(list))
                 gst_tag_list_unref(list)
             } else {
                 self = .other
@@ -129,8 +130,15 @@ public enum PipelineMessage: Sendable, Equatable {
                 return TOCChapter(title: titles[index].map { String(cString: $0) }, startNanoseconds: starts[index])
             })
         case GST_MESSAGE_ELEMENT:
+            var cut: UnsafeMutablePointer<CChar>? = nil
             if let title = rp_message_stream_title(message) {
                 self = .streamTitle(String(cString: title))
+            } else if let list = rp_message_full_tags(message, &cut) {
+                var tags = StreamTags(list)
+                tags.cutForSoundServer = cut.map { String(cString: $0) }
+                g_free(cut)
+                gst_tag_list_unref(list)
+                self = .tags(tags)
             } else {
                 self = .other
             }

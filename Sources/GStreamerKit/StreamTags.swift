@@ -22,6 +22,8 @@ public struct StreamTags: Sendable, Equatable {
     public var chapterComments: [String] = []
     /// The LOCATION tag: where it was recorded, or a live stream's homepage (its `icy-url` header).
     public var location: String?
+    /// What the sound server's copy of these tags left out ("artist: 2000 values"), when it was cut; these are whole.
+    public var cutForSoundServer: String?
 
     public init() {}
 

@@ -218,6 +218,7 @@ final class GStreamerEngine: PlaybackEngine {
             onStreamReady?(subtitleURI)
         case .tags(let tags) where loaded && !playbin.isSwitchPending:
             playbin.applyReplayGain() // the stream's gain may have changed: the limiter follows
+            if let cut = tags.cutForSoundServer { log.info("tags: the sound server's copy is cut (\(cut)); Reprise keeps them whole") }
             // While a handed-over stream waits to start, its tags may already arrive: they are not the current track's.
             player.engineDidReadTags(TrackTags(tags))
             if !tags.chapterComments.isEmpty { player.engineDidReadChapters(VorbisChapterComments.chapters(in: tags.chapterComments)) }

@@ -10,12 +10,13 @@ import TestSupport
     static let interface = "app.reprise.Chapters1"
 
     /// A 12 s tone with chapters at 0, 4 and 8 s, in the format of `name`'s extension.
-    static func book(_ name: String, in directory: String, seconds: Int = 12, chapterStarts: [Int] = [0, 4, 8]) throws -> String {
+    static func book(_ name: String, in directory: String, seconds: Int = 12, chapterStarts: [Int] = [0, 4, 8],
+                     titles: [String] = chapters) throws -> String {
         let path = directory + "/" + name
         var metadata = ";FFMETADATA1\ntitle=Book\nartist=Reader\n"
         for (index, start) in chapterStarts.enumerated() {
             let end = index + 1 < chapterStarts.count ? chapterStarts[index + 1] : seconds
-            metadata += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(start * 1000)\nEND=\(end * 1000)\ntitle=\(chapters[index])\n"
+            metadata += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(start * 1000)\nEND=\(end * 1000)\ntitle=\(titles[index])\n"
         }
         let metadataPath = path + ".ffmetadata"
         try metadata.write(toFile: metadataPath, atomically: true, encoding: .utf8)
@@ -27,7 +28,7 @@ import TestSupport
             for (index, start) in chapterStarts.enumerated() {
                 let number = String(format: "%03d", index)
                 arguments += ["-metadata", String(format: "CHAPTER\(number)=%02d:%02d:%02d.000", start / 3600, start / 60 % 60, start % 60),
-                              "-metadata", "CHAPTER\(number)NAME=\(chapters[index])"]
+                              "-metadata", "CHAPTER\(number)NAME=\(titles[index])"]
             }
         }
         let result = try runCommand("ffmpeg", arguments + [path])
@@ -58,6 +59,20 @@ import TestSupport
         #expect(text.output.contains("▶ 1. 0:00  Opening"), "\(text.output)")
         let status = try runCommand(repriseBinary, ["status"], environment: session.environment)
         #expect(status.output.contains("chapter Opening"), "\(status.output)")
+    }
+
+    /// 20 CHAPTERnnn pairs are 40 values of one tag: all of them are read (16 values a tag reached Reprise: 8 chapters).
+    @Test(arguments: ["many.flac", "many.ogg"])
+    func aBookWithManyChapterCommentsKeepsThemAll(_ name: String) throws {
+        let session = try Session()
+        defer { session.close() }
+        let titles = (1...20).map { "Part \($0)" }
+        let file = try Self.book(name, in: session.directory, seconds: 40, chapterStarts: Array(stride(from: 0, to: 40, by: 2)), titles: titles)
+        let pid = try session.launch([file])
+        #expect(session.waitFor { session.status() == "Playing" && chapter(session) == "Part 1" })
+        #expect(session.waitFor { ((try? chapterList(session)) ?? []).count == 20 }, "\(name): \((try? chapterList(session)) ?? [])")
+        #expect(try chapterList(session).map(\.title) == titles)
+        #expect(session.log(of: pid).contains("the sound server's copy is cut (extended-comment: 40 values)"), "\(session.log(of: pid))")
     }
 
     @Test func movingByChapterFromTheCLIDBusAndTheCustomActions() throws {
@@ -91,6 +106,8 @@ import TestSupport
                 == "org.freedesktop.DBus.Error.InvalidArgs")
         let bad = try runCommand(repriseBinary, ["chapter", "9"], environment: session.environment)
         #expect(bad.status != 0 && bad.errors.contains("chapters 1 to 3"), "\(bad.errors)")
+        let huge = try runCommand(repriseBinary, ["chapter", "5000000000"], environment: session.environment)
+        #expect(huge.status == 1 && huge.errors.contains("chapters 1 to 3"), "past UInt32 (it trapped): \(huge.errors)")
 
         // The custom actions.
         let actions = try runCommand(repriseBinary, ["actions"], environment: session.environment)

@@ -68,6 +68,11 @@ GstElement *rp_audio_output_new(GstElement *sink, GstElement **gain);
  * into one) to PulseAudio as stream properties, and the sound server drops the whole connection when one
  * is over 64 KiB. Runs on the streaming thread, in C. */
 bool rp_limit_tag_strings(GstElement *element, unsigned max_bytes);
+/** The whole tag list of a RP_FULL_TAGS element message (posted before a cut copy reaches the sink), with what the
+ *  cut left out in `cut` (free both), or NULL. */
+GstTagList *rp_message_full_tags(GstMessage *message, char **cut);
+/** True for the copy cut for the sound server (the sink's tag message of it is not the stream's tags). */
+bool rp_tag_list_is_cut_copy(const GstTagList *list);
 
 /** Adds ReplayGain track and album gains to the TAG events reaching `element`'s sink pad from Opus's
  *  R128_TRACK_GAIN and R128_ALBUM_GAIN comments (Q7.8 dB towards -23 LUFS, so +5 dB for ReplayGain's -18 LUFS),

@@ -58,7 +58,7 @@ struct ChapterCommand: ParsableCommand {
     @Argument(help: "next, previous, or a chapter number (from 1)") var which: String
 
     func validate() throws {
-        guard ["next", "previous", "prev"].contains(which.lowercased()) || (UInt32(which).map { $0 >= 1 } ?? false) else {
+        guard ["next", "previous", "prev"].contains(which.lowercased()) || (Int(which).map { $0 >= 1 } ?? false) else {
             throw ValidationError("'\(TerminalText.sanitized(which))' is not next, previous or a chapter number")
         }
     }
@@ -70,7 +70,8 @@ struct ChapterCommand: ParsableCommand {
             switch which.lowercased() {
             case "next": try client.call("Next", interface: interface)
             case "previous", "prev": try client.call("Previous", interface: interface)
-            default: try client.call("GoTo", [.uint32(UInt32(which)! - 1)], interface: interface) // validated: 1...UInt32.max
+            default: // validated: a number from 1; past UInt32 it is out of range like any missing chapter, and the service says so
+                try client.call("GoTo", [.uint32(UInt32(clamping: Int(which)! - 1))], interface: interface)
             }
             target.reportDone()
         }
