@@ -57,7 +57,11 @@ public final class LibraryScanner {
                 progress.seen += 1
                 let previous = known.removeValue(forKey: file.path)
                 if let previous, previous.size == file.size, previous.modified == file.modified, previous.available { continue }
-                pending.append((read(file.path), file.size, file.modified))
+                guard let track = read(file.path) else { // no longer a regular file: forgotten with the files gone
+                    if let previous { known[file.path] = previous }
+                    continue
+                }
+                pending.append((track, file.size, file.modified))
                 progress.read += 1
                 if pending.count >= 100 || progress.read % 20 == 0 { report(progress) }
                 if pending.count >= 100 {
@@ -76,10 +80,11 @@ public final class LibraryScanner {
     /// Reads one file again (a change seen by inotify); forgets it when it is gone or no longer music.
     public func update(path: String, root: String) throws {
         var info = stat()
-        guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, Self.isMusic(path) else {
+        guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, Self.isMusic(path),
+              let track = read(path) else {
             return try store.remove(path: path)
         }
-        try store.store(read(path), root: root, size: Int64(info.st_size), modified: Self.modified(info))
+        try store.store(track, root: root, size: Int64(info.st_size), modified: Self.modified(info))
     }
 
     /// Reads the new and changed files under `folder` (a directory created or moved in while Reprise runs).
@@ -90,7 +95,8 @@ public final class LibraryScanner {
         try store.batch {
             for (path, size, modified) in found {
                 if let state = known[path], state.size == size, state.modified == modified, state.available { continue }
-                try store.store(read(path), root: root, size: size, modified: modified)
+                guard let track = read(path) else { continue }
+                try store.store(track, root: root, size: size, modified: modified)
             }
         }
     }
@@ -117,11 +123,16 @@ public final class LibraryScanner {
         }
     }
 
-    /// The tags of one file (what cannot be read keeps its name as its title).
-    private func read(_ path: String) -> LibraryTrack {
+    /// The tags of one file (what cannot be read keeps its name as its title); nil when it is no longer a regular
+    /// file. The discoverer reads it through the descriptor opened here: a file replaced by a FIFO since the walk
+    /// would block GStreamer's open (and this worker) for good.
+    private func read(_ path: String) -> LibraryTrack? {
         if discoverer == nil { discoverer = Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) }
+        guard let file = OpenedRegularFile(path: path) else { return nil }
         var track = LibraryTrack(path: path)
-        guard let media = discoverer?.discoverNow(MediaURI.file(path: path)), media.error == nil else { return track }
+        let discovered = discoverer?.discoverNow(MediaURI.file(path: file.procPath))
+        file.close()
+        guard let media = discovered, media.error == nil else { return track }
         let tags = TrackTags(title: media.tags.title, artists: media.tags.artists, album: media.tags.album,
                              albumArtists: media.tags.albumArtists, genres: media.tags.genres).sanitized()
         track.title = tags.title

@@ -19,11 +19,14 @@ public final class LibraryStore {
         public var available: Bool
     }
 
+    /// Opens the index; only a file that is damaged, not a database, or from a newer Reprise is moved aside and
+    /// rebuilt. Any other error (busy, locked by another process, a full or read-only disk, a symbolic link) is
+    /// thrown with the file left as it is: the caller tries again later.
     public init(path: String, log: (String) -> Void) throws(SQLiteError) {
         self.path = path
         do {
             database = try Self.open(path)
-        } catch {
+        } catch where error.isCorruption {
             log("library: \(path) is unusable (\(error)); moving it aside and building the library again")
             for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, path + ".broken" + suffix) }
             database = try Self.open(path)
@@ -32,10 +35,16 @@ public final class LibraryStore {
 
     private static func open(_ path: String) throws(SQLiteError) -> Database {
         // Private like the rest of what Reprise writes (SQLite gives its WAL and shared-memory files the database's mode).
-        let descriptor = RawPath.withCString(path) { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        // Never through a symbolic link: a link there is refused, not followed to create or open its target.
+        let descriptor = RawPath.withCString(path) { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) }
         if descriptor >= 0 {
-            fchmod(descriptor, 0o600)
+            var info = stat()
+            let regular = fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            if regular { fchmod(descriptor, 0o600) }
             close(descriptor)
+            guard regular else { throw SQLiteError.cannotOpen("\(path) is not a regular file") }
+        } else if errno == ELOOP {
+            throw SQLiteError.cannotOpen("\(path) is a symbolic link; not followed")
         }
         let database = try Database(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
@@ -46,9 +55,7 @@ public final class LibraryStore {
             throw SQLiteError(code: 26, message: "schema \(version) is newer than this Reprise's \(schemaVersion)")
         }
         if version < 1 { try migrateToVersion1(database) }
-        guard (try? database.prepare("SELECT count(*) FROM tracks").firstInt()) != nil else {
-            throw SQLiteError(code: 11, message: "the tracks table is unreadable")
-        }
+        _ = try database.prepare("SELECT count(*) FROM tracks").firstInt() // its own error: damaged, or busy
         return database
     }
 

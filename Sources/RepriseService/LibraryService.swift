@@ -50,10 +50,31 @@ final class LibraryService: LibraryAccess {
                 dormant = true
                 return log.info("library: no music folder (\(folders.joined(separator: ", "))) and no index: not opened")
             }
-            status.problem = problem
-            if let problem { log.warning("library: \(problem)") }
+            if let problem {
+                if problem != status.problem { log.warning("library: \(problem); trying again in the background, the file kept") }
+                status.problem = problem
+                return retryOpening()
+            }
+            status.problem = nil
+            openRetryMilliseconds = 1000
             rescan()
         }
+    }
+
+    /// The index could not be opened for a reason other than damage (busy, locked, a full disk): the file stays as
+    /// it is and opening is tried again, less and less often (at most a minute apart); meanwhile there is no library.
+    private var openRetryMilliseconds: UInt32 = 1000
+    private var openRetryPending = false
+
+    private func retryOpening() {
+        guard !openRetryPending else { return }
+        openRetryPending = true
+        loop.once(afterMilliseconds: openRetryMilliseconds) { [weak self] in
+            guard let self else { return }
+            openRetryPending = false
+            start()
+        }
+        openRetryMilliseconds = min(openRetryMilliseconds * 2, 60_000)
     }
 
     func rescan() {
@@ -61,7 +82,7 @@ final class LibraryService: LibraryAccess {
             dormant = false
             return start()
         }
-        guard status.problem == nil else { return }
+        guard status.problem == nil else { return start() } // asked for: try opening now
         guard !status.scanning else { return rescanQueued = true }
         status.scanning = true
         status.scanned = 0
@@ -210,6 +231,7 @@ final class LibraryWorker: @unchecked Sendable {
 
     /// Opens (or rebuilds) the index; a problem that leaves no library, or nil.
     func open(log: @escaping (String) -> Void) -> String? {
+        guard store == nil else { return nil }
         let directory = String(databasePath[..<(databasePath.lastIndex(of: "/") ?? databasePath.endIndex)])
         _ = DurableFile.makePrivateDirectories(directory, ownComponents: 1)
         do {

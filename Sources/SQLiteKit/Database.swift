@@ -9,18 +9,22 @@ public struct SQLiteError: Error, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-    /// The file is not a database, or is damaged.
+    /// The file is not a database, or is damaged: only this justifies setting a database aside. Busy, locked, full,
+    /// read-only, I/O and permission errors say nothing of the file's content.
     public var isCorruption: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
+    /// The file cannot be opened (SQLITE_CANTOPEN): not a regular file, a symbolic link, no permission.
+    public static func cannotOpen(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_CANTOPEN, message: message) }
 }
 
 /// One SQLite connection, used from one thread at a time (the caller's worker).
 public final class Database {
     private var handle: OpaquePointer?
 
-    /// Opens (creating) the database at `path`, with a busy timeout and foreign keys on.
+    /// Opens (creating) the database at `path`, with a busy timeout; a symbolic link at `path` is refused
+    /// (`SQLITE_CANTOPEN`), never followed.
     public init(path: String) throws(SQLiteError) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"

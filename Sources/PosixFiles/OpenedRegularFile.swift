@@ -1,0 +1,26 @@
+import Glibc
+import RepriseCore
+
+/// A regular file opened without blocking and checked on its descriptor, so that what is read afterwards is that
+/// very file even if its name now points to a FIFO or a device: GStreamer is given ``procPath`` (the descriptor's
+/// own name under `/proc/self/fd`), whose open cannot block. Closed by ``close()``.
+public struct OpenedRegularFile: ~Copyable {
+    public let descriptor: Int32
+
+    /// Nil when `path` is missing, a symbolic link, or anything but a regular file.
+    public init?(path: String) {
+        let descriptor = RawPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    /// A path that opens the same file (the same inode), whatever its name is now.
+    public var procPath: String { "/proc/self/fd/\(descriptor)" }
+
+    public consuming func close() { Glibc.close(descriptor) }
+}
