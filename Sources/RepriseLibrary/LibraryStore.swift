@@ -247,7 +247,7 @@ public final class LibraryStore {
         let folders = try database.prepare("SELECT folder, count(*) FROM tracks WHERE available = 1 GROUP BY folder")
         try folders.bind([])
         while try folders.step() {
-            if let folder = folders.text(0) { outline.folders[folder] = Int(folders.int(1) ?? 0) }
+            if let folder = folders.text(0) { outline.addFolder(folder, tracks: Int(folders.int(1) ?? 0)) }
         }
         return outline
     }

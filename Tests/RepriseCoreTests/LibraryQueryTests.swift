@@ -10,6 +10,33 @@ import Testing
         #expect(LibraryQuery(String(repeating: "a ", count: 100)).words.count == 16)
     }
 
+    /// 2 MB of accented letters in one search: folding is linear (appending each replacement to a string was
+    /// quadratic: minutes for this on the event loop).
+    @Test func foldingLongAccentedTextIsLinear() {
+        let query = LibraryQuery(String(repeating: "àéîõü", count: 400_000))
+        #expect(query.words.count == 1 && query.words[0].utf8.count == 2_000_000 && query.words[0].hasPrefix("aeiou"))
+        #expect(LibraryQuery(String(repeating: "é ", count: 1_000_000)).words == Array(repeating: "e", count: 16))
+    }
+
+    /// 100,000 folders, each listed: every listing looks only at its own folder (it looked at every folder, so
+    /// MediaServer2's container search was quadratic in the folder count).
+    @Test func theFolderOutlineListsEachFolderFromItsOwnChildren() {
+        var outline = LibraryOutline()
+        outline.roots = ["/music"]
+        for artist in 0..<1000 { for album in 0..<100 { outline.addFolder("/music/a\(artist)/b\(album)", tracks: 2) } }
+        outline.addFolder("/music", tracks: 1)
+        var seen = 0, queue = ["/music"]
+        while let folder = queue.popLast() {
+            let children = outline.subfolders(of: folder)
+            seen += children.count
+            queue += children.map { folder + "/" + $0 }
+        }
+        #expect(seen == 1000 + 100_000)
+        #expect(outline.subfolders(of: "/music/a7") == (0..<100).map { "b\($0)" }.sorted { ($0.lowercased(), $0) < ($1.lowercased(), $1) })
+        #expect(outline.hasFolder("/music/a7") && outline.hasFolder("/music/a7/b9") && !outline.hasFolder("/music/a7/b9/c"))
+        #expect(outline.subfolders(of: "/") == ["music"] && outline.folders["/music"] == 1)
+    }
+
     @Test func matchingIsByWordPrefixWithoutCaseOrAccents() {
         #expect(LibraryQuery("kind blu").matches("Kind of Blue"))
         #expect(!LibraryQuery("ind").matches("Kind of Blue"), "prefixes of words, not inner parts")

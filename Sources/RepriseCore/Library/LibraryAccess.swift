@@ -41,8 +41,11 @@ public struct LibraryOutline: Sendable, Equatable {
     public var albums: [String: Int] = [:]
     /// Genre → tracks.
     public var genres: [String: Int] = [:]
-    /// Folder (absolute path) → tracks directly in it.
-    public var folders: [String: Int] = [:]
+    /// Folder (absolute path) → tracks directly in it (added with ``addFolder(_:tracks:)``).
+    public private(set) var folders: [String: Int] = [:]
+    /// Folder → the names of the folders directly in it that hold music (in them or below): every ancestor of a
+    /// folder with music, kept as folders are added so that listing a folder never looks at every other one.
+    private var subfolderNames: [String: Set<String>] = [:]
     /// The music folders indexed (the tree's top folders).
     public var roots: [String] = []
 
@@ -55,19 +58,25 @@ public struct LibraryOutline: Sendable, Equatable {
         if let genre { genres[genre, default: 0] += count }
     }
 
-    /// The folders directly inside `folder` that hold music (in them or below), by name.
-    public func subfolders(of folder: String) -> [String] {
-        var names = Set<String>()
-        for path in folders.keys where path.hasPrefix(folder + "/") {
-            let rest = path.dropFirst(folder.count + 1)
-            names.insert(String(rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]))
+    /// Records `tracks` tracks directly in `folder` (an absolute path); linear in the path's length.
+    public mutating func addFolder(_ folder: String, tracks: Int) {
+        folders[folder, default: 0] += tracks
+        var path = Substring(folder)
+        while let slash = path.lastIndex(of: "/"), slash != path.startIndex || path.count > 1 {
+            let parent = slash == path.startIndex ? "/" : String(path[..<slash])
+            let name = String(path[path.index(after: slash)...])
+            guard subfolderNames[parent, default: []].insert(name).inserted else { break } // its ancestors are known
+            path = Substring(parent)
+            if parent == "/" { break }
         }
-        return Self.sorted(names)
     }
+
+    /// The folders directly inside `folder` that hold music (in them or below), by name.
+    public func subfolders(of folder: String) -> [String] { Self.sorted(subfolderNames[folder] ?? []) }
 
     /// Whether `folder` is a root or lies under one and holds music.
     public func hasFolder(_ folder: String) -> Bool {
-        roots.contains(folder) || folders[folder] != nil || folders.keys.contains { $0.hasPrefix(folder + "/") }
+        roots.contains(folder) || folders[folder] != nil || subfolderNames[folder] != nil
     }
 
     /// Names sorted as people read them (case-insensitive).

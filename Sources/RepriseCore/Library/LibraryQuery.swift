@@ -24,15 +24,18 @@ public struct LibraryQuery: Sendable, Equatable {
 
     /// Lower case without diacritics, by Unicode scalars: a letter followed by combining marks keeps the letter
     /// ("é" → "e", "ö" → "o"; precomposed letters are decomposed by their canonical mapping where it is Latin).
+    /// Linear in the text's length: scalars are gathered in an array and made into a string once (appending a string's
+    /// scalars to a string one replacement at a time was quadratic for non-ASCII text).
     public static func folded(_ text: String) -> String {
-        var result = ""
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.utf8.count)
         for scalar in text.lowercased().unicodeScalars {
             if (0x0300...0x036F).contains(scalar.value) { continue } // combining diacritical marks
-            if let base = latinBase[scalar] { result.unicodeScalars.append(contentsOf: base.unicodeScalars) } else {
-                result.unicodeScalars.append(scalar)
-            }
+            if let base = latinBase[scalar] { scalars.append(contentsOf: base.unicodeScalars) } else { scalars.append(scalar) }
         }
-        return result
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars)
+        return String(result)
     }
 
     /// Latin letters with diacritics and their base letters (what SQLite's unicode61 remove_diacritics folds too).
