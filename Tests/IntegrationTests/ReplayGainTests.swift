@@ -119,6 +119,12 @@ import TestSupport
         #expect(session.waitFor { session.metadata()["reprise:replayGain"] == .double(-2) })
         let refused = try runCommand(repriseBinary, ["replaygain", "--preamp", "99"], environment: session.environment)
         #expect(refused.status != 0)
+        // A negative number is a value, not an option.
+        let negative = try runCommand(repriseBinary, ["replaygain", "track", "--preamp", "-3", "--fallback", "-2"], environment: session.environment)
+        #expect(negative.status == 0 && negative.output.contains("preamp -3.0 dB"), "\(negative.output)\(negative.errors)")
+        #expect(soundProperty("ReplayGainPreamp", session) == .double(-3))
+        let seek = try runCommand(repriseBinary, ["seek", "-1"], environment: session.environment)
+        #expect(seek.status == 0, "\(seek.errors)")
         let status = try runCommand(repriseBinary, ["status", "--json"], environment: session.environment)
         let object = (try? JSONSerialization.jsonObject(with: Data(status.output.utf8))) as? [String: Any]
         let replayGain = object?["replayGain"] as? [String: Any]

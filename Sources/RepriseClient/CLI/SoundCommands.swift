@@ -41,8 +41,9 @@ struct ReplayGain: ParsableCommand {
         abstract: "Show or set ReplayGain: off, track, album or auto, with a pre-amplification and a fallback gain.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "off, track, album or auto (album gain while an album plays in order)") var mode: String?
-    @Option(help: "dB added to every tagged track's gain (-15 to 15).") var preamp: String?
-    @Option(help: "dB for tracks without ReplayGain tags (-15 to 15).") var fallback: String?
+    // Unconditional: the value may be negative ("--preamp -3"), which the parser otherwise takes for an option.
+    @Option(parsing: .unconditional, help: "dB added to every tagged track's gain (-15 to 15).") var preamp: String?
+    @Option(parsing: .unconditional, help: "dB for tracks without ReplayGain tags (-15 to 15).") var fallback: String?
 
     func validate() throws {
         do throws(PlayerError) {

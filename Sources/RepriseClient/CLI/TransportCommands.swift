@@ -137,7 +137,9 @@ struct Seek: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Jump: +SECONDS or -SECONDS from here, or to SECONDS or MM:SS from the start.")
     @OptionGroup var target: TargetOptions
-    @Argument(help: "+10, -30, 95 or 1:35.") var position: String
+    /// One word; gathered as "all unrecognised" so that "-30" is a position, not an unknown option.
+    @Argument(parsing: .allUnrecognized, help: "+10, -30, 95 or 1:35.") var words: [String] = []
+    var position: String { words.first ?? "" }
 
     /// (relative, microseconds), or nil when `text` is not a position.
     static func parse(_ text: String) -> (relative: Bool, microseconds: Int64)? {
@@ -154,6 +156,8 @@ struct Seek: ParsableCommand {
     }
 
     func validate() throws {
+        guard !words.isEmpty else { throw ValidationError("Missing expected argument '<position>'") }
+        guard words.count == 1 else { throw ValidationError("one position, not '\(TerminalText.sanitized(words.joined(separator: " ")))'") }
         guard Self.parse(position) != nil else { throw ValidationError("'\(TerminalText.sanitized(position))' is not a position (+10, -30, 95, 1:35)") }
     }
 
