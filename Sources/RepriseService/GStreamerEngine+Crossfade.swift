@@ -184,6 +184,7 @@ extension GStreamerEngine {
         use(incoming.playbin)
         prerolled = true
         pendingSeek = nil
+        seekTarget = nil
         subtitleURI = nil
         startRamp(seconds: incoming.seconds)
         if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }

@@ -1,4 +1,5 @@
 import GStreamerKit
+import LoopKit
 import RepriseCore
 
 /// The ``PlaybackEngine`` over a GStreamer playbin: turns player requests into pipeline state
@@ -18,6 +19,9 @@ final class GStreamerEngine: PlaybackEngine {
     weak var player: Player?
     var loaded = false
     var prerolled = false
+    /// Where the last seek goes (nanoseconds) and when it was asked for, until the pipeline has done it: the position
+    /// reported meanwhile, so that a client reading Position when Seeked arrives gets the new place.
+    var seekTarget: (nanoseconds: Int64, askedAt: Double)?
     var wantsPlaying = false
     var pendingSeek: Int64?
     /// The loaded stream's failure was reported (a refused state change that follows says nothing new).
@@ -85,6 +89,7 @@ final class GStreamerEngine: PlaybackEngine {
         loaded = true
         prerolled = false
         pendingSeek = nil
+        seekTarget = nil
         wantsPlaying = playing
         errorReported = false
         onBuffering?(100) // a new stream: nothing is being waited for yet
@@ -112,6 +117,7 @@ final class GStreamerEngine: PlaybackEngine {
         onBuffering?(100) // nothing loaded: nothing to wait for
         loaded = false
         prerolled = false
+        seekTarget = nil
         wantsPlaying = false
         endCrossfades()
         playbin.stop()
@@ -150,6 +156,7 @@ final class GStreamerEngine: PlaybackEngine {
         }
         finishFade() // what fades out has nothing to do with where the current stream goes
         abandonIncoming() // the moment to fade in is no longer the one it was loaded for
+        seekTarget = (nanoseconds.partialValue, monotonicSeconds())
         playbin.seek(toNanoseconds: nanoseconds.partialValue, rate: rate)
         scheduleCrossfadeTick()
         return true
@@ -194,15 +201,26 @@ final class GStreamerEngine: PlaybackEngine {
     }
     var streamRole = "music"
 
-    var positionMicroseconds: Int64? { playbin.positionNanoseconds.map { $0 / 1000 } }
+    /// The pipeline's position; while a seek is under way, where it goes (before preroll, the seek waiting for it).
+    /// A seek the pipeline never confirms stops counting after 2 s.
+    var positionMicroseconds: Int64? {
+        if !prerolled, let pendingSeek { return pendingSeek / 1000 }
+        if let target = seekTarget {
+            if monotonicSeconds() - target.askedAt < 2 { return target.nanoseconds / 1000 }
+            seekTarget = nil
+        }
+        return playbin.positionNanoseconds.map { $0 / 1000 }
+    }
 
     func handle(_ message: PipelineMessage) {
         guard let player else { return }
         switch message {
         case .asyncDone where loaded && !prerolled:
             prerolled = true
+            seekTarget = nil
             if let target = pendingSeek ?? (rate != 1 ? 0 : nil) {
                 pendingSeek = nil
+                if target > 0 { seekTarget = (target, monotonicSeconds()) }
                 playbin.seek(toNanoseconds: target, rate: rate)
             }
             player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
@@ -210,6 +228,8 @@ final class GStreamerEngine: PlaybackEngine {
             onStreamReady?(subtitleURI)
             beginFadeIfWaiting()
             scheduleCrossfadeTick()
+        case .asyncDone where loaded:
+            seekTarget = nil // the seek is done: the pipeline reports the new place itself
         case .streamStart where loaded && prerolled:
             guard let uri = playbin.takeGaplessSwitch() else { break }
             if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }
@@ -282,7 +302,8 @@ extension GStreamerEngine {
 
     /// Loads the stream again (a new audio filter) and goes back to where it was, in the same state.
     func reloadWhereItIs() {
-        let position = prerolled ? playbin.positionNanoseconds ?? 0 : pendingSeek ?? 0
+        let position = prerolled ? (seekTarget?.nanoseconds ?? playbin.positionNanoseconds ?? 0) : pendingSeek ?? 0
+        seekTarget = nil
         prerolled = false
         pendingSeek = position > 0 ? position : nil
         playbin.restart(state: wantsPlaying ? .playing : .paused)

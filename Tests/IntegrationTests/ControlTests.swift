@@ -32,6 +32,37 @@ import Testing
         #expect(session.waitFor { session.status() == "Paused" })
     }
 
+    /// A client that reads Position as Seeked arrives (as widgets do to move their slider) gets the new place.
+    @Test func positionIsTheNewPlaceFromTheMomentSeekedIsSent() throws {
+        let session = try Session()
+        defer { session.close() }
+        let long = session.directory + "/long.ogg"
+        try generateTone(at: long, seconds: 60, tags: "title=(string)\"Long\"", encoder: ["vorbisenc", "!", "oggmux"])
+        try session.launch([long])
+        #expect(session.waitFor { session.status() == "Playing" && (try? session.get("CanSeek")) == .bool(true) })
+        // A client of its own that waits on its connection: when Seeked arrives it asks for Position at once.
+        let client = try Bus.connect(address: session.busAddress)
+        var arrived: [Int64] = []
+        try client.addMatch("type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked',path='/org/mpris/MediaPlayer2'") { message in
+            if case .int64(let position)? = message.arguments.first { arrived.append(position) }
+        }
+        let trackID = try #require(session.metadata()["mpris:trackid"])
+        for (index, target) in [Int64(40_000_000), 10_000_000, 50_000_000, 2_000_000].enumerated() {
+            arrived.removeAll()
+            if index % 2 == 0 {
+                try session.call("SetPosition", [trackID, .int64(target)])
+            } else {
+                try session.call("Seek", [.int64(target - (session.position() ?? 0))])
+            }
+            #expect(eventually { client.processPending(waitingUpTo: 50_000); return !arrived.isEmpty }, "no Seeked for \(target)")
+            guard let seeked = arrived.first else { continue }
+            let position = try client.getProperty(destination: Session.name, path: "/org/mpris/MediaPlayer2",
+                                                  interface: "org.mpris.MediaPlayer2.Player", name: "Position").int64Value
+            #expect(abs(seeked - target) < 1_000_000, "Seeked \(seeked) for \(target)")
+            #expect(position.map { abs($0 - seeked) < 500_000 } == true, "Position \(position ?? -1) when Seeked \(seeked) arrived")
+        }
+    }
+
     @Test func seekAndSetPositionEmitSeeked() throws {
         let session = try Session()
         defer { session.close() }
