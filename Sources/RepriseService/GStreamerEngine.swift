@@ -22,6 +22,12 @@ final class GStreamerEngine: PlaybackEngine {
     /// Where the last seek goes (nanoseconds) and when it was asked for, until the pipeline has done it: the position
     /// reported meanwhile, so that a client reading Position when Seeked arrives gets the new place.
     var seekTarget: (nanoseconds: Int64, askedAt: Double)?
+    /// A live stream's title waiting for its turn, and when the last one went to the player: a station (a remote
+    /// peer) sending a new title in every metadata block would otherwise make every MPRIS client redraw thousands
+    /// of times a second. At most one every ``streamTitleInterval``; the latest is always announced.
+    var pendingStreamTitle: String?
+    var lastStreamTitleAt = -Double.infinity
+    static let streamTitleInterval = 0.25
     var wantsPlaying = false
     var pendingSeek: Int64?
     /// The loaded stream's failure was reported (a refused state change that follows says nothing new).
@@ -90,6 +96,7 @@ final class GStreamerEngine: PlaybackEngine {
         prerolled = false
         pendingSeek = nil
         seekTarget = nil
+        pendingStreamTitle = nil
         wantsPlaying = playing
         errorReported = false
         onBuffering?(100) // a new stream: nothing is being waited for yet
@@ -118,6 +125,7 @@ final class GStreamerEngine: PlaybackEngine {
         loaded = false
         prerolled = false
         seekTarget = nil
+        pendingStreamTitle = nil
         wantsPlaying = false
         endCrossfades()
         playbin.stop()
@@ -245,7 +253,7 @@ final class GStreamerEngine: PlaybackEngine {
         case .chapters(let found) where loaded && !playbin.isSwitchPending:
             player.engineDidReadChapters(found.map { Chapter(title: $0.title ?? "", startMicroseconds: $0.startNanoseconds / 1000) })
         case .streamTitle(let text) where loaded && !playbin.isSwitchPending:
-            player.engineDidReadStreamTitle(text)
+            offerStreamTitle(text)
         case .durationChanged where loaded:
             if let duration = playbin.durationNanoseconds { player.engineLengthDidChange(microseconds: duration / 1000) }
         case .endOfStream where loaded:
@@ -316,5 +324,25 @@ extension TrackTags {
                   trackNumber: tags.trackNumber, discNumber: tags.discNumber, genres: tags.genres,
                   composers: tags.composers, comments: tags.comments, contentCreated: tags.date, description: tags.description,
                   station: tags.organization, stationURL: tags.location)
+    }
+}
+
+extension GStreamerEngine {
+    /// Hands a live stream's title to the player now, or as the latest one when its turn comes.
+    func offerStreamTitle(_ text: String) {
+        let wait = lastStreamTitleAt + Self.streamTitleInterval - monotonicSeconds()
+        guard wait > 0 else {
+            lastStreamTitleAt = monotonicSeconds()
+            return player?.engineDidReadStreamTitle(text) ?? ()
+        }
+        let scheduled = pendingStreamTitle != nil
+        pendingStreamTitle = text
+        guard !scheduled else { return }
+        timers.once(afterMilliseconds: UInt32(wait * 1000) + 1) { [weak self] in
+            guard let self, let title = pendingStreamTitle else { return }
+            pendingStreamTitle = nil
+            lastStreamTitleAt = monotonicSeconds()
+            player?.engineDidReadStreamTitle(title)
+        }
     }
 }

@@ -43,6 +43,11 @@ public final class IcyServer: @unchecked Sendable {
     /// The title the next metadata block carries, as these bytes (for stations that send Latin-1).
     public func setTitle(bytes: [UInt8]) { lock.withLock { title = bytes } }
 
+    /// Whether every metadata block carries a title of its own (the title set, then " #" and the block's number):
+    /// a station flooding its listeners with changes.
+    public func setNumbersEveryBlock(_ numbered: Bool) { lock.withLock { numbersEveryBlock = numbered } }
+    private var numbersEveryBlock = false
+
     /// Connections served so far.
     public var connections: Int { lock.withLock { clients } }
 
@@ -56,7 +61,7 @@ public final class IcyServer: @unchecked Sendable {
             + "icy-url: \(station.url)\r\nicy-br: \(bytesPerSecond * 8 / 1000)\r\n"
         if wantsMetadata { header += "icy-metaint: \(metaInterval)\r\n" }
         guard LoopbackListener.send(Array((header + "\r\n").utf8), to: client) else { return }
-        var offset = 0, sinceMetadata = 0, sentTitle: [UInt8]? = nil
+        var offset = 0, sinceMetadata = 0, sentTitle: [UInt8]? = nil, blocks = 0
         let start = Date()
         var sent = 0
         let chunk = bytesPerSecond / 20
@@ -78,7 +83,8 @@ public final class IcyServer: @unchecked Sendable {
                 sinceMetadata += take
                 if wantsMetadata, sinceMetadata == metaInterval {
                     sinceMetadata = 0
-                    let title = lock.withLock { self.title }
+                    blocks += 1
+                    let title = lock.withLock { self.title + (numbersEveryBlock ? Array(" #\(blocks)".utf8) : []) }
                     out += metadataBlock(title == sentTitle ? nil : title)
                     sentTitle = title
                 }

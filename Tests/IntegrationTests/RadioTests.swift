@@ -15,6 +15,30 @@ import TestSupport
         return try IcyServer(audio: try Data(contentsOf: URL(fileURLWithPath: path)), station: Self.station, title: title)
     }
 
+    /// A station sending a new title in every metadata block (a block every 16 bytes: ~1,000 a second): MPRIS clients
+    /// get a few changes a second, and the last title once the flood stops.
+    @Test func aStationFloodingTitlesIsAnnouncedAFewTimesASecondAndTheLastOneAlways() throws {
+        let session = try Session()
+        defer { session.close() }
+        let path = session.directory + "/live.mp3"
+        try generateTone(at: path, seconds: 20, tags: nil, encoder: ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"])
+        let server = try IcyServer(audio: try Data(contentsOf: URL(fileURLWithPath: path)), station: Self.station,
+                                   title: "Flood - Song", metaInterval: 16)
+        defer { server.stop() }
+        try session.launch([server.url])
+        #expect(session.waitFor { session.status() == "Playing" && session.title()?.hasPrefix("Song") == true })
+        server.setNumbersEveryBlock(true)
+        #expect(session.waitFor { session.title()?.contains("#") == true })
+        session.clearSignals()
+        let started = monotonicSeconds()
+        while monotonicSeconds() - started < 3 { session.pump() }
+        let changes = session.propertiesChanged.filter { $0["Metadata"] != nil }.count
+        #expect(changes >= 3 && changes <= 16, "\(changes) Metadata changes in 3 s")
+        server.setNumbersEveryBlock(false)
+        server.setTitle("Calm - Last Song")
+        #expect(session.waitFor { session.title() == "Last Song" }, "title \(session.title() ?? "none")")
+    }
+
     func artists(_ session: Session) -> [String] { session.metadata()["xesam:artist"]?.stringArray ?? [] }
 
     @Test func titleUpdatesReachMPRISAsOneMetadataChangeAndTheStationIsShown() throws {
