@@ -1,11 +1,14 @@
 import RepriseCore
 import SDBus
 
-/// What desktop searches show and play: a library artist, album or track, by an id the shells hand back.
+/// What desktop searches show and play: a library artist, album or track, by an id the shells hand back. An id
+/// names the library's rows only: an artist, an album by its artist and title (``LibraryAlbum/key``), a track by
+/// its indexed path; activating one plays what the index holds for it now, and a forged id (a path the index does
+/// not hold) plays nothing.
 struct SearchResult: Sendable, Equatable {
     enum Kind: String { case artist, album, track }
     let kind: Kind
-    /// The artist's or album's name, or the track's path.
+    /// The artist's name, the album's key (artist and title), or the track's path.
     let value: String
     let name: String
     let description: String
@@ -27,7 +30,7 @@ struct SearchResult: Sendable, Equatable {
             SearchResult(kind: .artist, value: $0, name: $0, description: "Artist", icon: "avatar-default")
         }
         let albums = results.albums.map {
-            SearchResult(kind: .album, value: $0.title, name: $0.title, description: "Album" + ($0.artist.map { " by \($0)" } ?? ""),
+            SearchResult(kind: .album, value: $0.key, name: $0.title, description: "Album" + ($0.artist.map { " by \($0)" } ?? ""),
                          icon: $0.cover ?? "media-optical")
         }
         let tracks = results.tracks.map {
@@ -80,11 +83,15 @@ final class DesktopSearch {
                 then(nil)
             }
         }
+        let selector: LibrarySelector
         switch kind {
-        case .track: play([MediaURI.file(path: value)])
-        case .artist: library.tracks(.artist(value)) { play($0.map { MediaURI.file(path: $0.path) }) }
-        case .album: library.tracks(.album(value)) { play($0.map { MediaURI.file(path: $0.path) }) }
+        case .track: selector = .track(path: value)
+        case .artist: selector = .artist(value)
+        case .album:
+            guard let album = LibraryAlbum.parse(key: value) else { return then(.invalidArgs("no such result")) }
+            selector = .albumBy(title: album.title, artist: album.artist)
         }
+        library.tracks(selector) { play($0.map { MediaURI.file(path: $0.path) }) }
     }
 }
 

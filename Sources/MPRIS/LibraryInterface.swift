@@ -10,6 +10,7 @@ public enum LibraryNames {
             .init("Search", in: "su", ["Query", "Limit"], out: "asa(ss)a(ssssx)", ["Artists", "Albums", "Tracks"]),
             .init("Play", in: "ssb", ["Kind", "Value", "Enqueue"], out: "u", ["Count"]),
             .init("Names", in: "s", ["Kind"], out: "as", ["Names"]),
+            .init("Albums", in: "s", ["Title"], out: "a(ss)", ["Albums"]),
             .init("Tracks", in: "ss", ["Kind", "Value"], out: "a(ssssx)", ["Tracks"]),
             .init("Rescan"),
         ],
@@ -84,6 +85,12 @@ final class LibraryInterface: ReadOnlyInterface {
                 }
             }
             return .deferred
+        case ("Albums", .string(let title)?):
+            guard title.utf8.count <= 4096 else { throw .invalidArgs("an overlong album title") }
+            library.albums(titled: title) { albums in
+                call.reply([.array(elementSignature: "(ss)", albums.map { .structure([.string($0.title), .string($0.artist ?? "")]) })])
+            }
+            return .deferred
         case ("Names", .string("playlists")?):
             refreshPlaylists()
             return .reply([.strings(playlists.byName.map(\.name))])
@@ -126,7 +133,8 @@ final class LibraryInterface: ReadOnlyInterface {
         guard !value.isEmpty, value.utf8.count <= 4096 else { throw .invalidArgs("an empty or overlong \(kind)") }
         switch kind {
         case "artist": return .artist(value)
-        case "album": return .album(value)
+        case "album": // "TITLE": every album of that title; "ALBUM ARTIST␟TITLE": that one album
+            return LibraryAlbum.parse(key: value).map { .albumBy(title: $0.title, artist: $0.artist) } ?? .album(value)
         case "genre": return .genre(value)
         case "search":
             let query = LibraryQuery(value)

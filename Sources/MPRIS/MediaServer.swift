@@ -109,7 +109,7 @@ final class MediaServerTree {
                 ($0.isEmpty ? "Other" : $0, Self.root + "/Artists/" + Self.encode(artist) + "/" + Self.encode($0), albums[$0] ?? 0, true)
             }
         case .albums:
-            return LibraryOutline.sorted(outline.albums.keys).map { ($0, Self.root + "/Albums/" + Self.encode($0), outline.albums[$0] ?? 0, true) }
+            return outline.albumsForDisplay().map { ($0.name, Self.root + "/Albums/" + Self.encode($0.key), outline.albums[$0.key] ?? 0, true) }
         case .genres:
             return LibraryOutline.sorted(outline.genres.keys).map { ($0, Self.root + "/Genres/" + Self.encode($0), outline.genres[$0] ?? 0, true) }
         default:
@@ -140,7 +140,8 @@ final class MediaServerTree {
         case .playlists: return "Playlists"
         case .playlist(let playlist): return playlist.name
         case .folder(let folder): return library.outline.roots.contains(folder) ? folder : String(folder[folder.index(after: folder.lastIndex(of: "/")!)...])
-        case .artist(let name), .album(let name), .genre(let name): return name
+        case .album(let key): return library.outline.albumName(key)
+        case .artist(let name), .genre(let name): return name
         case .artistAlbum(_, let album): return album.isEmpty ? "Other" : album
         case .item: return items[path]?.displayTitle ?? ""
         }
@@ -211,7 +212,9 @@ final class MediaServerTree {
         case .artistAlbum(let artist, let album):
             selector = .artist(artist)
             keep = { ($0.album ?? "") == album && ($0.albumArtist ?? $0.artist) == artist }
-        case .album(let album): (selector, keep) = (.album(album), { $0.album == album })
+        case .album(let key):
+            guard let album = LibraryAlbum.parse(key: key) else { return then([]) }
+            (selector, keep) = (.albumBy(title: album.title, artist: album.artist), { $0.album == album.title && $0.albumBy == album.artist })
         case .genre(let genre): (selector, keep) = (.genre(genre), { _ in true })
         case .folder(let folder):
             selector = .folder(folder)
@@ -268,7 +271,9 @@ extension MediaServerTree {
         switch node {
         case .artist(let artist): selector = .artist(artist)
         case .artistAlbum(let artist, _): (selector, inContainer) = (.artist(artist), true)
-        case .album(let album): (selector, inContainer) = (.album(album), true)
+        case .album(let key):
+            guard let album = LibraryAlbum.parse(key: key) else { return then([]) }
+            (selector, inContainer) = (.albumBy(title: album.title, artist: album.artist), true)
         case .genre(let genre): (selector, inContainer) = (.genre(genre), true)
         case .folder(let folder): selector = .folder(folder)
         case .playlists: return finish([])

@@ -191,9 +191,15 @@ public final class LibraryStore {
     /// the caller tests each with ``MediaQuery/matches(_:)``).
     public func tracks(matching selector: LibrarySelector, narrowedBy query: MediaQuery? = nil) throws(SQLiteError) -> [LibraryTrack] {
         let condition: String, value: String
+        var second: Statement.Value? // a second parameter (?2), for the selectors that have one
         switch selector {
         case .artist(let name): (condition, value) = ("(artist = ?1 COLLATE NOCASE OR album_artist = ?1 COLLATE NOCASE)", name)
         case .album(let name): (condition, value) = ("album = ?1 COLLATE NOCASE", name)
+        case .albumBy(let title, let artist?):
+            (condition, value, second) = ("album = ?1 COLLATE NOCASE AND coalesce(album_artist, artist) = ?2 COLLATE NOCASE", title, .text(artist))
+        case .albumBy(let title, nil):
+            (condition, value) = ("album = ?1 COLLATE NOCASE AND coalesce(album_artist, artist) IS NULL", title)
+        case .track(let path): (condition, value) = ("path = ?1", path)
         case .genre(let name): (condition, value) = ("genre = ?1 COLLATE NOCASE", name)
         // Not LIKE: a folder's name may hold % or _.
         case .folder(let path): (condition, value) = ("(folder = ?1 OR substr(folder, 1, length(?1) + 1) = ?1 || '/')", path)
@@ -201,7 +207,7 @@ public final class LibraryStore {
         case .search(let query):
             return try search(query, limit: 5000).sorted(by: LibraryTrack.playOrder)
         }
-        var values: [Statement.Value] = [.text(value)]
+        var values: [Statement.Value] = [.text(value)] + (second.map { [$0] } ?? [])
         let narrowing = query.flatMap { MediaQuerySQL.condition($0, values: &values) }.map { " AND " + $0 } ?? ""
         let statement = try database.prepare("""
             SELECT \(Self.columns) FROM tracks WHERE \(condition) AND available = 1\(narrowing)
@@ -234,6 +240,22 @@ public final class LibraryStore {
         return names
     }
 
+    /// The albums titled `title` (compared without case; empty: every album), each with who it is by, sorted by
+    /// title and artist: two artists' albums of one title are two albums.
+    public func albums(titled title: String) throws(SQLiteError) -> [LibraryAlbum] {
+        let statement = try database.prepare("""
+            SELECT album, coalesce(album_artist, artist) AS by, min(cover) FROM tracks
+            WHERE available = 1 AND album IS NOT NULL AND (?1 = '' OR album = ?1 COLLATE NOCASE)
+            GROUP BY album, by ORDER BY album COLLATE NOCASE, by COLLATE NOCASE
+            """)
+        try statement.bind([.text(title)])
+        var albums: [LibraryAlbum] = []
+        while try statement.step() {
+            if let album = statement.text(0) { albums.append(LibraryAlbum(title: album, artist: statement.text(1), cover: statement.text(2))) }
+        }
+        return albums
+    }
+
     /// Names and track counts of available tracks, for browsing.
     public func outline() throws(SQLiteError) -> LibraryOutline {
         let statement = try database.prepare("""
@@ -255,7 +277,8 @@ public final class LibraryStore {
     /// Counts: tracks (available and not), albums, artists.
     public func counts() throws(SQLiteError) -> LibraryCounts {
         let statement = try database.prepare("""
-            SELECT count(*), sum(available = 0), count(DISTINCT album), count(DISTINCT coalesce(album_artist, artist))
+            SELECT count(*), sum(available = 0), count(DISTINCT coalesce(album_artist, artist, '') || char(31) || album),
+                   count(DISTINCT coalesce(album_artist, artist))
             FROM tracks
             """)
         try statement.bind([])

@@ -183,6 +183,11 @@ final class LibraryService: LibraryAccess {
         work.run({ worker.names(kind) }, then: then)
     }
 
+    func albums(titled title: String, then: @escaping ([LibraryAlbum]) -> Void) {
+        let worker = worker
+        work.run({ worker.albums(titled: title) }, then: then)
+    }
+
     func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {
         let worker = worker, fileSystem = fileSystem
         work.run({ PlaylistEntry.entries(of: playlist, fileSystem: fileSystem) { worker.track(atPath: $0) } }, then: then)
@@ -297,5 +302,6 @@ final class LibraryWorker: @unchecked Sendable {
         (try? store?.tracks(matching: selector, narrowedBy: query)) ?? []
     }
     func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
+    func albums(titled title: String) -> [LibraryAlbum] { (try? store?.albums(titled: title)) ?? [] }
     func track(atPath path: String) -> LibraryTrack? { (try? store?.track(atPath: path)) ?? nil }
 }

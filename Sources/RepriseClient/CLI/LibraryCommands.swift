@@ -6,35 +6,61 @@ import SDBus
 
 /// `--artist`, `--album`, `--genre`, `--playlist` or search words: what to take from the library.
 struct LibrarySelection: ParsableArguments {
-    @Option(help: "Play the library's tracks of this artist (or album artist).") var artist: String?
-    @Option(help: "Play the library's album of this name.") var album: String?
+    @Option(help: "Play the library's tracks of this artist (or album artist); with --album, whose album.") var artist: String?
+    @Option(help: "Play the library's album of this name (two artists' albums of one name: add --artist).") var album: String?
     @Option(help: "Play the library's tracks of this genre.") var genre: String?
     @Option(help: "Play the playlist of this name (as `reprise browse Playlists` lists them).") var playlist: String?
     @Argument(help: "Search words: play what the library finds (album, disc and track order).") var words: [String] = []
 
     var selector: (String, String)? {
+        if let album { return ("album", album) } // narrowed by --artist when given: see resolved
         if let artist { return ("artist", artist) }
-        if let album { return ("album", album) }
         if let genre { return ("genre", genre) }
         if let playlist { return ("playlist", playlist) }
         return words.isEmpty ? nil : ("search", words.joined(separator: " "))
     }
 
     func check() throws {
-        if [artist, album, genre, playlist].compactMap({ $0 }).count + (words.isEmpty ? 0 : 1) > 1 {
-            throw ValidationError("give one of --artist, --album, --genre, --playlist or search words")
+        // --artist may narrow --album; otherwise one selector.
+        if [album == nil ? artist : nil, album, genre, playlist].compactMap({ $0 }).count + (words.isEmpty ? 0 : 1) > 1 {
+            throw ValidationError("give one of --artist, --album (with --artist to pick whose), --genre, --playlist or search words")
         }
     }
 
     /// Replaces the queue with (or appends) the selection; how many tracks it had.
     func play(_ kind: String, _ value: String, enqueue: Bool, on client: ServiceClient) throws -> Int {
-        try Self.play(kind, value, enqueue: enqueue, on: client)
+        try Self.play(kind, value, enqueue: enqueue, on: client, albumArtist: artist)
     }
 
-    static func play(_ kind: String, _ value: String, enqueue: Bool, on client: ServiceClient) throws -> Int {
+    /// Plays (or appends) what `kind` and `value` name. An album is one album: its name, narrowed by `albumArtist`
+    /// when given, must name exactly one (several: they are listed, status 2).
+    static func play(_ kind: String, _ value: String, enqueue: Bool, on client: ServiceClient, albumArtist: String? = nil) throws -> Int {
+        let isKey = LibraryAlbum.parse(key: value) != nil // already one album (artist and title), as the UI has it
+        let value = kind == "album" && !isKey ? try album(named: value, by: albumArtist, on: client) : value
         let reply = try client.call("Play", [.string(kind), .string(value), .bool(enqueue)], interface: LibraryNames.interface)
         guard case .uint32(let count)? = reply.first else { return 0 }
         return Int(count)
+    }
+
+    /// The key of the one album called `title` (by `artist`, when given): several are listed, none is an error.
+    static func album(named title: String, by artist: String?, on client: ServiceClient,
+                      hint: String = "pick one with --artist") throws -> String {
+        let reply = try client.call("Albums", [.string(title)], interface: LibraryNames.interface)
+        guard case .array(_, let items)? = reply.first else { throw CLIError("the library did not answer") }
+        var albums = items.compactMap { item -> LibraryAlbum? in
+            guard case .structure(let fields) = item, fields.count == 2, let name = fields[0].stringValue else { return nil }
+            let by = fields[1].stringValue ?? ""
+            return LibraryAlbum(title: name, artist: by.isEmpty ? nil : by)
+        }
+        if let artist { albums = albums.filter { ($0.artist ?? "").lowercased() == artist.lowercased() } }
+        guard albums.count <= 1 else {
+            for album in albums { printError("  \(album.title) — \(album.artist ?? "unknown artist")") }
+            throw CLIError("'\(title)' names the \(albums.count) albums above; \(hint)", status: 2)
+        }
+        guard let album = albums.first else {
+            throw CLIError("there is no album '\(title)'" + (artist.map { " by \($0)" } ?? "") + " in the library")
+        }
+        return album.key
     }
 }
 
@@ -206,7 +232,9 @@ struct BrowseNode {
         case ("artists", 2):
             return BrowseNode(tracks: try tracks("artist", parts[0]).filter { $0.album.lowercased() == parts[1].lowercased() })
         case ("albums", 0): return BrowseNode(containers: try names("albums"))
-        case ("albums", 1): return BrowseNode(tracks: try tracks("album", parts[0]))
+        case ("albums", 1): // one album: two artists' albums of one name are browsed under Artists
+            let album = try LibrarySelection.album(named: parts[0], by: nil, on: client, hint: "browse Artists/ARTIST/\(parts[0]) for one")
+            return BrowseNode(tracks: try tracks("album", album))
         case ("genres", 0): return BrowseNode(containers: try names("genres"))
         case ("genres", 1): return BrowseNode(tracks: try tracks("genre", parts[0]))
         case ("playlists", 0): return BrowseNode(containers: try names("playlists"))

@@ -107,12 +107,12 @@ struct Add: ParsableCommand {
     @Argument(help: "What to add.") var media: [String] = []
 
     var selector: (String, String)? {
-        [("artist", artist), ("album", album), ("genre", genre), ("playlist", playlist), ("search", search)].first { $0.1 != nil }.map { ($0.0, $0.1!) }
+        [("album", album), ("artist", artist), ("genre", genre), ("playlist", playlist), ("search", search)].first { $0.1 != nil }.map { ($0.0, $0.1!) }
     }
 
     func validate() throws {
-        let selectors = [artist, album, genre, playlist, search].compactMap { $0 }.count
-        if selectors > 1 { throw ValidationError("give one of --artist, --album, --genre, --playlist or --search") }
+        let selectors = [album == nil ? artist : nil, album, genre, playlist, search].compactMap { $0 }.count // --artist may narrow --album
+        if selectors > 1 { throw ValidationError("give one of --artist, --album (with --artist to pick whose), --genre, --playlist or --search") }
         if selectors == 1 && !media.isEmpty { throw ValidationError("add either library tracks or media, not both") }
         if selectors == 0 && media.isEmpty { throw ValidationError("name something to add") }
     }
@@ -121,7 +121,7 @@ struct Add: ParsableCommand {
         try runVerb {
             let client = try target.client()
             if let (kind, value) = selector {
-                let count = try LibrarySelection.play(kind, value, enqueue: true, on: client)
+                let count = try LibrarySelection.play(kind, value, enqueue: true, on: client, albumArtist: artist)
                 if target.json { printJSON(.object([("ok", .bool(true)), ("queued", .number(Double(count)))])) }
                 else { printLine("added \(count) track\(count == 1 ? "" : "s")") }
                 return

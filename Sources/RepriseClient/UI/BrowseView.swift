@@ -83,8 +83,9 @@ struct BrowseView {
             case .playlist(let name):
                 _ = try LibrarySelection.play("playlist", name, enqueue: enqueue, on: client)
                 message = enqueue ? "added \(name)" : "playing \(name)"
-            case .album(let title, _):
-                _ = try LibrarySelection.play("album", title, enqueue: enqueue, on: client)
+            case .album(let title, let artist): // this artist's album: another's of the same title is not played
+                _ = try LibrarySelection.play("album", LibraryAlbum.key(title: title, artist: artist.isEmpty ? nil : artist),
+                                              enqueue: enqueue, on: client)
                 message = enqueue ? "added \(title)" : "playing \(title)"
             case .track(let track):
                 try client.call("OpenMedia", [.strings([track.uri]), .bool(enqueue)], interface: ControlsNames.interface)

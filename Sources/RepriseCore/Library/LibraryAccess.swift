@@ -26,6 +26,8 @@ public protocol LibraryAccess: AnyObject {
     /// The tracks of `selector` that `query` matches (tested on the worker: a search over every track).
     func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void)
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void)
+    /// The albums titled `title` (without case; empty: all), each with who it is by.
+    func albums(titled title: String, then: @escaping ([LibraryAlbum]) -> Void)
     /// The entries of a playlist file (read off the loop), with the index's tracks for the files it knows.
     func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void)
     /// Looks at every folder again (only changed files are read).
@@ -37,8 +39,10 @@ public protocol LibraryAccess: AnyObject {
 public struct LibraryOutline: Sendable, Equatable {
     /// Artist (album artist, else artist) → album → tracks.
     public var artists: [String: [String: Int]] = [:]
-    /// Album → tracks.
-    public var albums: [String: Int] = [:]
+    /// Album (``LibraryAlbum/key``: who it is by and its title) → tracks.
+    public private(set) var albums: [String: Int] = [:]
+    /// Title (lower case) → how many albums have it.
+    private var albumsTitled: [String: Int] = [:]
     /// Genre → tracks.
     public var genres: [String: Int] = [:]
     /// Folder (absolute path) → tracks directly in it (added with ``addFolder(_:tracks:)``).
@@ -54,7 +58,11 @@ public struct LibraryOutline: Sendable, Equatable {
     /// Adds `count` tracks of `artist`'s `album` of `genre` (each may be unknown).
     public mutating func add(artist: String?, album: String?, genre: String?, count: Int) {
         if let artist { artists[artist, default: [:]][album ?? "", default: 0] += count }
-        if let album { albums[album, default: 0] += count }
+        if let album {
+            let key = LibraryAlbum.key(title: album, artist: artist)
+            if albums[key] == nil { albumsTitled[album.lowercased(), default: 0] += 1 }
+            albums[key, default: 0] += count
+        }
         if let genre { genres[genre, default: 0] += count }
     }
 
@@ -77,6 +85,19 @@ public struct LibraryOutline: Sendable, Equatable {
     /// Whether `folder` is a root or lies under one and holds music.
     public func hasFolder(_ folder: String) -> Bool {
         roots.contains(folder) || folders[folder] != nil || subfolderNames[folder] != nil
+    }
+
+    /// The name to show for the album `key`: its title, and who it is by when another album has the same title.
+    public func albumName(_ key: String) -> String {
+        guard let album = LibraryAlbum.parse(key: key) else { return key }
+        return albumsTitled[album.title.lowercased(), default: 0] > 1 ? album.title + " — " + (album.artist ?? "Unknown artist") : album.title
+    }
+
+    /// The album keys in title order, then artist, with their names (``albumName(_:)``).
+    public func albumsForDisplay() -> [(key: String, name: String)] {
+        albums.keys.compactMap { key in LibraryAlbum.parse(key: key).map { (key, $0.title, $0.artist ?? "") } }
+            .sorted { ($0.1.lowercased(), $0.1, $0.2) < ($1.1.lowercased(), $1.1, $1.2) }
+            .map { ($0.0, albumName($0.0)) }
     }
 
     /// Names sorted as people read them (case-insensitive).

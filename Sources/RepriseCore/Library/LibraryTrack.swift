@@ -76,11 +76,23 @@ public struct LibraryResults: Sendable, Equatable {
     }
 }
 
-/// An album of the library.
+/// An album of the library, identified by its title and who it is by.
 public struct LibraryAlbum: Sendable, Equatable {
     public var title: String
     public var artist: String?
     public var cover: String?
+
+    /// "ARTIST␟TITLE" (U+001F, which no tag holds; an unknown artist is empty): how Library1, search ids and
+    /// MediaServer2 paths name one album.
+    public var key: String { Self.key(title: title, artist: artist) }
+    public static func key(title: String, artist: String?) -> String { (artist ?? "") + "\u{1F}" + title }
+
+    /// The title and artist a key names; nil when `key` holds no separator.
+    public static func parse(key: String) -> (title: String, artist: String?)? {
+        guard let separator = key.firstIndex(of: "\u{1F}") else { return nil }
+        let artist = String(key[..<separator])
+        return (String(key[key.index(after: separator)...]), artist.isEmpty ? nil : artist)
+    }
 
     public init(title: String, artist: String?, cover: String? = nil) {
         self.title = title
@@ -92,6 +104,11 @@ public struct LibraryAlbum: Sendable, Equatable {
 /// What `reprise play --artist/--album/--genre` and the browse tree pick from the library.
 public enum LibrarySelector: Sendable, Equatable {
     case artist(String), album(String), genre(String), folder(String), search(LibraryQuery)
+    /// One album: its title and who it is by (album artist, else artist; nil: nobody), names compared without case.
+    /// Two artists' albums of one title are two albums.
+    case albumBy(title: String, artist: String?)
+    /// The track indexed at this path (nothing when the index has no such row).
+    case track(path: String)
     /// Every available track.
     case all
 }
