@@ -150,6 +150,7 @@ final class KRunnerProvider: MethodsOnlyInterface {
             .init("Actions", out: "a(sss)", ["matches"]),
             .init("Match", in: "s", ["query"], out: "a(sssida{sv})", ["matches"]),
             .init("Run", in: "ss", ["matchId", "actionId"]),
+            .init("Teardown"),
         ],
         properties: [])
     static let objectPath = "/app/reprise/KRunner"
@@ -174,6 +175,9 @@ final class KRunnerProvider: MethodsOnlyInterface {
                 call.reply([.array(elementSignature: "(sssida{sv})", matches)])
             }
             return .deferred
+        case ("Teardown", nil):
+            // KRunner closed its session. What it was shown stays (GNOME Shell may be showing the same ids).
+            return .reply([])
         case ("Run", .string(let id)?):
             guard arguments.count == 2 else { throw .invalidArgs("Run takes (ss)") }
             search.activate(id) { error in if let error { call.fail(error) } else { call.reply([]) } }

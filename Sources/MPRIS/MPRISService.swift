@@ -127,6 +127,12 @@ public final class MPRISService: PlayerObserver {
                 try bus.exportTree(MediaServerInterface.description(name), under: MediaServerTree.root,
                                    implementation: MediaServerInterface(tree: tree, interface: name))
             }
+            // An item path kept from an earlier run is looked up in the index before its properties are read.
+            try bus.addFilter(under: MediaServerTree.root) { [weak tree] path, interface, member in
+                guard let tree, interface == "org.freedesktop.DBus.Properties", ["Get", "GetAll"].contains(member),
+                      tree.isUnlistedItem(path) else { return nil }
+                return { call in tree.answerProperties(call, at: path) }
+            }
             if try !bus.requestName(MediaServerTree.busName) { log.info("\(MediaServerTree.busName) is taken: no MediaServer2 here") }
         } catch {
             log.warning("could not export MediaServer2: \(error)")

@@ -55,10 +55,18 @@ final class MediaServerTree {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// The depth (elements below the root) at which each branch holds its items.
+    static let itemDepths: [Substring: Int] = ["Artists": 4, "Albums": 3, "Genres": 3, "Folders": 3, "Playlists": 3]
+
+    /// A library track's own element in an item path: "t" and its index id, valid across restarts while the track
+    /// is indexed. (A playlist's entries are named by their place: "_" and the hex of the number.)
+    static func itemElement(_ track: LibraryTrack) -> String { track.id.map { "t\($0)" } ?? encode(track.path) }
+
     func node(at path: String) -> Node? {
         guard path == Self.root || path.hasPrefix(Self.root + "/") else { return nil }
         let parts = path.dropFirst(Self.root.count).split(separator: "/")
         guard let first = parts.first else { return .root }
+        if Self.itemDepths[first] == parts.count { return items[path] != nil ? .item : nil }
         let names = parts.dropFirst().map(Self.decode)
         guard !names.contains(where: { $0 == nil }) else { return nil }
         let n = names.compactMap { $0 }
@@ -75,8 +83,6 @@ final class MediaServerTree {
         case ("Folders", 1): return n[0].hasPrefix("/") && outline.hasFolder(n[0]) ? .folder(n[0]) : nil
         case ("Playlists", 0): return .playlists
         case ("Playlists", 1): return playlists.playlist(withID: n[0]).map { .playlist($0) }
-        case ("Artists", 3), ("Albums", 2), ("Genres", 2), ("Folders", 2), ("Playlists", 2):
-            return items[path] != nil ? .item : nil
         default: return nil
         }
     }
@@ -207,25 +213,73 @@ final class MediaServerTree {
                 then(page(childContainers + entries.enumerated().map { remember($1, at: path + "/" + Self.encode(String($0 + 1))) }))
             }
         }
-        let selector: LibrarySelector, keep: (LibraryTrack) -> Bool
-        switch node {
-        case .artistAlbum(let artist, let album):
-            selector = .artist(artist)
-            keep = { ($0.album ?? "") == album && ($0.albumArtist ?? $0.artist) == artist }
-        case .album(let key):
-            guard let album = LibraryAlbum.parse(key: key) else { return then([]) }
-            (selector, keep) = (.albumBy(title: album.title, artist: album.artist), { $0.album == album.title && $0.albumBy == album.artist })
-        case .genre(let genre): (selector, keep) = (.genre(genre), { _ in true })
-        case .folder(let folder):
-            selector = .folder(folder)
-            keep = { String($0.path[..<($0.path.lastIndex(of: "/") ?? $0.path.endIndex)]) == folder }
-        default: return then([])
-        }
+        guard let (selector, keep) = Self.tracks(of: node) else { return then([]) }
         library.tracks(selector) { [weak self] tracks in
             guard let self else { return then([]) }
             then(page(childContainers + tracks.filter(keep).map {
-                remember(PlaylistEntry(uri: MediaURI.file(path: $0.path), track: $0), at: path + "/" + Self.encode($0.path))
+                remember(PlaylistEntry(uri: MediaURI.file(path: $0.path), track: $0), at: path + "/" + Self.itemElement($0))
             }))
+        }
+    }
+
+    /// What a container of library tracks holds: the selector to ask the index with, and the test of each track.
+    static func tracks(of node: Node) -> (LibrarySelector, (LibraryTrack) -> Bool)? {
+        switch node {
+        case .artistAlbum(let artist, let album):
+            return (.artist(artist), { ($0.album ?? "") == album && ($0.albumArtist ?? $0.artist) == artist })
+        case .album(let key):
+            guard let album = LibraryAlbum.parse(key: key) else { return nil }
+            return (.albumBy(title: album.title, artist: album.artist), { $0.album == album.title && $0.albumBy == album.artist })
+        case .genre(let genre): return (.genre(genre), { _ in true })
+        case .folder(let folder): return (.folder(folder), { String($0.path[..<($0.path.lastIndex(of: "/") ?? $0.path.endIndex)]) == folder })
+        default: return nil
+        }
+    }
+
+    /// Whether `path` names an item not listed since Reprise started (a client kept it from an earlier run).
+    func isUnlistedItem(_ path: String) -> Bool {
+        guard items[path] == nil, path.hasPrefix(Self.root + "/") else { return false }
+        let parts = path.dropFirst(Self.root.count).split(separator: "/")
+        return parts.first.flatMap { Self.itemDepths[$0] } == parts.count
+    }
+
+    /// Looks up the item at `path` (an index id under its container, or a playlist entry by its place) and keeps it
+    /// as if listed; `then(true)` when it is there.
+    func resolveItem(_ path: String, then: @escaping (Bool) -> Void) {
+        if path.hasPrefix(Self.root + "/Playlists/") { refreshPlaylists() } // not looked at yet in this run, maybe
+        guard let slash = path.lastIndex(of: "/"), let container = node(at: String(path[..<slash])) else { return then(false) }
+        let element = path[path.index(after: slash)...]
+        let parent = String(path[..<slash])
+        if case .playlist(let playlist) = container {
+            return library.entries(of: playlist) { [weak self] entries in
+                guard let self else { return then(false) }
+                for (index, entry) in entries.enumerated() { _ = remember(entry, at: parent + "/" + Self.encode(String(index + 1))) }
+                then(items[path] != nil)
+            }
+        }
+        guard element.first == "t", let id = Int64(element.dropFirst()), id > 0, let (_, keep) = Self.tracks(of: container) else {
+            return then(false)
+        }
+        library.tracks(.trackID(id)) { [weak self] tracks in
+            guard let self, let track = tracks.first, keep(track) else { return then(false) }
+            _ = remember(PlaylistEntry(uri: MediaURI.file(path: track.path), track: track), at: path)
+            then(true)
+        }
+    }
+
+    /// Answers Properties.Get or GetAll for an item not listed since start, once the index has said what it is.
+    func answerProperties(_ call: MethodCall, at path: String) {
+        guard let interface = call.arguments.first?.stringValue else { return call.fail(.invalidArgs("no interface named")) }
+        resolveItem(path) { [weak self] found in
+            guard let self, found, let properties = properties(at: path, interface: interface) else {
+                return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no object at \(path)"))
+            }
+            if call.member == "GetAll" { return call.reply([.vardict(properties)]) }
+            guard call.arguments.count == 2, let name = call.arguments[1].stringValue,
+                  let value = properties.first(where: { $0.0 == name })?.1 else {
+                return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no such property here"))
+            }
+            call.reply([.variant(value)])
         }
     }
 
@@ -282,6 +336,7 @@ extension MediaServerTree {
                 guard let self else { return then([]) }
                 finish(entries.enumerated().compactMap { index, entry in
                     guard query.matches(entry.track?.mediaProperties ?? ["URLs": .texts([entry.uri]), "Type": .text("music"),
+                                                                         "upnp:class": .text(MediaQuery.musicTrackClass),
                                                                          "DisplayName": .text(entry.displayTitle)]) else { return nil }
                     return remember(entry, at: path + "/" + Self.encode(String(index + 1)))
                 })
@@ -297,7 +352,7 @@ extension MediaServerTree {
                 // In a container of tracks, under it; elsewhere under the track's folder (a container every track has).
                 let folder = String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)])
                 let parent = inContainer ? path : Self.root + "/Folders/" + Self.encode(folder)
-                return remember(PlaylistEntry(uri: MediaURI.file(path: track.path), track: track), at: parent + "/" + Self.encode(track.path))
+                return remember(PlaylistEntry(uri: MediaURI.file(path: track.path), track: track), at: parent + "/" + Self.itemElement(track))
             })
         }
     }
@@ -315,9 +370,16 @@ extension MediaServerTree {
         return found
     }
 
-    /// A container's properties as a query sees them.
+    /// A container's properties as a query sees them, with its UPnP class.
     private func queryProperties(of path: String) -> [String: MediaQuery.Value] {
         var values: [String: MediaQuery.Value] = [:]
+        switch node(at: path) {
+        case .album?, .artistAlbum?: values["upnp:class"] = .text("object.container.album.musicAlbum")
+        case .artist?: values["upnp:class"] = .text("object.container.person.musicArtist")
+        case .genre?: values["upnp:class"] = .text("object.container.genre.musicGenre")
+        case .playlist?: values["upnp:class"] = .text("object.container.playlistContainer")
+        default: values["upnp:class"] = .text(MediaQuery.folderClass)
+        }
         for interface in [Self.objectInterface, Self.containerInterface] {
             for (name, value) in properties(at: path, interface: interface) ?? [] {
                 switch value {

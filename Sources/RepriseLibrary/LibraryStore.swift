@@ -149,7 +149,7 @@ public final class LibraryStore {
 
     // MARK: Reading
 
-    static let columns = "path, title, artist, album, album_artist, genre, year, disc, track, length, cover, available"
+    static let columns = "path, title, artist, album, album_artist, genre, year, disc, track, length, cover, available, id"
 
     private func tracks(_ statement: Statement) throws(SQLiteError) -> [LibraryTrack] {
         var result: [LibraryTrack] = []
@@ -158,7 +158,8 @@ public final class LibraryStore {
             result.append(LibraryTrack(path: path, title: statement.text(1), artist: statement.text(2), album: statement.text(3),
                                        albumArtist: statement.text(4), genre: statement.text(5), year: statement.int(6).map(Int.init),
                                        disc: statement.int(7).map(Int.init), track: statement.int(8).map(Int.init),
-                                       lengthMicroseconds: statement.int(9), cover: statement.text(10), available: statement.int(11) == 1))
+                                       lengthMicroseconds: statement.int(9), cover: statement.text(10), available: statement.int(11) == 1,
+                                       id: statement.int(12)))
         }
         return result
     }
@@ -200,6 +201,7 @@ public final class LibraryStore {
         case .albumBy(let title, nil):
             (condition, value) = ("album = ?1 COLLATE NOCASE AND coalesce(album_artist, artist) IS NULL", title)
         case .track(let path): (condition, value) = ("path = ?1", path)
+        case .trackID(let id): (condition, value) = ("id = CAST(?1 AS INTEGER)", String(id))
         case .genre(let name): (condition, value) = ("genre = ?1 COLLATE NOCASE", name)
         // Not LIKE: a folder's name may hold % or _.
         case .folder(let path): (condition, value) = ("(folder = ?1 OR substr(folder, 1, length(?1) + 1) = ?1 || '/')", path)

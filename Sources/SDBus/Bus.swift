@@ -7,6 +7,7 @@ public final class Bus {
     let raw: OpaquePointer
     private var registrations: [Registration] = []
     private var matches: [MatchHandler] = []
+    private var filters: [CallFilter] = []
 
     private init(raw: OpaquePointer) { self.raw = raw }
 
@@ -88,6 +89,34 @@ public final class Bus {
                   "export \(interface.name) under \(prefix)")
         registration.slot = slot
         registrations.append(registration)
+    }
+
+    /// Shows `filter` every method call to `prefix` and the objects under it before the exported interfaces see it
+    /// (sd-bus runs an object's callbacks before its vtables). A filter that returns a handler takes the call: the
+    /// handler gets it, to answer now or later (a property of an object that must first be looked up, say); nil
+    /// leaves the call to the exported interfaces.
+    public func addFilter(under prefix: String,
+                          _ filter: @escaping (_ path: String, _ interface: String, _ member: String) -> ((MethodCall) -> Void)?)
+        throws(DBusError) {
+        let box = CallFilter(filter)
+        var slot: OpaquePointer? = nil
+        let r = sd_bus_add_fallback(raw, &slot, prefix, { raw, userdata, out in
+            guard let raw, let userdata else { return 0 }
+            var type: UInt8 = 0
+            guard sd_bus_message_get_type(raw, &type) >= 0, type == UInt8(SD_BUS_MESSAGE_METHOD_CALL) else { return 0 }
+            let message = Message(retaining: raw)
+            let box = Unmanaged<CallFilter>.fromOpaque(userdata).takeUnretainedValue()
+            guard let handler = box.filter(message.path ?? "", message.interface ?? "", message.member ?? "") else { return 0 }
+            do throws(DBusError) {
+                handler(MethodCall(message: message, arguments: try message.readAll()))
+                return 1
+            } catch {
+                return error.fill(out)
+            }
+        }, Unmanaged.passUnretained(box).toOpaque())
+        try check(r, "add a filter under \(prefix)")
+        box.slot = slot
+        filters.append(box)
     }
 
     /// Emits one PropertiesChanged signal carrying the current values of `names` (sd-bus calls the getters).
@@ -240,6 +269,13 @@ public struct ReceivedMessage: Sendable, Equatable {
 final class ReplyHandler {
     let completion: (Result<[DBusValue], DBusError>) -> Void
     init(_ completion: @escaping (Result<[DBusValue], DBusError>) -> Void) { self.completion = completion }
+}
+
+final class CallFilter {
+    let filter: (String, String, String) -> ((MethodCall) -> Void)?
+    var slot: OpaquePointer?
+    init(_ filter: @escaping (String, String, String) -> ((MethodCall) -> Void)?) { self.filter = filter }
+    deinit { if let slot { sd_bus_slot_unref(slot) } }
 }
 
 final class MatchHandler {

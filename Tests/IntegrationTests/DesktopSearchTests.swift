@@ -85,5 +85,8 @@ import TestSupport
         #expect(try call("Actions").first == .array(elementSignature: "(sss)", []))
         _ = try call("Run", [.string(id), .string("")])
         #expect(session.waitFor { session.status() == "Playing" && session.title() == "Venus as a Boy" })
+        // KRunner ends its session with Teardown; its plugin file says queries start at two letters.
+        #expect(try call("Teardown").isEmpty)
+        #expect(try value("X-Plasma-Runner-Min-Letter-Count", in: desktop) == "2")
     }
 }

@@ -112,4 +112,63 @@ import TestSupport
                                  member: "Run", [.string("track\u{1F}\(music)/Singles/1 Blue Monday.ogg"), .string("")])
         #expect(session.waitFor { session.title() == "Blue Monday" })
     }
+
+    /// Object paths handed out before a restart name the same items after it (Rygel hands their URLs to TVs), and a
+    /// control point's UPnP criteria (upnp:class, dc:title) are understood.
+    @Test func mediaServer2ItemPathsOutliveARestart() throws {
+        let session = try Session()
+        defer { session.close() }
+        _ = try library(session)
+        let first = try session.launch([])
+        #expect(scanned(session))
+        let name = "org.gnome.UPnP.MediaServer2.Reprise", root = "/org/gnome/UPnP/MediaServer2/Reprise"
+        let container = "org.gnome.UPnP.MediaContainer2"
+        func call(_ path: String, _ member: String, _ arguments: [DBusValue]) throws -> [[String: DBusValue]] {
+            let reply = try session.bus.call(destination: name, path: path, interface: container, member: member, arguments)
+            guard case .array(_, let items)? = reply.first else { return [] }
+            return items.compactMap(\.dictionary)
+        }
+        func path(_ item: [String: DBusValue]?) -> String? {
+            if case .objectPath(let path)? = item?["Path"] { return path }
+            return nil
+        }
+        let albums = try call(root + "/Albums", "ListChildren", [.uint32(0), .uint32(0), .strings(["*"])])
+        let blue = try #require(path(albums.first { $0["DisplayName"]?.stringValue == "Kind of Blue" }))
+        let item = try #require(path(try call(blue, "ListItems", [.uint32(0), .uint32(0), .strings(["*"])]).first))
+        let searched = try call(root, "SearchObjects", [.string(#"upnp:class derivedfrom "object.item.audioItem" and dc:title = "So What""#),
+                                                         .uint32(0), .uint32(0), .strings(["*"])])
+        #expect(searched.count == 1 && searched.first?["DisplayName"]?.stringValue == "So What", "\(searched)")
+        let containers = try call(root, "SearchObjects", [.string(#"upnp:class = "object.container.album.musicAlbum" and dc:title contains "blue""#),
+                                                           .uint32(0), .uint32(0), .strings(["DisplayName"])])
+        #expect(containers.count == 2, "the album and the artist's album: \(containers)")
+        let playlistFolder = session.environment["HOME"]! + "/Music/Playlists"
+        try FileManager.default.createDirectory(atPath: playlistFolder, withIntermediateDirectories: true)
+        try "../Singles/1 Blue Monday.ogg\n".write(toFile: playlistFolder + "/Mix.m3u", atomically: true, encoding: .utf8)
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitForExit(first) == 0)
+
+        try session.launch([])
+        #expect(scanned(session))
+        // Nothing listed yet in this run: the kept path still answers, with the track's own properties.
+        let url = try session.bus.getProperty(destination: name, path: item, interface: "org.gnome.UPnP.MediaItem2", name: "URLs")
+        #expect(url.stringArray?.first?.hasSuffix("/1%20So%20What.ogg") == true, "\(url)")
+        let all = try session.bus.call(destination: name, path: item, interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+                                       [.string("org.gnome.UPnP.MediaObject2")]).first?.dictionary
+        #expect(all?["DisplayName"]?.stringValue == "So What" && all?["Parent"] == .objectPath(blue), "\(String(describing: all))")
+        // A path the index never gave out, and one under the wrong container, are not there.
+        for made in [blue + "/t999999", root + "/Genres/" + "_4a617a7a" + "/t0", root + "/Albums/_41/" + item.split(separator: "/").last!] {
+            #expect(session.dbusError { _ = try session.bus.getProperty(destination: name, path: made, interface: "org.gnome.UPnP.MediaItem2",
+                                                                       name: "URLs") } != nil, "\(made)")
+        }
+        // A playlist's entry, by its place.
+        let playlists = try call(root + "/Playlists", "ListChildren", [.uint32(0), .uint32(0), .strings(["*"])])
+        let mix = try #require(path(playlists.first { $0["DisplayName"]?.stringValue == "Mix" }))
+        let entry = try #require(path(try call(mix, "ListItems", [.uint32(0), .uint32(0), .strings(["*"])]).first))
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitFor { !session.nameHasOwner(Session.name) })
+        try session.launch([])
+        #expect(scanned(session))
+        let shown = Result { try session.bus.getProperty(destination: name, path: entry, interface: "org.gnome.UPnP.MediaObject2", name: "DisplayName") }
+        #expect((try? shown.get()) == .string("Blue Monday"), "\(shown) at \(entry)")
+    }
 }

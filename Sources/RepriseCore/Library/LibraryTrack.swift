@@ -14,10 +14,12 @@ public struct LibraryTrack: Sendable, Equatable {
     public var cover: String?
     /// False while the file's disk is not there (kept, not deleted).
     public var available: Bool
+    /// The index's id of the row: stable while the file is indexed (across restarts); nil when not from the index.
+    public var id: Int64?
 
     public init(path: String, title: String? = nil, artist: String? = nil, album: String? = nil, albumArtist: String? = nil,
                 genre: String? = nil, year: Int? = nil, disc: Int? = nil, track: Int? = nil, lengthMicroseconds: Int64? = nil,
-                cover: String? = nil, available: Bool = true) {
+                cover: String? = nil, available: Bool = true, id: Int64? = nil) {
         self.path = path
         self.title = title
         self.artist = artist
@@ -30,6 +32,7 @@ public struct LibraryTrack: Sendable, Equatable {
         self.lengthMicroseconds = lengthMicroseconds
         self.cover = cover
         self.available = available
+        self.id = id
     }
 
     /// Who the album is by: its album artist, else the track's artist.
@@ -109,6 +112,8 @@ public enum LibrarySelector: Sendable, Equatable {
     case albumBy(title: String, artist: String?)
     /// The track indexed at this path (nothing when the index has no such row).
     case track(path: String)
+    /// The track of this index id (``LibraryTrack/id``), available or not.
+    case trackID(Int64)
     /// Every available track.
     case all
 }

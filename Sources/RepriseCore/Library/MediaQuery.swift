@@ -41,6 +41,11 @@ public indirect enum MediaQuery: Sendable, Equatable {
         case .and(let left, let right): return left.canMatch(type: type) && right.canMatch(type: type)
         case .or(let left, let right): return left.canMatch(type: type) || right.canMatch(type: type)
         case .compare(property: "Type", _, _), .exists(property: "Type", _): return matches(["Type": .text(type)])
+        case .compare(property: "upnp:class", _, _), .exists(property: "upnp:class", _):
+            return matches(["upnp:class": .text(type == "container" ? Self.folderClass : Self.musicTrackClass)])
+                || (type == "container" && ["object.container.album.musicAlbum", "object.container.person.musicArtist",
+                                            "object.container.genre.musicGenre", "object.container.playlistContainer",
+                                            "object.container"].contains { matches(["upnp:class": .text($0)]) })
         default: return true
         }
     }
@@ -85,12 +90,24 @@ public indirect enum MediaQuery: Sendable, Equatable {
         case .contains: return text.contains(value)
         case .doesNotContain: return !text.contains(value)
         case .startsWith: return text.hasPrefix(value)
-        // A type is derived from itself and from the types before its dots ("audio.music" from "audio"); "music" is audio.
+        // A type is derived from itself and from the types before its dots ("audio.music" from "audio"; UPnP's
+        // "object.item.audioItem.musicTrack" from "object.item"); "music" is audio.
         case .derivedFrom:
             let type = text == "music" ? "audio.music" : text
             return type == value || type.hasPrefix(value + ".")
         }
     }
+
+    /// UPnP ContentDirectory's own property names (as Rygel passes a control point's search on) for MediaServer2's.
+    /// `upnp:class` stays itself: objects carry their UPnP class too (``upnpClass(ofType:)``).
+    static let propertyAliases: [String: String] = [
+        "dc:title": "DisplayName", "upnp:artist": "Artist", "dc:creator": "Artist", "upnp:album": "Album",
+        "upnp:genre": "Genre", "upnp:originalTrackNumber": "TrackNumber", "@parentID": "Parent", "@id": "Path",
+    ]
+
+    /// The UPnP class of a library track, and of the containers of each kind.
+    public static let musicTrackClass = "object.item.audioItem.musicTrack"
+    public static let folderClass = "object.container.storageFolder"
 
     // MARK: Parsing
 
@@ -178,7 +195,8 @@ public indirect enum MediaQuery: Sendable, Equatable {
                 let inner = try orExpression(depth: depth + 1)
                 guard next() == .close else { throw ParseError(message: "a '(' is not closed") }
                 return inner
-            case .word(let property)?:
+            case .word(let name)?:
+                let property = MediaQuery.propertyAliases[name] ?? name
                 guard case .word(let operatorWord)? = next() else { throw ParseError(message: "\(property) needs an operator") }
                 if operatorWord == "exists" {
                     guard case .word(let flag)? = next(), ["true", "false"].contains(flag.lowercased()) else {
@@ -203,7 +221,7 @@ extension LibraryTrack {
     public var mediaProperties: [String: MediaQuery.Value] {
         var properties: [String: MediaQuery.Value] = [
             "DisplayName": .text(displayTitle), "Type": .text("music"), "MIMEType": .text(Self.mimeType(path)),
-            "URLs": .texts([MediaURI.file(path: path)]),
+            "URLs": .texts([MediaURI.file(path: path)]), "upnp:class": .text(MediaQuery.musicTrackClass),
         ]
         if let artist { properties["Artist"] = .text(artist) }
         if let album { properties["Album"] = .text(album) }
