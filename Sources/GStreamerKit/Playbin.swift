@@ -134,6 +134,13 @@ public final class Playbin {
     /// Loads `uri` from its start (with `subtitleURI`, nil: none) on ``outputDevice`` and moves to `state`,
     /// dropping any gapless handover. Returns at once; the pipeline thread does the rest.
     public func load(_ uri: String, subtitleURI: String?, state: ElementState) {
+        // A file over HTTP(S) is downloaded as it plays (uridecodebin's download buffering, to an unlinked file in
+        // the cache folder), so demuxers read it in pull mode: in push mode GStreamer 1.22's oggdemux seeks for the
+        // length while theoradec reads the headers, and after a stall the stream could fail as its data resumed.
+        // Live streams (radio) are not downloaded: uridecodebin only does it for progressive media.
+        let download = UInt32(RP_PLAY_FLAG_DOWNLOAD)
+        let wanted = uri.hasPrefix("http://") || uri.hasPrefix("https://") ? flags | download : flags & ~download
+        if wanted != flags { flags = wanted }
         handoff.reset()
         generation += 1
         awaitedGeneration = generation

@@ -32,6 +32,7 @@ enum {
     RP_PLAY_FLAG_TEXT = 1 << 2,
     RP_PLAY_FLAG_VIS = 1 << 3,
     RP_PLAY_FLAG_SOFT_VOLUME = 1 << 4,
+    RP_PLAY_FLAG_DOWNLOAD = 1 << 7,
 };
 
 GstMessageType rp_message_type(GstMessage *message);
