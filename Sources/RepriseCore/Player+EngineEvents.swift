@@ -21,7 +21,7 @@ extension Player {
     public func engineDidReadTags(_ tags: TrackTags) {
         transaction {
             guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
-            var update = tags.sanitized()
+            var update = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }
             if !LiveStream.isLive(uri: entry.uri, lengthMicroseconds: entry.lengthMicroseconds) {
                 // A file's ORGANIZATION and LOCATION are a label and a place, not a station.
                 update.station = nil

@@ -20,7 +20,7 @@ extension Player {
             if transactionDepth == 1 && completedGroup == nil { lastChangeAffectsSavedState = false }
             var described = entry
             described.isDescribed = true
-            if let tags { described.tags = tags.sanitized().merged(with: entry.tags) }
+            if let tags { described.tags = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }.merged(with: entry.tags) }
             if described.lengthMicroseconds == nil { described.lengthMicroseconds = lengthMicroseconds }
             if described.artURL == nil { described.artURL = artURL }
             queue.update(id: id) { $0 = described }

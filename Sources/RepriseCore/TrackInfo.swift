@@ -38,23 +38,25 @@ public struct TrackTags: Sendable, Equatable {
     /// The longest text a tag keeps, in characters; longer ones are cut and end with "…".
     public static let maximumTextLength = 1_000
     /// The most values a list tag (artists, genres…) keeps.
-    public static let maximumValueCount = 16
+    /// Far more than any real track has (a compilation's long list of artists), far fewer than a hostile file can.
+    public static let maximumValueCount = 128
 
     /// These tags within the limits a desktop widget can show: texts cut to ``maximumTextLength``, lists to
     /// ``maximumValueCount`` values, empty texts dropped. Files can carry megabytes of tags; none of that
-    /// reaches the bus.
-    public func sanitized() -> TrackTags {
+    /// reaches the bus. What is cut is told to `report` ("artists: 2000 values, 128 kept").
+    public func sanitized(reportingCuts report: ((String) -> Void)? = nil) -> TrackTags {
         func text(_ value: String?) -> String? {
             guard let value, !value.isEmpty else { return nil }
             guard value.count > Self.maximumTextLength else { return value }
             return String(value.prefix(Self.maximumTextLength - 1)) + "…"
         }
-        func list(_ values: [String]) -> [String] {
-            values.lazy.compactMap(text).prefix(Self.maximumValueCount).map { $0 }
+        func list(_ values: [String], _ name: String) -> [String] {
+            if values.count > Self.maximumValueCount { report?("\(name): \(values.count) values, \(Self.maximumValueCount) kept") }
+            return values.lazy.compactMap(text).prefix(Self.maximumValueCount).map { $0 }
         }
-        return TrackTags(title: text(title), artists: list(artists), album: text(album), albumArtists: list(albumArtists),
-                         trackNumber: trackNumber, discNumber: discNumber, genres: list(genres), composers: list(composers),
-                         comments: list(comments), contentCreated: text(contentCreated), description: text(description),
+        return TrackTags(title: text(title), artists: list(artists, "artists"), album: text(album),
+                         albumArtists: list(albumArtists, "album artists"), trackNumber: trackNumber, discNumber: discNumber,
+                         genres: list(genres, "genres"), composers: list(composers, "composers"), comments: list(comments, "comments"), contentCreated: text(contentCreated), description: text(description),
                          station: text(station), stationURL: text(stationURL))
     }
 

@@ -42,12 +42,13 @@ struct HostileCalls {
         ("app.reprise.Chapters1", "GoTo", "u"), ("app.reprise.Chapters1", "Next", ""), ("app.reprise.Chapters1", "Previous", ""),
         ("app.reprise.Sleep1", "Start", "s"), ("app.reprise.Sleep1", "Cancel", ""),
         ("app.reprise.Library1", "Search", "su"), ("app.reprise.Library1", "Play", "ssb"), ("app.reprise.Library1", "Names", "s"),
-        ("app.reprise.Library1", "Tracks", "ss"), ("app.reprise.Library1", "Rescan", ""),
+        ("app.reprise.Library1", "Tracks", "ss"), ("app.reprise.Library1", "Rescan", ""), ("app.reprise.Library1", "Albums", "s"),
         ("org.gnome.Shell.SearchProvider2", "GetInitialResultSet", "as"),
         ("org.gnome.Shell.SearchProvider2", "GetSubsearchResultSet", "asas"),
         ("org.gnome.Shell.SearchProvider2", "GetResultMetas", "as"), ("org.gnome.Shell.SearchProvider2", "ActivateResult", "sasu"),
         ("org.gnome.Shell.SearchProvider2", "LaunchSearch", "asu"),
         ("org.kde.krunner1", "Actions", ""), ("org.kde.krunner1", "Match", "s"), ("org.kde.krunner1", "Run", "ss"),
+        ("org.kde.krunner1", "Teardown", ""),
         ("org.gnome.UPnP.MediaContainer2", "ListChildren", "uuas"), ("org.gnome.UPnP.MediaContainer2", "ListContainers", "uuas"),
         ("org.gnome.UPnP.MediaContainer2", "ListItems", "uuas"), ("org.gnome.UPnP.MediaContainer2", "SearchObjects", "suuas"),
         ("org.freedesktop.DBus.Introspectable", "Introspect", ""), ("org.freedesktop.DBus.Peer", "Ping", ""),
@@ -75,7 +76,12 @@ struct HostileCalls {
                 let root = RepriseObjects.mediaServerRoot
                 return pick([root + "/Artists", root + "/Albums", root + "/Genres", root + "/Folders", root + "/Playlists",
                              root + "/Folders/_2f", root + "/Albums/_" + String(repeating: "41", count: 5000), root + "/Albums/_zz",
-                             root + "/Albums/_ff", root + "/Artists/_41/_42/_43", root + "/Nowhere", root + "/Playlists/_31"])
+                             root + "/Albums/_ff", root + "/Artists/_41/_42/_43", root + "/Nowhere", root + "/Playlists/_31",
+                             // Item paths as a client keeps them across restarts: index ids, real, made up and malformed.
+                             root + "/Genres/_" + String(repeating: "41", count: 3) + "/t1", root + "/Folders/_2f/t2",
+                             root + "/Albums/_1f41/t9223372036854775807", root + "/Albums/_1f41/t-1", root + "/Albums/_1f41/t",
+                             root + "/Albums/_1f41/t99999999999999999999", root + "/Playlists/_31/_31", root + "/Playlists/_31/_ffff",
+                             root + "/Artists/_41/_42/t1"])
             }
             if chance(0.05) {
                 return pick(["/", "/org/mpris", "/org/reprise/Reprise/Track/1", "/org/mpris/MediaPlayer2/Player", "/app/reprise"])
@@ -177,7 +183,10 @@ struct HostileCalls {
                      String(repeating: "/", count: 300), "artist", "album", "genre", "playlist", "playlists", "folder",
                      "search", "artists", "albums", "tone", "1s", "end-of-track", "end-of-chapter", "-5m", "99999999h", "off",
                      "*", #"Type derivedfrom "audio""#, #"DisplayName contains "tone""#, #"Artist = ""#, "((((((", #"A exists maybe"#,
-                     #"Type = "container" or (Duration > "1" and TrackNumber < "-1")"#, "album\u{241F}tone", "track\u{241F}/dev/zero"])
+                     #"Type = "container" or (Duration > "1" and TrackNumber < "-1")"#, "album\u{241F}tone", "track\u{241F}/dev/zero",
+                     "album\u{1F}tone", "\u{1F}", "\u{1F}\u{1F}", "track\u{1F}/dev/zero", "track\u{1F}/etc/passwd", "artist\u{1F}",
+                     #"upnp:class derivedfrom "object.item""#, #"upnp:class = "object.container.album.musicAlbum" or dc:title = "x""#,
+                     #"@id exists true"#, String(repeating: "é", count: 50_000), String(repeating: "àé ", count: 20_000)])
     }
 
     private mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 10_000) < probability * 10_000 }

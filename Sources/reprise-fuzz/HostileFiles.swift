@@ -17,7 +17,7 @@ struct HostileFiles {
     /// playable file to copy.
     /// `truncatedMedia`: also a file that is a playable file's first 4 KiB (headers, no audio). Off by default:
     /// playing it among the others once deadlocked playbin's state change on the loop (see BENCHMARKS.md).
-    init(in directory: String, playlistsFolder: String, tone: String, seed: UInt64, truncatedMedia: Bool = false) throws {
+    init(in directory: String, playlistsFolder: String, tone: String, video: String, seed: UInt64, truncatedMedia: Bool = false) throws {
         self.directory = directory
         random = SplitMix(seed: seed ^ 0xF11E5)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -46,6 +46,10 @@ struct HostileFiles {
         try write(bytes: Array("caf".utf8) + [0xE9] + Array(".ogg".utf8), toneBytes)
         try make(bytes: Array("M".utf8) + [0xFC] + Array("sik".utf8)) { mkdir($0, 0o755) == 0 }
         try write(bytes: Array("M".utf8) + [0xFC] + Array("sik/".utf8) + [0xC0, 0xFF] + Array(".ogg".utf8), toneBytes)
+
+        try makeMP4Boxes()
+        try makeChapterComments(tone: tone)
+        try makeSidecars(video: video)
 
         // Playlists.
         let entries = ["fifo.ogg", "zero.ogg", "dir.ogg", "dangling.flac", "loop.ogg", "huge.flac", "noise.ogg",
@@ -83,6 +87,61 @@ struct HostileFiles {
         }
         _ = symlink(directory + "/fifo.m3u", playlistsFolder + "/fifo.m3u")
         _ = symlink("/dev/zero", playlistsFolder + "/zero.xspf")
+    }
+
+    /// MP4/M4B/MOV files whose boxes lie: 64-bit sizes near Int64.max at the top and inside `moov`, sizes past the
+    /// end and of zero, a `chpl` whose count and title lengths run past its body.
+    private mutating func makeMP4Boxes() throws {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let size = UInt32(clamping: body.count + 8)
+            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + body
+        }
+        let ftyp = box("ftyp", Array("M4A ".utf8) + [0, 0, 2, 0] + Array("M4B isom".utf8))
+        let nearMax: [UInt8] = [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0], zeros = [UInt8](repeating: 0, count: 64)
+        try write("huge-moov.m4b", ftyp + [0, 0, 0, 1] + Array("moov".utf8) + nearMax + zeros)
+        try write("huge-free.m4a", ftyp + [0, 0, 0, 1] + Array("free".utf8) + nearMax + zeros)
+        try write("past-end.m4b", ftyp + [0xFF, 0xFF, 0xFF, 0xF0] + Array("moov".utf8) + zeros)
+        try write("huge-udta.mov", ftyp + box("moov", [0, 0, 0, 1] + Array("udta".utf8) + nearMax + zeros))
+        try write("zero-size.mp4", ftyp + box("moov", box("udta", [0, 0, 0, 0] + Array("chpl".utf8) + zeros)))
+        let lyingChapters: [UInt8] = [1, 0, 0, 0, 0, 0, 0, 0, 255] + (0..<12).flatMap { _ in
+            [UInt8](repeating: 0xFF, count: 8) + [255] + Array("abc".utf8)
+        }
+        try write("chpl.m4b", ftyp + box("moov", box("udta", box("chpl", lyingChapters))))
+        let manyChapters: [UInt8] = [0, 0, 0, 0, 200] + (0..<200).flatMap { index -> [UInt8] in
+            let start = UInt64(index) * 10_000_000
+            return (0..<8).reversed().map { UInt8(truncatingIfNeeded: start >> (8 * UInt64($0))) } + [4] + Array("\u{1B}[2J".utf8)
+        }
+        try write("many-chapters.m4b", ftyp + box("moov", box("mvhd", zeros) + box("udta", box("meta", []) + box("chpl", manyChapters))))
+    }
+
+    /// Vorbis and FLAC files (a real tone) with hundreds of CHAPTERnnn comments: times past a day, negative,
+    /// malformed, names with escape sequences and overlong ones.
+    private mutating func makeChapterComments(tone: String) throws {
+        var metadata: [String] = []
+        for index in 0..<300 {
+            let number = String(format: "%03d", index)
+            let time = ["00:00:%02d.000", "99999999999:99:99.999", "-00:00:01", "00:00:00.0000000000000000001", "garbage", "%02d:00"][index % 6]
+            metadata += ["-metadata", "CHAPTER\(number)=" + time.replacingOccurrences(of: "%02d", with: String(format: "%02d", index % 60)),
+                         "-metadata", "CHAPTER\(number)NAME=" + (index % 7 == 0 ? String(repeating: "n", count: 5000) : "\u{1B}]0;t\u{07}\(index)")]
+        }
+        for name in ["chapters.ogg", "chapters.flac"] {
+            let result = try runCommand("ffmpeg", ["-v", "error", "-y", "-i", tone, "-t", "5"] + metadata + [directory + "/" + name])
+            guard result.status == 0 else { throw HostileFileError(name: name, errno: EINVAL) }
+            uris.append("file://" + Self.percentEncoded(Array((directory + "/" + name).utf8)))
+        }
+    }
+
+    /// A video with hostile sidecars: an info file nested past any sane depth with numbers out of range, subtitle
+    /// files with times past Int64 and control characters, one that is a FIFO and one that is /dev/zero.
+    private mutating func makeSidecars(video: String) throws {
+        try write("film.ogv", [UInt8](try Data(contentsOf: URL(fileURLWithPath: video))))
+        try write("film.reprise.json", Array(("{\"title\":\"\u{1B}[2J\",\"interstitials\":[{\"start\":1e999999,\"end\":-1e308},"
+            + "{\"start\":\"x\"}," + String(repeating: "[", count: 20_000) + "]}").utf8))
+        try write("film.srt", Array(("\u{FEFF}1\n99999999999999:00:00,000 --> 99999999999999:00:01,000\n\u{1B}[31mred\u{07}\n\n"
+            + "2\n00:00:01,000 --> 00:00:00,000\nbackwards\n\n-3\n-1:-1:-1,-1 --> 00:00:02,000\n"
+            + String(repeating: "x", count: 200_000) + "\n\n").utf8))
+        try make(name: "film.en.vtt") { mkfifo($0, 0o644) == 0 }
+        try make(name: "film.fr.srt") { symlink("/dev/zero", $0) == 0 }
     }
 
     /// Now and then replaces `swap.ogg` (queued by earlier calls) with a FIFO, and the FIFO with the file again.

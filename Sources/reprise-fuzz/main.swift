@@ -38,13 +38,14 @@ func run() throws -> Bool {
     var hostile = CommandLine.arguments.contains("--hostile-files")
         ? try HostileFiles(in: desktop.directory + "/hostile",
                            playlistsFolder: desktop.environment["HOME"]! + "/.local/share/reprise/playlists",
-                           tone: files[1], seed: seed, truncatedMedia: CommandLine.arguments.contains("--truncated-media"))
+                           tone: files[1], video: video, seed: seed, truncatedMedia: CommandLine.arguments.contains("--truncated-media"))
         : nil
     var environment = desktop.environment
     let display = try? XvfbServer(directory: desktop.directory, width: 800, height: 600)
     defer { display?.stop() }
     if let display { environment["DISPLAY"] = display.name } else { say("no Xvfb: fuzzing without a video window") }
     let log = desktop.directory + "/reprise.log"
+    if hostile != nil { try prepareHostileIndex(desktop: desktop, environment: environment) }
     // The library indexes the run's folder: the tones, the clip and, with --hostile-files, every hostile file.
     var service = try Child.spawn(binary, ["--library", desktop.directory] + files, environment: environment, stdout: log, stderr: log)
     defer { if service.isRunning() { kill(service.pid, SIGKILL); _ = service.wait() } }
@@ -137,6 +138,42 @@ func run() throws -> Bool {
     unanswered.prefix(5).forEach { say("unanswered: \($0)") }
     if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(6000) ?? "")) }
     return alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB
+}
+
+/// The library's index as another program (or a damaged disk) may leave it: a first run indexes the folder, then
+/// half the rows get values no scan writes — numbers past Int32 and Int64's ends, negative lengths, escape
+/// sequences, bytes that are not UTF-8, a separator in names, a 100,000-character genre, a cover that is a device —
+/// and rows naming files outside the folder. The files are unchanged, so the fuzzed run keeps these rows.
+func prepareHostileIndex(desktop: PrivateDesktop, environment: [String: String]) throws {
+    let log = desktop.directory + "/reprise-index.log"
+    var first = try Child.spawn(binary, ["--library", desktop.directory], environment: environment, stdout: log, stderr: log)
+    defer { if first.isRunning() { kill(first.pid, SIGKILL); _ = first.wait() } }
+    let bus = try Bus.connect(address: desktop.busAddress)
+    let name = "org.mpris.MediaPlayer2.reprise"
+    func library(_ property: String) -> DBusValue? {
+        try? bus.getProperty(destination: name, path: "/app/reprise/Reprise", interface: "app.reprise.Library1", name: property)
+    }
+    // Scanning is false before the first pass starts too: done is some tracks indexed and no pass under way.
+    let indexed = eventually(120) {
+        guard case .uint32(let tracks)? = library("Tracks"), tracks > 0 else { return false }
+        return library("Scanning") == .bool(false)
+    }
+    guard indexed else { throw HarnessError(message: "the first index did not finish; see \(log)") }
+    _ = try? bus.call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2", member: "Quit")
+    _ = first.wait()
+    let database = desktop.environment["HOME"]! + "/.local/share/reprise/library.db"
+    let root = desktop.directory.replacingOccurrences(of: "'", with: "''")
+    let edit = try runCommand("sqlite3", [database, """
+        UPDATE tracks SET track = 5000000000, disc = -9223372036854775808, year = 9223372036854775807, length = -1,
+            title = char(27) || '[2J' || CAST(x'C0FF' AS TEXT), album = CAST(x'C0AF2F2E2E' AS TEXT), album_artist = char(31),
+            genre = printf('%.*c', 100000, 'g'), cover = '/dev/zero' WHERE id % 2 = 0;
+        UPDATE tracks SET length = 9223372036854775807, track = -1, artist = 'a' || char(31) || 'b', album = char(31) WHERE id % 3 = 0;
+        INSERT OR IGNORE INTO tracks(path, folder, root, size, modified, title, album, track)
+            VALUES ('/etc/passwd', '/etc', '\(root)', 1, 1, 'passwd', 'Hostile', 1),
+                   ('\(root)/../../../dev/zero', '\(root)/../../../dev', '\(root)', 1, 1, 'zero', 'Hostile', 2);
+        """])
+    guard edit.status == 0 else { throw HarnessError(message: "sqlite3: \(edit.errors)") }
+    say("the index has hostile rows")
 }
 
 do {

@@ -15,6 +15,19 @@ import TestSupport
         #expect(report["alive"] as? Bool == true && report["playsAfter"] as? Bool == true && report["stateWhole"] as? Bool == true)
     }
 
+    /// The same with hostile files among the strings and in the library (FIFOs, devices, lying MP4 boxes, hundreds
+    /// of chapter comments, hostile sidecars) and an index holding rows no scan writes.
+    @Test func hostileFilesAndAHostileIndexAreSurvived() throws {
+        let fuzzer = packageRoot.appendingPathComponent(".build/debug/reprise-fuzz").path
+        let result = try runCommand(fuzzer, ["--calls", "3000", "--connections", "4", "--binary", repriseBinary, "--hostile-files",
+                                             "--max-rss-growth", "64"])
+        let report = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8))) as? [String: Any] ?? [:]
+        #expect(result.status == 0, "\(result.output)\n\(result.errors)")
+        #expect(result.errors.contains("the index has hostile rows"))
+        #expect(report["replies"] as? Int == 3000 && report["unanswered"] as? Int == 0)
+        #expect(report["alive"] as? Bool == true && report["playsAfter"] as? Bool == true && report["stateWhole"] as? Bool == true)
+    }
+
     /// `make soak` in short: a mixed workload with calls and outputs coming and going; every call answered,
     /// Reprise announces the interruptions, still plays afterwards, and its memory stays flat.
     @Test func aShortSoakIsAnsweredThroughoutAndStaysFlat() throws {
