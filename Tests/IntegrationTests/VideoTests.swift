@@ -171,6 +171,10 @@ import TestSupport
         #expect(try reprise("video", "subtitles", "off").output.contains("subtitles off"))
         #expect(videoProperty(session, "SubtitleTrack") == .int32(-1))
         #expect(try reprise("video", "subtitles", "4").status == 2)
+        // A negative number is a value (-1: none), not an option.
+        try session.call("SelectSubtitleTrack", [.int32(0)], interface: Self.video)
+        let none = try reprise("video", "subtitles", "-1")
+        #expect(none.status == 0 && none.output.contains("subtitles off"), "\(none.output)\(none.errors)")
         #expect(try reprise("video", "aspect", "toggle").status == 0)
         #expect(videoProperty(session, "AspectMode") == .string("fill"))
         let json = try reprise("video", "--json")

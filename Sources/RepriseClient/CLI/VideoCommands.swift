@@ -17,9 +17,12 @@ struct Video: ParsableCommand {
             """)
     @OptionGroup var target: TargetOptions
     @Argument(help: "fullscreen, aspect, audio, subtitles or skip (none: show the state)") var action: String?
-    @Argument(help: "The value for the action.") var value: String?
+    /// Gathered as "all unrecognised" so that a negative number ("subtitles -1": none) is a value, not an option.
+    @Argument(parsing: .allUnrecognized, help: "The value for the action.") var values: [String] = []
+    var value: String? { values.first }
 
     func validate() throws {
+        guard values.count <= 1 else { throw ValidationError("one value, not '\(TerminalText.sanitized(values.joined(separator: " ")))'") }
         switch action {
         case nil, "skip": break
         case "fullscreen", "aspect", "audio", "subtitles":
