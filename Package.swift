@@ -72,7 +72,7 @@ let package = Package(
         /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
-        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "CoreTestDoubles"]),
+        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "CoreTestDoubles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
         .target(name: "TestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "TestSupport"]),

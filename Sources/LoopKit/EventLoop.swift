@@ -32,20 +32,32 @@ public final class EventLoop {
         g_unix_signal_add_full(G_PRIORITY_HIGH, number, LoopCallback.trampoline, keep(handler), nil)
     }
 
-    /// Runs `handler` on the loop every `milliseconds`, for as long as the loop lives.
-    public func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {
-        g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, LoopCallback.trampoline, keep(handler), nil)
+    /// Runs `handler` on the loop every `milliseconds` until the returned timer is cancelled.
+    @discardableResult
+    public func every(milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer {
+        let callback = LoopCallback(handler)
+        let id = g_timeout_add_full(G_PRIORITY_HIGH, milliseconds, { userdata in
+            let callback = Unmanaged<LoopCallback>.fromOpaque(userdata!).takeUnretainedValue()
+            guard !callback.finished else { return 0 }
+            callback.handler()
+            return 1
+        }, Unmanaged.passRetained(callback).toOpaque(), { Unmanaged<LoopCallback>.fromOpaque($0!).release() })
+        return LoopTimer(sourceID: id, callback: callback)
     }
 
-    /// Runs `handler` once on the loop, `milliseconds` from now (0: as soon as the current callback has returned).
-    public func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) {
-        let callback = Unmanaged.passRetained(LoopCallback(handler)).toOpaque()
-        g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userdata in
-            let callback = Unmanaged<LoopCallback>.fromOpaque(userdata!)
-            callback.takeUnretainedValue().handler()
-            callback.release()
+    /// Runs `handler` once on the loop, `milliseconds` from now (0: as soon as the current callback has returned),
+    /// unless the returned timer is cancelled first.
+    @discardableResult
+    public func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer {
+        let callback = LoopCallback(handler)
+        let id = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userdata in
+            let callback = Unmanaged<LoopCallback>.fromOpaque(userdata!).takeUnretainedValue()
+            guard !callback.finished else { return 0 }
+            callback.finished = true
+            callback.handler()
             return 0
-        }, callback, nil)
+        }, Unmanaged.passRetained(callback).toOpaque(), { Unmanaged<LoopCallback>.fromOpaque($0!).release() })
+        return LoopTimer(sourceID: id, callback: callback)
     }
 
     /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up), until it returns false.
@@ -72,8 +84,10 @@ public final class EventLoop {
 }
 
 /// A Swift closure run by a GLib source (signal or timer) that stays installed.
-private final class LoopCallback {
+final class LoopCallback {
     let handler: () -> Void
+    /// Ran (a one-shot) or cancelled: its source is gone or going.
+    var finished = false
     init(_ handler: @escaping () -> Void) { self.handler = handler }
 
     static let trampoline: GSourceFunc = { userdata in
@@ -86,4 +100,40 @@ private final class LoopCallback {
 private final class FdWatch {
     let handler: () -> Bool
     init(_ handler: @escaping () -> Bool) { self.handler = handler }
+}
+
+/// A timer on the loop (``EventLoop/every(milliseconds:_:)``, ``EventLoop/once(afterMilliseconds:_:)``):
+/// ``cancel()`` stops it; cancelling one that already ran, or twice, does nothing. A component cancels its timers
+/// when it stops, so none fires after.
+public final class LoopTimer {
+    private let sourceID: guint
+    private let callback: LoopCallback?
+    private var onCancel: (() -> Void)?
+
+    init(sourceID: guint, callback: LoopCallback) {
+        self.sourceID = sourceID
+        self.callback = callback
+    }
+
+    /// A timer of a test's own loop: `cancel()` runs `onCancel` once.
+    public init(onCancel: @escaping () -> Void) {
+        sourceID = 0
+        callback = nil
+        self.onCancel = onCancel
+    }
+
+    /// Whether it may still fire.
+    public var isActive: Bool { callback.map { !$0.finished } ?? (onCancel != nil) }
+
+    public func cancel() {
+        if let callback {
+            guard !callback.finished else { return }
+            callback.finished = true
+            g_source_remove(sourceID)
+        } else {
+            let action = onCancel
+            onCancel = nil
+            action?()
+        }
+    }
 }

@@ -97,6 +97,27 @@ public final class MPRISService: PlayerObserver {
         didSet { playerInterface.allowsPlayPause = allowsPlayPause }
     }
 
+    /// Takes MediaServer2's own name (its objects are exported by ``attachLibrary(_:)``); false when another
+    /// process has it.
+    @discardableResult
+    public func claimMediaServerName() -> Bool {
+        guard mediaServer != nil, (try? bus.requestName(MediaServerTree.busName)) == true else {
+            log.info("\(MediaServerTree.busName) is taken: no MediaServer2 here")
+            return false
+        }
+        mediaServerNameOwned = true
+        return true
+    }
+
+    /// Gives MediaServer2's name back (on stop).
+    public func releaseMediaServerName() {
+        guard mediaServerNameOwned else { return }
+        mediaServerNameOwned = false
+        bus.releaseName(MediaServerTree.busName)
+        log.info("released \(MediaServerTree.busName)")
+    }
+    private var mediaServerNameOwned = false
+
     /// Looks at the playlist folders again and announces what changed (call now and then).
     public func refreshPlaylists() { playlistsInterface.refresh() }
 
@@ -133,7 +154,6 @@ public final class MPRISService: PlayerObserver {
                       tree.isUnlistedItem(path) else { return nil }
                 return { call in tree.answerProperties(call, at: path) }
             }
-            if try !bus.requestName(MediaServerTree.busName) { log.info("\(MediaServerTree.busName) is taken: no MediaServer2 here") }
         } catch {
             log.warning("could not export MediaServer2: \(error)")
         }

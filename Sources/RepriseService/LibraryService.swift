@@ -40,12 +40,13 @@ final class LibraryService: LibraryAccess {
     /// Opens the index and starts the first pass — unless there is nothing to index and no index yet, where the
     /// library stays closed (no SQLite, no scan) until a rescan.
     func start() {
+        guard !stopped else { return }
         let worker = worker, log = log, folders = status.folders
         work.run({ () -> String?? in
             guard worker.hasAnythingToIndex(folders: folders) else { return nil }
             return .some(worker.open { message in log.warning(message) })
         }) { [weak self] outcome in
-            guard let self else { return }
+            guard let self, !stopped else { return }
             guard let problem = outcome else {
                 dormant = true
                 return log.info("library: no music folder (\(folders.joined(separator: ", "))) and no index: not opened")
@@ -64,20 +65,29 @@ final class LibraryService: LibraryAccess {
     /// The index could not be opened for a reason other than damage (busy, locked, a full disk): the file stays as
     /// it is and opening is tried again, less and less often (at most a minute apart); meanwhile there is no library.
     private var openRetryMilliseconds: UInt32 = 1000
-    private var openRetryPending = false
+    private var openRetry: LoopTimer?
 
     private func retryOpening() {
-        guard !openRetryPending else { return }
-        openRetryPending = true
-        loop.once(afterMilliseconds: openRetryMilliseconds) { [weak self] in
-            guard let self else { return }
-            openRetryPending = false
-            start()
-        }
+        guard openRetry?.isActive != true, !stopped else { return }
+        openRetry = loop.once(afterMilliseconds: openRetryMilliseconds) { [weak self] in self?.start() }
         openRetryMilliseconds = min(openRetryMilliseconds * 2, 60_000)
     }
 
+    /// Stopped: its timers are cancelled, inotify is no longer read, and answers still coming from the worker
+    /// change nothing.
+    private(set) var stopped = false
+    private var progressTimer: LoopTimer?
+    private var changesTimer: LoopTimer?
+
+    func stop() {
+        stopped = true
+        for timer in [openRetry, progressTimer, changesTimer] { timer?.cancel() }
+        pendingChanges.removeAll()
+        log.info("library: stopped")
+    }
+
     func rescan() {
+        guard !stopped else { return }
         if dormant {
             dormant = false
             return start()
@@ -93,7 +103,7 @@ final class LibraryService: LibraryAccess {
         let started = monotonicSeconds()
         followProgress(progress)
         work.run({ worker.scan(folders: folders, progress: progress) }) { [weak self] result in
-            guard let self else { return }
+            guard let self, !stopped else { return }
             status.scanning = false
             status.counts = result.counts
             outline = result.outline
@@ -114,8 +124,8 @@ final class LibraryService: LibraryAccess {
 
     /// Twice a second while a pass runs: the files looked at so far, announced.
     private func followProgress(_ progress: ProgressBox) {
-        loop.once(afterMilliseconds: 500) { [weak self] in
-            guard let self, status.scanning else { return }
+        progressTimer = loop.once(afterMilliseconds: 500) { [weak self] in
+            guard let self, status.scanning, !stopped else { return }
             let current = progress.current
             if current.seen != status.scanned || current.total != status.total {
                 status.scanned = current.seen
@@ -135,16 +145,17 @@ final class LibraryService: LibraryAccess {
             for folder in folders { watcher.watch(folder) }
             return watcher.refused
         }) { [weak self] refused in
-            if refused > 0 { self?.log.warning("library: \(refused) folders not watched (the system's inotify limit)") }
+            guard let self, !stopped else { return }
+            if refused > 0 { log.warning("library: \(refused) folders not watched (the system's inotify limit)") }
         }
         loop.onReadable(watcher.descriptor) { [weak self] in
-            guard let self else { return false }
+            guard let self, !stopped else { return false }
             let changes = watcher.readChanges()
             guard !changes.isEmpty else { return true }
             let first = pendingChanges.isEmpty
             pendingChanges += changes
             // A copy of a whole album arrives as many events: they are applied together a moment later.
-            if first { loop.once(afterMilliseconds: 300) { [weak self] in self?.applyChanges() } }
+            if first { changesTimer = loop.once(afterMilliseconds: 300) { [weak self] in self?.applyChanges() } }
             return true
         }
     }
@@ -155,7 +166,7 @@ final class LibraryService: LibraryAccess {
         guard let watcher, !changes.isEmpty else { return }
         log.debug("library: \(changes.count) changes")
         work.run({ worker.apply(changes, folders: folders, watcher: watcher) }) { [weak self] result in
-            guard let self, let (counts, outline) = result else { return }
+            guard let self, !stopped, let (counts, outline) = result else { return }
             status.counts = counts
             self.outline = outline
             self.outline.roots = status.folders

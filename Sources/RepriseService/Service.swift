@@ -120,16 +120,17 @@ public enum Service {
             video.playerChanged()
             listening.playerChanged()
         }
-        loop.every(milliseconds: 5000) { service.refreshPlaylists() }
+        let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { service.refreshPlaylists() }
+        // The library after the bus: its first pass runs in the background once the name is owned.
+        let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: service)] } ?? []
 
         // Playback first: the pipeline prerolls on GStreamer's threads while the rest starts.
         do {
-            try lifecycle.start([playback, video, busComponent, saver, reader, audio, systemd])
+            try lifecycle.start([playback, video, busComponent, saver, reader, audio, playlists] + libraryComponent + [systemd])
         } catch {
             return 1
         }
         audio.playerChanged()
-        library?.start() // after the name is owned: the first pass runs in the background
         log.info("ready as \(busComponent.ownedName) with \(player.queue.count) queued")
         started = true
         if let reason = stopRequested { loop.once(afterMilliseconds: 0) { stop(reason) } }

@@ -108,8 +108,8 @@ extension StateStore: StateStoring {}
 
 /// The loop's timers (``EventLoop``).
 protocol LoopTimers: AnyObject {
-    func every(milliseconds: UInt32, _ handler: @escaping () -> Void)
-    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void)
+    @discardableResult func every(milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer
+    @discardableResult func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer
 }
 
 extension EventLoop: LoopTimers {}

@@ -13,6 +13,31 @@ import TestSupport
         (try? session.sinkInputs(of: pid))?.last { $0.properties["media.role"] != nil }
     }
 
+    /// SIGTERM stops the library too: its timers cancelled, MediaServer2's name released before the service's own,
+    /// nothing from the library after it stopped, exit 0.
+    @Test func sigtermStopsTheLibraryAndReleasesEveryName() throws {
+        let session = try Session()
+        defer { session.close() }
+        _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        let reprise = try session.launch([])
+        let mediaServer = "org.gnome.UPnP.MediaServer2.Reprise"
+        #expect(session.waitFor(30) {
+            (try? session.get("Scanning", interface: LibraryTests.interface)) == .bool(false)
+                && (try? session.get("Tracks", interface: LibraryTests.interface)) == .uint32(6)
+        })
+        #expect(session.nameHasOwner(mediaServer))
+        kill(reprise, SIGTERM)
+        #expect(session.waitForExit(reprise) == 0)
+        #expect(!session.nameHasOwner(mediaServer) && !session.nameHasOwner(Session.name))
+        let log = session.log(of: reprise)
+        let lines = log.split(separator: "\n").map(String.init)
+        let libraryStopped = try #require(lines.firstIndex(of: "reprise: library: stopped"), "\(log)")
+        let mediaServerReleased = try #require(lines.firstIndex(of: "reprise: released \(mediaServer)"), "\(log)")
+        let nameReleased = try #require(lines.firstIndex(of: "reprise: released \(Session.name)"), "\(log)")
+        #expect(libraryStopped < mediaServerReleased && mediaServerReleased < nameReleased)
+        #expect(!lines[(libraryStopped + 1)...].contains { $0.hasPrefix("reprise: library:") }, "\(log)")
+    }
+
     @Test func aCleanQuitPutsBackWhatItLoweredAndLeavesNoRecord() throws {
         let session = try Session()
         defer { session.close() }

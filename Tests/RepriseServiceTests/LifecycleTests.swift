@@ -31,6 +31,20 @@ import Testing
 
     final class Journal { var lines: [String] = [] }
 
+    /// A component's timer fires while it runs and never after it stopped.
+    @Test func aPeriodicComponentsTimerIsCancelledOnStop() throws {
+        let loop = ManualLoop()
+        var runs = 0
+        let periodic = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { runs += 1 }
+        periodic.start()
+        loop.tick()
+        #expect(runs == 1 && loop.activeTimers == 1)
+        var stopped = false
+        periodic.stop { stopped = true }
+        loop.tick()
+        #expect(stopped && runs == 1 && loop.activeTimers == 0)
+    }
+
     @Test func startsInOrderAndStopsInReverse() throws {
         let journal = Journal(), loop = ManualLoop()
         let lifecycle = Lifecycle(loop: loop, log: Log(verbose: false))

@@ -2,6 +2,7 @@ import CoreTestDoubles
 import Dispatch
 import RepriseCore
 import Synchronization
+import LoopKit
 import Testing
 @testable import RepriseService
 
@@ -90,22 +91,35 @@ import Testing
 
 /// A loop whose timers the test runs by hand.
 final class ManualLoop: LoopTimers {
-    private var repeating: [() -> Void] = []
-    private var once: [() -> Void] = []
+    private var repeating: [(id: Int, run: () -> Void)] = []
+    private var once: [(id: Int, run: () -> Void)] = []
+    private var lastID = 0
     var pendingOnce: Int { once.count }
+    var activeTimers: Int { repeating.count + once.count }
 
-    func every(milliseconds: UInt32, _ handler: @escaping () -> Void) { repeating.append(handler) }
-    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) { once.append(handler) }
+    @discardableResult func every(milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer {
+        lastID += 1
+        let id = lastID
+        repeating.append((id, handler))
+        return LoopTimer { [weak self] in self?.repeating.removeAll { $0.id == id } }
+    }
+
+    @discardableResult func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer {
+        lastID += 1
+        let id = lastID
+        once.append((id, handler))
+        return LoopTimer { [weak self] in self?.once.removeAll { $0.id == id } }
+    }
 
     /// Runs the one-shot callbacks due now.
     func runOnce() {
         let due = once
         once.removeAll()
-        due.forEach { $0() }
+        due.forEach { $0.run() }
     }
 
     /// One second passes: the repeating timers fire.
-    func tick() { repeating.forEach { $0() } }
+    func tick() { repeating.forEach { $0.run() } }
 }
 
 /// A store in memory that can fail, or hold writes until released (a disk that does not answer).

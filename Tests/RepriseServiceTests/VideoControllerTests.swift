@@ -1,6 +1,7 @@
 import CoreTestDoubles
 import GStreamerKit
 import RepriseCore
+import LoopKit
 import Testing
 import X11Kit
 @testable import RepriseService
@@ -206,12 +207,13 @@ final class FakeWindow: VideoSurface {
 
 final class FakeVideoLoop: VideoLoop {
     private var watch: (() -> Bool)?
-    func every(milliseconds: UInt32, _ handler: @escaping () -> Void) {}
+    @discardableResult func every(milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer { LoopTimer {} }
     /// When true, ``once(afterMilliseconds:_:)`` keeps its handler for ``runHeld()`` instead of running it at once.
     var holdOnce = false
     private var held: [() -> Void] = []
-    func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) {
+    @discardableResult func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer {
         if holdOnce { held.append(handler) } else { handler() }
+        return LoopTimer {}
     }
     func runHeld() {
         let handlers = held
