@@ -124,11 +124,11 @@ public final class AudioSessionInterface: InterfaceImplementation {
         case "Silent": .bool(control.silent)
         case "Output": .string(control.outputName)
         case "Interrupted": .bool(control.isInterrupted)
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 
     public func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only (use Set\(property))")
+        throw DBusError.readOnly(property, "\(property) is read-only (use Set\(property))")
     }
 }

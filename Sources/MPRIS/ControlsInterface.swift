@@ -68,7 +68,7 @@ final class ControlsInterface: ReadOnlyInterface {
         case "History":
             return .objectPaths(player.queue.playedEntries.map { MPRIS.trackPath(forEntry: $0.id) })
         default:
-            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+            throw DBusError.unknownProperty(property)
         }
     }
 }

@@ -172,7 +172,7 @@ final class LibraryInterface: ReadOnlyInterface {
         case "Scanning": return .bool(status.scanning)
         case "Scanned": return .uint32(UInt32(clamping: status.scanned))
         case "ToScan": return .uint32(UInt32(clamping: status.total))
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 }

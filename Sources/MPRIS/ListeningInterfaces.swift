@@ -53,7 +53,7 @@ final class ChaptersInterface: ReadOnlyInterface {
         case "Current":
             return .int32(Int32(clamping: player.announcedChapterIndex ?? -1))
         default:
-            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+            throw DBusError.unknownProperty(property)
         }
     }
 }
@@ -102,7 +102,7 @@ final class SleepInterface: ReadOnlyInterface {
         switch property {
         case "Timer": return .string(player.sleepTimer?.kind.rawValue ?? "off")
         case "Remaining": return .int64(player.sleepRemainingMicroseconds ?? -1)
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 }

@@ -315,14 +315,14 @@ final class RootInterface: InterfaceImplementation {
         case "DesktopEntry": .string(identity.desktopEntry)
         case "SupportedUriSchemes": .strings(SupportedSchemes.all)
         case "SupportedMimeTypes": .strings(mimeTypes)
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
         // Fullscreen is the only writable property; while CanSetFullscreen is false setting it has no effect.
         guard property == "Fullscreen", case .bool(let on) = value else {
-            throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+            throw DBusError.readOnly(property)
         }
         video?.setFullscreen(on)
         onFullscreenSet?()
@@ -407,7 +407,7 @@ final class PlayerInterface: InterfaceImplementation {
         case "CanPause": .bool(player.canPause)
         case "CanSeek": .bool(player.canSeek)
         case "CanControl": .bool(true)
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 
@@ -488,12 +488,12 @@ final class TrackListInterface: InterfaceImplementation {
         switch property {
         case "Tracks": .objectPaths(player.trackIDs.map(MPRIS.trackPath))
         case "CanEditTracks": .bool(true)
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+        throw DBusError.readOnly(property)
     }
 }
 

@@ -277,7 +277,7 @@ final class MediaServerTree {
             if call.member == "GetAll" { return call.reply([.vardict(properties)]) }
             guard call.arguments.count == 2, let name = call.arguments[1].stringValue,
                   let value = properties.first(where: { $0.0 == name })?.1 else {
-                return call.fail(DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no such property here"))
+                return call.fail(DBusError.unknownProperty("", "no such property here"))
             }
             call.reply([.variant(value)])
         }
@@ -452,7 +452,7 @@ final class MediaServerInterface: TreeImplementation {
 
     func get(_ property: String, at path: String) throws(DBusError) -> DBusValue {
         guard let value = tree.properties(at: path, interface: interface)?.first(where: { $0.0 == property })?.1 else {
-            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property) here")
+            throw DBusError.unknownProperty(property, "no property \(property) here")
         }
         return value
     }

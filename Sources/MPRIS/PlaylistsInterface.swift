@@ -74,12 +74,12 @@ final class PlaylistsInterface: InterfaceImplementation {
             }
             return .structure([.bool(true), Self.encode(active)])
         default:
-            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+            throw DBusError.unknownProperty(property)
         }
     }
 
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+        throw DBusError.readOnly(property)
     }
 
     /// A playlist as MPRIS `(oss)`: id, name, icon (none).

@@ -5,7 +5,7 @@ protocol ReadOnlyInterface: InterfaceImplementation {}
 
 extension ReadOnlyInterface {
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+        throw DBusError.readOnly(property)
     }
 }
 
@@ -14,10 +14,10 @@ protocol MethodsOnlyInterface: InterfaceImplementation {}
 
 extension MethodsOnlyInterface {
     func get(_ property: String) throws(DBusError) -> DBusValue {
-        throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        throw DBusError.unknownProperty(property)
     }
 
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        throw DBusError.unknownProperty(property)
     }
 }

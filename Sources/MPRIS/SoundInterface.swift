@@ -38,7 +38,7 @@ final class SoundInterface: InterfaceImplementation {
         case "Crossfade": return .double(player.crossfade.seconds)
         case "AppliedGain": return .double(applied?.decibels ?? 0)
         case "AppliedGainKind": return .string(applied?.kind.rawValue ?? ReplayGainKind.none.rawValue)
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 
@@ -54,9 +54,9 @@ final class SoundInterface: InterfaceImplementation {
         }
         guard ["ReplayGain", "ReplayGainPreamp", "ReplayGainFallback"].contains(property) else {
             if Self.propertyNames.contains(property) {
-                throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+                throw DBusError.readOnly(property)
             }
-            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+            throw DBusError.unknownProperty(property)
         }
         var settings = player.replayGain
         do throws(PlayerError) {

@@ -125,12 +125,12 @@ public final class VideoInterface: InterfaceImplementation {
             return .array(elementSignature: "(sxxbbx)", items)
         case "ActiveInterstitial": return .int32(Int32(clamping: player.activeInterstitialIndex ?? -1))
         case "CanSkipInterstitial": return .bool(player.canSkipInterstitial)
-        default: throw DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(property)")
+        default: throw DBusError.unknownProperty(property)
         }
     }
 
     public func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only (use the Set/Select methods)")
+        throw DBusError.readOnly(property, "\(property) is read-only (use the Set/Select methods)")
     }
 
     static func encode(_ choices: [StreamChoice]) -> DBusValue {

@@ -19,6 +19,16 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         DBusError(name: "org.freedesktop.DBus.Error.Failed", message: message)
     }
 
+    /// No such property on this interface.
+    public static func unknownProperty(_ property: String, _ message: String? = nil) -> DBusError {
+        DBusError(name: "org.freedesktop.DBus.Error.UnknownProperty", message: message ?? "no property \(property)")
+    }
+
+    /// The property exists but cannot be set.
+    public static func readOnly(_ property: String, _ message: String? = nil) -> DBusError {
+        DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: message ?? "\(property) is read-only")
+    }
+
     public static func notSupported(_ message: String) -> DBusError {
         DBusError(name: "org.freedesktop.DBus.Error.NotSupported", message: message)
     }

@@ -234,7 +234,7 @@ final class Registration {
             guard let decoded = try Message.readNext(from: value) else {
                 throw DBusError.invalidArgs("missing value for \(name)")
             }
-            guard let implementation else { throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(name) is read-only") }
+            guard let implementation else { throw DBusError.readOnly(name) }
             try implementation.set(name, to: decoded)
             return 1
         } catch {

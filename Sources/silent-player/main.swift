@@ -61,7 +61,7 @@ final class SilentPlayer: InterfaceImplementation {
     }
 
     func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "\(property) is read-only")
+        throw DBusError.readOnly(property)
     }
 }
 
