@@ -43,7 +43,10 @@ let package = Package(
         .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit"]),
         .target(name: "RepriseCore"),
         .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
-        .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"]),
+        // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
+        .executableTarget(name: "dbus-codegen"),
+        .plugin(name: "DBusInterfaces", capability: .buildTool(), dependencies: ["dbus-codegen"]),
+        .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"], plugins: ["DBusInterfaces"]),
         /// The event loop (GLib with sd-event inside), the monotonic clock, standard error and systemd's notifications.
         .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),

@@ -21,26 +21,7 @@ public protocol AudioSessionControl: AnyObject {
 public enum AudioSessionNames {
     public static let interface = "app.reprise.AudioSession1"
 
-    public static let description = InterfaceDescription(
-        name: interface,
-        methods: [
-            .init("SetCategory", in: "sas", ["Category", "Options"]),
-            .init("SetSilent", in: "b", ["Silent"]),
-            .init("SetOutput", in: "s", ["Output"]),
-            .init("ListOutputs", out: "a(ssb)", ["Outputs"]),
-        ],
-        properties: [
-            .init("Category", "s"),
-            .init("Options", "as"),
-            .init("Silent", "b"),
-            .init("Output", "s"),
-            .init("Interrupted", "b"),
-        ],
-        signals: [
-            .init("InterruptionBegan", "s", ["Kind"]),
-            .init("InterruptionEnded", "sb", ["Kind", "ShouldResume"]),
-            .init("RouteChanged", "ss", ["Reason", "Output"]),
-        ])
+    public static let description = DBusInterfaces.appRepriseAudioSession1
 }
 
 /// app.reprise.AudioSession1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).

@@ -4,18 +4,7 @@ import SDBus
 public enum ControlsNames {
     public static let interface = "app.reprise.Controls1"
 
-    public static let description = InterfaceDescription(
-        name: interface,
-        methods: [
-            .init("Invoke", in: "s", ["Action"]),
-            .init("OpenMedia", in: "asb", ["Uris", "Enqueue"]),
-            .init("Clear"),
-        ],
-        properties: [
-            .init("Actions", "a(sssb)"),
-            .init("Layout", "(asas)"),
-            .init("History", "ao"),
-        ])
+    public static let description = DBusInterfaces.appRepriseControls1
 }
 
 /// app.reprise.Controls1: the custom actions and their layout (the seeds' control bar), what played before,

@@ -4,26 +4,7 @@ import SDBus
 public enum LibraryNames {
     public static let interface = "app.reprise.Library1"
 
-    public static let description = InterfaceDescription(
-        name: interface,
-        methods: [
-            .init("Search", in: "su", ["Query", "Limit"], out: "asa(ss)a(ssssx)", ["Artists", "Albums", "Tracks"]),
-            .init("Play", in: "ssb", ["Kind", "Value", "Enqueue"], out: "u", ["Count"]),
-            .init("Names", in: "s", ["Kind"], out: "as", ["Names"]),
-            .init("Albums", in: "s", ["Title"], out: "a(ss)", ["Albums"]),
-            .init("Tracks", in: "ss", ["Kind", "Value"], out: "a(ssssx)", ["Tracks"]),
-            .init("Rescan"),
-        ],
-        properties: [
-            .init("Folders", "as"),
-            .init("Tracks", "u"),
-            .init("Albums", "u"),
-            .init("Artists", "u"),
-            .init("Unavailable", "u"),
-            .init("Scanning", "b"),
-            .init("Scanned", "u"),
-            .init("ToScan", "u"),
-        ])
+    public static let description = DBusInterfaces.appRepriseLibrary1
 }
 
 /// app.reprise.Library1: search the music library and play what it finds; its playlists are named, listed and

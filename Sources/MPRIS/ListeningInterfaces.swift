@@ -4,17 +4,7 @@ import SDBus
 public enum ChaptersNames {
     public static let interface = "app.reprise.Chapters1"
 
-    public static let description = InterfaceDescription(
-        name: interface,
-        methods: [
-            .init("GoTo", in: "u", ["Index"]),
-            .init("Next"),
-            .init("Previous"),
-        ],
-        properties: [
-            .init("Chapters", "a(sx)"),
-            .init("Current", "i"),
-        ])
+    public static let description = DBusInterfaces.appRepriseChapters1
 }
 
 /// app.reprise.Chapters1: the chapters of what plays (from its table of contents, MP4 `chpl` box or Vorbis
@@ -61,16 +51,7 @@ final class ChaptersInterface: ReadOnlyInterface {
 public enum SleepNames {
     public static let interface = "app.reprise.Sleep1"
 
-    public static let description = InterfaceDescription(
-        name: interface,
-        methods: [
-            .init("Start", in: "s", ["When"]),
-            .init("Cancel"),
-        ],
-        properties: [
-            .init("Timer", "s"),
-            .init("Remaining", "x"),
-        ])
+    public static let description = DBusInterfaces.appRepriseSleep1
 }
 
 /// app.reprise.Sleep1: a sleep timer that fades out and pauses. Its properties are announced when a timer is set,

@@ -24,79 +24,13 @@ public enum MPRIS {
         interface.hasPrefix("app.reprise.") ? repriseObjectPath : objectPath
     }
 
-    public static let root = InterfaceDescription(
-        name: rootInterface,
-        methods: [.init("Raise"), .init("Quit")],
-        properties: [
-            .init("CanQuit", "b"),
-            .init("Fullscreen", "b", writable: true),
-            .init("CanSetFullscreen", "b"),
-            .init("CanRaise", "b"),
-            .init("HasTrackList", "b"),
-            .init("Identity", "s"),
-            .init("DesktopEntry", "s"),
-            .init("SupportedUriSchemes", "as"),
-            .init("SupportedMimeTypes", "as"),
-        ])
+    public static let root = DBusInterfaces.orgMprisMediaPlayer2
 
-    public static let player = InterfaceDescription(
-        name: playerInterface,
-        methods: [
-            .init("Next"), .init("Previous"), .init("Pause"), .init("PlayPause"), .init("Stop"), .init("Play"),
-            .init("Seek", in: "x", ["Offset"]),
-            .init("SetPosition", in: "ox", ["TrackId", "Position"]),
-            .init("OpenUri", in: "s", ["Uri"]),
-        ],
-        properties: [
-            .init("PlaybackStatus", "s"),
-            .init("LoopStatus", "s", writable: true),
-            .init("Rate", "d", writable: true),
-            .init("Shuffle", "b", writable: true),
-            .init("Metadata", "a{sv}"),
-            .init("Volume", "d", writable: true),
-            .init("Position", "x", emits: .none),
-            .init("MinimumRate", "d"),
-            .init("MaximumRate", "d"),
-            .init("CanGoNext", "b"),
-            .init("CanGoPrevious", "b"),
-            .init("CanPlay", "b"),
-            .init("CanPause", "b"),
-            .init("CanSeek", "b"),
-            .init("CanControl", "b", emits: .none),
-        ],
-        signals: [.init("Seeked", "x", ["Position"])])
+    public static let player = DBusInterfaces.orgMprisMediaPlayer2Player
 
-    public static let trackList = InterfaceDescription(
-        name: trackListInterface,
-        methods: [
-            .init("GetTracksMetadata", in: "ao", ["TrackIds"], out: "aa{sv}", ["Metadata"]),
-            .init("AddTrack", in: "sob", ["Uri", "AfterTrack", "SetAsCurrent"]),
-            .init("RemoveTrack", in: "o", ["TrackId"]),
-            .init("GoTo", in: "o", ["TrackId"]),
-        ],
-        properties: [
-            .init("Tracks", "ao", emits: .invalidation),
-            .init("CanEditTracks", "b"),
-        ],
-        signals: [
-            .init("TrackListReplaced", "aoo", ["Tracks", "CurrentTrack"]),
-            .init("TrackAdded", "a{sv}o", ["Metadata", "AfterTrack"]),
-            .init("TrackRemoved", "o", ["TrackId"]),
-            .init("TrackMetadataChanged", "oa{sv}", ["TrackId", "Metadata"]),
-        ])
+    public static let trackList = DBusInterfaces.orgMprisMediaPlayer2TrackList
 
-    public static let playlists = InterfaceDescription(
-        name: playlistsInterface,
-        methods: [
-            .init("ActivatePlaylist", in: "o", ["PlaylistId"]),
-            .init("GetPlaylists", in: "uusb", ["Index", "MaxCount", "Order", "ReverseOrder"], out: "a(oss)", ["Playlists"]),
-        ],
-        properties: [
-            .init("PlaylistCount", "u"),
-            .init("Orderings", "as"),
-            .init("ActivePlaylist", "(b(oss))"),
-        ],
-        signals: [.init("PlaylistChanged", "(oss)", ["Playlist"])])
+    public static let playlists = DBusInterfaces.orgMprisMediaPlayer2Playlists
 
     /// Player properties announced through PropertiesChanged (all but Position and CanControl).
     public static let announcedPlayerProperties = player.properties.filter { $0.emits == .change }.map(\.name)

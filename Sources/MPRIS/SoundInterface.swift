@@ -4,17 +4,7 @@ import SDBus
 public enum SoundNames {
     public static let interface = "app.reprise.Sound1"
 
-    public static let description = InterfaceDescription(
-        name: interface,
-        methods: [],
-        properties: [
-            .init("ReplayGain", "s", writable: true),
-            .init("ReplayGainPreamp", "d", writable: true),
-            .init("ReplayGainFallback", "d", writable: true),
-            .init("Crossfade", "d", writable: true),
-            .init("AppliedGain", "d"),
-            .init("AppliedGainKind", "s"),
-        ])
+    public static let description = DBusInterfaces.appRepriseSound1
 }
 
 /// app.reprise.Sound1: how Reprise levels loudness between tracks (ReplayGain), and the gain applied now.

@@ -31,30 +31,7 @@ public protocol VideoControl: AnyObject {
 public enum VideoNames {
     public static let interface = "app.reprise.Video1"
 
-    public static let description = InterfaceDescription(
-        name: interface,
-        methods: [
-            .init("SetFullscreen", in: "b", ["Fullscreen"]),
-            .init("SetAspectMode", in: "s", ["Mode"]),
-            .init("SelectAudioTrack", in: "i", ["Index"]),
-            .init("SelectSubtitleTrack", in: "i", ["Index"]),
-            .init("SkipInterstitial"),
-        ],
-        properties: [
-            .init("HasVideo", "b"),
-            .init("Fullscreen", "b"),
-            .init("AspectMode", "s"),
-            .init("AspectRatio", "d"),
-            .init("AudioTracks", "a(isssb)"),
-            .init("AudioTrack", "i"),
-            .init("SubtitleTracks", "a(isssb)"),
-            .init("SubtitleTrack", "i"),
-            .init("Speeds", "ad"),
-            .init("Loading", "b"),
-            .init("Interstitials", "a(sxxbbx)"),
-            .init("ActiveInterstitial", "i"),
-            .init("CanSkipInterstitial", "b"),
-        ])
+    public static let description = DBusInterfaces.appRepriseVideo1
 }
 
 /// app.reprise.Video1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
