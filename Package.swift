@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(name: "reprise-cli", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport", "RepriseCore"]),
-        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "TestSupport"]),
+        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "TestSupport"]),
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
