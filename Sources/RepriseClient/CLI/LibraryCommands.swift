@@ -47,11 +47,7 @@ struct LibrarySelection: ParsableArguments {
                       hint: String = "pick one with --artist") throws -> String {
         let reply = try client.call("Albums", [.string(title)], interface: LibraryNames.interface)
         guard case .array(_, let items)? = reply.first else { throw CLIError("the library did not answer") }
-        var albums = items.compactMap { item -> LibraryAlbum? in
-            guard case .structure(let fields) = item, fields.count == 2, let name = fields[0].stringValue else { return nil }
-            let by = fields[1].stringValue ?? ""
-            return LibraryAlbum(title: name, artist: by.isEmpty ? nil : by)
-        }
+        var albums = ReportedTrack.albums(.array(elementSignature: "(ss)", items))
         if let artist { albums = albums.filter { ($0.artist ?? "").lowercased() == artist.lowercased() } }
         guard albums.count <= 1 else {
             for album in albums { printError("  \(album.title) — \(album.artist ?? "unknown artist")") }
@@ -83,22 +79,13 @@ struct Search: ParsableCommand {
                 throw CLIError("\(client.destination) answered Search oddly")
             }
             let artists = reply[0].stringArray ?? []
-            let albums: [(String, String)] = albumItems.compactMap {
-                guard case .structure(let f) = $0, f.count == 2 else { return nil }
-                return (f[0].stringValue ?? "", f[1].stringValue ?? "")
-            }
-            let tracks: [(uri: String, title: String, artist: String, album: String, length: Int64)] = trackItems.compactMap {
-                guard case .structure(let f) = $0, f.count == 5 else { return nil }
-                return (f[0].stringValue ?? "", f[1].stringValue ?? "", f[2].stringValue ?? "", f[3].stringValue ?? "", f[4].int64Value ?? 0)
-            }
+            let albums = ReportedTrack.albums(.array(elementSignature: "(ss)", albumItems))
+            let tracks = ReportedTrack.list(.array(elementSignature: "(ssssx)", trackItems))
             if target.json {
                 printJSON(.object([
                     ("artists", .array(artists.map(JSON.string))),
-                    ("albums", .array(albums.map { .object([("title", .string($0.0)), ("artist", .string($0.1))]) })),
-                    ("tracks", .array(tracks.map {
-                        .object([("uri", .string($0.uri)), ("title", .string($0.title)), ("artist", .string($0.artist)),
-                                 ("album", .string($0.album)), ("length", .number(Double($0.length) / 1e6))])
-                    })),
+                    ("albums", .array(albums.map { .object([("title", .string($0.title)), ("artist", .string($0.artist ?? ""))]) })),
+                    ("tracks", .array(tracks.map(\.json))),
                 ]))
                 return
             }
@@ -109,7 +96,7 @@ struct Search: ParsableCommand {
             }
             if !albums.isEmpty {
                 printLine("Albums")
-                albums.forEach { printLine("  \($0.0)" + ($0.1.isEmpty ? "" : " — \($0.1)")) }
+                albums.forEach { printLine("  \($0.title)" + ($0.artist.map { " — \($0)" } ?? "")) }
             }
             if !tracks.isEmpty {
                 printLine("Tracks")
@@ -171,6 +158,7 @@ struct LibraryCommand: ParsableCommand {
 struct ReportedTrack {
     var uri: String, title: String, artist: String, album: String, length: Int64
 
+    /// Library1's tracks, `a(ssssx)`: URI, title, artist, album, length in microseconds.
     static func list(_ value: DBusValue?) -> [ReportedTrack] {
         guard case .array(_, let items)? = value else { return [] }
         return items.compactMap {
@@ -178,6 +166,21 @@ struct ReportedTrack {
             return ReportedTrack(uri: f[0].stringValue ?? "", title: f[1].stringValue ?? "", artist: f[2].stringValue ?? "",
                                  album: f[3].stringValue ?? "", length: f[4].int64Value ?? 0)
         }
+    }
+
+    /// Library1's albums, `a(ss)`: title and who it is by (empty: unknown).
+    static func albums(_ value: DBusValue?) -> [LibraryAlbum] {
+        guard case .array(_, let items)? = value else { return [] }
+        return items.compactMap {
+            guard case .structure(let f) = $0, f.count == 2, let title = f[0].stringValue else { return nil }
+            let by = f[1].stringValue ?? ""
+            return LibraryAlbum(title: title, artist: by.isEmpty ? nil : by)
+        }
+    }
+
+    var json: JSON {
+        .object([("uri", .string(uri)), ("title", .string(title)), ("artist", .string(artist)), ("album", .string(album)),
+                 ("length", .number(Double(length) / 1e6))])
     }
 }
 
@@ -193,10 +196,7 @@ struct Browse: ParsableCommand {
             let node = try BrowseNode.list(path, client: client)
             if target.json {
                 printJSON(.object([("path", .string(path)), ("containers", .array(node.containers.map(JSON.string))),
-                                   ("tracks", .array(node.tracks.map {
-                                       .object([("uri", .string($0.uri)), ("title", .string($0.title)), ("artist", .string($0.artist)),
-                                                ("album", .string($0.album)), ("length", .number(Double($0.length) / 1e6))])
-                                   }))]))
+                                   ("tracks", .array(node.tracks.map(\.json)))]))
                 return
             }
             node.containers.forEach { printLine("\($0)/") }
