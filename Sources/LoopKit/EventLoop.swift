@@ -109,21 +109,24 @@ public final class LoopTimer {
     private let sourceID: guint
     private let callback: LoopCallback?
     private var onCancel: (() -> Void)?
+    private let fakeIsActive: () -> Bool
 
     init(sourceID: guint, callback: LoopCallback) {
         self.sourceID = sourceID
         self.callback = callback
+        fakeIsActive = { false }
     }
 
-    /// A timer of a test's own loop: `cancel()` runs `onCancel` once.
-    public init(onCancel: @escaping () -> Void) {
+    /// A timer of a test's own loop: `isActive` says whether it may still fire; `cancel()` runs `onCancel` once.
+    public init(isActive: @escaping () -> Bool = { true }, onCancel: @escaping () -> Void) {
         sourceID = 0
         callback = nil
+        fakeIsActive = isActive
         self.onCancel = onCancel
     }
 
     /// Whether it may still fire.
-    public var isActive: Bool { callback.map { !$0.finished } ?? (onCancel != nil) }
+    public var isActive: Bool { callback.map { !$0.finished } ?? (onCancel != nil && fakeIsActive()) }
 
     public func cancel() {
         if let callback {

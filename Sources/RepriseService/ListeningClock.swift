@@ -5,12 +5,14 @@ import RepriseCore
 /// What follows playing time: the sleep timer's count, fade and end, and the chapter announced as playback crosses
 /// into another (a few ticks a second while either matters, none otherwise); and the chapters of a local MP4/M4B
 /// file, which GStreamer does not read, read from its `chpl` box on a worker when it loads.
-final class ListeningClock {
+final class ListeningClock: ServiceComponent {
+    let name = "listening clock"
     private let player: Player
     private let timers: LoopTimers
     private let work: BackgroundWork?
     private let log: Log
-    private var tickScheduled = false
+    private var pendingTick: LoopTimer?
+    private var stopped = false
     private var lastTick: Double?
     private var chaptersLookedUpFor: String?
 
@@ -20,6 +22,19 @@ final class ListeningClock {
         self.work = work
         self.log = log
     }
+
+    func start() {}
+
+    /// Stops ticking: the tick waiting is cancelled and none is scheduled after.
+    func stop(_ done: @escaping () -> Void) {
+        stopped = true
+        pendingTick?.cancel()
+        pendingTick = nil
+        done()
+    }
+
+    /// Whether a tick is waiting (for tests).
+    var isTicking: Bool { pendingTick?.isActive == true }
 
     /// Call after every player change.
     func playerChanged() {
@@ -32,22 +47,21 @@ final class ListeningClock {
     }
 
     private func scheduleTick() {
-        guard needsTicks else {
+        guard needsTicks, !stopped else {
             lastTick = nil
             return
         }
-        guard !tickScheduled else { return }
-        tickScheduled = true
+        guard pendingTick?.isActive != true else { return }
         if lastTick == nil { lastTick = monotonicSeconds() }
         // Fine steps while the sleep fade runs, else four a second (a chapter's title is late by at most that).
         let fading = player.sleepRemainingMicroseconds.map { left in
             left < (player.sleepTimer?.fadeMicroseconds ?? 0) + 1_000_000
         } ?? false
-        timers.once(afterMilliseconds: fading ? 50 : 250) { [weak self] in self?.tick() }
+        pendingTick = timers.once(afterMilliseconds: fading ? 50 : 250) { [weak self] in self?.tick() }
     }
 
     private func tick() {
-        tickScheduled = false
+        pendingTick = nil
         let now = monotonicSeconds()
         let elapsed = lastTick.map { Int64((now - $0) * 1_000_000) } ?? 0
         lastTick = now

@@ -126,7 +126,7 @@ public enum Service {
 
         // Playback first: the pipeline prerolls on GStreamer's threads while the rest starts.
         do {
-            try lifecycle.start([playback, video, busComponent, saver, reader, audio, playlists] + libraryComponent + [systemd])
+            try lifecycle.start([playback, video, busComponent, saver, reader, audio, listening, playlists] + libraryComponent + [systemd])
         } catch {
             return 1
         }

@@ -1,3 +1,4 @@
+import CoreTestDoubles
 import RepriseCore
 import Testing
 @testable import RepriseService
@@ -43,6 +44,23 @@ import Testing
         periodic.stop { stopped = true }
         loop.tick()
         #expect(stopped && runs == 1 && loop.activeTimers == 0)
+    }
+
+    /// The listening clock ticks while a sleep timer runs; stopped, its waiting tick is cancelled and no other comes.
+    @Test func theListeningClocksTickIsCancelledOnStop() throws {
+        let loop = ManualLoop()
+        let (player, _, _) = makePlayer(tracks: 2)
+        let clock = ListeningClock(player: player, timers: loop, work: nil, log: Log(verbose: false))
+        player.play()
+        try player.setSleep(.after(microseconds: 30_000_000))
+        clock.playerChanged()
+        #expect(clock.isTicking && loop.pendingOnce == 1)
+        loop.runOnce()
+        #expect(clock.isTicking, "it goes on ticking")
+        clock.stop {}
+        #expect(!clock.isTicking && loop.activeTimers == 0)
+        clock.playerChanged()
+        #expect(loop.activeTimers == 0, "nothing scheduled after stop")
     }
 
     @Test func startsInOrderAndStopsInReverse() throws {

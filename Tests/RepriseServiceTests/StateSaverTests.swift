@@ -101,14 +101,18 @@ final class ManualLoop: LoopTimers {
         lastID += 1
         let id = lastID
         repeating.append((id, handler))
-        return LoopTimer { [weak self] in self?.repeating.removeAll { $0.id == id } }
+        return LoopTimer(isActive: { [weak self] in self?.repeating.contains { $0.id == id } == true }) { [weak self] in
+            self?.repeating.removeAll { $0.id == id }
+        }
     }
 
     @discardableResult func once(afterMilliseconds milliseconds: UInt32, _ handler: @escaping () -> Void) -> LoopTimer {
         lastID += 1
         let id = lastID
         once.append((id, handler))
-        return LoopTimer { [weak self] in self?.once.removeAll { $0.id == id } }
+        return LoopTimer(isActive: { [weak self] in self?.once.contains { $0.id == id } == true }) { [weak self] in
+            self?.once.removeAll { $0.id == id }
+        }
     }
 
     /// Runs the one-shot callbacks due now.
