@@ -15,8 +15,8 @@ deps:
 RELEASE_LINK = --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 build: deps
+	$(SWIFT) build -c release $(RELEASE_LINK) --product reprised
 	$(SWIFT) build -c release $(RELEASE_LINK) --product reprise
-	$(SWIFT) build -c release $(RELEASE_LINK) --product reprise-cli
 
 run: build
 	REPRISE_BINARY=.build/release/reprise scripts/demo.sh

@@ -9,7 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "reprise", targets: ["reprise"]),
-        .executable(name: "reprise-cli", targets: ["reprise-cli"]),
+        .executable(name: "reprised", targets: ["reprised"]),
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
         .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
         .executable(name: "reprise-soak", targets: ["reprise-soak"]),
@@ -56,13 +56,14 @@ let package = Package(
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        /// `reprise`: the service, lean (no argument-parsing library, no client verbs: their code and the
-        /// FoundationEssentials it brings cost ~2.3 MiB of mapped pages in every run); anything it does not serve
-        /// itself goes to `reprise-cli`.
-        .executableTarget(name: "reprise", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "SDBus", "MPRIS", "PosixFiles"]),
-        /// `reprise-cli`: the whole command line (verbs, help, completion scripts, and serving as before).
-        .executableTarget(name: "reprise-cli", dependencies: ["RepriseService", "RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
-                                                             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        /// `reprised`: the service, lean (no argument-parsing library, no client verbs: their code and the
+        /// FoundationEssentials it brings cost ~2.3 MiB of mapped pages in every run). It takes its own options and
+        /// `-- MEDIA` only; `reprise`, D-Bus activation and the systemd unit start it.
+        .executableTarget(name: "reprised", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "PosixFiles"]),
+        /// `reprise`: the one command people type — every verb, help, completions, and serving: media handed to the
+        /// running service, or `reprised` exec'd (same PID) when none runs. It does not link the service.
+        .executableTarget(name: "reprise", dependencies: ["RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
+                                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport", "RepriseCore"]),
         .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "TestSupport"]),
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),

@@ -7,10 +7,11 @@ prefix=${PREFIX:-/usr/local}
 root=${DESTDIR:-}
 binary=${REPRISE_BINARY:-.build/release/reprise}
 bindir=$prefix/bin
+libexecdir=$prefix/libexec
 share=$prefix/share
 files=(
   "$bindir/reprise"
-  "$bindir/reprise-cli"
+  "$libexecdir/reprised"
   "$share/applications/reprise.desktop"
   "$share/icons/hicolor/scalable/apps/reprise.svg"
   "$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service"
@@ -37,10 +38,11 @@ if [ "${1:-}" = "--uninstall" ]; then
   for f in "${files[@]}"; do rm -f "$root$f"; done
   exit 0
 fi
-subst() { sed "s|@BINDIR@|$bindir|g" "$1"; }
+subst() { sed -e "s|@BINDIR@|$bindir|g" -e "s|@LIBEXECDIR@|$libexecdir|g" "$1"; }
+# `reprise`, the command people type; `reprised`, the service it execs (found in ../libexec), D-Bus activation and
+# the systemd unit start.
 install -Dm755 "$binary" "$root$bindir/reprise"
-# The command line's verbs and help: `reprise` hands them to this, found beside it.
-install -Dm755 "$(dirname "$binary")/reprise-cli" "$root$bindir/reprise-cli"
+install -Dm755 "$(dirname "$binary")/reprised" "$root$libexecdir/reprised"
 install -Dm644 data/reprise.desktop "$root$share/applications/reprise.desktop"
 install -Dm644 data/reprise.svg "$root$share/icons/hicolor/scalable/apps/reprise.svg"
 install -d "$root$share/dbus-1/services" "$root$prefix/lib/systemd/user"

@@ -1,6 +1,8 @@
+import RepriseCore
+
 /// What the service starts with (from the `serve` command line).
 public struct Options {
-    public static let version = "0.2.0"
+    public static let version = RepriseVersion.current
 
     public var verbose = false
     public var media: [String] = []

@@ -22,7 +22,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: prefix) }
         let installed = try install(prefix: prefix)
         #expect(installed.status == 0, "\(installed.errors)")
-        let expected = ["bin/reprise", "share/applications/reprise.desktop", "share/icons/hicolor/scalable/apps/reprise.svg",
+        let expected = ["bin/reprise", "libexec/reprised", "share/applications/reprise.desktop", "share/icons/hicolor/scalable/apps/reprise.svg",
                         "share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service",
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml",
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml",
@@ -41,10 +41,10 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: prefix + "/bin/reprise"))
         let service = try String(contentsOfFile: prefix + "/share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service",
                                  encoding: .utf8)
-        #expect(service.contains("Exec=\(prefix)/bin/reprise"))
+        #expect(service.contains("Exec=\(prefix)/libexec/reprised"))
         #expect(service.contains("SystemdService=reprise.service"))
         let unit = try String(contentsOfFile: prefix + "/lib/systemd/user/reprise.service", encoding: .utf8)
-        #expect(unit.contains("ExecStart=\(prefix)/bin/reprise"))
+        #expect(unit.contains("ExecStart=\(prefix)/libexec/reprised"))
         #expect(unit.contains("Type=notify") && unit.contains("WatchdogSec=") && unit.contains("Restart=on-failure"))
         let version = try runCommand(prefix + "/bin/reprise", ["--version"])
         #expect(version.trimmed.hasPrefix("reprise "))

@@ -13,6 +13,21 @@ import TestSupport
         (try? session.sinkInputs(of: pid))?.last { $0.properties["media.role"] != nil }
     }
 
+    /// `reprise FILE` with no service running becomes the service with one exec: the same PID owns the name and runs
+    /// `reprised`; `reprised` takes only its options and `-- MEDIA`.
+    @Test func reprisePlayingAFileBecomesTheServiceWithOneExec() throws {
+        let session = try Session()
+        defer { session.close() }
+        let pid = try session.launch([media.first])
+        #expect(session.ownerProcess(of: Session.name) == pid)
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
+        #expect(executable.hasSuffix("/reprised"), "\(executable)")
+        let service = URL(fileURLWithPath: repriseBinary).deletingLastPathComponent().appendingPathComponent("reprised").path
+        let refused = try runCommand(service, ["status"], environment: session.environment)
+        #expect(refused.status == 2 && refused.errors.contains("usage: reprised"), "\(refused.errors)")
+        #expect(try runCommand(service, ["--version"]).output.hasPrefix("reprised "))
+    }
+
     /// SIGTERM stops the library too: its timers cancelled, MediaServer2's name released before the service's own,
     /// nothing from the library after it stopped, exit 0.
     @Test func sigtermStopsTheLibraryAndReleasesEveryName() throws {

@@ -33,7 +33,7 @@ import TestSupport
         #expect(session.waitFor { session.title()?.contains("OWNED") == true })
         var runs: [[String]] = [["status"], ["queue"], ["queue", "--history"], ["output", "list"], ["status", "--player", "reprise"],
                                 ["add", session.directory + "/missing\(Self.hostile).ogg"], ["add", hostile + "\u{1B}]0;X"]]
-        // A refused option value is echoed in the message: by reprise itself, and by reprise-cli for a bare word.
+        // A refused option value is echoed in the message, with and without media after it.
         runs += [["--category", "loud\u{1B}]0;X\u{07}"], ["--category", "loud\u{1B}]0;X\u{07}", "bare.ogg"]]
         runs.append(["status", "--json"])
         runs.append(["queue", "--json"])

@@ -4,7 +4,6 @@ import LoopKit
 import PosixFiles
 import RepriseClient
 import RepriseCore
-import RepriseService
 
 /// `reprise`: the service itself (the default, with media arguments or none) and the verbs that drive a
 /// running one over the session bus.
@@ -12,20 +11,21 @@ struct RepriseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reprise",
         abstract: "A media player service for the Linux desktop, controlled over MPRIS2.",
-        version: "reprise \(Options.version)",
+        version: "reprise \(RepriseVersion.current)",
         subcommands: [Serve.self] + clientVerbs,
         defaultSubcommand: Serve.self)
 }
 
-/// Replaces this process with `reprise` (the lean service executable beside this one) on `arguments`; returns only
-/// when there is none to run.
-func execService(_ arguments: [String]) {
-    let service = ProcessArguments.sibling("reprise")
-    guard access(service, X_OK) == 0 else { return }
+/// Replaces this process with `reprised`, the service, on `arguments` (same PID: one exec). It is found beside this
+/// executable (a build) or in `../libexec` (an installation); returns only when it cannot be run.
+func execService(_ arguments: [String]) -> String {
+    let candidates = [ProcessArguments.sibling("reprised"), ProcessArguments.sibling("../libexec/reprised")]
+    guard let service = candidates.first(where: { access($0, X_OK) == 0 }) else { return "reprised is not installed beside reprise" }
     // Arguments as the bytes they were given (see RawPath).
-    let argv: [UnsafeMutablePointer<CChar>?] = (["reprise"] + arguments).map { RawPath.withCString($0) { strdup($0) } } + [nil]
+    let argv: [UnsafeMutablePointer<CChar>?] = (["reprised"] + arguments).map { RawPath.withCString($0) { strdup($0) } } + [nil]
     execv(service, argv)
     argv.forEach { free($0) }
+    return "cannot run \(service): \(String(cString: strerror(errno)))"
 }
 
 /// Starts the service, or hands the media to the one already running.
@@ -71,10 +71,10 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
         if !newInstance, try handToRunningService(media, enqueue: enqueue) { return }
-        // The service runs as the lean `reprise` beside this executable (same PID), told exactly this.
+        // The service is `reprised` (same PID), told exactly this.
         let serve = ServeArguments(verbose: verbose, newInstance: newInstance,
                                    settings: settings.map { ServeArguments.Setting(key: $0.key, value: $0.value) }, media: media)
-        execService(serve.commandLine)
-        throw ExitCode(Service.run(Options(verbose: verbose, media: media, audio: settings)))
+        writeToStandardError("reprise: " + execService(serve.commandLine))
+        throw ExitCode(1)
     }
 }

@@ -1,18 +1,14 @@
-import RepriseCore
-
-/// The command lines `reprise` serves itself: the service's options and media written as paths (with a `/`) or URIs,
-/// anything after `--`, or nothing (restore the saved queue). Anything else — a bare word, which may be a verb
-/// (`play`) or a file here (`song.ogg`), `--help`, `--version`, an unknown option — is for `reprise-cli`, which
-/// parses the whole command line as it always has and, to serve, runs `reprise` again with `--` before the media.
+/// The command line of `reprised`, the service: its own options, then `--` and the media (paths or URIs, taken as
+/// they are), or nothing (restore the saved queue). `reprise` builds it (``commandLine``) and parses its own command
+/// line with the argument parser; `reprised` parses this and nothing else — a word before `--` is refused.
 public struct ServeArguments: Equatable, Sendable {
     public var verbose = false
-    public var enqueue = false
     public var newInstance = false
     /// Audio settings as config-file keys and values, in the order given.
     public var settings: [Setting] = []
     public var media: [String] = []
 
-    /// The command line that asks `reprise` for exactly this (what `reprise-cli` runs to serve).
+    /// The command line that asks `reprised` for exactly this.
     public var commandLine: [String] {
         var line: [String] = []
         if verbose { line.append("--verbose") }
@@ -44,30 +40,19 @@ public struct ServeArguments: Equatable, Sendable {
     static let valueOptions = ["--category": "category", "--options": "options", "--replaygain": "replaygain",
                                "--crossfade": "crossfade", "--library": "library"]
 
-    /// Nil when the command line is not (only) a request to serve.
-    /// - Parameters:
-    ///   - exists: whether a path names something on disk.
-    ///   - currentDirectory: for a relative `--library`.
-    public static func parse(_ arguments: [String], exists: (String) -> Bool,
-                             currentDirectory: () -> String) -> ServeArguments? {
+    /// Nil when the command line is not one `reprised` takes.
+    /// - Parameter currentDirectory: for a relative `--library`.
+    public static func parse(_ arguments: [String], currentDirectory: () -> String) -> ServeArguments? {
         var result = ServeArguments()
-        var index = 0, onlyMedia = false
+        var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if onlyMedia {
-                result.media.append(argument)
-                continue
-            }
-            if !argument.hasPrefix("-") || argument == "-" {
-                guard isMedia(argument, exists: exists) else { return nil }
-                result.media.append(argument)
-                continue
-            }
             switch argument {
-            case "--": onlyMedia = true
+            case "--":
+                result.media = Array(arguments[index...])
+                return result
             case "-v", "--verbose": result.verbose = true
-            case "--enqueue": result.enqueue = true
             case "--new-instance": result.newInstance = true
             case "--silent": result.settings.append(Setting(key: "silent", value: "true"))
             default:
@@ -92,14 +77,5 @@ public struct ServeArguments: Equatable, Sendable {
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
-    }
-
-    /// A URI with a scheme, or a path (with a `/`: never a verb) that is there.
-    static func isMedia(_ argument: String, exists: (String) -> Bool) -> Bool {
-        if let colon = argument.firstIndex(of: ":"), argument[colon...].hasPrefix("://") {
-            let scheme = argument[..<colon]
-            if scheme.count > 1, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }) { return true }
-        }
-        return argument.contains("/") && exists(argument)
     }
 }

@@ -1,0 +1,40 @@
+import Glibc
+import LoopKit
+import PosixFiles
+import RepriseCore
+import RepriseService
+
+// `reprised`: the service, kept lean. It takes its own options and `-- MEDIA` (see ServeArguments) and nothing else:
+// `reprise` (the command people type) parses every other command line, hands media to a running service, and execs
+// this when none runs; D-Bus activation and the systemd unit start it with no arguments.
+
+// Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
+// SIGTERM and SIGINT reach the event loop's handlers.
+var unblocked = sigset_t()
+sigemptyset(&unblocked)
+sigprocmask(SIG_SETMASK, &unblocked, nil)
+
+let arguments = ProcessArguments.current()
+if arguments == ["--version"] {
+    print("reprised \(RepriseVersion.current)")
+    exit(0)
+}
+guard let serve = ServeArguments.parse(arguments, currentDirectory: PosixFileSystem.currentDirectory) else {
+    writeToStandardError("usage: reprised [--verbose] [--new-instance] [--category C] [--options O] [--silent] [--replaygain M] "
+                         + "[--crossfade S] [--library DIR] [-- MEDIA...]   (people type `reprise`)")
+    exit(2)
+}
+var check = AudioSettings()
+do throws(PlayerError) {
+    for setting in serve.settings { try check.set(setting.key, setting.value) }
+} catch {
+    writeToStandardError("reprised: " + TerminalText.sanitized(error.message, keepingTabs: true))
+    exit(2)
+}
+
+// GStreamer starts and ends streaming threads with every stream; glibc gives each thread its own malloc arena,
+// and memory freed in one is seldom returned, so RSS sat ~2.5 MiB higher under the soak. One arena costs no reply
+// latency we can measure (BENCHMARKS.md). MALLOC_ARENA_MAX in the environment still decides when it is set.
+if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
+exit(Service.run(Options(verbose: serve.verbose, media: serve.media,
+                         audio: serve.settings.map { (key: $0.key, value: $0.value) })))
