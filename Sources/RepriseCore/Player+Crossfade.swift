@@ -4,14 +4,11 @@ extension Player {
         transaction { crossfade = settings }
     }
 
-    /// Tells the engine how the loaded entry gives way to the prepared one, when that changed.
-    func applyCrossfadePlan() {
+    /// How the loaded entry should give way to the prepared one.
+    func desiredCrossfadePlan() -> CrossfadePlan {
         var current: QueueEntry?
         if status != .stopped, let id = loadedEntryID { current = queue.entry(withID: id) }
         let next = preparedEntryID.flatMap { queue.entry(withID: $0) }
-        let plan = crossfade.plan(current: current ?? queue.current, next: next)
-        guard plan != sentCrossfadePlan else { return }
-        sentCrossfadePlan = plan
-        engine.setCrossfadePlan(plan)
+        return crossfade.plan(current: current ?? queue.current, next: next)
     }
 }

@@ -22,19 +22,15 @@ extension Player {
         return replayGain.kind(current: AlbumKey(current.tags), previous: previous, next: next, shuffled: shuffle)
     }
 
-    /// Tells the engine the gain for the current entry when it changed (the mode, the settings, or what is known of
-    /// the entry and its neighbours).
-    func applyReplayGain() {
-        let request = ReplayGainRequest(kind: replayGainKind, preampDecibels: replayGain.preampDecibels,
-                                        fallbackDecibels: replayGain.fallbackDecibels)
-        guard request != sentReplayGain else { return }
-        sentReplayGain = request
-        engine.setReplayGain(request.kind, preampDecibels: request.preampDecibels, fallbackDecibels: request.fallbackDecibels)
+    /// The gain the current entry should get (from the mode, the settings, and what is known of the entry and its
+    /// neighbours).
+    func desiredReplayGain() -> ReplayGainRequest {
+        ReplayGainRequest(kind: replayGainKind, preampDecibels: replayGain.preampDecibels, fallbackDecibels: replayGain.fallbackDecibels)
     }
 
     /// The gain applied to entry `id` now, when it is what the engine plays and levelling is on.
     func appliedGain(to id: Int) -> AppliedGain? {
-        guard id == loadedEntryID, status != .stopped, let kind = sentReplayGain?.kind, kind != .none,
+        guard id == loadedEntryID, status != .stopped, let kind = appliedEngineOutput.replayGain?.kind, kind != .none,
               let decibels = engine.appliedGainDecibels, decibels.isFinite else { return nil }
         return AppliedGain(kind: kind, decibels: decibels)
     }

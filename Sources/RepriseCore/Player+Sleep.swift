@@ -76,19 +76,12 @@ extension Player {
         startLoading(playing: false, holding: before)
     }
 
-    /// Tells the engine the sleep fade's share of the level, when it changed (at the end of every transaction).
-    func applySleepFade() {
-        var gain = 1.0
-        if let timer = sleepTimer, let left = sleepRemainingMicroseconds {
-            gain = timer.fadeGain(left: left)
-        } else if sleepHeldSilent, status != .playing {
-            gain = 0
-        } else {
-            sleepHeldSilent = false
-        }
-        guard gain != sentSleepFade else { return }
-        sentSleepFade = gain
-        engine.setSleepFade(gain)
+    /// The sleep fade's share of the level now (a timer that ended holds it at 0 until playback is asked for again).
+    func desiredSleepFade() -> Double {
+        if let timer = sleepTimer, let left = sleepRemainingMicroseconds { return timer.fadeGain(left: left) }
+        if sleepHeldSilent, status != .playing { return 0 }
+        sleepHeldSilent = false
+        return 1
     }
 
     /// A seek to `position`: an end-of-chapter timer follows the chapter it lands in.

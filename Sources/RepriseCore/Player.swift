@@ -46,12 +46,8 @@ public final class Player {
     var lastInterstitialCheck: Int64 = 0
     /// Loudness levelling between tracks (see ``setReplayGain(_:)``).
     public internal(set) var replayGain = ReplayGainSettings()
-    /// What the engine was last told about ReplayGain.
-    var sentReplayGain: ReplayGainRequest?
     /// Crossfade between tracks (see ``setCrossfade(_:)``).
     public internal(set) var crossfade = CrossfadeSettings()
-    /// What the engine was last told about crossfading.
-    var sentCrossfadePlan: CrossfadePlan?
     /// The chapters of the loaded entry (see ``didFindChapters(_:for:)``).
     public internal(set) var chapters = ChapterList.empty
     /// The chapter playing, as of the last ``updateChapter()``.
@@ -61,8 +57,8 @@ public final class Player {
     var sleepSerial = 0
     /// A timer ended: the sound stays faded out until playback is asked for again.
     var sleepHeldSilent = false
-    /// What the engine was last told about the sleep fade.
-    var sentSleepFade = 1.0
+    /// What the engine was last told of levelling, crossfading and the sleep fade (see ``applyEngineOutput(_:)``).
+    var appliedEngineOutput = EngineOutput()
     var announcedSkippable = false
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
@@ -357,9 +353,7 @@ public final class Player {
             transactionDepth -= 1
             if transactionDepth == 0 {
                 prepareNextEntry()
-                applyReplayGain()
-                applyCrossfadePlan()
-                applySleepFade()
+                applyEngineOutput()
                 if !trackListChanges.isEmpty {
                     let changes = trackListChanges
                     trackListChanges.removeAll()
@@ -430,7 +424,7 @@ public final class Player {
             streamFailed(reason)
             return
         }
-        applyReplayGain() // before the load: the stream's audio filter is made for it
+        applyEngineOutput([.replayGain]) // before the load: the stream's audio filter is made for it
         guard engine.load(entry.uri, playing: playing) else {
             streamFailed("the pipeline refused the stream")
             return

@@ -1,0 +1,40 @@
+/// What the engine is told besides loads and transport, as one value: the levelling for the loaded entry, how it
+/// gives way to the next one, and the sleep fade's share of the level. The player derives the value it wants at the
+/// end of every transaction (``Player/desiredEngineOutput()``) and tells the engine only the parts that differ from
+/// what it last applied — one record of what was sent, not a copy per feature.
+struct EngineOutput: Equatable {
+    /// Nil in what was applied until the engine was first told.
+    var replayGain: ReplayGainRequest?
+    var crossfadePlan: CrossfadePlan?
+    var sleepFade = 1.0
+
+    enum Part: CaseIterable { case replayGain, crossfadePlan, sleepFade }
+}
+
+extension Player {
+    /// The engine output the player's state asks for now.
+    func desiredEngineOutput() -> EngineOutput {
+        EngineOutput(replayGain: desiredReplayGain(), crossfadePlan: desiredCrossfadePlan(), sleepFade: desiredSleepFade())
+    }
+
+    /// Tells the engine the `parts` of the desired output that differ from what it last applied.
+    func applyEngineOutput(_ parts: [EngineOutput.Part] = EngineOutput.Part.allCases) {
+        let desired = desiredEngineOutput()
+        for part in parts {
+            switch part {
+            case .replayGain:
+                guard let request = desired.replayGain, request != appliedEngineOutput.replayGain else { continue }
+                appliedEngineOutput.replayGain = request
+                engine.setReplayGain(request.kind, preampDecibels: request.preampDecibels, fallbackDecibels: request.fallbackDecibels)
+            case .crossfadePlan:
+                guard let plan = desired.crossfadePlan, plan != appliedEngineOutput.crossfadePlan else { continue }
+                appliedEngineOutput.crossfadePlan = plan
+                engine.setCrossfadePlan(plan)
+            case .sleepFade:
+                guard desired.sleepFade != appliedEngineOutput.sleepFade else { continue }
+                appliedEngineOutput.sleepFade = desired.sleepFade
+                engine.setSleepFade(desired.sleepFade)
+            }
+        }
+    }
+}
