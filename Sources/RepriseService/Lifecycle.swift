@@ -8,6 +8,27 @@ protocol ServiceComponent: AnyObject {
     func stop(_ done: @escaping () -> Void)
 }
 
+/// A component that follows the player: told after every change, in the order the service lists them.
+protocol PlayerFollower: AnyObject {
+    func playerChanged()
+}
+
+extension AudioSessionController: PlayerFollower {}
+extension ListeningClock: PlayerFollower {}
+extension MetadataReader: PlayerFollower {}
+extension VideoController: PlayerFollower {}
+
+/// The state saver follows the changes that touch what is saved.
+final class SavedStateFollower: PlayerFollower {
+    private unowned let player: Player
+    private let saver: StateSaver
+    init(player: Player, saver: StateSaver) {
+        self.player = player
+        self.saver = saver
+    }
+    func playerChanged() { if player.lastChangeAffectsSavedState { saver.markDirty() } }
+}
+
 /// Starts the service's components in their declared order and stops them in reverse, each once the one after it
 /// (in start order) is done: stopping drains. A bound keeps a component that never finishes (a dead sound server)
 /// from holding the exit.

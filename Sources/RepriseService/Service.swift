@@ -113,13 +113,8 @@ public enum Service {
         video.onChange = { service.announceVideo() }
         service.onUserAction = { audio.userActed($0) }
         service.allowsPlayPause = { audio.allowsPlayPause() }
-        player.onChange = {
-            if player.lastChangeAffectsSavedState { saver.markDirty() }
-            reader.playerChanged()
-            audio.playerChanged()
-            video.playerChanged()
-            listening.playerChanged()
-        }
+        let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening]
+        player.onChange = { for follower in followers { follower.playerChanged() } }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { service.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: service)] } ?? []
