@@ -102,38 +102,13 @@ public final class Playbin {
         watchID = gst_bus_add_watch(bus, { _, message, userdata in
             guard let message, let userdata else { return 1 }
             let playbin = Unmanaged<Playbin>.fromOpaque(userdata).takeUnretainedValue()
-            if let source = rp_message_source(message) { playbin.holdUntilReleasedOnPipelineThread(source) }
             playbin.dispatch(PipelineMessage(message, pipeline: playbin.elementPointer))
             return 1
         }, Unmanaged.passUnretained(self).toOpaque())
         gst_object_unref(UnsafeMutableRawPointer(bus))
     }
 
-    /// Sources of bus messages the loop handled, kept until their messages are freed and then released on the
-    /// pipeline thread. A message can hold the last reference to an element playbin has already let go (a decodebin
-    /// of a stream being replaced): dropped on the loop, that element was disposed of there while the pipeline thread
-    /// tore the same stream down, and playbin's pad-removed handler read a pad the teardown had freed and aborted the
-    /// process ("pad_removed_cb: assertion failed: (combiner != NULL)", found by `make fuzz` with truncated media).
-    /// On the pipeline thread the two happen one after the other.
-    private var heldSources: [ObjectReference] = []
-
-    private func holdUntilReleasedOnPipelineThread(_ source: UnsafeMutablePointer<GstObject>) {
-        _ = gst_object_ref(UnsafeMutableRawPointer(source))
-        heldSources.append(ObjectReference(raw: UnsafeMutableRawPointer(source)))
-        guard heldSources.count == 1 else { return }
-        // An idle source runs after this dispatch, when the bus has freed the message and its reference.
-        let once = LoopOnce { [weak self] in self?.releaseHeldSources() }
-        g_idle_add({ LoopOnce.fire($0) }, Unmanaged.passRetained(once).toOpaque())
-    }
-
-    private func releaseHeldSources() {
-        let sources = heldSources
-        heldSources.removeAll()
-        thread.perform { _, _ in for source in sources { gst_object_unref(source.raw) } }
-    }
-
     deinit {
-        releaseHeldSources()
         for element in [gainStage, leveller, limiter] { if let element { gst_object_unref(UnsafeMutableRawPointer(element)) } }
         if watchID != 0 { g_source_remove(watchID) }
         thread.finish(holding: ElementReference(pointer: element))
@@ -350,11 +325,6 @@ public final class Playbin {
 }
 
 /// A body run once on the loop, by whichever of two callers comes first (both run on the loop thread).
-/// A reference to a GstObject handed to the pipeline thread.
-struct ObjectReference: @unchecked Sendable {
-    let raw: UnsafeMutableRawPointer
-}
-
 private final class LoopOnce {
     private var body: (() -> Void)?
     init(_ body: @escaping () -> Void) { self.body = body }

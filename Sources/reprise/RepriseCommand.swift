@@ -21,11 +21,26 @@ struct RepriseCommand: ParsableCommand {
 func execService(_ arguments: [String]) -> String {
     let candidates = [ProcessArguments.sibling("reprised"), ProcessArguments.sibling("../libexec/reprised")]
     guard let service = candidates.first(where: { access($0, X_OK) == 0 }) else { return "reprised is not installed beside reprise" }
+    // Nothing this process opened goes on into the service: Foundation's run-loop machinery keeps a connected pair of
+    // loopback UDP sockets (not close-on-exec), which the service would then hold for its whole life.
+    closeDescriptorsOnExec()
     // Arguments as the bytes they were given (see RawPath).
     let argv: [UnsafeMutablePointer<CChar>?] = (["reprised"] + arguments).map { RawPath.withCString($0) { strdup($0) } } + [nil]
     execv(service, argv)
     argv.forEach { free($0) }
     return "cannot run \(service): \(String(cString: strerror(errno)))"
+}
+
+/// Marks every descriptor above standard error close-on-exec.
+func closeDescriptorsOnExec() {
+    guard let directory = opendir("/proc/self/fd") else { return }
+    defer { closedir(directory) }
+    var descriptors: [Int32] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if let fd = Int32(name), fd > 2 { descriptors.append(fd) }
+    }
+    for fd in descriptors { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 }
 
 /// Starts the service, or hands the media to the one already running.
