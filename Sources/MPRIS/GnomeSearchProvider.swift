@@ -3,16 +3,7 @@ import SDBus
 
 /// org.gnome.Shell.SearchProvider2: GNOME's overview searches the library as the user types.
 final class GnomeSearchProvider: MethodsOnlyInterface {
-    static let description = InterfaceDescription(
-        name: "org.gnome.Shell.SearchProvider2",
-        methods: [
-            .init("GetInitialResultSet", in: "as", ["terms"], out: "as", ["results"]),
-            .init("GetSubsearchResultSet", in: "asas", ["previous_results", "terms"], out: "as", ["results"]),
-            .init("GetResultMetas", in: "as", ["identifiers"], out: "aa{sv}", ["metas"]),
-            .init("ActivateResult", in: "sasu", ["identifier", "terms", "timestamp"]),
-            .init("LaunchSearch", in: "asu", ["terms", "timestamp"]),
-        ],
-        properties: [])
+    static let description = DBusInterfaces.orgGnomeShellSearchProvider2
     static let objectPath = "/app/reprise/SearchProvider"
 
     private let search: DesktopSearch

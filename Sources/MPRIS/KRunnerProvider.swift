@@ -3,15 +3,7 @@ import SDBus
 
 /// org.kde.krunner1: KRunner (and Plasma's search) finds the library's music as the user types.
 final class KRunnerProvider: MethodsOnlyInterface {
-    static let description = InterfaceDescription(
-        name: "org.kde.krunner1",
-        methods: [
-            .init("Actions", out: "a(sss)", ["matches"]),
-            .init("Match", in: "s", ["query"], out: "a(sssida{sv})", ["matches"]),
-            .init("Run", in: "ss", ["matchId", "actionId"]),
-            .init("Teardown"),
-        ],
-        properties: [])
+    static let description = DBusInterfaces.orgKdeKrunner1
     static let objectPath = "/app/reprise/KRunner"
 
     private let search: DesktopSearch

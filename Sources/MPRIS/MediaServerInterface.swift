@@ -13,21 +13,9 @@ final class MediaServerInterface: TreeImplementation {
 
     static func description(_ interface: String) -> InterfaceDescription {
         switch interface {
-        case MediaServerTree.objectInterface:
-            return InterfaceDescription(name: interface, methods: [], properties: [
-                .init("Parent", "o"), .init("Type", "s"), .init("Path", "o"), .init("DisplayName", "s")])
-        case MediaServerTree.containerInterface:
-            return InterfaceDescription(name: interface, methods: [
-                .init("ListChildren", in: "uuas", ["Offset", "Max", "Filter"], out: "aa{sv}", ["Children"]),
-                .init("ListContainers", in: "uuas", ["Offset", "Max", "Filter"], out: "aa{sv}", ["Children"]),
-                .init("ListItems", in: "uuas", ["Offset", "Max", "Filter"], out: "aa{sv}", ["Children"]),
-                .init("SearchObjects", in: "suuas", ["Query", "Offset", "Max", "Filter"], out: "aa{sv}", ["Objects"]),
-            ], properties: [.init("ChildCount", "u"), .init("ItemCount", "u"), .init("ContainerCount", "u"), .init("Searchable", "b")],
-            signals: [.init("Updated", "")])
-        default:
-            return InterfaceDescription(name: interface, methods: [], properties: [
-                .init("URLs", "as"), .init("MIMEType", "s"), .init("Artist", "s"), .init("Album", "s"), .init("Genre", "s"),
-                .init("TrackNumber", "i"), .init("Duration", "i")])
+        case MediaServerTree.objectInterface: DBusInterfaces.orgGnomeUPnPMediaObject2
+        case MediaServerTree.containerInterface: DBusInterfaces.orgGnomeUPnPMediaContainer2
+        default: DBusInterfaces.orgGnomeUPnPMediaItem2
         }
     }
 
