@@ -26,6 +26,7 @@ final class GStreamerEngine: PlaybackEngine {
     /// peer) sending a new title in every metadata block would otherwise make every MPRIS client redraw thousands
     /// of times a second. At most one every ``streamTitleInterval``; the latest is always announced.
     var pendingStreamTitle: String?
+    var streamTitleTimer: LoopTimer?
     var lastStreamTitleAt = -Double.infinity
     static let streamTitleInterval = 0.25
     var wantsPlaying = false
@@ -96,7 +97,7 @@ final class GStreamerEngine: PlaybackEngine {
         prerolled = false
         pendingSeek = nil
         seekTarget = nil
-        pendingStreamTitle = nil
+        dropPendingStreamTitle()
         wantsPlaying = playing
         errorReported = false
         onBuffering?(100) // a new stream: nothing is being waited for yet
@@ -125,7 +126,7 @@ final class GStreamerEngine: PlaybackEngine {
         loaded = false
         prerolled = false
         seekTarget = nil
-        pendingStreamTitle = nil
+        dropPendingStreamTitle()
         wantsPlaying = false
         endCrossfades()
         playbin.stop()
@@ -335,14 +336,20 @@ extension GStreamerEngine {
             lastStreamTitleAt = monotonicSeconds()
             return player?.engineDidReadStreamTitle(text) ?? ()
         }
-        let scheduled = pendingStreamTitle != nil
         pendingStreamTitle = text
-        guard !scheduled else { return }
-        timers.once(afterMilliseconds: UInt32(wait * 1000) + 1) { [weak self] in
+        guard streamTitleTimer?.isActive != true else { return }
+        streamTitleTimer = timers.once(afterMilliseconds: UInt32(wait * 1000) + 1) { [weak self] in
             guard let self, let title = pendingStreamTitle else { return }
             pendingStreamTitle = nil
             lastStreamTitleAt = monotonicSeconds()
             player?.engineDidReadStreamTitle(title)
         }
+    }
+
+    /// A new stream (or none): the previous one's waiting title is not announced.
+    func dropPendingStreamTitle() {
+        streamTitleTimer?.cancel()
+        streamTitleTimer = nil
+        pendingStreamTitle = nil
     }
 }
