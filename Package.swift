@@ -46,7 +46,9 @@ let package = Package(
         // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
         .executableTarget(name: "dbus-codegen"),
         .plugin(name: "DBusInterfaces", capability: .buildTool(), dependencies: ["dbus-codegen"]),
-        .target(name: "MPRIS", dependencies: ["SDBus", "RepriseCore"], plugins: ["DBusInterfaces"]),
+        /// Generated from dbus/*.xml: per interface its description, handler protocol, export, signals and client proxy.
+        .target(name: "BusInterfaces", dependencies: ["SDBus"], plugins: ["DBusInterfaces"]),
+        .target(name: "MPRIS", dependencies: ["SDBus", "BusInterfaces", "RepriseCore"]),
         /// The event loop (GLib with sd-event inside), the monotonic clock, standard error and systemd's notifications.
         .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary",
                                                        "X11Kit", "LoopKit"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
-        .target(name: "RepriseClient", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
+        .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         /// `reprised`: the service, lean (no argument-parsing library, no client verbs: their code and the
         /// FoundationEssentials it brings cost ~2.3 MiB of mapped pages in every run). It takes its own options and

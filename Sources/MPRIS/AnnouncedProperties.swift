@@ -1,3 +1,4 @@
+import BusInterfaces
 import SDBus
 
 /// The values of an interface's announced properties as clients last heard them: each refresh reads them again

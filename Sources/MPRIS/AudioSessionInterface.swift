@@ -1,3 +1,4 @@
+import BusInterfaces
 import RepriseCore
 import SDBus
 
@@ -19,97 +20,78 @@ public protocol AudioSessionControl: AnyObject {
 }
 
 public enum AudioSessionNames {
-    public static let interface = "app.reprise.AudioSession1"
-
-    public static let description = DBusInterfaces.appRepriseAudioSession1
+    public static let interface = AudioSession1Export.description.name
 }
 
 /// app.reprise.AudioSession1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
-public final class AudioSessionInterface: InterfaceImplementation {
+public final class AudioSessionInterface: AudioSession1Handler {
     private let control: AudioSessionControl
-    private let bus: Bus
+    private let signals: AudioSession1Signals
     private let log: Log
-    private var announced = AnnouncedProperties([]) { _ in nil }
-
-    public init(bus: Bus, control: AudioSessionControl, log: Log) throws(DBusError) {
-        self.bus = bus
-        self.control = control
-        self.log = log
-        try bus.export(AudioSessionNames.description, at: MPRIS.repriseObjectPath, implementation: self)
-        announced = AnnouncedProperties(AudioSessionNames.description.properties.map(\.name)) { [unowned self] in try? get($0) }
-    }
-
     /// Announces the properties that changed since the last call (one PropertiesChanged).
-    public func announceChanges() {
-        let changed = announced.refresh()
-        guard !changed.isEmpty else { return }
-        try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: AudioSessionNames.interface, names: changed)
+    public let announceChanges: () -> Void
+
+    init(control: AudioSessionControl, signals: AudioSession1Signals, log: Log, announceChanges: @escaping () -> Void) {
+        self.control = control
+        self.signals = signals
+        self.log = log
+        self.announceChanges = announceChanges
     }
 
     public func interruptionBegan(_ kind: InterruptionKind) {
-        emit("InterruptionBegan", [.string(kind.rawValue)])
+        emit("InterruptionBegan") { () throws(DBusError) in try signals.interruptionBegan(kind: kind.rawValue) }
     }
 
     public func interruptionEnded(_ kind: InterruptionKind, shouldResume: Bool) {
-        emit("InterruptionEnded", [.string(kind.rawValue), .bool(shouldResume)])
+        emit("InterruptionEnded") { () throws(DBusError) in try signals.interruptionEnded(kind: kind.rawValue, shouldResume: shouldResume) }
     }
 
     public func routeChanged(_ reason: RouteChangeReason, output: String) {
-        emit("RouteChanged", [.string(reason.rawValue), .string(output)])
+        emit("RouteChanged") { () throws(DBusError) in try signals.routeChanged(reason: reason.rawValue, output: output) }
     }
 
-    private func emit(_ member: String, _ arguments: [DBusValue]) {
+    private func emit(_ member: String, _ send: () throws(DBusError) -> Void) {
         announceChanges()
-        do {
-            try bus.emitSignal(path: MPRIS.repriseObjectPath, interface: AudioSessionNames.interface, member: member, arguments)
+        do throws(DBusError) {
+            try send()
         } catch {
             log.warning("could not send \(member): \(error)")
         }
     }
 
-    public func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
-        let args = call.arguments
-        switch (call.member, args.first) {
-        case ("SetCategory", .string(let name)?):
-            guard args.count == 2, let names = args[1].stringArray else { throw .invalidArgs("SetCategory takes (s, as)") }
-            guard let category = AudioCategory(name: name) else {
-                throw .invalidArgs("unknown category '\(name)' (known: \(AudioCategory.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            do throws(PlayerError) {
-                control.setCategory(category, options: try AudioOptions(names: names))
-            } catch {
-                throw .invalidArgs(error.message)
-            }
-        case ("SetSilent", .bool(let on)?):
-            control.setSilent(on)
-        case ("SetOutput", .string(let name)?):
-            do throws(PlayerError) {
-                try control.setOutput(name)
-            } catch {
-                throw .invalidArgs(error.message)
-            }
-        case ("ListOutputs", _):
-            let outputs = control.outputs.map { DBusValue.structure([.string($0.name), .string($0.description), .bool($0.current)]) }
-            return .reply([.array(elementSignature: "(ssb)", outputs)])
-        default:
-            throw .invalidArgs("bad arguments for \(call.member)")
+    public func setCategory(category: String, options: [String]) throws(DBusError) {
+        guard let value = AudioCategory(name: category) else {
+            throw .invalidArgs("unknown category '\(category)' (known: \(AudioCategory.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        do throws(PlayerError) {
+            control.setCategory(value, options: try AudioOptions(names: options))
+        } catch {
+            throw .invalidArgs(error.message)
         }
         announceChanges()
-        return .reply([])
     }
 
-    public func get(_ property: String) throws(DBusError) -> DBusValue {
-        switch property {
-        case "Category": .string(control.category.rawValue)
-        case "Options": .strings(control.options.names)
-        case "Silent": .bool(control.silent)
-        case "Output": .string(control.outputName)
-        case "Interrupted": .bool(control.isInterrupted)
-        default: throw DBusError.unknownProperty(property)
+    public func setSilent(silent: Bool) throws(DBusError) {
+        control.setSilent(silent)
+        announceChanges()
+    }
+
+    public func setOutput(output: String) throws(DBusError) {
+        do throws(PlayerError) {
+            try control.setOutput(output)
+        } catch {
+            throw .invalidArgs(error.message)
         }
+        announceChanges()
     }
 
-    public func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError.readOnly(property, "\(property) is read-only (use Set\(property))")
+    public func listOutputs() throws(DBusError) -> DBusValue {
+        .array(elementSignature: "(ssb)", control.outputs.map { .structure([.string($0.name), .string($0.description), .bool($0.current)]) })
     }
+
+    public var category: String { control.category.rawValue }
+    public var options: [String] { control.options.names }
+    public var silent: Bool { control.silent }
+    public var output: String { control.outputName }
+    public var interrupted: Bool { control.isInterrupted }
 }

@@ -1,40 +1,35 @@
+import BusInterfaces
 import RepriseCore
 import SDBus
 
 /// org.gnome.Shell.SearchProvider2: GNOME's overview searches the library as the user types.
-final class GnomeSearchProvider: MethodsOnlyInterface {
-    static let description = DBusInterfaces.orgGnomeShellSearchProvider2
+final class GnomeSearchProvider: ShellSearchProvider2Handler {
     static let objectPath = "/app/reprise/SearchProvider"
 
     private let search: DesktopSearch
     init(search: DesktopSearch) { self.search = search }
 
-    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
-        let arguments = call.arguments
-        switch call.member {
-        case "GetInitialResultSet", "GetSubsearchResultSet":
-            guard let terms = arguments.last?.stringArray, arguments.count == (call.member == "GetInitialResultSet" ? 1 : 2) else {
-                throw .invalidArgs("bad arguments for \(call.member)")
-            }
-            search.search(terms) { call.reply([.strings($0.map(\.id))]) }
-            return .deferred
-        case "GetResultMetas":
-            guard let ids = arguments.first?.stringArray else { throw .invalidArgs("GetResultMetas takes (as)") }
-            let metas: [DBusValue] = ids.prefix(100).compactMap { id in
-                guard let result = search.shownResult(id) else { return nil }
-                return .vardict([("id", .string(id)), ("name", .string(result.name)), ("description", .string(result.description)),
-                                 ("gicon", .string(result.icon))])
-            }
-            return .reply([.array(elementSignature: "a{sv}", metas)])
-        case "ActivateResult":
-            guard let id = arguments.first?.stringValue, arguments.count == 3 else { throw .invalidArgs("ActivateResult takes (sasu)") }
-            search.activate(id) { error in if let error { call.fail(error) } else { call.reply([]) } }
-            return .deferred
-        case "LaunchSearch":
-            // The shell's "show more": Reprise has no window to open for a search; nothing happens.
-            return .reply([])
-        default:
-            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.member)")
-        }
+    func getInitialResultSet(terms: [String], reply: Reply<[String]>) throws(DBusError) {
+        search.search(terms) { reply.send($0.map(\.id)) }
     }
+
+    func getSubsearchResultSet(previousResults: [String], terms: [String], reply: Reply<[String]>) throws(DBusError) {
+        search.search(terms) { reply.send($0.map(\.id)) }
+    }
+
+    func getResultMetas(identifiers: [String]) throws(DBusError) -> DBusValue {
+        let metas: [DBusValue] = identifiers.prefix(100).compactMap { id in
+            guard let result = search.shownResult(id) else { return nil }
+            return .vardict([("id", .string(id)), ("name", .string(result.name)), ("description", .string(result.description)),
+                             ("gicon", .string(result.icon))])
+        }
+        return .array(elementSignature: "a{sv}", metas)
+    }
+
+    func activateResult(identifier: String, terms: [String], timestamp: UInt32, reply: Reply<Void>) throws(DBusError) {
+        search.activate(identifier) { error in if let error { reply.fail(error) } else { reply.send() } }
+    }
+
+    /// The shell's "show more": Reprise has no window to open for a search; nothing happens.
+    func launchSearch(terms: [String], timestamp: UInt32) throws(DBusError) {}
 }

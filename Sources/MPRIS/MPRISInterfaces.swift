@@ -1,3 +1,4 @@
+import BusInterfaces
 import SDBus
 
 /// Names and interface descriptions of MPRIS 2.2 as Reprise exports them.

@@ -1,3 +1,4 @@
+import BusInterfaces
 import RepriseCore
 import SDBus
 
@@ -17,7 +18,7 @@ public final class MPRISService: PlayerObserver {
         }
     }
 
-    private let bus: Bus
+    private let bus: any ObjectBus
     private let player: Player
     private let log: Log
     private let root: RootInterface
@@ -26,59 +27,66 @@ public final class MPRISService: PlayerObserver {
     private let playlistsInterface: PlaylistsInterface
     private let playlists: PlaylistLibrary
     private let controlsInterface: ControlsInterface
-    private let soundInterface: SoundInterface
-    private let chaptersInterface: ChaptersInterface
-    private let sleepInterface: SleepInterface
-    private var announcedChapters = AnnouncedProperties([]) { _ in nil }
+    private let announcer: PropertyAnnouncer
     private var libraryInterface: LibraryInterface?
     private var desktopSearch: DesktopSearch?
     private var mediaServer: MediaServerTree?
-    private var announcedLibrary = AnnouncedProperties([]) { _ in nil }
-    /// The sleep timer last announced: its kind and serial (nil: none).
-    private var announcedSleep: String?
     private var videoInterface: VideoInterface?
-    private var announcedRoot = AnnouncedProperties([]) { _ in nil }
-    private var announcedControls = AnnouncedProperties([]) { _ in nil }
-    private var announcedSound = AnnouncedProperties([]) { _ in nil }
-    private var announced = AnnouncedProperties([]) { _ in nil }
+    private let playerSignals: MediaPlayer2PlayerSignals
+    private let trackListSignals: MediaPlayer2TrackListSignals
+    /// What a change of the player may change, announced after each: the interfaces whose values follow it.
+    private var followingPlayer: Set<String> = [MPRIS.playerInterface, MPRIS.rootInterface, ControlsNames.interface,
+                                                SoundNames.interface, ChaptersNames.interface, SleepNames.interface]
 
-    public init(bus: Bus, player: Player, playlists: PlaylistLibrary, identity: Identity, log: Log,
+    public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, log: Log,
                 onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
         self.log = log
         self.playlists = playlists
+        announcer = PropertyAnnouncer(bus: bus)
+        playerSignals = MediaPlayer2PlayerSignals(bus: bus, path: MPRIS.objectPath)
+        trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: MPRIS.objectPath)
         root = RootInterface(identity: identity, onQuit: onQuit)
         playerInterface = PlayerInterface(player: player)
-        try bus.export(MPRIS.root, at: MPRIS.objectPath, implementation: root)
-        try bus.export(MPRIS.player, at: MPRIS.objectPath, implementation: playerInterface)
         trackListInterface = TrackListInterface(player: player)
-        try bus.export(MPRIS.trackList, at: MPRIS.objectPath, implementation: trackListInterface)
         controlsInterface = ControlsInterface(player: player)
-        try bus.export(ControlsNames.description, at: MPRIS.repriseObjectPath, implementation: controlsInterface)
-        soundInterface = SoundInterface(player: player)
-        try bus.export(SoundNames.description, at: MPRIS.repriseObjectPath, implementation: soundInterface)
-        chaptersInterface = ChaptersInterface(player: player)
-        try bus.export(ChaptersNames.description, at: MPRIS.repriseObjectPath, implementation: chaptersInterface)
-        sleepInterface = SleepInterface(player: player)
-        try bus.export(SleepNames.description, at: MPRIS.repriseObjectPath, implementation: sleepInterface)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, log: log)
-        try bus.export(MPRIS.playlists, at: MPRIS.objectPath, implementation: playlistsInterface)
-        playlistsInterface.announce = { [unowned bus, log] member, arguments in
-            do {
-                try bus.emitSignal(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, member: member, arguments)
-            } catch {
-                log.warning("could not send \(member): \(error)")
-            }
+        let sound = SoundInterface(player: player), chapters = ChaptersInterface(player: player), sleep = SleepInterface(player: player)
+        let playerExport = MediaPlayer2PlayerExport(playerInterface)
+        try bus.export(MediaPlayer2Export(root), at: MPRIS.objectPath)
+        try bus.export(playerExport, at: MPRIS.objectPath)
+        try bus.export(MediaPlayer2TrackListExport(trackListInterface), at: MPRIS.objectPath)
+        try bus.export(MediaPlayer2PlaylistsExport(playlistsInterface), at: MPRIS.objectPath)
+        try bus.export(Controls1Export(controlsInterface), at: MPRIS.repriseObjectPath)
+        try bus.export(Sound1Export(sound), at: MPRIS.repriseObjectPath)
+        try bus.export(Chapters1Export(chapters), at: MPRIS.repriseObjectPath)
+        try bus.export(Sleep1Export(sleep), at: MPRIS.repriseObjectPath)
+        let playlistSignals = MediaPlayer2PlaylistsSignals(bus: bus, path: MPRIS.objectPath)
+        playlistsInterface.announceChange = { [log] playlist in
+            do throws(DBusError) { try playlistSignals.playlistChanged(playlist: playlist) } catch { log.warning("could not send PlaylistChanged: \(error)") }
         }
         playlistsInterface.announceProperties = { [unowned bus] names in
             try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, names: names)
         }
-        announced = AnnouncedProperties(MPRIS.announcedPlayerProperties) { [playerInterface] in try? playerInterface.currentValue(of: $0) }
-        announcedControls = AnnouncedProperties(ControlsInterface.propertyNames) { [controlsInterface] in try? controlsInterface.get($0) }
-        announcedSound = AnnouncedProperties(SoundInterface.propertyNames) { [soundInterface] in try? soundInterface.get($0) }
-        announcedChapters = AnnouncedProperties(ChaptersInterface.propertyNames) { [chaptersInterface] in try? chaptersInterface.get($0) }
-        playerInterface.announced = { [unowned self] name in announced.values[name] }
+        // Announced in this order after a change of the player.
+        announcer.watch(MPRIS.rootInterface, at: MPRIS.objectPath, names: RootInterface.announcedProperties) { [root] in try? root.value(of: $0) }
+        announcer.watch(SoundNames.interface, at: MPRIS.repriseObjectPath, names: Sound1Export.announcedProperties) { try? sound.value(of: $0) }
+        announcer.watch(ChaptersNames.interface, at: MPRIS.repriseObjectPath, names: Chapters1Export.announcedProperties) {
+            try? chapters.value(of: $0)
+        }
+        announcer.watch(SleepNames.interface, at: MPRIS.repriseObjectPath, names: Sleep1Export.announcedProperties) { _ in
+            .string(sleep.announcementKey ?? "off")
+        }
+        announcer.watch(ControlsNames.interface, at: MPRIS.repriseObjectPath, names: Controls1Export.announcedProperties) { [controlsInterface] in
+            try? controlsInterface.value(of: $0)
+        }
+        announcer.watch(MPRIS.playerInterface, at: MPRIS.objectPath, names: MPRIS.announcedPlayerProperties) { [playerInterface] in
+            try? playerInterface.value(of: $0)
+        }
+        // The values last announced are the current ones (every change is announced when it happens): reads (GetAll
+        // from every widget) are served from them instead of being computed again.
+        playerExport.cachedValue = { [unowned announcer] in announcer.announcedValue($0, of: MPRIS.playerInterface) }
         player.observer = self
     }
 
@@ -127,7 +135,7 @@ public final class MPRISService: PlayerObserver {
                                          refreshPlaylists: { [playlistsInterface] in playlistsInterface.refresh() }, player: player)
         interface.onUserAction = { [unowned self] in onUserAction?($0) }
         do {
-            try bus.export(LibraryNames.description, at: MPRIS.repriseObjectPath, implementation: interface)
+            try bus.export(Library1Export(interface), at: MPRIS.repriseObjectPath)
         } catch {
             return log.warning("could not export the library: \(error)")
         }
@@ -136,18 +144,18 @@ public final class MPRISService: PlayerObserver {
         search.onUserAction = { [unowned self] in onUserAction?($0) }
         desktopSearch = search
         do {
-            try bus.export(GnomeSearchProvider.description, at: GnomeSearchProvider.objectPath, implementation: GnomeSearchProvider(search: search))
-            try bus.export(KRunnerProvider.description, at: KRunnerProvider.objectPath, implementation: KRunnerProvider(search: search))
+            try bus.export(ShellSearchProvider2Export(GnomeSearchProvider(search: search)), at: GnomeSearchProvider.objectPath)
+            try bus.export(Krunner1Export(KRunnerProvider(search: search)), at: KRunnerProvider.objectPath)
         } catch {
             log.warning("could not export the desktop search providers: \(error)")
         }
         // The standard browsing interface, under a name of its own.
         let tree = MediaServerTree(library: library, playlists: playlists) { [playlistsInterface] in playlistsInterface.refresh() }
         do {
-            for name in [MediaServerTree.objectInterface, MediaServerTree.containerInterface, MediaServerTree.itemInterface] {
-                try bus.exportTree(MediaServerInterface.description(name), under: MediaServerTree.root,
-                                   implementation: MediaServerInterface(tree: tree, interface: name))
-            }
+            let (objects, containers, items) = MediaServerObject.exports(of: tree)
+            try bus.exportTree(objects, under: MediaServerTree.root)
+            try bus.exportTree(containers, under: MediaServerTree.root)
+            try bus.exportTree(items, under: MediaServerTree.root)
             // An item path kept from an earlier run is looked up in the index before its properties are read.
             try bus.addFilter(under: MediaServerTree.root) { [weak tree] path, interface, member in
                 guard let tree, interface == "org.freedesktop.DBus.Properties", ["Get", "GetAll"].contains(member),
@@ -161,21 +169,20 @@ public final class MPRISService: PlayerObserver {
         playlistsInterface.onListChanged = { [unowned bus] edited in
             let playlists = MediaServerTree.root + "/Playlists"
             for path in [MediaServerTree.root, playlists] + edited.map({ playlists + "/" + MediaServerTree.encode($0.id) }) {
-                try? bus.emitSignal(path: path, interface: MediaServerTree.containerInterface, member: "Updated", [])
+                try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
             }
         }
-        announcedLibrary = AnnouncedProperties(LibraryInterface.propertyNames) { [interface] in try? interface.get($0) }
+        announcer.watch(LibraryNames.interface, at: MPRIS.repriseObjectPath, names: Library1Export.announcedProperties) {
+            try? interface.value(of: $0)
+        }
         var lastOutline = library.outline
         library.onChange = { [unowned self] in
-            let changed = announcedLibrary.refresh()
-            if !changed.isEmpty {
-                try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: LibraryNames.interface, names: changed)
-            }
+            announcer.announce([LibraryNames.interface])
             // MediaServer2 clients hear that the top containers changed.
             guard library.outline != lastOutline else { return }
             lastOutline = library.outline
             for path in [MediaServerTree.root] + ["Artists", "Albums", "Genres"].map({ MediaServerTree.root + "/" + $0 }) {
-                try? bus.emitSignal(path: path, interface: MediaServerTree.containerInterface, member: "Updated", [])
+                try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
             }
         }
     }
@@ -184,35 +191,38 @@ public final class MPRISService: PlayerObserver {
     public func attachVideo(_ control: VideoControl) throws(DBusError) {
         root.video = control
         root.onFullscreenSet = { [unowned self] in announceVideo() }
-        videoInterface = try VideoInterface(bus: bus, control: control, player: player)
-        announcedRoot = AnnouncedProperties(RootInterface.announcedProperties) { [root] in try? root.get($0) }
+        let video = VideoInterface(control: control, player: player) { [unowned self] in announceVideo() }
+        try bus.export(Video1Export(video), at: MPRIS.repriseObjectPath)
+        announcer.watch(VideoNames.interface, at: MPRIS.repriseObjectPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
+        followingPlayer.insert(VideoNames.interface)
+        videoInterface = video
+    }
+
+    /// Offers the audio session through app.reprise.AudioSession1; the interface returned sends its signals.
+    public func attachAudioSession(_ control: AudioSessionControl) throws(DBusError) -> AudioSessionInterface {
+        let interface = AudioSessionInterface(control: control, signals: AudioSession1Signals(bus: bus, path: MPRIS.repriseObjectPath),
+                                              log: log) { [unowned self] in announcer.announce([AudioSessionNames.interface]) }
+        try bus.export(AudioSession1Export(interface), at: MPRIS.repriseObjectPath)
+        announcer.watch(AudioSessionNames.interface, at: MPRIS.repriseObjectPath, names: AudioSession1Export.announcedProperties) {
+            try? interface.value(of: $0)
+        }
+        return interface
     }
 
     /// Announces what changed on the root and video interfaces (call after the video state changes).
     public func announceVideo() {
-        videoInterface?.announceChanges()
-        let changed = announcedRoot.refresh()
-        guard !changed.isEmpty else { return }
-        try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.rootInterface, names: changed)
+        announcer.announce([VideoNames.interface, MPRIS.rootInterface])
     }
 
     public func playerDidChange() {
-        announceVideo()
-        announceControls()
-        let changed = announced.refresh()
-        guard !changed.isEmpty else { return }
-        log.debug("PropertiesChanged \(changed.joined(separator: ","))")
-        do {
-            try bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playerInterface, names: changed)
-        } catch {
-            log.warning("could not announce \(changed): \(error)")
-        }
+        let announced = announcer.announce(followingPlayer)
+        if announced.contains(MPRIS.playerInterface) { log.debug("PropertiesChanged on the Player") }
     }
 
     public func playerDidSeek(toMicroseconds microseconds: Int64) {
         log.debug("Seeked \(microseconds)")
         do {
-            try bus.emitSignal(path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: "Seeked", [.int64(microseconds)])
+            try playerSignals.seeked(position: microseconds)
         } catch {
             log.warning("could not send Seeked: \(error)")
         }
@@ -228,54 +238,30 @@ public final class MPRISService: PlayerObserver {
         let structural = changes.count { if case .added = $0 { true } else if case .removed = $0 { true } else { false } }
         if structural > Self.changesAnnouncedOneByOne { changes = [.replaced] }
         for change in changes {
-            let member: String, arguments: [DBusValue]
-            switch change {
-            case .added(let id, let after):
-                guard let track = player.track(id: id) else { continue }
-                member = "TrackAdded"
-                arguments = [MetadataEncoding.encode(track), .objectPath(after.map(MPRIS.trackPath) ?? MPRIS.noTrackPath)]
-                listChanged = true
-            case .removed(let id):
-                member = "TrackRemoved"
-                arguments = [.objectPath(MPRIS.trackPath(forEntry: id))]
-                listChanged = true
-            case .replaced:
-                member = "TrackListReplaced"
-                arguments = [.objectPaths(player.trackIDs.map(MPRIS.trackPath)),
-                             .objectPath(player.queue.current.map { MPRIS.trackPath(forEntry: $0.id) } ?? MPRIS.noTrackPath)]
-                listChanged = true
-            case .metadataChanged(let id):
-                guard let track = player.track(id: id) else { continue }
-                member = "TrackMetadataChanged"
-                arguments = [.objectPath(MPRIS.trackPath(forEntry: id)), MetadataEncoding.encode(track)]
-            }
-            do {
-                try bus.emitSignal(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, member: member, arguments)
+            do throws(DBusError) {
+                switch change {
+                case .added(let id, let after):
+                    guard let track = player.track(id: id) else { continue }
+                    try trackListSignals.trackAdded(metadata: MetadataEncoding.encode(track),
+                                                    afterTrack: after.map(MPRIS.trackPath) ?? MPRIS.noTrackPath)
+                    listChanged = true
+                case .removed(let id):
+                    try trackListSignals.trackRemoved(trackId: MPRIS.trackPath(forEntry: id))
+                    listChanged = true
+                case .replaced:
+                    try trackListSignals.trackListReplaced(tracks: player.trackIDs.map(MPRIS.trackPath),
+                                                           currentTrack: player.queue.current.map { MPRIS.trackPath(forEntry: $0.id) } ?? MPRIS.noTrackPath)
+                    listChanged = true
+                case .metadataChanged(let id):
+                    guard let track = player.track(id: id) else { continue }
+                    try trackListSignals.trackMetadataChanged(trackId: MPRIS.trackPath(forEntry: id), metadata: MetadataEncoding.encode(track))
+                }
             } catch {
-                log.warning("could not send \(member): \(error)")
+                log.warning("could not announce \(change): \(error)")
             }
         }
         if listChanged {
             try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, names: ["Tracks"])
         }
-    }
-
-    /// One PropertiesChanged on app.reprise.Sound1 when ReplayGain or the gain applied changed, and one on
-    /// app.reprise.Controls1 when the actions, layout or history changed.
-    private func announceControls() {
-        let sound = announcedSound.refresh()
-        if !sound.isEmpty { try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: SoundNames.interface, names: sound) }
-        let chapters = announcedChapters.refresh()
-        if !chapters.isEmpty {
-            try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: ChaptersNames.interface, names: chapters)
-        }
-        let sleep = player.sleepTimer.map { "\($0.kind.rawValue) \($0.serial)" }
-        if sleep != announcedSleep {
-            announcedSleep = sleep
-            try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: SleepNames.interface, names: SleepInterface.propertyNames)
-        }
-        let changed = announcedControls.refresh()
-        guard !changed.isEmpty else { return }
-        try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: ControlsNames.interface, names: changed)
     }
 }

@@ -1,53 +1,81 @@
+import BusInterfaces
 import RepriseCore
 import SDBus
 
-/// One of the three MediaServer2 interfaces over the tree.
-final class MediaServerInterface: TreeImplementation {
-    private let tree: MediaServerTree
-    private let interface: String
+/// One object of the MediaServer2 tree on its three interfaces: a view of ``MediaServerTree`` at `path`, made
+/// for each call. Properties are read from the tree's description of the object (the same a listing gives).
+struct MediaServerObject: UPnPMediaObject2Handler, UPnPMediaContainer2Handler, UPnPMediaItem2Handler {
+    let tree: MediaServerTree
+    let path: String
 
-    init(tree: MediaServerTree, interface: String) {
-        self.tree = tree
-        self.interface = interface
-    }
-
-    static func description(_ interface: String) -> InterfaceDescription {
-        switch interface {
-        case MediaServerTree.objectInterface: DBusInterfaces.orgGnomeUPnPMediaObject2
-        case MediaServerTree.containerInterface: DBusInterfaces.orgGnomeUPnPMediaContainer2
-        default: DBusInterfaces.orgGnomeUPnPMediaItem2
-        }
-    }
-
-    func exists(_ path: String) -> Bool { tree.properties(at: path, interface: interface) != nil }
-
-    func call(_ call: MethodCall, at path: String) throws(DBusError) -> MethodOutcome {
-        let arguments = call.arguments
-        let listing = ["ListChildren", "ListContainers", "ListItems"].contains(call.member)
-        guard interface == MediaServerTree.containerInterface else { throw .invalidArgs("no method \(call.member)") }
-        if call.member == "SearchObjects" {
-            guard arguments.count == 4, let text = arguments[0].stringValue, case .uint32(let offset) = arguments[1],
-                  case .uint32(let max) = arguments[2], let filter = arguments[3].stringArray else {
-                throw .invalidArgs("SearchObjects takes (s, u, u, as)")
+    /// The three tree exports, each resolving only the objects that carry its interface.
+    static func exports(of tree: MediaServerTree) -> (UPnPMediaObject2Tree, UPnPMediaContainer2Tree, UPnPMediaItem2Tree) {
+        func resolve(_ interface: String) -> (String) -> MediaServerObject? {
+            { [weak tree] path in
+                guard let tree, tree.properties(at: path, interface: interface) != nil else { return nil }
+                return MediaServerObject(tree: tree, path: path)
             }
-            let query: MediaQuery
-            do throws(MediaQuery.ParseError) { query = try MediaQuery(parsing: text) } catch { throw .invalidArgs(error.message) }
-            tree.search(path, query: query, offset: Int(offset), max: Int(max), filter: filter) {
-                call.reply([.array(elementSignature: "a{sv}", $0)])
-            }
-            return .deferred
         }
-        guard listing, arguments.count == 3, case .uint32(let offset) = arguments[0], case .uint32(let max) = arguments[1],
-              let filter = arguments[2].stringArray else { throw .invalidArgs("\(call.member) takes (u, u, as)") }
-        tree.list(path, offset: Int(offset), max: Int(max), filter: filter, containers: call.member != "ListItems",
-                  itemsToo: call.member != "ListContainers") { call.reply([.array(elementSignature: "a{sv}", $0)]) }
-        return .deferred
+        let objects = resolve(MediaServerTree.objectInterface), containers = resolve(MediaServerTree.containerInterface)
+        let items = resolve(MediaServerTree.itemInterface)
+        return (UPnPMediaObject2Tree { objects($0) }, UPnPMediaContainer2Tree { containers($0) }, UPnPMediaItem2Tree { items($0) })
     }
 
-    func get(_ property: String, at path: String) throws(DBusError) -> DBusValue {
-        guard let value = tree.properties(at: path, interface: interface)?.first(where: { $0.0 == property })?.1 else {
-            throw DBusError.unknownProperty(property, "no property \(property) here")
+    private func value(_ interface: String, _ name: String) throws(DBusError) -> DBusValue {
+        guard let value = tree.properties(at: path, interface: interface)?.first(where: { $0.0 == name })?.1 else {
+            throw DBusError.unknownProperty(name, "no property \(name) here")
         }
         return value
     }
+
+    // MARK: MediaObject2
+
+    var parent: String { get throws(DBusError) { try value(MediaServerTree.objectInterface, "Parent").asObjectPath() } }
+    var type: String { get throws(DBusError) { try value(MediaServerTree.objectInterface, "Type").asString() } }
+    var displayName: String { get throws(DBusError) { try value(MediaServerTree.objectInterface, "DisplayName").asString() } }
+
+    // MARK: MediaContainer2
+
+    func listChildren(offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+        list(offset, max, filter, containers: true, items: true, reply)
+    }
+
+    func listContainers(offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+        list(offset, max, filter, containers: true, items: false, reply)
+    }
+
+    func listItems(offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+        list(offset, max, filter, containers: false, items: true, reply)
+    }
+
+    private func list(_ offset: UInt32, _ max: UInt32, _ filter: [String], containers: Bool, items: Bool, _ reply: Reply<DBusValue>) {
+        tree.list(path, offset: Int(offset), max: Int(max), filter: filter, containers: containers, itemsToo: items) {
+            reply.send(.array(elementSignature: "a{sv}", $0))
+        }
+    }
+
+    func searchObjects(query: String, offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+        let parsed: MediaQuery
+        do throws(MediaQuery.ParseError) { parsed = try MediaQuery(parsing: query) } catch { throw .invalidArgs(error.message) }
+        tree.search(path, query: parsed, offset: Int(offset), max: Int(max), filter: filter) {
+            reply.send(.array(elementSignature: "a{sv}", $0))
+        }
+    }
+
+    var childCount: UInt32 { get throws(DBusError) { try value(MediaServerTree.containerInterface, "ChildCount").asUInt32() } }
+    var itemCount: UInt32 { get throws(DBusError) { try value(MediaServerTree.containerInterface, "ItemCount").asUInt32() } }
+    var containerCount: UInt32 { get throws(DBusError) { try value(MediaServerTree.containerInterface, "ContainerCount").asUInt32() } }
+    var searchable: Bool { get throws(DBusError) { try value(MediaServerTree.containerInterface, "Searchable").asBool() } }
+
+    // MARK: MediaItem2
+
+    var urls: [String] {
+        get throws(DBusError) { try value(MediaServerTree.itemInterface, "URLs").asArray { (url: DBusValue) throws(DBusError) in try url.asString() } }
+    }
+    var mimeType: String { get throws(DBusError) { try value(MediaServerTree.itemInterface, "MIMEType").asString() } }
+    var artist: String { get throws(DBusError) { try value(MediaServerTree.itemInterface, "Artist").asString() } }
+    var album: String { get throws(DBusError) { try value(MediaServerTree.itemInterface, "Album").asString() } }
+    var genre: String { get throws(DBusError) { try value(MediaServerTree.itemInterface, "Genre").asString() } }
+    var trackNumber: Int32 { get throws(DBusError) { try value(MediaServerTree.itemInterface, "TrackNumber").asInt32() } }
+    var duration: Int32 { get throws(DBusError) { try value(MediaServerTree.itemInterface, "Duration").asInt32() } }
 }

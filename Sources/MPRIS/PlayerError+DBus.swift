@@ -1,3 +1,4 @@
+import BusInterfaces
 import RepriseCore
 import SDBus
 
@@ -11,9 +12,9 @@ extension PlayerError {
     }
 }
 
-extension MethodCall {
-    /// Replies to a request the player carries out later (see ``MethodOutcome/deferred``): nil is success.
+extension Reply where Value == Void {
+    /// Answers a request the player carried out later: nil is success.
     func answer(_ error: PlayerError?) {
-        if let error { fail(error.dbusError) } else { reply() }
+        if let error { fail(error.dbusError) } else { send() }
     }
 }

@@ -1,51 +1,39 @@
+import BusInterfaces
 import RepriseCore
 import SDBus
 
 /// org.mpris.MediaPlayer2
-final class RootInterface: InterfaceImplementation {
-    private let identity: MPRISService.Identity
+final class RootInterface: MediaPlayer2Handler {
+    private let application: MPRISService.Identity
     private let onQuit: () -> Void
-    private lazy var mimeTypes = identity.supportedMimeTypes()
+    private lazy var mimeTypes = application.supportedMimeTypes()
 
     init(identity: MPRISService.Identity, onQuit: @escaping () -> Void) {
-        self.identity = identity
+        application = identity
         self.onQuit = onQuit
     }
 
-    func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
-        switch call.member {
-        case "Raise":
-            video?.raise()
-            return .reply([])
-        case "Quit":
-            call.reply()
-            onQuit()
-            return .deferred
-        default:
-            throw DBusError(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method \(call.member)")
-        }
+    func raise() throws(DBusError) { video?.raise() }
+
+    /// Answers first, then quits (the caller hears the answer before the name goes).
+    func quit(reply: Reply<Void>) throws(DBusError) {
+        reply.send()
+        onQuit()
     }
 
-    func get(_ property: String) throws(DBusError) -> DBusValue {
-        switch property {
-        case "CanQuit": .bool(true)
-        case "Fullscreen": .bool(video?.isFullscreen ?? false)
-        case "CanSetFullscreen", "CanRaise": .bool(video.map { $0.hasDisplay && $0.hasVideo } ?? false)
-        case "HasTrackList": .bool(true)
-        case "Identity": .string(identity.name)
-        case "DesktopEntry": .string(identity.desktopEntry)
-        case "SupportedUriSchemes": .strings(SupportedSchemes.all)
-        case "SupportedMimeTypes": .strings(mimeTypes)
-        default: throw DBusError.unknownProperty(property)
-        }
-    }
+    var canQuit: Bool { true }
+    var fullscreen: Bool { video?.isFullscreen ?? false }
+    var canSetFullscreen: Bool { video.map { $0.hasDisplay && $0.hasVideo } ?? false }
+    var canRaise: Bool { canSetFullscreen }
+    var hasTrackList: Bool { true }
+    var identity: String { application.name }
+    var desktopEntry: String { application.desktopEntry }
+    var supportedUriSchemes: [String] { SupportedSchemes.all }
+    var supportedMimeTypes: [String] { mimeTypes }
 
-    func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        // Fullscreen is the only writable property; while CanSetFullscreen is false setting it has no effect.
-        guard property == "Fullscreen", case .bool(let on) = value else {
-            throw DBusError.readOnly(property)
-        }
-        video?.setFullscreen(on)
+    /// While CanSetFullscreen is false setting it has no effect.
+    func set(fullscreen value: Bool) throws(DBusError) {
+        video?.setFullscreen(value)
         onFullscreenSet?()
     }
 

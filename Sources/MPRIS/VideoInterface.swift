@@ -1,3 +1,4 @@
+import BusInterfaces
 import RepriseCore
 import SDBus
 
@@ -29,86 +30,70 @@ public protocol VideoControl: AnyObject {
 }
 
 public enum VideoNames {
-    public static let interface = "app.reprise.Video1"
-
-    public static let description = DBusInterfaces.appRepriseVideo1
+    public static let interface = Video1Export.description.name
 }
 
 /// app.reprise.Video1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
-public final class VideoInterface: InterfaceImplementation {
+public final class VideoInterface: Video1Handler {
     private let control: VideoControl
     private let player: Player
-    private let bus: Bus
-    private var announced = AnnouncedProperties([]) { _ in nil }
+    /// Announces the properties that changed since the last call (one PropertiesChanged).
+    let announceChanges: () -> Void
 
-    public init(bus: Bus, control: VideoControl, player: Player) throws(DBusError) {
-        self.bus = bus
+    init(control: VideoControl, player: Player, announceChanges: @escaping () -> Void) {
         self.control = control
         self.player = player
-        try bus.export(VideoNames.description, at: MPRIS.repriseObjectPath, implementation: self)
-        announced = AnnouncedProperties(VideoNames.description.properties.map(\.name)) { [unowned self] in try? get($0) }
+        self.announceChanges = announceChanges
     }
 
-    /// Announces the properties that changed since the last call (one PropertiesChanged).
-    public func announceChanges() {
-        let changed = announced.refresh()
-        guard !changed.isEmpty else { return }
-        try? bus.emitPropertiesChanged(path: MPRIS.repriseObjectPath, interface: VideoNames.interface, names: changed)
-    }
-
-    public func call(_ call: MethodCall) throws(DBusError) -> MethodOutcome {
-        let args = call.arguments
-        do throws(PlayerError) {
-            switch (call.member, args.first) {
-            case ("SetFullscreen", .bool(let on)?):
-                control.setFullscreen(on)
-            case ("SetAspectMode", .string(let name)?):
-                guard let mode = AspectMode(rawValue: name) else { throw .invalidArgument("unknown aspect mode '\(name)' (fit, fill)") }
-                control.setAspectMode(mode)
-            case ("SelectAudioTrack", .int32(let index)?):
-                try control.selectAudioTrack(Int(index))
-            case ("SelectSubtitleTrack", .int32(let index)?):
-                try control.selectSubtitleTrack(Int(index))
-            case ("SkipInterstitial", _):
-                try player.skipInterstitial()
-            default:
-                throw .invalidArgument("bad arguments for \(call.member)")
-            }
-        } catch {
-            throw .invalidArgs(error.message)
-        }
+    /// Carries out a request, then announces what it changed; a refusal is InvalidArgs.
+    private func carryOut(_ request: () throws(PlayerError) -> Void) throws(DBusError) {
+        do throws(PlayerError) { try request() } catch { throw .invalidArgs(error.message) }
         announceChanges()
-        return .reply([])
     }
 
-    public func get(_ property: String) throws(DBusError) -> DBusValue {
-        switch property {
-        case "HasVideo": return .bool(control.hasVideo)
-        case "Fullscreen": return .bool(control.isFullscreen)
-        case "AspectMode": return .string(control.aspectMode.rawValue)
-        case "AspectRatio": return .double(control.aspectRatio)
-        case "AudioTracks": return Self.encode(control.audioTracks)
-        case "AudioTrack": return .int32(Int32(clamping: control.currentAudioTrack))
-        case "SubtitleTracks": return Self.encode(control.subtitleTracks)
-        case "SubtitleTrack": return .int32(Int32(clamping: control.currentSubtitleTrack))
-        case "Speeds": return .array(elementSignature: "d", control.speeds.map(DBusValue.double))
-        case "Loading": return .bool(control.isLoading)
-        case "Interstitials":
-            let items = player.interstitials.interstitials.enumerated().map { index, item in
-                DBusValue.structure([.string(item.title ?? ""), .int64(item.startMicroseconds), .int64(item.endMicroseconds),
-                                     .bool(item.forbidsSeekingWithin), .bool(item.forbidsSkippingPast),
-                                     .int64(item.skippableAfterMicroseconds ?? -1)])
-            }
-            return .array(elementSignature: "(sxxbbx)", items)
-        case "ActiveInterstitial": return .int32(Int32(clamping: player.activeInterstitialIndex ?? -1))
-        case "CanSkipInterstitial": return .bool(player.canSkipInterstitial)
-        default: throw DBusError.unknownProperty(property)
+    public func setFullscreen(fullscreen: Bool) throws(DBusError) {
+        try carryOut { () throws(PlayerError) in control.setFullscreen(fullscreen) }
+    }
+
+    public func setAspectMode(mode: String) throws(DBusError) {
+        try carryOut { () throws(PlayerError) in
+            guard let value = AspectMode(rawValue: mode) else { throw .invalidArgument("unknown aspect mode '\(mode)' (fit, fill)") }
+            control.setAspectMode(value)
         }
     }
 
-    public func set(_ property: String, to value: DBusValue) throws(DBusError) {
-        throw DBusError.readOnly(property, "\(property) is read-only (use the Set/Select methods)")
+    public func selectAudioTrack(index: Int32) throws(DBusError) {
+        try carryOut { () throws(PlayerError) in try control.selectAudioTrack(Int(index)) }
     }
+
+    public func selectSubtitleTrack(index: Int32) throws(DBusError) {
+        try carryOut { () throws(PlayerError) in try control.selectSubtitleTrack(Int(index)) }
+    }
+
+    public func skipInterstitial() throws(DBusError) {
+        try carryOut { () throws(PlayerError) in try player.skipInterstitial() }
+    }
+
+    public var hasVideo: Bool { control.hasVideo }
+    public var fullscreen: Bool { control.isFullscreen }
+    public var aspectMode: String { control.aspectMode.rawValue }
+    public var aspectRatio: Double { control.aspectRatio }
+    public var audioTracks: DBusValue { Self.encode(control.audioTracks) }
+    public var audioTrack: Int32 { Int32(clamping: control.currentAudioTrack) }
+    public var subtitleTracks: DBusValue { Self.encode(control.subtitleTracks) }
+    public var subtitleTrack: Int32 { Int32(clamping: control.currentSubtitleTrack) }
+    public var speeds: [Double] { control.speeds }
+    public var loading: Bool { control.isLoading }
+    public var interstitials: DBusValue {
+        .array(elementSignature: "(sxxbbx)", player.interstitials.interstitials.map { item in
+            .structure([.string(item.title ?? ""), .int64(item.startMicroseconds), .int64(item.endMicroseconds),
+                        .bool(item.forbidsSeekingWithin), .bool(item.forbidsSkippingPast),
+                        .int64(item.skippableAfterMicroseconds ?? -1)])
+        })
+    }
+    public var activeInterstitial: Int32 { Int32(clamping: player.activeInterstitialIndex ?? -1) }
+    public var canSkipInterstitial: Bool { player.canSkipInterstitial }
 
     static func encode(_ choices: [StreamChoice]) -> DBusValue {
         .array(elementSignature: "(isssb)", choices.map {

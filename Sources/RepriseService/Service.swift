@@ -83,7 +83,7 @@ public enum Service {
             audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
                                            watcher: watcher, settings: audioSettings, changes: ChangedStreamsStore.standard(),
                                            log: log)
-            audioInterface = try AudioSessionInterface(bus: bus, control: audio, log: log)
+            audioInterface = try service.attachAudioSession(audio)
             audio.interface = audioInterface
             try service.attachVideo(video)
             try watcher.start()

@@ -61,41 +61,57 @@ public struct InterfaceDescription: Sendable {
 }
 
 /// An incoming method call. Reply now by returning from ``InterfaceImplementation/call(_:)``,
-/// or keep the call and answer later with ``reply(_:)`` or ``fail(_:)``.
+/// or keep the call and answer later with ``reply(_:)`` or ``fail(_:)``. It comes off the bus, or from an in-process
+/// caller (``LocalBus``) that receives the answer as a value.
 public final class MethodCall {
-    public let message: Message
+    public let member: String
     public let arguments: [DBusValue]
+    private let answer: (Result<[DBusValue], DBusError>) -> Void
     private var answered = false
 
     init(message: Message, arguments: [DBusValue]) {
-        self.message = message
+        member = message.member ?? ""
         self.arguments = arguments
+        answer = { result in MethodCall.send(result, answering: message) }
     }
 
-    public var member: String { message.member ?? "" }
+    /// A call made in-process: `answer` receives the reply's values or the error, once.
+    public init(member: String, arguments: [DBusValue], answer: @escaping (Result<[DBusValue], DBusError>) -> Void) {
+        self.member = member
+        self.arguments = arguments
+        self.answer = answer
+    }
 
     public func reply(_ values: [DBusValue] = []) {
         guard !answered else { return }
         answered = true
-        var reply: OpaquePointer? = nil
-        guard sd_bus_message_new_method_return(message.raw, &reply) >= 0, let reply else { return }
-        defer { sd_bus_message_unref(reply) }
-        do throws(DBusError) {
-            try Message.append(values, to: reply)
-        } catch {
-            fail(.failed("could not encode reply: \(error.message)"))
-            return
-        }
-        sd_bus_send(nil, reply, nil)
+        answer(.success(values))
     }
 
     public func fail(_ error: DBusError) {
         guard !answered else { return }
         answered = true
-        var e = sd_bus_error()
-        sd_bus_error_set(&e, error.name, error.message)
-        sd_bus_reply_method_error(message.raw, &e)
-        sd_bus_error_free(&e)
+        answer(.failure(error))
+    }
+
+    private static func send(_ result: Result<[DBusValue], DBusError>, answering message: Message) {
+        switch result {
+        case .success(let values):
+            var reply: OpaquePointer? = nil
+            guard sd_bus_message_new_method_return(message.raw, &reply) >= 0, let reply else { return }
+            defer { sd_bus_message_unref(reply) }
+            do throws(DBusError) {
+                try Message.append(values, to: reply)
+            } catch {
+                return send(.failure(.failed("could not encode reply: \(error.message)")), answering: message)
+            }
+            sd_bus_send(nil, reply, nil)
+        case .failure(let error):
+            var e = sd_bus_error()
+            sd_bus_error_set(&e, error.name, error.message)
+            sd_bus_reply_method_error(message.raw, &e)
+            sd_bus_error_free(&e)
+        }
     }
 }
 

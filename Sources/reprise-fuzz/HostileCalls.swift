@@ -1,3 +1,4 @@
+import BusInterfaces
 import MPRIS
 import SDBus
 import TestSupport

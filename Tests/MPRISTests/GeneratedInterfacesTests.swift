@@ -1,3 +1,4 @@
+import BusInterfaces
 import Foundation
 import MPRIS
 import SDBus
@@ -22,6 +23,6 @@ import Testing
         #expect(albums.inSignature == "s" && albums.outSignature == "a(ss)")
         // The service exports exactly these.
         #expect(MPRIS.player.name == player.name && MPRIS.player.methods.count == player.methods.count)
-        #expect(LibraryNames.description.name == "app.reprise.Library1")
+        #expect(Library1Export.description.name == "app.reprise.Library1")
     }
 }
