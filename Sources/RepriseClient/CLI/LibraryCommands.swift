@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import MPRIS
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 /// `--artist`, `--album`, `--genre`, `--playlist` or search words: what to take from the library.
@@ -37,17 +38,13 @@ struct LibrarySelection: ParsableArguments {
     static func play(_ kind: String, _ value: String, enqueue: Bool, on client: ServiceClient, albumArtist: String? = nil) throws -> Int {
         let isKey = LibraryAlbum.parse(key: value) != nil // already one album (artist and title), as the UI has it
         let value = kind == "album" && !isKey ? try album(named: value, by: albumArtist, on: client) : value
-        let reply = try client.call("Play", [.string(kind), .string(value), .bool(enqueue)], interface: LibraryNames.interface)
-        guard case .uint32(let count)? = reply.first else { return 0 }
-        return Int(count)
+        return Int(try client.library.play(kind: kind, value: value, enqueue: enqueue))
     }
 
     /// The key of the one album called `title` (by `artist`, when given): several are listed, none is an error.
     static func album(named title: String, by artist: String?, on client: ServiceClient,
                       hint: String = "pick one with --artist") throws -> String {
-        let reply = try client.call("Albums", [.string(title)], interface: LibraryNames.interface)
-        guard case .array(_, let items)? = reply.first else { throw CLIError("the library did not answer") }
-        var albums = ReportedTrack.albums(.array(elementSignature: "(ss)", items))
+        var albums = ReportedTrack.albums(try client.library.albums(title: title))
         if let artist { albums = albums.filter { ($0.artist ?? "").lowercased() == artist.lowercased() } }
         guard albums.count <= 1 else {
             for album in albums { printError("  \(album.title) — \(album.artist ?? "unknown artist")") }
@@ -74,13 +71,8 @@ struct Search: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let reply = try client.call("Search", [.string(words.joined(separator: " ")), .uint32(limit)], interface: LibraryNames.interface)
-            guard reply.count == 3, case .array(_, let albumItems) = reply[1], case .array(_, let trackItems) = reply[2] else {
-                throw CLIError("\(client.destination) answered Search oddly")
-            }
-            let artists = reply[0].stringArray ?? []
-            let albums = ReportedTrack.albums(.array(elementSignature: "(ss)", albumItems))
-            let tracks = ReportedTrack.list(.array(elementSignature: "(ssssx)", trackItems))
+            let found = try client.library.search(query: words.joined(separator: " "), limit: limit)
+            let artists = found.artists, albums = ReportedTrack.albums(found.albums), tracks = ReportedTrack.list(found.tracks)
             if target.json {
                 printJSON(.object([
                     ("artists", .array(artists.map(JSON.string))),
@@ -119,26 +111,25 @@ struct LibraryCommand: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let interface = LibraryNames.interface
-            if action == "rescan" { try client.call("Rescan", interface: interface) }
-            func count(_ name: String) -> Int {
-                if case .uint32(let value)? = try? client.get(name, interface: interface) { return Int(value) }
-                return 0
-            }
-            let folders = try client.get("Folders", interface: interface).stringArray ?? []
-            var scanning = (try? client.get("Scanning", interface: interface)) == .bool(true)
+            let library = client.library
+            if action == "rescan" { try library.rescan() }
+            let folders = try library.folders
+            var scanning = (try? library.scanning) == true
             // On a terminal, a progress bar follows the pass to its end (Ctrl-C leaves it running).
             if scanning, !target.json, isatty(STDOUT_FILENO) == 1 {
                 while scanning {
-                    let done = count("Scanned"), total = count("ToScan"), width = 30
+                    let done = Int((try? library.scanned) ?? 0), total = Int((try? library.toScan) ?? 0), width = 30
                     let filled = total > 0 ? min(width, done * width / total) : 0
                     writeToTerminal("\r\u{1B}[K[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
                                     + "] \(done) of \(total == 0 ? "?" : String(total)) files")
                     usleep(200_000)
-                    scanning = (try? client.get("Scanning", interface: interface)) == .bool(true)
+                    scanning = (try? library.scanning) == true
                 }
                 writeToTerminal("\r\u{1B}[K")
             }
+            // Every count in one call, once the pass (if followed) is over.
+            let values = (try? library.allProperties()) ?? [:]
+            func count(_ name: String) -> Int { values[name]?.int64Value.map(Int.init) ?? 0 }
             if target.json {
                 printJSON(.object([("folders", .array(folders.map(JSON.string))), ("tracks", .number(Double(count("Tracks")))),
                                    ("albums", .number(Double(count("Albums")))), ("artists", .number(Double(count("Artists")))),
@@ -215,13 +206,13 @@ struct BrowseNode {
     static let top = ["Artists", "Albums", "Genres", "Folders", "Playlists"]
 
     static func list(_ path: String, client: ServiceClient) throws -> BrowseNode {
-        let interface = LibraryNames.interface
+        let library = client.library
         var parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let top = parts.first else { return BrowseNode(containers: top) }
         parts.removeFirst()
-        func names(_ kind: String) throws -> [String] { try client.call("Names", [.string(kind)], interface: interface).first?.stringArray ?? [] }
+        func names(_ kind: String) throws -> [String] { try library.names(kind: kind) }
         func tracks(_ kind: String, _ value: String) throws -> [ReportedTrack] {
-            ReportedTrack.list(try client.call("Tracks", [.string(kind), .string(value)], interface: interface).first)
+            ReportedTrack.list(try library.tracks(kind: kind, value: value))
         }
         switch (top.lowercased(), parts.count) {
         case ("artists", 0): return BrowseNode(containers: try names("artists"))
@@ -242,7 +233,7 @@ struct BrowseNode {
             // A playlist's name may hold slashes: all the rest of the path is the name.
             return BrowseNode(tracks: try tracks("playlist", parts.joined(separator: "/")))
         case ("folders", 0):
-            return BrowseNode(containers: try client.get("Folders", interface: interface).stringArray ?? [])
+            return BrowseNode(containers: try library.folders)
         case ("folders", _):
             let folder = "/" + parts.joined(separator: "/")
             var node = BrowseNode()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MPRIS
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 /// The chapters of what plays, as Reprise's chapters interface reports them.
@@ -9,8 +10,7 @@ struct ChapterReport {
     var current: Int?
 
     init(_ client: ServiceClient) throws {
-        let interface = ChaptersNames.interface
-        guard case .array(_, let items) = try client.get("Chapters", interface: interface) else {
+        guard case .array(_, let items) = try client.chapters.chapters else {
             throw CLIError("\(client.destination) has no chapters interface")
         }
         chapters = items.compactMap { item in
@@ -18,8 +18,7 @@ struct ChapterReport {
                   let start = fields[1].int64Value else { return nil }
             return (title, start)
         }
-        var index: Int32 = -1
-        if case .int32(let value)? = try? client.get("Current", interface: interface) { index = value }
+        let index = (try? client.chapters.current) ?? -1
         current = index >= 0 && Int(index) < chapters.count ? Int(index) : nil
     }
 }
@@ -66,12 +65,11 @@ struct ChapterCommand: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let interface = ChaptersNames.interface
             switch which.lowercased() {
-            case "next": try client.call("Next", interface: interface)
-            case "previous", "prev": try client.call("Previous", interface: interface)
+            case "next": try client.chapters.next()
+            case "previous", "prev": try client.chapters.previous()
             default: // validated: a number from 1; past UInt32 it is out of range like any missing chapter, and the service says so
-                try client.call("GoTo", [.uint32(UInt32(clamping: Int(which)! - 1))], interface: interface)
+                try client.chapters.goTo(index: UInt32(clamping: Int(which)! - 1))
             }
             target.reportDone()
         }
@@ -95,16 +93,15 @@ struct Sleep: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let interface = SleepNames.interface
             if let when {
                 if (try? SleepRequest.parse(when)) == .off {
-                    try client.call("Cancel", interface: interface)
+                    try client.sleep.cancel()
                 } else {
-                    try client.call("Start", [.string(when)], interface: interface)
+                    try client.sleep.start(when: when)
                 }
             }
-            let timer = (try client.get("Timer", interface: interface)).stringValue ?? "off"
-            let remaining = (try? client.get("Remaining", interface: interface))?.int64Value ?? -1
+            let timer = try client.sleep.timer
+            let remaining = (try? client.sleep.remaining) ?? -1
             if target.json {
                 printJSON(.object([("timer", .string(timer)),
                                    ("remaining", remaining >= 0 ? .number(Double(remaining) / 1e6) : .null)]))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MPRIS
+import BusInterfaces
 import SDBus
 
 struct Queue: ParsableCommand {
@@ -11,13 +12,13 @@ struct Queue: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let ids = try client.trackIDs()
+            let ids = try client.trackList.tracks
             let metadata = try client.metadata(of: ids)
-            let currentID = try client.get("Metadata").dictionary?["mpris:trackid"]
-            let position = ReportedNumbers.microseconds((try? client.get("Position"))?.int64Value)
+            let currentID = try client.player.metadata.dictionary?["mpris:trackid"]
+            let position = ReportedNumbers.microseconds(try? client.player.position)
             var played: [[String: DBusValue]] = []
-            if history, case .array(_, let historyIDs) = try client.get("History", interface: ControlsNames.interface) {
-                played = try client.metadata(of: historyIDs)
+            if history {
+                played = try client.metadata(of: try client.controls.history)
             }
             func title(_ entry: [String: DBusValue]) -> String { entry["xesam:title"]?.stringValue ?? "?" }
             if target.json {
@@ -54,13 +55,12 @@ struct Queue: ParsableCommand {
 
 extension ServiceClient {
     /// GetTracksMetadata in pages (a long queue in one reply could exceed the bus's message size).
-    func metadata(of ids: [DBusValue]) throws -> [[String: DBusValue]] {
+    func metadata(of ids: [String]) throws -> [[String: DBusValue]] {
         var result: [[String: DBusValue]] = []
         var start = 0
         while start < ids.count {
             let page = Array(ids[start..<min(ids.count, start + 1000)])
-            let reply = try call("GetTracksMetadata", [.array(elementSignature: "o", page)], interface: Self.trackList)
-            if case .array(_, let items)? = reply.first { result += items.compactMap(\.dictionary) }
+            if case .array(_, let items) = try trackList.getTracksMetadata(trackIds: page) { result += items.compactMap(\.dictionary) }
             start += 1000
         }
         return result
@@ -75,7 +75,7 @@ struct GoTo: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            try client.call("GoTo", [try client.trackID(number: number)], interface: ServiceClient.trackList)
+            try client.trackList.goTo(trackId: try client.trackID(number: number))
             target.reportDone()
         }
     }
@@ -89,7 +89,7 @@ struct Remove: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            try client.call("RemoveTrack", [try client.trackID(number: number)], interface: ServiceClient.trackList)
+            try client.trackList.removeTrack(trackId: try client.trackID(number: number))
             target.reportDone()
         }
     }
@@ -138,7 +138,7 @@ struct Clear: ParsableCommand {
 
     func run() throws {
         try runVerb {
-            try target.client().call("Clear", interface: ControlsNames.interface)
+            try target.client().controls.clear()
             target.reportDone()
         }
     }
@@ -156,9 +156,9 @@ struct Loop: ParsableCommand {
                 guard let status = ["none": "None", "track": "Track", "playlist": "Playlist"][mode.lowercased()] else {
                     throw CLIError("'\(mode)' is not none, track or playlist", status: 2)
                 }
-                try client.set("LoopStatus", .string(status))
+                try client.player.set(loopStatus: status)
             }
-            let current = try client.get("LoopStatus").stringValue ?? "None"
+            let current = try client.player.loopStatus
             if target.json { printJSON(.object([("loop", .string(current))])) } else { printLine(current) }
         }
     }
@@ -174,9 +174,9 @@ struct Shuffle: ParsableCommand {
             let client = try target.client()
             if let state {
                 let on = try parseSwitch(state)
-                try client.set("Shuffle", .bool(on))
+                try client.player.set(shuffle: on)
             }
-            let current = try client.get("Shuffle") == .bool(true)
+            let current = try client.player.shuffle
             if target.json { printJSON(.object([("shuffle", .bool(current))])) } else { printLine(current ? "on" : "off") }
         }
     }

@@ -4,6 +4,7 @@ import LoopKit
 import MPRIS
 import PosixFiles
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 /// A connection to a running player on the session bus, for the command-line verbs.
@@ -11,8 +12,6 @@ struct ServiceClient {
     let bus: Bus
     /// The bus name of the player the verbs act on.
     let destination: String
-    static let player = MPRIS.playerInterface
-    static let trackList = MPRIS.trackListInterface
 
     /// `player` is another MPRIS player's name (`vlc` or `org.mpris.MediaPlayer2.vlc`); nil means Reprise.
     static func connect(player: String?) throws -> ServiceClient {
@@ -37,38 +36,21 @@ struct ServiceClient {
         }
     }
 
-    func get(_ property: String, interface: String = player) throws -> DBusValue {
-        do { return try bus.getProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: property) } catch {
-            throw CLIError(error.message)
-        }
-    }
-
-    func set(_ property: String, _ value: DBusValue, interface: String = player) throws {
-        do { try bus.setProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: property, value) } catch {
-            throw CLIError(error.message)
-        }
-    }
-
-    @discardableResult
-    func call(_ member: String, _ arguments: [DBusValue] = [], interface: String = player) throws -> [DBusValue] {
-        do {
-            // A Properties call goes to the object of the interface it names.
-            let target = interface == "org.freedesktop.DBus.Properties" ? arguments.first?.stringValue ?? interface : interface
-            return try bus.call(destination: destination, path: MPRIS.objectPath(for: target), interface: interface, member: member, arguments)
-        } catch {
-            throw CLIError(error.message)
-        }
-    }
-
-    /// Entry ids of the track list, in order.
-    func trackIDs() throws -> [DBusValue] {
-        guard case .array(_, let ids) = try get("Tracks", interface: Self.trackList) else { return [] }
-        return ids
-    }
+    // Typed proxies of the player's interfaces, generated from dbus/*.xml like the service's side.
+    var root: MediaPlayer2Proxy { MediaPlayer2Proxy(self) }
+    var player: MediaPlayer2PlayerProxy { MediaPlayer2PlayerProxy(self) }
+    var trackList: MediaPlayer2TrackListProxy { MediaPlayer2TrackListProxy(self) }
+    var controls: Controls1Proxy { Controls1Proxy(self) }
+    var sound: Sound1Proxy { Sound1Proxy(self) }
+    var chapters: Chapters1Proxy { Chapters1Proxy(self) }
+    var sleep: Sleep1Proxy { Sleep1Proxy(self) }
+    var audioSession: AudioSession1Proxy { AudioSession1Proxy(self) }
+    var video: Video1Proxy { Video1Proxy(self) }
+    var library: Library1Proxy { Library1Proxy(self) }
 
     /// The id of the `number`th entry (1-based) of the track list.
-    func trackID(number: Int) throws -> DBusValue {
-        let ids = try trackIDs()
+    func trackID(number: Int) throws -> String {
+        let ids = try trackList.tracks
         guard number >= 1, number <= ids.count else {
             throw CLIError("there is no entry \(number) (the queue has \(ids.count))", status: 2)
         }
@@ -80,7 +62,29 @@ struct ServiceClient {
         let expanded = MediaLocation.expand(arguments, relativeTo: PosixFileSystem.currentDirectory(), in: PosixFileSystem())
         expanded.problems.forEach { printError("reprise: skipping \($0)") }
         guard !expanded.uris.isEmpty else { throw CLIError("nothing to play", status: 2) }
-        try call("OpenMedia", [.strings(expanded.uris), .bool(enqueue)], interface: ControlsNames.interface)
+        try controls.openMedia(uris: expanded.uris, enqueue: enqueue)
+    }
+}
+
+extension ServiceClient: DBusCalling {
+    // Each interface is on its object: the MPRIS ones on the MPRIS object, Reprise's own on Reprise's.
+    func call(interface: String, member: String, _ arguments: [DBusValue]) throws(DBusError) -> [DBusValue] {
+        try bus.call(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, member: member, arguments)
+    }
+
+    func property(interface: String, _ name: String) throws(DBusError) -> DBusValue {
+        try bus.getProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: name)
+    }
+
+    func setProperty(interface: String, _ name: String, _ value: DBusValue) throws(DBusError) {
+        try bus.setProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: name, value)
+    }
+
+    func allProperties(interface: String) throws(DBusError) -> [String: DBusValue] {
+        let reply = try bus.call(destination: destination, path: MPRIS.objectPath(for: interface), interface: "org.freedesktop.DBus.Properties",
+                                 member: "GetAll", [.string(interface)])
+        guard let values = reply.first?.dictionary else { throw .failed("a GetAll reply that is not a{sv}") }
+        return values
     }
 }
 
@@ -126,6 +130,9 @@ func runVerb(_ body: () throws -> Void) throws {
     } catch let error as CLIError {
         printError("reprise: \(error.description)")
         throw ExitCode(error.status)
+    } catch let error as DBusError {
+        printError("reprise: \(error.message)")
+        throw ExitCode(1)
     }
 }
 

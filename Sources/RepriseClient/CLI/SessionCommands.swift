@@ -1,6 +1,7 @@
 import ArgumentParser
 import MPRIS
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 struct Actions: ParsableCommand {
@@ -10,14 +11,14 @@ struct Actions: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            guard case .array(_, let items) = try client.get("Actions", interface: ControlsNames.interface) else { return }
+            guard case .array(_, let items) = try client.controls.actions else { return }
             let actions: [(id: String, label: String, icon: String, enabled: Bool)] = items.compactMap {
                 guard case .structure(let f) = $0, f.count == 4, let id = f[0].stringValue, let label = f[1].stringValue,
                       let icon = f[2].stringValue, case .bool(let enabled) = f[3] else { return nil }
                 return (id, label, icon, enabled)
             }
             var bottom: [String] = [], expanded: [String] = []
-            if case .structure(let rows) = try client.get("Layout", interface: ControlsNames.interface), rows.count == 2 {
+            if case .structure(let rows) = try client.controls.layout, rows.count == 2 {
                 bottom = rows[0].stringArray ?? []
                 expanded = rows[1].stringArray ?? []
             }
@@ -45,7 +46,7 @@ struct Invoke: ParsableCommand {
 
     func run() throws {
         try runVerb {
-            try target.client().call("Invoke", [.string(id)], interface: ControlsNames.interface)
+            try target.client().controls.invoke(action: id)
             target.reportDone()
         }
     }
@@ -60,20 +61,18 @@ struct Category: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let interface = AudioSessionNames.interface
+            let session = client.audioSession
             if name != nil || options != nil {
-                var category = name
-                if category == nil { category = try client.get("Category", interface: interface).stringValue }
-                var list = options.map { $0.split(separator: ",").map { $0.trimmingWhitespace() } }
-                if list == nil { list = try client.get("Options", interface: interface).stringArray }
+                let category = try name ?? session.category
+                let list = try options.map { $0.split(separator: ",").map { $0.trimmingWhitespace() } } ?? session.options
                 do {
-                    try client.call("SetCategory", [.string(category ?? "playback"), .strings(list ?? [])], interface: interface)
-                } catch let error as CLIError {
-                    throw CLIError(error.description, status: 2)
+                    try session.setCategory(category: category, options: list)
+                } catch let error as DBusError {
+                    throw CLIError(error.message, status: 2)
                 }
             }
-            let category = try client.get("Category", interface: interface).stringValue ?? ""
-            let current = try client.get("Options", interface: interface).stringArray ?? []
+            let category = try session.category
+            let current = try session.options
             if target.json {
                 printJSON(.object([("category", .string(category)), ("options", .array(current.map(JSON.string)))]))
             } else {
@@ -93,9 +92,9 @@ struct Silent: ParsableCommand {
             let client = try target.client()
             if let state {
                 let on = try parseSwitch(state)
-                try client.call("SetSilent", [.bool(on)], interface: AudioSessionNames.interface)
+                try client.audioSession.setSilent(silent: on)
             }
-            let current = try client.get("Silent", interface: AudioSessionNames.interface) == .bool(true)
+            let current = try client.audioSession.silent
             if target.json { printJSON(.object([("silent", .bool(current))])) } else { printLine(current ? "on" : "off") }
         }
     }
@@ -119,13 +118,12 @@ struct OutputCommand: ParsableCommand {
             let client = try target.client()
             if action == "set", let name {
                 do {
-                    try client.call("SetOutput", [.string(name)], interface: AudioSessionNames.interface)
-                } catch let error as CLIError {
-                    throw CLIError(error.description, status: 2)
+                    try client.audioSession.setOutput(output: name)
+                } catch let error as DBusError {
+                    throw CLIError(error.message, status: 2)
                 }
             }
-            let reply = try client.call("ListOutputs", interface: AudioSessionNames.interface)
-            guard case .array(_, let items)? = reply.first else { return }
+            guard case .array(_, let items) = try client.audioSession.listOutputs() else { return }
             let outputs: [(name: String, description: String, current: Bool)] = items.compactMap {
                 guard case .structure(let f) = $0, f.count == 3, let name = f[0].stringValue, let description = f[1].stringValue,
                       case .bool(let current) = f[2] else { return nil }

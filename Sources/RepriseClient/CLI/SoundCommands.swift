@@ -1,6 +1,7 @@
 import ArgumentParser
 import MPRIS
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 /// What Reprise's sound interface says about ReplayGain, for `replaygain` and `status`.
@@ -14,14 +15,14 @@ struct ReplayGainReport {
 
     /// Nil when the player has no such interface (another player).
     init?(_ client: ServiceClient) {
-        let interface = SoundNames.interface
-        guard let mode = (try? client.get("ReplayGain", interface: interface))?.stringValue else { return nil }
+        let sound = client.sound
+        guard let mode = try? sound.replayGain else { return nil }
         self.mode = mode
-        preamp = ReportedNumbers.finite((try? client.get("ReplayGainPreamp", interface: interface))?.doubleValue)
-        fallback = ReportedNumbers.finite((try? client.get("ReplayGainFallback", interface: interface))?.doubleValue)
-        appliedGain = ReportedNumbers.finite((try? client.get("AppliedGain", interface: interface))?.doubleValue)
-        appliedKind = (try? client.get("AppliedGainKind", interface: interface))?.stringValue ?? "none"
-        crossfade = ReportedNumbers.finite((try? client.get("Crossfade", interface: interface))?.doubleValue)
+        preamp = ReportedNumbers.finite(try? sound.replayGainPreamp)
+        fallback = ReportedNumbers.finite(try? sound.replayGainFallback)
+        appliedGain = ReportedNumbers.finite(try? sound.appliedGain)
+        appliedKind = (try? sound.appliedGainKind) ?? "none"
+        crossfade = ReportedNumbers.finite(try? sound.crossfade)
     }
 
     var json: JSON {
@@ -58,13 +59,12 @@ struct ReplayGain: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let interface = SoundNames.interface
-            if let mode { try client.set("ReplayGain", .string(mode.lowercased()), interface: interface) }
+            if let mode { try client.sound.set(replayGain: mode.lowercased()) }
             if let preamp, let value = try? ReplayGainSettings.decibels(preamp, for: "--preamp") {
-                try client.set("ReplayGainPreamp", .double(value), interface: interface)
+                try client.sound.set(replayGainPreamp: value)
             }
             if let fallback, let value = try? ReplayGainSettings.decibels(fallback, for: "--fallback") {
-                try client.set("ReplayGainFallback", .double(value), interface: interface)
+                try client.sound.set(replayGainFallback: value)
             }
             guard let report = ReplayGainReport(client) else { throw CLIError("\(client.destination) has no ReplayGain") }
             if target.json {
@@ -94,11 +94,10 @@ struct Crossfade: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let interface = SoundNames.interface
             if let seconds, let value = try? CrossfadeSettings.seconds(seconds) {
-                try client.set("Crossfade", .double(value), interface: interface)
+                try client.sound.set(crossfade: value)
             }
-            guard let current = (try? client.get("Crossfade", interface: interface))?.doubleValue else {
+            guard let current = try? client.sound.crossfade else {
                 throw CLIError("\(client.destination) has no crossfade")
             }
             let seconds = ReportedNumbers.finite(current)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MPRIS
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 /// "m:ss" (or "h:mm:ss") for microseconds.
@@ -21,20 +22,20 @@ struct Status: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let values = try client.getAll()
+            let values = try client.player.allProperties()
             let metadata = values["Metadata"]?.dictionary ?? [:]
             let status = values["PlaybackStatus"]?.stringValue ?? "Stopped"
             let title = metadata["xesam:title"]?.stringValue
             let artists = metadata["xesam:artist"]?.stringArray ?? []
             let album = metadata["xesam:album"]?.stringValue
-            let position = ReportedNumbers.microseconds((try? client.get("Position"))?.int64Value)
+            let position = ReportedNumbers.microseconds(try? client.player.position)
             let length = metadata["mpris:length"]?.int64Value.map { ReportedNumbers.microseconds($0) }
             let volume = ReportedNumbers.volume(values["Volume"]?.doubleValue ?? 1), rate = ReportedNumbers.rate(values["Rate"]?.doubleValue)
             let loop = values["LoopStatus"]?.stringValue ?? "None", shuffle = values["Shuffle"] == .bool(true)
             let replayGain = ReplayGainReport(client)
             let chapter = metadata["reprise:chapter"]?.stringValue
-            let sleepTimer = (try? client.get("Timer", interface: SleepNames.interface))?.stringValue ?? "off"
-            let sleepLeft = sleepTimer == "off" ? -1 : (try? client.get("Remaining", interface: SleepNames.interface))?.int64Value ?? -1
+            let sleepTimer = (try? client.sleep.timer) ?? "off"
+            let sleepLeft = sleepTimer == "off" ? -1 : (try? client.sleep.remaining) ?? -1
             if target.json {
                 printJSON(.object([
                     ("player", .string(client.destination)), ("status", .string(status)),
@@ -73,14 +74,14 @@ struct Status: ParsableCommand {
 
 /// A verb that is one MPRIS Player method.
 protocol PlayerMethodCommand: ParsableCommand {
-    static var method: String { get }
+    static func call(_ player: MediaPlayer2PlayerProxy) throws(DBusError)
     var target: TargetOptions { get }
 }
 
 extension PlayerMethodCommand {
     func run() throws {
         try runVerb {
-            try target.client().call(Self.method)
+            try Self.call(target.client().player)
             target.reportDone()
         }
     }
@@ -103,7 +104,7 @@ struct Play: ParsableCommand {
                 else { printLine("playing \(count) track\(count == 1 ? "" : "s")") }
                 return
             }
-            try client.call("Play")
+            try client.player.play()
             target.reportDone()
         }
     }
@@ -111,25 +112,25 @@ struct Play: ParsableCommand {
 
 struct Pause: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Pause playback.")
-    static let method = "Pause"
+    static func call(_ player: MediaPlayer2PlayerProxy) throws(DBusError) { try player.pause() }
     @OptionGroup var target: TargetOptions
 }
 
 struct Toggle: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Play or pause.")
-    static let method = "PlayPause"
+    static func call(_ player: MediaPlayer2PlayerProxy) throws(DBusError) { try player.playPause() }
     @OptionGroup var target: TargetOptions
 }
 
 struct Next: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Go to the next track.")
-    static let method = "Next"
+    static func call(_ player: MediaPlayer2PlayerProxy) throws(DBusError) { try player.next() }
     @OptionGroup var target: TargetOptions
 }
 
 struct Previous: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Go to the previous track.")
-    static let method = "Previous"
+    static func call(_ player: MediaPlayer2PlayerProxy) throws(DBusError) { try player.previous() }
     @OptionGroup var target: TargetOptions
 }
 
@@ -166,10 +167,10 @@ struct Seek: ParsableCommand {
             let client = try target.client()
             let (relative, microseconds) = Self.parse(position)!
             if relative {
-                try client.call("Seek", [.int64(microseconds)])
+                try client.player.seek(offset: microseconds)
             } else {
-                guard let id = (try client.get("Metadata")).dictionary?["mpris:trackid"] else { throw CLIError("nothing is playing") }
-                try client.call("SetPosition", [id, .int64(microseconds)])
+                guard let id = try client.player.metadata.dictionary?["mpris:trackid"]?.stringValue else { throw CLIError("nothing is playing") }
+                try client.player.setPosition(trackId: id, position: microseconds)
             }
             target.reportDone()
         }
@@ -186,9 +187,9 @@ struct Speed: ParsableCommand {
             let client = try target.client()
             if let rate {
                 guard rate.isFinite, rate > 0 else { throw CLIError("the speed must be above 0", status: 2) }
-                try client.set("Rate", .double(rate))
+                try client.player.set(rate: rate)
             }
-            let current = ReportedNumbers.rate(try client.get("Rate").doubleValue)
+            let current = ReportedNumbers.rate(try client.player.rate)
             if target.json { printJSON(.object([("rate", .number(current))])) } else { printLine("\(current)×") }
         }
     }
@@ -207,22 +208,14 @@ struct Volume: ParsableCommand {
                 guard let number = Double(percent ? String(level.dropLast()) : level), number.isFinite, number >= 0 else {
                     throw CLIError("'\(level)' is not a volume (0.5 or 50%)", status: 2)
                 }
-                try client.set("Volume", .double(percent ? number / 100 : number))
+                try client.player.set(volume: percent ? number / 100 : number)
             }
-            let current = ReportedNumbers.volume(try client.get("Volume").doubleValue)
+            let current = ReportedNumbers.volume(try client.player.volume)
             if target.json {
                 printJSON(.object([("volume", current.map(JSON.number) ?? .null)]))
             } else {
                 printLine(current.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")
             }
         }
-    }
-}
-
-extension ServiceClient {
-    /// Every Player property in one call.
-    func getAll() throws -> [String: DBusValue] {
-        let reply = try call("GetAll", [.string(Self.player)], interface: "org.freedesktop.DBus.Properties")
-        return reply.first?.dictionary ?? [:]
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RepriseCore
 import MPRIS
+import BusInterfaces
 import SDBus
 
 /// `reprise video`: the video state (window, aspect, streams, speeds, interstitials), and the verbs that change it.
@@ -34,56 +35,51 @@ struct Video: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            let interface = VideoNames.interface
+            let video = client.video
             do {
                 switch (action, value) {
                 case ("fullscreen", let value?):
-                    let on = value == "toggle" ? try client.get("Fullscreen", interface: interface) != .bool(true) : try parseSwitch(value)
-                    try client.call("SetFullscreen", [.bool(on)], interface: interface)
+                    let on = value == "toggle" ? try !video.fullscreen : try parseSwitch(value)
+                    try video.setFullscreen(fullscreen: on)
                 case ("aspect", let value?):
                     var mode = value
-                    if value == "toggle" { mode = try client.get("AspectMode", interface: interface) == .string("fit") ? "fill" : "fit" }
-                    try client.call("SetAspectMode", [.string(mode)], interface: interface)
+                    if value == "toggle" { mode = try video.aspectMode == "fit" ? "fill" : "fit" }
+                    try video.setAspectMode(mode: mode)
                 case ("audio", let value?):
                     guard let index = Int32(value) else { throw CLIError("audio takes a track number", status: 2) }
-                    try client.call("SelectAudioTrack", [.int32(index)], interface: interface)
+                    try video.selectAudioTrack(index: index)
                 case ("subtitles", let value?):
                     guard let index = value == "off" ? -1 : Int32(value) else { throw CLIError("subtitles takes a track number or off", status: 2) }
-                    try client.call("SelectSubtitleTrack", [.int32(index)], interface: interface)
+                    try video.selectSubtitleTrack(index: index)
                 case ("skip", _):
-                    try client.call("SkipInterstitial", interface: interface)
+                    try video.skipInterstitial()
                 default:
                     break
                 }
             } catch let error as CLIError {
                 throw CLIError(error.description, status: 2)
+            } catch let error as DBusError {
+                throw CLIError(error.message, status: 2)
             }
             try show(client)
         }
     }
 
     private func show(_ client: ServiceClient) throws {
-        let interface = VideoNames.interface
-        func tracks(_ name: String) throws -> [(index: Int32, language: String, title: String, codec: String, external: Bool)] {
-            guard case .array(_, let items) = try client.get(name, interface: interface) else { return [] }
+        let video = client.video
+        func tracks(_ list: DBusValue) -> [(index: Int32, language: String, title: String, codec: String, external: Bool)] {
+            guard case .array(_, let items) = list else { return [] }
             return items.compactMap {
                 guard case .structure(let f) = $0, f.count == 5, case .int32(let index) = f[0], let language = f[1].stringValue,
                       let title = f[2].stringValue, let codec = f[3].stringValue, case .bool(let external) = f[4] else { return nil }
                 return (index, language, title, codec, external)
             }
         }
-        let hasVideo = try client.get("HasVideo", interface: interface) == .bool(true)
-        let fullscreen = try client.get("Fullscreen", interface: interface) == .bool(true)
-        let aspect = try client.get("AspectMode", interface: interface).stringValue ?? ""
-        let ratio = try client.get("AspectRatio", interface: interface).doubleValue ?? 0
-        let audio = try tracks("AudioTracks"), subtitles = try tracks("SubtitleTracks")
-        guard case .int32(let audioTrack) = try client.get("AudioTrack", interface: interface),
-              case .int32(let subtitleTrack) = try client.get("SubtitleTrack", interface: interface),
-              case .int32(let interstitial) = try client.get("ActiveInterstitial", interface: interface) else { return }
-        var speeds: [Double] = []
-        if case .array(_, let items) = try client.get("Speeds", interface: interface) { speeds = items.compactMap(\.doubleValue) }
-        let loading = try client.get("Loading", interface: interface) == .bool(true)
-        let canSkip = try client.get("CanSkipInterstitial", interface: interface) == .bool(true)
+        let hasVideo = try video.hasVideo, fullscreen = try video.fullscreen
+        let aspect = try video.aspectMode, ratio = try video.aspectRatio
+        let audio = tracks(try video.audioTracks), subtitles = tracks(try video.subtitleTracks)
+        let audioTrack = try video.audioTrack, subtitleTrack = try video.subtitleTrack, interstitial = try video.activeInterstitial
+        let speeds = try video.speeds, loading = try video.loading, canSkip = try video.canSkipInterstitial
         if target.json {
             func list(_ tracks: [(index: Int32, language: String, title: String, codec: String, external: Bool)]) -> JSON {
                 .array(tracks.map { .object([("index", .integer(Int64($0.index))), ("language", .string($0.language)),

@@ -1,5 +1,6 @@
 import MPRIS
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 /// The terminal view's library browser: the playlists first; typing filters (playlists by name and a library
@@ -27,7 +28,7 @@ struct BrowseView {
 
     /// Opens on the playlists.
     init(client: ServiceClient) {
-        playlists = (try? client.call("Names", [.string("playlists")], interface: LibraryNames.interface).first?.stringArray) ?? []
+        playlists = (try? client.library.names(kind: "playlists")) ?? []
         entries = playlists.map(Entry.playlist)
     }
 
@@ -64,12 +65,12 @@ struct BrowseView {
         guard !query.isEmpty else { return entries = playlists.map(Entry.playlist) }
         let matchingPlaylists = playlists.filter(query.matches).map(Entry.playlist)
         do {
-            let reply = try client.call("Search", [.string(filter), .uint32(100)], interface: LibraryNames.interface)
-            guard reply.count == 3, case .array(_, let albums) = reply[1] else { return entries = matchingPlaylists }
+            let found = try client.library.search(query: filter, limit: 100)
+            guard case .array(_, let albums) = found.albums else { return entries = matchingPlaylists }
             entries = matchingPlaylists + albums.compactMap {
                 guard case .structure(let f) = $0, f.count == 2 else { return nil }
                 return .album(title: f[0].stringValue ?? "", artist: f[1].stringValue ?? "")
-            } + ReportedTrack.list(reply[2]).map { .track(ReportedTrackEntry(uri: $0.uri, title: $0.title, artist: $0.artist)) }
+            } + ReportedTrack.list(found.tracks).map { .track(ReportedTrackEntry(uri: $0.uri, title: $0.title, artist: $0.artist)) }
         } catch {
             entries = []
             message = "\(error)"
@@ -88,8 +89,8 @@ struct BrowseView {
                                               enqueue: enqueue, on: client)
                 message = enqueue ? "added \(title)" : "playing \(title)"
             case .track(let track):
-                try client.call("OpenMedia", [.strings([track.uri]), .bool(enqueue)], interface: ControlsNames.interface)
-                if !enqueue { try client.call("Play") }
+                try client.controls.openMedia(uris: [track.uri], enqueue: enqueue)
+                if !enqueue { try client.player.play() }
                 message = enqueue ? "added \(track.title)" : "playing \(track.title)"
             }
         } catch {

@@ -2,6 +2,7 @@ import Glibc
 import LoopKit
 import MPRIS
 import RepriseCore
+import BusInterfaces
 import SDBus
 
 /// `reprise ui`: a terminal now-playing view for any MPRIS player. Playback view (title, artist, album,
@@ -70,16 +71,16 @@ final class NowPlayingView {
             [unowned self] message in
             guard let interface = message.arguments.first?.stringValue, message.arguments.count >= 2,
                   let changed = message.arguments[1].dictionary else { return }
-            if interface == ServiceClient.player {
+            if interface == MPRIS.playerInterface {
                 let trackChanged = changed["Metadata"] != nil && changed["Metadata"]?.dictionary?["mpris:trackid"] != state.trackID
                 state.apply(changed)
                 if changed["PlaybackStatus"] != nil || trackChanged { refreshPosition() }
                 if trackChanged && showingQueue { refreshQueue() }
-            } else if interface == ControlsNames.interface {
+            } else if interface == Controls1Proxy.interface {
                 state.applyControls(changed)
-            } else if interface == ChaptersNames.interface || interface == SleepNames.interface {
+            } else if interface == Chapters1Proxy.interface || interface == Sleep1Proxy.interface {
                 state.applyListening(changed, at: monotonicSeconds())
-            } else if interface == ServiceClient.trackList {
+            } else if interface == MPRIS.trackListInterface {
                 if showingQueue { refreshQueue() }
             }
             draw()
@@ -100,22 +101,16 @@ final class NowPlayingView {
     }
 
     private func refreshAll() {
-        if let values = try? client.getAll() { state.apply(values) }
-        if let reply = try? client.call("GetAll", [.string(ControlsNames.interface)], interface: "org.freedesktop.DBus.Properties"),
-           let values = reply.first?.dictionary {
-            state.applyControls(values)
-        }
-        for interface in [ChaptersNames.interface, SleepNames.interface] {
-            if let reply = try? client.call("GetAll", [.string(interface)], interface: "org.freedesktop.DBus.Properties"),
-               let values = reply.first?.dictionary {
-                state.applyListening(values, at: monotonicSeconds())
-            }
+        if let values = try? client.player.allProperties() { state.apply(values) }
+        if let values = try? client.controls.allProperties() { state.applyControls(values) }
+        for values in [try? client.chapters.allProperties(), try? client.sleep.allProperties()] {
+            if let values { state.applyListening(values, at: monotonicSeconds()) }
         }
         refreshPosition()
     }
 
     private func refreshPosition() {
-        setPosition(ReportedNumbers.microseconds((try? client.get("Position"))?.int64Value))
+        setPosition(ReportedNumbers.microseconds(try? client.player.position))
     }
 
     private func setPosition(_ position: Int64) {
@@ -124,8 +119,8 @@ final class NowPlayingView {
     }
 
     private func refreshQueue() {
-        queue = (try? client.metadata(of: client.trackIDs())) ?? []
-        if showingHistory, case .array(_, let ids)? = try? client.get("History", interface: ControlsNames.interface) {
+        queue = (try? client.metadata(of: client.trackList.tracks)) ?? []
+        if showingHistory, let ids = try? client.controls.history {
             history = (try? client.metadata(of: ids)) ?? []
         }
         selection = min(selection, max(0, queue.count - 1))
@@ -141,11 +136,11 @@ final class NowPlayingView {
         }
         switch key {
         case .character("q"), .character("Q"): return quit()
-        case .character(" "): send("PlayPause")
-        case .left: send("Seek", [.int64(-CustomActions.skipMicroseconds)])
-        case .right: send("Seek", [.int64(CustomActions.skipMicroseconds)])
-        case .character("n"): send("Next")
-        case .character("p"): send("Previous")
+        case .character(" "): send { player throws(DBusError) in try player.playPause() }
+        case .left: send { player throws(DBusError) in try player.seek(offset: -CustomActions.skipMicroseconds) }
+        case .right: send { player throws(DBusError) in try player.seek(offset: CustomActions.skipMicroseconds) }
+        case .character("n"): send { player throws(DBusError) in try player.next() }
+        case .character("p"): send { player throws(DBusError) in try player.previous() }
         case .character("["): stepSpeed(by: -1)
         case .character("]"): stepSpeed(by: 1)
         case .character("o"): expanded.toggle()
@@ -164,8 +159,8 @@ final class NowPlayingView {
         case .up where showingQueue: selection = max(0, selection - 1)
         case .down where showingQueue: selection = min(max(0, queue.count - 1), selection + 1)
         case .enter where showingQueue:
-            if queue.indices.contains(selection), let id = queue[selection]["mpris:trackid"] {
-                send("GoTo", [id], interface: ServiceClient.trackList)
+            if queue.indices.contains(selection), let id = queue[selection]["mpris:trackid"]?.stringValue {
+                do { try client.trackList.goTo(trackId: id) } catch { message = "\(error)" }
             }
         default: break
         }
@@ -173,10 +168,11 @@ final class NowPlayingView {
     }
 
     /// Whether the player has Reprise's library (another player's view cycles playback and queue only).
-    private lazy var hasLibrary: Bool = (try? client.get("Folders", interface: LibraryNames.interface)) != nil
+    private lazy var hasLibrary: Bool = (try? client.library.folders) != nil
 
-    private func send(_ member: String, _ arguments: [DBusValue] = [], interface: String = ServiceClient.player) {
-        do { try client.call(member, arguments, interface: interface) } catch { message = "\(error)" }
+    /// Sends a request to the player; a refusal is shown on the status line.
+    private func send(_ request: (MediaPlayer2PlayerProxy) throws(DBusError) -> Void) {
+        do throws(DBusError) { try request(client.player) } catch { message = "\(error)" }
     }
 
     private func stepSpeed(by step: Int) {
@@ -184,7 +180,7 @@ final class NowPlayingView {
         let index = speeds.firstIndex { $0 >= state.rate - 0.001 } ?? 1
         let target = speeds[min(max(0, index + step), speeds.count - 1)]
         do {
-            try client.set("Rate", .double(target))
+            try client.player.set(rate: target)
             state.rate = target // keys can come faster than the PropertiesChanged that confirms it
         } catch {
             message = "\(error)"
