@@ -48,12 +48,16 @@ let package = Package(
         .plugin(name: "DBusInterfaces", capability: .buildTool(), dependencies: ["dbus-codegen"]),
         /// Generated from dbus/*.xml: per interface its description, handler protocol, export, signals and client proxy.
         .target(name: "BusInterfaces", dependencies: ["SDBus"], plugins: ["DBusInterfaces"]),
+        /// The MPRIS spec's four interfaces over a Player.
         .target(name: "MPRIS", dependencies: ["SDBus", "BusInterfaces", "RepriseCore"]),
+        /// Reprise's own interfaces (app.reprise.*), the desktop exports (search providers, MediaServer2) and the
+        /// composition of everything the service offers on the bus (``DBusAdaptor``).
+        .target(name: "RepriseInterfaces", dependencies: ["MPRIS", "SDBus", "BusInterfaces", "RepriseCore"]),
         /// The event loop (GLib with sd-event inside), the monotonic clock, standard error and systemd's notifications.
         .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
-        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary",
+        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary",
                                                        "X11Kit", "LoopKit"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
@@ -79,7 +83,7 @@ let package = Package(
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "CoreTestDoubles"]),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseCore", "SDBus"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "PosixFiles", "CoreTestDoubles"]),
         .target(name: "TestSupport"),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "TestSupport"]),
     ],

@@ -3,7 +3,8 @@ import RepriseCore
 import SDBus
 
 extension PlayerError {
-    var dbusError: DBusError {
+    /// The D-Bus error a refusal of the player is: bad input, an unsupported scheme, or a failure.
+    public var dbusError: DBusError {
         switch self {
         case .invalidArgument(let m): .invalidArgs(m)
         case .unsupportedScheme(let m): .notSupported(m)
@@ -14,7 +15,7 @@ extension PlayerError {
 
 extension Reply where Value == Void {
     /// Answers a request the player carried out later: nil is success.
-    func answer(_ error: PlayerError?) {
+    public func answer(_ error: PlayerError?) {
         if let error { fail(error.dbusError) } else { send() }
     }
 }

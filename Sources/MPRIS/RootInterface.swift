@@ -2,13 +2,24 @@ import BusInterfaces
 import RepriseCore
 import SDBus
 
+/// The video window as the root interface offers it (Fullscreen, Raise).
+public protocol WindowControl: AnyObject {
+    /// A display exists, so video gets a window (false when headless).
+    var hasDisplay: Bool { get }
+    /// The loaded media has a video stream (and, with a display, its window is open).
+    var hasVideo: Bool { get }
+    var isFullscreen: Bool { get }
+    func setFullscreen(_ on: Bool)
+    func raise()
+}
+
 /// org.mpris.MediaPlayer2
 final class RootInterface: MediaPlayer2Handler {
-    private let application: MPRISService.Identity
+    private let application: MPRISExport.Identity
     private let onQuit: () -> Void
     private lazy var mimeTypes = application.supportedMimeTypes()
 
-    init(identity: MPRISService.Identity, onQuit: @escaping () -> Void) {
+    init(identity: MPRISExport.Identity, onQuit: @escaping () -> Void) {
         application = identity
         self.onQuit = onQuit
     }
@@ -38,7 +49,7 @@ final class RootInterface: MediaPlayer2Handler {
     }
 
     /// The video window, when the executable has one to offer.
-    weak var video: VideoControl?
+    weak var video: WindowControl?
     var onFullscreenSet: (() -> Void)?
     static let announcedProperties = ["Fullscreen", "CanSetFullscreen", "CanRaise"]
 }

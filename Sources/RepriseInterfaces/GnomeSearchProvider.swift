@@ -1,4 +1,5 @@
 import BusInterfaces
+import MPRIS
 import RepriseCore
 import SDBus
 

@@ -1,17 +1,11 @@
 import BusInterfaces
+import MPRIS
 import RepriseCore
 import SDBus
 
 /// What Reprise's own video interface reads and changes; the executable implements it over the video window
 /// and playbin.
-public protocol VideoControl: AnyObject {
-    /// A display exists, so video gets a window (false when headless).
-    var hasDisplay: Bool { get }
-    /// The loaded media has a video stream (and, with a display, its window is open).
-    var hasVideo: Bool { get }
-    var isFullscreen: Bool { get }
-    func setFullscreen(_ on: Bool)
-    func raise()
+public protocol VideoControl: WindowControl {
     var aspectMode: AspectMode { get }
     func setAspectMode(_ mode: AspectMode)
     /// Width ÷ height of the video as displayed (0 when there is none).

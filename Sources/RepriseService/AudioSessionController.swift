@@ -4,6 +4,7 @@ import MPRIS
 import PosixFiles
 import PulseKit
 import RepriseCore
+import RepriseInterfaces
 
 /// Runs the audio-session policy: feeds it what PulseAudio, pulsesink's cork requests, the other MPRIS
 /// players and the user do, and carries out its decisions on the player, the pipeline, other clients'

@@ -3,6 +3,7 @@ import Glibc
 import GStreamerKit
 import LoopKit
 import MPRIS
+import RepriseInterfaces
 import PosixFiles
 import PulseKit
 import RepriseCore
@@ -65,15 +66,15 @@ public enum Service {
         }
 
         // The bus: Reprise's objects, the other players, the audio session's interface.
-        let busComponent: BusComponent, service: MPRISService, audioInterface: AudioSessionInterface
+        let busComponent: BusComponent, service: DBusAdaptor, audioInterface: AudioSessionInterface
         let watcher: PlayerWatcher, audio: AudioSessionController
         do {
             let bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
-            let identity = MPRISService.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
+            let identity = DBusAdaptor.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
                 SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
             })
-            service = try MPRISService(bus: bus, player: player, playlists: playlistLibrary(fileSystem),
+            service = try DBusAdaptor(bus: bus, player: player, playlists: playlistLibrary(fileSystem),
                                        identity: identity, log: log) { stop("Quit") }
             busComponent = BusComponent(bus: bus, log: log) {
                 exitStatus = 1

@@ -1,14 +1,15 @@
 import LoopKit
 import MPRIS
+import RepriseInterfaces
 
 /// The music library as a component: started once the service's name is owned (the first pass runs in the
 /// background) together with MediaServer2's own name; stopped with its timers cancelled and that name released.
 final class LibraryComponent: ServiceComponent {
     let name = "library"
     private let library: LibraryService
-    private let service: MPRISService
+    private let service: DBusAdaptor
 
-    init(library: LibraryService, service: MPRISService) {
+    init(library: LibraryService, service: DBusAdaptor) {
         self.library = library
         self.service = service
     }

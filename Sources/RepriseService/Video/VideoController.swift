@@ -2,6 +2,7 @@ import GStreamerKit
 import LoopKit
 import MPRIS
 import RepriseCore
+import RepriseInterfaces
 import X11Kit
 
 /// Video for the player: the window (shown only while the loaded media has video, titled with it), its keys,

@@ -1,0 +1,97 @@
+import RepriseCore
+
+/// A library held in memory that answers at once: what the adaptors see of the service's index, for tests that
+/// need no worker thread and no database.
+public final class MemoryLibrary: LibraryAccess {
+    public var tracks: [LibraryTrack] {
+        didSet { rebuild() }
+    }
+    public var status = LibraryStatus()
+    public private(set) var outline = LibraryOutline()
+    public var onChange: (() -> Void)?
+    public private(set) var rescans = 0
+    /// Playlist files' entries, by the playlist's path (what reading the file would give).
+    public var playlistEntries: [String: [String]] = [:]
+
+    public init(tracks: [LibraryTrack], folders: [String] = []) {
+        self.tracks = tracks
+        status.folders = folders
+        rebuild()
+    }
+
+    private func rebuild() {
+        var outline = LibraryOutline()
+        outline.roots = status.folders
+        for track in tracks where track.available {
+            outline.add(artist: track.albumBy, album: track.album, genre: track.genre, count: 1)
+        }
+        var folders: [String: Int] = [:]
+        for track in tracks where track.available { folders[String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)]), default: 0] += 1 }
+        for (folder, count) in folders.sorted(by: { $0.key < $1.key }) { outline.addFolder(folder, tracks: count) }
+        self.outline = outline
+        status.counts.tracks = tracks.count
+        status.counts.unavailable = tracks.count { !$0.available }
+        status.counts.albums = Set(tracks.compactMap { track in track.album.map { LibraryAlbum.key(title: $0, artist: track.albumBy) } }).count
+        status.counts.artists = Set(tracks.compactMap(\.albumBy)).count
+        onChange?()
+    }
+
+    public func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void) {
+        let found = tracks.filter { track in
+            track.available && query.matches([track.displayTitle, track.artist, track.album, track.albumArtist, track.genre]
+                .compactMap { $0 }.joined(separator: " "))
+        }
+        then(LibraryResults(grouping: Array(found.prefix(limit)), for: query))
+    }
+
+    public func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void) {
+        then(tracks.filter { Self.track($0, isIn: selector) })
+    }
+
+    public func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void) {
+        then(tracks.filter { Self.track($0, isIn: selector) && query.matches($0.mediaProperties) })
+    }
+
+    public func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
+        let available = tracks.filter(\.available)
+        let names: [String?] = switch kind {
+        case .artists: available.map(\.albumBy)
+        case .albums: available.map(\.album)
+        case .genres: available.map(\.genre)
+        }
+        then(Set(names.compactMap { $0 }).sorted())
+    }
+
+    public func albums(titled title: String, then: @escaping ([LibraryAlbum]) -> Void) {
+        var seen = Set<String>(), albums: [LibraryAlbum] = []
+        for track in tracks where track.available {
+            guard let album = track.album, title.isEmpty || album.lowercased() == title.lowercased() else { continue }
+            let value = LibraryAlbum(title: album, artist: track.albumBy)
+            if seen.insert(value.key).inserted { albums.append(value) }
+        }
+        then(albums.sorted { $0.key < $1.key })
+    }
+
+    public func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {
+        then((playlistEntries[playlist.path] ?? []).map { uri in
+            PlaylistEntry(uri: uri, track: tracks.first { MediaURI.file(path: $0.path) == uri })
+        })
+    }
+
+    public func rescan() { rescans += 1 }
+
+    private static func track(_ track: LibraryTrack, isIn selector: LibrarySelector) -> Bool {
+        func same(_ a: String?, _ b: String?) -> Bool { a?.lowercased() == b?.lowercased() }
+        switch selector {
+        case .artist(let name): return track.available && (same(track.artist, name) || same(track.albumArtist, name))
+        case .album(let title): return track.available && same(track.album, title)
+        case .albumBy(let title, let artist): return track.available && same(track.album, title) && same(track.albumBy, artist)
+        case .genre(let genre): return track.available && same(track.genre, genre)
+        case .folder(let folder): return track.available && track.path.hasPrefix(folder + "/")
+        case .search(let query): return track.available && query.matches(track.displayTitle)
+        case .track(let path): return track.path == path
+        case .trackID(let id): return track.id == id
+        case .all: return track.available
+        }
+    }
+}

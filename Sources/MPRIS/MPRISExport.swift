@@ -1,0 +1,144 @@
+import BusInterfaces
+import RepriseCore
+import SDBus
+
+/// The four MPRIS interfaces of a ``Player`` on the MPRIS object (root, Player, TrackList, Playlists): exported,
+/// their properties announced through the shared ``PropertyAnnouncer``, the track list's and the player's signals
+/// sent as the player reports its changes.
+public final class MPRISExport {
+    /// Fixed facts about the application for the root interface.
+    public struct Identity: Sendable {
+        public var name: String
+        public var desktopEntry: String
+        /// Asked once, on the first read of SupportedMimeTypes (scanning the codecs costs start-up time).
+        public var supportedMimeTypes: @Sendable () -> [String]
+        public init(name: String, desktopEntry: String, supportedMimeTypes: @escaping @Sendable () -> [String]) {
+            self.name = name
+            self.desktopEntry = desktopEntry
+            self.supportedMimeTypes = supportedMimeTypes
+        }
+    }
+
+    /// The MPRIS interfaces whose values follow the player: announced after each of its changes.
+    public static let followingPlayer: Set<String> = [MPRIS.rootInterface, MPRIS.playerInterface]
+
+    private let bus: any ObjectBus
+    private let player: Player
+    private let log: Log
+    private let root: RootInterface
+    private let playerInterface: PlayerInterface
+    private let trackListInterface: TrackListInterface
+    private let playlistsInterface: PlaylistsInterface
+    private let playerSignals: MediaPlayer2PlayerSignals
+    private let trackListSignals: MediaPlayer2TrackListSignals
+
+    /// Exports the four interfaces. The root's properties are announced first and the Player's last of all the
+    /// interfaces `announcer` watches after a change (clients that see a new track find the rest already told).
+    public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, announcer: PropertyAnnouncer,
+                log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
+        self.bus = bus
+        self.player = player
+        self.log = log
+        playerSignals = MediaPlayer2PlayerSignals(bus: bus, path: MPRIS.objectPath)
+        trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: MPRIS.objectPath)
+        root = RootInterface(identity: identity, onQuit: onQuit)
+        playerInterface = PlayerInterface(player: player)
+        trackListInterface = TrackListInterface(player: player)
+        playlistsInterface = PlaylistsInterface(library: playlists, player: player, log: log)
+        let playerExport = MediaPlayer2PlayerExport(playerInterface)
+        try bus.export(MediaPlayer2Export(root), at: MPRIS.objectPath)
+        try bus.export(playerExport, at: MPRIS.objectPath)
+        try bus.export(MediaPlayer2TrackListExport(trackListInterface), at: MPRIS.objectPath)
+        try bus.export(MediaPlayer2PlaylistsExport(playlistsInterface), at: MPRIS.objectPath)
+        let playlistSignals = MediaPlayer2PlaylistsSignals(bus: bus, path: MPRIS.objectPath)
+        playlistsInterface.announceChange = { [log] playlist in
+            do throws(DBusError) { try playlistSignals.playlistChanged(playlist: playlist) } catch { log.warning("could not send PlaylistChanged: \(error)") }
+        }
+        playlistsInterface.announceProperties = { [unowned bus] names in
+            try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, names: names)
+        }
+        announcer.watch(MPRIS.rootInterface, at: MPRIS.objectPath, names: RootInterface.announcedProperties) { [root] in try? root.value(of: $0) }
+        // The values last announced are the current ones (every change is announced when it happens): reads (GetAll
+        // from every widget) are served from them instead of being computed again.
+        playerExport.cachedValue = { [unowned announcer] in announcer.announcedValue($0, of: MPRIS.playerInterface) }
+        announcer.watch(MPRIS.playerInterface, at: MPRIS.objectPath, names: MPRIS.announcedPlayerProperties, last: true) {
+            [playerInterface] in try? playerInterface.value(of: $0)
+        }
+    }
+
+    /// Told of every transport or track request from a client (before it is carried out), for the audio policy.
+    public var onUserAction: ((PolicyEvent) -> Void)? {
+        didSet {
+            playerInterface.onUserAction = onUserAction
+            trackListInterface.onUserAction = onUserAction
+            playlistsInterface.onUserAction = onUserAction
+        }
+    }
+
+    /// Asked before a PlayPause is carried out; false drops it (an echo of a cork request, see the audio session).
+    public var allowsPlayPause: (() -> Bool)? {
+        didSet { playerInterface.allowsPlayPause = allowsPlayPause }
+    }
+
+    /// Looks at the playlist folders again and announces what changed (call now and then).
+    public func refreshPlaylists() { playlistsInterface.refresh() }
+
+    /// Told when playlists came, went or were written again (the ones edited).
+    public var onPlaylistsChanged: (_ edited: [PlaylistInfo]) -> Void {
+        get { playlistsInterface.onListChanged }
+        set { playlistsInterface.onListChanged = newValue }
+    }
+
+    /// Offers the video window through the root interface (Fullscreen, Raise); `onFullscreenSet` follows a write
+    /// of Fullscreen.
+    public func attachWindow(_ control: WindowControl, onFullscreenSet: @escaping () -> Void) {
+        root.video = control
+        root.onFullscreenSet = onFullscreenSet
+    }
+
+    public func playerDidSeek(toMicroseconds microseconds: Int64) {
+        log.debug("Seeked \(microseconds)")
+        do throws(DBusError) {
+            try playerSignals.seeked(position: microseconds)
+        } catch {
+            log.warning("could not send Seeked: \(error)")
+        }
+    }
+
+    /// More structural changes than this in one batch (a playlist added) are announced as one TrackListReplaced:
+    /// clients read the list once instead of receiving thousands of signals, and the loop is not held up sending them.
+    static let changesAnnouncedOneByOne = 64
+
+    public func playerTrackListDidChange(_ changes: [TrackListChange]) {
+        var listChanged = false
+        var changes = changes
+        let structural = changes.count { if case .added = $0 { true } else if case .removed = $0 { true } else { false } }
+        if structural > Self.changesAnnouncedOneByOne { changes = [.replaced] }
+        for change in changes {
+            do throws(DBusError) {
+                switch change {
+                case .added(let id, let after):
+                    guard let track = player.track(id: id) else { continue }
+                    try trackListSignals.trackAdded(metadata: MetadataEncoding.encode(track),
+                                                    afterTrack: after.map(MPRIS.trackPath) ?? MPRIS.noTrackPath)
+                    listChanged = true
+                case .removed(let id):
+                    try trackListSignals.trackRemoved(trackId: MPRIS.trackPath(forEntry: id))
+                    listChanged = true
+                case .replaced:
+                    try trackListSignals.trackListReplaced(tracks: player.trackIDs.map(MPRIS.trackPath),
+                                                           currentTrack: player.queue.current.map { MPRIS.trackPath(forEntry: $0.id) } ?? MPRIS.noTrackPath)
+                    listChanged = true
+                case .metadataChanged(let id):
+                    guard let track = player.track(id: id) else { continue }
+                    try trackListSignals.trackMetadataChanged(trackId: MPRIS.trackPath(forEntry: id), metadata: MetadataEncoding.encode(track))
+                }
+            } catch {
+                log.warning("could not announce \(change): \(error)")
+            }
+        }
+        if listChanged {
+            try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, names: ["Tracks"])
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import CoreTestDoubles
+import Foundation
+import MPRIS
+import PosixFiles
+import RepriseCore
+import RepriseInterfaces
+import SDBus
+
+/// The whole adaptor over an in-process bus (``LocalBus``): every interface exported as the service exports it,
+/// over a player with a scripted engine. Calls, reads, writes and what is announced are the bus's; no dbus-daemon.
+final class InProcessAdaptor {
+    let bus = LocalBus()
+    let player: Player
+    let engine: ScriptedEngine
+    let service: DBusAdaptor
+    let folder: String
+    private(set) var quits = 0
+
+    static let root = MPRIS.objectPath
+    static let reprise = MPRIS.repriseObjectPath
+
+    init(tracks: Int = 3) throws {
+        (player, engine, _) = makePlayer(tracks: tracks)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-adaptor-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/Playlists", withIntermediateDirectories: true)
+        let playlists = PlaylistLibrary(directories: [folder + "/Playlists"], fileSystem: PosixFileSystem())
+        var quit: () -> Void = {}
+        service = try DBusAdaptor(bus: bus, player: player, playlists: playlists,
+                                   identity: .init(name: "Reprise", desktopEntry: "app.reprise.Reprise") { ["audio/ogg"] },
+                                   log: Log(verbose: false)) { quit() }
+        quit = { [unowned self] in quits += 1 }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Makes an empty file under the adaptor's folder; returns its path.
+    @discardableResult
+    func file(_ name: String, _ contents: String = "") throws -> String {
+        let path = folder + "/" + name
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Calls a method whose answer may come later in the same turn; returns the answer.
+    func answer(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) -> Result<[DBusValue], DBusError>? {
+        var result: Result<[DBusValue], DBusError>?
+        bus.call(path, interface, member, arguments) { result = $0 }
+        return result
+    }
+
+    /// The names carried by each PropertiesChanged announced on `interface` since the last ``forget()``.
+    func announced(_ interface: String) -> [Set<String>] {
+        bus.propertiesChanged(interface).map { Set($0.keys) }
+    }
+
+    func signals(_ interface: String, _ member: String) -> [[DBusValue]] {
+        bus.emitted.filter { $0.interface == interface && $0.member == member }.map(\.arguments)
+    }
+
+    func forget() { bus.clearEmitted() }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let error) = self { error } else { nil } }
+}
