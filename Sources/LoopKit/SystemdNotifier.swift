@@ -3,7 +3,7 @@ import CSystemd
 /// Tells systemd (when it started us with Type=notify) that we are ready, what we are doing, and that
 /// the event loop is alive: watchdog pings come from a loop timer, so a stuck loop gets us restarted.
 /// Does nothing when NOTIFY_SOCKET is unset.
-public struct SystemdNotifier {
+public final class SystemdNotifier {
     public init() {}
 
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
@@ -17,8 +17,15 @@ public struct SystemdNotifier {
         var microseconds: UInt64 = 0
         guard sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 else { return }
         let interval = max(1, UInt32(min(microseconds / 2_000, UInt64(UInt32.max))))
-        loop.every(milliseconds: interval) { send("WATCHDOG=1") }
+        watchdog = loop.every(milliseconds: interval) { [unowned self] in send("WATCHDOG=1") }
     }
+
+    /// Stops the watchdog pings (the service is stopping).
+    public func stopWatchdog() {
+        watchdog?.cancel()
+        watchdog = nil
+    }
+    private var watchdog: LoopTimer?
 
     private func send(_ state: String) { _ = sd_notify(0, state) }
 }

@@ -1,4 +1,6 @@
+import LoopKit
 import RepriseCore
+import RepriseInterfaces
 
 /// A part of the service with a life of its own: started in the order the service declares, stopped in reverse.
 protocol ServiceComponent: AnyObject {
@@ -39,6 +41,8 @@ final class Lifecycle {
     private var started: [ServiceComponent] = []
     private var stopping = false
     private var finished: (() -> Void)?
+    /// The bound on stopping, cancelled once every component is done (no timer outlives the service).
+    private var bound: LoopTimer?
 
     init(loop: LoopTimers, log: Log, boundMilliseconds: UInt32 = 2000) {
         self.loop = loop
@@ -70,7 +74,7 @@ final class Lifecycle {
         stopping = true
         finished = then
         log.info("\(reason): stopping")
-        loop.once(afterMilliseconds: boundMilliseconds) { [weak self] in
+        bound = loop.once(afterMilliseconds: boundMilliseconds) { [weak self] in
             guard let self, finished != nil else { return }
             log.warning("stopping took over \(boundMilliseconds) ms (\(started.last?.name ?? "?") did not finish); quitting anyway")
             finish()
@@ -84,6 +88,8 @@ final class Lifecycle {
     }
 
     private func finish() {
+        bound?.cancel()
+        bound = nil
         let then = finished
         finished = nil
         then?()

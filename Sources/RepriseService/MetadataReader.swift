@@ -1,4 +1,5 @@
 import GStreamerKit
+import LoopKit
 import RepriseCore
 
 /// Reads tags, length and cover art of queued entries in the background, a few files at a time, so adding
@@ -41,14 +42,21 @@ final class MetadataReader: ServiceComponent {
 
     func start() { pump() }
 
-    func stop(_ done: @escaping () -> Void) { done() }
+    func stop(_ done: @escaping () -> Void) {
+        scheduledPump?.cancel()
+        scheduledPump = nil
+        done()
+    }
+
+    /// The next pass, scheduled after a player change (cancelled on stop).
+    private var scheduledPump: LoopTimer?
 
     /// After every player change: entries may be waiting (the follow-up runs on the next turn of the loop, so an
     /// entry answered here, which changes the player again, never nests another pass).
     func playerChanged() {
         guard !pumpScheduled else { return }
         pumpScheduled = true
-        loop.once(afterMilliseconds: 0) { [weak self] in
+        scheduledPump = loop.once(afterMilliseconds: 0) { [weak self] in
             self?.pumpScheduled = false
             self?.pump()
         }

@@ -5,9 +5,13 @@ import SDBus
 /// The other MPRIS players on the session bus: their process ids and whether each says it is playing, found
 /// with ListNames, then followed through NameOwnerChanged and their PropertiesChanged. Pauses and resumes them
 /// on request. All calls are asynchronous, so a hung player never blocks the loop. Whether a player really makes
-/// sound here is the audio session's to judge (``AudiblePlayers``).
-final class PlayerWatcher {
+/// sound here is the audio session's to judge (``AudiblePlayers``). A component: stopped, it removes its matches
+/// and ignores answers still on their way.
+final class PlayerWatcher: ServiceComponent {
+    let name = "other players"
     private let bus: Bus
+    private var matches: [BusMatch] = []
+    private var stopped = false
     private let log: Log
     private let ownUniqueName: String
     /// Well-known MPRIS names by the unique name that owns them.
@@ -24,20 +28,27 @@ final class PlayerWatcher {
         ownUniqueName = bus.uniqueName
     }
 
+    func stop(_ done: @escaping () -> Void) {
+        stopped = true
+        matches.forEach { $0.remove() }
+        matches.removeAll()
+        done()
+    }
+
     func start() throws(DBusError) {
-        try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+        matches.append(try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
                          + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'") { [unowned self] message in
             guard message.arguments.count == 3, let name = message.arguments[0].stringValue,
                   let old = message.arguments[1].stringValue, let new = message.arguments[2].stringValue else { return }
             if !old.isEmpty { forget(name) }
             if !new.isEmpty { learn(name, owner: new) }
-        }
-        try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+        })
+        matches.append(try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
                          + "path='\(MPRIS.objectPath)',arg0='\(MPRIS.playerInterface)'") { [unowned self] message in
             guard message.arguments.count >= 2, let status = message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue
             else { return }
             for name in namesByOwner[message.sender] ?? [] { update(name) { $0.playing = status == "Playing"; $0.found = false } }
-        }
+        })
         bus.callAsync(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                       member: "ListNames") { [weak self] result in
             guard let self, case .success(let values) = result, let names = values.first?.stringArray else { return }
@@ -60,7 +71,7 @@ final class PlayerWatcher {
     }
 
     private func learn(_ name: String, owner: String, initially: Bool = false) {
-        guard owner != ownUniqueName, players[name]?.owner != owner else { return }
+        guard !stopped, owner != ownUniqueName, players[name]?.owner != owner else { return }
         players[name] = OtherPlayer(owner: owner)
         namesByOwner[owner, default: []].insert(name)
         bus.callAsync(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -87,7 +98,7 @@ final class PlayerWatcher {
 
     /// Changes what is known of `name` (only while `owner`, when given, still owns it) and reports it.
     private func update(_ name: String, owner: String? = nil, _ change: (inout OtherPlayer) -> Void) {
-        guard var player = players[name], owner == nil || player.owner == owner else { return }
+        guard !stopped, var player = players[name], owner == nil || player.owner == owner else { return }
         change(&player)
         players[name] = player
         onChange?(name, player)

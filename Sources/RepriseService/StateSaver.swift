@@ -24,6 +24,9 @@ final class StateSaver: ServiceComponent {
     /// Asked at start: only the instance that owns the plain name keeps the saved state.
     private let keepsState: () -> Bool
     private var active = false
+    /// The every-second tick and a save scheduled for the next turn: cancelled on stop.
+    private var ticker: LoopTimer?
+    private var scheduledSave: LoopTimer?
     /// What the command line gave replaces the saved queue: saved at once.
     private let dirtyAtStart: Bool
 
@@ -40,7 +43,7 @@ final class StateSaver: ServiceComponent {
     func start() {
         active = keepsState()
         guard active else { return }
-        loop.every(milliseconds: 1000) { [self] in tick() }
+        ticker = loop.every(milliseconds: 1000) { [self] in tick() }
         if dirtyAtStart { markDirty() }
     }
 
@@ -48,6 +51,11 @@ final class StateSaver: ServiceComponent {
     func stop(_ done: @escaping () -> Void) {
         if active && !finish(with: player.savedState) { log.warning("could not save the state to \(store.path)") }
         active = false
+        ticker?.cancel()
+        scheduledSave?.cancel()
+        ticker = nil
+        scheduledSave = nil
+        saveScheduled = false
         done()
     }
 
@@ -58,7 +66,7 @@ final class StateSaver: ServiceComponent {
         dirty = true
         guard !saveScheduled, monotonicSeconds() - lastSaveAt >= 1 else { return }
         saveScheduled = true
-        loop.once(afterMilliseconds: 0) { [self] in
+        scheduledSave = loop.once(afterMilliseconds: 0) { [self] in
             saveScheduled = false
             if dirty { save() }
         }

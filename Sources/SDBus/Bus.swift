@@ -231,8 +231,10 @@ public final class Bus {
                      member: "Set", [.string(interface), .string(name), .variant(value)])
     }
 
-    /// Calls `handler` for every message matching `rule` (a D-Bus match rule) while the bus is processed.
-    public func addMatch(_ rule: String, _ handler: @escaping (ReceivedMessage) -> Void) throws(DBusError) {
+    /// Calls `handler` for every message matching `rule` (a D-Bus match rule) while the bus is processed, until the
+    /// returned match is removed (or the bus goes).
+    @discardableResult
+    public func addMatch(_ rule: String, _ handler: @escaping (ReceivedMessage) -> Void) throws(DBusError) -> BusMatch {
         let box = MatchHandler(handler)
         var slot: OpaquePointer? = nil
         let r = sd_bus_add_match(raw, &slot, rule, { raw, userdata, _ in
@@ -247,6 +249,10 @@ public final class Bus {
         try check(r, "add match \(rule)")
         box.slot = slot
         matches.append(box)
+        return BusMatch { [weak self, weak box] in
+            guard let self, let box else { return }
+            matches.removeAll { $0 === box }
+        }
     }
 
     /// Processes pending input, waiting at most `timeoutMicroseconds` for some to arrive. For clients without an event loop.
@@ -254,6 +260,16 @@ public final class Bus {
         while sd_bus_process(raw, nil) > 0 {}
         _ = sd_bus_wait(raw, timeoutMicroseconds)
         while sd_bus_process(raw, nil) > 0 {}
+    }
+}
+
+/// A match added with ``Bus/addMatch(_:_:)``: ``remove()`` stops its handler (the daemon forgets the rule).
+public final class BusMatch {
+    private var onRemove: (() -> Void)?
+    init(onRemove: @escaping () -> Void) { self.onRemove = onRemove }
+    public func remove() {
+        onRemove?()
+        onRemove = nil
     }
 }
 

@@ -76,6 +76,7 @@ final class SystemdComponent: ServiceComponent {
 
     func stop(_ done: @escaping () -> Void) {
         notifier.stopping()
+        notifier.stopWatchdog()
         done()
     }
 }

@@ -61,13 +61,21 @@ final class VideoController: VideoControl, ServiceComponent {
                 return self.window != nil // the display went away: stop watching its descriptor
             }
         }
-        loop.every(milliseconds: 250) { [unowned self] in tick() }
+        clock = loop.every(milliseconds: 250) { [unowned self] in tick() }
     }
 
     func stop(_ done: @escaping () -> Void) {
         window?.isVisible = false
+        clock?.cancel()
+        streamLook?.cancel()
+        clock = nil
+        streamLook = nil
         done()
     }
+
+    /// The quarter-second clock, and a look at a stream's properties put off for a state change.
+    private var clock: LoopTimer?
+    private var streamLook: LoopTimer?
 
     var hasDisplay: Bool { window != nil }
     var isFullscreen: Bool { window?.isFullscreen ?? false }
@@ -85,7 +93,7 @@ final class VideoController: VideoControl, ServiceComponent {
         // shortly, for as long as this stream is the one loaded.
         guard !playbin.isChangingState else {
             let load = loads
-            loop.once(afterMilliseconds: 50) { [weak self] in
+            streamLook = loop.once(afterMilliseconds: 50) { [weak self] in
                 if let self, self.loads == load { self.streamReady(subtitleURI: subtitleURI) }
             }
             return

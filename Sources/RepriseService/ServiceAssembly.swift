@@ -1,0 +1,114 @@
+import GStreamerKit
+import LoopKit
+import MPRIS
+import PosixFiles
+import PulseKit
+import RepriseCore
+import RepriseInterfaces
+import SDBus
+
+/// The composition: every part of the service built and wired, and the components among them in start order —
+/// playback first (the pipeline prerolls on GStreamer's threads while the rest starts), the bus, what follows the
+/// player, the library once the name is owned, systemd last. Everything with a resource is a component, so
+/// ``Lifecycle`` stops it: names released, matches removed, timers cancelled.
+final class ServiceAssembly {
+    struct Failure: Error { let message: String }
+
+    let components: [ServiceComponent]
+    let player: Player
+    private let bus: BusComponent
+    private let adaptor: DBusAdaptor
+    private let audio: AudioSessionController
+    private let audioInterface: AudioSessionInterface
+
+    /// The bus name owned, once started.
+    var busName: String { bus.ownedName }
+
+    /// - Parameter stop: asks the service to stop (a Quit, a lost bus with exit status 1).
+    init(_ options: Options, settings: AudioSettings, loop: EventLoop, log: Log,
+         stop: @escaping (_ reason: String, _ status: Int32) -> Void) throws(Failure) {
+        GStreamer.initialize()
+        let makePlaybin = { Playbin(role: "music", applicationName: "Reprise", applicationID: "reprise", iconName: "reprise") }
+        guard let playbin = makePlaybin() else { throw Failure(message: "GStreamer's playbin is missing (install gstreamer1.0-plugins-base)") }
+
+        // The engine and the player; video (window, sidecar subtitles) is set up before the first stream loads.
+        // A second, audio-only pipeline for crossfades, made when the first one is needed.
+        let engine = GStreamerEngine(playbin: playbin, timers: loop, log: log, makeSpare: makePlaybin)
+        engine.setStreamRole(settings.category.streamRole) // before the first stream opens
+        let fileSystem = PosixFileSystem()
+        let player = Player(engine: engine, log: log, fileSystem: fileSystem)
+        if let work = BackgroundWork(loop: loop, label: "reprise.resolver") {
+            player.resolver = BackgroundResolver(work: work, fileSystem: fileSystem)
+        }
+        engine.player = player
+        player.setReplayGain(settings.replayGain)
+        player.setCrossfade(settings.crossfade)
+        let video = VideoController(playbin: playbin, player: player, speeds: settings.speeds, loop: loop, log: log)
+        engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
+        engine.onLoad = { video.streamWillLoad() }
+        engine.onStreamReady = { video.streamReady(subtitleURI: $0) }
+        engine.onBuffering = { video.buffering(percent: $0) }
+        let store = StateStore.standard()
+        let saved = store.load(log: log, fileSystem: fileSystem)
+        let media = options.media.isEmpty ? nil
+            : MediaLocation.expand(options.media, relativeTo: PosixFileSystem.currentDirectory(), in: fileSystem)
+        let playback = PlaybackComponent(player: player, media: media, saved: saved, log: log) { done in
+            engine.whenSettled(timeoutMilliseconds: 2000, done) // a pipeline stuck on the sound server never holds up quitting
+        }
+
+        // The bus: Reprise's objects, the other players, the audio session's interface, screen locks.
+        let busComponent: BusComponent, adaptor: DBusAdaptor, watcher: PlayerWatcher, audio: AudioSessionController
+        let audioInterface: AudioSessionInterface, screenLock: ScreenLockWatch
+        do throws(DBusError) {
+            let bus = try Bus.session()
+            try bus.attach(toEvent: loop.sdEvent)
+            let identity = DBusAdaptor.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
+                SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
+            })
+            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: Service.playlistLibrary(fileSystem),
+                                      identity: identity, log: log) { stop("Quit", 0) }
+            busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
+            watcher = PlayerWatcher(bus: bus, log: log)
+            audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
+                                           watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(),
+                                           log: log)
+            audioInterface = try adaptor.attachAudioSession(audio)
+            audio.interface = audioInterface
+            try adaptor.attachVideo(video)
+            screenLock = ScreenLockWatch(bus: bus) { audio.sessionLockChanged($0) }
+        } catch {
+            throw Failure(message: "session bus: \(error)")
+        }
+        let saver = StateSaver(store: store, player: player, loop: loop, log: log, keepsState: { busComponent.ownsPlainName },
+                               dirtyAtStart: media != nil)
+        let art = ArtCache.standard()
+        let library = Service.library(settings, fileSystem: fileSystem, loop: loop, art: art, log: log)
+        if let library { adaptor.attachLibrary(library) }
+        let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log)
+        let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
+        let listening = ListeningClock(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.chapters"),
+                                       log: log)
+
+        // Events between them: a request's audio-policy side, and what follows every player change.
+        video.onUserAction = { audio.userActed($0) }
+        video.onChange = { adaptor.announceVideo() }
+        adaptor.onUserAction = { audio.userActed($0) }
+        adaptor.allowsPlayPause = { audio.allowsPlayPause() }
+        let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening]
+        player.onChange = { for follower in followers { follower.playerChanged() } }
+        let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
+        // The library after the bus: its first pass runs in the background once the name is owned.
+        let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []
+
+        components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, playlists]
+            + libraryComponent + [ArtTrim(art: art), systemd]
+        self.player = player
+        bus = busComponent
+        self.adaptor = adaptor
+        self.audio = audio
+        self.audioInterface = audioInterface
+    }
+
+    /// After every component started: the audio session looks at the player once.
+    func didStart() { audio.playerChanged() }
+}
