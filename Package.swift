@@ -71,8 +71,8 @@ let package = Package(
         .executableTarget(name: "reprise", dependencies: ["RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
                                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport", "RepriseCore"]),
-        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "TestSupport"]),
-        .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "TestSupport"]),
+        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "BusInterfaces", "TestSupport"]),
+        .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
         /// A test tool: prints what the sound server's stream-restore remembers.
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "CoreTestDoubles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "PosixFiles", "CoreTestDoubles"]),
         .target(name: "TestSupport"),
-        .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-/// Where Reprise's interfaces live, as a client addresses them: the MPRIS interfaces on the MPRIS object,
+/// Where Reprise's objects live (the one place that says so; the service exports there, clients call there): the MPRIS interfaces on the MPRIS object,
 /// Reprise's own (app.reprise.*) on an object of their own, the desktop search providers and the MediaServer2
 /// tree on theirs.
 public enum RepriseObjects {

@@ -3,10 +3,10 @@ import SDBus
 
 /// Names and interface descriptions of MPRIS 2.2 as Reprise exports them.
 public enum MPRIS {
-    public static let objectPath = "/org/mpris/MediaPlayer2"
+    public static let objectPath = RepriseObjects.mprisPath
     public static let busNamePrefix = "org.mpris.MediaPlayer2."
     /// Reprise's own name (another instance takes `.instance<PID>` after it).
-    public static let repriseBusName = busNamePrefix + "reprise"
+    public static let repriseBusName = RepriseObjects.busName
     public static let rootInterface = "org.mpris.MediaPlayer2"
     public static let playerInterface = "org.mpris.MediaPlayer2.Player"
     public static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
@@ -18,12 +18,10 @@ public enum MPRIS {
     public static let noTrackPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
     /// The MPRIS object carries only the MPRIS interfaces (playerctld aborts on a PropertiesChanged for any
     /// other interface there); Reprise's own interfaces (app.reprise.*) live on this object instead.
-    public static let repriseObjectPath = "/app/reprise/Reprise"
+    public static let repriseObjectPath = RepriseObjects.ownPath
 
-    /// The object an interface lives on: Reprise's own for app.reprise.*, the MPRIS object for the rest.
-    public static func objectPath(for interface: String) -> String {
-        interface.hasPrefix("app.reprise.") ? repriseObjectPath : objectPath
-    }
+    /// The object an interface lives on (``RepriseObjects/path(for:)``).
+    public static func objectPath(for interface: String) -> String { RepriseObjects.path(for: interface) }
 
     public static let root = DBusInterfaces.orgMprisMediaPlayer2
 

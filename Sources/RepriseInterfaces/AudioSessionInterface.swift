@@ -20,10 +20,6 @@ public protocol AudioSessionControl: AnyObject {
     func setOutput(_ name: String) throws(PlayerError)
 }
 
-public enum AudioSessionNames {
-    public static let interface = AudioSession1Export.description.name
-}
-
 /// app.reprise.AudioSession1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
 public final class AudioSessionInterface: AudioSession1Handler {
     private let control: AudioSessionControl

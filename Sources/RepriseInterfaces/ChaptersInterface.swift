@@ -3,10 +3,6 @@ import MPRIS
 import RepriseCore
 import SDBus
 
-public enum ChaptersNames {
-    public static let interface = Chapters1Export.description.name
-}
-
 /// app.reprise.Chapters1: the chapters of what plays (from its table of contents, MP4 `chpl` box or Vorbis
 /// `CHAPTERnnn` comments) and moving between them.
 final class ChaptersInterface: Chapters1Handler {

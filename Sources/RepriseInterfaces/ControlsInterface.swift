@@ -3,10 +3,6 @@ import MPRIS
 import RepriseCore
 import SDBus
 
-public enum ControlsNames {
-    public static let interface = Controls1Export.description.name
-}
-
 /// app.reprise.Controls1: the custom actions and their layout (the seeds' control bar), what played before,
 /// and queue requests MPRIS lacks (replace or enqueue many URIs, clear).
 final class ControlsInterface: Controls1Handler {

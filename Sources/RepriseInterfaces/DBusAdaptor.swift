@@ -22,8 +22,8 @@ public final class DBusAdaptor: PlayerObserver {
     private var mediaServer: MediaServerTree?
     private var videoInterface: VideoInterface?
     /// The interfaces whose values follow the player, announced after each of its changes.
-    private var followingPlayer = MPRISExport.followingPlayer.union([ControlsNames.interface, SoundNames.interface,
-                                                                      ChaptersNames.interface, SleepNames.interface])
+    private var followingPlayer = MPRISExport.followingPlayer.union([Controls1Export.interface, Sound1Export.interface,
+                                                                      Chapters1Export.interface, Sleep1Export.interface])
 
     public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, log: Log,
                 onQuit: @escaping () -> Void) throws(DBusError) {
@@ -40,15 +40,15 @@ public final class DBusAdaptor: PlayerObserver {
         try bus.export(Sound1Export(sound), at: MPRIS.repriseObjectPath)
         try bus.export(Chapters1Export(chapters), at: MPRIS.repriseObjectPath)
         try bus.export(Sleep1Export(sleep), at: MPRIS.repriseObjectPath)
-        announcer.watch(SoundNames.interface, at: MPRIS.repriseObjectPath, names: Sound1Export.announcedProperties) { try? sound.value(of: $0) }
-        announcer.watch(ChaptersNames.interface, at: MPRIS.repriseObjectPath, names: Chapters1Export.announcedProperties) {
+        announcer.watch(Sound1Export.interface, at: MPRIS.repriseObjectPath, names: Sound1Export.announcedProperties) { try? sound.value(of: $0) }
+        announcer.watch(Chapters1Export.interface, at: MPRIS.repriseObjectPath, names: Chapters1Export.announcedProperties) {
             try? chapters.value(of: $0)
         }
         // A new timer is announced (its kind and serial decide), not the time left as it counts down.
-        announcer.watch(SleepNames.interface, at: MPRIS.repriseObjectPath, names: Sleep1Export.announcedProperties) { _ in
+        announcer.watch(Sleep1Export.interface, at: MPRIS.repriseObjectPath, names: Sleep1Export.announcedProperties) { _ in
             .string(sleep.announcementKey ?? "off")
         }
-        announcer.watch(ControlsNames.interface, at: MPRIS.repriseObjectPath, names: Controls1Export.announcedProperties) {
+        announcer.watch(Controls1Export.interface, at: MPRIS.repriseObjectPath, names: Controls1Export.announcedProperties) {
             [controlsInterface] in try? controlsInterface.value(of: $0)
         }
         player.observer = self
@@ -134,12 +134,12 @@ public final class DBusAdaptor: PlayerObserver {
                 try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
             }
         }
-        announcer.watch(LibraryNames.interface, at: MPRIS.repriseObjectPath, names: Library1Export.announcedProperties) {
+        announcer.watch(Library1Export.interface, at: MPRIS.repriseObjectPath, names: Library1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
         var lastOutline = library.outline
         library.onChange = { [unowned self] in
-            announcer.announce([LibraryNames.interface])
+            announcer.announce([Library1Export.interface])
             // MediaServer2 clients hear that the top containers changed.
             guard library.outline != lastOutline else { return }
             lastOutline = library.outline
@@ -154,17 +154,17 @@ public final class DBusAdaptor: PlayerObserver {
         mpris.attachWindow(control) { [unowned self] in announceVideo() }
         let video = VideoInterface(control: control, player: player) { [unowned self] in announceVideo() }
         try bus.export(Video1Export(video), at: MPRIS.repriseObjectPath)
-        announcer.watch(VideoNames.interface, at: MPRIS.repriseObjectPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
-        followingPlayer.insert(VideoNames.interface)
+        announcer.watch(Video1Export.interface, at: MPRIS.repriseObjectPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
+        followingPlayer.insert(Video1Export.interface)
         videoInterface = video
     }
 
     /// Offers the audio session through app.reprise.AudioSession1; the interface returned sends its signals.
     public func attachAudioSession(_ control: AudioSessionControl) throws(DBusError) -> AudioSessionInterface {
         let interface = AudioSessionInterface(control: control, signals: AudioSession1Signals(bus: bus, path: MPRIS.repriseObjectPath),
-                                              log: log) { [unowned self] in announcer.announce([AudioSessionNames.interface]) }
+                                              log: log) { [unowned self] in announcer.announce([AudioSession1Export.interface]) }
         try bus.export(AudioSession1Export(interface), at: MPRIS.repriseObjectPath)
-        announcer.watch(AudioSessionNames.interface, at: MPRIS.repriseObjectPath, names: AudioSession1Export.announcedProperties) {
+        announcer.watch(AudioSession1Export.interface, at: MPRIS.repriseObjectPath, names: AudioSession1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
         return interface
@@ -172,7 +172,7 @@ public final class DBusAdaptor: PlayerObserver {
 
     /// Announces what changed on the root and video interfaces (call after the video state changes).
     public func announceVideo() {
-        announcer.announce([VideoNames.interface, MPRIS.rootInterface])
+        announcer.announce([Video1Export.interface, MPRIS.rootInterface])
     }
 
     public func playerDidChange() {

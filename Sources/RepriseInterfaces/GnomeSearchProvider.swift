@@ -5,7 +5,7 @@ import SDBus
 
 /// org.gnome.Shell.SearchProvider2: GNOME's overview searches the library as the user types.
 final class GnomeSearchProvider: ShellSearchProvider2Handler {
-    static let objectPath = "/app/reprise/SearchProvider"
+    static let objectPath = RepriseObjects.searchProviderPath
 
     private let search: DesktopSearch
     init(search: DesktopSearch) { self.search = search }

@@ -5,7 +5,7 @@ import SDBus
 
 /// org.kde.krunner1: KRunner (and Plasma's search) finds the library's music as the user types.
 final class KRunnerProvider: Krunner1Handler {
-    static let objectPath = "/app/reprise/KRunner"
+    static let objectPath = RepriseObjects.krunnerPath
 
     private let search: DesktopSearch
     init(search: DesktopSearch) { self.search = search }

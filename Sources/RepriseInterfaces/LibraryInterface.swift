@@ -3,10 +3,6 @@ import MPRIS
 import RepriseCore
 import SDBus
 
-public enum LibraryNames {
-    public static let interface = Library1Export.description.name
-}
-
 /// app.reprise.Library1: search the music library and play what it finds; its playlists are named, listed and
 /// played the same way (kind "playlist").
 final class LibraryInterface: Library1Handler {

@@ -11,7 +11,7 @@ import SDBus
 /// ("_" + hex of the UTF-8 bytes).
 final class MediaServerTree {
     static let busName = "org.gnome.UPnP.MediaServer2.Reprise"
-    static let root = "/org/gnome/UPnP/MediaServer2/Reprise"
+    static let root = RepriseObjects.mediaServerRoot
     static let objectInterface = "org.gnome.UPnP.MediaObject2"
     static let containerInterface = "org.gnome.UPnP.MediaContainer2"
     static let itemInterface = "org.gnome.UPnP.MediaItem2"

@@ -3,10 +3,6 @@ import MPRIS
 import RepriseCore
 import SDBus
 
-public enum SleepNames {
-    public static let interface = Sleep1Export.description.name
-}
-
 /// app.reprise.Sleep1: a sleep timer that fades out and pauses. Its properties are announced when a timer is set,
 /// ends or is cancelled, not as it counts down.
 final class SleepInterface: Sleep1Handler {

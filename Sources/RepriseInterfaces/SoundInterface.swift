@@ -3,10 +3,6 @@ import MPRIS
 import RepriseCore
 import SDBus
 
-public enum SoundNames {
-    public static let interface = Sound1Export.description.name
-}
-
 /// app.reprise.Sound1: how Reprise levels loudness between tracks (ReplayGain), and the gain applied now.
 final class SoundInterface: Sound1Handler {
     private let player: Player

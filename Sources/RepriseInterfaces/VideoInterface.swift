@@ -23,10 +23,6 @@ public protocol VideoControl: WindowControl {
     var isLoading: Bool { get }
 }
 
-public enum VideoNames {
-    public static let interface = Video1Export.description.name
-}
-
 /// app.reprise.Video1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
 public final class VideoInterface: Video1Handler {
     private let control: VideoControl

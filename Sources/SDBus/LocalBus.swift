@@ -170,3 +170,31 @@ public final class LocalBus: ObjectBus {
         path == prefix || path.hasPrefix(prefix == "/" ? "/" : prefix + "/")
     }
 }
+
+extension LocalBus {
+    /// A client's view of what is exported here, for the generated proxies: each interface is called at the object
+    /// `path(for:)` names; a method must answer at once.
+    public struct Peer: DBusCalling {
+        let bus: LocalBus
+        let path: (String) -> String
+
+        public func call(interface: String, member: String, _ arguments: [DBusValue]) throws(DBusError) -> [DBusValue] {
+            try bus.call(path(interface), interface, member, arguments)
+        }
+
+        public func property(interface: String, _ name: String) throws(DBusError) -> DBusValue {
+            try bus.get(path(interface), interface, name)
+        }
+
+        public func setProperty(interface: String, _ name: String, _ value: DBusValue) throws(DBusError) {
+            try bus.set(path(interface), interface, name, value)
+        }
+
+        public func allProperties(interface: String) throws(DBusError) -> [String: DBusValue] {
+            try bus.getAll(path(interface), interface)
+        }
+    }
+
+    /// Calls through this bus as a client would, each interface at its object.
+    public func peer(objectPath path: @escaping (_ interface: String) -> String) -> Peer { Peer(bus: self, path: path) }
+}

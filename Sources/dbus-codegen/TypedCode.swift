@@ -92,11 +92,21 @@ extension Member {
         }
     }
 
-    /// The parameter list: the inputs, then the reply for an asynchronous method.
+    /// `arguments` as a Swift parameter list ("name: Type, …").
+    func declared(_ arguments: [Argument]) -> String {
+        arguments.enumerated().map { "\(label($1, at: $0)): \(SwiftType(signature: $1.type).name)" }.joined(separator: ", ")
+    }
+
+    /// The parameters named as in ``declared(_:)``, encoded as D-Bus values ("DBusValue.string(name), …").
+    func encoded(_ arguments: [Argument]) -> String {
+        arguments.enumerated().map { SwiftType(signature: $1.type).encode(label($1, at: $0)) }.joined(separator: ", ")
+    }
+
+    /// The handler's parameter list: the inputs, then the reply for an asynchronous method.
     var parameters: String {
-        var list = inputs.enumerated().map { "\(label($1, at: $0)): \(SwiftType(signature: $1.type).name)" }
-        if isAsync { list.append("reply: Reply<\(resultType)>") }
-        return list.joined(separator: ", ")
+        let list = declared(self.inputs)
+        guard isAsync else { return list }
+        return (list.isEmpty ? "" : list + ", ") + "reply: Reply<\(resultType)>"
     }
 }
 
@@ -191,6 +201,7 @@ func typedCode(_ interface: Interface) -> String {
     // The export.
     add("/// Exports a `\(type)Handler` as `\(interface.name)` on one object.")
     add("public final class \(type)Export: GeneratedExport {")
+    add("    public static let interface = \(literal(interface.name))")
     add("    public static let description = \(description)")
     add("    /// The properties announced with their values in PropertiesChanged.")
     add("    public static let announcedProperties = description.properties.filter { $0.emits == .change }.map(\\.name)")
@@ -231,10 +242,8 @@ func typedCode(_ interface: Interface) -> String {
         add("    public let path: String")
         add("    public init(bus: any ObjectBus, path: String) { self.bus = bus; self.path = path }")
         for signal in interface.signals {
-            let parameters = signal.arguments.enumerated().map { "\(signal.label($1, at: $0)): \(SwiftType(signature: $1.type).name)" }
-            let values = signal.arguments.enumerated().map { SwiftType(signature: $1.type).encode(signal.label($1, at: $0)) }
-            add("    public func \(signal.swiftName)(\(parameters.joined(separator: ", "))) throws(DBusError) {")
-            add("        try bus.emitSignal(path: path, interface: \(literal(interface.name)), member: \(literal(signal.name)), [\(values.joined(separator: ", "))])")
+            add("    public func \(signal.swiftName)(\(signal.declared(signal.arguments))) throws(DBusError) {")
+            add("        try bus.emitSignal(path: path, interface: \(literal(interface.name)), member: \(literal(signal.name)), [\(signal.encoded(signal.arguments))])")
             add("    }")
         }
         add("}")
@@ -248,12 +257,10 @@ func typedCode(_ interface: Interface) -> String {
     add("    public let connection: any DBusCalling")
     add("    public init(_ connection: any DBusCalling) { self.connection = connection }")
     for method in interface.methods {
-        let parameters = method.inputs.enumerated().map { "\(method.label($1, at: $0)): \(SwiftType(signature: $1.type).name)" }
-        let values = method.inputs.enumerated().map { SwiftType(signature: $1.type).encode(method.label($1, at: $0)) }
         let result = method.resultType == "Void" ? "" : " -> \(method.resultType)"
         if result != "" { add("    @discardableResult") }
-        add("    public func \(method.swiftName)(\(parameters.joined(separator: ", "))) throws(DBusError)\(result) {")
-        add("        let reply = try connection.call(interface: Self.interface, member: \(literal(method.name)), [\(values.joined(separator: ", "))])")
+        add("    public func \(method.swiftName)(\(method.declared(method.inputs))) throws(DBusError)\(result) {")
+        add("        let reply = try connection.call(interface: Self.interface, member: \(literal(method.name)), [\(method.encoded(method.inputs))])")
         let outs = method.outputs
         switch outs.count {
         case 0: add("        _ = reply")

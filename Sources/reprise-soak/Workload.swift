@@ -1,3 +1,4 @@
+import BusInterfaces
 import SDBus
 import TestSupport
 

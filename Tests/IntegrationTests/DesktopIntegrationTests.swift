@@ -1,3 +1,4 @@
+import BusInterfaces
 import Foundation
 import TestSupport
 import Glibc

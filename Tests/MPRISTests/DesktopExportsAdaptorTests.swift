@@ -1,3 +1,4 @@
+import BusInterfaces
 import CoreTestDoubles
 import MPRIS
 import RepriseCore
@@ -30,7 +31,7 @@ import Testing
 
     @Test func libraryOneSearchesPlaysAndCounts() throws {
         let (adaptor, library) = try Self.withLibrary()
-        let interface = LibraryNames.interface
+        let interface = Library1Export.interface
         let found = try #require(adaptor.answer(path, interface, "Search", [.string("ana"), .uint32(10)])).get()
         #expect(found.first == .strings(["Ana"]) && found.count == 3)
         #expect(try adaptor.bus.get(path, interface, "Tracks") == .uint32(3))

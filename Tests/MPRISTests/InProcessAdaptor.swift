@@ -16,6 +16,9 @@ final class InProcessAdaptor {
     let folder: String
     private(set) var quits = 0
 
+    /// The objects as a client sees them, for the generated proxies.
+    var client: LocalBus.Peer { bus.peer(objectPath: MPRIS.objectPath(for:)) }
+
     static let root = MPRIS.objectPath
     static let reprise = MPRIS.repriseObjectPath
 

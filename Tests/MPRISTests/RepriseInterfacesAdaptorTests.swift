@@ -1,3 +1,4 @@
+import BusInterfaces
 import CoreTestDoubles
 import MPRIS
 import RepriseCore
@@ -11,7 +12,7 @@ import Testing
 
     @Test func controlsListActionsRunThemAndOpenMedia() throws {
         let adaptor = try InProcessAdaptor()
-        let controls = ControlsNames.interface
+        let controls = Controls1Export.interface
         guard case .array(_, let actions) = try adaptor.bus.get(path, controls, "Actions") else { Issue.record("no actions"); return }
         #expect(actions.contains { if case .structure(let f) = $0 { f.first == .string("skip-forward") } else { false } })
         try adaptor.bus.call(path, controls, "Invoke", [.string("repeat")])
@@ -28,12 +29,12 @@ import Testing
 
     @Test func soundSettingsAreCheckedAndAnnounced() throws {
         let adaptor = try InProcessAdaptor()
-        let sound = SoundNames.interface
-        try adaptor.bus.set(path, sound, "ReplayGain", .string("album"))
+        let sound = Sound1Export.interface, proxy = Sound1Proxy(adaptor.client)
+        try proxy.set(replayGain: "album")
         #expect(adaptor.player.replayGain.mode == .album)
         #expect(adaptor.bus.propertiesChanged(sound).last?["ReplayGain"] == .string("album"))
-        try adaptor.bus.set(path, sound, "ReplayGainPreamp", .double(-3))
-        #expect(try adaptor.bus.get(path, sound, "ReplayGainPreamp") == .double(-3))
+        try proxy.set(replayGainPreamp: -3)
+        #expect(try proxy.replayGainPreamp == -3)
         #expect(throws: DBusError.self) { try adaptor.bus.set(path, sound, "ReplayGain", .string("loudest")) }
         #expect(throws: DBusError.self) { try adaptor.bus.set(path, sound, "ReplayGainPreamp", .double(.infinity)) }
         try adaptor.bus.set(path, sound, "Crossfade", .double(3))
@@ -43,29 +44,30 @@ import Testing
 
     @Test func chaptersAndTheSleepTimer() throws {
         let adaptor = try InProcessAdaptor()
-        #expect(try adaptor.bus.get(path, ChaptersNames.interface, "Chapters") == .array(elementSignature: "(sx)", []))
-        #expect(try adaptor.bus.get(path, ChaptersNames.interface, "Current") == .int32(-1))
-        #expect(throws: DBusError.self) { try adaptor.bus.call(path, ChaptersNames.interface, "GoTo", [.uint32(2)]) }
-        let sleep = SleepNames.interface
-        try adaptor.bus.call(InProcessAdaptor.root, MPRIS.playerInterface, "Play")
+        #expect(try adaptor.bus.get(path, Chapters1Export.interface, "Chapters") == .array(elementSignature: "(sx)", []))
+        #expect(try adaptor.bus.get(path, Chapters1Export.interface, "Current") == .int32(-1))
+        #expect(throws: DBusError.self) { try adaptor.bus.call(path, Chapters1Export.interface, "GoTo", [.uint32(2)]) }
+        let sleep = Sleep1Export.interface, timer = Sleep1Proxy(adaptor.client)
+        try MediaPlayer2PlayerProxy(adaptor.client).play()
         adaptor.forget()
-        try adaptor.bus.call(path, sleep, "Start", [.string("30m")])
-        #expect(try adaptor.bus.get(path, sleep, "Timer") != .string("off"))
-        #expect(try adaptor.bus.get(path, sleep, "Remaining").int64Value == 30 * 60 * 1_000_000)
+        try timer.start(when: "30m")
+        #expect(try timer.timer != "off")
+        #expect(try timer.remaining == 30 * 60 * 1_000_000)
         // Announced once for the new timer, with both properties; not again while it counts down.
         #expect(adaptor.announced(sleep) == [["Timer", "Remaining"]])
         adaptor.player.seek(by: 1_000_000)
         #expect(adaptor.announced(sleep).count == 1)
-        #expect(throws: DBusError.self) { try adaptor.bus.call(path, sleep, "Start", [.string("soon")]) }
-        try adaptor.bus.call(path, sleep, "Cancel")
-        #expect(try adaptor.bus.get(path, sleep, "Timer") == .string("off") && adaptor.announced(sleep).count == 2)
+        #expect(throws: DBusError.self) { try timer.start(when: "soon") }
+        try timer.cancel()
+        #expect(try timer.timer == "off")
+        #expect(adaptor.announced(sleep).count == 2)
     }
 
     @Test func theAudioSessionInterfaceOverItsControl() throws {
         let adaptor = try InProcessAdaptor()
         let control = FakeAudioSession()
         let interface = try adaptor.service.attachAudioSession(control)
-        let session = AudioSessionNames.interface
+        let session = AudioSession1Export.interface
         try adaptor.bus.call(path, session, "SetCategory", [.string("ambient"), .strings(["mixWithOthers"])])
         #expect(control.category == .ambient && control.options.names == ["mixWithOthers"])
         #expect(adaptor.bus.propertiesChanged(session).last?["Category"] == .string("ambient"))
@@ -84,7 +86,7 @@ import Testing
         let adaptor = try InProcessAdaptor()
         let control = FakeVideo()
         try adaptor.service.attachVideo(control)
-        let video = VideoNames.interface
+        let video = Video1Export.interface
         #expect(try adaptor.bus.get(InProcessAdaptor.root, MPRIS.rootInterface, "CanSetFullscreen") == .bool(true))
         try adaptor.bus.call(path, video, "SetFullscreen", [.bool(true)])
         #expect(control.isFullscreen)

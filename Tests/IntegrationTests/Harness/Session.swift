@@ -1,3 +1,4 @@
+import BusInterfaces
 import Foundation
 import SDBus
 import Testing
