@@ -1,4 +1,5 @@
 import Foundation
+import BusInterfaces
 import Glibc
 import SDBus
 import Testing
@@ -63,6 +64,34 @@ import TestSupport
         let byArgument = try session.start("sh", ["-c", shell, repriseBinary, root], logName: "argv")
         #expect(session.waitFor { session.metadata()["xesam:url"]?.stringValue == cafe }, "\(session.output(ofLog: "argv"))")
         kill(byArgument, SIGTERM)
+    }
+
+    /// Through the library too: a Latin-1 folder and file are indexed, found, listed with their exact bytes
+    /// (percent-encoded URIs, in Library1 and MediaServer2) and played from there.
+    @Test func latin1NamesThroughTheLibrary() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = session.environment["HOME"]! + "/Music"
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        _ = make(music, [0xC9] + Array("t".utf8) + [0xE9], copyOf: nil)                                   // Été/
+        let song = make(music, [0xC9] + Array("t".utf8) + [0xE9] + Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8), copyOf: media.first)
+        let service = try session.launch([])
+        let library = LibraryTests.interface
+        #expect(session.waitFor(30) {
+            (try? session.get("Scanning", interface: library)) == .bool(false) && (try? session.get("Tracks", interface: library)) == .uint32(1)
+        }, "\(session.log(of: service))")
+        let found = try session.call("Search", [.string("first light"), .uint32(10)], interface: library)
+        #expect("\(found)".contains(song), "\(found)")
+        let listed = try session.call("Tracks", [.string("folder"), .string(music + "/\u{10FFC9}t\u{10FFE9}")], interface: library)
+        #expect("\(listed)".contains(song), "\(listed)")
+        // MediaServer2: the item carries the same URI.
+        let items = try session.bus.call(destination: RepriseObjects.busName, path: RepriseObjects.mediaServerRoot,
+                                         interface: "org.gnome.UPnP.MediaContainer2", member: "SearchObjects",
+                                         [.string("Type = \"music\""), .uint32(0), .uint32(0), .strings(["URLs"])])
+        #expect("\(items)".contains(song), "\(items)")
+        try session.call("Play", [.string("search"), .string("first light"), .bool(false)], interface: library)
+        #expect(session.waitFor { session.metadata()["xesam:url"]?.stringValue == song && session.status() == "Playing" },
+                "\(session.metadata())")
     }
 
     /// A file whose name starts with a dash is played, not taken for an unknown option.
