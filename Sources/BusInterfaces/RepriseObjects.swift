@@ -1,7 +1,9 @@
-/// Where Reprise's objects live (the one place that says so; the service exports there, clients call there): the MPRIS interfaces on the MPRIS object,
-/// Reprise's own (app.reprise.*) on an object of their own, the desktop search providers and the MediaServer2
-/// tree on theirs.
+/// Where Reprise's objects live, the one place that says so (the service exports there, clients call there): the
+/// MPRIS interfaces on the MPRIS object, Reprise's own (app.reprise.*) on an object of their own — playerctld aborts
+/// on a PropertiesChanged for any other interface on the MPRIS object — and the desktop search providers and the
+/// MediaServer2 tree on theirs.
 public enum RepriseObjects {
+    /// Reprise's name (another instance takes `.instance<PID>` after it).
     public static let busName = "org.mpris.MediaPlayer2.reprise"
     public static let mprisPath = "/org/mpris/MediaPlayer2"
     public static let ownPath = "/app/reprise/Reprise"

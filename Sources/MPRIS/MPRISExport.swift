@@ -39,29 +39,29 @@ public final class MPRISExport {
         self.bus = bus
         self.player = player
         self.log = log
-        playerSignals = MediaPlayer2PlayerSignals(bus: bus, path: MPRIS.objectPath)
-        trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: MPRIS.objectPath)
+        playerSignals = MediaPlayer2PlayerSignals(bus: bus, path: RepriseObjects.mprisPath)
+        trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: RepriseObjects.mprisPath)
         root = RootInterface(identity: identity, onQuit: onQuit)
         playerInterface = PlayerInterface(player: player)
         trackListInterface = TrackListInterface(player: player)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, log: log)
         let playerExport = MediaPlayer2PlayerExport(playerInterface)
-        try bus.export(MediaPlayer2Export(root), at: MPRIS.objectPath)
-        try bus.export(playerExport, at: MPRIS.objectPath)
-        try bus.export(MediaPlayer2TrackListExport(trackListInterface), at: MPRIS.objectPath)
-        try bus.export(MediaPlayer2PlaylistsExport(playlistsInterface), at: MPRIS.objectPath)
-        let playlistSignals = MediaPlayer2PlaylistsSignals(bus: bus, path: MPRIS.objectPath)
+        try bus.export(MediaPlayer2Export(root), at: RepriseObjects.mprisPath)
+        try bus.export(playerExport, at: RepriseObjects.mprisPath)
+        try bus.export(MediaPlayer2TrackListExport(trackListInterface), at: RepriseObjects.mprisPath)
+        try bus.export(MediaPlayer2PlaylistsExport(playlistsInterface), at: RepriseObjects.mprisPath)
+        let playlistSignals = MediaPlayer2PlaylistsSignals(bus: bus, path: RepriseObjects.mprisPath)
         playlistsInterface.announceChange = { [log] playlist in
             do throws(DBusError) { try playlistSignals.playlistChanged(playlist: playlist) } catch { log.warning("could not send PlaylistChanged: \(error)") }
         }
         playlistsInterface.announceProperties = { [unowned bus] names in
-            try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.playlistsInterface, names: names)
+            try? bus.emitPropertiesChanged(path: RepriseObjects.mprisPath, interface: MPRIS.playlistsInterface, names: names)
         }
-        announcer.watch(MPRIS.rootInterface, at: MPRIS.objectPath, names: RootInterface.announcedProperties) { [root] in try? root.value(of: $0) }
+        announcer.watch(MPRIS.rootInterface, at: RepriseObjects.mprisPath, names: RootInterface.announcedProperties) { [root] in try? root.value(of: $0) }
         // The values last announced are the current ones (every change is announced when it happens): reads (GetAll
         // from every widget) are served from them instead of being computed again.
         playerExport.cachedValue = { [unowned announcer] in announcer.announcedValue($0, of: MPRIS.playerInterface) }
-        announcer.watch(MPRIS.playerInterface, at: MPRIS.objectPath, names: MPRIS.announcedPlayerProperties, last: true) {
+        announcer.watch(MPRIS.playerInterface, at: RepriseObjects.mprisPath, names: MPRIS.announcedPlayerProperties, last: true) {
             [playerInterface] in try? playerInterface.value(of: $0)
         }
     }
@@ -138,7 +138,7 @@ public final class MPRISExport {
             }
         }
         if listChanged {
-            try? bus.emitPropertiesChanged(path: MPRIS.objectPath, interface: MPRIS.trackListInterface, names: ["Tracks"])
+            try? bus.emitPropertiesChanged(path: RepriseObjects.mprisPath, interface: MPRIS.trackListInterface, names: ["Tracks"])
         }
     }
 }

@@ -36,19 +36,19 @@ public final class DBusAdaptor: PlayerObserver {
                                 log: log, onQuit: onQuit)
         controlsInterface = ControlsInterface(player: player)
         let sound = SoundInterface(player: player), chapters = ChaptersInterface(player: player), sleep = SleepInterface(player: player)
-        try bus.export(Controls1Export(controlsInterface), at: MPRIS.repriseObjectPath)
-        try bus.export(Sound1Export(sound), at: MPRIS.repriseObjectPath)
-        try bus.export(Chapters1Export(chapters), at: MPRIS.repriseObjectPath)
-        try bus.export(Sleep1Export(sleep), at: MPRIS.repriseObjectPath)
-        announcer.watch(Sound1Export.interface, at: MPRIS.repriseObjectPath, names: Sound1Export.announcedProperties) { try? sound.value(of: $0) }
-        announcer.watch(Chapters1Export.interface, at: MPRIS.repriseObjectPath, names: Chapters1Export.announcedProperties) {
+        try bus.export(Controls1Export(controlsInterface), at: RepriseObjects.ownPath)
+        try bus.export(Sound1Export(sound), at: RepriseObjects.ownPath)
+        try bus.export(Chapters1Export(chapters), at: RepriseObjects.ownPath)
+        try bus.export(Sleep1Export(sleep), at: RepriseObjects.ownPath)
+        announcer.watch(Sound1Export.interface, at: RepriseObjects.ownPath, names: Sound1Export.announcedProperties) { try? sound.value(of: $0) }
+        announcer.watch(Chapters1Export.interface, at: RepriseObjects.ownPath, names: Chapters1Export.announcedProperties) {
             try? chapters.value(of: $0)
         }
         // A new timer is announced (its kind and serial decide), not the time left as it counts down.
-        announcer.watch(Sleep1Export.interface, at: MPRIS.repriseObjectPath, names: Sleep1Export.announcedProperties) { _ in
+        announcer.watch(Sleep1Export.interface, at: RepriseObjects.ownPath, names: Sleep1Export.announcedProperties) { _ in
             .string(sleep.announcementKey ?? "off")
         }
-        announcer.watch(Controls1Export.interface, at: MPRIS.repriseObjectPath, names: Controls1Export.announcedProperties) {
+        announcer.watch(Controls1Export.interface, at: RepriseObjects.ownPath, names: Controls1Export.announcedProperties) {
             [controlsInterface] in try? controlsInterface.value(of: $0)
         }
         player.observer = self
@@ -97,7 +97,7 @@ public final class DBusAdaptor: PlayerObserver {
                                          refreshPlaylists: { [mpris] in mpris.refreshPlaylists() }, player: player)
         interface.onUserAction = { [unowned self] in onUserAction?($0) }
         do {
-            try bus.export(Library1Export(interface), at: MPRIS.repriseObjectPath)
+            try bus.export(Library1Export(interface), at: RepriseObjects.ownPath)
         } catch {
             return log.warning("could not export the library: \(error)")
         }
@@ -134,7 +134,7 @@ public final class DBusAdaptor: PlayerObserver {
                 try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
             }
         }
-        announcer.watch(Library1Export.interface, at: MPRIS.repriseObjectPath, names: Library1Export.announcedProperties) {
+        announcer.watch(Library1Export.interface, at: RepriseObjects.ownPath, names: Library1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
         var lastOutline = library.outline
@@ -153,18 +153,18 @@ public final class DBusAdaptor: PlayerObserver {
     public func attachVideo(_ control: VideoControl) throws(DBusError) {
         mpris.attachWindow(control) { [unowned self] in announceVideo() }
         let video = VideoInterface(control: control, player: player) { [unowned self] in announceVideo() }
-        try bus.export(Video1Export(video), at: MPRIS.repriseObjectPath)
-        announcer.watch(Video1Export.interface, at: MPRIS.repriseObjectPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
+        try bus.export(Video1Export(video), at: RepriseObjects.ownPath)
+        announcer.watch(Video1Export.interface, at: RepriseObjects.ownPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
         followingPlayer.insert(Video1Export.interface)
         videoInterface = video
     }
 
     /// Offers the audio session through app.reprise.AudioSession1; the interface returned sends its signals.
     public func attachAudioSession(_ control: AudioSessionControl) throws(DBusError) -> AudioSessionInterface {
-        let interface = AudioSessionInterface(control: control, signals: AudioSession1Signals(bus: bus, path: MPRIS.repriseObjectPath),
+        let interface = AudioSessionInterface(control: control, signals: AudioSession1Signals(bus: bus, path: RepriseObjects.ownPath),
                                               log: log) { [unowned self] in announcer.announce([AudioSession1Export.interface]) }
-        try bus.export(AudioSession1Export(interface), at: MPRIS.repriseObjectPath)
-        announcer.watch(AudioSession1Export.interface, at: MPRIS.repriseObjectPath, names: AudioSession1Export.announcedProperties) {
+        try bus.export(AudioSession1Export(interface), at: RepriseObjects.ownPath)
+        announcer.watch(AudioSession1Export.interface, at: RepriseObjects.ownPath, names: AudioSession1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
         return interface

@@ -1,3 +1,4 @@
+import BusInterfaces
 import MPRIS
 import RepriseCore
 import SDBus
@@ -44,7 +45,7 @@ final class PlayerWatcher: ServiceComponent {
             if !new.isEmpty { learn(name, owner: new) }
         })
         matches.append(try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-                         + "path='\(MPRIS.objectPath)',arg0='\(MPRIS.playerInterface)'") { [unowned self] message in
+                         + "path='\(RepriseObjects.mprisPath)',arg0='\(MPRIS.playerInterface)'") { [unowned self] message in
             guard message.arguments.count >= 2, let status = message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue
             else { return }
             for name in namesByOwner[message.sender] ?? [] { update(name) { $0.playing = status == "Playing"; $0.found = false } }
@@ -67,7 +68,7 @@ final class PlayerWatcher: ServiceComponent {
 
     private func send(_ member: String, to name: String) {
         log.info("asking \(name) to \(member.lowercased())")
-        try? bus.send(destination: name, path: MPRIS.objectPath, interface: MPRIS.playerInterface, member: member)
+        try? bus.send(destination: name, path: RepriseObjects.mprisPath, interface: MPRIS.playerInterface, member: member)
     }
 
     private func learn(_ name: String, owner: String, initially: Bool = false) {
@@ -79,7 +80,7 @@ final class PlayerWatcher: ServiceComponent {
             guard let self, case .success(let values) = result, case .uint32(let pid)? = values.first else { return }
             update(name, owner: owner) { $0.processID = Int32(bitPattern: pid) }
         }
-        bus.callAsync(destination: name, path: MPRIS.objectPath, interface: "org.freedesktop.DBus.Properties",
+        bus.callAsync(destination: name, path: RepriseObjects.mprisPath, interface: "org.freedesktop.DBus.Properties",
                       member: "Get", [.string(MPRIS.playerInterface), .string("PlaybackStatus")]) { [weak self] result in
             guard let self, case .success(let values) = result, let status = values.first?.unwrapped.stringValue else { return }
             update(name, owner: owner) {

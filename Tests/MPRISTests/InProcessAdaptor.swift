@@ -1,3 +1,4 @@
+import BusInterfaces
 import CoreTestDoubles
 import Foundation
 import MPRIS
@@ -17,10 +18,10 @@ final class InProcessAdaptor {
     private(set) var quits = 0
 
     /// The objects as a client sees them, for the generated proxies.
-    var client: LocalBus.Peer { bus.peer(objectPath: MPRIS.objectPath(for:)) }
+    var client: LocalBus.Peer { bus.peer(objectPath: RepriseObjects.path(for:)) }
 
-    static let root = MPRIS.objectPath
-    static let reprise = MPRIS.repriseObjectPath
+    static let root = RepriseObjects.mprisPath
+    static let reprise = RepriseObjects.ownPath
 
     init(tracks: Int = 3) throws {
         (player, engine, _) = makePlayer(tracks: tracks)

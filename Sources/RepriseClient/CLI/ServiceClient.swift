@@ -17,7 +17,7 @@ struct ServiceClient {
     static func connect(player: String?) throws -> ServiceClient {
         let bus: Bus
         do { bus = try Bus.session() } catch { throw CLIError("cannot reach the session bus: \(error)") }
-        let name = player.map { $0.hasPrefix(MPRIS.busNamePrefix) ? $0 : MPRIS.busNamePrefix + $0 } ?? MPRIS.repriseBusName
+        let name = player.map { $0.hasPrefix(MPRIS.busNamePrefix) ? $0 : MPRIS.busNamePrefix + $0 } ?? RepriseObjects.busName
         return ServiceClient(bus: bus, destination: name)
     }
 
@@ -30,7 +30,7 @@ struct ServiceClient {
     /// Fails with a clear message (exit status 1) when nothing owns the name.
     func requireRunning() throws {
         guard isRunning else {
-            throw CLIError(destination == MPRIS.repriseBusName
+            throw CLIError(destination == RepriseObjects.busName
                            ? "Reprise is not running (start it with: reprise FILE…)"
                            : "no player named \(destination) is running")
         }
@@ -69,19 +69,19 @@ struct ServiceClient {
 extension ServiceClient: DBusCalling {
     // Each interface is on its object: the MPRIS ones on the MPRIS object, Reprise's own on Reprise's.
     func call(interface: String, member: String, _ arguments: [DBusValue]) throws(DBusError) -> [DBusValue] {
-        try bus.call(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, member: member, arguments)
+        try bus.call(destination: destination, path: RepriseObjects.path(for: interface), interface: interface, member: member, arguments)
     }
 
     func property(interface: String, _ name: String) throws(DBusError) -> DBusValue {
-        try bus.getProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: name)
+        try bus.getProperty(destination: destination, path: RepriseObjects.path(for: interface), interface: interface, name: name)
     }
 
     func setProperty(interface: String, _ name: String, _ value: DBusValue) throws(DBusError) {
-        try bus.setProperty(destination: destination, path: MPRIS.objectPath(for: interface), interface: interface, name: name, value)
+        try bus.setProperty(destination: destination, path: RepriseObjects.path(for: interface), interface: interface, name: name, value)
     }
 
     func allProperties(interface: String) throws(DBusError) -> [String: DBusValue] {
-        let reply = try bus.call(destination: destination, path: MPRIS.objectPath(for: interface), interface: "org.freedesktop.DBus.Properties",
+        let reply = try bus.call(destination: destination, path: RepriseObjects.path(for: interface), interface: "org.freedesktop.DBus.Properties",
                                  member: "GetAll", [.string(interface)])
         guard let values = reply.first?.dictionary else { throw .failed("a GetAll reply that is not a{sv}") }
         return values

@@ -64,7 +64,7 @@ final class NowPlayingView {
     // MARK: Following the player
 
     private func subscribe() throws {
-        let sender = "sender='\(client.destination)',path='\(MPRIS.objectPath)'"
+        let sender = "sender='\(client.destination)',path='\(RepriseObjects.mprisPath)'"
         // PropertiesChanged from both objects: the MPRIS one and Reprise's own (Controls1).
         try client.bus.addMatch("type='signal',sender='\(client.destination)',interface='org.freedesktop.DBus.Properties',"
                                 + "member='PropertiesChanged'") {

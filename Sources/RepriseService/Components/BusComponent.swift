@@ -1,3 +1,4 @@
+import BusInterfaces
 import Glibc
 import LoopKit
 import MPRIS
@@ -24,7 +25,7 @@ final class BusComponent: ServiceComponent {
     }
 
     /// Only the instance that owns the plain name keeps the saved state.
-    var ownsPlainName: Bool { ownedName == MPRIS.repriseBusName }
+    var ownsPlainName: Bool { ownedName == RepriseObjects.busName }
 
     func start() throws {
         ownedName = try Self.claimName(on: bus)
@@ -49,8 +50,8 @@ final class BusComponent: ServiceComponent {
 
     /// Owns the plain name, or the per-process instance name when another player holds it.
     private static func claimName(on bus: Bus) throws(DBusError) -> String {
-        if try bus.requestName(MPRIS.repriseBusName) { return MPRIS.repriseBusName }
-        let instance = MPRIS.repriseBusName + ".instance\(getpid())"
+        if try bus.requestName(RepriseObjects.busName) { return RepriseObjects.busName }
+        let instance = RepriseObjects.busName + ".instance\(getpid())"
         guard try bus.requestName(instance) else { throw DBusError.failed("\(instance) is taken") }
         return instance
     }
