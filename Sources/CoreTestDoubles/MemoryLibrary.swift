@@ -26,7 +26,7 @@ public final class MemoryLibrary: LibraryAccess {
             outline.add(artist: track.albumBy, album: track.album, genre: track.genre, count: 1)
         }
         var folders: [String: Int] = [:]
-        for track in tracks where track.available { folders[String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)]), default: 0] += 1 }
+        for track in tracks where track.available { folders[track.path.folder.escaped, default: 0] += 1 }
         for (folder, count) in folders.sorted(by: { $0.key < $1.key }) { outline.addFolder(folder, tracks: count) }
         self.outline = outline
         status.counts.tracks = tracks.count
@@ -74,7 +74,7 @@ public final class MemoryLibrary: LibraryAccess {
 
     public func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {
         then((playlistEntries[playlist.path] ?? []).map { uri in
-            PlaylistEntry(uri: uri, track: tracks.first { MediaURI.file(path: $0.path) == uri })
+            PlaylistEntry(uri: uri, track: tracks.first { $0.path.uri == uri })
         })
     }
 
@@ -87,7 +87,7 @@ public final class MemoryLibrary: LibraryAccess {
         case .album(let title): return track.available && same(track.album, title)
         case .albumBy(let title, let artist): return track.available && same(track.album, title) && same(track.albumBy, artist)
         case .genre(let genre): return track.available && same(track.genre, genre)
-        case .folder(let folder): return track.available && track.path.hasPrefix(folder + "/")
+        case .folder(let folder): return track.available && track.path.isInside(folder) && track.path != folder
         case .search(let query): return track.available && query.matches(track.displayTitle)
         case .track(let path): return track.path == path
         case .trackID(let id): return track.id == id

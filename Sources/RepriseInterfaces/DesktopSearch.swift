@@ -36,7 +36,7 @@ struct SearchResult: Sendable, Equatable {
                          icon: $0.cover ?? "media-optical")
         }
         let tracks = results.tracks.map {
-            SearchResult(kind: .track, value: $0.path, name: $0.displayTitle,
+            SearchResult(kind: .track, value: $0.path.escaped, name: $0.displayTitle,
                          description: [$0.artist, $0.album].compactMap { $0 }.joined(separator: " — "), icon: $0.cover ?? "audio-x-generic")
         }
         return Array((artists + albums + tracks).prefix(limit))
@@ -87,12 +87,12 @@ final class DesktopSearch {
         }
         let selector: LibrarySelector
         switch kind {
-        case .track: selector = .track(path: value)
+        case .track: selector = .track(path: FilePath(escaped: value))
         case .artist: selector = .artist(value)
         case .album:
             guard let album = LibraryAlbum.parse(key: value) else { return then(.invalidArgs("no such result")) }
             selector = .albumBy(title: album.title, artist: album.artist)
         }
-        library.tracks(selector) { play($0.map { MediaURI.file(path: $0.path) }) }
+        library.tracks(selector) { play($0.map(\.path.uri)) }
     }
 }

@@ -36,7 +36,7 @@ final class LibraryInterface: Library1Handler {
             found = { [library] then in library.entries(of: playlist) { then($0.map(\.uri)) } }
         } else {
             let selector = try Self.selector(kind: kind, value: value)
-            found = { [library] then in library.tracks(selector) { then($0.map { MediaURI.file(path: $0.path) }) } }
+            found = { [library] then in library.tracks(selector) { then($0.map(\.path.uri)) } }
         }
         found { [player, onUserAction] uris in
             guard !uris.isEmpty else {
@@ -77,7 +77,7 @@ final class LibraryInterface: Library1Handler {
         let selector: LibrarySelector
         if kind == "folder" {
             guard value.hasPrefix("/"), value.utf8.count <= 4096 else { throw .invalidArgs("a folder is an absolute path") }
-            selector = .folder(value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value)
+            selector = .folder(FilePath(escaped: value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value))
         } else {
             selector = try Self.selector(kind: kind, value: value)
         }
@@ -115,7 +115,7 @@ final class LibraryInterface: Library1Handler {
 
     static func encode(_ tracks: [LibraryTrack]) -> DBusValue {
         .array(elementSignature: "(ssssx)", tracks.map {
-            .structure([.string(MediaURI.file(path: $0.path)), .string($0.displayTitle), .string($0.artist ?? ""),
+            .structure([.string($0.path.uri), .string($0.displayTitle), .string($0.artist ?? ""),
                         .string($0.album ?? ""), .int64($0.lengthMicroseconds ?? 0)])
         })
     }

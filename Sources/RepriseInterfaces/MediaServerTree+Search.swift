@@ -28,7 +28,7 @@ extension MediaServerTree {
             guard let album = LibraryAlbum.parse(key: key) else { return then([]) }
             (selector, inContainer) = (.albumBy(title: album.title, artist: album.artist), true)
         case .genre(let genre): (selector, inContainer) = (.genre(genre), true)
-        case .folder(let folder): selector = .folder(folder)
+        case .folder(let folder): selector = .folder(FilePath(escaped: folder))
         case .playlists: return finish([])
         case .playlist(let playlist):
             return library.entries(of: playlist) { [weak self] entries in
@@ -49,9 +49,8 @@ extension MediaServerTree {
             let inAlbum = tracks.filter { albumOfArtist == nil || "\($0.albumBy ?? "")\u{0}\($0.album ?? "")" == albumOfArtist }
             finish(inAlbum.map { track in
                 // In a container of tracks, under it; elsewhere under the track's folder (a container every track has).
-                let folder = String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)])
-                let parent = inContainer ? path : Self.root + "/Folders/" + Self.encode(folder)
-                return remember(PlaylistEntry(uri: MediaURI.file(path: track.path), track: track), at: parent + "/" + Self.itemElement(track))
+                let parent = inContainer ? path : Self.root + "/Folders/" + Self.encode(track.path.folder.escaped)
+                return remember(PlaylistEntry(uri: track.path.uri, track: track), at: parent + "/" + Self.itemElement(track))
             })
         }
     }

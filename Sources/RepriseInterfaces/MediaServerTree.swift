@@ -62,7 +62,7 @@ final class MediaServerTree {
 
     /// A library track's own element in an item path: "t" and its index id, valid across restarts while the track
     /// is indexed. (A playlist's entries are named by their place: "_" and the hex of the number.)
-    static func itemElement(_ track: LibraryTrack) -> String { track.id.map { "t\($0)" } ?? encode(track.path) }
+    static func itemElement(_ track: LibraryTrack) -> String { track.id.map { "t\($0)" } ?? encode(track.path.escaped) }
 
     func node(at path: String) -> Node? {
         guard path == Self.root || path.hasPrefix(Self.root + "/") else { return nil }
@@ -219,7 +219,7 @@ final class MediaServerTree {
         library.tracks(selector) { [weak self] tracks in
             guard let self else { return then([]) }
             then(page(childContainers + tracks.filter(keep).map {
-                remember(PlaylistEntry(uri: MediaURI.file(path: $0.path), track: $0), at: path + "/" + Self.itemElement($0))
+                remember(PlaylistEntry(uri: $0.path.uri, track: $0), at: path + "/" + Self.itemElement($0))
             }))
         }
     }
@@ -233,7 +233,7 @@ final class MediaServerTree {
             guard let album = LibraryAlbum.parse(key: key) else { return nil }
             return (.albumBy(title: album.title, artist: album.artist), { $0.album == album.title && $0.albumBy == album.artist })
         case .genre(let genre): return (.genre(genre), { _ in true })
-        case .folder(let folder): return (.folder(folder), { String($0.path[..<($0.path.lastIndex(of: "/") ?? $0.path.endIndex)]) == folder })
+        case .folder(let folder): return (.folder(FilePath(escaped: folder)), { $0.path.folder.escaped == folder })
         default: return nil
         }
     }
@@ -264,7 +264,7 @@ final class MediaServerTree {
         }
         library.tracks(.trackID(id)) { [weak self] tracks in
             guard let self, let track = tracks.first, keep(track) else { return then(false) }
-            _ = remember(PlaylistEntry(uri: MediaURI.file(path: track.path), track: track), at: path)
+            _ = remember(PlaylistEntry(uri: track.path.uri, track: track), at: path)
             then(true)
         }
     }

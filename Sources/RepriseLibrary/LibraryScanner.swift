@@ -129,7 +129,7 @@ public final class LibraryScanner {
     private func read(_ path: String) -> LibraryTrack? {
         if discoverer == nil { discoverer = Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) }
         guard let file = OpenedRegularFile(path: path) else { return nil }
-        var track = LibraryTrack(path: path)
+        var track = LibraryTrack(path: FilePath(escaped: path))
         let discovered = discoverer?.discoverNow(MediaURI.file(path: file.procPath))
         file.close()
         guard let media = discovered, media.error == nil else { return track }

@@ -99,7 +99,7 @@ public final class LibraryStore {
 
     /// Adds or replaces the row of `track` (found under `root`, with the file's size and modification time).
     public func store(_ track: LibraryTrack, root: String, size: Int64, modified: Int64) throws(SQLiteError) {
-        let folder = String(track.path[..<(track.path.lastIndex(of: "/") ?? track.path.endIndex)])
+        let folder = track.path.folder.escaped
         let statement = try database.prepare("""
             INSERT INTO tracks(path, folder, root, size, modified, title, artist, album, album_artist, genre, year, disc,
                                track, length, cover, available)
@@ -110,7 +110,7 @@ public final class LibraryStore {
             """)
         func text(_ value: String?) -> Statement.Value { value.map { .text($0) } ?? .null }
         func number(_ value: Int?) -> Statement.Value { value.map { .integer(Int64($0)) } ?? .null }
-        try statement.run([.text(track.path), .text(folder), .text(root), .integer(size), .integer(modified),
+        try statement.run([.text(track.path.escaped), .text(folder), .text(root), .integer(size), .integer(modified),
                            text(track.title), text(track.artist), text(track.album), text(track.albumArtist),
                            text(track.genre), number(track.year), number(track.disc), number(track.track),
                            track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover)])
@@ -155,7 +155,7 @@ public final class LibraryStore {
         var result: [LibraryTrack] = []
         while try statement.step() {
             guard let path = statement.text(0) else { continue }
-            result.append(LibraryTrack(path: path, title: statement.text(1), artist: statement.text(2), album: statement.text(3),
+            result.append(LibraryTrack(path: FilePath(escaped: path), title: statement.text(1), artist: statement.text(2), album: statement.text(3),
                                        albumArtist: statement.text(4), genre: statement.text(5), year: statement.int(6).map(Int.init),
                                        disc: statement.int(7).map(Int.init), track: statement.int(8).map(Int.init),
                                        lengthMicroseconds: statement.int(9), cover: statement.text(10), available: statement.int(11) == 1,
@@ -200,11 +200,11 @@ public final class LibraryStore {
             (condition, value, second) = ("album = ?1 COLLATE NOCASE AND coalesce(album_artist, artist) = ?2 COLLATE NOCASE", title, .text(artist))
         case .albumBy(let title, nil):
             (condition, value) = ("album = ?1 COLLATE NOCASE AND coalesce(album_artist, artist) IS NULL", title)
-        case .track(let path): (condition, value) = ("path = ?1", path)
+        case .track(let path): (condition, value) = ("path = ?1", path.escaped)
         case .trackID(let id): (condition, value) = ("id = CAST(?1 AS INTEGER)", String(id))
         case .genre(let name): (condition, value) = ("genre = ?1 COLLATE NOCASE", name)
         // Not LIKE: a folder's name may hold % or _.
-        case .folder(let path): (condition, value) = ("(folder = ?1 OR substr(folder, 1, length(?1) + 1) = ?1 || '/')", path)
+        case .folder(let path): (condition, value) = ("(folder = ?1 OR substr(folder, 1, length(?1) + 1) = ?1 || '/')", path.escaped)
         case .all: (condition, value) = ("?1 = ?1", "")
         case .search(let query):
             return try search(query, limit: 5000).sorted(by: LibraryTrack.playOrder)

@@ -13,9 +13,9 @@ import Testing
     static func withLibrary() throws -> (InProcessAdaptor, MemoryLibrary) {
         let adaptor = try InProcessAdaptor(tracks: 0)
         let tracks = [
-            LibraryTrack(path: try adaptor.file("Music/Blue/1.ogg"), title: "Morning", artist: "Ana", album: "Blue", genre: "Jazz"),
-            LibraryTrack(path: try adaptor.file("Music/Blue/2.ogg"), title: "Noon", artist: "Ana", album: "Blue", genre: "Jazz"),
-            LibraryTrack(path: try adaptor.file("Music/Red/1.ogg"), title: "Evening", artist: "Bo", album: "Red", genre: "Folk"),
+            LibraryTrack(path: FilePath(escaped: try adaptor.file("Music/Blue/1.ogg")), title: "Morning", artist: "Ana", album: "Blue", genre: "Jazz"),
+            LibraryTrack(path: FilePath(escaped: try adaptor.file("Music/Blue/2.ogg")), title: "Noon", artist: "Ana", album: "Blue", genre: "Jazz"),
+            LibraryTrack(path: FilePath(escaped: try adaptor.file("Music/Red/1.ogg")), title: "Evening", artist: "Bo", album: "Red", genre: "Folk"),
         ].enumerated().map { index, track in
             var track = track
             track.track = index + 1

@@ -24,3 +24,18 @@ import Testing
         #expect(RawPath.string(fromBytes: Array("Beyoncé".utf8)) == "Beyoncé")
     }
 }
+
+/// The library's path type: bytes in, the same bytes out; its folder, URI and display form.
+@Suite struct FilePathTests {
+    @Test func aLatin1PathKeepsItsBytes() {
+        let bytes: [UInt8] = Array("/m/".utf8) + [0xC9] + Array("t".utf8) + [0xE9] + Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8)
+        let path = FilePath(bytes: bytes)
+        #expect(path.bytes == bytes)
+        #expect(FilePath(escaped: path.escaped) == path)
+        #expect(path.uri == "file:///m/%C9t%E9/caf%E9.ogg")
+        #expect(path.displayed == "/m/\u{FFFD}t\u{FFFD}/caf\u{FFFD}.ogg")
+        #expect(path.folder == FilePath(bytes: Array("/m/".utf8) + [0xC9] + Array("t".utf8) + [0xE9]))
+        #expect(path.isInside("/m") && path.isInside(path.folder) && !path.isInside("/m/É"))
+        #expect(FilePath("/a.ogg").folder == "/" && FilePath("/m2/x").isInside("/m") == false)
+    }
+}

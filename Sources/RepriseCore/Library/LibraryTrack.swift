@@ -1,6 +1,6 @@
 /// One indexed music file, as the library knows it.
 public struct LibraryTrack: Sendable, Equatable {
-    public var path: String
+    public var path: FilePath
     public var title: String?
     public var artist: String?
     public var album: String?
@@ -17,7 +17,7 @@ public struct LibraryTrack: Sendable, Equatable {
     /// The index's id of the row: stable while the file is indexed (across restarts); nil when not from the index.
     public var id: Int64?
 
-    public init(path: String, title: String? = nil, artist: String? = nil, album: String? = nil, albumArtist: String? = nil,
+    public init(path: FilePath, title: String? = nil, artist: String? = nil, album: String? = nil, albumArtist: String? = nil,
                 genre: String? = nil, year: Int? = nil, disc: Int? = nil, track: Int? = nil, lengthMicroseconds: Int64? = nil,
                 cover: String? = nil, available: Bool = true, id: Int64? = nil) {
         self.path = path
@@ -39,7 +39,7 @@ public struct LibraryTrack: Sendable, Equatable {
     public var albumBy: String? { albumArtist ?? artist }
 
     /// The title shown: the tag, else the file name without its extension.
-    public var displayTitle: String { title ?? TrackInfo.fallbackTitle(for: MediaURI.file(path: path)) }
+    public var displayTitle: String { title ?? TrackInfo.fallbackTitle(for: path.uri) }
 
     /// Album, disc, track and path order: how a selection plays.
     public static func playOrder(_ a: LibraryTrack, _ b: LibraryTrack) -> Bool {
@@ -106,12 +106,12 @@ public struct LibraryAlbum: Sendable, Equatable {
 
 /// What `reprise play --artist/--album/--genre` and the browse tree pick from the library.
 public enum LibrarySelector: Sendable, Equatable {
-    case artist(String), album(String), genre(String), folder(String), search(LibraryQuery)
+    case artist(String), album(String), genre(String), folder(FilePath), search(LibraryQuery)
     /// One album: its title and who it is by (album artist, else artist; nil: nobody), names compared without case.
     /// Two artists' albums of one title are two albums.
     case albumBy(title: String, artist: String?)
     /// The track indexed at this path (nothing when the index has no such row).
-    case track(path: String)
+    case track(path: FilePath)
     /// The track of this index id (``LibraryTrack/id``), available or not.
     case trackID(Int64)
     /// Every available track.

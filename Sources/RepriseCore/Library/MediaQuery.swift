@@ -220,8 +220,8 @@ extension LibraryTrack {
     /// The MediaServer2 item properties of this track that a ``MediaQuery`` can test.
     public var mediaProperties: [String: MediaQuery.Value] {
         var properties: [String: MediaQuery.Value] = [
-            "DisplayName": .text(displayTitle), "Type": .text("music"), "MIMEType": .text(Self.mimeType(path)),
-            "URLs": .texts([MediaURI.file(path: path)]), "upnp:class": .text(MediaQuery.musicTrackClass),
+            "DisplayName": .text(displayTitle), "Type": .text("music"), "MIMEType": .text(Self.mimeType(path.escaped)),
+            "URLs": .texts([path.uri]), "upnp:class": .text(MediaQuery.musicTrackClass),
         ]
         if let artist { properties["Artist"] = .text(artist) }
         if let album { properties["Album"] = .text(album) }
