@@ -5,6 +5,7 @@
 public enum RepriseObjects {
     /// Reprise's name (another instance takes `.instance<PID>` after it).
     public static let busName = "org.mpris.MediaPlayer2.reprise"
+    /// The MPRIS object: the spec's path, the same on every MPRIS player (the other players are called there too).
     public static let mprisPath = "/org/mpris/MediaPlayer2"
     public static let ownPath = "/app/reprise/Reprise"
     public static let searchProviderPath = "/app/reprise/SearchProvider"

@@ -70,26 +70,4 @@ public enum Service {
         }
         return settings
     }
-
-    /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.
-    static func playlistLibrary(_ fileSystem: FileSystem) -> PlaylistLibrary {
-        PlaylistLibrary(directories: [musicDirectory(fileSystem) + "/Playlists", XDGDirectories.dataHome + "/reprise/playlists"],
-                        fileSystem: fileSystem)
-    }
-
-    /// The user's music folder (`$XDG_MUSIC_DIR`, else `user-dirs.dirs`, else ~/Music).
-    private static func musicDirectory(_ fileSystem: FileSystem) -> String {
-        let userDirs = fileSystem.contents(of: XDGDirectories.configHome + "/user-dirs.dirs", limit: 1 << 16)
-        return XDGDirectories.variable("XDG_MUSIC_DIR")
-            ?? UserDirectories.musicDirectory(userDirs: userDirs.map { String(decoding: $0, as: UTF8.self) }, home: XDGDirectories.home)
-    }
-
-    /// The library over the configured music folders (`~` expanded), or the user's music folder.
-    static func library(_ settings: AudioSettings, fileSystem: FileSystem, loop: EventLoop, art: ArtCache, log: Log) -> LibraryService? {
-        let folders = (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
-            folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
-        }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art,
-                              fileSystem: fileSystem, loop: loop, log: log)
-    }
 }

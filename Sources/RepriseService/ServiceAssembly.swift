@@ -65,7 +65,7 @@ final class ServiceAssembly {
             let identity = DBusAdaptor.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
                 SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
             })
-            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: Service.playlistLibrary(fileSystem),
+            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: Self.playlistLibrary(fileSystem),
                                       identity: identity, log: log) { stop("Quit", 0) }
             busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
             watcher = PlayerWatcher(bus: bus, log: log)
@@ -82,7 +82,7 @@ final class ServiceAssembly {
         let saver = StateSaver(store: store, player: player, loop: loop, log: log, keepsState: { busComponent.ownsPlainName },
                                dirtyAtStart: media != nil)
         let art = ArtCache.standard()
-        let library = Service.library(settings, fileSystem: fileSystem, loop: loop, art: art, log: log)
+        let library = Self.library(settings, fileSystem: fileSystem, loop: loop, art: art, log: log)
         if let library { adaptor.attachLibrary(library) }
         let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log)
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
@@ -111,4 +111,26 @@ final class ServiceAssembly {
 
     /// After every component started: the audio session looks at the player once.
     func didStart() { audio.playerChanged() }
+
+    /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.
+    private static func playlistLibrary(_ fileSystem: FileSystem) -> PlaylistLibrary {
+        PlaylistLibrary(directories: [musicDirectory(fileSystem) + "/Playlists", XDGDirectories.dataHome + "/reprise/playlists"],
+                        fileSystem: fileSystem)
+    }
+
+    /// The user's music folder (`$XDG_MUSIC_DIR`, else `user-dirs.dirs`, else ~/Music).
+    private static func musicDirectory(_ fileSystem: FileSystem) -> String {
+        let userDirs = fileSystem.contents(of: XDGDirectories.configHome + "/user-dirs.dirs", limit: 1 << 16)
+        return XDGDirectories.variable("XDG_MUSIC_DIR")
+            ?? UserDirectories.musicDirectory(userDirs: userDirs.map { String(decoding: $0, as: UTF8.self) }, home: XDGDirectories.home)
+    }
+
+    /// The library over the configured music folders (`~` expanded), or the user's music folder.
+    private static func library(_ settings: AudioSettings, fileSystem: FileSystem, loop: EventLoop, art: ArtCache, log: Log) -> LibraryService? {
+        let folders = (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
+            folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
+        }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art,
+                              fileSystem: fileSystem, loop: loop, log: log)
+    }
 }
