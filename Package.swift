@@ -27,6 +27,11 @@ let package = Package(
                        providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover.
+        .target(name: "CTagLibShim", dependencies: ["CTagLib"]),
+        /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
+        .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"]),
         // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib alone.
         .target(name: "CSDBusShims", dependencies: ["CSystemd"]),
         .target(name: "CGStreamerShims", dependencies: ["CGStreamer"],
@@ -40,7 +45,7 @@ let package = Package(
         /// A thin wrapper over SQLite: a connection, prepared statements, transactions.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         /// The music library: its SQLite index and the scanner that fills it (used on a worker thread).
-        .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit"]),
+        .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit", "TagLibKit"]),
         .target(name: "RepriseCore"),
         .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
         // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
@@ -85,6 +90,8 @@ let package = Package(
         .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "CoreTestDoubles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "PosixFiles", "CoreTestDoubles"]),
         .target(name: "TestSupport"),
+        /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.
+        .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "RepriseCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

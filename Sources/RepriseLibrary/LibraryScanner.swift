@@ -1,19 +1,19 @@
 import Glibc
+import Synchronization
 import GStreamerKit
 import PosixFiles
 import RepriseCore
 
 /// Brings the store up to date with the music folders: walks each root (without following links out of it),
-/// reads the tags of files that are new or whose size or modification time changed (GStreamer's discoverer,
-/// synchronously, on this worker thread), forgets files that are gone, and marks a root that is not there (a
+/// reads the tags of files that are new or whose size or modification time changed (``TrackFileReader``: TagLib,
+/// GStreamer's discoverer where TagLib cannot), forgets files that are gone, and marks a root that is not there (a
 /// removed disk) unavailable rather than forgetting it. Runs on the library's worker thread.
 public final class LibraryScanner {
     /// Audio files the library indexes (video is left to folders and playlists).
     public static let extensions = MediaLocation.mediaExtensions.subtracting(MediaLocation.videoExtensions).union(["m4b"])
 
     private let store: LibraryStore
-    private let art: (([UInt8], String) -> String?)?
-    private var discoverer: Discoverer?
+    private let reader: TrackFileReader
 
     /// Progress of the pass under way.
     public struct Progress: Sendable, Equatable {
@@ -27,10 +27,16 @@ public final class LibraryScanner {
     /// - Parameter art: stores an embedded picture (bytes, media type) and returns its path.
     public init(store: LibraryStore, art: (([UInt8], String) -> String?)?) {
         self.store = store
-        self.art = art
+        reader = TrackFileReader(art: art)
     }
 
-    /// One pass over `roots`; `report` is told the progress now and then (on this thread).
+    /// Files written to the index in one transaction.
+    static let batchSize = 512
+
+    /// One pass over `roots`; `report` is told the progress now and then (on this thread). Per root, a pipeline of
+    /// three threads: one walks the folders (no links followed, hidden entries skipped) and lists the files new or
+    /// changed since the index saw them (size, modification time); one reads their tags (TrackFileReader); this one
+    /// writes them to the index in transactions of ``batchSize``, then forgets the files that are gone.
     public func scan(roots: [String], report: (Progress) -> Void) throws {
         try store.keepOnly(roots: roots)
         var progress = Progress()
@@ -41,47 +47,149 @@ public final class LibraryScanner {
                 continue
             }
             try store.setAvailable(true, root: root)
-            var known = try store.fileStates(root: root)
-            var found: [(path: String, size: Int64, modified: Int64)] = []
-            walk(root, depth: 0) { path, size, modified in found.append((path, size, modified)) }
-            progress.total += found.count
-            report(progress)
-            var pending: [(LibraryTrack, Int64, Int64)] = []
-            func flush() throws {
-                guard !pending.isEmpty else { return }
-                let batch = pending
-                pending.removeAll()
-                try store.batch { for (track, size, modified) in batch { try store.store(track, root: root, size: size, modified: modified) } }
-            }
-            for file in found {
-                progress.seen += 1
-                let previous = known.removeValue(forKey: file.path)
-                if let previous, previous.size == file.size, previous.modified == file.modified, previous.available { continue }
-                guard let track = read(file.path) else { // no longer a regular file: forgotten with the files gone
-                    if let previous { known[file.path] = previous }
-                    continue
-                }
-                pending.append((track, file.size, file.modified))
-                progress.read += 1
-                if pending.count >= 100 || progress.read % 20 == 0 { report(progress) }
-                if pending.count >= 100 {
-                    try flush()
-                    report(progress)
-                }
-            }
-            try flush()
-            try store.batch { for path in known.keys { try store.remove(path: path) } }
-            progress.removed += known.count
-            report(progress)
+            try scan(root: root, known: store.fileStates(root: root), progress: &progress, report: report)
         }
         report(progress)
+    }
+
+    /// What the walker hands the reader, and the reader the writer.
+    private enum Walked: Sendable {
+        /// Files to read.
+        case files([FoundFile])
+        /// The walk is over: the files the index knew that were not found.
+        case gone([String])
+    }
+
+    private enum Read: Sendable {
+        case tracks([(LibraryTrack, Int64, Int64)])
+        case gone([String])
+    }
+
+    /// Counts the pass's threads keep as they go, for its progress: files found by the walk, and files looked at
+    /// (unchanged, or read).
+    private final class Counters: Sendable {
+        let found = Atomic<Int>(0)
+        let looked = Atomic<Int>(0)
+    }
+
+    private struct FoundFile: Sendable {
+        var path: String
+        var size: Int64
+        var modified: Int64
+        var previous: LibraryStore.FileState?
+    }
+
+    private func scan(root: String, known: [String: LibraryStore.FileState], progress: inout Progress,
+                      report: (Progress) -> Void) throws {
+        let walked = ScanPipe<Walked>(capacity: 16), read = ScanPipe<Read>(capacity: 4), counters = Counters()
+        let reader = UncheckedReader(self.reader)
+        let walker = ScanThread { Self.walk(root, known: known, counters: counters, into: walked) }
+        let reading = walker == nil ? nil : ScanThread { Self.read(from: walked, with: reader.reader, counters: counters, into: read) }
+        defer { // on an error too: the pipes closed first, so neither thread waits for room, then both joined
+            walked.close()
+            read.close()
+            reading?.join()
+            walker?.join()
+        }
+        guard reading != nil else { throw ScanError.noThread }
+        let before = progress
+        while let message = read.receive() {
+            switch message {
+            case .tracks(let tracks):
+                try store.batch { for (track, size, modified) in tracks { try store.store(track, root: root, size: size, modified: modified) } }
+                progress.read += tracks.count
+            case .gone(let paths):
+                try store.batch { for path in paths { try store.remove(path: path) } }
+                progress.removed += paths.count
+            }
+            progress.total = before.total + counters.found.load(ordering: .relaxed)
+            progress.seen = before.seen + counters.looked.load(ordering: .relaxed)
+            report(progress)
+        }
+    }
+
+    /// Walks `root`, sending the files not in the index as it knew them, in batches; then what the index knew
+    /// that is no longer there.
+    private static func walk(_ root: String, known: [String: LibraryStore.FileState], counters: Counters,
+                             into pipe: ScanPipe<Walked>) {
+        var known = known, pending: [FoundFile] = [], open = true
+        walk(root, depth: 0) { path, size, modified in
+            guard open else { return }
+            counters.found.add(1, ordering: .relaxed)
+            let previous = known.removeValue(forKey: path)
+            if let previous, previous.size == size, previous.modified == modified, previous.available {
+                counters.looked.add(1, ordering: .relaxed)
+                return
+            }
+            pending.append(FoundFile(path: path, size: size, modified: modified, previous: previous))
+            if pending.count >= 64 {
+                open = pipe.send(.files(pending))
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        if open, !pending.isEmpty { open = pipe.send(.files(pending)) }
+        if open { pipe.send(.gone(Array(known.keys))) }
+        pipe.close()
+    }
+
+    /// Reads the tags of every file the walker sends, handing them to the writer in batches of ``batchSize`` (or
+    /// what it has every ¼ s, so that progress shows). A file that is no longer a regular file is not indexed; if
+    /// the index knew it, it is forgotten with the files gone.
+    private static func read(from walked: ScanPipe<Walked>, with reader: TrackFileReader, counters: Counters,
+                             into pipe: ScanPipe<Read>) {
+        var batch: [(LibraryTrack, Int64, Int64)] = [], vanished: [String] = [], open = true
+        var lastSent = monotonicMilliseconds()
+        while open, let message = walked.receive() {
+            switch message {
+            case .files(let files):
+                for file in files where open {
+                    counters.looked.add(1, ordering: .relaxed)
+                    guard let track = reader.read(file.path, withFileTags: true) else {
+                        if file.previous != nil { vanished.append(file.path) }
+                        continue
+                    }
+                    var indexed = track.track
+                    indexed.lyrics = track.fileTags?.lyrics
+                    batch.append((indexed, file.size, file.modified))
+                    if batch.count >= batchSize || monotonicMilliseconds() - lastSent >= 250 {
+                        open = pipe.send(.tracks(batch))
+                        batch.removeAll(keepingCapacity: true)
+                        lastSent = monotonicMilliseconds()
+                    }
+                }
+            case .gone(let paths):
+                if open, !batch.isEmpty { open = pipe.send(.tracks(batch)) }
+                batch.removeAll()
+                if open { pipe.send(.gone(paths + vanished)) }
+            }
+        }
+        walked.close()
+        pipe.close()
+    }
+
+    private static func monotonicMilliseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+    }
+
+    enum ScanError: Error, CustomStringConvertible {
+        case noThread
+        var description: String { "no thread could be started for the pass" }
+    }
+
+    /// The reader, handed to the pass's reading thread: only that thread uses it while the pass runs, and the pass
+    /// joins the thread before it returns.
+    private struct UncheckedReader: @unchecked Sendable {
+        let reader: TrackFileReader
+        init(_ reader: TrackFileReader) { self.reader = reader }
     }
 
     /// Reads one file again (a change seen by inotify); forgets it when it is gone or no longer music.
     public func update(path: String, root: String) throws {
         var info = stat()
         guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, Self.isMusic(path),
-              let track = read(path) else {
+              let track = reader.read(path) else {
             return try store.remove(path: path)
         }
         try store.store(track, root: root, size: Int64(info.st_size), modified: Self.modified(info))
@@ -91,11 +199,11 @@ public final class LibraryScanner {
     public func scanFolder(_ folder: String, root: String) throws {
         let known = try store.fileStates(root: root)
         var found: [(String, Int64, Int64)] = []
-        walk(folder, depth: 0) { found.append(($0, $1, $2)) }
+        Self.walk(folder, depth: 0) { found.append(($0, $1, $2)) }
         try store.batch {
             for (path, size, modified) in found {
                 if let state = known[path], state.size == size, state.modified == modified, state.available { continue }
-                guard let track = read(path) else { continue }
+                guard let track = reader.read(path) else { continue }
                 try store.store(track, root: root, size: size, modified: modified)
             }
         }
@@ -109,7 +217,7 @@ public final class LibraryScanner {
     static func modified(_ info: stat) -> Int64 { Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) }
 
     /// Every music file under `directory` (regular files only; no links followed; hidden entries skipped).
-    private func walk(_ directory: String, depth: Int, _ visit: (String, Int64, Int64) -> Void) {
+    private static func walk(_ directory: String, depth: Int, _ visit: (String, Int64, Int64) -> Void) {
         guard depth < 32, let entries = PosixFileSystem().entries(of: directory) else { return }
         for name in entries.sorted() where !name.hasPrefix(".") {
             let path = directory + "/" + name
@@ -117,39 +225,9 @@ public final class LibraryScanner {
             guard RawPath.withCString(path, { lstat($0, &info) }) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR: walk(path, depth: depth + 1, visit)
-            case S_IFREG where Self.isMusic(path): visit(path, Int64(info.st_size), Self.modified(info))
+            case S_IFREG where isMusic(path): visit(path, Int64(info.st_size), modified(info))
             default: continue
             }
         }
-    }
-
-    /// The tags of one file (what cannot be read keeps its name as its title); nil when it is no longer a regular
-    /// file. The discoverer reads it through the descriptor opened here: a file replaced by a FIFO since the walk
-    /// would block GStreamer's open (and this worker) for good.
-    private func read(_ path: String) -> LibraryTrack? {
-        if discoverer == nil { discoverer = Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) }
-        guard let file = OpenedRegularFile(path: path) else { return nil }
-        var track = LibraryTrack(path: FilePath(escaped: path))
-        let discovered = discoverer?.discoverNow(MediaURI.file(path: file.procPath))
-        file.close()
-        guard let media = discovered, media.error == nil else { return track }
-        let tags = TrackTags(title: media.tags.title, artists: media.tags.artists, album: media.tags.album,
-                             albumArtists: media.tags.albumArtists, genres: media.tags.genres).sanitized()
-        track.title = tags.title
-        track.artist = tags.artists.isEmpty ? nil : tags.artists.joined(separator: ", ")
-        track.album = tags.album
-        track.albumArtist = tags.albumArtists.first
-        track.genre = tags.genres.first
-        track.year = media.tags.date.flatMap { Int($0.prefix(4)) }
-        track.disc = media.tags.discNumber
-        track.track = media.tags.trackNumber
-        track.lengthMicroseconds = media.durationNanoseconds.map { $0 / 1000 }
-        if let image = media.image, let art { track.cover = art(image.bytes, image.mediaType) }
-        if track.cover == nil {
-            let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-            track.cover = ["cover.jpg", "folder.jpg", "cover.png", "folder.png", "front.jpg"].lazy.map { folder + "/" + $0 }
-                .first { PosixFileSystem().kind(of: $0) == .regularFile }
-        }
-        return track
     }
 }

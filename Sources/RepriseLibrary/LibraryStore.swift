@@ -8,7 +8,7 @@ import SQLiteKit
 /// file that is not a database, is damaged, or comes from a newer Reprise is moved aside and rebuilt.
 /// Used on the library's worker thread only.
 public final class LibraryStore {
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
     let database: Database
     public let path: String
 
@@ -55,6 +55,7 @@ public final class LibraryStore {
             throw SQLiteError(code: 26, message: "schema \(version) is newer than this Reprise's \(schemaVersion)")
         }
         if version < 1 { try migrateToVersion1(database) }
+        if version < 2 { try migrateToVersion2(database) }
         _ = try database.prepare("SELECT count(*) FROM tracks").firstInt() // its own error: damaged, or busy
         return database
     }
@@ -92,6 +93,21 @@ public final class LibraryStore {
             """)
     }
 
+    /// Version 2: what TagLib reads in the same pass — lyrics and ReplayGain (or R128) gains and peaks. Files indexed
+    /// before get them at their next change (or a rebuild).
+    private static func migrateToVersion2(_ database: Database) throws(SQLiteError) {
+        try database.execute("""
+            BEGIN;
+            ALTER TABLE tracks ADD COLUMN lyrics TEXT;
+            ALTER TABLE tracks ADD COLUMN track_gain REAL;
+            ALTER TABLE tracks ADD COLUMN album_gain REAL;
+            ALTER TABLE tracks ADD COLUMN track_peak REAL;
+            ALTER TABLE tracks ADD COLUMN album_peak REAL;
+            PRAGMA user_version = 2;
+            COMMIT;
+            """)
+    }
+
     // MARK: Writing (the scanner)
 
     /// Runs `body` in one transaction.
@@ -100,21 +116,31 @@ public final class LibraryStore {
     /// Adds or replaces the row of `track` (found under `root`, with the file's size and modification time).
     public func store(_ track: LibraryTrack, root: String, size: Int64, modified: Int64) throws(SQLiteError) {
         let folder = track.path.folder.escaped
-        let statement = try database.prepare("""
-            INSERT INTO tracks(path, folder, root, size, modified, title, artist, album, album_artist, genre, year, disc,
-                               track, length, cover, available)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1)
-            ON CONFLICT(path) DO UPDATE SET folder = ?2, root = ?3, size = ?4, modified = ?5, title = ?6, artist = ?7,
-                album = ?8, album_artist = ?9, genre = ?10, year = ?11, disc = ?12, track = ?13, length = ?14,
-                cover = ?15, available = 1
-            """)
+        if storeStatement == nil {
+            storeStatement = try database.prepare("""
+                INSERT INTO tracks(path, folder, root, size, modified, title, artist, album, album_artist, genre, year, disc,
+                                   track, length, cover, available, lyrics, track_gain, album_gain, track_peak, album_peak)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1, ?16, ?17, ?18, ?19, ?20)
+                ON CONFLICT(path) DO UPDATE SET folder = ?2, root = ?3, size = ?4, modified = ?5, title = ?6, artist = ?7,
+                    album = ?8, album_artist = ?9, genre = ?10, year = ?11, disc = ?12, track = ?13, length = ?14,
+                    cover = ?15, available = 1, lyrics = ?16, track_gain = ?17, album_gain = ?18, track_peak = ?19,
+                    album_peak = ?20
+                """)
+        }
         func text(_ value: String?) -> Statement.Value { value.map { .text($0) } ?? .null }
         func number(_ value: Int?) -> Statement.Value { value.map { .integer(Int64($0)) } ?? .null }
-        try statement.run([.text(track.path.escaped), .text(folder), .text(root), .integer(size), .integer(modified),
-                           text(track.title), text(track.artist), text(track.album), text(track.albumArtist),
-                           text(track.genre), number(track.year), number(track.disc), number(track.track),
-                           track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover)])
+        func real(_ value: Double?) -> Statement.Value { value.map { .real($0) } ?? .null }
+        try storeStatement?.run([
+            .text(track.path.escaped), .text(folder), .text(root), .integer(size), .integer(modified),
+            text(track.title), text(track.artist), text(track.album), text(track.albumArtist),
+            text(track.genre), number(track.year), number(track.disc), number(track.track),
+            track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover), text(track.lyrics),
+            real(track.loudness.trackGain), real(track.loudness.albumGain), real(track.loudness.trackPeak),
+            real(track.loudness.albumPeak)])
     }
+
+    /// The insert, prepared once (a pass stores thousands of rows).
+    private var storeStatement: Statement?
 
     /// Forgets the file at `path`, or every file under the folder `path`.
     public func remove(path: String) throws(SQLiteError) {
@@ -149,17 +175,21 @@ public final class LibraryStore {
 
     // MARK: Reading
 
-    static let columns = "path, title, artist, album, album_artist, genre, year, disc, track, length, cover, available, id"
+    static let columns = "path, title, artist, album, album_artist, genre, year, disc, track, length, cover, available, id, "
+        + "track_gain, album_gain, track_peak, album_peak"
 
     private func tracks(_ statement: Statement) throws(SQLiteError) -> [LibraryTrack] {
         var result: [LibraryTrack] = []
         while try statement.step() {
             guard let path = statement.text(0) else { continue }
-            result.append(LibraryTrack(path: FilePath(escaped: path), title: statement.text(1), artist: statement.text(2), album: statement.text(3),
-                                       albumArtist: statement.text(4), genre: statement.text(5), year: statement.int(6).map(Int.init),
-                                       disc: statement.int(7).map(Int.init), track: statement.int(8).map(Int.init),
-                                       lengthMicroseconds: statement.int(9), cover: statement.text(10), available: statement.int(11) == 1,
-                                       id: statement.int(12)))
+            var track = LibraryTrack(path: FilePath(escaped: path), title: statement.text(1), artist: statement.text(2),
+                                     album: statement.text(3), albumArtist: statement.text(4), genre: statement.text(5),
+                                     year: statement.int(6).map(Int.init), disc: statement.int(7).map(Int.init),
+                                     track: statement.int(8).map(Int.init), lengthMicroseconds: statement.int(9),
+                                     cover: statement.text(10), available: statement.int(11) == 1, id: statement.int(12))
+            track.loudness = LoudnessTags(trackGain: statement.double(13), albumGain: statement.double(14),
+                                          trackPeak: statement.double(15), albumPeak: statement.double(16))
+            result.append(track)
         }
         return result
     }

@@ -127,9 +127,14 @@ import TestSupport
         defer { session.close() }
         let music = session.environment["HOME"]! + "/Music/Many"
         try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        // Matroska, which TagLib has no reader for: each file goes to GStreamer's discoverer, slow enough (a few ms
+        // a file) for the pass to be seen under way. (TagLib reads 3,000 WAV or FLAC files in a fraction of the
+        // half second between progress announcements.)
+        let template = session.environment["HOME"]! + "/tiny.mka"
+        try generateTone(at: template, seconds: 1, tags: "title=Tiny,artist=Crowd,album=Thousands",
+                         encoder: ["vorbisenc", "!", "matroskamux"])
         for index in 0..<3000 {
-            try taggedWAV(title: "Tiny \(index)", artist: "Crowd", album: "Thousands", genre: "test", track: index % 99 + 1)
-                .write(to: URL(fileURLWithPath: music + String(format: "/%04d.wav", index)))
+            link(template, music + String(format: "/%04d.mka", index))
         }
         try session.launch([])
         let tmux = try Tmux([repriseBinary, "library"], environment: session.environment)

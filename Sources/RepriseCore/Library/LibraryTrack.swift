@@ -16,6 +16,11 @@ public struct LibraryTrack: Sendable, Equatable {
     public var available: Bool
     /// The index's id of the row: stable while the file is indexed (across restarts); nil when not from the index.
     public var id: Int64?
+    /// Gains and peaks from the file's ReplayGain or R128 tags.
+    public var loudness = LoudnessTags()
+    /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
+    /// listings and searches leave them out (nil).
+    public var lyrics: String?
 
     public init(path: FilePath, title: String? = nil, artist: String? = nil, album: String? = nil, albumArtist: String? = nil,
                 genre: String? = nil, year: Int? = nil, disc: Int? = nil, track: Int? = nil, lengthMicroseconds: Int64? = nil,

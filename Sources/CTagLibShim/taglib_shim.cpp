@@ -1,0 +1,241 @@
+// The C interface over TagLib that Swift imports (TagLibKit): one call reads a file's property map, its audio
+// properties and its front cover from the headers — nothing is decoded. No C++ type or exception crosses it.
+#include "CTagLibShim.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <unistd.h>
+
+#include <aifffile.h>
+#include <apefile.h>
+#include <asffile.h>
+#include <attachedpictureframe.h>
+#include <flacfile.h>
+#include <id3v2tag.h>
+#include <mp4file.h>
+#include <mpcfile.h>
+#include <mpegfile.h>
+#include <oggflacfile.h>
+#include <opusfile.h>
+#include <speexfile.h>
+#include <tdebuglistener.h>
+#include <tfilestream.h>
+#include <tpropertymap.h>
+#include <trueaudiofile.h>
+#include <vorbisfile.h>
+#include <wavfile.h>
+#include <wavpackfile.h>
+#include <xiphcomment.h>
+
+namespace {
+
+using namespace TagLib;
+
+/// TagLib reports what it finds odd in a file on standard error; a hostile file must not fill the journal.
+class SilentListener : public DebugListener {
+public:
+    void printMessage(const String &) override {}
+};
+
+SilentListener silent;
+
+const AudioProperties::ReadStyle style = AudioProperties::Average;
+
+/// A TagLib file of the format `extension` names over `stream`, or nullptr (unknown extension, or not valid).
+std::unique_ptr<File> openAs(const std::string &extension, IOStream *stream) {
+    std::unique_ptr<File> file;
+    auto valid = [](std::unique_ptr<File> candidate) -> std::unique_ptr<File> {
+        return candidate && candidate->isValid() ? std::move(candidate) : nullptr;
+    };
+    if (extension == "mp3" || extension == "mp2")
+        return valid(std::make_unique<MPEG::File>(stream, ID3v2::FrameFactory::instance(), true, style));
+    if (extension == "flac")
+        return valid(std::make_unique<FLAC::File>(stream, ID3v2::FrameFactory::instance(), true, style));
+    if (extension == "ogg" || extension == "oga") {
+        // An Ogg file may carry Vorbis, Opus, FLAC or Speex: each reader is tried from the start of the stream.
+        if ((file = valid(std::make_unique<Ogg::Vorbis::File>(stream, true, style)))) return file;
+        stream->seek(0);
+        if ((file = valid(std::make_unique<Ogg::Opus::File>(stream, true, style)))) return file;
+        stream->seek(0);
+        if ((file = valid(std::make_unique<Ogg::FLAC::File>(stream, true, style)))) return file;
+        stream->seek(0);
+        return valid(std::make_unique<Ogg::Speex::File>(stream, true, style));
+    }
+    if (extension == "opus") return valid(std::make_unique<Ogg::Opus::File>(stream, true, style));
+    if (extension == "spx") return valid(std::make_unique<Ogg::Speex::File>(stream, true, style));
+    if (extension == "m4a" || extension == "m4b" || extension == "mp4")
+        return valid(std::make_unique<MP4::File>(stream, true, style));
+    if (extension == "wav") return valid(std::make_unique<RIFF::WAV::File>(stream, true, style));
+    if (extension == "aif" || extension == "aiff" || extension == "aifc")
+        return valid(std::make_unique<RIFF::AIFF::File>(stream, true, style));
+    if (extension == "ape") return valid(std::make_unique<APE::File>(stream, true, style));
+    if (extension == "wv") return valid(std::make_unique<WavPack::File>(stream, true, style));
+    if (extension == "mpc") return valid(std::make_unique<MPC::File>(stream, true, style));
+    if (extension == "tta") return valid(std::make_unique<TrueAudio::File>(stream, true, style));
+    if (extension == "wma" || extension == "asf") return valid(std::make_unique<ASF::File>(stream, true, style));
+    return nullptr;
+}
+
+bool knownExtension(const std::string &e) {
+    static const char *const known[] = {"mp3", "mp2", "flac", "ogg", "oga", "opus", "spx", "m4a", "m4b", "mp4", "wav",
+                                        "aif", "aiff", "aifc", "ape", "wv", "mpc", "tta", "wma", "asf"};
+    for (const char *k : known)
+        if (e == k) return true;
+    return false;
+}
+
+/// A picture found in the tags: its bytes and media type, and whether it is the front cover.
+struct Picture {
+    ByteVector data;
+    std::string type;
+    bool front = false;
+};
+
+void consider(Picture &best, const ByteVector &data, const String &mimeType, bool front) {
+    if (data.isEmpty()) return;
+    if (!best.data.isEmpty() && (best.front || !front)) return;
+    best.data = data;
+    best.type = mimeType.to8Bit(true);
+    best.front = front;
+}
+
+void fromID3v2(Picture &best, ID3v2::Tag *tag) {
+    if (!tag) return;
+    const ID3v2::FrameList &frames = tag->frameListMap()["APIC"];
+    for (auto *frame : frames) {
+        if (auto *picture = dynamic_cast<ID3v2::AttachedPictureFrame *>(frame))
+            consider(best, picture->picture(), picture->mimeType(),
+                     picture->type() == ID3v2::AttachedPictureFrame::FrontCover);
+    }
+}
+
+void fromFLACPictures(Picture &best, const List<FLAC::Picture *> &pictures) {
+    for (auto *picture : pictures)
+        consider(best, picture->data(), picture->mimeType(), picture->type() == FLAC::Picture::FrontCover);
+}
+
+Picture pictureOf(File *file) {
+    Picture best;
+    if (auto *mpeg = dynamic_cast<MPEG::File *>(file)) {
+        if (mpeg->hasID3v2Tag()) fromID3v2(best, mpeg->ID3v2Tag());
+    } else if (auto *flac = dynamic_cast<FLAC::File *>(file)) {
+        fromFLACPictures(best, flac->pictureList());
+        if (best.data.isEmpty() && flac->hasXiphComment()) fromFLACPictures(best, flac->xiphComment()->pictureList());
+    } else if (auto *wav = dynamic_cast<RIFF::WAV::File *>(file)) {
+        if (wav->hasID3v2Tag()) fromID3v2(best, wav->ID3v2Tag());
+    } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file)) {
+        if (aiff->hasID3v2Tag()) fromID3v2(best, aiff->tag());
+    } else if (auto *mp4 = dynamic_cast<MP4::File *>(file)) {
+        MP4::Tag *tag = mp4->tag();
+        if (tag && tag->contains("covr")) {
+            for (const auto &art : tag->item("covr").toCoverArtList()) {
+                const char *type = art.format() == MP4::CoverArt::PNG ? "image/png"
+                                   : art.format() == MP4::CoverArt::GIF ? "image/gif"
+                                   : art.format() == MP4::CoverArt::BMP ? "image/bmp" : "image/jpeg";
+                consider(best, art.data(), type, true);
+                break;
+            }
+        }
+    } else if (auto *asf = dynamic_cast<ASF::File *>(file)) {
+        ASF::Tag *tag = asf->tag();
+        if (tag && tag->contains("WM/Picture")) {
+            for (const auto &attribute : tag->attribute("WM/Picture")) {
+                ASF::Picture picture = attribute.toPicture();
+                if (picture.isValid())
+                    consider(best, picture.picture(), picture.mimeType(), picture.type() == ASF::Picture::FrontCover);
+            }
+        }
+    } else if (auto *xiph = dynamic_cast<Ogg::XiphComment *>(file->tag())) {
+        fromFLACPictures(best, xiph->pictureList());
+    }
+    return best;
+}
+
+/// Appends [u32 length][bytes] to `out`, cut at `limit` bytes.
+void appendRecord(std::string &out, const std::string &bytes, size_t limit) {
+    uint32_t length = static_cast<uint32_t>(bytes.size() < limit ? bytes.size() : limit);
+    out.append(reinterpret_cast<const char *>(&length), sizeof length);
+    out.append(bytes.data(), length);
+}
+
+int read(int descriptor, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
+         rp_taglib_file *out) {
+    std::string extension(extensionText ? extensionText : "");
+    if (!knownExtension(extension)) return -1;
+    // FileStream takes the descriptor it is given and closes it: it gets a copy of the caller's.
+    int copy = dup(descriptor);
+    if (copy < 0) return -2;
+    if (lseek(copy, 0, SEEK_SET) != 0) {
+        close(copy);
+        return -2;
+    }
+    FileStream stream(copy, true);
+    if (!stream.isOpen()) return -2;
+    std::unique_ptr<File> file = openAs(extension, &stream);
+    if (!file) return -2;
+
+    std::string properties;
+    size_t values = 0;
+    const PropertyMap map = file->properties();
+    for (auto entry = map.begin(); entry != map.end() && values < countLimit; ++entry) {
+        const std::string key = entry->first.to8Bit(true);
+        for (const auto &value : entry->second) {
+            if (values++ >= countLimit) break;
+            appendRecord(properties, key, valueLimit);
+            appendRecord(properties, value.to8Bit(true), valueLimit);
+        }
+    }
+    if (!properties.empty()) {
+        out->properties = static_cast<uint8_t *>(std::malloc(properties.size()));
+        if (!out->properties) return -2;
+        std::memcpy(out->properties, properties.data(), properties.size());
+        out->properties_size = properties.size();
+    }
+    if (AudioProperties *audio = file->audioProperties()) {
+        out->length_ms = audio->lengthInMilliseconds();
+        out->sample_rate = audio->sampleRate();
+        out->channels = audio->channels();
+        out->bitrate_kbps = audio->bitrate();
+    }
+    Picture picture = pictureOf(file.get());
+    if (!picture.data.isEmpty() && picture.data.size() <= pictureLimit) {
+        out->picture = static_cast<uint8_t *>(std::malloc(picture.data.size()));
+        if (out->picture) {
+            std::memcpy(out->picture, picture.data.data(), picture.data.size());
+            out->picture_size = picture.data.size();
+            std::strncpy(out->picture_type, picture.type.c_str(), sizeof out->picture_type - 1);
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+extern "C" int rp_taglib_read(int descriptor, const char *extension, size_t picture_limit, size_t value_limit,
+                              size_t value_count_limit, rp_taglib_file *out) {
+    static const bool quiet = (setDebugListener(&silent), true);
+    (void)quiet;
+    std::memset(out, 0, sizeof *out);
+    try {
+        int result = read(descriptor, extension, picture_limit, value_limit, value_count_limit, out);
+        if (result != 0) rp_taglib_free(out);
+        return result;
+    } catch (...) { // std::bad_alloc from a crafted size, or anything else: the file is not read
+        rp_taglib_free(out);
+        return -2;
+    }
+}
+
+extern "C" int rp_taglib_reads_extension(const char *extension) {
+    return extension && knownExtension(extension) ? 1 : 0;
+}
+
+extern "C" void rp_taglib_free(rp_taglib_file *file) {
+    if (!file) return;
+    std::free(file->properties);
+    std::free(file->picture);
+    std::memset(file, 0, sizeof *file);
+}

@@ -1,0 +1,60 @@
+import CTagLibShim
+import RepriseCore
+
+/// Reads a file's tags, audio properties and embedded cover with TagLib, from the headers only (nothing is decoded):
+/// tens of microseconds a file where a GStreamer discoverer prerolls a pipeline. Thread-safe: each call reads one
+/// file of its own. What TagLib has no reader for, or finds invalid, gives nil: the caller falls back to GStreamer.
+public enum TagLibReader {
+    /// The most tag values kept from one file (all keys together); a real file has a few dozen.
+    static let valueCountLimit = 4_096
+    /// The longest value kept, in bytes (lyrics are the long ones: ``FileTags/maximumLyricsLength`` characters).
+    static let valueLimit = FileTags.maximumLyricsLength * 4
+
+    /// Whether TagLib has a reader for files ending in `fileExtension` (any case, no dot).
+    public static func reads(fileExtension: String) -> Bool {
+        rp_taglib_reads_extension(fileExtension.lowercased()) != 0
+    }
+
+    /// The tags of the regular file open at `descriptor` (read from its start; the descriptor stays open), read as
+    /// the format `fileExtension` names. Pictures larger than `pictureLimit` bytes are left out.
+    public static func read(descriptor: Int32, fileExtension: String, pictureLimit: Int) -> (tags: FileTags, picture: EmbeddedPicture?)? {
+        var file = rp_taglib_file()
+        guard rp_taglib_read(descriptor, fileExtension.lowercased(), max(0, pictureLimit), valueLimit, valueCountLimit, &file) == 0 else {
+            return nil
+        }
+        defer { rp_taglib_free(&file) }
+        let properties = file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
+        var tags = FileTags(properties: properties)
+        let (microseconds, overflow) = file.length_ms.multipliedReportingOverflow(by: 1000)
+        tags.lengthMicroseconds = file.length_ms > 0 && !overflow ? microseconds : nil
+        tags.sampleRate = file.sample_rate > 0 ? Int(file.sample_rate) : nil
+        tags.channels = file.channels > 0 ? Int(file.channels) : nil
+        tags.bitrateKilobits = file.bitrate_kbps > 0 ? Int(file.bitrate_kbps) : nil
+        var picture: EmbeddedPicture?
+        if let bytes = file.picture, file.picture_size > 0 {
+            let type = withUnsafeBytes(of: file.picture_type) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            picture = EmbeddedPicture(bytes: Array(UnsafeBufferPointer(start: bytes, count: file.picture_size)),
+                                      mediaType: type.isEmpty ? "image/jpeg" : type)
+        }
+        return (tags, picture)
+    }
+
+    /// Decodes the shim's records ([u32 length][bytes] for a key, then for its value, in turn), every length checked
+    /// against what remains; a record that does not fit ends the list. Bytes that are not UTF-8 become U+FFFD.
+    static func records(_ buffer: UnsafeBufferPointer<UInt8>) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        var offset = 0
+        func field() -> String? {
+            guard buffer.count - offset >= 4 else { return nil }
+            let length = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[offset..<offset + 4])).loadUnaligned(as: UInt32.self)
+            offset += 4
+            guard let count = Int(exactly: length), count <= buffer.count - offset else { return nil }
+            defer { offset += count }
+            return String(decoding: buffer[offset..<offset + count], as: UTF8.self)
+        }
+        while let key = field(), let value = field() { result.append((key.uppercased(), value)) }
+        return result
+    }
+}

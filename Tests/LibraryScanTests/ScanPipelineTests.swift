@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+import RepriseCore
+import RepriseLibrary
+import Testing
+import TestSupport
+
+/// The library pass over real files: walking, reading (TagLib) and writing overlapped, and a second pass that reads
+/// only what changed.
+@Suite struct ScanPipelineTests {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "reprise-scan-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    func scanner() throws -> (LibraryScanner, LibraryStore) {
+        let store = try LibraryStore(path: folder + "/library.db") { _ in }
+        return (LibraryScanner(store: store, art: nil), store)
+    }
+
+    @Test func aPassIndexesEveryFileAndTheNextReadsOnlyWhatChanged() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let music = folder + "/Music"
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
+        let paths = try maker.library(count: 2_000, in: music)
+        let (scanner, store) = try scanner()
+        var last = LibraryScanner.Progress()
+        let started = Date()
+        try scanner.scan(roots: [music]) { last = $0 }
+        print("2,000 FLAC files indexed in \(Date().timeIntervalSince(started)) s")
+        #expect(last.read == 2_000 && last.seen == 2_000 && last.total == 2_000)
+        #expect(try store.counts().tracks == 2_000)
+        let found = try store.search(LibraryQuery("amber delta 60"), limit: 50).first { $0.title == "Song amber delta 60" }
+        #expect(found?.artist == "Artist amber 0" && found?.album == "Album garnet 6" && found?.track == 1, "\(String(describing: found))")
+        #expect(found?.year == 1980 && found?.genre == "ember")
+        #expect(found.flatMap(\.lengthMicroseconds).map { abs($0 - 1_000_000) < 50_000 } == true)
+
+        // Nothing changed: nothing read. Then 10 files changed, 5 removed.
+        try scanner.scan(roots: [music]) { last = $0 }
+        #expect(last.read == 0 && last.removed == 0 && last.seen == 2_000)
+        for path in paths[100..<110] {
+            try maker.file(tags: [("TITLE", "Changed Zephyr"), ("ARTIST", "Someone Else")]).write(to: URL(fileURLWithPath: path))
+        }
+        for path in paths[200..<205] { unlink(path) }
+        try scanner.scan(roots: [music]) { last = $0 }
+        #expect(last.read == 10 && last.removed == 5 && last.seen == 1_995)
+        #expect(try store.search(LibraryQuery("zephyr"), limit: 50).count == 10)
+        #expect(try store.counts().tracks == 1_995)
+    }
+}
