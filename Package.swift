@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
-        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary",
+        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
                                                        "X11Kit", "LoopKit"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",

@@ -16,6 +16,10 @@ public struct FileTags: Sendable, Equatable {
 
     public init() {}
 
+    /// True when the file names neither a title, an artist nor an album: TagLib may have missed tags another reader
+    /// finds (GStreamer's mp4mux writes MP4 items TagLib 1.13 does not see), so such a file goes to GStreamer too.
+    public var namesNothing: Bool { tags.title == nil && tags.artists.isEmpty && tags.album == nil }
+
     /// The longest lyrics kept, in characters: a long opera libretto is ~100,000; beyond that a tag is abuse.
     public static let maximumLyricsLength = 200_000
 

@@ -214,7 +214,8 @@ public final class LibraryScanner {
         return extensions.contains(path[path.index(after: dot)...].lowercased())
     }
 
-    static func modified(_ info: stat) -> Int64 { Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) }
+    /// A file's modification time as the index keeps it (nanoseconds).
+    public static func modified(_ info: stat) -> Int64 { Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) }
 
     /// Every music file under `directory` (regular files only; no links followed; hidden entries skipped).
     private static func walk(_ directory: String, depth: Int, _ visit: (String, Int64, Int64) -> Void) {

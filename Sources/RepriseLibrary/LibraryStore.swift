@@ -250,6 +250,19 @@ public final class LibraryStore {
     }
 
     /// The track indexed at `path` (available or not), or nil.
+    /// The track at `path` if the index has it as the file is now (same size and modification time), else nil.
+    public func currentTrack(atPath path: String, size: Int64, modified: Int64) throws(SQLiteError) -> LibraryTrack? {
+        if currentStatement == nil {
+            currentStatement = try database.prepare(
+                "SELECT \(Self.columns) FROM tracks WHERE path = ?1 AND size = ?2 AND modified = ?3 AND available = 1")
+        }
+        guard let statement = currentStatement else { return nil }
+        try statement.bind([.text(path), .integer(size), .integer(modified)])
+        return try tracks(statement).first
+    }
+
+    private var currentStatement: Statement?
+
     public func track(atPath path: String) throws(SQLiteError) -> LibraryTrack? {
         let statement = try database.prepare("SELECT \(Self.columns) FROM tracks WHERE path = ?1")
         try statement.bind([.text(path)])

@@ -4,14 +4,14 @@ import RepriseCore
 import TagLibKit
 
 /// Reads one music file for the index: with TagLib from its headers (nothing decoded), and with GStreamer's
-/// discoverer only where TagLib has no reader for the format or finds the file invalid (a mislabelled container,
-/// an unusual one). Every file is opened here without following links and checked to be a regular file; both
+/// discoverer only where TagLib has no reader for the format, finds the file invalid (a mislabelled container, an
+/// unusual one), or finds no title, artist or album in it (``FileTags/namesNothing``). Every file is opened here without following links and checked to be a regular file; both
 /// readers read through that descriptor, so a file replaced by a FIFO or a device since it was listed is never
 /// opened by name. One reader per thread.
 public final class TrackFileReader {
     private let art: (([UInt8], String) -> String?)?
     private var discoverer: Discoverer?
-    /// A folder's cover file, looked up once per folder (five names tried).
+    /// A folder's cover file, looked up once per folder (``MediaLocation/folderCover(in:fileSystem:)``).
     private var folderCovers: [String: String?] = [:]
     /// Files read by TagLib and by the discoverer, for the log.
     public private(set) var readByTagLib = 0
@@ -43,7 +43,8 @@ public final class TrackFileReader {
         var track = LibraryTrack(path: FilePath(escaped: path))
         let fileExtension = path.split(separator: "/").last.flatMap { name in name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } } ?? ""
         if TagLibReader.reads(fileExtension: fileExtension),
-           let (tags, picture) = TagLibReader.read(descriptor: descriptor, fileExtension: fileExtension, pictureLimit: Self.pictureLimit) {
+           let (tags, picture) = TagLibReader.read(descriptor: descriptor, fileExtension: fileExtension, pictureLimit: Self.pictureLimit),
+           !tags.namesNothing {
             readByTagLib += 1
             track.apply(tags)
             if let picture, let art { track.cover = art(picture.bytes, picture.mediaType) }
@@ -51,7 +52,10 @@ public final class TrackFileReader {
             return (track, tags)
         }
         readByDiscoverer += 1
-        if discoverer == nil { discoverer = Discoverer(timeoutSeconds: 10, imageLimit: Self.pictureLimit) }
+        if discoverer == nil {
+            GStreamer.initialize() // once per process; a no-op where the service did it
+            discoverer = Discoverer(timeoutSeconds: 10, imageLimit: Self.pictureLimit)
+        }
         guard let media = discoverer?.discoverNow(MediaURI.file(path: procPath)), media.error == nil else {
             track.cover = folderCover(of: path)
             return (track, nil)
@@ -76,8 +80,7 @@ public final class TrackFileReader {
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         if let known = folderCovers[folder] { return known }
         if folderCovers.count > 4_096 { folderCovers.removeAll() }
-        let found = ["cover.jpg", "folder.jpg", "cover.png", "folder.png", "front.jpg"].lazy.map { folder + "/" + $0 }
-            .first { PosixFileSystem().kind(of: $0) == .regularFile }
+        let found = MediaLocation.folderCover(in: folder, fileSystem: PosixFileSystem())
         folderCovers[folder] = .some(found)
         return found
     }

@@ -8,7 +8,7 @@ import RepriseLibrary
 /// The music library in the service: the index (``LibraryStore``) and the scanner live on a worker thread of
 /// their own at low CPU priority; every request goes there and its answer comes back on the loop. A pass over the
 /// folders runs at start (reading only what changed) and on request.
-final class LibraryService: LibraryAccess {
+final class LibraryService: LibraryAccess, IndexedFiles {
     private(set) var status = LibraryStatus()
     private(set) var outline = LibraryOutline()
     var onChange: (() -> Void)?
@@ -199,6 +199,11 @@ final class LibraryService: LibraryAccess {
         work.run({ worker.albums(titled: title) }, then: then)
     }
 
+    func currentTracks(atPaths paths: [String], then: @escaping ([String: LibraryTrack]) -> Void) {
+        let worker = worker
+        work.run({ worker.currentTracks(atPaths: paths) }, then: then)
+    }
+
     func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {
         let worker = worker, fileSystem = fileSystem
         work.run({ PlaylistEntry.entries(of: playlist, fileSystem: fileSystem) { worker.track(atPath: $0) } }, then: then)
@@ -315,4 +320,18 @@ final class LibraryWorker: @unchecked Sendable {
     func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
     func albums(titled title: String) -> [LibraryAlbum] { (try? store?.albums(titled: title)) ?? [] }
     func track(atPath path: String) -> LibraryTrack? { (try? store?.track(atPath: path)) ?? nil }
+
+    /// The index's tracks for those of `paths` it has as the files are now (a `stat` each).
+    func currentTracks(atPaths paths: [String]) -> [String: LibraryTrack] {
+        guard let store else { return [:] }
+        var found: [String: LibraryTrack] = [:]
+        for path in paths {
+            var info = stat()
+            guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG,
+                  let track = try? store.currentTrack(atPath: path, size: Int64(info.st_size), modified: LibraryScanner.modified(info))
+            else { continue }
+            found[path] = track
+        }
+        return found
+    }
 }

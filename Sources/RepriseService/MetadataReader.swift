@@ -1,48 +1,65 @@
 import GStreamerKit
 import LoopKit
+import PosixFiles
 import RepriseCore
+import RepriseLibrary
+import TagLibKit
 
-/// Reads tags, length and cover art of queued entries in the background, a few files at a time, so adding
-/// thousands of files never waits for them. Entries come from ``Player/takeEntryToDescribe()`` (the current
-/// one first); results go back through ``Player/entryDescribed(id:tags:lengthMicroseconds:artURL:)``.
-/// GstDiscoverer works on its own threads and reports on the main loop.
+/// Reads tags, length and cover art of queued entries in the background, so adding thousands of files never waits
+/// for them. Entries come from ``Player/takeEntryToDescribe()`` (the current one first), a batch at a time; results
+/// go back through ``Player/entryDescribed(id:tags:lengthMicroseconds:artURL:)``. For each file, in order: the
+/// library's index when it has the file as it is now (same size and modification time); else TagLib, from the
+/// file's headers, on a low-priority thread of its own; else (a format TagLib has no reader for, or a file it finds
+/// invalid) GStreamer's discoverer, which works on its own threads and reports on the loop.
 final class MetadataReader: ServiceComponent {
     let name = "metadata reader"
     private let player: Player
     private let art: CoverStore
     private let fileSystem: FileSystem
     private let log: Log
+    private let index: IndexedFiles?
+    private let work: BackgroundWork?
+    private let makeDiscoverer: () -> TagReader?
+    private let concurrency: Int
     private var discoverers: [TagReader] = []
     private var idle: [TagReader] = []
     /// The entry each busy discoverer is reading.
     private var busy: [ObjectIdentifier: (id: Int, uri: String)] = [:]
+    /// Entries TagLib could not read, waiting for a discoverer.
+    private var forDiscoverer: [(id: Int, uri: String)] = []
     private var folderCovers: [String: String?] = [:]
     private let loop: LoopTimers
     private var pumpScheduled = false
+    /// A batch is with the index or the reading thread.
+    private var batchUnderWay = false
+    private var stopped = false
+
+    /// Entries taken in one batch.
+    static let batchSize = 128
 
     /// - Parameters:
-    ///   - concurrency: how many files are read at once.
-    ///   - makeReader: a tag reader (GstDiscoverer in the service); nil when none can be had.
-    init(player: Player, art: CoverStore, fileSystem: FileSystem, loop: LoopTimers, log: Log, concurrency: Int = 2,
-         makeReader: () -> TagReader? = { Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) }) {
+    ///   - index: the library's index, asked first; nil without a library.
+    ///   - work: the reading thread; nil when none could be had (then every file goes to the discoverer).
+    ///   - concurrency: how many files the discoverer reads at once.
+    ///   - makeDiscoverer: a discoverer (GstDiscoverer in the service), made when first needed; nil when none can be had.
+    init(player: Player, art: CoverStore, fileSystem: FileSystem, loop: LoopTimers, log: Log, index: IndexedFiles?,
+         work: BackgroundWork?, concurrency: Int = 2,
+         makeDiscoverer: @escaping () -> TagReader? = { Discoverer(timeoutSeconds: 10, imageLimit: 16 << 20) }) {
         self.player = player
         self.loop = loop
         self.art = art
         self.fileSystem = fileSystem
         self.log = log
-        for _ in 0..<max(1, concurrency) {
-            guard let discoverer = makeReader() else { continue }
-            discoverer.onDiscovered = { [unowned self, unowned discoverer] media in finished(discoverer, media) }
-            discoverer.start()
-            discoverers.append(discoverer)
-            idle.append(discoverer)
-        }
-        if idle.isEmpty { log.warning("GstDiscoverer is unavailable: tags are read only while a track plays") }
+        self.index = index
+        self.work = work
+        self.makeDiscoverer = makeDiscoverer
+        self.concurrency = max(1, concurrency)
     }
 
     func start() { pump() }
 
     func stop(_ done: @escaping () -> Void) {
+        stopped = true
         scheduledPump?.cancel()
         scheduledPump = nil
         done()
@@ -54,7 +71,7 @@ final class MetadataReader: ServiceComponent {
     /// After every player change: entries may be waiting (the follow-up runs on the next turn of the loop, so an
     /// entry answered here, which changes the player again, never nests another pass).
     func playerChanged() {
-        guard !pumpScheduled else { return }
+        guard !pumpScheduled, !stopped else { return }
         pumpScheduled = true
         scheduledPump = loop.once(afterMilliseconds: 0) { [weak self] in
             self?.pumpScheduled = false
@@ -62,29 +79,90 @@ final class MetadataReader: ServiceComponent {
         }
     }
 
-    /// Starts reading as many waiting entries as there are idle discoverers.
+    /// Takes the next batch of waiting entries, unless one is under way, and hands what the discoverer must read
+    /// to idle discoverers.
     private func pump() {
-        while let discoverer = idle.last, let entry = player.takeEntryToDescribe() {
+        guard !stopped else { return }
+        pumpDiscoverers()
+        guard !batchUnderWay else { return }
+        var batch: [(id: Int, uri: String, path: String)] = []
+        while batch.count < Self.batchSize, let entry = player.takeEntryToDescribe() {
             guard let path = MediaURI(entry.uri).flatMap({ $0.scheme == "file" ? $0.path : nil }) else {
                 // Network streams are not fetched twice; their tags arrive while they play.
                 player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
                 continue
             }
-            // A file replaced by a FIFO or a device would hang the discoverer's open: those are never read (a missing
-            // file is, and reported as such).
-            let kind = fileSystem.kind(of: path)
-            guard kind == .regularFile || kind == .missing else {
-                log.debug("not reading tags of \(entry.uri): not a regular file")
-                player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
+            batch.append((entry.id, entry.uri, path))
+        }
+        guard !batch.isEmpty else { return }
+        batchUnderWay = true
+        guard let index else { return read(batch, known: [:]) }
+        index.currentTracks(atPaths: batch.map(\.path)) { [weak self] known in self?.read(batch, known: known) }
+    }
+
+    /// Describes what the index knew; reads the rest on the reading thread.
+    private func read(_ batch: [(id: Int, uri: String, path: String)], known: [String: LibraryTrack]) {
+        var rest: [(id: Int, uri: String, path: String)] = []
+        for entry in batch {
+            guard let track = known[entry.path] else {
+                rest.append(entry)
                 continue
             }
-            log.debug("reading tags of \(entry.uri)")
+            player.entryDescribed(id: entry.id, tags: track.tags, lengthMicroseconds: track.lengthMicroseconds,
+                                  artURL: track.cover.map(MediaURI.file(path:)))
+        }
+        guard let work else {
+            forDiscoverer += rest.map { ($0.id, $0.uri) }
+            return batchFinished()
+        }
+        let art = art, fileSystem = fileSystem, toRead = rest
+        work.run({ toRead.map { ($0, FileDescription.read($0.path, art: art, fileSystem: fileSystem)) } }) { [weak self] results in
+            guard let self, !stopped else { return }
+            for (entry, description) in results {
+                switch description {
+                case .read(let tags, let length, let artURL):
+                    player.entryDescribed(id: entry.id, tags: tags, lengthMicroseconds: length, artURL: artURL ?? folderCover(for: entry.path))
+                case .notRegularFile:
+                    log.debug("not reading tags of \(entry.uri): not a regular file")
+                    player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
+                case .forDiscoverer:
+                    forDiscoverer.append((entry.id, entry.uri))
+                }
+            }
+            batchFinished()
+        }
+    }
+
+    private func batchFinished() {
+        batchUnderWay = false
+        pump()
+    }
+
+    /// Starts reading as many entries waiting for the discoverer as there are idle discoverers.
+    private func pumpDiscoverers() {
+        while !forDiscoverer.isEmpty {
+            if idle.isEmpty, discoverers.count < concurrency, let discoverer = makeDiscoverer() {
+                discoverer.onDiscovered = { [unowned self, unowned discoverer] media in finished(discoverer, media) }
+                discoverer.start()
+                discoverers.append(discoverer)
+                idle.append(discoverer)
+            }
+            guard let discoverer = idle.last else {
+                if discoverers.isEmpty { // none can be had: described without tags (they come when it plays)
+                    for entry in forDiscoverer { player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil) }
+                    forDiscoverer.removeAll()
+                }
+                return
+            }
+            let entry = forDiscoverer.removeFirst()
+            let path = MediaURI(entry.uri)?.path ?? ""
+            log.debug("reading tags of \(entry.uri) with GStreamer")
             guard discoverer.discover(entry.uri) else {
                 player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
                 continue
             }
             idle.removeLast()
-            busy[ObjectIdentifier(discoverer)] = (entry.id, entry.uri)
+            busy[ObjectIdentifier(discoverer)] = entry
         }
     }
 
@@ -122,6 +200,48 @@ final class MetadataReader: ServiceComponent {
     }
 }
 
+/// What the reading thread found for one queued file.
+enum FileDescription: Sendable {
+    /// Read by TagLib: its tags and length, and its embedded cover (stored in the cache) when it has one.
+    case read(TrackTags, lengthMicroseconds: Int64?, artURL: String?)
+    /// A FIFO, a device, a directory: never opened for reading (it would hang a reader).
+    case notRegularFile
+    /// Missing, a format TagLib has no reader for or finds invalid, or no title, artist or album found: GStreamer's
+    /// discoverer tries (and reports a missing file as such).
+    case forDiscoverer
+
+    /// Reads the file at `path` (opened without following links, checked to be a regular file).
+    static func read(_ path: String, art: CoverStore, fileSystem: FileSystem) -> FileDescription {
+        let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
+        let fileExtension = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
+        guard let file = OpenedRegularFile(path: path) else {
+            return fileSystem.kind(of: path) == .missing ? .forDiscoverer : .notRegularFile
+        }
+        let read = TagLibReader.reads(fileExtension: fileExtension)
+            ? TagLibReader.read(descriptor: file.descriptor, fileExtension: fileExtension, pictureLimit: 16 << 20) : nil
+        file.close()
+        guard let (tags, picture) = read, !tags.namesNothing else { return .forDiscoverer }
+        let artURL = picture.flatMap { picture in ImageKind(sniffing: picture.bytes).flatMap { art.store(picture.bytes, kind: $0) } }
+        var trackTags = tags.tags
+        if trackTags.contentCreated == nil, let year = tags.year { trackTags.contentCreated = String(year) }
+        return .read(trackTags, lengthMicroseconds: tags.lengthMicroseconds, artURL: artURL)
+    }
+}
+
+/// The library's index as the metadata reader asks it (``LibraryService``).
+protocol IndexedFiles: AnyObject {
+    /// The index's tracks for those of `paths` it has as the files are now (same size and modification time).
+    func currentTracks(atPaths paths: [String], then: @escaping ([String: LibraryTrack]) -> Void)
+}
+
+extension LibraryTrack {
+    /// The tags the queue shows for an indexed track.
+    var tags: TrackTags {
+        TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
+                  trackNumber: track, discNumber: disc, genres: genre.map { [$0] } ?? [], contentCreated: year.map(String.init))
+    }
+}
+
 /// Reads tags, length and the embedded picture of one URI at a time, reporting on the loop (``Discoverer``).
 protocol TagReader: AnyObject {
     var onDiscovered: ((DiscoveredMedia) -> Void)? { get set }
@@ -133,7 +253,7 @@ protocol TagReader: AnyObject {
 extension Discoverer: TagReader {}
 
 /// Where embedded pictures are kept, as `file://` URIs a widget can load (``ArtCache``).
-protocol CoverStore {
+protocol CoverStore: Sendable {
     func store(_ bytes: [UInt8], kind: ImageKind) -> String?
 }
 

@@ -5,7 +5,7 @@ import RepriseCore
 import Testing
 @testable import RepriseService
 
-/// The metadata reader with fake tag readers and a cover store in memory: the current entry first, a few at a
+/// The metadata reader with no reading thread (every file to the discoverer) and fake discoverers and a cover store in memory: the current entry first, a few at a
 /// time, network streams never fetched twice, pictures kept only when they are pictures, and no nesting however
 /// many entries are answered at once.
 @Suite struct MetadataReaderTests {
@@ -21,14 +21,14 @@ import Testing
             player.enqueue(uris)
             var made: [FakeTagReader] = []
             reader = MetadataReader(player: player, art: covers, fileSystem: PosixFileSystem(), loop: loop, log: Log(verbose: false),
-                                    concurrency: 2) {
+                                    index: nil, work: nil, concurrency: 2) {
                 let fake = FakeTagReader()
                 made.append(fake)
                 return fake
             }
-            readers = made
             player.onChange = { [reader] in reader.playerChanged() }
             reader.start()
+            readers = made
         }
 
         var reading: [String] { readers.compactMap(\.reading) }
@@ -95,7 +95,7 @@ final class FakeTagReader: TagReader {
     }
 }
 
-final class MemoryCovers: CoverStore {
+final class MemoryCovers: CoverStore, @unchecked Sendable {
     private(set) var stored: [[UInt8]] = []
     func store(_ bytes: [UInt8], kind: ImageKind) -> String? {
         stored.append(bytes)

@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+import PosixFiles
+import RepriseCore
+import RepriseLibrary
+import TagLibKit
+import Testing
+import TestSupport
+
+/// TagLib through the shim, on files GStreamer's encoders and muxers wrote (each format Reprise indexes), on files
+/// made byte by byte (pictures, lyrics, gains, bytes that are not UTF-8) and on hostile ones.
+@Suite struct TagLibReaderTests {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "reprise-taglib-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    func readTags(_ path: String) -> (tags: FileTags, picture: EmbeddedPicture?)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let fileExtension = String(path[path.index(after: path.lastIndex(of: ".")!)...])
+        return TagLibReader.read(descriptor: descriptor, fileExtension: fileExtension, pictureLimit: 1 << 20)
+    }
+
+    static let encoders: [(String, [String])] = [
+        ("flac", ["flacenc"]), ("ogg", ["vorbisenc", "!", "oggmux"]), ("opus", ["opusenc", "!", "oggmux"]),
+        ("mp3", ["lamemp3enc", "!", "xingmux", "!", "id3v2mux"]), ("m4a", ["avenc_aac", "!", "mp4mux"]), ("wav", ["wavenc"]),
+    ]
+
+    @Test(arguments: encoders)
+    func readsWhatGStreamerWrote(_ format: (String, [String])) throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var path = folder + "/tone." + format.0
+        try generateTone(at: path, seconds: 2, tags: "title=\"Tone Ünïcode\",artist=\"Sine Player\",album=\"Waves\",track-number=(uint)3",
+                         encoder: format.1)
+        if format.0 == "m4a" {
+            // TagLib 1.13 finds no tags in the item list GStreamer's mp4mux writes (ffprobe does): such files go to
+            // the discoverer (TrackFileReader); here TagLib reads the same tags as iTunes and ffmpeg write them.
+            #expect(TrackFileReader(art: nil).read(path)?.title == "Tone Ünïcode")
+            let remuxed = folder + "/remuxed.m4a"
+            #expect(try runCommand("ffmpeg", ["-v", "error", "-y", "-i", path, "-c", "copy", remuxed]).status == 0)
+            path = remuxed
+        }
+        let read = try #require(readTags(path), "TagLib read no \(format.0)")
+        let length = try #require(read.tags.lengthMicroseconds)
+        #expect(abs(length - 2_000_000) < 150_000, "\(format.0): \(length) µs")
+        #expect(read.tags.sampleRate == 44_100 || read.tags.sampleRate == 48_000)
+        #expect(read.tags.channels == 2)
+        guard format.0 != "wav" else { return } // wavenc writes no tags
+        #expect(read.tags.tags.title == "Tone Ünïcode", "\(format.0)")
+        #expect(read.tags.tags.artists == ["Sine Player"] && read.tags.tags.album == "Waves", "\(format.0)")
+        #expect(read.tags.tags.trackNumber == 3, "\(format.0)")
+    }
+
+    @Test func readsPicturesLyricsGainsAndRepairsBadUTF8() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 100)
+        var picture = Data()
+        func bigEndian(_ value: Int) { picture += withUnsafeBytes(of: UInt32(value).bigEndian) { Data($0) } }
+        bigEndian(3) // front cover
+        bigEndian(9); picture += Data("image/png".utf8)
+        bigEndian(0)
+        for _ in 0..<4 { bigEndian(0) }
+        bigEndian(png.count); picture += Data(png)
+        let lyrics = "First line\nSecond line\nÜber alles"
+        let path = folder + "/tagged.flac"
+        var file = maker.file(tags: [("TITLE", "Pictured"), ("ARTIST", "One"), ("ARTIST", "Two"), ("LYRICS", lyrics),
+                                     ("REPLAYGAIN_TRACK_GAIN", "-6.50 dB"), ("REPLAYGAIN_TRACK_PEAK", "0.912"),
+                                     ("R128_ALBUM_GAIN", "-1280"), ("TRACKNUMBER", "4/12"), ("DATE", "1999-05-02"),
+                                     ("METADATA_BLOCK_PICTURE", picture.base64EncodedString()), ("ALBUM", "BAD_UTF8")])
+        // The album's value as bytes that are not UTF-8 (same length as the placeholder).
+        let placeholder = Data("BAD_UTF8".utf8)
+        let range = try #require(file.range(of: placeholder))
+        file.replaceSubrange(range, with: Data([0x41, 0xFF, 0xFE, 0x42, 0xC3, 0x28, 0x43, 0x44]))
+        try file.write(to: URL(fileURLWithPath: path))
+        let read = try #require(readTags(path))
+        #expect(read.tags.tags.title == "Pictured" && read.tags.tags.artists == ["One", "Two"])
+        #expect(read.tags.lyrics == lyrics)
+        #expect(read.tags.loudness == LoudnessTags(trackGain: -6.5, albumGain: 0, trackPeak: 0.912))
+        #expect(read.tags.tags.trackNumber == 4 && read.tags.year == 1999)
+        #expect(read.picture == EmbeddedPicture(bytes: png, mediaType: "image/png"))
+        // TagLib drops a value that is not UTF-8 (GStreamer repairs it with U+FFFD); either way nothing raw.
+        #expect(read.tags.tags.album == nil || read.tags.tags.album?.contains("\u{FFFD}") == true)
+    }
+
+    @Test func hostileFilesAreHarmless() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
+        var generator = SplitMix(seed: 31)
+        var files: [String: Data] = [
+            "empty.flac": Data(), "zeros.mp3": Data(count: 1 << 20), "text.m4a": Data("not a movie".utf8),
+            "random.ogg": Data((0..<65_536).map { _ in UInt8(truncatingIfNeeded: generator.next()) }),
+            "random.opus": Data((0..<4_096).map { _ in UInt8(truncatingIfNeeded: generator.next()) }),
+        ]
+        let real = maker.file(tags: [("TITLE", "x")])
+        files["truncated.flac"] = real.prefix(60)
+        // A Vorbis comment block whose comment count says four billion.
+        var lying = real
+        let count = try #require(lying.range(of: Data([1, 0, 0, 0, 7, 0, 0, 0]) + Data("TITLE=x".utf8).prefix(2)))
+        lying.replaceSubrange(count.lowerBound..<count.lowerBound + 4, with: Data([0xFF, 0xFF, 0xFF, 0xFF]))
+        files["lying.flac"] = lying
+        for (name, bytes) in files {
+            try bytes.write(to: URL(fileURLWithPath: folder + "/" + name))
+            let read = readTags(folder + "/" + name)
+            #expect(read == nil || read?.tags.tags.title == nil || read?.tags.tags.title == "x", "\(name)")
+        }
+        // A FIFO named like music is never opened (it would block).
+        mkfifo(folder + "/pipe.flac", 0o600)
+        #expect(TrackFileReader(art: nil).read(folder + "/pipe.flac") == nil)
+        // A file TagLib cannot read still gets its name as its title through the discoverer's fallback.
+        let track = try #require(TrackFileReader(art: nil).read(folder + "/text.m4a"))
+        #expect(track.title == nil && track.displayTitle == "text")
+    }
+}

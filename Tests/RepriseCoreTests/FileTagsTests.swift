@@ -1,0 +1,31 @@
+import RepriseCore
+import Testing
+
+/// TagLib's property map as Reprise reads it: positions, dates, gains in both conventions, limits.
+@Suite struct FileTagsTests {
+    @Test func mapsTheUnifiedKeys() {
+        let tags = FileTags(properties: [
+            ("TITLE", ""), ("TITLE", "Second Title"), ("ARTIST", "A"), ("ARTIST", ""), ("ARTIST", "B"),
+            ("ALBUMARTIST", "Various"), ("TRACKNUMBER", " 07/12 "), ("DISCNUMBER", "0"), ("DATE", "2003-04-05T10:00"),
+            ("UNSYNCEDLYRICS", "la la"), ("GENRE", "Jazz"), ("REPLAYGAIN_ALBUM_GAIN", "+1,5 dB"),
+            ("REPLAYGAIN_TRACK_GAIN", "NaN dB"), ("R128_TRACK_GAIN", "-512"), ("REPLAYGAIN_ALBUM_PEAK", "1e300"),
+        ].map { (key: $0.0, value: $0.1) })
+        #expect(tags.tags.title == "Second Title" && tags.tags.artists == ["A", "B"] && tags.tags.albumArtists == ["Various"])
+        #expect(tags.tags.trackNumber == 7 && tags.tags.discNumber == nil)
+        #expect(tags.year == 2003 && tags.tags.contentCreated == "2003-04-05T10:00")
+        #expect(tags.lyrics == "la la" && tags.tags.genres == ["Jazz"])
+        // NaN is not a gain: R128 (-2 dB to -23 LUFS) stands in, +5 dB to ReplayGain's reference.
+        #expect(tags.loudness == LoudnessTags(trackGain: 3, albumGain: 1.5, trackPeak: nil, albumPeak: nil))
+    }
+
+    @Test func limitsWhatAFileCanMakeItCarry() {
+        let many = (0..<1_000).map { (key: "ARTIST", value: "Artist \($0)") }
+        let long = String(repeating: "x", count: 500_000)
+        let tags = FileTags(properties: many + [(key: "LYRICS", value: long), (key: "TITLE", value: long),
+                                                (key: "TRACKNUMBER", value: "99999999999999999999")])
+        #expect(tags.tags.artists.count == TrackTags.maximumValueCount)
+        #expect(tags.lyrics?.count == FileTags.maximumLyricsLength)
+        #expect(tags.tags.title?.count == TrackTags.maximumTextLength)
+        #expect(tags.tags.trackNumber == nil)
+    }
+}
