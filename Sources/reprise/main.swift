@@ -1,6 +1,7 @@
 import Glibc
 import LoopKit
 import PosixFiles
+import RepriseClient
 import RepriseCore
 
 // Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
@@ -15,4 +16,7 @@ sigprocmask(SIG_SETMASK, &unblocked, nil)
 if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
 
 // Arguments as their bytes, a file named "-…" as media (see ProcessArguments).
-RepriseCommand.main(ProcessArguments.current())
+let arguments = ProcessArguments.current()
+// The verbs bound to keys skip the argument parser's start-up (QuickVerbs); everything else goes through it.
+if let status = QuickVerbs.run(arguments) { exit(status) }
+RepriseCommand.main(arguments)

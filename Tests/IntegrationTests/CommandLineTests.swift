@@ -38,6 +38,17 @@ import TestSupport
         try _ = reprise(session, "play")
         #expect(session.waitFor { session.status() == "Playing" })
         #expect(json(try reprise(session, "play", "--json"))["ok"] as? Bool == true)
+
+        // The key verbs skip the argument parser; what they do not know still reaches it: usage errors, help.
+        let unknown = try reprise(session, "toggle", "--loudly")
+        #expect(unknown.status == 64 || unknown.status == 2, "\(unknown.status)")
+        #expect(unknown.errors.contains("--loudly") && session.status() == "Playing")
+        #expect(try reprise(session, "status", "--help").output.contains("--player"))
+        let noWords = try reprise(session, "search", "--json")
+        #expect(noWords.status != 0 && noWords.errors.contains("words"), "\(noWords.errors)")
+        let elsewhere = try reprise(session, "status", "--player", "reprise"), same = try reprise(session, "status", "--player=reprise")
+        #expect(elsewhere.status == 0 && elsewhere.output.hasPrefix("Playing") && same.output.hasPrefix("Playing"))
+        #expect(try reprise(session, "status", "--player", "nobody").errors.contains("no player named org.mpris.MediaPlayer2.nobody"))
     }
 
     @Test func seekSpeedVolumeLoopAndShuffle() throws {

@@ -68,32 +68,33 @@ struct Search: ParsableCommand {
         if LibraryQuery(words.joined(separator: " ")).isEmpty { throw ValidationError("give words to search for") }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let found = try client.library.search(query: words.joined(separator: " "), limit: limit)
-            let artists = found.artists, albums = ReportedTrack.albums(found.albums), tracks = ReportedTrack.list(found.tracks)
-            if target.json {
-                printJSON(.object([
-                    ("artists", .array(artists.map(JSON.string))),
-                    ("albums", .array(albums.map { .object([("title", .string($0.title)), ("artist", .string($0.artist ?? ""))]) })),
-                    ("tracks", .array(tracks.map(\.json))),
-                ]))
-                return
-            }
-            guard !(artists.isEmpty && albums.isEmpty && tracks.isEmpty) else { return printLine("nothing found") }
-            if !artists.isEmpty {
-                printLine("Artists")
-                artists.forEach { printLine("  \($0)") }
-            }
-            if !albums.isEmpty {
-                printLine("Albums")
-                albums.forEach { printLine("  \($0.title)" + ($0.artist.map { " — \($0)" } ?? "")) }
-            }
-            if !tracks.isEmpty {
-                printLine("Tracks")
-                tracks.forEach { printLine("  \($0.title)" + ($0.artist.isEmpty ? "" : " — \($0.artist)") + ($0.album.isEmpty ? "" : " (\($0.album))")) }
-            }
+    func run() throws { try runVerb { try Self.show(target.plain, words: words, limit: limit) } }
+
+    /// Prints what the library has of `words`: one round trip (Library1.Search).
+    static func show(_ target: Target, words: [String], limit: UInt32) throws {
+        let client = try target.client()
+        let found = try client.library.search(query: words.joined(separator: " "), limit: limit)
+        let artists = found.artists, albums = ReportedTrack.albums(found.albums), tracks = ReportedTrack.list(found.tracks)
+        if target.json {
+            printJSON(.object([
+                ("artists", .array(artists.map(JSON.string))),
+                ("albums", .array(albums.map { .object([("title", .string($0.title)), ("artist", .string($0.artist ?? ""))]) })),
+                ("tracks", .array(tracks.map(\.json))),
+            ]))
+            return
+        }
+        guard !(artists.isEmpty && albums.isEmpty && tracks.isEmpty) else { return printLine("nothing found") }
+        if !artists.isEmpty {
+            printLine("Artists")
+            artists.forEach { printLine("  \($0)") }
+        }
+        if !albums.isEmpty {
+            printLine("Albums")
+            albums.forEach { printLine("  \($0.title)" + ($0.artist.map { " — \($0)" } ?? "")) }
+        }
+        if !tracks.isEmpty {
+            printLine("Tracks")
+            tracks.forEach { printLine("  \($0.title)" + ($0.artist.isEmpty ? "" : " — \($0.artist)") + ($0.album.isEmpty ? "" : " (\($0.album))")) }
         }
     }
 }

@@ -103,6 +103,18 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "Act on another MPRIS player (e.g. vlc, spotify) instead of Reprise.") var player: String?
     @Flag(help: "Print JSON for scripts.") var json = false
 
+    /// What was parsed, as a plain value (what ``QuickVerbs`` reads without the parser).
+    var plain: Target { Target(player: player, json: json) }
+
+    func reportDone() { plain.reportDone() }
+    func client() throws -> ServiceClient { try plain.client() }
+}
+
+/// Which player a verb acts on, and whether it reports as JSON.
+struct Target {
+    var player: String?
+    var json = false
+
     /// After a verb that only acts: nothing on the terminal, `{"ok":true}` for scripts.
     func reportDone() {
         if json { printJSON(.object([("ok", .bool(true))])) }
@@ -125,14 +137,22 @@ func parseSwitch(_ text: String) throws -> Bool {
 
 /// Runs a verb's body, turning ``CLIError`` into a message on standard error and its exit status.
 func runVerb(_ body: () throws -> Void) throws {
+    let status = try runReportingFailure(body)
+    if status != 0 { throw ExitCode(status) }
+}
+
+/// Runs a verb's body: 0, or the exit status of its failure (reported on standard error). Errors other than
+/// ``CLIError`` and ``DBusError`` (the argument parser's own) are thrown on.
+func runReportingFailure(_ body: () throws -> Void) rethrows -> Int32 {
     do {
         try body()
+        return 0
     } catch let error as CLIError {
         printError("reprise: \(error.description)")
-        throw ExitCode(error.status)
+        return error.status
     } catch let error as DBusError {
         printError("reprise: \(error.message)")
-        throw ExitCode(1)
+        return 1
     }
 }
 

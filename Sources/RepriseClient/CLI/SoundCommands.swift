@@ -13,16 +13,15 @@ struct ReplayGainReport {
     var appliedKind: String
     var crossfade: Double
 
-    /// Nil when the player has no such interface (another player).
+    /// Nil when the player has no such interface (another player). One round trip (GetAll).
     init?(_ client: ServiceClient) {
-        let sound = client.sound
-        guard let mode = try? sound.replayGain else { return nil }
+        guard let values = try? client.sound.allProperties(), let mode = values["ReplayGain"]?.stringValue else { return nil }
         self.mode = mode
-        preamp = ReportedNumbers.finite(try? sound.replayGainPreamp)
-        fallback = ReportedNumbers.finite(try? sound.replayGainFallback)
-        appliedGain = ReportedNumbers.finite(try? sound.appliedGain)
-        appliedKind = (try? sound.appliedGainKind) ?? "none"
-        crossfade = ReportedNumbers.finite(try? sound.crossfade)
+        preamp = ReportedNumbers.finite(values["ReplayGainPreamp"]?.doubleValue)
+        fallback = ReportedNumbers.finite(values["ReplayGainFallback"]?.doubleValue)
+        appliedGain = ReportedNumbers.finite(values["AppliedGain"]?.doubleValue)
+        appliedKind = values["AppliedGainKind"]?.stringValue ?? "none"
+        crossfade = ReportedNumbers.finite(values["Crossfade"]?.doubleValue)
     }
 
     var json: JSON {

@@ -19,57 +19,59 @@ struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is playing.")
     @OptionGroup var target: TargetOptions
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let values = try client.player.allProperties()
-            let metadata = values["Metadata"]?.dictionary ?? [:]
-            let status = values["PlaybackStatus"]?.stringValue ?? "Stopped"
-            let title = metadata["xesam:title"]?.stringValue
-            let artists = metadata["xesam:artist"]?.stringArray ?? []
-            let album = metadata["xesam:album"]?.stringValue
-            let position = ReportedNumbers.microseconds(try? client.player.position)
-            let length = metadata["mpris:length"]?.int64Value.map { ReportedNumbers.microseconds($0) }
-            let volume = ReportedNumbers.volume(values["Volume"]?.doubleValue ?? 1), rate = ReportedNumbers.rate(values["Rate"]?.doubleValue)
-            let loop = values["LoopStatus"]?.stringValue ?? "None", shuffle = values["Shuffle"] == .bool(true)
-            let replayGain = ReplayGainReport(client)
-            let chapter = metadata["reprise:chapter"]?.stringValue
-            let sleepTimer = (try? client.sleep.timer) ?? "off"
-            let sleepLeft = sleepTimer == "off" ? -1 : (try? client.sleep.remaining) ?? -1
-            if target.json {
-                printJSON(.object([
-                    ("player", .string(client.destination)), ("status", .string(status)),
-                    ("title", title.map(JSON.string) ?? .null), ("artists", .array(artists.map(JSON.string))),
-                    ("album", album.map(JSON.string) ?? .null), ("url", metadata["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
-                    ("station", metadata["reprise:station"]?.stringValue.map(JSON.string) ?? .null),
-                    ("stationURL", metadata["reprise:stationURL"]?.stringValue.map(JSON.string) ?? .null),
-                    ("position", .number(Double(position) / 1e6)), ("length", length.map { .number(Double($0) / 1e6) } ?? .null),
-                    ("volume", volume.map(JSON.number) ?? .null), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
-                    ("replayGain", replayGain?.json ?? .null),
-                    ("crossfade", replayGain.map { .number($0.crossfade) } ?? .null),
-                    ("chapter", chapter.map(JSON.string) ?? .null),
-                    ("sleep", sleepTimer == "off" ? .null : .object([("timer", .string(sleepTimer)),
-                                                                     ("remaining", .number(Double(max(0, sleepLeft)) / 1e6))])),
-                ]))
-                return
-            }
-            var line = status
-            if let title { line += "  " + title }
-            if !artists.isEmpty { line += " — " + artists.joined(separator: ", ") }
-            if let album { line += " (\(album))" }
-            printLine(line)
-            if let chapter { printLine("chapter \(chapter)") }
-            if sleepTimer != "off" { printLine("sleep: " + sleepText(timer: sleepTimer, remaining: sleepLeft)) }
-            if let station = metadata["reprise:station"]?.stringValue {
-                let genres = metadata["xesam:genre"]?.stringArray ?? []
-                printLine("station \(station)" + (genres.isEmpty ? "" : " (\(genres.joined(separator: ", ")))")
-                          + (metadata["reprise:stationURL"]?.stringValue.map { "  \($0)" } ?? ""))
-            }
-            let volumeText = volume.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
-            printLine("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumeText)   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")"
-                      + (replayGain.map { "   gain \($0.appliedText)" } ?? ""))
+    func run() throws { try runVerb { try Self.show(target.plain) } }
+
+    /// Prints the state of the player: three round trips (GetAll of the Player, of Sound1 and of Sleep1).
+    static func show(_ target: Target) throws {
+        let client = try target.client()
+        let values = try client.player.allProperties()
+        let metadata = values["Metadata"]?.dictionary ?? [:]
+        let status = values["PlaybackStatus"]?.stringValue ?? "Stopped"
+        let title = metadata["xesam:title"]?.stringValue
+        let artists = metadata["xesam:artist"]?.stringArray ?? []
+        let album = metadata["xesam:album"]?.stringValue
+        let position = ReportedNumbers.microseconds(values["Position"]?.int64Value ?? (try? client.player.position))
+        let length = metadata["mpris:length"]?.int64Value.map { ReportedNumbers.microseconds($0) }
+        let volume = ReportedNumbers.volume(values["Volume"]?.doubleValue ?? 1), rate = ReportedNumbers.rate(values["Rate"]?.doubleValue)
+        let loop = values["LoopStatus"]?.stringValue ?? "None", shuffle = values["Shuffle"] == .bool(true)
+        let replayGain = ReplayGainReport(client)
+        let chapter = metadata["reprise:chapter"]?.stringValue
+        let sleep = (try? client.sleep.allProperties()) ?? [:]
+        let sleepTimer = sleep["Timer"]?.stringValue ?? "off"
+        let sleepLeft = sleepTimer == "off" ? -1 : sleep["Remaining"]?.int64Value ?? -1
+        if target.json {
+            printJSON(.object([
+                ("player", .string(client.destination)), ("status", .string(status)),
+                ("title", title.map(JSON.string) ?? .null), ("artists", .array(artists.map(JSON.string))),
+                ("album", album.map(JSON.string) ?? .null), ("url", metadata["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
+                ("station", metadata["reprise:station"]?.stringValue.map(JSON.string) ?? .null),
+                ("stationURL", metadata["reprise:stationURL"]?.stringValue.map(JSON.string) ?? .null),
+                ("position", .number(Double(position) / 1e6)), ("length", length.map { .number(Double($0) / 1e6) } ?? .null),
+                ("volume", volume.map(JSON.number) ?? .null), ("rate", .number(rate)), ("loop", .string(loop)), ("shuffle", .bool(shuffle)),
+                ("replayGain", replayGain?.json ?? .null),
+                ("crossfade", replayGain.map { .number($0.crossfade) } ?? .null),
+                ("chapter", chapter.map(JSON.string) ?? .null),
+                ("sleep", sleepTimer == "off" ? .null : .object([("timer", .string(sleepTimer)),
+                                                                 ("remaining", .number(Double(max(0, sleepLeft)) / 1e6))])),
+            ]))
+            return
         }
-    }
+        var line = status
+        if let title { line += "  " + title }
+        if !artists.isEmpty { line += " — " + artists.joined(separator: ", ") }
+        if let album { line += " (\(album))" }
+        printLine(line)
+        if let chapter { printLine("chapter \(chapter)") }
+        if sleepTimer != "off" { printLine("sleep: " + sleepText(timer: sleepTimer, remaining: sleepLeft)) }
+        if let station = metadata["reprise:station"]?.stringValue {
+            let genres = metadata["xesam:genre"]?.stringArray ?? []
+            printLine("station \(station)" + (genres.isEmpty ? "" : " (\(genres.joined(separator: ", ")))")
+                      + (metadata["reprise:stationURL"]?.stringValue.map { "  \($0)" } ?? ""))
+        }
+        let volumeText = volume.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
+        printLine("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumeText)   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")"
+                  + (replayGain.map { "   gain \($0.appliedText)" } ?? ""))
+        }
 }
 
 /// A verb that is one MPRIS Player method.
@@ -79,11 +81,11 @@ protocol PlayerMethodCommand: ParsableCommand {
 }
 
 extension PlayerMethodCommand {
-    func run() throws {
-        try runVerb {
-            try Self.call(target.client().player)
-            target.reportDone()
-        }
+    func run() throws { try runVerb { try Self.act(target.plain) } }
+
+    static func act(_ target: Target) throws {
+        try call(target.client().player)
+        target.reportDone()
     }
 }
 
@@ -107,6 +109,12 @@ struct Play: ParsableCommand {
             try client.player.play()
             target.reportDone()
         }
+    }
+
+    /// `play` with no selector: resume.
+    static func act(_ target: Target) throws {
+        try target.client().player.play()
+        target.reportDone()
     }
 }
 
