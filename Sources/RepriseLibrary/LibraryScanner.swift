@@ -32,12 +32,16 @@ public final class LibraryScanner {
 
     /// Files written to the index in one transaction.
     static let batchSize = 512
+    /// From this many rows written in a pass (and a fifth of what the root had), the full-text index is rebuilt at
+    /// its end rather than kept row by row (``LibraryStore/suspendTextIndexing()``).
+    static let bulkRows = 1_000
 
     /// One pass over `roots`; `report` is told the progress now and then (on this thread). Per root, a pipeline of
     /// three threads: one walks the folders (no links followed, hidden entries skipped) and lists the files new or
     /// changed since the index saw them (size, modification time); one reads their tags (TrackFileReader); this one
     /// writes them to the index in transactions of ``batchSize``, then forgets the files that are gone.
     public func scan(roots: [String], report: (Progress) -> Void) throws {
+        defer { if store.textIndexingSuspended { try? store.rebuildTextIndex() } } // after an error too, if it can
         try store.keepOnly(roots: roots)
         var progress = Progress()
         for root in roots {
@@ -49,6 +53,7 @@ public final class LibraryScanner {
             try store.setAvailable(true, root: root)
             try scan(root: root, known: store.fileStates(root: root), progress: &progress, report: report)
         }
+        if store.textIndexingSuspended { try store.rebuildTextIndex() }
         report(progress)
     }
 
@@ -96,6 +101,11 @@ public final class LibraryScanner {
         while let message = read.receive() {
             switch message {
             case .tracks(let tracks):
+                // Many rows (a first index, a new disk): the full-text index is rebuilt once at the end of the pass.
+                let written = progress.read - before.read + tracks.count
+                if !store.textIndexingSuspended, written >= Self.bulkRows, written * 5 >= known.count {
+                    try store.suspendTextIndexing()
+                }
                 try store.batch { for (track, size, modified) in tracks { try store.store(track, root: root, size: size, modified: modified) } }
                 progress.read += tracks.count
             case .gone(let paths):

@@ -57,8 +57,64 @@ public final class LibraryStore {
         if version < 1 { try migrateToVersion1(database) }
         if version < 2 { try migrateToVersion2(database) }
         _ = try database.prepare("SELECT count(*) FROM tracks").firstInt() // its own error: damaged, or busy
+        if try !hasTextTriggers(database) { try rebuildTextIndex(database) } // a pass that ended with the process
         return database
     }
+
+    private static func hasTextTriggers(_ database: Database) throws(SQLiteError) -> Bool {
+        try database.prepare("""
+            SELECT count(*) FROM sqlite_master WHERE type = 'trigger'
+            AND name IN ('tracks_added', 'tracks_removed', 'tracks_changed')
+            """).firstInt() == 3
+    }
+
+    private static func rebuildTextIndex(_ database: Database) throws(SQLiteError) {
+        try database.execute("""
+            BEGIN IMMEDIATE;
+            INSERT INTO tracks_text(tracks_text) VALUES ('rebuild');
+            \(textTriggers)
+            COMMIT;
+            """)
+    }
+
+    // MARK: The full-text index during a large pass
+
+    /// True between ``suspendTextIndexing()`` and ``rebuildTextIndex()``.
+    public private(set) var textIndexingSuspended = false
+
+    /// Stops keeping the full-text index row by row, for a pass that writes thousands of rows: it rebuilds the index
+    /// once at its end (``rebuildTextIndex()``), a quarter of the work (10,000 rows: 0.36 s of CPU row by row, 0.09 s
+    /// rebuilt at once). Meanwhile searches do not find the rows written (none run: the pass holds the worker); a
+    /// process that ends in between has the index rebuilt when it next opens it.
+    public func suspendTextIndexing() throws(SQLiteError) {
+        try database.execute("DROP TRIGGER IF EXISTS tracks_added; DROP TRIGGER IF EXISTS tracks_removed; "
+                             + "DROP TRIGGER IF EXISTS tracks_changed")
+        textIndexingSuspended = true
+    }
+
+    /// Builds the full-text index again from every row and goes back to keeping it row by row.
+    public func rebuildTextIndex() throws(SQLiteError) {
+        try Self.rebuildTextIndex(database)
+        textIndexingSuspended = false
+    }
+
+    /// The triggers that keep the full-text index in step with `tracks`, row by row.
+    static let textTriggers = """
+        CREATE TRIGGER IF NOT EXISTS tracks_added AFTER INSERT ON tracks BEGIN
+            INSERT INTO tracks_text(rowid, title, artist, album_artist, album, genre, year)
+            VALUES (new.id, new.title, new.artist, new.album_artist, new.album, new.genre, new.year);
+        END;
+        CREATE TRIGGER IF NOT EXISTS tracks_removed AFTER DELETE ON tracks BEGIN
+            INSERT INTO tracks_text(tracks_text, rowid, title, artist, album_artist, album, genre, year)
+            VALUES ('delete', old.id, old.title, old.artist, old.album_artist, old.album, old.genre, old.year);
+        END;
+        CREATE TRIGGER IF NOT EXISTS tracks_changed AFTER UPDATE ON tracks BEGIN
+            INSERT INTO tracks_text(tracks_text, rowid, title, artist, album_artist, album, genre, year)
+            VALUES ('delete', old.id, old.title, old.artist, old.album_artist, old.album, old.genre, old.year);
+            INSERT INTO tracks_text(rowid, title, artist, album_artist, album, genre, year)
+            VALUES (new.id, new.title, new.artist, new.album_artist, new.album, new.genre, new.year);
+        END;
+        """
 
     private static func migrateToVersion1(_ database: Database) throws(SQLiteError) {
         try database.execute("""
@@ -74,20 +130,7 @@ public final class LibraryStore {
             CREATE VIRTUAL TABLE IF NOT EXISTS tracks_text USING fts5(
                 title, artist, album_artist, album, genre, year, content='tracks', content_rowid='id',
                 tokenize='unicode61 remove_diacritics 2');
-            CREATE TRIGGER IF NOT EXISTS tracks_added AFTER INSERT ON tracks BEGIN
-                INSERT INTO tracks_text(rowid, title, artist, album_artist, album, genre, year)
-                VALUES (new.id, new.title, new.artist, new.album_artist, new.album, new.genre, new.year);
-            END;
-            CREATE TRIGGER IF NOT EXISTS tracks_removed AFTER DELETE ON tracks BEGIN
-                INSERT INTO tracks_text(tracks_text, rowid, title, artist, album_artist, album, genre, year)
-                VALUES ('delete', old.id, old.title, old.artist, old.album_artist, old.album, old.genre, old.year);
-            END;
-            CREATE TRIGGER IF NOT EXISTS tracks_changed AFTER UPDATE ON tracks BEGIN
-                INSERT INTO tracks_text(tracks_text, rowid, title, artist, album_artist, album, genre, year)
-                VALUES ('delete', old.id, old.title, old.artist, old.album_artist, old.album, old.genre, old.year);
-                INSERT INTO tracks_text(rowid, title, artist, album_artist, album, genre, year)
-                VALUES (new.id, new.title, new.artist, new.album_artist, new.album, new.genre, new.year);
-            END;
+            \(textTriggers)
             PRAGMA user_version = 1;
             COMMIT;
             """)

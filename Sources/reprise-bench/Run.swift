@@ -24,6 +24,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let basicsOnly = option("--only") == "basics"
     // --only video: the video figures (section 6), with the peers installed.
     let videoOnly = option("--only") == "video"
+    // --only mpd: the library beside MPD (section 11), at --library-sizes.
+    let mpdOnly = option("--only") == "mpd"
+    // --only cli: the command-line rows beside playerctl and mpc (section 12).
+    let cliOnly = option("--only") == "cli"
     let librarySizes = (option("--library-sizes") ?? (quick ? "2000" : "10000,50000")).split(separator: ",").compactMap { Int($0) }
     let samples = quick ? 50 : 300
     let runs = quick ? 3 : 7
@@ -69,6 +73,14 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             throw EndOfRun()
         }
         let interval = quick ? 3.0 : 10.0
+        if mpdOnly {
+            rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, searches: quick ? 50 : 200, reprise: reprise.name)
+            throw EndOfRun()
+        }
+        if cliOnly {
+            rows += try commandLineRows(bench, binary: binary, long, runs: 25, reprise: reprise.name)
+            throw EndOfRun()
+        }
         if libraryOnly {
             rows += try libraryRows(bench, binary: binary, playing: long, sizes: librarySizes, contender: reprise)
             throw EndOfRun()
@@ -82,7 +94,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             throw EndOfRun()
         }
         if videoOnly {
-            say("6/10 video on a private X server (\(runs) runs)")
+            say("6/12 video on a private X server (\(runs) runs)")
             rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3,
                                            seconds: quick ? 3.0 : 10.0)
             throw EndOfRun()
@@ -91,7 +103,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows += try keyPressRows(bench, long, presses: quick ? 8 : 20, contenders: contenders)
             throw EndOfRun()
         }
-        say("1/10 control latency (\(samples) calls each)")
+        say("1/12 control latency (\(samples) calls each)")
         var latency: [String: [String: Double]] = [:]
         for contender in contenders { latency[contender.name] = try bench.controlLatency(contender, long, samples: samples) }
         let ping = latency[reprise.name]?["ping"]
@@ -118,7 +130,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             }
         }
 
-        say("2/10 cold start (\(runs) runs each)")
+        say("2/12 cold start (\(runs) runs each)")
         var nameRow = Row(figure: "cold start: exec → bus name owned", unit: "ms")
         var audioRow = Row(figure: "cold start: exec → first sink input", unit: "ms", floorKey: "floor", target: "≤ 1.5× floor")
         /// The median of `seconds` in ms, with its spread, into `row` under `key`.
@@ -136,7 +148,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         rows += [nameRow, audioRow]
 
-        say("3/10 footprint while playing (\(interval) s each, 3 runs)")
+        say("3/12 footprint while playing (\(interval) s each, 3 runs)")
         var rssRow = Row(figure: "RSS while playing", unit: "MiB", floorKey: "floor", target: "≤ 1.15× floor")
         var cpuRow = Row(figure: "CPU while playing (\(Int(interval)) s)", unit: "%", floorKey: "floor", target: "≤ floor")
         // Three runs each, the median with its spread (run to run, RSS moves by a few hundred KiB).
@@ -168,7 +180,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += try soundRows(bench, binary: binary, seconds: interval, contender: reprise)
 
         let count = quick ? 2_000 : 10_000
-        say("4/10 queue scale (\(count) entries)")
+        say("4/12 queue scale (\(count) entries)")
         let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
         var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
                              note: "floor: the same with 1 queued")
@@ -194,26 +206,28 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
                  row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
                  row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
 
-        say("5/10 resume after an interruption (\(runs) runs)")
+        say("5/12 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
         resumeRow.values[reprise.name] = try bench.resumeAfterInterruption(binary: binary, long, runs: runs).map { $0 * 1000 }
         rows.append(resumeRow)
 
-        say("6/10 video on a private X server (\(runs) runs)")
+        say("6/12 video on a private X server (\(runs) runs)")
         rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3, seconds: interval)
 
         rows += try keyPressRows(bench, long, presses: quick ? 8 : 20, contenders: contenders)
         rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
         rows += try largeQueueRows(bench, binary: binary, short, count: quick ? 20_000 : 100_000, contender: reprise)
-        say("10/10 the music library (\(librarySizes.map(String.init).joined(separator: ", ")) files)")
+        say("10/12 the music library (\(librarySizes.map(String.init).joined(separator: ", ")) files)")
         rows += try libraryRows(bench, binary: binary, playing: long, sizes: librarySizes, contender: reprise)
+        rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, searches: quick ? 50 : 200, reprise: reprise.name)
+        rows += try commandLineRows(bench, binary: binary, long, runs: 25, reprise: reprise.name)
     } catch is EndOfRun {
     } catch {
         say("reprise-bench: \(error)")
         return 1
     }
 
-    let table = Report.markdown(rows, contenders: contenders.map(\.name))
+    let table = Report.markdown(rows, contenders: contenders.map(\.name) + ["MPD"])
     print(table)
     if let output = option("--output") { try? table.write(toFile: output, atomically: true, encoding: .utf8) }
     say(String(format: "benchmark took %.0f s", monotonicSeconds() - started))
@@ -229,7 +243,7 @@ private struct EndOfRun: Error {}
 
 /// Section 7: PlayPause → Reprise's sink input corked, normally and with every fsync 20 ms slower.
 private func keyPressRows(_ bench: Bench, _ file: String, presses: Int, contenders: [Contender]) throws -> [Row] {
-    say("7/10 key press → sink input corked (\(presses) presses 1.5 s apart; Reprise again with a slow disk)")
+    say("7/12 key press → sink input corked (\(presses) presses 1.5 s apart; Reprise again with a slow disk)")
     var row = Row(figure: "PlayPause → the player's sink input corked", unit: "ms", target: "< 2 ms")
     var slow = Row(figure: "PlayPause → the player's sink input corked, every fsync 20 ms slower", unit: "ms", target: "< 2 ms")
     func put(_ seconds: [Double], _ row: inout Row, _ name: String) {
@@ -247,7 +261,7 @@ private func keyPressRows(_ bench: Bench, _ file: String, presses: Int, contende
 
 /// Section 8: a call stream appearing → Reprise paused, and gone → playing again, on each sound server.
 private func callRows(binary: String, _ file: String, runs: Int, contender: Contender) throws -> [Row] {
-    say("8/10 calls on each sound server (\(runs) calls each)")
+    say("8/12 calls on each sound server (\(runs) calls each)")
     var rows: [Row] = []
     for server in SoundServerKind.allCases {
         let bench = try Bench(soundServer: server)
@@ -264,7 +278,7 @@ private func callRows(binary: String, _ file: String, runs: Int, contender: Cont
 
 /// Section 9: a queue of 100,000 entries (start-up, AddTrack in the middle, adding another 99,000 while replying).
 private func largeQueueRows(_ bench: Bench, binary: String, _ short: String, count: Int, contender: Contender) throws -> [Row] {
-    say("9/10 a queue of \(count) entries")
+    say("9/12 a queue of \(count) entries")
     let large = try bench.largeQueue(binary: binary, shortFile: short, count: count)
     func row(_ figure: String, _ unit: String, _ value: Double?, scale: Double = 1000) -> Row {
         var row = Row(figure: figure, unit: unit)

@@ -1,0 +1,63 @@
+import Glibc
+
+/// A client of MPD's text protocol on its Unix socket: one command, its reply lines up to `OK` (nil on `ACK`, or
+/// when the connection fails). What `mpc` does, in-process, so that polling MPD costs no process start.
+final class MPDClient {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects and reads MPD's greeting; nil when nothing answers at `socket`.
+    init?(socket path: String) {
+        descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(descriptor)
+            return nil
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0, let greeting = line(), greeting.hasPrefix("OK MPD") else {
+            close(descriptor)
+            return nil
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `command` and returns the lines of its reply (without the final `OK`); nil when MPD refused it.
+    func send(_ command: String) -> [String]? {
+        let bytes = Array((command + "\n").utf8)
+        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
+        var lines: [String] = []
+        while let line = line() {
+            if line == "OK" { return lines }
+            if line.hasPrefix("ACK") { return nil }
+            lines.append(line)
+        }
+        return nil
+    }
+
+    /// The value of `key: value` lines of a reply.
+    static func value(_ key: String, in lines: [String]) -> String? {
+        lines.first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
+    }
+
+    private func line() -> String? {
+        while true {
+            if let end = buffer.firstIndex(of: 10) {
+                let text = String(decoding: buffer[..<end], as: UTF8.self)
+                buffer.removeSubrange(...end)
+                return text
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+        }
+    }
+}
