@@ -219,13 +219,12 @@ void appendRecord(std::string &out, const std::string &bytes, size_t limit) {
     out.append(bytes.data(), length);
 }
 
-int read(int descriptor, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
+int read(int descriptor, long size, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
          rp_taglib_file *out) {
     std::string extension(extensionText ? extensionText : "");
     if (!knownExtension(extension)) return -1;
-    struct stat info;
-    if (fstat(descriptor, &info) != 0 || !S_ISREG(info.st_mode)) return -2;
-    DescriptorStream stream(descriptor, static_cast<long>(info.st_size));
+    if (size < 0) return -2;
+    DescriptorStream stream(descriptor, size);
     std::unique_ptr<File> file = openAs(extension, &stream);
     if (!file) return -2;
 
@@ -266,13 +265,13 @@ int read(int descriptor, const char *extensionText, size_t pictureLimit, size_t 
 
 } // namespace
 
-extern "C" int rp_taglib_read(int descriptor, const char *extension, size_t picture_limit, size_t value_limit,
+extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
                               size_t value_count_limit, rp_taglib_file *out) {
     static const bool quiet = (setDebugListener(&silent), true);
     (void)quiet;
     std::memset(out, 0, sizeof *out);
     try {
-        int result = read(descriptor, extension, picture_limit, value_limit, value_count_limit, out);
+        int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, out);
         if (result != 0) rp_taglib_free(out);
         return result;
     } catch (...) { // std::bad_alloc from a crafted size, or anything else: the file is not read

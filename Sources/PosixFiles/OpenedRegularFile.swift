@@ -6,6 +6,8 @@ import RepriseCore
 /// own name under `/proc/self/fd`), whose open cannot block. Closed by ``close()``.
 public struct OpenedRegularFile: ~Copyable {
     public let descriptor: Int32
+    /// Its size when opened.
+    public let size: Int64
 
     /// Nil when `path` is missing, a symbolic link, or anything but a regular file.
     public init?(path: String) {
@@ -17,6 +19,7 @@ public struct OpenedRegularFile: ~Copyable {
             return nil
         }
         self.descriptor = descriptor
+        size = Int64(info.st_size)
     }
 
     /// A path that opens the same file (the same inode), whatever its name is now.

@@ -190,7 +190,7 @@ public enum MediaLocation {
     }
 
     /// Names of cover pictures looked for beside audio files without embedded art, best first (case ignored).
-    static let folderCoverNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png",
+    public static let folderCoverNames = ["cover.jpg", "cover.jpeg", "cover.png", "folder.jpg", "folder.jpeg", "folder.png",
                                    "front.jpg", "front.png"]
 
     /// The path of a cover picture in `folder` (see ``folderCoverNames``), if there is one.
@@ -206,9 +206,18 @@ public enum MediaLocation {
     }
 
     /// The lower-cased text after the last dot of a file name ("" when there is none).
-    static func fileExtension(_ name: String) -> String {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
-        return name[name.index(after: dot)...].lowercased()
+    static func fileExtension(_ name: String) -> String { fileExtension(ofPath: name) }
+
+    /// The extension of the last component of `path`, lower case, without its dot; "" when it has none (a name that
+    /// starts with its only dot is a hidden file's, not an extension). Looks at bytes only: it runs once a file in a
+    /// library pass.
+    public static func fileExtension(ofPath path: String) -> String {
+        let bytes = path.utf8
+        guard let dot = bytes.lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+        if let slash, slash > dot { return "" }
+        guard dot != (slash.map { bytes.index(after: $0) } ?? bytes.startIndex) else { return "" }
+        return String(path[bytes.index(after: dot)...]).lowercased()
     }
 
     /// Natural order: runs of digits compare by value ("2" < "10"), the rest case-insensitively.

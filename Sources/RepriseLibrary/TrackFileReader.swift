@@ -32,18 +32,21 @@ public final class TrackFileReader {
     }
 
     /// The tags of the file at `path` and, when TagLib read it, everything it read (lyrics, gains, audio properties).
-    public func read(_ path: String, withFileTags: Bool) -> (track: LibraryTrack, fileTags: FileTags?)? {
+    /// - Parameter folderCover: the cover picture beside it, when the caller listed its folder (`.some(nil)`: none);
+    ///   nil: looked up here.
+    public func read(_ path: String, withFileTags: Bool, folderCover: String?? = nil) -> (track: LibraryTrack, fileTags: FileTags?)? {
         guard let file = OpenedRegularFile(path: path) else { return nil }
-        let result = read(path, descriptor: file.descriptor, procPath: file.procPath)
+        if let folderCover { folderCovers[String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])] = folderCover }
+        let result = read(path, descriptor: file.descriptor, size: file.size, procPath: file.procPath)
         file.close()
         return result
     }
 
-    private func read(_ path: String, descriptor: Int32, procPath: String) -> (track: LibraryTrack, fileTags: FileTags?) {
+    private func read(_ path: String, descriptor: Int32, size: Int64, procPath: String) -> (track: LibraryTrack, fileTags: FileTags?) {
         var track = LibraryTrack(path: FilePath(escaped: path))
-        let fileExtension = path.split(separator: "/").last.flatMap { name in name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } } ?? ""
+        let fileExtension = MediaLocation.fileExtension(ofPath: path)
         if TagLibReader.reads(fileExtension: fileExtension),
-           let (tags, picture) = TagLibReader.read(descriptor: descriptor, fileExtension: fileExtension, pictureLimit: Self.pictureLimit),
+           let (tags, picture) = TagLibReader.read(descriptor: descriptor, size: size, fileExtension: fileExtension, pictureLimit: Self.pictureLimit),
            !tags.namesNothing {
             readByTagLib += 1
             track.apply(tags)

@@ -212,13 +212,12 @@ enum FileDescription: Sendable {
 
     /// Reads the file at `path` (opened without following links, checked to be a regular file).
     static func read(_ path: String, art: CoverStore, fileSystem: FileSystem) -> FileDescription {
-        let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
-        let fileExtension = name.lastIndex(of: ".").map { String(name[name.index(after: $0)...]) } ?? ""
+        let fileExtension = MediaLocation.fileExtension(ofPath: path)
         guard let file = OpenedRegularFile(path: path) else {
             return fileSystem.kind(of: path) == .missing ? .forDiscoverer : .notRegularFile
         }
         let read = TagLibReader.reads(fileExtension: fileExtension)
-            ? TagLibReader.read(descriptor: file.descriptor, fileExtension: fileExtension, pictureLimit: 16 << 20) : nil
+            ? TagLibReader.read(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension, pictureLimit: 16 << 20) : nil
         file.close()
         guard let (tags, picture) = read, !tags.namesNothing else { return .forDiscoverer }
         let artURL = picture.flatMap { picture in ImageKind(sniffing: picture.bytes).flatMap { art.store(picture.bytes, kind: $0) } }

@@ -15,11 +15,12 @@ public enum TagLibReader {
         rp_taglib_reads_extension(fileExtension.lowercased()) != 0
     }
 
-    /// The tags of the regular file open at `descriptor` (read from its start; the descriptor stays open), read as
-    /// the format `fileExtension` names. Pictures larger than `pictureLimit` bytes are left out.
-    public static func read(descriptor: Int32, fileExtension: String, pictureLimit: Int) -> (tags: FileTags, picture: EmbeddedPicture?)? {
+    /// The tags of the regular file of `size` bytes open at `descriptor` (read with pread; the descriptor stays open
+    /// and unmoved), read as the format `fileExtension` names. Pictures larger than `pictureLimit` bytes are left out.
+    public static func read(descriptor: Int32, size: Int64, fileExtension: String, pictureLimit: Int) -> (tags: FileTags, picture: EmbeddedPicture?)? {
         var file = rp_taglib_file()
-        guard rp_taglib_read(descriptor, fileExtension.lowercased(), max(0, pictureLimit), valueLimit, valueCountLimit, &file) == 0 else {
+        guard size >= 0, size <= Int64(Int.max),
+              rp_taglib_read(descriptor, Int(size), fileExtension.lowercased(), max(0, pictureLimit), valueLimit, valueCountLimit, &file) == 0 else {
             return nil
         }
         defer { rp_taglib_free(&file) }

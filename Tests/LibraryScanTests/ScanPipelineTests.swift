@@ -25,6 +25,13 @@ import TestSupport
         let music = folder + "/Music"
         let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
         let paths = try maker.library(count: 2_000, in: music)
+        // A cover beside one album (any case), a link to a folder outside (never followed), a hidden file.
+        let albumFolder = String(paths[0][..<paths[0].lastIndex(of: "/")!])
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: albumFolder + "/Cover.PNG"))
+        let outside = folder + "/Outside"
+        try maker.library(count: 10, in: outside)
+        symlink(outside, music + "/Linked")
+        try maker.file(tags: [("TITLE", "Hidden")]).write(to: URL(fileURLWithPath: music + "/.hidden.flac"))
         let (scanner, store) = try scanner()
         var last = LibraryScanner.Progress()
         let started = Date()
@@ -36,6 +43,9 @@ import TestSupport
         #expect(found?.artist == "Artist amber 0" && found?.album == "Album garnet 6" && found?.track == 1, "\(String(describing: found))")
         #expect(found?.year == 1980 && found?.genre == "ember")
         #expect(found.flatMap(\.lengthMicroseconds).map { abs($0 - 1_000_000) < 50_000 } == true)
+        let covered = try store.tracks(matching: .folder(FilePath(escaped: albumFolder)))
+        #expect(covered.count == 10 && covered.allSatisfy { $0.cover == albumFolder + "/Cover.PNG" })
+        #expect(try store.search(LibraryQuery("hidden"), limit: 5).isEmpty)
 
         // Nothing changed: nothing read. Then 10 files changed, 5 removed.
         try scanner.scan(roots: [music]) { last = $0 }

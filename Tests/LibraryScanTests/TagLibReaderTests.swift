@@ -22,7 +22,9 @@ import TestSupport
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         let fileExtension = String(path[path.index(after: path.lastIndex(of: ".")!)...])
-        return TagLibReader.read(descriptor: descriptor, fileExtension: fileExtension, pictureLimit: 1 << 20)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        return TagLibReader.read(descriptor: descriptor, size: Int64(info.st_size), fileExtension: fileExtension, pictureLimit: 1 << 20)
     }
 
     static let encoders: [(String, [String])] = [

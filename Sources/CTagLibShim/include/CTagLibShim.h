@@ -25,11 +25,11 @@ typedef struct rp_taglib_file {
     char picture_type[40];
 } rp_taglib_file;
 
-/// Reads `descriptor` (a regular file opened for reading; neither moved nor closed here: read with pread) as the
-/// format its name's `extension` (lower case, no dot) says. 0 on success; -1 when the extension is not one TagLib reads, -2 when the file is not
+/// Reads `descriptor` (a regular file of `size` bytes opened for reading; neither moved nor closed here: read with
+/// pread) as the format its name's `extension` (lower case, no dot) says. 0 on success; -1 when the extension is not one TagLib reads, -2 when the file is not
 /// valid as that format (or TagLib failed). Values longer than `value_limit` bytes are cut there (the caller
 /// marks them); at most `value_count_limit` values are kept.
-int rp_taglib_read(int descriptor, const char *extension, size_t picture_limit, size_t value_limit,
+int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
                    size_t value_count_limit, rp_taglib_file *out);
 
 /// Whether TagLib has a reader for files with this extension (lower case, no dot).
