@@ -25,9 +25,12 @@ public struct FileTags: Sendable, Equatable {
 
     /// Maps a property map (key, value pairs in the tag's order; keys upper case as TagLib gives them).
     public init(properties: [(key: String, value: String)]) {
-        func values(_ key: String) -> [String] { properties.lazy.filter { $0.key == key }.map(\.value) }
+        var byKey: [String: [String]] = [:]
+        for (key, value) in properties { byKey[key, default: []].append(value) }
+        func values(_ key: String) -> [String] { byKey[key] ?? [] }
         func first(_ keys: String...) -> String? {
-            keys.lazy.compactMap { key in values(key).first { !$0.isEmpty } }.first
+            for key in keys { if let value = byKey[key]?.first(where: { !$0.isEmpty }) { return value } }
+            return nil
         }
         tags.title = first("TITLE")
         tags.artists = values("ARTIST").filter { !$0.isEmpty }

@@ -47,11 +47,15 @@ public struct TrackTags: Sendable, Equatable {
     public func sanitized(reportingCuts report: ((String) -> Void)? = nil) -> TrackTags {
         func text(_ value: String?) -> String? {
             guard let value, !value.isEmpty else { return nil }
-            guard value.count > Self.maximumTextLength else { return value }
+            // Counting characters walks grapheme clusters: needed only when the bytes could be too many.
+            guard value.utf8.count > Self.maximumTextLength, value.count > Self.maximumTextLength else { return value }
             return String(value.prefix(Self.maximumTextLength - 1)) + "…"
         }
         func list(_ values: [String], _ name: String) -> [String] {
             if values.count > Self.maximumValueCount { report?("\(name): \(values.count) values, \(Self.maximumValueCount) kept") }
+            if values.count <= Self.maximumValueCount, !values.contains(where: { $0.isEmpty || $0.utf8.count > Self.maximumTextLength }) {
+                return values
+            }
             return values.lazy.compactMap(text).prefix(Self.maximumValueCount).map { $0 }
         }
         return TrackTags(title: text(title), artists: list(artists, "artists"), album: text(album),

@@ -46,9 +46,12 @@ enum FolderWalk {
         func isRegular(_ entry: (name: String, type: UInt8)) -> Bool {
             entry.type == UInt8(DT_REG) || entry.type == UInt8(DT_UNKNOWN) && status(entry.name).map { $0.st_mode & S_IFMT == S_IFREG } == true
         }
+        // Cover names, lower-cased once: only names as short as the longest cover name can be one.
+        let longest = MediaLocation.folderCoverNames.map(\.utf8.count).max() ?? 0
+        let short = entries.filter { $0.name.utf8.count <= longest }.map { (lowered: $0.name.lowercased(), entry: $0) }
         let cover = MediaLocation.folderCoverNames.lazy.compactMap { candidate in
-            entries.first { $0.name.lowercased() == candidate && isRegular($0) }
-        }.first.map { path + "/" + $0.name }
+            short.first { $0.lowered == candidate && isRegular($0.entry) }
+        }.first.map { path + "/" + $0.entry.name }
         for entry in entries {
             var type = entry.type
             var info: stat?

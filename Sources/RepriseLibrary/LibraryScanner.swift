@@ -25,7 +25,13 @@ public final class LibraryScanner {
         public var read = 0
         public var removed = 0
         public var total = 0
+        /// Rows changed otherwise: forgotten with a music folder no longer configured, marked (un)available with
+        /// their disk.
+        public var otherChanges = 0
         public init() {}
+
+        /// Whether the pass changed the index at all.
+        public var changedAnything: Bool { read + removed + otherChanges > 0 }
     }
 
     /// - Parameter art: stores an embedded picture (bytes, media type) and returns its path.
@@ -39,15 +45,15 @@ public final class LibraryScanner {
     /// (``ScanPass``): one thread walks, ``readerThreads`` read tags, this one writes.
     public func scan(roots: [String], report: (Progress) -> Void) throws {
         defer { if store.textIndexingSuspended { try? store.rebuildTextIndex() } } // after an error too, if it can
-        try store.keepOnly(roots: roots)
         var progress = Progress()
+        progress.otherChanges += try store.keepOnly(roots: roots)
         for root in roots {
             var info = stat()
             guard RawPath.withCString(root, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                try store.setAvailable(false, root: root) // a disk that is not there: keep what it had
+                progress.otherChanges += try store.setAvailable(false, root: root) // a disk that is not there: keep what it had
                 continue
             }
-            try store.setAvailable(true, root: root)
+            progress.otherChanges += try store.setAvailable(true, root: root)
             try ScanPass(root: root, known: store.fileStates(root: root), readers: Self.readerThreads, art: art)
                 .run(writingTo: store, progress: &progress, report: report)
         }

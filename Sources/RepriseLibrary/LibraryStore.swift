@@ -192,9 +192,12 @@ public final class LibraryStore {
     }
 
     /// Marks every file under `root` (un)available: a disk that is not there keeps its entries.
-    public func setAvailable(_ available: Bool, root: String) throws(SQLiteError) {
+    /// - Returns: how many rows changed.
+    @discardableResult
+    public func setAvailable(_ available: Bool, root: String) throws(SQLiteError) -> Int {
         try database.prepare("UPDATE tracks SET available = ?1 WHERE root = ?2 AND available != ?1")
             .run([.integer(available ? 1 : 0), .text(root)])
+        return database.changes
     }
 
     /// Size, modification time and availability of every file known under `root`, by path.
@@ -210,10 +213,13 @@ public final class LibraryStore {
     }
 
     /// Forgets files whose root is no longer one of `roots` (the user changed the configuration).
-    public func keepOnly(roots: [String]) throws(SQLiteError) {
+    /// - Returns: how many rows were forgotten.
+    @discardableResult
+    public func keepOnly(roots: [String]) throws(SQLiteError) -> Int {
         let placeholders = roots.indices.map { "?\($0 + 1)" }.joined(separator: ", ")
         try database.prepare(roots.isEmpty ? "DELETE FROM tracks" : "DELETE FROM tracks WHERE root NOT IN (\(placeholders))")
             .run(roots.map { .text($0) })
+        return database.changes
     }
 
     // MARK: Reading

@@ -286,10 +286,19 @@ final class LibraryWorker: @unchecked Sendable {
         } catch {
             result.problem = "scan failed: \(error)"
         }
+        // Nothing changed (a re-scan of an unchanged library): the counts and outline of last time stand.
+        if !result.progress.changedAnything, result.problem == nil, let known = lastShape {
+            (result.counts, result.outline) = known
+            return result
+        }
         result.counts = (try? store?.counts()) ?? LibraryCounts()
         result.outline = (try? store?.outline()) ?? LibraryOutline()
+        lastShape = result.problem == nil ? (result.counts, result.outline) : nil
         return result
     }
+
+    /// The counts and outline as of the last pass or change applied (nil: to be computed).
+    private var lastShape: (LibraryCounts, LibraryOutline)?
 
     /// Applies what inotify saw: files read again or forgotten, new directories read and watched; the new counts.
     func apply(_ changes: [LibraryWatcher.Change], folders: [String], watcher: LibraryWatcher) -> (LibraryCounts, LibraryOutline)? {
@@ -309,7 +318,11 @@ final class LibraryWorker: @unchecked Sendable {
                 continue // the next rescan catches up
             }
         }
-        guard let counts = try? store.counts(), let outline = try? store.outline() else { return nil }
+        guard let counts = try? store.counts(), let outline = try? store.outline() else {
+            lastShape = nil
+            return nil
+        }
+        lastShape = (counts, outline)
         return (counts, outline)
     }
 

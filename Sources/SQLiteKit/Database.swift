@@ -49,6 +49,9 @@ public final class Database {
         }
     }
 
+    /// Rows the last insert, update or delete changed.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
     /// A prepared statement for `sql`.
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         var statement: OpaquePointer?

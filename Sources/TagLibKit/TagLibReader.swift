@@ -55,7 +55,10 @@ public enum TagLibReader {
             defer { offset += count }
             return String(decoding: buffer[offset..<offset + count], as: UTF8.self)
         }
-        while let key = field(), let value = field() { result.append((key.uppercased(), value)) }
+        while let key = field(), let value = field() {
+            // TagLib's keys are upper case already; a key that is not is made so.
+            result.append((key.utf8.contains { (0x61...0x7A).contains($0) } ? key.uppercased() : key, value))
+        }
         return result
     }
 }
