@@ -46,12 +46,15 @@ SilentListener silent;
 const AudioProperties::ReadStyle style = AudioProperties::Average;
 
 /// A read-only stream over a descriptor with `pread`: no stdio, no seeks of the descriptor (a seek only moves the
-/// position), and the file's first 64 KiB read in one call and served from memory — where every format keeps its
-/// tags and headers — so reading a typical file's tags costs two or three system calls instead of about thirty.
+/// position), and the file's first 16 KiB read in one call and served from memory — where the formats keep their
+/// headers and (pictures aside) their tags — so reading a typical file's tags costs two or three system calls
+/// instead of about thirty.
 class DescriptorStream : public IOStream {
 public:
+    static constexpr long headSize = 16384;
+
     DescriptorStream(int descriptor, long size) : descriptor(descriptor), size(size) {
-        const long headLength = size < 65536 ? size : 65536;
+        const long headLength = size < headSize ? size : headSize;
         head.resize(static_cast<unsigned int>(headLength));
         ssize_t got = headLength > 0 ? pread(descriptor, head.data(), static_cast<size_t>(headLength), 0) : 0;
         head.resize(got > 0 ? static_cast<unsigned int>(got) : 0);

@@ -25,7 +25,7 @@ public struct FilePath: Hashable, Comparable, Sendable, CustomStringConvertible,
 
     /// The folder it is in ("/" for a path at the top, itself when it has no slash).
     public var folder: FilePath {
-        guard let slash = escaped.lastIndex(of: "/") else { return self }
+        guard let slash = escaped.utf8.lastIndex(of: UInt8(ascii: "/")) else { return self } // by bytes: once a file in a pass
         return FilePath(escaped: slash == escaped.startIndex ? "/" : String(escaped[..<slash]))
     }
 

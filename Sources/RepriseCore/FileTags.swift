@@ -23,47 +23,62 @@ public struct FileTags: Sendable, Equatable {
     /// The longest lyrics kept, in characters: a long opera libretto is ~100,000; beyond that a tag is abuse.
     public static let maximumLyricsLength = 200_000
 
-    /// Maps a property map (key, value pairs in the tag's order; keys upper case as TagLib gives them).
+    /// Maps a property map (key, value pairs in the tag's order; keys upper case as TagLib gives them), in one pass
+    /// (it runs for every file of a library pass): lists keep every non-empty value, single fields the first.
     public init(properties: [(key: String, value: String)]) {
-        var byKey: [String: [String]] = [:]
-        for (key, value) in properties { byKey[key, default: []].append(value) }
-        func values(_ key: String) -> [String] { byKey[key] ?? [] }
-        func first(_ keys: String...) -> String? {
-            for key in keys { if let value = byKey[key]?.first(where: { !$0.isEmpty }) { return value } }
-            return nil
+        var date: String?, fallbackDate: String?, lyricsText: String?, otherLyrics: String?, otherAlbumArtists: [String] = []
+        var track: String?, disc: String?, gains: [String: String] = [:]
+        func keep(_ field: inout String?, _ value: String) { if field == nil { field = value } }
+        for (key, value) in properties where !value.isEmpty {
+            switch key {
+            case "TITLE": keep(&tags.title, value)
+            case "ARTIST": tags.artists.append(value)
+            case "ALBUM": keep(&tags.album, value)
+            case "ALBUMARTIST": tags.albumArtists.append(value)
+            case "ALBUM ARTIST": otherAlbumArtists.append(value)
+            case "GENRE": tags.genres.append(value)
+            case "COMPOSER": tags.composers.append(value)
+            case "COMMENT": tags.comments.append(value)
+            case "DESCRIPTION": keep(&tags.description, value)
+            case "TRACKNUMBER": keep(&track, value)
+            case "DISCNUMBER": keep(&disc, value)
+            case "DATE": keep(&date, value)
+            case "YEAR", "ORIGINALDATE": keep(&fallbackDate, value)
+            case "LYRICS": keep(&lyricsText, value)
+            case "UNSYNCEDLYRICS": keep(&otherLyrics, value)
+            case "REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_PEAK",
+                 "R128_TRACK_GAIN", "R128_ALBUM_GAIN":
+                if gains[key] == nil { gains[key] = value }
+            default: continue
+            }
         }
-        tags.title = first("TITLE")
-        tags.artists = values("ARTIST").filter { !$0.isEmpty }
-        tags.album = first("ALBUM")
-        tags.albumArtists = values("ALBUMARTIST").filter { !$0.isEmpty }
-        if tags.albumArtists.isEmpty { tags.albumArtists = values("ALBUM ARTIST").filter { !$0.isEmpty } }
-        tags.genres = values("GENRE").filter { !$0.isEmpty }
-        tags.composers = values("COMPOSER").filter { !$0.isEmpty }
-        tags.comments = values("COMMENT").filter { !$0.isEmpty }
-        tags.description = first("DESCRIPTION")
-        tags.trackNumber = first("TRACKNUMBER").flatMap(Self.position)
-        tags.discNumber = first("DISCNUMBER").flatMap(Self.position)
-        if let date = first("DATE", "YEAR", "ORIGINALDATE") {
+        if tags.albumArtists.isEmpty { tags.albumArtists = otherAlbumArtists }
+        tags.trackNumber = track.flatMap(Self.position)
+        tags.discNumber = disc.flatMap(Self.position)
+        if let date = date ?? fallbackDate {
             tags.contentCreated = date
             year = Self.year(date)
         }
-        if let text = first("LYRICS", "UNSYNCEDLYRICS") {
-            lyrics = text.count > Self.maximumLyricsLength ? String(text.prefix(Self.maximumLyricsLength)) : text
+        if let text = lyricsText ?? otherLyrics {
+            lyrics = text.utf8.count > Self.maximumLyricsLength && text.count > Self.maximumLyricsLength
+                ? String(text.prefix(Self.maximumLyricsLength)) : text
         }
-        loudness = LoudnessTags(
-            trackGain: first("REPLAYGAIN_TRACK_GAIN").flatMap(LoudnessTags.decibels)
-                ?? first("R128_TRACK_GAIN").flatMap(LoudnessTags.r128Gain),
-            albumGain: first("REPLAYGAIN_ALBUM_GAIN").flatMap(LoudnessTags.decibels)
-                ?? first("R128_ALBUM_GAIN").flatMap(LoudnessTags.r128Gain),
-            trackPeak: first("REPLAYGAIN_TRACK_PEAK").flatMap(LoudnessTags.peak),
-            albumPeak: first("REPLAYGAIN_ALBUM_PEAK").flatMap(LoudnessTags.peak))
+        if !gains.isEmpty {
+            loudness = LoudnessTags(
+                trackGain: gains["REPLAYGAIN_TRACK_GAIN"].flatMap(LoudnessTags.decibels)
+                    ?? gains["R128_TRACK_GAIN"].flatMap(LoudnessTags.r128Gain),
+                albumGain: gains["REPLAYGAIN_ALBUM_GAIN"].flatMap(LoudnessTags.decibels)
+                    ?? gains["R128_ALBUM_GAIN"].flatMap(LoudnessTags.r128Gain),
+                trackPeak: gains["REPLAYGAIN_TRACK_PEAK"].flatMap(LoudnessTags.peak),
+                albumPeak: gains["REPLAYGAIN_ALBUM_PEAK"].flatMap(LoudnessTags.peak))
+        }
         tags = tags.sanitized()
     }
 
     /// "3", "3/12", " 03 " → 3; nothing, zero, negative or absurd → nil.
     static func position(_ text: String) -> Int? {
-        let head = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard let number = Int(head.trimmingWhitespace()), number > 0, number <= 100_000 else { return nil }
+        let head = text.utf8.firstIndex(of: UInt8(ascii: "/")).map { text[..<$0] } ?? text[...]
+        guard let number = Int(head) ?? Int(head.trimmingWhitespace()), number > 0, number <= 100_000 else { return nil }
         return number
     }
 

@@ -17,7 +17,7 @@ public final class LibraryScanner {
     private let reader: TrackFileReader
     private let art: (([UInt8], String) -> String?)?
     /// Threads reading tags during a pass: two keep a 2-core machine's both cores busy beside the writer.
-    static let readerThreads = 1
+    static let readerThreads = 2
 
     /// Progress of the pass under way.
     public struct Progress: Sendable, Equatable {

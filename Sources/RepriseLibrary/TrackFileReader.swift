@@ -36,7 +36,7 @@ public final class TrackFileReader {
     ///   nil: looked up here.
     public func read(_ path: String, withFileTags: Bool, folderCover: String?? = nil) -> (track: LibraryTrack, fileTags: FileTags?)? {
         guard let file = OpenedRegularFile(path: path) else { return nil }
-        if let folderCover { folderCovers[String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])] = folderCover }
+        if let folderCover { folderCovers[Self.folder(of: path)] = folderCover }
         let result = read(path, descriptor: file.descriptor, size: file.size, procPath: file.procPath)
         file.close()
         return result
@@ -79,8 +79,13 @@ public final class TrackFileReader {
         return (track, nil)
     }
 
+    /// The folder part of `path` (found by its bytes: this runs for every file of a pass).
+    static func folder(of path: String) -> String {
+        String(path[..<(path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.endIndex)])
+    }
+
     private func folderCover(of path: String) -> String? {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        let folder = Self.folder(of: path)
         if let known = folderCovers[folder] { return known }
         if folderCovers.count > 4_096 { folderCovers.removeAll() }
         let found = MediaLocation.folderCover(in: folder, fileSystem: PosixFileSystem())

@@ -74,7 +74,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         let interval = quick ? 3.0 : 10.0
         if mpdOnly {
-            rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, searches: quick ? 50 : 200, reprise: reprise.name)
+            rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, runs: quick ? 3 : 5, searches: quick ? 50 : 200, reprise: reprise.name)
             throw EndOfRun()
         }
         if cliOnly {
@@ -219,7 +219,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += try largeQueueRows(bench, binary: binary, short, count: quick ? 20_000 : 100_000, contender: reprise)
         say("10/12 the music library (\(librarySizes.map(String.init).joined(separator: ", ")) files)")
         rows += try libraryRows(bench, binary: binary, playing: long, sizes: librarySizes, contender: reprise)
-        rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, searches: quick ? 50 : 200, reprise: reprise.name)
+        rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, runs: quick ? 3 : 5, searches: quick ? 50 : 200, reprise: reprise.name)
         rows += try commandLineRows(bench, binary: binary, long, runs: 25, reprise: reprise.name)
     } catch is EndOfRun {
     } catch {

@@ -24,6 +24,7 @@ func execService(_ arguments: [String]) -> String {
     // Nothing this process opened goes on into the service: Foundation's run-loop machinery keeps a connected pair of
     // loopback UDP sockets (not close-on-exec), which the service would then hold for its whole life.
     closeDescriptorsOnExec()
+    MallocTuning.exportForExec() // read by the loader at exec: the service need not exec itself again
     // Arguments as the bytes they were given (see RawPath).
     let argv: [UnsafeMutablePointer<CChar>?] = (["reprised"] + arguments).map { RawPath.withCString($0) { strdup($0) } } + [nil]
     execv(service, argv)

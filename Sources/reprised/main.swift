@@ -8,6 +8,10 @@ import RepriseService
 // `reprise` (the command people type) parses every other command line, hands media to a running service, and execs
 // this when none runs; D-Bus activation and the systemd unit start it with no arguments.
 
+// glibc's malloc tunables are read at exec only: started without them (by systemd, D-Bus or hand; `reprise` sets
+// them), the service execs itself once with them (MallocTuning).
+MallocTuning.applyByExecingSelf()
+
 // Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
 // SIGTERM and SIGINT reach the event loop's handlers.
 var unblocked = sigset_t()

@@ -16,6 +16,8 @@ GSource *rp_sd_event_source_new(sd_event *event);
 
 /** Caps glibc's malloc arenas at `count` (mallopt M_ARENA_MAX); call before threads start. */
 bool rp_limit_malloc_arenas(int count);
+/// Returns the pages of freed blocks to the system (malloc_trim(0)).
+void rp_malloc_trim(void);
 
 /* ---- Waking the loop from another thread --------------------------------------- */
 

@@ -1,0 +1,40 @@
+import CLoopShims
+import Glibc
+
+/// glibc malloc's tunables for the service, which only the environment at exec can set (`GLIBC_TUNABLES`, read by
+/// the dynamic loader). The service keeps one malloc arena (``limitMallocArenas(_:)``), so every thread that frees
+/// more small blocks than its per-thread cache keeps (7 of each size by default) takes the arena's lock; a library
+/// pass's TagLib readers free hundreds a file while its writer allocates, and waited on each other for a fifth of
+/// the pass. A cache of 256 blocks a size keeps a file's blocks in the thread that reads it: 50,000 files indexed in
+/// 1.2 s instead of 1.8 s (BENCHMARKS.md). Threads give their cache back when they end.
+public enum MallocTuning {
+    /// The tunables Reprise sets.
+    public static let tunables = "glibc.malloc.tcache_count=256"
+
+    /// `GLIBC_TUNABLES` with Reprise's added, or nil when it already has them (or names its own tcache count,
+    /// which is left alone).
+    public static func environmentValue(current: String?) -> String? {
+        guard let current, !current.isEmpty else { return tunables }
+        guard !current.contains("glibc.malloc.tcache_count=") else { return nil }
+        return current + ":" + tunables
+    }
+
+    /// Puts the tunables in this process's environment, for a program it is about to exec; false when they were
+    /// there already.
+    @discardableResult
+    public static func exportForExec() -> Bool {
+        guard let value = environmentValue(current: getenv("GLIBC_TUNABLES").map { String(cString: $0) }) else { return false }
+        return setenv("GLIBC_TUNABLES", value, 1) == 0
+    }
+
+    /// Gives the pages of every block freed since back to the system (glibc's `malloc_trim`): after work that
+    /// allocated a lot and is over (a library pass), so that memory the process no longer uses leaves its RSS.
+    public static func returnFreedMemory() { rp_malloc_trim() }
+
+    /// When this process started without the tunables, execs its own executable again with them (same PID, same
+    /// arguments), before any thread exists. Returns only when they were there already, or the exec failed.
+    public static func applyByExecingSelf() {
+        guard exportForExec() else { return }
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+    }
+}
