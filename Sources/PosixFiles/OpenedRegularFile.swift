@@ -9,9 +9,11 @@ public struct OpenedRegularFile: ~Copyable {
     /// Its size when opened.
     public let size: Int64
 
-    /// Nil when `path` is missing, a symbolic link, or anything but a regular file.
-    public init?(path: String) {
-        let descriptor = RawPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
+    /// Nil when `path` is missing, a symbolic link (unless `followingLinks`: then what it leads to counts), or
+    /// anything but a regular file. Opened without blocking: a FIFO or a device is refused, never waited on.
+    public init?(path: String, followingLinks: Bool = false) {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW)
+        let descriptor = RawPath.withCString(path) { open($0, flags) }
         guard descriptor >= 0 else { return nil }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {

@@ -210,10 +210,10 @@ enum FileDescription: Sendable {
     /// discoverer tries (and reports a missing file as such).
     case forDiscoverer
 
-    /// Reads the file at `path` (opened without following links, checked to be a regular file).
+    /// Reads the file at `path` (a link followed, as playing it would; checked to be a regular file once open).
     static func read(_ path: String, art: CoverStore, fileSystem: FileSystem) -> FileDescription {
         let fileExtension = MediaLocation.fileExtension(ofPath: path)
-        guard let file = OpenedRegularFile(path: path) else {
+        guard let file = OpenedRegularFile(path: path, followingLinks: true) else {
             return fileSystem.kind(of: path) == .missing ? .forDiscoverer : .notRegularFile
         }
         let read = TagLibReader.reads(fileExtension: fileExtension)

@@ -26,6 +26,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let videoOnly = option("--only") == "video"
     // --only mpd: the library beside MPD (section 11), at --library-sizes.
     let mpdOnly = option("--only") == "mpd"
+    // --only queue: the queue scale and editing figures (section 4).
+    let queueOnly = option("--only") == "queue"
     // --only cli: the command-line rows beside playerctl and mpc (section 12).
     let cliOnly = option("--only") == "cli"
     let librarySizes = (option("--library-sizes") ?? (quick ? "2000" : "10000,50000")).split(separator: ",").compactMap { Int($0) }
@@ -73,6 +75,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             throw EndOfRun()
         }
         let interval = quick ? 3.0 : 10.0
+        if queueOnly {
+            rows += try queueRows(bench, binary: binary, short: short, quick: quick, reprise: reprise.name)
+            throw EndOfRun()
+        }
         if mpdOnly {
             rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, runs: quick ? 3 : 5, searches: quick ? 50 : 200, reprise: reprise.name)
             throw EndOfRun()
@@ -179,32 +185,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         if basicsOnly { throw EndOfRun() }
         rows += try soundRows(bench, binary: binary, seconds: interval, contender: reprise)
 
-        let count = quick ? 2_000 : 10_000
-        say("4/12 queue scale (\(count) entries)")
-        let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
-        var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
-                             note: "floor: the same with 1 queued")
-        startupRow.values[reprise.name] = scale.startup.map { $0 * 1000 }
-        startupRow.values["floor"] = scale.startupOne.map { $0 * 1000 }
-        var perEntryRow = Row(figure: "memory per queued entry", unit: "bytes")
-        perEntryRow.values[reprise.name] = scale.bytesPerEntry
-        var tracksRow = Row(figure: "read Tracks (\(count) ids)", unit: "ms")
-        tracksRow.values[reprise.name] = scale.readTracks.map { $0 * 1000 }
-        var lookupRow = Row(figure: "GetTracksMetadata of 1,000 ids", unit: "ms")
-        lookupRow.values[reprise.name] = scale.metadataOf1000.map { $0 * 1000 }
-        rows += [startupRow, perEntryRow, tracksRow, lookupRow]
-        let editing = try bench.queueEditing(binary: binary, shortFile: short, links: bench.workDirectory + "/queue-\(count)",
-                                             count: count)
-        func row(_ figure: String, _ unit: String, _ value: Double?, scale: Double = 1000) -> Row {
-            var row = Row(figure: figure, unit: unit)
-            row.values[reprise.name] = value.map { $0 * scale }
-            return row
-        }
-        rows += [row("exec → name owned with a \(count)-entry playlist", "ms", editing.playlistStartup),
-                 row("AddTrack while growing to \(count) (median)", "ms", editing.addTrack),
-                 row("GoTo in the middle of \(count)", "ms", editing.goToMiddle),
-                 row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
-                 row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
+        rows += try queueRows(bench, binary: binary, short: short, quick: quick, reprise: reprise.name)
 
         say("5/12 resume after an interruption (\(runs) runs)")
         var resumeRow = Row(figure: "phone stream ends → music uncorked", unit: "ms")
@@ -240,6 +221,38 @@ func say(_ line: String) { FileHandle.standardError.write(Data((TerminalText.san
 
 /// Ends a partial run (`--only`) early, with the rows taken so far.
 private struct EndOfRun: Error {}
+
+/// Section 4: a queue of 10,000 links to one file (start-up, memory, reading it) and editing it.
+private func queueRows(_ bench: Bench, binary: String, short: String, quick: Bool, reprise: String) throws -> [Row] {
+    var rows: [Row] = []
+    let count = quick ? 2_000 : 10_000
+    say("4/12 queue scale (\(count) entries)")
+    let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
+    var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
+                         note: "floor: the same with 1 queued")
+    startupRow.values[reprise] = scale.startup.map { $0 * 1000 }
+    startupRow.values["floor"] = scale.startupOne.map { $0 * 1000 }
+    var perEntryRow = Row(figure: "memory per queued entry", unit: "bytes")
+    perEntryRow.values[reprise] = scale.bytesPerEntry
+    var tracksRow = Row(figure: "read Tracks (\(count) ids)", unit: "ms")
+    tracksRow.values[reprise] = scale.readTracks.map { $0 * 1000 }
+    var lookupRow = Row(figure: "GetTracksMetadata of 1,000 ids", unit: "ms")
+    lookupRow.values[reprise] = scale.metadataOf1000.map { $0 * 1000 }
+    rows += [startupRow, perEntryRow, tracksRow, lookupRow]
+    let editing = try bench.queueEditing(binary: binary, shortFile: short, links: bench.workDirectory + "/queue-\(count)",
+                                         count: count)
+    func row(_ figure: String, _ unit: String, _ value: Double?, scale: Double = 1000) -> Row {
+        var row = Row(figure: figure, unit: unit)
+        row.values[reprise] = value.map { $0 * scale }
+        return row
+    }
+    rows += [row("exec → name owned with a \(count)-entry playlist", "ms", editing.playlistStartup),
+             row("AddTrack while growing to \(count) (median)", "ms", editing.addTrack),
+             row("GoTo in the middle of \(count)", "ms", editing.goToMiddle),
+             row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
+             row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
+    return rows
+}
 
 /// Section 7: PlayPause → Reprise's sink input corked, normally and with every fsync 20 ms slower.
 private func keyPressRows(_ bench: Bench, _ file: String, presses: Int, contenders: [Contender]) throws -> [Row] {

@@ -38,6 +38,22 @@ import TestSupport
         #expect(session.waitFor { session.title() == "First Light" })
     }
 
+    /// Files reached through symbolic links (a folder of links, a playlist of them) are read as playing them would
+    /// read them, from their headers; the library is a separate matter (its walk follows no link).
+    @Test func linkedFilesGetTheirTagsToo() throws {
+        let session = try Session()
+        defer { session.close() }
+        let links = session.directory + "/links"
+        try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: true)
+        for (index, file) in [media.second, media.third].enumerated() {
+            try FileManager.default.createSymbolicLink(atPath: links + "/\(index + 1).ogg", withDestinationPath: file)
+        }
+        try session.launch([media.first, links + "/1.ogg", links + "/2.ogg"])
+        let ids = session.trackIDs()
+        #expect(session.waitFor { metadata(session, ids).compactMap { $0["xesam:title"]?.stringValue } == ["First Light", "Second Wind", "Third Time"] },
+                "\(metadata(session, ids).map { $0["xesam:title"] ?? .string("-") })")
+    }
+
     @Test func embeddedCoverArtIsCachedPrivatelyAndExposedAsArtUrl() throws {
         let session = try Session()
         defer { session.close() }
