@@ -175,6 +175,13 @@ final class Bench {
             }
         }
         record("playPause", toggles)
+        // The same figure from an independent client (python-dbus on GLib, its own connection), in the same run.
+        if let independent = try? runCommand("/usr/bin/python3", ["scripts/bench/toggle-latency.py", name, "40"],
+                                             environment: desktop.environment),
+           independent.status == 0 {
+            let numbers = independent.output.split(separator: " ").compactMap { Double($0.trimmingWhitespace()) }
+            if numbers.count >= 3 { (result["playPauseIndependent"], result["playPauseIndependent.low"], result["playPauseIndependent.high"]) = (numbers[0], numbers[1], numbers[2]) }
+        }
         return result
     }
 

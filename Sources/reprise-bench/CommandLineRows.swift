@@ -4,13 +4,15 @@ import TestSupport
 
 /// Section 12: the command line bound to a key, end to end (exec to exit), 25 runs each in turn: `reprise status` /
 /// `toggle` / `next` against `playerctl` doing the same to the same playing Reprise (the floor column), and `mpc`
-/// doing it to MPD (its column), MPD playing the same kind of file.
+/// doing it to MPD (its column), both playing the same three files in a loop.
 func commandLineRows(_ bench: Bench, binary: String, _ file: String, runs: Int, reprise: String) throws -> [Row] {
     say("12/12 the command line: reprise, playerctl and mpc (\(runs) runs each, in turn)")
-    var running = try bench.startPlaying(.reprise(binary: binary), file)
-    defer { bench.stop(&running) }
+    // Both play the same three copies of the file, looping, so that Next always has somewhere to go.
     let mpd = try? bench.startIdleMPD(playing: file)
     defer { if let mpd { kill(mpd.pid, SIGTERM) } }
+    var running = try bench.startPlaying(.reprise(binary: binary), bench.workDirectory + "/mpd-cli/music")
+    defer { bench.stop(&running) }
+    _ = try runCommand(binary, ["loop", "playlist"], environment: bench.desktop.environment)
     var mpcEnvironment = bench.desktop.environment
     mpcEnvironment["MPD_HOST"] = mpd?.socket
     func timed(_ tool: String, _ arguments: [String], environment: [String: String]) -> Double? {

@@ -116,7 +116,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         for (key, label, target) in [("ping", "Peer.Ping round trip (bus floor)", ""),
                                      ("get", "Get(PlaybackStatus) round trip", "≤ 1.5× ping"),
                                      ("getAll", "GetAll(Player) round trip", "≤ 1.5× ping"),
-                                     ("playPause", "PlayPause → PropertiesChanged(PlaybackStatus)", "< 2000 µs")] {
+                                     ("playPause", "PlayPause → PropertiesChanged(PlaybackStatus)", "< 2000 µs"),
+                                     ("playPauseIndependent", "… the same, measured by an independent client (python-dbus)", "")] {
             var row = Row(figure: label, unit: "µs", floorKey: key == "ping" ? nil : "ping", target: target)
             for contender in contenders {
                 row.values[contender.name] = latency[contender.name]?[key]
