@@ -67,6 +67,14 @@ public:
         const unsigned long available = static_cast<unsigned long>(size - position);
         if (length > available) length = available;
         if (length > maximumBlock) length = maximumBlock; // only a crafted size asks for more: a short read
+        // TagLib searches some formats byte by byte for a marker (FLAC's "fLaC", MPEG's first frame): over a huge
+        // file with none (8 GiB of zeros named .flac) that is millions of reads. Past the budget the stream ends and
+        // the file counts as not read: GStreamer's discoverer has it instead (nothing legitimate is cut).
+        if (budget < length) {
+            exhausted = true;
+            return ByteVector();
+        }
+        budget -= length;
         if (position + static_cast<long>(length) <= static_cast<long>(head.size())) {
             ByteVector block = head.mid(static_cast<unsigned int>(position), static_cast<unsigned int>(length));
             position += static_cast<long>(length);
@@ -93,12 +101,17 @@ public:
     }
 
     long tell() const override { return position; }
+
+    /// Whether a read was refused for the budget (the file is then not TagLib's).
+    bool exhausted = false;
     long length() override { return size; }
     void truncate(long) override {}
 
 private:
     /// The most one read returns: no real tag or header block comes near (pictures are capped far lower).
     static constexpr unsigned long maximumBlock = 256ul << 20;
+    /// The most read from one file, all reads together: tags with the largest pictures stay far below.
+    unsigned long budget = 128ul << 20;
     int descriptor;
     long size;
     long position = 0;
@@ -229,7 +242,7 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     if (size < 0) return -2;
     DescriptorStream stream(descriptor, size);
     std::unique_ptr<File> file = openAs(extension, &stream);
-    if (!file) return -2;
+    if (!file || stream.exhausted) return -2;
 
     std::string properties;
     size_t values = 0;
