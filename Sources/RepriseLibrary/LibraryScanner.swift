@@ -75,7 +75,7 @@ public final class LibraryScanner {
     public func scanFolder(_ folder: String, root: String) throws {
         let known = try store.fileStates(root: root)
         var found: [(String, Int64, Int64)] = []
-        Self.walk(folder, depth: 0) { found.append(($0, $1, $2)) }
+        FolderWalk.walk(folder, isMusic: Self.isMusic) { found.append(($0.path, $0.size, $0.modified)) }
         try store.batch {
             for (path, size, modified) in found {
                 if let state = known[path], state.size == size, state.modified == modified, state.available { continue }
@@ -89,9 +89,4 @@ public final class LibraryScanner {
 
     /// A file's modification time as the index keeps it (nanoseconds).
     public static func modified(_ info: stat) -> Int64 { Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) }
-
-    /// Every music file under `directory` (regular files only; no links followed; hidden entries skipped).
-    static func walk(_ directory: String, depth: Int, _ visit: (String, Int64, Int64) -> Void) {
-        FolderWalk.walk(directory, isMusic: isMusic) { visit($0.path, $0.size, $0.modified) }
-    }
 }
