@@ -5,11 +5,12 @@ import Glibc
 /// the dynamic loader). The service keeps one malloc arena (``limitMallocArenas(_:)``), so every thread that frees
 /// more small blocks than its per-thread cache keeps (7 of each size by default) takes the arena's lock; a library
 /// pass's TagLib readers free hundreds a file while its writer allocates, and waited on each other for a fifth of
-/// the pass. A cache of 256 blocks a size keeps a file's blocks in the thread that reads it: 50,000 files indexed in
-/// 1.2 s instead of 1.8 s (BENCHMARKS.md). Threads give their cache back when they end.
+/// the pass. A cache of 64 blocks a size keeps most of a file's blocks in the thread that reads it: 50,000 files
+/// indexed in 1.3 s instead of 1.7 s; 256 was no faster and kept 2–3 MiB more resident in the threads that play
+/// (BENCHMARKS.md). Threads give their cache back when they end.
 public enum MallocTuning {
     /// The tunables Reprise sets.
-    public static let tunables = "glibc.malloc.tcache_count=256"
+    public static let tunables = "glibc.malloc.tcache_count=64"
 
     /// `GLIBC_TUNABLES` with Reprise's added, or nil when it already has them (or names its own tcache count,
     /// which is left alone).

@@ -16,9 +16,19 @@ public struct FileTags: Sendable, Equatable {
 
     public init() {}
 
-    /// True when the file names neither a title, an artist nor an album: TagLib may have missed tags another reader
-    /// finds (GStreamer's mp4mux writes MP4 items TagLib 1.13 does not see), so such a file goes to GStreamer too.
+    /// True when the file names neither a title, an artist nor an album.
     public var namesNothing: Bool { tags.title == nil && tags.artists.isEmpty && tags.album == nil }
+
+    /// The containers whose tags TagLib may miss where GStreamer finds them: MP4 and QuickTime (GStreamer's
+    /// mp4mux and qtmux write items TagLib 1.13 does not see).
+    public static let containersWithTagsTagLibMayMiss: Set<String> = ["m4a", "m4b", "m4p", "m4r", "m4v", "mp4", "mov", "3gp", "3g2"]
+
+    /// True when a second reader (GStreamer's) should look at the file too: it names nothing and is of a container
+    /// whose tags TagLib may miss. An untagged FLAC, Ogg or MP3 is untagged for every reader; it keeps what TagLib
+    /// read (its length, its audio properties).
+    public func wantsAnotherReader(fileExtension: String) -> Bool {
+        namesNothing && Self.containersWithTagsTagLibMayMiss.contains(fileExtension)
+    }
 
     /// The longest lyrics kept, in characters: a long opera libretto is ~100,000; beyond that a tag is abuse.
     public static let maximumLyricsLength = 200_000

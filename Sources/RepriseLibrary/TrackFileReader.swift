@@ -5,7 +5,7 @@ import TagLibKit
 
 /// Reads one music file for the index: with TagLib from its headers (nothing decoded), and with GStreamer's
 /// discoverer only where TagLib has no reader for the format, finds the file invalid (a mislabelled container, an
-/// unusual one), or finds no title, artist or album in it (``FileTags/namesNothing``). Every file is opened here without following links and checked to be a regular file; both
+/// unusual one), or finds no title, artist or album in an MP4 (``FileTags/wantsAnotherReader(fileExtension:)``). Every file is opened here without following links and checked to be a regular file; both
 /// readers read through that descriptor, so a file replaced by a FIFO or a device since it was listed is never
 /// opened by name. One reader per thread.
 public final class TrackFileReader {
@@ -47,7 +47,7 @@ public final class TrackFileReader {
         let fileExtension = MediaLocation.fileExtension(ofPath: path)
         if TagLibReader.reads(fileExtension: fileExtension),
            let (tags, picture) = TagLibReader.read(descriptor: descriptor, size: size, fileExtension: fileExtension, pictureLimit: Self.pictureLimit),
-           !tags.namesNothing {
+           !tags.wantsAnotherReader(fileExtension: fileExtension) {
             readByTagLib += 1
             track.apply(tags)
             if let picture, let art { track.cover = art(picture.bytes, picture.mediaType) }

@@ -206,8 +206,8 @@ enum FileDescription: Sendable {
     case read(TrackTags, lengthMicroseconds: Int64?, artURL: String?)
     /// A FIFO, a device, a directory: never opened for reading (it would hang a reader).
     case notRegularFile
-    /// Missing, a format TagLib has no reader for or finds invalid, or no title, artist or album found: GStreamer's
-    /// discoverer tries (and reports a missing file as such).
+    /// Missing, a format TagLib has no reader for or finds invalid, or an MP4 in which it found no title, artist or
+    /// album: GStreamer's discoverer tries (and reports a missing file as such).
     case forDiscoverer
 
     /// Reads the file at `path` (a link followed, as playing it would; checked to be a regular file once open).
@@ -219,7 +219,7 @@ enum FileDescription: Sendable {
         let read = TagLibReader.reads(fileExtension: fileExtension)
             ? TagLibReader.read(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension, pictureLimit: 16 << 20) : nil
         file.close()
-        guard let (tags, picture) = read, !tags.namesNothing else { return .forDiscoverer }
+        guard let (tags, picture) = read, !tags.wantsAnotherReader(fileExtension: fileExtension) else { return .forDiscoverer }
         let artURL = picture.flatMap { picture in ImageKind(sniffing: picture.bytes).flatMap { art.store(picture.bytes, kind: $0) } }
         var trackTags = tags.tags
         if trackTags.contentCreated == nil, let year = tags.year { trackTags.contentCreated = String(year) }

@@ -57,6 +57,22 @@ import TestSupport
         #expect(read.tags.tags.trackNumber == 3, "\(format.0)")
     }
 
+    /// An untagged FLAC or Ogg is read by TagLib alone (its length from the headers); only an untagged MP4, whose
+    /// tags TagLib may miss, goes to the discoverer as well.
+    @Test func untaggedFilesStayWithTagLibButAnUntaggedMP4() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let reader = TrackFileReader(art: nil)
+        for (name, encoder) in [("plain.flac", ["flacenc"]), ("plain.ogg", ["vorbisenc", "!", "oggmux"])] {
+            try generateTone(at: folder + "/" + name, seconds: 2, tags: nil, encoder: encoder)
+            let track = try #require(reader.read(folder + "/" + name))
+            #expect(track.title == nil && abs((track.lengthMicroseconds ?? 0) - 2_000_000) < 150_000, "\(name)")
+        }
+        #expect(reader.readByTagLib == 2 && reader.readByDiscoverer == 0)
+        try generateTone(at: folder + "/plain.m4a", seconds: 2, tags: nil, encoder: ["avenc_aac", "!", "mp4mux"])
+        #expect(reader.read(folder + "/plain.m4a") != nil)
+        #expect(reader.readByTagLib == 2 && reader.readByDiscoverer == 1)
+    }
+
     @Test func readsPicturesLyricsGainsAndRepairsBadUTF8() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)

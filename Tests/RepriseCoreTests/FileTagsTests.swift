@@ -28,4 +28,14 @@ import Testing
         #expect(tags.tags.title?.count == TrackTags.maximumTextLength)
         #expect(tags.tags.trackNumber == nil)
     }
+
+    @Test func onlyAnUntaggedMP4GoesToASecondReader() {
+        let untagged = FileTags(properties: [(key: "ENCODER", value: "x")])
+        #expect(untagged.namesNothing)
+        #expect(untagged.wantsAnotherReader(fileExtension: "m4a") && untagged.wantsAnotherReader(fileExtension: "mp4"))
+        #expect(!untagged.wantsAnotherReader(fileExtension: "flac") && !untagged.wantsAnotherReader(fileExtension: "ogg")
+                && !untagged.wantsAnotherReader(fileExtension: "mp3"))
+        let titled = FileTags(properties: [(key: "TITLE", value: "t")])
+        #expect(!titled.wantsAnotherReader(fileExtension: "m4a"))
+    }
 }
