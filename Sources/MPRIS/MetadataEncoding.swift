@@ -24,6 +24,7 @@ public enum MetadataEncoding {
         let comments = (track.description.map { [$0] } ?? []) + tags.comments
         if !comments.isEmpty { entries.append(("xesam:comment", .strings(Array(comments.prefix(TrackTags.maximumValueCount))))) }
         if let created = tags.contentCreated { entries.append(("xesam:contentCreated", .string(created))) }
+        if let lyrics = track.lyricsText { entries.append(("xesam:asText", .string(lyrics))) }
         // Reprise's own keys (documented in the README): the sidecar's subtitle and description, and the
         // interstitial playing now, the ReplayGain applied to it (dB) and which gain that is (track or album).
         if let subtitle = track.subtitle { entries.append(("reprise:subtitle", .string(subtitle))) }

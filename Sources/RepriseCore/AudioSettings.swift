@@ -4,7 +4,8 @@
 /// `category = playback`, `options = duckOthers, notifyOthersOnDeactivation`, `silent = false`,
 /// `trigger-roles = phone`, `speeds = 0.5, 1, 1.25, 1.5, 2` (the speeds offered for video; the system list by default),
 /// `replaygain = auto` (off, track, album, auto), `replaygain-preamp = 0`, `replaygain-fallback = 0` (dB),
-/// `crossfade = 0` (seconds, 0.5–12; 0 or off: none), `library = ~/Music, /mnt/music` (the music folders the library
+/// `crossfade = 0` (seconds, 0.5–12; 0 or off: none), `chapter-skip = off` (on: Next and Previous step through the
+/// chapters of a chaptered track), `library = ~/Music, /mnt/music` (the music folders the library
 /// indexes; `$XDG_MUSIC_DIR` by default; `off`: none).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
@@ -18,6 +19,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var replayGain = ReplayGainSettings()
     /// Overlap between tracks.
     public var crossfade = CrossfadeSettings()
+    /// Next and Previous step through a chaptered track's chapters.
+    public var chapterSkip = false
     /// The library's music folders (absolute, or starting with `~/`); nil: the user's music folder.
     public var libraryFolders: [String]?
 
@@ -38,6 +41,11 @@ public struct AudioSettings: Sendable, Equatable {
         }
     }
 
+    /// on/off, true/false, yes/no, 1/0 (nil: none of them).
+    public static func switchValue(_ value: String) -> Bool? {
+        ["true": true, "yes": true, "on": true, "1": true, "false": false, "no": false, "off": false, "0": false][value.lowercased()]
+    }
+
     /// Sets one setting by its config-file key.
     public mutating func set(_ key: String, _ value: String) throws(PlayerError) {
         let list = value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
@@ -50,9 +58,11 @@ public struct AudioSettings: Sendable, Equatable {
         case "options":
             options = try AudioOptions(names: list)
         case "silent":
-            guard let parsed = ["true": true, "yes": true, "on": true, "1": true, "false": false, "no": false, "off": false, "0": false][value.lowercased()]
-            else { throw .invalidArgument("silent must be true or false") }
+            guard let parsed = Self.switchValue(value) else { throw .invalidArgument("silent must be true or false") }
             silent = parsed
+        case "chapter-skip":
+            guard let parsed = Self.switchValue(value) else { throw .invalidArgument("chapter-skip must be on or off") }
+            chapterSkip = parsed
         case "trigger-roles":
             triggerRoles = Set(list)
         case "speeds":

@@ -55,7 +55,7 @@ public struct FileTags: Sendable, Equatable {
             case "DATE": keep(&date, value)
             case "YEAR", "ORIGINALDATE": keep(&fallbackDate, value)
             case "LYRICS": keep(&lyricsText, value)
-            case "UNSYNCEDLYRICS": keep(&otherLyrics, value)
+            case "UNSYNCEDLYRICS", "USLT": keep(&otherLyrics, value) // USLT: ffmpeg writes its lyrics as TXXX:USLT
             case "REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_PEAK",
                  "R128_TRACK_GAIN", "R128_ALBUM_GAIN":
                 if gains[key] == nil { gains[key] = value }

@@ -54,7 +54,7 @@ extension Player {
         try seekToChapterStart(chapters.previousStart(before: positionMicroseconds))
     }
 
-    private func seekToChapterStart(_ start: Int64) throws(PlayerError) {
+    func seekToChapterStart(_ start: Int64) throws(PlayerError) {
         guard seekable || !prerolled else { throw .invalidArgument("this stream cannot seek") }
         transaction {
             jump(to: start)
@@ -78,5 +78,32 @@ extension Player {
         sleepTimer?.chapterEnd = nil // an end-of-chapter timer waits for the next track's chapters
         chapters = .empty
         announcedChapterIndex = nil
+    }
+
+    // MARK: Chapter skip
+
+    /// Whether Next and Previous (and so media keys and a headset's buttons) step through the chapters of a
+    /// chaptered track before moving to another track.
+    public func setChapterSkip(_ on: Bool) {
+        guard on != chapterSkip else { return }
+        transaction {
+            lastChangeAffectsSavedState = false
+            chapterSkip = on
+            log.info("chapter skip \(on ? "on" : "off")")
+        }
+    }
+
+    /// With chapter skip on: the start of the chapter Next goes to (nil: it goes to the next track).
+    var chapterSkipNextStart: Int64? {
+        guard chapterSkip, !chapters.isEmpty, canSeek else { return nil }
+        return chapters.nextStart(after: positionMicroseconds)
+    }
+
+    /// With chapter skip on: where Previous goes inside the track (nil: to the previous track) — past the first
+    /// chapter, as the Chapters interface's Previous (the current chapter's start when more than 3 s into it, else
+    /// the previous chapter's); in the first chapter, to the previous track as without chapters.
+    var chapterSkipPreviousStart: Int64? {
+        guard chapterSkip, !chapters.isEmpty, canSeek, let index = chapters.index(at: positionMicroseconds), index > 0 else { return nil }
+        return chapters.previousStart(before: positionMicroseconds)
     }
 }

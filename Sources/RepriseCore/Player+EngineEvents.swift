@@ -96,7 +96,10 @@ extension Player {
             resumePositions.forget(current.uri)
             queue.move(to: position)
             loadedEntryID = following.id
-            if following.id != current.id { forgetChapters() }
+            if following.id != current.id {
+                forgetChapters()
+                forgetLyrics()
+            }
             loadSidecar(of: following.id)
             prerolled = true
             self.seekable = seekable

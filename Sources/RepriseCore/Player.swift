@@ -52,6 +52,14 @@ public final class Player {
     public internal(set) var chapters = ChapterList.empty
     /// The chapter playing, as of the last ``updateChapter()``.
     public internal(set) var announcedChapterIndex: Int?
+    /// The lyrics of the loaded entry (see ``didFindLyrics(_:for:)``).
+    public internal(set) var lyrics: Lyrics?
+    /// The synced line sung now, as of the last ``updateLyricsLine()``.
+    public internal(set) var announcedLyricsLine: Int?
+    /// Counts every change of ``lyrics`` (found, forgotten): what tells clients the lines changed.
+    public internal(set) var lyricsSerial = 0
+    /// Next and Previous step through chapters (see ``setChapterSkip(_:)``).
+    public internal(set) var chapterSkip = false
     /// The sleep timer under way (see ``setSleep(_:)``).
     public internal(set) var sleepTimer: SleepTimer?
     var sleepSerial = 0
@@ -78,9 +86,10 @@ public final class Player {
     public var loadedURI: String? { loadedEntryID.flatMap { queue.entry(withID: $0)?.uri } }
 
     public var canSeek: Bool { status != .stopped && loadedEntryID != nil && prerolled && seekable }
-    public var canGoNext: Bool { queue.nextPosition(wrap: loopStatus == .playlist) != nil }
+    public var canGoNext: Bool { chapterSkipNextStart != nil || queue.nextPosition(wrap: loopStatus == .playlist) != nil }
     /// Under shuffle, Previous goes back to what actually played; in list order, to the entry before.
     public var canGoPrevious: Bool {
+        if chapterSkipPreviousStart != nil { return true }
         if shuffle && queue.lastPlayedPosition != nil { return true }
         return queue.previousPosition(wrap: loopStatus == .playlist) != nil
     }
@@ -94,6 +103,7 @@ public final class Player {
         if track.entryID == loadedEntryID, let index = announcedChapterIndex, index < chapters.count {
             track.chapter = chapters.chapters[index].title
         }
+        if track.entryID == loadedEntryID { track.lyricsText = lyrics?.plainText }
         return track
     }
 
@@ -211,6 +221,7 @@ public final class Player {
                 log.info("next refused: \(activeInterstitialIndex.map(interstitials.name) ?? "an interstitial") cannot be skipped yet")
                 return
             }
+            if let start = chapterSkipNextStart, (try? seekToChapterStart(start)) != nil { return }
             guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
             go(to: position)
         }
@@ -218,6 +229,7 @@ public final class Player {
 
     public func previous() {
         transaction {
+            if let start = chapterSkipPreviousStart, (try? seekToChapterStart(start)) != nil { return }
             let before = announcedTrack
             if shuffle, queue.moveBackInHistory() {
                 if status != .stopped { startLoading(playing: status == .playing, holding: before) }
@@ -412,6 +424,7 @@ public final class Player {
         }
         loadedEntryID = entry.id
         forgetChapters()
+        forgetLyrics()
         loadSidecar(of: entry.id)
         preparedEntryID = nil
         positionBeforeOutputFailure = nil
@@ -466,6 +479,7 @@ public final class Player {
         }
         loadedEntryID = nil
         forgetChapters()
+        forgetLyrics()
         preparedEntryID = nil
         prerolled = false
         seekable = false

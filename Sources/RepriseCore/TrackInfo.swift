@@ -104,6 +104,8 @@ public struct TrackInfo: Sendable, Equatable {
     public internal(set) var replayGain: AppliedGain?
     /// The title of the chapter playing now (nil: no chapters, or it is not what plays).
     public internal(set) var chapter: String?
+    /// The lyrics' text, without time stamps (nil: none found, or it is not what plays).
+    public internal(set) var lyricsText: String?
 
     public init(entry: QueueEntry) {
         artURL = entry.artURL

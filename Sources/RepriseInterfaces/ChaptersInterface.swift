@@ -27,4 +27,8 @@ final class ChaptersInterface: Chapters1Handler {
     }
 
     var current: Int32 { Int32(clamping: player.announcedChapterIndex ?? -1) }
+
+    var skip: Bool { player.chapterSkip }
+
+    func set(skip value: Bool) throws(DBusError) { player.setChapterSkip(value) }
 }

@@ -23,7 +23,8 @@ public final class DBusAdaptor: PlayerObserver {
     private var videoInterface: VideoInterface?
     /// The interfaces whose values follow the player, announced after each of its changes.
     private var followingPlayer = MPRISExport.followingPlayer.union([Controls1Export.interface, Sound1Export.interface,
-                                                                      Chapters1Export.interface, Sleep1Export.interface])
+                                                                      Chapters1Export.interface, Sleep1Export.interface,
+                                                                      Lyrics1Export.interface])
 
     public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, log: Log,
                 onQuit: @escaping () -> Void) throws(DBusError) {
@@ -40,9 +41,16 @@ public final class DBusAdaptor: PlayerObserver {
         try bus.export(Sound1Export(sound), at: RepriseObjects.ownPath)
         try bus.export(Chapters1Export(chapters), at: RepriseObjects.ownPath)
         try bus.export(Sleep1Export(sleep), at: RepriseObjects.ownPath)
+        let lyrics = LyricsInterface(player: player)
+        try bus.export(Lyrics1Export(lyrics), at: RepriseObjects.ownPath)
         announcer.watch(Sound1Export.interface, at: RepriseObjects.ownPath, names: Sound1Export.announcedProperties) { try? sound.value(of: $0) }
         announcer.watch(Chapters1Export.interface, at: RepriseObjects.ownPath, names: Chapters1Export.announcedProperties) {
             try? chapters.value(of: $0)
+        }
+        // Lines are announced when other lyrics were found or forgotten (a serial says so), not compared line by
+        // line after every event.
+        announcer.watch(Lyrics1Export.interface, at: RepriseObjects.ownPath, names: Lyrics1Export.announcedProperties) { [player] name in
+            name == "Lines" ? .uint64(UInt64(player.lyricsSerial)) : try? lyrics.value(of: name)
         }
         // A new timer is announced (its kind and serial decide), not the time left as it counts down.
         announcer.watch(Sleep1Export.interface, at: RepriseObjects.ownPath, names: Sleep1Export.announcedProperties) { _ in

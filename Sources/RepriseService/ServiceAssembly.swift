@@ -43,6 +43,7 @@ final class ServiceAssembly {
         engine.player = player
         player.setReplayGain(settings.replayGain)
         player.setCrossfade(settings.crossfade)
+        player.setChapterSkip(settings.chapterSkip)
         let video = VideoController(playbin: playbin, player: player, speeds: settings.speeds, loop: loop, log: log)
         engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
         engine.onLoad = { video.streamWillLoad() }
@@ -89,19 +90,21 @@ final class ServiceAssembly {
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
         let listening = ListeningClock(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.chapters"),
                                        log: log)
+        let lyrics = LyricsReader(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.lyrics", background: true),
+                                  fileSystem: fileSystem, log: log)
 
         // Events between them: a request's audio-policy side, and what follows every player change.
         video.onUserAction = { audio.userActed($0) }
         video.onChange = { adaptor.announceVideo() }
         adaptor.onUserAction = { audio.userActed($0) }
         adaptor.allowsPlayPause = { audio.allowsPlayPause() }
-        let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening]
+        let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening, lyrics]
         player.onChange = { for follower in followers { follower.playerChanged() } }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []
 
-        components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, playlists]
+        components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, playlists]
             + libraryComponent + [ArtTrim(art: art), systemd]
         self.player = player
         bus = busComponent

@@ -50,6 +50,7 @@ struct HostileFiles {
         try makeMP4Boxes()
         try makeChapterComments(tone: tone)
         try makeSidecars(video: video)
+        try makeLyrics(tone: toneBytes)
 
         // Playlists.
         let entries = ["fifo.ogg", "zero.ogg", "dir.ogg", "dangling.flac", "loop.ogg", "huge.flac", "noise.ogg",
@@ -142,6 +143,21 @@ struct HostileFiles {
             + String(repeating: "x", count: 200_000) + "\n\n").utf8))
         try make(name: "film.en.vtt") { mkfifo($0, 0o644) == 0 }
         try make(name: "film.fr.srt") { symlink("/dev/zero", $0) == 0 }
+    }
+
+    /// Playable files with hostile `.lrc` lyrics beside them: binary, 50 MB, a million lines, a FIFO, /dev/zero,
+    /// stamps out of order, negative and past Int64, bad UTF-8, escape sequences, an offset past Int64.
+    private mutating func makeLyrics(tone: [UInt8]) throws {
+        for name in ["lrc-binary", "lrc-huge", "lrc-lines", "lrc-fifo", "lrc-zero", "lrc-odd"] { try write(name + ".ogg", tone) }
+        try write("lrc-binary.lrc", (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &random) })
+        try write("lrc-huge.lrc", [])
+        _ = truncate(directory + "/lrc-huge.lrc", 50 << 20)
+        try write("lrc-lines.lrc", [UInt8](repeating: 0x0A, count: 1_000_000))
+        try make(name: "lrc-fifo.lrc") { mkfifo($0, 0o644) == 0 }
+        try make(name: "lrc-zero.lrc") { symlink("/dev/zero", $0) == 0 }
+        try write("lrc-odd.lrc", Array(("[offset:-999999999999999]\n[00:03.00]later\n[-00:01.00]negative\n"
+            + "[99999999999999999999:00.00]past\n[00:01.00]<99:99.99>\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J<00:01.50>word\n").utf8)
+            + [0xC3, 0x28, 0xFF, 0x0A] + Array(String(repeating: "[00:02.00]", count: 10_000).utf8))
     }
 
     /// Now and then replaces `swap.ogg` (queued by earlier calls) with a FIFO, and the FIFO with the file again.

@@ -75,6 +75,50 @@ import TestSupport
         #expect(session.log(of: pid).contains("the sound server's copy is cut (extended-comment: 40 values)"), "\(session.log(of: pid))")
     }
 
+    /// Chapter skip: the MPRIS Next and Previous a headset's buttons and media keys send (here playerctl's) step
+    /// through the chapters, then to the other track; CanGoNext/CanGoPrevious say what they will do.
+    @Test func chapterSkipMakesNextAndPreviousStepThroughChapters() throws {
+        let session = try Session()
+        defer { session.close() }
+        let book = try Self.book("book.ogg", in: session.directory)
+        let tail = session.directory + "/tail.ogg"
+        try generateTone(at: tail, seconds: 6, tags: "title=Tail", encoder: ["vorbisenc", "!", "oggmux"])
+        try session.launch([book, tail])
+        #expect(session.waitFor { session.status() == "Playing" && chapter(session) == "Opening" })
+        func canGo(_ name: String) -> Bool { (try? session.get(name)) == .bool(true) }
+        #expect(!canGo("CanGoPrevious"), "the first track, chapter skip off")
+        let on = try runCommand(repriseBinary, ["chapter-skip", "on"], environment: session.environment)
+        #expect(on.status == 0 && on.output == "on\n", "\(on.output)\(on.errors)")
+        #expect(try session.get("Skip", interface: Self.interface) == .bool(true))
+
+        #expect(try session.playerctl("-p", "reprise", "next").status == 0)
+        #expect(session.waitFor { chapter(session) == "Middle" }, "\(chapter(session) ?? "none")")
+        #expect(session.title() == "Book" && (session.position() ?? 0) < 7_000_000)
+        #expect(session.waitFor { canGo("CanGoPrevious") }, "Previous now goes to the first chapter")
+        #expect(try session.playerctl("-p", "reprise", "next").status == 0)
+        #expect(session.waitFor { chapter(session) == "Ending" })
+        #expect(canGo("CanGoNext"), "the next track follows the last chapter")
+        // Within 3 s of a chapter's start, Previous goes to the chapter before; in the first chapter, to the
+        // previous track — here there is none.
+        #expect(try session.playerctl("-p", "reprise", "previous").status == 0)
+        #expect(session.waitFor { chapter(session) == "Middle" })
+        #expect(try session.playerctl("-p", "reprise", "previous").status == 0)
+        #expect(session.waitFor { chapter(session) == "Opening" && !canGo("CanGoPrevious") })
+        // From the last chapter, Next goes to the next track.
+        try session.call("GoTo", [.uint32(2)], interface: Self.interface)
+        #expect(session.waitFor { chapter(session) == "Ending" })
+        #expect(try session.playerctl("-p", "reprise", "next").status == 0)
+        #expect(session.waitFor { session.title() == "Tail" })
+        // Off: Next and Previous move between tracks again.
+        #expect(try runCommand(repriseBinary, ["chapter-skip", "off"], environment: session.environment).output == "off\n")
+        #expect(try session.playerctl("-p", "reprise", "previous").status == 0)
+        #expect(session.waitFor { session.title() == "Book" && chapter(session) == "Opening" })
+        #expect(try session.playerctl("-p", "reprise", "next").status == 0)
+        #expect(session.waitFor { session.title() == "Tail" })
+        let bad = try runCommand(repriseBinary, ["chapter-skip", "sometimes"], environment: session.environment)
+        #expect(bad.status == 64 || bad.status == 2, "\(bad.status) \(bad.errors)")
+    }
+
     @Test func movingByChapterFromTheCLIDBusAndTheCustomActions() throws {
         let session = try Session()
         defer { session.close() }

@@ -91,4 +91,10 @@ import Testing
         player.next()
         #expect(player.chapters.isEmpty, "another track: its own chapters")
     }
+
+    @Test func chapterSkipIsASwitchInTheConfig() throws {
+        #expect(try AudioSettings(config: "chapter-skip = on").chapterSkip)
+        #expect(try !AudioSettings(config: "chapter-skip = off").chapterSkip && !AudioSettings().chapterSkip)
+        #expect(throws: PlayerError.self) { try AudioSettings(config: "chapter-skip = sometimes") }
+    }
 }

@@ -76,6 +76,28 @@ struct ChapterCommand: ParsableCommand {
     }
 }
 
+struct ChapterSkip: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chapter-skip",
+        abstract: "With on, Next and Previous (media keys, a headset's buttons) step through the chapters of a chaptered track; no argument: show.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "on or off") var state: String?
+
+    func validate() throws {
+        guard let state else { return }
+        guard AudioSettings.switchValue(state) != nil else { throw ValidationError("'\(TerminalText.sanitized(state))' is not on or off") }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            if let state, let on = AudioSettings.switchValue(state) { try client.chapters.set(skip: on) }
+            let on = try client.chapters.skip
+            if target.json { printJSON(.object([("chapterSkip", .bool(on))])) } else { printLine(on ? "on" : "off") }
+        }
+    }
+}
+
 struct Sleep: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sleep",

@@ -44,6 +44,7 @@ struct ServiceClient {
     var sound: Sound1Proxy { Sound1Proxy(self) }
     var chapters: Chapters1Proxy { Chapters1Proxy(self) }
     var sleep: Sleep1Proxy { Sleep1Proxy(self) }
+    var lyrics: Lyrics1Proxy { Lyrics1Proxy(self) }
     var audioSession: AudioSession1Proxy { AudioSession1Proxy(self) }
     var video: Video1Proxy { Video1Proxy(self) }
     var library: Library1Proxy { Library1Proxy(self) }
@@ -160,7 +161,7 @@ func runReportingFailure(_ body: () throws -> Void) rethrows -> Int32 {
 public let clientVerbs: [any ParsableCommand.Type] = [
     Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self, Speed.self, Volume.self, Queue.self,
     GoTo.self, Add.self, Remove.self, Clear.self, Loop.self, Shuffle.self, Actions.self, Invoke.self, Category.self,
-    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, Chapters.self, ChapterCommand.self, Sleep.self,
+    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, Chapters.self, ChapterCommand.self, ChapterSkip.self, Sleep.self, LyricsCommand.self,
     Search.self, Browse.self, LibraryCommand.self,
     Video.self, UI.self,
 ]

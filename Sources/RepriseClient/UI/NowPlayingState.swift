@@ -58,6 +58,27 @@ struct NowPlayingState {
         }
     }
 
+    /// The lyrics' lines (Reprise's Lyrics1) and the synced line sung now (-1: none).
+    var lyricsLines: [String] = []
+    var lyricsCurrent = -1
+
+    mutating func applyLyrics(_ changed: [String: DBusValue]) {
+        if case .array(_, let items)? = changed["Lines"] {
+            lyricsLines = items.compactMap { item in
+                guard case .structure(let fields) = item, fields.count == 2 else { return nil }
+                return fields[1].stringValue
+            }
+        }
+        if let current = changed["Current"]?.int64Value { lyricsCurrent = Int(current) }
+    }
+
+    /// The synced line sung now and the one after it (nil when none is sung).
+    var lyricsNow: (current: String, next: String?)? {
+        guard lyricsCurrent >= 0, lyricsCurrent < lyricsLines.count else { return nil }
+        let next = lyricsCurrent + 1 < lyricsLines.count ? lyricsLines[lyricsCurrent + 1] : nil
+        return (lyricsLines[lyricsCurrent], next)
+    }
+
     /// "pausing in 29:58" while a sleep timer runs (counted down here while playing), else nil.
     func sleepLine(at now: Double) -> String? {
         guard sleepTimer != "off" else { return nil }

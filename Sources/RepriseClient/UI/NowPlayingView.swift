@@ -78,6 +78,8 @@ final class NowPlayingView {
                 if trackChanged && showingQueue { refreshQueue() }
             } else if interface == Controls1Proxy.interface {
                 state.applyControls(changed)
+            } else if interface == Lyrics1Proxy.interface {
+                state.applyLyrics(changed)
             } else if interface == Chapters1Proxy.interface || interface == Sleep1Proxy.interface {
                 state.applyListening(changed, at: monotonicSeconds())
             } else if interface == MPRIS.trackListInterface {
@@ -106,6 +108,7 @@ final class NowPlayingView {
         for values in [try? client.chapters.allProperties(), try? client.sleep.allProperties()] {
             if let values { state.applyListening(values, at: monotonicSeconds()) }
         }
+        if let values = try? client.lyrics.allProperties() { state.applyLyrics(values) }
         refreshPosition()
     }
 
@@ -201,9 +204,15 @@ final class NowPlayingView {
                      : showingQueue ? "↑/↓ choose  Enter play  h history  Tab \(hasLibrary ? "library" : "playback")  q quit"
                      : "Space play/pause  ←/→ 10 s  n/p next/prev  [ ] speed  o more  Tab queue  q quit")
         if !message.isEmpty { lines.append(message) }
-        let screen = lines.prefix(rows).map { fit($0, columns) }.joined(separator: "\r\n\u{1B}[K")
+        // The line being sung in bold: the attribute goes around the sanitised, fitted text, never inside it.
+        let screen = lines.prefix(rows).map { line in
+            line.hasPrefix(Self.sungLinePrefix) ? "\u{1B}[1m" + fit(line, columns) + "\u{1B}[0m" : fit(line, columns)
+        }.joined(separator: "\r\n\u{1B}[K")
         Terminal.write("\u{1B}[H\u{1B}[2J" + screen)
     }
+
+    /// How the lyrics line sung now starts (drawn in bold).
+    static let sungLinePrefix = "   ♪ "
 
     private func playbackLines(columns: Int) -> [String] {
         let now = monotonicSeconds()
@@ -223,6 +232,10 @@ final class NowPlayingView {
         if !state.album.isEmpty { lines.append("   " + state.album) }
         if let chapter = state.metadata["reprise:chapter"]?.stringValue { lines.append("   § " + chapter) }
         if let sleep = state.sleepLine(at: now) { lines.append("   ☾ " + sleep) }
+        if let (current, next) = state.lyricsNow {
+            lines += ["", Self.sungLinePrefix + current]
+            if let next { lines.append("     " + next) }
+        }
         lines += ["", "   \(clock(position)) [\(String(bar))] \(length.map(clock) ?? "–")", ""]
         if expanded && !state.expandedRow.isEmpty {
             lines.append("   " + state.expandedRow.map { "[\(state.label(of: $0))]" }.joined(separator: "  "))

@@ -1,0 +1,118 @@
+import LoopKit
+import PosixFiles
+import RepriseCore
+import TagLibKit
+
+/// The lyrics of what plays: looked up on a background worker when an entry loads — a `.lrc` file beside it with
+/// the same name, else the lyrics in its tags — and, when synced, each line announced as it begins: one timer set
+/// for the next line's time (set again after every seek, pause and rate change), never a periodic tick.
+final class LyricsReader: ServiceComponent, PlayerFollower {
+    let name = "lyrics"
+    private let player: Player
+    private let timers: LoopTimers
+    private let work: BackgroundWork?
+    private let fileSystem: FileSystem
+    private let log: Log
+    private var lookedUpFor: String?
+    private var nextLine: LoopTimer?
+    private var stopped = false
+
+    init(player: Player, timers: LoopTimers, work: BackgroundWork?, fileSystem: FileSystem, log: Log) {
+        self.player = player
+        self.timers = timers
+        self.work = work
+        self.fileSystem = fileSystem
+        self.log = log
+    }
+
+    func start() {}
+
+    func stop(_ done: @escaping () -> Void) {
+        stopped = true
+        nextLine?.cancel()
+        nextLine = nil
+        done()
+    }
+
+    /// Whether a line's timer is set (for tests).
+    var isWaitingForALine: Bool { nextLine?.isActive == true }
+
+    func playerChanged() {
+        lookUp()
+        scheduleNextLine()
+    }
+
+    private func lookUp() {
+        let uri = player.loadedURI
+        guard uri != lookedUpFor else { return }
+        lookedUpFor = uri
+        guard let uri, let location = MediaURI(uri), location.scheme == "file", let work else { return }
+        let path = location.path, fileSystem = fileSystem
+        work.run({ Self.find(forMediaAt: path, fileSystem: fileSystem) }) { [weak self] found in
+            guard let self, !stopped else { return }
+            switch found {
+            case .found(let lyrics): player.didFindLyrics(lyrics, for: uri)
+            case .refused(let where_, let why): log.info("lyrics in \(where_) not used: \(why)")
+            case .none: break
+            }
+        }
+    }
+
+    /// Sets the timer for the next synced line (at once when the line announced is not the one sung now, after a
+    /// seek say); none while paused or stopped.
+    private func scheduleNextLine() {
+        nextLine?.cancel()
+        nextLine = nil
+        guard !stopped, player.status == .playing, let lyrics = player.lyrics, lyrics.isSynced else { return }
+        let position = player.positionMicroseconds
+        let delay: Int64
+        if lyrics.lineIndex(at: position) != player.announcedLyricsLine {
+            delay = 0
+        } else if let next = lyrics.nextLineStart(after: position) {
+            delay = Int64(Double(next - position) / max(player.rate, 0.01) / 1000) + 1
+        } else {
+            return
+        }
+        nextLine = timers.once(afterMilliseconds: UInt32(clamping: delay)) { [weak self] in
+            self?.nextLine = nil
+            self?.player.updateLyricsLine() // a change: playerChanged sets the next timer
+            if self?.nextLine == nil { self?.scheduleNextLine() }
+        }
+    }
+
+    /// What the worker found.
+    enum Found: Sendable {
+        case found(Lyrics)
+        case refused(String, LyricsRefusal)
+        case none
+    }
+
+    /// A `.lrc` beside the file (`song.lrc` or `song.LRC` for `song.flac`), else the lyrics in its tags.
+    static func find(forMediaAt path: String, fileSystem: FileSystem) -> Found {
+        for sidecar in sidecarPaths(of: path) where fileSystem.kind(of: sidecar) != .missing {
+            guard let bytes = fileSystem.contents(of: sidecar, limit: LRC.maximumBytes) else {
+                return .refused(sidecar, .unreadable)
+            }
+            switch LRC.parse(bytes, source: .sidecar) {
+            case .success(let lyrics): return .found(lyrics)
+            case .failure(let refusal): return .refused(sidecar, refusal)
+            }
+        }
+        let fileExtension = MediaLocation.fileExtension(ofPath: path)
+        guard TagLibReader.reads(fileExtension: fileExtension), let file = OpenedRegularFile(path: path, followingLinks: true) else { return .none }
+        let read = TagLibReader.read(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension, pictureLimit: 0)
+        file.close()
+        guard let text = read?.tags.lyrics else { return .none }
+        switch LRC.parse(text: text, source: .embedded) {
+        case .success(let lyrics): return .found(lyrics)
+        case .failure(let refusal): return .refused(path, refusal)
+        }
+    }
+
+    /// `dir/song.lrc` and `dir/song.LRC` for `dir/song.flac` (`dir/song.lrc` for a file with no extension).
+    static func sidecarPaths(of path: String) -> [String] {
+        var stem = Substring(path)
+        if !MediaLocation.fileExtension(ofPath: path).isEmpty, let dot = path.lastIndex(of: ".") { stem = path[..<dot] }
+        return [stem + ".lrc", stem + ".LRC"]
+    }
+}
