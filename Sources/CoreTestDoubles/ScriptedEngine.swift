@@ -45,6 +45,12 @@ public final class ScriptedEngine: PlaybackEngine {
     /// The sleep fade's share of the level, as last given.
     public var sleepFade = 1.0
     public func setSleepFade(_ gain: Double) { sleepFade = gain }
+    public private(set) var equalizerGains: [Double]?
+    public private(set) var equalizerPreamp = 0.0
+    public func setEqualizer(filterGains: [Double]?, preampDecibels: Double) {
+        equalizerGains = filterGains
+        equalizerPreamp = preampDecibels
+    }
     /// What the test says the pipeline applies.
     public var appliedGainDecibels: Double?
     public func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {

@@ -83,9 +83,10 @@ public final class Playbin {
             // pulsesink hands titles and artists to the sound server, which drops the connection over 64 KiB.
             _ = rp_limit_tag_strings(made, Self.tagStringLimit)
             // The gain stage goes in front of the sink, after playsink's queue, so it is heard at once.
-            var gain: UnsafeMutablePointer<GstElement>?
-            if let output = rp_audio_output_new(made, &gain) {
+            var gain: UnsafeMutablePointer<GstElement>?, equalizer: UnsafeMutablePointer<GstElement>?
+            if let output = rp_audio_output_new(made, &gain, &equalizer) {
                 gainStage = gain
+                equalizerStage = equalizer
                 rp_object_set_object(UnsafeMutableRawPointer(element), "audio-sink", UnsafeMutableRawPointer(output))
             } else {
                 rp_object_set_object(UnsafeMutableRawPointer(element), "audio-sink", sinkPointer)
@@ -109,7 +110,7 @@ public final class Playbin {
     }
 
     deinit {
-        for element in [gainStage, leveller, limiter] { if let element { gst_object_unref(UnsafeMutableRawPointer(element)) } }
+        for element in [gainStage, equalizerStage, leveller, limiter] { if let element { gst_object_unref(UnsafeMutableRawPointer(element)) } }
         if watchID != 0 { g_source_remove(watchID) }
         thread.finish(holding: ElementReference(pointer: element))
     }
@@ -247,6 +248,18 @@ public final class Playbin {
 
     /// The volume element in front of the audio sink (a reference of ours): the user's volume, ducking, silent mode.
     private var gainStage: UnsafeMutablePointer<GstElement>?
+    /// equalizer-nbands before it (a reference of ours); nil without plugins-good.
+    private var equalizerStage: UnsafeMutablePointer<GstElement>?
+
+    /// Whether the output has an equalizer (GStreamer's plugins-good).
+    public var hasEqualizer: Bool { equalizerStage != nil }
+
+    /// Sets the equalizer's peak filters (centre frequencies in Hz, gains in dB, each band `bandwidthRatio` of its
+    /// frequency wide) on what plays now; all gains 0 leaves it passing the sound through untouched.
+    public func setEqualizer(frequencies: [Double], gains: [Double], bandwidthRatio: Double) {
+        guard let equalizerStage, frequencies.count == gains.count else { return }
+        rp_equalizer_set_bands(equalizerStage, frequencies, gains, Int32(clamping: gains.count), bandwidthRatio)
+    }
 
     private func applyGain() {
         guard let gainStage else { return }

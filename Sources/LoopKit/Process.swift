@@ -19,5 +19,11 @@ public func monotonicSeconds() -> Double {
 @discardableResult
 public func limitMallocArenas(_ count: Int) -> Bool { rp_limit_malloc_arenas(Int32(count)) }
 
+/// Large blocks (`bytes` or more) always mapped on their own and unmapped when freed. glibc otherwise raises its
+/// threshold to the size of each large block freed, up to 32 MiB, so a 5 MiB cover read once and freed left every
+/// later block of that size in the heap, which does not shrink past what still lives above it.
+@discardableResult
+public func keepLargeBlocksMapped(from bytes: Int) -> Bool { rp_fix_mmap_threshold(Int32(clamping: bytes)) }
+
 /// Lowers the calling thread's CPU priority (nice 10) and disk priority (idle class): for background work.
 public func lowerCurrentThreadPriority() { _ = rp_lower_thread_priority(10) }

@@ -5,7 +5,8 @@
 /// `trigger-roles = phone`, `speeds = 0.5, 1, 1.25, 1.5, 2` (the speeds offered for video; the system list by default),
 /// `replaygain = auto` (off, track, album, auto), `replaygain-preamp = 0`, `replaygain-fallback = 0` (dB),
 /// `crossfade = 0` (seconds, 0.5–12; 0 or off: none), `chapter-skip = off` (on: Next and Previous step through the
-/// chapters of a chaptered track), `library = ~/Music, /mnt/music` (the music folders the library
+/// chapters of a chaptered track), `equalizer = off` (on, or a preset: flat, bass, treble, vocal, loudness, or one of
+/// the user's), `equalizer-preset-NAME = g1, …, g10` (a preset of the user's: ten gains in dB), `library = ~/Music, /mnt/music` (the music folders the library
 /// indexes; `$XDG_MUSIC_DIR` by default; `off`: none).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
@@ -21,6 +22,10 @@ public struct AudioSettings: Sendable, Equatable {
     public var crossfade = CrossfadeSettings()
     /// Next and Previous step through a chaptered track's chapters.
     public var chapterSkip = false
+    /// The equalizer at start, with the user's presets.
+    public var equalizer = Equalizer()
+    /// `equalizer = …` as written (applied once every preset of the file is known).
+    private var equalizerChoice: String?
     /// The library's music folders (absolute, or starting with `~/`); nil: the user's music folder.
     public var libraryFolders: [String]?
 
@@ -37,6 +42,11 @@ public struct AudioSettings: Sendable, Equatable {
                 try set(key, value)
             } catch {
                 throw .invalidArgument("config line \(number + 1): \(error.message)")
+            }
+        }
+        if let equalizerChoice {
+            do throws(PlayerError) { try equalizer.apply([equalizerChoice]) } catch {
+                throw .invalidArgument("config: equalizer: \(error.message)")
             }
         }
     }
@@ -75,6 +85,15 @@ public struct AudioSettings: Sendable, Equatable {
             replayGain.preampDecibels = try ReplayGainSettings.decibels(value, for: "replaygain-preamp")
         case "replaygain-fallback":
             replayGain.fallbackDecibels = try ReplayGainSettings.decibels(value, for: "replaygain-fallback")
+        case "equalizer":
+            equalizerChoice = value
+        case _ where key.hasPrefix("equalizer-preset-") && key.count > "equalizer-preset-".count:
+            let name = String(key.dropFirst("equalizer-preset-".count)).lowercased()
+            guard Equalizer.builtInPresets.allSatisfy({ $0.name != name }), !["on", "off"].contains(name) else {
+                throw .invalidArgument("\(name) is a built-in preset's name")
+            }
+            guard equalizer.userPresets.count < 64 || equalizer.userPresets[name] != nil else { throw .invalidArgument("at most 64 presets") }
+            equalizer.userPresets[name] = try Equalizer.gains(value, for: key)
         case "library":
             if ["off", "none"].contains(value.lowercased()) { return libraryFolders = [] }
             guard !list.isEmpty, list.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") || $0 == "~" }) else {

@@ -27,6 +27,9 @@ public protocol PlaybackEngine: AnyObject {
     func setCrossfadePlan(_ plan: CrossfadePlan)
     /// A sleep timer's share of the level, 0…1 (1: none), applied inside the pipeline to everything sounding.
     func setSleepFade(_ gain: Double)
+    /// The equalizer on everything sounding, from now on: each band filter's gain in dB at ``Equalizer/frequencies``
+    /// (nil: off, the sound untouched) and a pre-amplification (dB, ≤ 0) so that boosts never clip.
+    func setEqualizer(filterGains: [Double]?, preampDecibels: Double)
     /// The ReplayGain applied to what plays now, in dB; nil when none is.
     var appliedGainDecibels: Double? { get }
     /// Position of the loaded stream, when known.

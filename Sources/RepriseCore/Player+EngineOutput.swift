@@ -7,14 +7,22 @@ struct EngineOutput: Equatable {
     var replayGain: ReplayGainRequest?
     var crossfadePlan: CrossfadePlan?
     var sleepFade = 1.0
+    var equalizer: EqualizerRequest?
 
-    enum Part: CaseIterable { case replayGain, crossfadePlan, sleepFade }
+    enum Part: CaseIterable { case replayGain, crossfadePlan, sleepFade, equalizer }
+}
+
+/// The equalizer as the engine applies it: each band filter's gain (nil: off) and the pre-amplification.
+struct EqualizerRequest: Equatable {
+    var filterGains: [Double]?
+    var preampDecibels: Double
 }
 
 extension Player {
     /// The engine output the player's state asks for now.
     func desiredEngineOutput() -> EngineOutput {
-        EngineOutput(replayGain: desiredReplayGain(), crossfadePlan: desiredCrossfadePlan(), sleepFade: desiredSleepFade())
+        EngineOutput(replayGain: desiredReplayGain(), crossfadePlan: desiredCrossfadePlan(), sleepFade: desiredSleepFade(),
+                     equalizer: EqualizerRequest(filterGains: equalizer.filterGains, preampDecibels: equalizer.preampDecibels))
     }
 
     /// Tells the engine the `parts` of the desired output that differ from what it last applied.
@@ -30,6 +38,10 @@ extension Player {
                 guard let plan = desired.crossfadePlan, plan != appliedEngineOutput.crossfadePlan else { continue }
                 appliedEngineOutput.crossfadePlan = plan
                 engine.setCrossfadePlan(plan)
+            case .equalizer:
+                guard let request = desired.equalizer, request != appliedEngineOutput.equalizer else { continue }
+                appliedEngineOutput.equalizer = request
+                engine.setEqualizer(filterGains: request.filterGains, preampDecibels: request.preampDecibels)
             case .sleepFade:
                 guard desired.sleepFade != appliedEngineOutput.sleepFade else { continue }
                 appliedEngineOutput.sleepFade = desired.sleepFade

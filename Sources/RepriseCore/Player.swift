@@ -58,6 +58,8 @@ public final class Player {
     public internal(set) var announcedLyricsLine: Int?
     /// Counts every change of ``lyrics`` (found, forgotten): what tells clients the lines changed.
     public internal(set) var lyricsSerial = 0
+    /// The equalizer (see ``setEqualizer(_:)``).
+    public internal(set) var equalizer = Equalizer()
     /// Next and Previous step through chapters (see ``setChapterSkip(_:)``).
     public internal(set) var chapterSkip = false
     /// The sleep timer under way (see ``setSleep(_:)``).

@@ -16,6 +16,21 @@ final class SoundInterface: Sound1Handler {
     var appliedGain: Double { player.announcedTrack?.replayGain?.decibels ?? 0 }
     var appliedGainKind: String { (player.announcedTrack?.replayGain?.kind ?? ReplayGainKind.none).rawValue }
 
+    var equalizer: String { player.equalizer.summary }
+    var equalizerGains: [Double] { player.equalizer.gains }
+    var equalizerPresets: [String] { player.equalizer.presetNames }
+
+    func set(equalizer value: String) throws(DBusError) {
+        guard !value.contains("=") else { throw DBusError.invalidArgs("Equalizer takes off, on or a preset's name") }
+        do throws(PlayerError) { try player.changeEqualizer([value]) } catch { throw error.dbusError }
+    }
+
+    func set(equalizerGains value: [Double]) throws(DBusError) {
+        guard value.count == Equalizer.frequencies.count else { throw DBusError.invalidArgs("EqualizerGains takes 10 gains") }
+        let words = value.enumerated().map { "\($0.offset + 1)=\($0.element)" }
+        do throws(PlayerError) { try player.changeEqualizer(words) } catch { throw error.dbusError }
+    }
+
     func set(replayGain value: String) throws(DBusError) {
         try change { settings throws(PlayerError) in settings.mode = try ReplayGainSettings.mode(named: value) }
     }

@@ -225,6 +225,7 @@ extension GStreamerEngine {
         made.replayGain = main.replayGain
         made.gain = main.gain
         made.isSilenced = main.isSilenced
+        applyEqualizer(to: made)
         spare = made
         return made
     }

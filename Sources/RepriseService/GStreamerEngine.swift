@@ -1,3 +1,4 @@
+import Glibc
 import GStreamerKit
 import LoopKit
 import RepriseCore
@@ -73,7 +74,26 @@ final class GStreamerEngine: PlaybackEngine {
     var pipelines: [Playbin] { [main] + (spare.map { [$0] } ?? []) }
 
     private func applyGain() {
-        for pipeline in pipelines { pipeline.gain = volume * (isDucked ? Self.duckedGain : 1) * sleepFade }
+        let preamp = pow(10, equalizerPreampDecibels / 20)
+        for pipeline in pipelines { pipeline.gain = volume * (isDucked ? Self.duckedGain : 1) * sleepFade * preamp }
+    }
+
+    /// The equalizer's band filter gains (nil: off) and its pre-amplification (dB), on every pipeline.
+    private var equalizerGains: [Double]?
+    private var equalizerPreampDecibels = 0.0
+
+    func setEqualizer(filterGains: [Double]?, preampDecibels: Double) {
+        equalizerGains = filterGains
+        equalizerPreampDecibels = min(0, preampDecibels)
+        for pipeline in pipelines { applyEqualizer(to: pipeline) }
+        applyGain()
+    }
+
+    /// Sets `pipeline`'s equalizer to the gains in use (all 0 when off: it then passes the sound through).
+    func applyEqualizer(to pipeline: Playbin) {
+        pipeline.setEqualizer(frequencies: Equalizer.frequencies,
+                              gains: equalizerGains ?? Array(repeating: 0, count: Equalizer.frequencies.count),
+                              bandwidthRatio: Equalizer.bandwidthRatio)
     }
 
     func setSleepFade(_ gain: Double) {

@@ -44,6 +44,7 @@ final class ServiceAssembly {
         player.setReplayGain(settings.replayGain)
         player.setCrossfade(settings.crossfade)
         player.setChapterSkip(settings.chapterSkip)
+        player.setEqualizer(settings.equalizer)
         let video = VideoController(playbin: playbin, player: player, speeds: settings.speeds, loop: loop, log: log)
         engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
         engine.onLoad = { video.streamWillLoad() }

@@ -328,7 +328,20 @@ func soundRows(_ bench: Bench, binary: String, seconds: Double, contender: Conte
     row.values["floor"] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "off"]), path, seconds: seconds).cpu
     row.values[contender.name] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "track"]), path,
                                                      seconds: seconds).cpu
-    return [row, try crossfadeRow(bench, binary: binary, seconds: seconds, contender: contender)]
+    return [row, try crossfadeRow(bench, binary: binary, seconds: seconds, contender: contender),
+            try equalizerRow(bench, binary: binary, path: path, seconds: seconds, contender: contender)]
+}
+
+/// CPU while playing with the equalizer on (the loudness preset: every band filtering) against the same file with it
+/// off (its element then passes the sound through).
+func equalizerRow(_ bench: Bench, binary: String, path: String, seconds: Double, contender: Contender) throws -> Row {
+    var row = Row(figure: "CPU while playing, equalizer on (\(Int(seconds)) s)", unit: "%", floorKey: "floor",
+                  note: "floor: the same with the equalizer off")
+    row.values["floor"] = try bench.footprint(.reprise(binary: binary), path, seconds: seconds).cpu
+    row.values[contender.name] = try bench.footprint(.reprise(binary: binary), path, seconds: seconds) {
+        _ = try runCommand(binary, ["eq", "loudness"], environment: bench.desktop.environment)
+    }.cpu
+    return row
 }
 
 /// CPU over a queue of 6 s tracks of different albums crossfaded for 3 s (two streams half of the time) against the

@@ -40,5 +40,8 @@ do throws(PlayerError) {
 // and memory freed in one is seldom returned, so RSS sat ~2.5 MiB higher under the soak. One arena costs no reply
 // latency we can measure (BENCHMARKS.md). MALLOC_ARENA_MAX in the environment still decides when it is set.
 if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
+// Covers, TagLib's reads and playlists are freed after use: their pages go back to the system (MALLOC_MMAP_THRESHOLD_
+// in the environment still decides when set).
+if getenv("MALLOC_MMAP_THRESHOLD_") == nil { keepLargeBlocksMapped(from: 256 << 10) }
 exit(Service.run(Options(verbose: serve.verbose, media: serve.media,
                          audio: serve.settings.map { (key: $0.key, value: $0.value) })))

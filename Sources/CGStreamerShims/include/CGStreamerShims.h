@@ -56,11 +56,15 @@ gboolean rp_element_accepts(const char *caps_string, gboolean demuxer);
  *  else. NULL when no bin can be made. */
 GstElement *rp_audio_filter_new(bool keep_pitch, bool replay_gain, GstElement **leveller, GstElement **limiter);
 
-/** A floating bin for playbin's audio-sink: a volume element (in `*gain`, a reference of the caller's), then `sink`
- *  (taken). Reprise's volume, ducking and policy mutes happen there, inside its pipeline (so no sound server
- *  remembers them) and after playsink's queue (so they are heard within the sink's own latency, not a second later).
- *  NULL when `volume` is missing. */
-GstElement *rp_audio_output_new(GstElement *sink, GstElement **gain);
+/** A floating bin for playbin's audio-sink: a ten-band equalizer (in `*equalizer`, a reference of the caller's;
+ *  NULL without plugins-good), a volume element (in `*gain`, likewise), then `sink` (taken). Reprise's equalizer,
+ *  volume, ducking and policy mutes happen there, inside its pipeline (so no sound server remembers them) and after
+ *  playsink's queue (so they are heard within the sink's own latency, not a second later). NULL when `volume` is
+ *  missing. */
+GstElement *rp_audio_output_new(GstElement *sink, GstElement **gain, GstElement **equalizer);
+/* Sets the bands of equalizer-nbands (count of them): peak filters at `frequencies` (Hz), each `bandwidth_ratio` of
+   its frequency wide, at `gains` (dB). */
+void rp_equalizer_set_bands(GstElement *equalizer, const double *frequencies, const double *gains, int count, double bandwidth_ratio);
 
 /* ---- Tags on their way to a sink ------------------------------------------ */
 

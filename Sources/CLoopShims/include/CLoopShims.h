@@ -18,6 +18,9 @@ GSource *rp_sd_event_source_new(sd_event *event);
 bool rp_limit_malloc_arenas(int count);
 /// Returns the pages of freed blocks to the system (malloc_trim(0)).
 void rp_malloc_trim(void);
+/** Blocks of `bytes` or more always get their own mapping, returned when freed (mallopt M_MMAP_THRESHOLD, which
+    also stops glibc raising the threshold after each large free). */
+bool rp_fix_mmap_threshold(int bytes);
 
 /* ---- Waking the loop from another thread --------------------------------------- */
 

@@ -161,7 +161,7 @@ func runReportingFailure(_ body: () throws -> Void) rethrows -> Int32 {
 public let clientVerbs: [any ParsableCommand.Type] = [
     Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self, Speed.self, Volume.self, Queue.self,
     GoTo.self, Add.self, Remove.self, Clear.self, Loop.self, Shuffle.self, Actions.self, Invoke.self, Category.self,
-    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, Chapters.self, ChapterCommand.self, ChapterSkip.self, Sleep.self, LyricsCommand.self,
+    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, EqualizerCommand.self, Chapters.self, ChapterCommand.self, ChapterSkip.self, Sleep.self, LyricsCommand.self,
     Search.self, Browse.self, LibraryCommand.self,
     Video.self, UI.self,
 ]

@@ -108,3 +108,54 @@ struct Crossfade: ParsableCommand {
         }
     }
 }
+
+struct EqualizerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eq",
+        abstract: "The equalizer: off, on, a preset (flat, bass, treble, vocal, loudness, or your own), or BAND=DB pairs (bands 31 62 125 250 500 1k 2k 4k 8k 16k, -12 to 12 dB); no argument: show.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "off, on, a preset's name, or BAND=DB …") var request: [String] = []
+
+    func validate() throws {
+        guard request.contains(where: { $0.contains("=") }) else {
+            guard request.count <= 1 else { throw ValidationError("give one of off, on, a preset's name — or BAND=DB pairs") }
+            return
+        }
+        var check = Equalizer()
+        do throws(PlayerError) { try check.apply(request) } catch { throw ValidationError(TerminalText.sanitized(error.message)) }
+    }
+
+    func run() throws {
+        try runVerb {
+            let client = try target.client()
+            let sound = client.sound
+            if request.contains(where: { $0.contains("=") }) {
+                var gains = try sound.equalizerGains
+                guard gains.count == Equalizer.frequencies.count else { throw CLIError("\(client.destination) has no equalizer") }
+                for word in request {
+                    let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+                    if let band = Equalizer.bandIndex(parts[0]), let gain = try? Equalizer.gain(parts[1], for: word) { gains[band] = gain }
+                }
+                try sound.set(equalizerGains: gains)
+            } else if let word = request.first {
+                try sound.set(equalizer: word)
+            }
+            let state = try sound.equalizer, gains = try sound.equalizerGains
+            if target.json {
+                printJSON(.object([("equalizer", .string(state)),
+                                   ("gains", .object(zip(Equalizer.bandNames, gains).map { ($0.0, .number($0.1)) })),
+                                   ("presets", .array(((try? sound.equalizerPresets) ?? []).map(JSON.string)))]))
+                return
+            }
+            printLine(state)
+            printLine(zip(Equalizer.bandNames, gains).map { "\($0.0):\(Self.signed($0.1))" }.joined(separator: "  "))
+        }
+    }
+
+    /// "+6", "-4.5", "0".
+    static func signed(_ value: Double) -> String {
+        let text = value == value.rounded() ? String(Int(value)) : String(value)
+        return value > 0 ? "+" + text : text
+    }
+}
+

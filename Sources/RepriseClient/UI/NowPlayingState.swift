@@ -58,6 +58,8 @@ struct NowPlayingState {
         }
     }
 
+    /// The equalizer (Reprise's Sound1): "off", a preset's name or "custom".
+    var equalizer = "off"
     /// The lyrics' lines (Reprise's Lyrics1) and the synced line sung now (-1: none).
     var lyricsLines: [String] = []
     var lyricsCurrent = -1

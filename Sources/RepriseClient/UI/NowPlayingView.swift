@@ -78,6 +78,8 @@ final class NowPlayingView {
                 if trackChanged && showingQueue { refreshQueue() }
             } else if interface == Controls1Proxy.interface {
                 state.applyControls(changed)
+            } else if interface == Sound1Proxy.interface {
+                if let equalizer = changed["Equalizer"]?.stringValue { state.equalizer = equalizer }
             } else if interface == Lyrics1Proxy.interface {
                 state.applyLyrics(changed)
             } else if interface == Chapters1Proxy.interface || interface == Sleep1Proxy.interface {
@@ -109,6 +111,7 @@ final class NowPlayingView {
             if let values { state.applyListening(values, at: monotonicSeconds()) }
         }
         if let values = try? client.lyrics.allProperties() { state.applyLyrics(values) }
+        if let equalizer = try? client.sound.equalizer { state.equalizer = equalizer }
         refreshPosition()
     }
 
@@ -147,6 +150,7 @@ final class NowPlayingView {
         case .character("["): stepSpeed(by: -1)
         case .character("]"): stepSpeed(by: 1)
         case .character("o"): expanded.toggle()
+        case .character("e"): nextEqualizerPreset()
         case .tab where showingQueue && hasLibrary:
             showingQueue = false
             browse = BrowseView(client: client)
@@ -174,6 +178,14 @@ final class NowPlayingView {
     private lazy var hasLibrary: Bool = (try? client.library.folders) != nil
 
     /// Sends a request to the player; a refusal is shown on the status line.
+    /// `e`: the equalizer's next preset (off, then each preset but flat, then off again); Reprise only.
+    private func nextEqualizerPreset() {
+        guard let presets = try? client.sound.equalizerPresets else { return message = "this player has no equalizer" }
+        let cycle = ["off"] + presets.filter { $0 != "flat" }
+        let next = cycle[((cycle.firstIndex(of: state.equalizer) ?? 0) + 1) % cycle.count]
+        do throws(DBusError) { try client.sound.set(equalizer: next) } catch { message = "\(error)" }
+    }
+
     private func send(_ request: (MediaPlayer2PlayerProxy) throws(DBusError) -> Void) {
         do throws(DBusError) { try request(client.player) } catch { message = "\(error)" }
     }
@@ -202,7 +214,7 @@ final class NowPlayingView {
         lines.append("")
         lines.append(browse != nil ? BrowseView.hint
                      : showingQueue ? "↑/↓ choose  Enter play  h history  Tab \(hasLibrary ? "library" : "playback")  q quit"
-                     : "Space play/pause  ←/→ 10 s  n/p next/prev  [ ] speed  o more  Tab queue  q quit")
+                     : "Space play/pause  ←/→ 10 s  n/p next/prev  [ ] speed  e EQ  o more  Tab queue  q quit")
         if !message.isEmpty { lines.append(message) }
         // The line being sung in bold: the attribute goes around the sanitised, fitted text, never inside it.
         let screen = lines.prefix(rows).map { line in
@@ -232,6 +244,7 @@ final class NowPlayingView {
         if !state.album.isEmpty { lines.append("   " + state.album) }
         if let chapter = state.metadata["reprise:chapter"]?.stringValue { lines.append("   § " + chapter) }
         if let sleep = state.sleepLine(at: now) { lines.append("   ☾ " + sleep) }
+        if state.equalizer != "off" { lines.append("   EQ " + state.equalizer) }
         if let (current, next) = state.lyricsNow {
             lines += ["", Self.sungLinePrefix + current]
             if let next { lines.append("     " + next) }
