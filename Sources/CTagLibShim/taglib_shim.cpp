@@ -2,6 +2,7 @@
 // properties and its front cover from the headers — nothing is decoded. No C++ type or exception crosses it.
 #include "CTagLibShim.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -22,6 +23,7 @@
 #include <oggflacfile.h>
 #include <opusfile.h>
 #include <speexfile.h>
+#include <synchronizedlyricsframe.h>
 #include <tdebuglistener.h>
 #include <tiostream.h>
 #include <tpropertymap.h>
@@ -228,6 +230,42 @@ Picture pictureOf(File *file) {
     return best;
 }
 
+/// The ID3v2 tag of a file that has one (MP3, WAV, AIFF).
+ID3v2::Tag *id3v2Of(File *file) {
+    if (auto *mpeg = dynamic_cast<MPEG::File *>(file)) return mpeg->hasID3v2Tag() ? mpeg->ID3v2Tag() : nullptr;
+    if (auto *wav = dynamic_cast<RIFF::WAV::File *>(file)) return wav->hasID3v2Tag() ? wav->ID3v2Tag() : nullptr;
+    if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file)) return aiff->hasID3v2Tag() ? aiff->tag() : nullptr;
+    return nullptr;
+}
+
+/// Synchronised lyrics (ID3v2 SYLT with times in milliseconds; the property map leaves them out) as LRC text: one
+/// "[mm:ss.xx]text" line per entry, at most `limit` bytes. Empty when there are none.
+std::string syncedLyricsAsLRC(File *file, size_t limit) {
+    ID3v2::Tag *tag = id3v2Of(file);
+    if (!tag) return "";
+    std::string lrc;
+    for (auto *frame : tag->frameListMap()["SYLT"]) {
+        auto *lyrics = dynamic_cast<ID3v2::SynchronizedLyricsFrame *>(frame);
+        if (!lyrics || lyrics->timestampFormat() != ID3v2::SynchronizedLyricsFrame::AbsoluteMilliseconds) continue;
+        if (lyrics->type() != ID3v2::SynchronizedLyricsFrame::Lyrics) continue;
+        for (const auto &entry : lyrics->synchedText()) {
+            std::string text = entry.text.to8Bit(true);
+            size_t first = text.find_first_not_of("\r\n"), last = text.find_last_not_of("\r\n");
+            text = first == std::string::npos ? "" : text.substr(first, last - first + 1);
+            for (char &c : text) if (c == '\n' || c == '\r') c = ' ';
+            unsigned int ms = entry.time;
+            char stamp[32];
+            std::snprintf(stamp, sizeof stamp, "[%u:%02u.%02u]", ms / 60000, ms / 1000 % 60, ms / 10 % 100);
+            if (lrc.size() + std::strlen(stamp) + text.size() + 1 > limit) return lrc;
+            lrc += stamp;
+            lrc += text;
+            lrc += '\n';
+        }
+        if (!lrc.empty()) break; // the first frame of lyrics with times
+    }
+    return lrc;
+}
+
 /// Appends [u32 length][bytes] to `out`, cut at `limit` bytes.
 void appendRecord(std::string &out, const std::string &bytes, size_t limit) {
     uint32_t length = static_cast<uint32_t>(bytes.size() < limit ? bytes.size() : limit);
@@ -254,6 +292,11 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
             appendRecord(properties, key, valueLimit);
             appendRecord(properties, value.to8Bit(true), valueLimit);
         }
+    }
+    const std::string synced = values < countLimit ? syncedLyricsAsLRC(file.get(), valueLimit) : "";
+    if (!synced.empty()) {
+        appendRecord(properties, "SYNCEDLYRICS", valueLimit);
+        appendRecord(properties, synced, valueLimit);
     }
     if (!properties.empty()) {
         out->properties = static_cast<uint8_t *>(std::malloc(properties.size()));

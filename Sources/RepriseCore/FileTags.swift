@@ -9,7 +9,8 @@ public struct FileTags: Sendable, Equatable {
     public var sampleRate: Int?
     public var channels: Int?
     public var bitrateKilobits: Int?
-    /// Unsynchronised lyrics (ID3v2 USLT, Vorbis LYRICS/UNSYNCEDLYRICS, MP4 ©lyr), as the tag has them.
+    /// Lyrics as the tag has them: ID3v2 SYLT (synchronised, as LRC text) first, else USLT, Vorbis
+    /// LYRICS/UNSYNCEDLYRICS, MP4 ©lyr (which may hold LRC text too).
     public var lyrics: String?
     /// ReplayGain (or R128, converted) gains and peaks from the tags.
     public var loudness = LoudnessTags()
@@ -36,7 +37,8 @@ public struct FileTags: Sendable, Equatable {
     /// Maps a property map (key, value pairs in the tag's order; keys upper case as TagLib gives them), in one pass
     /// (it runs for every file of a library pass): lists keep every non-empty value, single fields the first.
     public init(properties: [(key: String, value: String)]) {
-        var date: String?, fallbackDate: String?, lyricsText: String?, otherLyrics: String?, otherAlbumArtists: [String] = []
+        var date: String?, fallbackDate: String?, lyricsText: String?, otherLyrics: String?, syncedLyrics: String?
+        var otherAlbumArtists: [String] = []
         var track: String?, disc: String?, gains: [String: String] = [:]
         func keep(_ field: inout String?, _ value: String) { if field == nil { field = value } }
         for (key, value) in properties where !value.isEmpty {
@@ -54,6 +56,7 @@ public struct FileTags: Sendable, Equatable {
             case "DISCNUMBER": keep(&disc, value)
             case "DATE": keep(&date, value)
             case "YEAR", "ORIGINALDATE": keep(&fallbackDate, value)
+            case "SYNCEDLYRICS": keep(&syncedLyrics, value) // ID3v2 SYLT, as LRC text (the shim writes it)
             case "LYRICS": keep(&lyricsText, value)
             case "UNSYNCEDLYRICS", "USLT": keep(&otherLyrics, value) // USLT: ffmpeg writes its lyrics as TXXX:USLT
             case "REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_PEAK",
@@ -69,7 +72,7 @@ public struct FileTags: Sendable, Equatable {
             tags.contentCreated = date
             year = Self.year(date)
         }
-        if let text = lyricsText ?? otherLyrics {
+        if let text = syncedLyrics ?? lyricsText ?? otherLyrics {
             lyrics = text.utf8.count > Self.maximumLyricsLength && text.count > Self.maximumLyricsLength
                 ? String(text.prefix(Self.maximumLyricsLength)) : text
         }

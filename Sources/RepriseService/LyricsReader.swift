@@ -3,7 +3,7 @@ import PosixFiles
 import RepriseCore
 import TagLibKit
 
-/// The lyrics of what plays: looked up on a background worker when an entry loads — a `.lrc` file beside it with
+/// The lyrics of what plays (ID3 SYLT, USLT, Vorbis LYRICS, MP4 ©lyr, or a sidecar): looked up on a background worker when an entry loads — a `.lrc` file beside it with
 /// the same name, else the lyrics in its tags — and, when synced, each line announced as it begins: one timer set
 /// for the next line's time (set again after every seek, pause and rate change), never a periodic tick.
 final class LyricsReader: ServiceComponent, PlayerFollower {

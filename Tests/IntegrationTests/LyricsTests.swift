@@ -118,7 +118,14 @@ import TestSupport
         let frame = Array("USLT".utf8) + syncsafe(body.count) + [0, 0] + body
         let tagged = Data([0x49, 0x44, 0x33, 4, 0, 0] + syncsafe(frame.count) + frame) + (try Data(contentsOf: URL(fileURLWithPath: uslt)))
         try tagged.write(to: URL(fileURLWithPath: uslt))
-        try session.launch([ogg, mp3, uslt])
+        // ID3v2.4 SYLT: synchronised lyrics with times in milliseconds (UTF-8 text, each line ended by a zero byte).
+        let sylt = session.directory + "/sylt.mp3"
+        let syltBody: [UInt8] = [3] + Array("eng".utf8) + [2, 1, 0]
+            + Array("Synced one".utf8) + [0, 0, 0, 0x01, 0xF4] + Array("\nSynced two".utf8) + [0, 0, 0, 0x05, 0xDC]
+        let syltFrame = Array("SYLT".utf8) + syncsafe(syltBody.count) + [0, 0] + syltBody
+        try (Data([0x49, 0x44, 0x33, 4, 0, 0] + syncsafe(syltFrame.count) + syltFrame) + (try Data(contentsOf: URL(fileURLWithPath: uslt)).dropFirst(10 + frame.count)))
+            .write(to: URL(fileURLWithPath: sylt))
+        try session.launch([ogg, mp3, uslt, sylt])
         #expect(session.waitFor { session.metadata()["xesam:asText"]?.stringValue == "Tagged one\nTagged two" }, "\(session.metadata())")
         #expect(try session.get("Synced", interface: Self.interface) == .bool(true))
         #expect(try session.get("Source", interface: Self.interface) == .string("embedded"))
@@ -131,6 +138,17 @@ import TestSupport
         #expect(followed.output == "Plain one\nPlain two\n" && followed.status == 0)
         try session.call("Next")
         #expect(session.waitFor { session.metadata()["xesam:asText"]?.stringValue == "Framed one\nFramed two" }, "\(session.metadata())")
+        try session.call("Next")
+        #expect(session.waitFor { session.metadata()["xesam:asText"]?.stringValue == "Synced one\nSynced two" }, "\(session.metadata())")
+        #expect(try session.get("Synced", interface: Self.interface) == .bool(true))
+        guard case .array(_, let items) = try session.get("Lines", interface: Self.interface) else {
+            Issue.record("no Lines")
+            return
+        }
+        #expect(items.compactMap { item -> Int64? in
+            guard case .structure(let fields) = item else { return nil }
+            return fields.first?.int64Value
+        } == [500_000, 1_500_000])
     }
 
     @Test func hostileLyricsFilesCostNothingAndReachNoTerminalRaw() throws {
