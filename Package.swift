@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        /// libebur128: EBU R128 loudness and true peak (its C interface is small enough to call as it is).
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover.
         .target(name: "CTagLibShim", dependencies: ["CTagLib"]),
         /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
@@ -46,6 +48,8 @@ let package = Package(
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
         /// The music library: its SQLite index and the scanner that fills it (used on a worker thread).
         .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit", "TagLibKit"]),
+        /// Loudness measured from decoded sound (libebur128 over GStreamer's decoding), for tracks without ReplayGain.
+        .target(name: "LoudnessKit", dependencies: ["CEbur128", "GStreamerKit", "RepriseCore"]),
         .target(name: "RepriseCore"),
         .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
         // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
@@ -63,7 +67,7 @@ let package = Package(
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
         .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
-                                                       "X11Kit", "LoopKit"]),
+                                                       "X11Kit", "LoopKit", "LoudnessKit"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -91,7 +95,7 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "PosixFiles", "CoreTestDoubles"]),
         .target(name: "TestSupport"),
         /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.
-        .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "RepriseCore", "TestSupport"]),
+        .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -53,7 +53,7 @@ public final class ScriptedEngine: PlaybackEngine {
     }
     /// What the test says the pipeline applies.
     public var appliedGainDecibels: Double?
-    public func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {
+    public func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double, fallbackPeak: Double?) {
         replayGain = (kind, preampDecibels, fallbackDecibels)
         replayGainKinds.append(kind)
     }

@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShims
+import Glibc
 
 /// GStreamer set-up for the process.
 public enum GStreamer {
@@ -242,7 +243,8 @@ public final class Playbin {
         rp_object_set_double(raw, "pre-amp", replayGain.preampDecibels)
         // rgvolume adds the pre-amplification to the fallback too; untagged streams play at the fallback itself.
         rp_object_set_double(raw, "fallback-gain", replayGain.fallbackDecibels - replayGain.preampDecibels)
-        rp_object_set_double(raw, "headroom", 0)
+        let headroom = replayGain.fallbackPeak.map { peak in min(60, max(0, -20 * log10(max(peak, 1e-6)))) } ?? 0
+        rp_object_set_double(raw, "headroom", headroom)
         if let limiter { rp_object_set_bool(UnsafeMutableRawPointer(limiter), "enabled", (appliedReplayGainDecibels ?? 0) > 0) }
     }
 
@@ -362,10 +364,15 @@ public struct ReplayGainConfiguration: Sendable, Equatable {
     public var albumMode: Bool
     public var preampDecibels: Double
     public var fallbackDecibels: Double
+    /// The true peak (linear) of a stream without tags whose fallback was measured: rgvolume counts an untagged
+    /// stream's peak as full scale and so holds any positive gain at the headroom; with the measured peak the
+    /// headroom is what that peak leaves below full scale. Nil: none measured (headroom 0).
+    public var fallbackPeak: Double?
 
-    public init(albumMode: Bool, preampDecibels: Double, fallbackDecibels: Double) {
+    public init(albumMode: Bool, preampDecibels: Double, fallbackDecibels: Double, fallbackPeak: Double? = nil) {
         self.albumMode = albumMode
         self.preampDecibels = preampDecibels
         self.fallbackDecibels = fallbackDecibels
+        self.fallbackPeak = fallbackPeak
     }
 }

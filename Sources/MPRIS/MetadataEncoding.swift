@@ -36,6 +36,7 @@ public enum MetadataEncoding {
         if let gain = track.replayGain {
             entries.append(("reprise:replayGain", .double(gain.decibels)))
             entries.append(("reprise:replayGainKind", .string(gain.kind.rawValue)))
+            if gain.measured { entries.append(("reprise:replayGainMeasured", .bool(true))) }
         }
         return .vardict(entries)
     }

@@ -6,7 +6,8 @@
 /// `replaygain = auto` (off, track, album, auto), `replaygain-preamp = 0`, `replaygain-fallback = 0` (dB),
 /// `crossfade = 0` (seconds, 0.5–12; 0 or off: none), `chapter-skip = off` (on: Next and Previous step through the
 /// chapters of a chaptered track), `equalizer = off` (on, or a preset: flat, bass, treble, vocal, loudness, or one of
-/// the user's), `equalizer-preset-NAME = g1, …, g10` (a preset of the user's: ten gains in dB), `library = ~/Music, /mnt/music` (the music folders the library
+/// the user's), `equalizer-preset-NAME = g1, …, g10` (a preset of the user's: ten gains in dB), `measure-loudness = on`
+/// (off: the library does not measure the loudness of tracks without ReplayGain tags), `library = ~/Music, /mnt/music` (the music folders the library
 /// indexes; `$XDG_MUSIC_DIR` by default; `off`: none).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
@@ -22,6 +23,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var crossfade = CrossfadeSettings()
     /// Next and Previous step through a chaptered track's chapters.
     public var chapterSkip = false
+    /// Whether the library measures the loudness of tracks without ReplayGain tags (`measure-loudness = off`: no).
+    public var measureLoudness = true
     /// The equalizer at start, with the user's presets.
     public var equalizer = Equalizer()
     /// `equalizer = …` as written (applied once every preset of the file is known).
@@ -70,6 +73,9 @@ public struct AudioSettings: Sendable, Equatable {
         case "silent":
             guard let parsed = Self.switchValue(value) else { throw .invalidArgument("silent must be true or false") }
             silent = parsed
+        case "measure-loudness":
+            guard let parsed = Self.switchValue(value) else { throw .invalidArgument("measure-loudness must be on or off") }
+            measureLoudness = parsed
         case "chapter-skip":
             guard let parsed = Self.switchValue(value) else { throw .invalidArgument("chapter-skip must be on or off") }
             chapterSkip = parsed

@@ -21,8 +21,9 @@ public protocol PlaybackEngine: AnyObject {
     /// Linear output gain, 1.0 = unchanged.
     func setVolume(_ volume: Double)
     /// Levels loudness from now on with `kind` of gain (`none`: off), `preampDecibels` added to tagged gains and
-    /// `fallbackDecibels` for media without ReplayGain tags.
-    func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double)
+    /// `fallbackDecibels` for media without ReplayGain tags; `fallbackPeak`, the true peak of such media when it was
+    /// measured (linear), lets a positive fallback gain through as far as that peak stays below full scale.
+    func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double, fallbackPeak: Double?)
     /// How the loaded stream gives way to the prepared next one, and whether a load while one sounds fades it out.
     func setCrossfadePlan(_ plan: CrossfadePlan)
     /// A sleep timer's share of the level, 0…1 (1: none), applied inside the pipeline to everything sounding.

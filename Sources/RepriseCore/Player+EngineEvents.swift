@@ -99,6 +99,7 @@ extension Player {
             if following.id != current.id {
                 forgetChapters()
                 forgetLyrics()
+                measuredLoudness = nil
             }
             loadSidecar(of: following.id)
             prerolled = true

@@ -33,7 +33,8 @@ extension Player {
             case .replayGain:
                 guard let request = desired.replayGain, request != appliedEngineOutput.replayGain else { continue }
                 appliedEngineOutput.replayGain = request
-                engine.setReplayGain(request.kind, preampDecibels: request.preampDecibels, fallbackDecibels: request.fallbackDecibels)
+                engine.setReplayGain(request.kind, preampDecibels: request.preampDecibels, fallbackDecibels: request.fallbackDecibels,
+                                     fallbackPeak: request.fallbackPeak)
             case .crossfadePlan:
                 guard let plan = desired.crossfadePlan, plan != appliedEngineOutput.crossfadePlan else { continue }
                 appliedEngineOutput.crossfadePlan = plan

@@ -3,6 +3,8 @@ struct ReplayGainRequest: Equatable {
     var kind: ReplayGainKind
     var preampDecibels: Double
     var fallbackDecibels: Double
+    /// The measured true peak behind a measured fallback (nil: none measured).
+    var fallbackPeak: Double?
 }
 
 extension Player {
@@ -25,13 +27,33 @@ extension Player {
     /// The gain the current entry should get (from the mode, the settings, and what is known of the entry and its
     /// neighbours).
     func desiredReplayGain() -> ReplayGainRequest {
-        ReplayGainRequest(kind: replayGainKind, preampDecibels: replayGain.preampDecibels, fallbackDecibels: replayGain.fallbackDecibels)
+        let kind = replayGainKind
+        var fallback = replayGain.fallbackDecibels, peak: Double?
+        // A file measured by the library (no tags) plays at its measured gain, as a tagged one at its tag's: the
+        // engine's levelling takes it as the gain of a file without tags, with its measured peak.
+        if let measured = measuredLoudness, kind != .none {
+            let loudness = kind == .album ? measured.album ?? measured.track : measured.track
+            fallback = loudness.gainDecibels + replayGain.preampDecibels
+            peak = loudness.truePeak
+        }
+        return ReplayGainRequest(kind: kind, preampDecibels: replayGain.preampDecibels, fallbackDecibels: fallback, fallbackPeak: peak)
+    }
+
+    /// The library measured the loudness of `uri` (its tags carry no ReplayGain); kept while it is what is loaded.
+    public func didMeasureLoudness(track: MeasuredLoudness, album: MeasuredLoudness?, for uri: String) {
+        guard loadedURI == uri else { return }
+        if let known = measuredLoudness, known.track == track, known.album == album { return }
+        transaction {
+            lastChangeAffectsSavedState = false
+            measuredLoudness = (track, album)
+            log.info("loudness measured: \(track.integratedLUFS) LUFS (gain \(track.gainDecibels) dB)")
+        }
     }
 
     /// The gain applied to entry `id` now, when it is what the engine plays and levelling is on.
     func appliedGain(to id: Int) -> AppliedGain? {
         guard id == loadedEntryID, status != .stopped, let kind = appliedEngineOutput.replayGain?.kind, kind != .none,
               let decibels = engine.appliedGainDecibels, decibels.isFinite else { return nil }
-        return AppliedGain(kind: kind, decibels: decibels)
+        return AppliedGain(kind: kind, decibels: decibels, measured: measuredLoudness != nil)
     }
 }

@@ -58,6 +58,8 @@ public final class Player {
     public internal(set) var announcedLyricsLine: Int?
     /// Counts every change of ``lyrics`` (found, forgotten): what tells clients the lines changed.
     public internal(set) var lyricsSerial = 0
+    /// The loaded entry's loudness as the library measured it (see ``didMeasureLoudness(track:album:for:)``).
+    public internal(set) var measuredLoudness: (track: MeasuredLoudness, album: MeasuredLoudness?)?
     /// The equalizer (see ``setEqualizer(_:)``).
     public internal(set) var equalizer = Equalizer()
     /// Next and Previous step through chapters (see ``setChapterSkip(_:)``).
@@ -424,9 +426,14 @@ public final class Player {
             pendingOpens.removeValue(forKey: previous)?(nil)
             interruptions.removeValue(forKey: previous)
         }
+        // The same entry loaded again (a restart, levelling turned on) keeps what was found beside it and measured;
+        // chapters come again from the stream.
+        if loadedEntryID != entry.id {
+            forgetLyrics()
+            measuredLoudness = nil
+        }
         loadedEntryID = entry.id
         forgetChapters()
-        forgetLyrics()
         loadSidecar(of: entry.id)
         preparedEntryID = nil
         positionBeforeOutputFailure = nil
@@ -482,6 +489,7 @@ public final class Player {
         loadedEntryID = nil
         forgetChapters()
         forgetLyrics()
+        measuredLoudness = nil
         preparedEntryID = nil
         prerolled = false
         seekable = false

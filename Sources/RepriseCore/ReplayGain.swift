@@ -21,10 +21,13 @@ public struct AppliedGain: Sendable, Equatable {
     public var kind: ReplayGainKind
     /// Decibels, pre-amplification and clipping prevention included (0 when levelling is off).
     public var decibels: Double
+    /// From the library's measurement of the file's loudness (its tags carry none), not from tags.
+    public var measured: Bool
 
-    public init(kind: ReplayGainKind, decibels: Double) {
+    public init(kind: ReplayGainKind, decibels: Double, measured: Bool = false) {
         self.kind = kind
         self.decibels = decibels
+        self.measured = measured
     }
 }
 

@@ -136,4 +136,7 @@ final class LibraryInterface: Library1Handler {
     var scanning: Bool { library.status.scanning }
     var scanned: UInt32 { UInt32(clamping: library.status.scanned) }
     var toScan: UInt32 { UInt32(clamping: library.status.total) }
+    var loudnessMeasured: UInt32 { UInt32(clamping: library.status.loudnessMeasured) }
+    var loudnessWaiting: UInt32 { UInt32(clamping: library.status.loudnessWaiting) }
+    var measuring: Bool { library.status.measuring }
 }

@@ -14,6 +14,7 @@ final class SoundInterface: Sound1Handler {
     var replayGainFallback: Double { player.replayGain.fallbackDecibels }
     var crossfade: Double { player.crossfade.seconds }
     var appliedGain: Double { player.announcedTrack?.replayGain?.decibels ?? 0 }
+    var appliedGainMeasured: Bool { player.announcedTrack?.replayGain?.measured ?? false }
     var appliedGainKind: String { (player.announcedTrack?.replayGain?.kind ?? ReplayGainKind.none).rawValue }
 
     var equalizer: String { player.equalizer.summary }

@@ -8,7 +8,7 @@ import SQLiteKit
 /// file that is not a database, is damaged, or comes from a newer Reprise is moved aside and rebuilt.
 /// Used on the library's worker thread only.
 public final class LibraryStore {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     let database: Database
     public let path: String
 
@@ -56,6 +56,7 @@ public final class LibraryStore {
         }
         if version < 1 { try migrateToVersion1(database) }
         if version < 2 { try migrateToVersion2(database) }
+        if version < 3 { try migrateToVersion3(database) }
         _ = try database.prepare("SELECT count(*) FROM tracks").firstInt() // its own error: damaged, or busy
         if try !hasTextTriggers(database) { try rebuildTextIndex(database) } // a pass that ended with the process
         return database
@@ -167,7 +168,7 @@ public final class LibraryStore {
                 ON CONFLICT(path) DO UPDATE SET folder = ?2, root = ?3, size = ?4, modified = ?5, title = ?6, artist = ?7,
                     album = ?8, album_artist = ?9, genre = ?10, year = ?11, disc = ?12, track = ?13, length = ?14,
                     cover = ?15, available = 1, lyrics = ?16, track_gain = ?17, album_gain = ?18, track_peak = ?19,
-                    album_peak = ?20
+                    album_peak = ?20, measured = 0, measured_lufs = NULL, measured_peak = NULL
                 """)
         }
         func text(_ value: String?) -> Statement.Value { value.map { .text($0) } ?? .null }

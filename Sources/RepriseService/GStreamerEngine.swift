@@ -208,10 +208,11 @@ final class GStreamerEngine: PlaybackEngine {
         set { for pipeline in pipelines { pipeline.isSilenced = newValue } }
     }
 
-    func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double) {
+    func setReplayGain(_ kind: ReplayGainKind, preampDecibels: Double, fallbackDecibels: Double, fallbackPeak: Double?) {
         let wasLevelling = playbin.levelsLoudness
         let configuration = kind == .none ? nil
-            : ReplayGainConfiguration(albumMode: kind == .album, preampDecibels: preampDecibels, fallbackDecibels: fallbackDecibels)
+            : ReplayGainConfiguration(albumMode: kind == .album, preampDecibels: preampDecibels, fallbackDecibels: fallbackDecibels,
+                                      fallbackPeak: fallbackPeak)
         for pipeline in pipelines { pipeline.replayGain = configuration }
         // Turned on or off while a stream is loaded: its audio filter has (or lacks) the leveller, so the stream loads
         // again where it is, with a filter made for the new setting.

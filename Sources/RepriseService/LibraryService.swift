@@ -1,4 +1,5 @@
 import Dispatch
+import GStreamerKit
 import Glibc
 import LoopKit
 import PosixFiles
@@ -9,12 +10,12 @@ import RepriseLibrary
 /// their own at low CPU priority; every request goes there and its answer comes back on the loop. A pass over the
 /// folders runs at start (reading only what changed) and on request.
 final class LibraryService: LibraryAccess, IndexedFiles {
-    private(set) var status = LibraryStatus()
+    var status = LibraryStatus()
     private(set) var outline = LibraryOutline()
     var onChange: (() -> Void)?
-    private let work: BackgroundWork
-    private let worker: LibraryWorker
-    private let log: Log
+    let work: BackgroundWork
+    let worker: LibraryWorker
+    let log: Log
     private let loop: EventLoop
     private let fileSystem: FileSystem
     private var rescanQueued = false
@@ -22,14 +23,21 @@ final class LibraryService: LibraryAccess, IndexedFiles {
     private let watcher = LibraryWatcher()
     private var watching = false
     private var pendingChanges: [LibraryWatcher.Change] = []
+    /// Loudness measuring (LibraryService+Loudness.swift): its thread, and the flag that stops a measurement.
+    let loudnessWork: BackgroundWork?
+    let loudnessCancellation = AudioDecoding.Cancellation()
+    /// Told on the loop after each step of measuring stored its results.
+    var onLoudnessMeasured: (() -> Void)?
 
-    init?(folders: [String], databasePath: String, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log) {
+    init?(folders: [String], databasePath: String, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log,
+          measuresLoudness: Bool = true) {
         guard let work = BackgroundWork(loop: loop, label: "reprise.library", background: true) else { return nil }
         self.work = work
         self.fileSystem = fileSystem
         self.log = log
         self.loop = loop
         worker = LibraryWorker(databasePath: databasePath, art: art)
+        loudnessWork = measuresLoudness ? BackgroundWork(loop: loop, label: "reprise.loudness", background: true) : nil
         status.folders = folders
     }
 
@@ -82,6 +90,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
     func stop() {
         stopped = true
         for timer in [openRetry, progressTimer, changesTimer] { timer?.cancel() }
+        loudnessCancellation.cancel()
         pendingChanges.removeAll()
         log.info("library: stopped")
     }
@@ -128,6 +137,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
             // RSS (on the worker, after the answer: a few milliseconds no search waits for).
             work.run({ MallocTuning.returnFreedMemory() }) { _ in }
             if !watching { startWatching() }
+            measureLoudness()
             if rescanQueued {
                 rescanQueued = false
                 rescan()
@@ -184,6 +194,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
             self.outline = outline
             self.outline.roots = status.folders
             onChange?()
+            measureLoudness()
         }
     }
 
@@ -248,7 +259,7 @@ final class NSLockLike: @unchecked Sendable {
 final class LibraryWorker: @unchecked Sendable {
     private let databasePath: String
     private let art: ArtCache
-    private var store: LibraryStore?
+    private(set) var store: LibraryStore?
     private var scanner: LibraryScanner?
 
     init(databasePath: String, art: ArtCache) {

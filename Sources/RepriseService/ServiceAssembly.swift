@@ -99,7 +99,9 @@ final class ServiceAssembly {
         video.onChange = { adaptor.announceVideo() }
         adaptor.onUserAction = { audio.userActed($0) }
         adaptor.allowsPlayPause = { audio.allowsPlayPause() }
+        let gainLookup: [PlayerFollower] = library.map { [MeasuredGainLookup(player: player, library: $0)] } ?? []
         let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening, lyrics]
+            + gainLookup
         player.onChange = { for follower in followers { follower.playerChanged() } }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
@@ -136,6 +138,6 @@ final class ServiceAssembly {
             folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
         }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art,
-                              fileSystem: fileSystem, loop: loop, log: log)
+                              fileSystem: fileSystem, loop: loop, log: log, measuresLoudness: settings.measureLoudness)
     }
 }

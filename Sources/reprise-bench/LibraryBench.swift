@@ -41,7 +41,10 @@ extension Bench {
         }
         try? FileManager.default.removeItem(atPath: home + "/.local/share/reprise")
         let name = "org.mpris.MediaPlayer2.reprise", path = "/app/reprise/Reprise", interface = "app.reprise.Library1"
-        var running = try startPlaying(.reprise(binary: binary, arguments: ["--library", music]), file)
+        // The rows here are of indexing: measuring loudness after the pass is off (its own rows: LoudnessBench.swift).
+        var contender = Contender.reprise(binary: binary, arguments: ["--library", music])
+        contender.environment = try configuredEnvironment("measure-loudness = off", named: "no-loudness")
+        var running = try startPlaying(contender, file)
         defer { stop(&running) }
         let pid = running.child.pid
         func tracks() -> UInt32 {

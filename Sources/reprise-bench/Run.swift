@@ -89,6 +89,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         if libraryOnly {
             rows += try libraryRows(bench, binary: binary, playing: long, sizes: librarySizes, contender: reprise)
+            rows += try loudnessRows(bench, binary: binary, playing: long, count: quick ? 50 : 200, contender: reprise)
             throw EndOfRun()
         }
         if soundOnly {
@@ -201,6 +202,7 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         rows += try largeQueueRows(bench, binary: binary, short, count: quick ? 20_000 : 100_000, contender: reprise)
         say("10/12 the music library (\(librarySizes.map(String.init).joined(separator: ", ")) files)")
         rows += try libraryRows(bench, binary: binary, playing: long, sizes: librarySizes, contender: reprise)
+        rows += try loudnessRows(bench, binary: binary, playing: long, count: quick ? 50 : 200, contender: reprise)
         rows += try libraryRaceRows(bench, binary: binary, sizes: librarySizes, runs: quick ? 3 : 5, searches: quick ? 50 : 200, reprise: reprise.name)
         rows += try commandLineRows(bench, binary: binary, long, runs: 25, reprise: reprise.name)
     } catch is EndOfRun {

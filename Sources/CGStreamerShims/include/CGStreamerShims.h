@@ -66,6 +66,19 @@ GstElement *rp_audio_output_new(GstElement *sink, GstElement **gain, GstElement 
    its frequency wide, at `gains` (dB). */
 void rp_equalizer_set_bands(GstElement *equalizer, const double *frequencies, const double *gains, int count, double bandwidth_ratio);
 
+/* ---- Decoding to samples ------------------------------------------------------ */
+
+/** Receives decoded audio: `frames` interleaved float frames of `channels` at `rate` (on a streaming thread). */
+typedef void (*rp_float_frames_callback)(void *context, const float *samples, size_t frames, int rate, int channels);
+
+/** Decodes the first audio stream of `uri` to interleaved 32-bit float as fast as it can, handing every buffer to
+ *  `callback`, and returns when it ends: 0 at the end of the stream, -1 on an error, -2 when `*cancel` became
+ *  non-zero, -3 after `timeout_ms` (0: none). The calling thread waits; the callback runs on GStreamer's. */
+int rp_decode_float(const char *uri, rp_float_frames_callback callback, void *context, const volatile int *cancel,
+                    int64_t timeout_ms);
+/** uridecodebin's pad-added handler: links the first audio pad to `data`'s sink pad (other streams are left). */
+void rp_link_first_audio_pad(GstElement *source, GstPad *pad, gpointer data);
+
 /* ---- Tags on their way to a sink ------------------------------------------ */
 
 /** Cuts every string in the TAG events reaching `element`'s sink pad to at most `max_bytes` bytes (at a

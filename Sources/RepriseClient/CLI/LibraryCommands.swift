@@ -101,18 +101,27 @@ struct Search: ParsableCommand {
 
 struct LibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "library", abstract: "Show the music library's counts and scan (status), or look at its folders again (rescan).")
+        commandName: "library",
+        abstract: "Show the music library's counts and scan (status), look at its folders again (rescan), or show how far the loudness of untagged tracks is measured (loudness [status]).")
     @OptionGroup var target: TargetOptions
-    @Argument(help: "status (the default) or rescan") var action: String = "status"
+    @Argument(help: "status (the default), rescan, or loudness [status]") var words: [String] = []
+
+    var action: String { words.first ?? "status" }
 
     func validate() throws {
-        guard ["status", "rescan"].contains(action) else { throw ValidationError("'\(TerminalText.sanitized(action))' is not status or rescan") }
+        guard ["status", "rescan", "loudness"].contains(action) else {
+            throw ValidationError("'\(TerminalText.sanitized(action))' is not status, rescan or loudness")
+        }
+        guard words.count == 1 || (words.count == 2 && action == "loudness" && words[1] == "status") || words.isEmpty else {
+            throw ValidationError("too many words: library status | rescan | loudness [status]")
+        }
     }
 
     func run() throws {
         try runVerb {
             let client = try target.client()
             let library = client.library
+            if action == "loudness" { return try showLoudness(library) }
             if action == "rescan" { try library.rescan() }
             let folders = try library.folders
             var scanning = (try? library.scanning) == true
@@ -143,6 +152,19 @@ struct LibraryCommand: ParsableCommand {
                       + (scanning ? " (scanning: \(count("Scanned")) of \(count("ToScan")) files)" : ""))
             printLine("folders: " + folders.joined(separator: ", "))
         }
+    }
+
+    /// `library loudness`: tracks without ReplayGain tags measured, waiting, and whether measuring runs now.
+    private func showLoudness(_ library: Library1Proxy) throws {
+        let values = try library.allProperties()
+        let measured = values["LoudnessMeasured"]?.int64Value ?? 0, waiting = values["LoudnessWaiting"]?.int64Value ?? 0
+        let measuring = values["Measuring"] == .bool(true)
+        if target.json {
+            return printJSON(.object([("measured", .number(Double(measured))), ("waiting", .number(Double(waiting))),
+                                      ("measuring", .bool(measuring))]))
+        }
+        printLine("loudness of tracks without ReplayGain tags: \(measured) measured, \(waiting) waiting"
+                  + (measuring ? " (measuring)" : ""))
     }
 }
 

@@ -11,6 +11,8 @@ struct ReplayGainReport {
     var fallback: Double
     var appliedGain: Double
     var appliedKind: String
+    /// The gain comes from the library's measurement, not from tags.
+    var measured: Bool
     var crossfade: Double
 
     /// Nil when the player has no such interface (another player). One round trip (GetAll).
@@ -21,17 +23,20 @@ struct ReplayGainReport {
         fallback = ReportedNumbers.finite(values["ReplayGainFallback"]?.doubleValue)
         appliedGain = ReportedNumbers.finite(values["AppliedGain"]?.doubleValue)
         appliedKind = values["AppliedGainKind"]?.stringValue ?? "none"
+        measured = values["AppliedGainMeasured"] == .bool(true)
         crossfade = ReportedNumbers.finite(values["Crossfade"]?.doubleValue)
     }
 
     var json: JSON {
         .object([("mode", .string(mode)), ("preamp", .number(preamp)), ("fallback", .number(fallback)),
-                 ("appliedGain", appliedKind == "none" ? .null : .number(appliedGain)), ("appliedKind", .string(appliedKind))])
+                 ("appliedGain", appliedKind == "none" ? .null : .number(appliedGain)), ("appliedKind", .string(appliedKind)),
+                 ("measured", .bool(measured))])
     }
 
-    /// "-6.0 dB (track)", or "off" / "none" when nothing is applied.
+    /// "-6.0 dB (track)", "-4.0 dB (track, measured)", or "off" / "none" when nothing is applied.
     var appliedText: String {
-        appliedKind == "none" ? (mode == "off" ? "off" : "none") : "\(ReportedNumbers.decibels(appliedGain)) (\(appliedKind))"
+        appliedKind == "none" ? (mode == "off" ? "off" : "none")
+            : "\(ReportedNumbers.decibels(appliedGain)) (\(appliedKind)\(measured ? ", measured" : ""))"
     }
 }
 

@@ -9,6 +9,11 @@ public struct LibraryStatus: Sendable, Equatable {
     public var total = 0
     /// Why there is no library (the database could not be opened), or nil.
     public var problem: String?
+    /// Tracks without ReplayGain tags whose loudness was measured, and those waiting to be.
+    public var loudnessMeasured = 0
+    public var loudnessWaiting = 0
+    /// Whether loudness is being measured now.
+    public var measuring = false
 
     public init() {}
 }

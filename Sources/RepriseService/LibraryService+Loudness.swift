@@ -1,0 +1,103 @@
+import GStreamerKit
+import LoudnessKit
+import RepriseCore
+import RepriseLibrary
+
+/// Loudness for tracks without ReplayGain tags: after each pass (and each change inotify reports), the tracks
+/// waiting are measured a few at a time on a thread of their own at idle priority (decoding them through GStreamer
+/// into libebur128), never on the library's worker, whose searches would wait; what was measured is stored there.
+extension LibraryService {
+    /// Tracks measured in one step (a step's results are stored, and announced, together).
+    static let loudnessBatch = 4
+
+    /// Starts measuring the tracks waiting, unless it is under way.
+    func measureLoudness() {
+        guard !stopped, !status.measuring, loudnessWork != nil else { return }
+        status.measuring = true
+        nextLoudnessStep()
+    }
+
+    private func nextLoudnessStep() {
+        let worker = worker
+        work.run({ (worker.tracksToMeasure(limit: Self.loudnessBatch), worker.loudnessCounts()) }) { [weak self] listed in
+            guard let self, !stopped else { return }
+            let (tracks, counts) = listed
+            (status.loudnessMeasured, status.loudnessWaiting) = counts
+            guard !tracks.isEmpty, let loudnessWork else {
+                status.measuring = false
+                onChange?()
+                return
+            }
+            onChange?()
+            let cancellation = loudnessCancellation
+            loudnessWork.run({
+                tracks.map { track in (track, LoudnessMeter.measure(FilePath(escaped: track.path).uri, cancellation: cancellation)) }
+            }) { [weak self] measured in
+                guard let self, !stopped else { return }
+                for (track, loudness) in measured where loudness == nil {
+                    log.info("library: could not measure the loudness of \(FilePath(escaped: track.path).displayed)")
+                }
+                work.run({ worker.storeMeasurements(measured) }) { [weak self] _ in
+                    self?.onLoudnessMeasured?()
+                    self?.nextLoudnessStep()
+                }
+            }
+        }
+    }
+
+    /// The measured loudness of a file (track and album) when the index has it: for ReplayGain on files without
+    /// tags.
+    func measuredLoudness(atPath path: String, then: @escaping ((track: MeasuredLoudness, album: MeasuredLoudness?)?) -> Void) {
+        let worker = worker
+        work.run({ worker.measuredLoudness(atPath: path) }, then: then)
+    }
+}
+
+extension LibraryWorker {
+    func tracksToMeasure(limit: Int) -> [LibraryStore.TrackToMeasure] { (try? store?.tracksToMeasure(limit: limit)) ?? [] }
+    func loudnessCounts() -> (Int, Int) { ((try? store?.loudnessCounts()) ?? nil) ?? (0, 0) }
+
+    /// Stores what was measured (a file changed since it was listed keeps its cleared state).
+    func storeMeasurements(_ measured: [(LibraryStore.TrackToMeasure, MeasuredLoudness?)]) -> Bool {
+        guard let store else { return false }
+        do {
+            try store.batch { for (track, loudness) in measured { try store.storeMeasurement(loudness, of: track) } }
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    func measuredLoudness(atPath path: String) -> (track: MeasuredLoudness, album: MeasuredLoudness?)? {
+        (try? store?.measuredLoudness(atPath: path)) ?? nil
+    }
+}
+
+/// Tells the player the measured loudness of the file that loads, when the library measured it (its tags carry no
+/// ReplayGain): ReplayGain then levels it as if tagged.
+final class MeasuredGainLookup: PlayerFollower {
+    private let player: Player
+    private let library: LibraryService
+    private var lookedUpFor: String?
+
+    init(player: Player, library: LibraryService) {
+        self.player = player
+        self.library = library
+        library.onLoudnessMeasured = { [weak self] in self?.lookUp() }
+    }
+
+    func playerChanged() {
+        guard player.loadedURI != lookedUpFor else { return }
+        lookedUpFor = player.loadedURI
+        lookUp()
+    }
+
+    /// Asks the library for the loaded file's measurement (again after each step of measuring: it may be new).
+    private func lookUp() {
+        guard let uri = player.loadedURI, let location = MediaURI(uri), location.scheme == "file" else { return }
+        library.measuredLoudness(atPath: location.path) { [weak self] found in
+            guard let self, let found else { return }
+            player.didMeasureLoudness(track: found.track, album: found.album, for: uri)
+        }
+    }
+}
