@@ -115,4 +115,19 @@ import TestSupport
         let after = try level(session)
         #expect(abs(20 * log10(after / before) - 9) <= 1, "the second pipeline: \(before) with the cut, \(after) without")
     }
+
+    @Test func eInTheTerminalViewStepsThroughThePresets() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([try tones(in: session.directory, seconds: 20)[1]])
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("❚❚ Pause") && tmux.text().contains("e EQ") }, "\(tmux.text())")
+        #expect(!tmux.text().contains("EQ bass"))
+        tmux.send("e")
+        #expect(session.waitFor { tmux.text().contains("EQ bass") }, "\(tmux.text())")
+        #expect(try session.get("Equalizer", interface: Self.sound) == .string("bass"))
+        tmux.send("e")
+        #expect(session.waitFor { tmux.text().contains("EQ treble") }, "\(tmux.text())")
+    }
 }
