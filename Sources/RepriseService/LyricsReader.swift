@@ -16,6 +16,8 @@ final class LyricsReader: ServiceComponent, PlayerFollower {
     private var lookedUpFor: String?
     private var nextLine: LoopTimer?
     private var stopped = false
+    /// What was found for the files loaded lately, used on the worker only.
+    private let recent = RecentLyrics()
 
     init(player: Player, timers: LoopTimers, work: BackgroundWork?, fileSystem: FileSystem, log: Log) {
         self.player = player
@@ -47,8 +49,8 @@ final class LyricsReader: ServiceComponent, PlayerFollower {
         guard uri != lookedUpFor else { return }
         lookedUpFor = uri
         guard let uri, let location = MediaURI(uri), location.scheme == "file", let work else { return }
-        let path = location.path, fileSystem = fileSystem
-        work.run({ Self.find(forMediaAt: path, fileSystem: fileSystem) }) { [weak self] found in
+        let path = location.path, fileSystem = fileSystem, recent = recent
+        work.run({ recent.find(forMediaAt: path, fileSystem: fileSystem) }) { [weak self] found in
             guard let self, !stopped else { return }
             switch found {
             case .found(let lyrics): player.didFindLyrics(lyrics, for: uri)
@@ -116,3 +118,24 @@ final class LyricsReader: ServiceComponent, PlayerFollower {
         return [stem + ".lrc", stem + ".LRC"]
     }
 }
+
+/// What the lyrics reader found for the files it looked at lately (32 of them), each under the identity the file and
+/// its `.lrc` had then (modification times): loading the same file again — a restart, a track on repeat, a client
+/// that calls GoTo over and over — reads its tags once, not every time. Used only on the reader's serial worker.
+final class RecentLyrics: @unchecked Sendable {
+    private var found: [String: LyricsReader.Found] = [:]
+    private var order: [String] = []
+    static let capacity = 32
+
+    func find(forMediaAt path: String, fileSystem: FileSystem) -> LyricsReader.Found {
+        let identity = ([path] + LyricsReader.sidecarPaths(of: path)).map { "\(fileSystem.modificationTime(of: $0) ?? -1)" }
+        let key = path + "\u{0}" + identity.joined(separator: ",")
+        if let known = found[key] { return known }
+        let result = LyricsReader.find(forMediaAt: path, fileSystem: fileSystem)
+        found[key] = result
+        order.append(key)
+        if order.count > Self.capacity { found.removeValue(forKey: order.removeFirst()) }
+        return result
+    }
+}
+
