@@ -8,7 +8,8 @@
 /// chapters of a chaptered track), `equalizer = off` (on, or a preset: flat, bass, treble, vocal, loudness, or one of
 /// the user's), `equalizer-preset-NAME = g1, …, g10` (a preset of the user's: ten gains in dB), `measure-loudness = on`
 /// (off: the library does not measure the loudness of tracks without ReplayGain tags), `library = ~/Music, /mnt/music` (the music folders the library
-/// indexes; `$XDG_MUSIC_DIR` by default; `off`: none).
+/// indexes; `$XDG_MUSIC_DIR` by default; `off`: none), `scrobble = off` (listenbrainz: listens sent there),
+/// `listenbrainz-url`, `listenbrainz-token-file` (see ``ScrobbleSettings``).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -29,6 +30,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var equalizer = Equalizer()
     /// `equalizer = …` as written (applied once every preset of the file is known).
     private var equalizerChoice: String?
+    /// Where listens are sent.
+    public var scrobble = ScrobbleSettings()
     /// The library's music folders (absolute, or starting with `~/`); nil: the user's music folder.
     public var libraryFolders: [String]?
 
@@ -107,7 +110,7 @@ public struct AudioSettings: Sendable, Equatable {
             }
             libraryFolders = Array(list.prefix(64))
         default:
-            throw .invalidArgument("unknown setting '\(key)'")
+            guard try scrobble.set(key, value) else { throw .invalidArgument("unknown setting '\(key)'") }
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MPRIS
 import BusInterfaces
+import RepriseCore
 import SDBus
 
 struct Queue: ParsableCommand {

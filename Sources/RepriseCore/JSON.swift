@@ -1,11 +1,10 @@
-/// Just enough JSON for `--json`: values built in code and written in key order.
-import RepriseCore
-
-indirect enum JSON {
+/// JSON written from values built in code, fields in the order given (`--json` output, ListenBrainz requests,
+/// the queue of listens). Controls and bidirectional controls are escaped, so what reaches a terminal is safe there.
+public indirect enum JSON: Sendable {
     case string(String), number(Double), integer(Int64), bool(Bool), null
     case array([JSON]), object([(String, JSON)])
 
-    var text: String {
+    public var text: String {
         switch self {
         case .string(let value): return Self.quoted(value)
         case .number(let value): return value.isFinite ? String(value) : "null"
@@ -17,7 +16,7 @@ indirect enum JSON {
         }
     }
 
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
