@@ -11,7 +11,7 @@ packages=(
   mpv mpv-mpris shared-mime-info gcc libc6-dev
   pipewire pipewire-pulse wireplumber pipewire-bin util-linux
   gstreamer1.0-libav ffmpeg libsqlite3-dev
-  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sqlite3 libtag1-dev g++ libebur128-dev
+  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sqlite3 libtag1-dev g++ libebur128-dev libcurl4-openssl-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -62,6 +62,7 @@ extension Player {
             if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
             if sleepTimer?.kind == .endOfTrack { return sleepAtEndOfTrack() }
             if loopStatus == .track {
+                loopRestarts += 1
                 jump(to: 0)
             } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
                 go(to: position)
@@ -86,6 +87,7 @@ extension Player {
             }
             // Same entry again (LoopStatus Track): the metadata does not change, so clients learn of the restart here.
             defer { if following.id == current.id { observer?.playerDidSeek(toMicroseconds: 0) } }
+            if following.id == current.id { loopRestarts += 1 }
             guard following.uri == uri else {
                 log.info("gapless: \(uri) was handed over but \(following.uri) follows now; loading it")
                 queue.move(to: position)

@@ -64,6 +64,8 @@ public final class Player {
     public internal(set) var equalizer = Equalizer()
     /// Next and Previous step through chapters (see ``setChapterSkip(_:)``).
     public internal(set) var chapterSkip = false
+    /// How often the loaded entry started over by itself (LoopStatus Track): each time is another listen.
+    public internal(set) var loopRestarts = 0
     /// The sleep timer under way (see ``setSleep(_:)``).
     public internal(set) var sleepTimer: SleepTimer?
     var sleepSerial = 0
@@ -87,7 +89,12 @@ public final class Player {
     public var canPlay: Bool { !queue.isEmpty }
     public var canPause: Bool { queue.current != nil }
     /// The URI of the entry loaded in the engine (nil: none).
-    public var loadedURI: String? { loadedEntryID.flatMap { queue.entry(withID: $0)?.uri } }
+    public var loadedURI: String? { loadedEntry?.uri }
+    /// The entry loaded in the engine (nil: none).
+    public var loadedEntry: QueueEntry? { loadedEntryID.flatMap { queue.entry(withID: $0) } }
+
+    /// Whether what plays is heard now: playing, and the loaded stream ready (not loading, not stopped).
+    public var isSounding: Bool { status == .playing && loadedEntryID != nil && prerolled }
 
     public var canSeek: Bool { status != .stopped && loadedEntryID != nil && prerolled && seekable }
     public var canGoNext: Bool { chapterSkipNextStart != nil || queue.nextPosition(wrap: loopStatus == .playlist) != nil }

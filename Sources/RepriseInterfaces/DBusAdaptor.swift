@@ -157,6 +157,16 @@ public final class DBusAdaptor: PlayerObserver {
         }
     }
 
+    /// Exports app.reprise.Scrobble1 over `control`, announcing its properties when they change.
+    public func attachScrobbling(_ control: ScrobbleControl) throws(DBusError) {
+        let interface = ScrobbleInterface(control: control)
+        try bus.export(Scrobble1Export(interface), at: RepriseObjects.ownPath)
+        announcer.watch(Scrobble1Export.interface, at: RepriseObjects.ownPath, names: Scrobble1Export.announcedProperties) {
+            try? interface.value(of: $0)
+        }
+        control.onChange = { [unowned self] in announcer.announce([Scrobble1Export.interface]) }
+    }
+
     /// Offers the video window through the root interface (Fullscreen, Raise) and app.reprise.Video1.
     public func attachVideo(_ control: VideoControl) throws(DBusError) {
         mpris.attachWindow(control) { [unowned self] in announceVideo() }

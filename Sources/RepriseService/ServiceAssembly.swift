@@ -91,6 +91,8 @@ final class ServiceAssembly {
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
         let listening = ListeningClock(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.chapters"),
                                        log: log)
+        let scrobbler = Scrobbler(player: player, settings: settings.scrobble, timers: loop, loop: loop, log: log)
+        do throws(DBusError) { try adaptor.attachScrobbling(scrobbler) } catch { log.warning("could not export scrobbling: \(error)") }
         let lyrics = LyricsReader(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.lyrics", background: true),
                                   fileSystem: fileSystem, log: log)
 
@@ -100,14 +102,14 @@ final class ServiceAssembly {
         adaptor.onUserAction = { audio.userActed($0) }
         adaptor.allowsPlayPause = { audio.allowsPlayPause() }
         let gainLookup: [PlayerFollower] = library.map { [MeasuredGainLookup(player: player, library: $0)] } ?? []
-        let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening, lyrics]
+        let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening, lyrics, scrobbler]
             + gainLookup
         player.onChange = { for follower in followers { follower.playerChanged() } }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []
 
-        components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, playlists]
+        components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, scrobbler, playlists]
             + libraryComponent + [ArtTrim(art: art), systemd]
         self.player = player
         bus = busComponent

@@ -48,6 +48,7 @@ struct ServiceClient {
     var audioSession: AudioSession1Proxy { AudioSession1Proxy(self) }
     var video: Video1Proxy { Video1Proxy(self) }
     var library: Library1Proxy { Library1Proxy(self) }
+    var scrobbling: Scrobble1Proxy { Scrobble1Proxy(self) }
 
     /// The id of the `number`th entry (1-based) of the track list.
     func trackID(number: Int) throws -> String {
@@ -161,7 +162,7 @@ func runReportingFailure(_ body: () throws -> Void) rethrows -> Int32 {
 public let clientVerbs: [any ParsableCommand.Type] = [
     Status.self, Play.self, Pause.self, Toggle.self, Next.self, Previous.self, Seek.self, Speed.self, Volume.self, Queue.self,
     GoTo.self, Add.self, Remove.self, Clear.self, Loop.self, Shuffle.self, Actions.self, Invoke.self, Category.self,
-    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, EqualizerCommand.self, Chapters.self, ChapterCommand.self, ChapterSkip.self, Sleep.self, LyricsCommand.self,
+    Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, EqualizerCommand.self, Chapters.self, ChapterCommand.self, ChapterSkip.self, Sleep.self, LyricsCommand.self, ScrobbleCommand.self,
     Search.self, Browse.self, LibraryCommand.self,
     Video.self, UI.self,
 ]

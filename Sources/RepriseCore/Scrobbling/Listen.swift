@@ -4,7 +4,7 @@ public struct Listen: Sendable, Equatable {
     public var artist: String
     public var title: String
     public var album: String?
-    /// The track's length in milliseconds (nil: unknown, as on the radio).
+    /// The track's length in milliseconds (nil: unknown, as on the radio); sent and kept in whole seconds.
     public var durationMilliseconds: Int64?
     public var trackNumber: Int?
     /// When listening began (Unix seconds, UTC).
@@ -40,7 +40,8 @@ public struct Listen: Sendable, Equatable {
     public func json(client: String, version: String) -> JSON {
         var info: [(String, JSON)] = [("media_player", .string(client)), ("media_player_version", .string(version)),
                                       ("submission_client", .string(client)), ("submission_client_version", .string(version))]
-        if let durationMilliseconds { info.append(("duration_ms", .integer(durationMilliseconds))) }
+        // Whole seconds ("duration"): ListenBrainz takes it or duration_ms, Maloja only this one.
+        if let durationMilliseconds { info.append(("duration", .integer((durationMilliseconds + 500) / 1000))) }
         if let trackNumber { info.append(("tracknumber", .integer(Int64(trackNumber)))) }
         var metadata: [(String, JSON)] = [("artist_name", .string(artist)), ("track_name", .string(title))]
         if let album { metadata.append(("release_name", .string(album))) }
@@ -63,8 +64,8 @@ public struct Listen: Sendable, Equatable {
             self.album = album
         }
         let info = metadata["additional_info"]
-        if let duration = info?["duration_ms"]?.number, duration.rounded() == duration, duration > 0, duration < 1e12 {
-            durationMilliseconds = Int64(duration)
+        if let duration = info?["duration"]?.number, duration.rounded() == duration, duration > 0, duration < 1e9 {
+            durationMilliseconds = Int64(duration) * 1000
         }
         if let number = info?["tracknumber"]?.number, number.rounded() == number, number > 0, number < 100_000 {
             trackNumber = Int(number)

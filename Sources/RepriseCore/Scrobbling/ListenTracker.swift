@@ -131,7 +131,7 @@ public struct ListenTracker {
         guard let artist = play.artist, let title = play.title, !artist.isEmpty, !title.isEmpty,
               let startedAt = candidate.startedAt else { return nil }
         return Listen(artist: artist, title: title, album: play.isStream ? nil : play.album,
-                      durationMilliseconds: play.lengthMicroseconds.map { $0 / 1000 }, trackNumber: play.trackNumber,
+                      durationMilliseconds: play.lengthMicroseconds.map { ($0 / 1_000_000 + ($0 % 1_000_000 >= 500_000 ? 1 : 0)) * 1000 }, trackNumber: play.trackNumber,
                       listenedAt: startedAt)
     }
 }
