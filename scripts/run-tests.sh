@@ -8,6 +8,7 @@ swift="${SWIFT:-swift}"
 log="$(mktemp "${TMPDIR:-/tmp}/reprise-tests.XXXXXX")"
 trap 'rm -f "$log"' EXIT
 
+scripts/install-test-python.sh || exit $?
 "$swift" build --build-tests || exit $?
 "$swift" test --no-parallel 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}

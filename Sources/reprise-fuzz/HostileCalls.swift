@@ -40,7 +40,7 @@ struct HostileCalls {
     static let interfaces = ["org.mpris.MediaPlayer2", "org.mpris.MediaPlayer2.Player", "org.mpris.MediaPlayer2.TrackList",
                              "org.mpris.MediaPlayer2.Playlists", "app.reprise.AudioSession1", "app.reprise.Controls1",
                              "app.reprise.Video1", "app.reprise.Sound1", "app.reprise.Chapters1", "app.reprise.Sleep1",
-                             "app.reprise.Library1", "org.gnome.UPnP.MediaObject2", "org.gnome.UPnP.MediaContainer2",
+                             "app.reprise.Library1", "app.reprise.Lyrics1", "app.reprise.Scrobble1", "org.gnome.UPnP.MediaObject2", "org.gnome.UPnP.MediaContainer2",
                              "org.gnome.UPnP.MediaItem2", "org.example.Unknown", ""]
     static let properties = ["PlaybackStatus", "LoopStatus", "Rate", "Shuffle", "Metadata", "Volume", "Position", "MinimumRate",
                              "MaximumRate", "CanGoNext", "CanSeek", "Tracks", "CanEditTracks", "PlaylistCount", "Orderings",
@@ -49,7 +49,7 @@ struct HostileCalls {
                              "Interstitials", "CanSkipInterstitial", "Loading", "SupportedMimeTypes", "ReplayGain",
                              "ReplayGainPreamp", "ReplayGainFallback", "Crossfade", "AppliedGain", "Chapters", "Current", "Timer",
                              "Remaining", "Folders", "Scanning", "ToScan", "Searchable", "ChildCount", "DisplayName", "Parent",
-                             "URLs", "NoSuchProperty", ""]
+                             "URLs", "Enabled", "Queued", "LastError", "Lines", "NoSuchProperty", ""]
 
     mutating func next() -> HostileCall {
         // Mostly the object that carries the interface; now and then the other one, or none at all.

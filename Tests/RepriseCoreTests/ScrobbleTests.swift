@@ -7,14 +7,38 @@ import Testing
     static let song = ListenTracker.Play(entryID: 1, artist: "Artist", title: "Song", album: "Album", trackNumber: 3,
                                          lengthMicroseconds: 200_000_000)
 
-    /// Feeds the tracker one update and returns its events.
-    func step(_ tracker: inout ListenTracker, _ play: ListenTracker.Play?, sounding: Bool = true, rate: Double = 1,
-              at now: Double) -> [ListenTracker.Event] {
-        tracker.update(play: play, sounding: sounding, rate: rate, now: now, wallClock: 1_700_000_000 + Int64(now))
+    /// A player as the tracker sees it: the position moves with the time while sounding, at the rate.
+    struct Simulated {
+        var tracker = ListenTracker()
+        var position = 0.0
+        var last: (play: ListenTracker.Play?, sounding: Bool, rate: Double, now: Double)?
+
+        mutating func step(_ play: ListenTracker.Play?, sounding: Bool = true, rate: Double = 1, at now: Double,
+                           seekingTo seek: Double? = nil) -> [ListenTracker.Event] {
+            if let last {
+                if last.play != nil, last.play?.entryID == play?.entryID, last.play?.restarts == play?.restarts {
+                    if last.sounding { position += (now - last.now) * last.rate }
+                } else {
+                    position = 0
+                }
+            }
+            if let seek { position = seek }
+            last = (play, sounding, rate, now)
+            return tracker.update(play: play, sounding: sounding, rate: rate, positionMicroseconds: Int64(position * 1e6), now: now,
+                                  wallClock: 1_700_000_000 + Int64(now))
+        }
+
+        func secondsUntilListen(now: Double) -> Double? { tracker.secondsUntilListen(now: now) }
+    }
+
+    /// Feeds the simulated player one update and returns the tracker's events.
+    func step(_ tracker: inout Simulated, _ play: ListenTracker.Play?, sounding: Bool = true, rate: Double = 1,
+              at now: Double, seekingTo seek: Double? = nil) -> [ListenTracker.Event] {
+        tracker.step(play, sounding: sounding, rate: rate, at: now, seekingTo: seek)
     }
 
     @Test func aListenCountsAfterHalfItsLengthHeard() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         let start = step(&tracker, Self.song, at: 0)
         let expected = Listen(artist: "Artist", title: "Song", album: "Album", durationMilliseconds: 200_000,
                               trackNumber: 3, listenedAt: 1_700_000_000)
@@ -27,7 +51,7 @@ import Testing
     }
 
     @Test func fourMinutesAreEnoughForALongTrack() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         var long = Self.song
         long.lengthMicroseconds = 3_600_000_000
         _ = step(&tracker, long, at: 0)
@@ -36,26 +60,27 @@ import Testing
     }
 
     @Test func pausedAndSkippedTimeDoesNotCount() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         _ = step(&tracker, Self.song, at: 0)
         _ = step(&tracker, Self.song, sounding: false, at: 60) // paused after 60 s heard
         #expect(step(&tracker, Self.song, sounding: false, at: 500).isEmpty, "an hour paused is not listening")
         _ = step(&tracker, Self.song, at: 500)
         #expect(tracker.secondsUntilListen(now: 500) == 40)
-        // A seek changes the position, not the time heard: nothing to tell the tracker.
+        // A seek forward is not listening: the 100 s skipped count nothing.
+        #expect(step(&tracker, Self.song, at: 510, seekingTo: 170).isEmpty)
         #expect(step(&tracker, Self.song, at: 539).isEmpty)
         #expect(step(&tracker, Self.song, at: 540).count == 1)
     }
 
     @Test func atTwiceTheRateHalfTheTimeIsEnough() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         _ = step(&tracker, Self.song, rate: 2, at: 0)
         #expect(tracker.secondsUntilListen(now: 0) == 50)
         #expect(step(&tracker, Self.song, rate: 2, at: 50).count == 1)
     }
 
     @Test func shortTracksAndSkippedTracksAreNeverListens() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         var short = Self.song
         short.lengthMicroseconds = 29_000_000
         #expect(step(&tracker, short, at: 0).isEmpty, "not even playing now")
@@ -71,7 +96,7 @@ import Testing
     }
 
     @Test func unnamedTracksWaitForTheirTags() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         var unnamed = Self.song
         unnamed.artist = nil
         #expect(step(&tracker, unnamed, at: 0).isEmpty)
@@ -84,7 +109,7 @@ import Testing
     }
 
     @Test func aLoopedTrackIsAnotherListen() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         _ = step(&tracker, Self.song, at: 0)
         #expect(step(&tracker, Self.song, at: 100).count == 1)
         var again = Self.song
@@ -96,7 +121,7 @@ import Testing
     }
 
     @Test func aRadioTitleHeardFromItsStartCountsWhenTheNextBegins() {
-        var tracker = ListenTracker()
+        var tracker = Simulated()
         func title(_ artist: String, _ title: String) -> ListenTracker.Play {
             ListenTracker.Play(entryID: 7, artist: artist, title: title, lengthMicroseconds: nil, isStream: true)
         }

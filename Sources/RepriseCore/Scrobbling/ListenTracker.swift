@@ -2,7 +2,9 @@
 /// once it has been *heard* for half its length or 4 minutes, whichever comes first (time paused, stopped,
 /// loading or skipped by a seek does not count; at another rate, the media time played does); never for a track
 /// under 30 seconds. A radio title (no length) counts after 4 minutes, or when the next title begins if it was
-/// heard from its start for at least 30 seconds. Pure: times are handed in.
+/// heard from its start for at least 30 seconds. What is heard between two looks is what the position moved, at
+/// most the wall time at the rate (a seek forward is not listening, a pipeline flushing for a rate change neither);
+/// a live stream's is the wall time. Pure: times are handed in.
 public struct ListenTracker {
     /// What plays, as far as listening is concerned.
     public struct Play: Equatable, Sendable {
@@ -48,6 +50,8 @@ public struct ListenTracker {
         var play: Play
         var heardSeconds = 0.0
         var soundingSince: Double?
+        /// The position at the last look while sounding.
+        var lastPosition: Int64?
         var rate = 1.0
         var startedAt: Int64?
         var announced = false
@@ -68,11 +72,14 @@ public struct ListenTracker {
 
     /// Takes in what plays (nil: nothing), whether it is heard now (playing, loaded), the rate, the monotonic time
     /// and the wall clock (Unix seconds); returns what to send.
-    public mutating func update(play: Play?, sounding: Bool, rate: Double, now: Double, wallClock: Int64) -> [Event] {
+    public mutating func update(play: Play?, sounding: Bool, rate: Double, positionMicroseconds position: Int64, now: Double,
+                                wallClock: Int64) -> [Event] {
         var events: [Event] = []
         if var candidate = current {
-            candidate.heardSeconds = heardSeconds(now: now)
+            candidate.heardSeconds += Self.heardSince(candidate, position: play.map(candidate.play.isSamePlay) == true ? position : nil,
+                                                      now: now)
             candidate.soundingSince = nil
+            candidate.lastPosition = nil
             current = candidate
         }
         if let candidate = current, play.map({ !$0.isSamePlay(as: candidate.play) }) ?? true {
@@ -87,6 +94,7 @@ public struct ListenTracker {
         candidate.rate = max(rate, 0)
         if sounding {
             candidate.soundingSince = now
+            candidate.lastPosition = position
             if candidate.startedAt == nil { candidate.startedAt = wallClock }
         }
         if let listen = Self.listen(of: candidate) {
@@ -109,6 +117,17 @@ public struct ListenTracker {
         guard let current, current.soundingSince != nil, !current.counted, current.rate > 0,
               Self.listen(of: current) != nil, let threshold = Self.threshold(of: current.play) else { return nil }
         return max(0, threshold - heardSeconds(now: now)) / current.rate
+    }
+
+    /// What was heard since the last look: the position's move (`position` nil: another play now, so up to the old
+    /// one's end), at most the wall time at the rate.
+    private static func heardSince(_ candidate: Candidate, position: Int64?, now: Double) -> Double {
+        guard let since = candidate.soundingSince else { return 0 }
+        let wall = max(0, now - since) * candidate.rate
+        guard !candidate.play.isStream, let last = candidate.lastPosition else { return wall }
+        if let position { return min(max(0, Double(position - last) / 1e6), wall) }
+        guard let length = candidate.play.lengthMicroseconds else { return wall }
+        return min(max(0, Double(length - last) / 1e6), wall)
     }
 
     /// Heard time that makes a listen (nil: never, a track under 30 s).

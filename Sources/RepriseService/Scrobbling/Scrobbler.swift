@@ -24,6 +24,11 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     private var sending = false
     private var stopped = false
     private var pendingPlayingNow: Listen?
+    /// "Playing now" goes at most every ``playingNowSpacing`` seconds (a station changing titles many times a
+    /// second sends the last one); the timer for the one waiting.
+    private var lastPlayingNowSent = -Double.infinity
+    private var playingNowTimer: LoopTimer?
+    static let playingNowSpacing = 2.0
     private var backoff = ScrobbleBackoff()
     private var retryTimer: LoopTimer?
     private var listenTimer: LoopTimer?
@@ -68,6 +73,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
         stopped = true
         retryTimer?.cancel()
         listenTimer?.cancel()
+        playingNowTimer?.cancel()
         guard let files else { return done() }
         files.run({}) { _ in done() }
     }
@@ -98,8 +104,8 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     func playerChanged() {
         guard isEnabled, !stopped else { return }
         let now = monotonicSeconds()
-        let events = tracker.update(play: currentPlay(), sounding: player.isSounding, rate: player.rate, now: now,
-                                    wallClock: Int64(time(nil)))
+        let events = tracker.update(play: currentPlay(), sounding: player.isSounding, rate: player.rate,
+                                    positionMicroseconds: player.positionMicroseconds, now: now, wallClock: Int64(time(nil)))
         for event in events {
             switch event {
             case .playingNow(let listen):
@@ -198,8 +204,17 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     private func sendNext() {
         guard isEnabled, loaded, !sending, !stopped, retryTimer == nil, let network else { return }
         let sender = sender
-        if let now = pendingPlayingNow {
+        let waited = monotonicSeconds() - lastPlayingNowSent
+        if pendingPlayingNow != nil, waited < Self.playingNowSpacing, playingNowTimer == nil {
+            let delay = UInt32((Self.playingNowSpacing - waited) * 1000) + 1
+            playingNowTimer = timers.once(afterMilliseconds: delay) { [weak self] in
+                self?.playingNowTimer = nil
+                self?.sendNext()
+            }
+        }
+        if let now = pendingPlayingNow, waited >= Self.playingNowSpacing {
             pendingPlayingNow = nil
+            lastPlayingNowSent = monotonicSeconds()
             sending = true
             let body = ListenBrainz.playingNowBody(now)
             network.run({ sender.send(body) }) { [weak self] result in self?.finished(result, sending: []) }

@@ -146,9 +146,11 @@ final class Session {
     /// Starts another program on this session (its output in `name`.log under the session's directory); it is
     /// killed by PID in ``close()``.
     @discardableResult
-    func start(_ tool: String, _ arguments: [String], logName name: String) throws -> pid_t {
+    func start(_ tool: String, _ arguments: [String], logName name: String,
+               extraEnvironment: [String: String] = [:]) throws -> pid_t {
         let logPath = directory + "/\(name).log"
-        let child = try Child.spawn(tool, arguments, environment: environment, stdout: logPath, stderr: logPath)
+        let child = try Child.spawn(tool, arguments, environment: environment.merging(extraEnvironment) { $1 },
+                                    stdout: logPath, stderr: logPath)
         processes.append(child)
         return child.pid
     }

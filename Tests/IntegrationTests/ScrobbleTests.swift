@@ -1,0 +1,225 @@
+import Foundation
+import Glibc
+import SDBus
+import Testing
+import TestSupport
+
+/// Scrobbling through the real service: listens stored by a real Maloja after the right listening time and none for
+/// skipped, seeked-through or short tracks; the queue kept across an outage and a kill -9; a scripted endpoint's
+/// faults (500, 429 with reset headers, a malformed 200, a dropped connection, an answer that never comes); radio
+/// titles; hostile token and queue files.
+@Suite(.serialized) struct ScrobbleTests {
+    static let interface = "app.reprise.Scrobble1"
+
+    /// A tagged Ogg Vorbis tone of `seconds`.
+    func track(_ session: Session, _ name: String, seconds: Int, title: String) throws -> String {
+        let path = session.directory + "/\(name).ogg"
+        try generateTone(at: path, seconds: seconds, tags: "title=\"\(title)\",artist=\"The Testers\",album=\"Test Album\"",
+                         encoder: ["vorbisenc", "!", "oggmux"])
+        return path
+    }
+
+    /// Writes the config (scrobbling to `url`) and a private token file.
+    func configure(_ session: Session, url: String, token: String, tokenMode: mode_t = 0o600) throws -> String {
+        let config = session.environment["HOME"]! + "/.config/reprise"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let tokenFile = config + "/listenbrainz-token"
+        try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, tokenMode)
+        try "scrobble = listenbrainz\nlistenbrainz-url = \(url)\nlibrary = off\n"
+            .write(toFile: config + "/config", atomically: true, encoding: .utf8)
+        return tokenFile
+    }
+
+    var queueFile: (Session) -> String { { $0.environment["HOME"]! + "/.local/state/reprise/listens.jsonl" } }
+
+    func scrobbling(_ session: Session, _ property: String) -> DBusValue? {
+        try? session.get(property, interface: Self.interface)
+    }
+
+    func queued(_ session: Session) -> UInt32? { if case .uint32(let n)? = scrobbling(session, "Queued") { n } else { nil } }
+    func sent(_ session: Session) -> UInt64? { if case .uint64(let n)? = scrobbling(session, "Sent") { n } else { nil } }
+    func lastError(_ session: Session) -> String { scrobbling(session, "LastError")?.stringValue ?? "?" }
+
+    /// Plays at twice the speed once loaded (half of a 31 s track is then heard in ~8 s).
+    func playFast(_ session: Session, _ media: [String]) throws -> pid_t {
+        let pid = try session.launch(media)
+        #expect(session.waitFor { session.status() == "Playing" })
+        try session.set("Rate", .double(2))
+        return pid
+    }
+
+    @Test func malojaStoresAListenAfterHalfItsLengthAndNothingForSkippedSeekedOrShortTracks() throws {
+        let session = try Session()
+        defer { session.close() }
+        let maloja = try Maloja(session)
+        _ = try configure(session, url: maloja.listenBrainzURL, token: maloja.token)
+        let counted = try track(session, "counted", seconds: 31, title: "Counted")
+        let seeked = try track(session, "seeked", seconds: 31, title: "Seeked Through")
+        let skipped = try track(session, "skipped", seconds: 31, title: "Skipped")
+        let short = try track(session, "short", seconds: 12, title: "Short")
+        let started = Int64(time(nil))
+        _ = try playFast(session, [counted, seeked, skipped, short])
+        #expect(session.waitFor(30) { sent(session) == 1 }, "\(lastError(session))")
+        let position = session.position() ?? 0
+        #expect(position >= 15_000_000, "counted at \(position) µs: half of 31 s is 15.5 s heard")
+        // Seeked through: from 22 s to the end is 9 s heard.
+        _ = try session.call("Next")
+        #expect(session.waitFor { session.title() == "Seeked Through" && (session.position() ?? 0) > 0 })
+        _ = try session.call("Seek", [.int64(22_000_000)])
+        #expect(session.waitFor(30) { session.title() == "Skipped" })
+        usleep(1_000_000)
+        _ = try session.call("Next")
+        #expect(session.waitFor(30) { session.status() == "Stopped" }, "the short track plays to the end of the queue")
+        let stored = try maloja.scrobbles()
+        #expect(stored.count == 1, "\(stored)")
+        let listen = try #require(stored.first)
+        #expect(listen.artists == ["The Testers"] && listen.title == "Counted" && listen.album == "Test Album" && listen.length == 31)
+        #expect(listen.time >= started - 2 && listen.time <= started + 10, "listened at \(listen.time), started \(started)")
+        #expect(sent(session) == 1 && queued(session) == 0 && lastError(session) == "")
+        let status = try runCommand(repriseBinary, ["scrobble"], environment: session.environment)
+        #expect(status.output.contains("0 waiting, 1 sent"), "\(status.output)")
+    }
+
+    @Test func listensWaitThroughAnOutageAndAKillAndReachMalojaOnce() throws {
+        let session = try Session()
+        defer { session.close() }
+        let port = try freeLoopbackPort()
+        _ = try configure(session, url: "http://127.0.0.1:\(port)/apis/listenbrainz", token: "not-yet")
+        let counted = try track(session, "counted", seconds: 31, title: "Counted While Offline")
+        let first = try playFast(session, [counted])
+        #expect(session.waitFor(30) { queued(session) == 1 })
+        #expect(session.waitFor { !lastError(session).isEmpty && lastError(session) != "?" }, "refused: nothing listens there")
+        let kept = (try? String(contentsOfFile: queueFile(session), encoding: .utf8)) ?? ""
+        #expect(kept.contains("Counted While Offline"), "synced to the queue file before anything else: \(kept)")
+        kill(first, SIGKILL)
+        _ = session.waitForExit(first)
+        // The server comes up, on the address Reprise was told; the token is made for it.
+        let maloja = try Maloja(session, port: port)
+        _ = try configure(session, url: maloja.listenBrainzURL, token: maloja.token)
+        try session.launch([])
+        #expect(session.waitFor(30) { (try? maloja.scrobbles().count) == 1 }, "\(lastError(session))")
+        #expect(session.waitFor { queued(session) == 0 && sent(session) == 1 })
+        usleep(1_000_000)
+        #expect(try maloja.scrobbles().map(\.title) == ["Counted While Offline"], "sent once")
+        #expect(!FileManager.default.fileExists(atPath: queueFile(session)), "an empty queue leaves no file")
+    }
+
+    @Test func aScriptedServersFaultsKeepTheListenQueuedAndRepliesPrompt() throws {
+        let session = try Session()
+        defer { session.close() }
+        let server = try ScriptedListenServer()
+        defer { server.stop() }
+        server.setMode(.status(500))
+        _ = try configure(session, url: server.url, token: "scripted-token")
+        let first = try track(session, "first", seconds: 31, title: "First")
+        let second = try track(session, "second", seconds: 31, title: "Second")
+        _ = try playFast(session, [first, second])
+        // "Playing now" first: the track, no time, with the token.
+        #expect(session.waitFor { !server.requests.isEmpty })
+        let playingNow = try #require(server.requests.first)
+        #expect(playingNow.path == "/lb/1/submit-listens" && playingNow.authorization == "Token scripted-token")
+        #expect(playingNow.body?["listen_type"] as? String == "playing_now")
+        let item = (playingNow.body?["payload"] as? [[String: Any]])?.first
+        #expect(item?["listened_at"] == nil && (item?["track_metadata"] as? [String: Any])?["track_name"] as? String == "First")
+        // 500: kept, the error shown, tried again later.
+        #expect(session.waitFor(30) { queued(session) == 1 && lastError(session).contains("500") }, "\(lastError(session))")
+        // 429 with reset headers: the next request waits for the reset.
+        server.setMode(.rateLimited(resetIn: 3))
+        let before = server.requests.count
+        _ = try runCommand(repriseBinary, ["scrobble", "on"], environment: session.environment)
+        #expect(session.waitFor { server.requests.count > before && lastError(session).contains("rate limited") })
+        let limitedAt = try #require(server.requests.last).at
+        server.setMode(.malformed)
+        #expect(session.waitFor(15) { lastError(session).contains("without status ok") }, "\(lastError(session))")
+        let retriedAt = try #require(server.requests.last).at
+        #expect(retriedAt - limitedAt >= 2.9, "retried \(retriedAt - limitedAt) s after a 429 that asked for 3")
+        #expect(queued(session) == 1)
+        // A connection dropped without an answer.
+        server.setMode(.dropConnection)
+        let dropped = server.requests.count
+        _ = try runCommand(repriseBinary, ["scrobble", "on"], environment: session.environment)
+        #expect(session.waitFor { server.requests.count > dropped && lastError(session) != "the server answered 200 without status ok" })
+        #expect(queued(session) == 1)
+        // The server answers: the listen arrives once.
+        server.setMode(.accept)
+        _ = try runCommand(repriseBinary, ["scrobble", "on"], environment: session.environment)
+        #expect(session.waitFor { queued(session) == 0 && sent(session) == 1 }, "\(lastError(session))")
+        let accepted = server.acceptedListens
+        #expect(accepted.count == 1 && (accepted.first?["track_metadata"] as? [String: Any])?["track_name"] as? String == "First")
+        // An answer that never comes: the listen waits, and replies and keys do not.
+        server.setMode(.hang)
+        _ = try session.call("Next")
+        let hung = server.requests.count
+        #expect(session.waitFor(30) { queued(session) == 1 && server.requests.count > hung })
+        usleep(300_000)
+        let status = try runCommand(repriseBinary, ["status"], environment: session.environment)
+        #expect(status.status == 0 && status.output.contains("Second"), "\(status.output)")
+        _ = try session.playerctl("-p", "reprise", "play-pause")
+        #expect(session.waitFor { session.status() == "Paused" })
+        #expect(queued(session) == 1)
+    }
+
+    @Test func aRadioTitleHeardFromItsStartIsAListenWhenTheNextBegins() throws {
+        let session = try Session()
+        defer { session.close() }
+        let server = try ScriptedListenServer()
+        defer { server.stop() }
+        _ = try configure(session, url: server.url, token: "radio-token")
+        let path = session.directory + "/live.mp3"
+        try generateTone(at: path, seconds: 20, tags: nil, encoder: ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"])
+        let station = try IcyServer(audio: try Data(contentsOf: URL(fileURLWithPath: path)),
+                                    station: .init(name: "Test FM", genre: "Test", url: "https://radio.example"), title: "Tuned - In")
+        defer { station.stop() }
+        try session.launch([station.url])
+        #expect(session.waitFor { session.status() == "Playing" && session.title() == "In" })
+        usleep(1_000_000)
+        station.setTitle("Radio Artist - Radio Song")
+        #expect(session.waitFor { session.title() == "Radio Song" })
+        usleep(31_000_000) // heard from its start for more than 30 s
+        station.setTitle("Next Artist - Next Song")
+        #expect(session.waitFor(20) { sent(session) == 1 }, "\(lastError(session))")
+        let listen = try #require(server.acceptedListens.first)
+        let metadata = listen["track_metadata"] as? [String: Any]
+        #expect(metadata?["artist_name"] as? String == "Radio Artist" && metadata?["track_name"] as? String == "Radio Song")
+        #expect((metadata?["additional_info"] as? [String: Any])?["duration"] == nil, "no length on the radio")
+        #expect(server.acceptedListens.count == 1, "the title on when tuning in is not a listen")
+    }
+
+    @Test func aTokenOthersCanReadIsRefusedAndHostileQueueFilesAreSurvived() throws {
+        let session = try Session()
+        defer { session.close() }
+        let server = try ScriptedListenServer()
+        defer { server.stop() }
+        let token = try configure(session, url: server.url, token: "secret", tokenMode: 0o644)
+        // A queue file with a valid listen among damage: binary, a deep nest, a huge number, a torn line.
+        let state = session.environment["HOME"]! + "/.local/state/reprise"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let valid = "{\"listened_at\":1700000000,\"track_metadata\":{\"artist_name\":\"Kept\",\"track_name\":\"From Before\"}}"
+        var damaged = Data([0, 1, 2, 0xFF, 0xFE, 10]) + Data(String(repeating: "[", count: 200_000).utf8) + Data("\n".utf8)
+        damaged += Data("{\"listened_at\":1e999,\"track_metadata\":{}}\n\(valid)\n{\"listened_at\":17".utf8)
+        try damaged.write(to: URL(fileURLWithPath: queueFile(session)))
+        try session.launch([])
+        #expect(session.waitFor { lastError(session).contains("can be read by others") }, "\(lastError(session))")
+        #expect(queued(session) == 1)
+        #expect(server.requests.isEmpty, "nothing is sent with a token others can read")
+        chmod(token, 0o600)
+        _ = try runCommand(repriseBinary, ["scrobble", "on"], environment: session.environment)
+        #expect(session.waitFor { sent(session) == 1 && queued(session) == 0 })
+        #expect((server.acceptedListens.first?["track_metadata"] as? [String: Any])?["artist_name"] as? String == "Kept")
+        #expect(server.requests.allSatisfy { $0.authorization == "Token secret" })
+
+        // A FIFO where the queue file goes: set aside, never waited on; new listens go to a new file.
+        let second = try Session()
+        defer { second.close() }
+        _ = try configure(second, url: server.url, token: "secret")
+        let secondState = second.environment["HOME"]! + "/.local/state/reprise"
+        try FileManager.default.createDirectory(atPath: secondState, withIntermediateDirectories: true)
+        #expect(mkfifo(queueFile(second), 0o600) == 0)
+        let pid = try second.launch([])
+        #expect(second.waitFor { second.log(of: pid).contains("set aside") }, "\(second.log(of: pid))")
+        let aside = (try? FileManager.default.contentsOfDirectory(atPath: secondState)) ?? []
+        #expect(aside.contains { $0.hasPrefix("listens.jsonl.unreadable-") }, "\(aside)")
+        #expect((try? session.playerctl("-p", "reprise", "status")) != nil)
+    }
+}
