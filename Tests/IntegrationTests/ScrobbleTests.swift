@@ -186,6 +186,26 @@ import TestSupport
         #expect(server.acceptedListens.count == 1, "the title on when tuning in is not a listen")
     }
 
+    /// libcurl and its TLS libraries are mapped only once a request is made: a service that never scrobbles pays
+    /// nothing for it.
+    @Test func libcurlIsLoadedOnlyWhenARequestIsMade() throws {
+        let session = try Session()
+        defer { session.close() }
+        func maps(_ pid: pid_t) -> String { procText("/proc/\(pid)/maps") }
+        let song = try track(session, "song", seconds: 31, title: "Song")
+        let quiet = try session.launch([song])
+        #expect(session.waitFor { session.status() == "Playing" })
+        #expect(maps(quiet).contains("libgstreamer") && !maps(quiet).contains("libcurl"), "scrobbling off: libcurl not mapped")
+        _ = try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        _ = session.waitForExit(quiet)
+        let server = try ScriptedListenServer()
+        defer { server.stop() }
+        _ = try configure(session, url: server.url, token: "token")
+        let scrobbling = try session.launch([song])
+        #expect(session.waitFor { !server.requests.isEmpty }, "playing now sent")
+        #expect(maps(scrobbling).contains("libcurl"))
+    }
+
     @Test func aTokenOthersCanReadIsRefusedAndHostileQueueFilesAreSurvived() throws {
         let session = try Session()
         defer { session.close() }

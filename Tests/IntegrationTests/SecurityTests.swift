@@ -103,7 +103,7 @@ import TestSupport
             return String(target.dropFirst("socket:[".count).dropLast())
         })
         #expect(!inodes.isEmpty)
-        let unix = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+        let unix = procText("/proc/net/unix")
         for line in unix.split(separator: "\n").dropFirst() {
             // Num RefCount Protocol Flags Type St Inode Path; flag 00010000 is a listening socket.
             let fields = line.split(separator: " ")
@@ -111,7 +111,7 @@ import TestSupport
             #expect(fields[3] != "00010000", "Reprise listens on \(line)")
         }
         for table in ["tcp", "tcp6", "udp", "udp6"] {
-            let text = (try? String(contentsOfFile: "/proc/net/" + table, encoding: .utf8)) ?? ""
+            let text = procText("/proc/net/" + table)
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 #expect(!(fields.count >= 10 && inodes.contains(String(fields[9]))), "Reprise has an \(table) socket: \(line)")
