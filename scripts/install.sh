@@ -15,17 +15,6 @@ files=(
   "$share/applications/reprise.desktop"
   "$share/icons/hicolor/scalable/apps/reprise.svg"
   "$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service"
-  "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml"
-  "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
-  "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
-  "$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml"
-  "$share/dbus-1/interfaces/app.reprise.AudioSession1.xml"
-  "$share/dbus-1/interfaces/app.reprise.Controls1.xml"
-  "$share/dbus-1/interfaces/app.reprise.Video1.xml"
-  "$share/dbus-1/interfaces/app.reprise.Sound1.xml"
-  "$share/dbus-1/interfaces/app.reprise.Chapters1.xml"
-  "$share/dbus-1/interfaces/app.reprise.Sleep1.xml"
-  "$share/dbus-1/interfaces/app.reprise.Library1.xml"
   "$share/gnome-shell/search-providers/reprise-search-provider.ini"
   "$share/krunner/dbusplugins/reprise.desktop"
   "$share/bash-completion/completions/reprise"
@@ -34,6 +23,8 @@ files=(
   "$share/man/man1/reprise.1"
   "$prefix/lib/systemd/user/reprise.service"
 )
+# Every interface's introspection XML in dbus/ (the one source of each interface) is installed.
+for xml in dbus/*.xml; do files+=("$share/dbus-1/interfaces/$(basename "$xml")"); done
 if [ "${1:-}" = "--uninstall" ]; then
   for f in "${files[@]}"; do rm -f "$root$f"; done
   exit 0
@@ -49,15 +40,8 @@ install -d "$root$share/dbus-1/services" "$root$prefix/lib/systemd/user"
 subst dbus/org.mpris.MediaPlayer2.reprise.service.in > "$root$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service"
 subst data/reprise.service.in > "$root$prefix/lib/systemd/user/reprise.service"
 chmod 644 "$root$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service" "$root$prefix/lib/systemd/user/reprise.service"
-install -Dm644 dbus/org.mpris.MediaPlayer2.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml"
-install -Dm644 dbus/org.mpris.MediaPlayer2.Player.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml"
-install -Dm644 dbus/org.mpris.MediaPlayer2.TrackList.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.TrackList.xml"
-install -Dm644 dbus/org.mpris.MediaPlayer2.Playlists.xml "$root$share/dbus-1/interfaces/org.mpris.MediaPlayer2.Playlists.xml"
-install -Dm644 dbus/app.reprise.AudioSession1.xml "$root$share/dbus-1/interfaces/app.reprise.AudioSession1.xml"
-install -Dm644 dbus/app.reprise.Controls1.xml "$root$share/dbus-1/interfaces/app.reprise.Controls1.xml"
-install -Dm644 dbus/app.reprise.Video1.xml "$root$share/dbus-1/interfaces/app.reprise.Video1.xml"
-for interface in Sound1 Chapters1 Sleep1 Library1; do
-  install -Dm644 "dbus/app.reprise.$interface.xml" "$root$share/dbus-1/interfaces/app.reprise.$interface.xml"
+for xml in dbus/*.xml; do
+  install -Dm644 "$xml" "$root$share/dbus-1/interfaces/$(basename "$xml")"
 done
 # Desktop search: GNOME Shell's search provider and KRunner's D-Bus runner (both start Reprise by D-Bus activation).
 install -Dm644 data/reprise-search-provider.ini "$root$share/gnome-shell/search-providers/reprise-search-provider.ini"

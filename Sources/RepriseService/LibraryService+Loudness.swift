@@ -37,9 +37,18 @@ extension LibraryService {
                 for (track, loudness) in measured where loudness == nil {
                     log.info("library: could not measure the loudness of \(FilePath(escaped: track.path).displayed)")
                 }
-                work.run({ worker.storeMeasurements(measured) }) { [weak self] _ in
-                    self?.onLoudnessMeasured?()
-                    self?.nextLoudnessStep()
+                work.run({ worker.storeMeasurements(measured) }) { [weak self] stored in
+                    guard let self else { return }
+                    onLoudnessMeasured?()
+                    // Not stored (the index busy or its disk full): the same tracks would be listed and measured again
+                    // at once, for ever; measuring waits for the next pass or change instead.
+                    guard stored else {
+                        log.warning("library: measured loudness could not be stored; measuring waits for the next scan")
+                        status.measuring = false
+                        onChange?()
+                        return
+                    }
+                    nextLoudnessStep()
                 }
             }
         }

@@ -10,8 +10,8 @@ import TestSupport
 @Suite(.serialized) struct LoudnessTests {
     static let library = "app.reprise.Library1", sound = "app.reprise.Sound1"
 
-    func tone(_ path: String, amplitude: Double) throws {
-        let result = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=\(40 * 44100 / 1024)", "freq=1000",
+    func tone(_ path: String, amplitude: Double, seconds: Int = 40) throws {
+        let result = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=\(seconds * 44100 / 1024)", "freq=1000",
                                                        "volume=\(amplitude)", "!", "audio/x-raw,rate=44100,channels=2", "!",
                                                        "audioconvert", "!", "flacenc", "!", "filesink", "location=\(path)"])
         #expect(result.status == 0, "\(result.errors)")
@@ -61,5 +61,36 @@ import TestSupport
             (try? session.get("AppliedGain", interface: Self.sound))?.doubleValue.map { abs($0 - 8) <= 0.5 } == true
         }, "\((try? session.get("AppliedGain", interface: Self.sound)) ?? .string("?"))")
         #expect(session.waitFor(20) { counts(session) == (2, 0) }, "\(counts(session)): \(session.log(of: pid))")
+    }
+
+    /// Measurements that cannot be stored (another program holds the index's write lock) do not send the measuring
+    /// round in a loop over the same tracks: it stops, says so, and measures them at the next scan.
+    @Test func aBusyIndexStopsMeasuringUntilTheNextScan() throws {
+        let session = try Session()
+        defer { session.close() }
+        let folder = session.directory + "/music"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Long enough that measuring a step of four takes a few seconds: the lock is taken while it does.
+        for index in 0..<6 { try tone(folder + "/tone\(index).flac", amplitude: 0.1 + 0.02 * Double(index), seconds: 480) }
+        let database = session.environment["HOME"]! + "/.local/share/reprise/library.db"
+        let pid = try session.launch(["--library", folder])
+        #expect(session.waitFor(60) { (try? session.get("Measuring", interface: Self.library)) == .bool(true) })
+        // Another program takes the write lock and keeps it.
+        let holder = try session.start("python3", ["-c", """
+            import sqlite3, sys, time
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+            connection.execute("BEGIN EXCLUSIVE")
+            print("locked", flush=True)
+            time.sleep(60)
+            """, database], logName: "lock")
+        #expect(session.waitFor(30) { session.output(ofLog: "lock").contains("locked") }, "\(session.output(ofLog: "lock"))")
+        #expect(session.waitFor(60) { session.log(of: pid).contains("measuring waits for the next scan") }, "\(session.log(of: pid))")
+        #expect(session.waitFor { (try? session.get("Measuring", interface: Self.library)) == .bool(false) })
+        let listed = session.log(of: pid).components(separatedBy: "could not be stored").count
+        usleep(3_000_000)
+        #expect(session.log(of: pid).components(separatedBy: "could not be stored").count == listed, "no loop over the same tracks")
+        kill(holder, SIGKILL)
+        #expect(try runCommand(repriseBinary, ["library", "rescan"], environment: session.environment).status == 0)
+        #expect(session.waitFor(60) { counts(session) == (6, 0) }, "\(counts(session)): \(session.log(of: pid))")
     }
 }
