@@ -10,7 +10,10 @@ struct rp_window {
     Display *display;
     Window window;
     Atom wm_delete, net_wm_name, utf8_string, net_wm_state, net_wm_state_fullscreen;
-    bool fullscreen, visible;
+    Atom net_wm_state_above, net_wm_state_sticky, motif_wm_hints;
+    bool fullscreen, visible, picture_in_picture;
+    /* Geometry to return to when Picture in Picture ends. */
+    int pip_saved_x, pip_saved_y, pip_saved_width, pip_saved_height;
     /* The connection to the X server broke (it went away): nothing is sent any more. */
     bool lost;
     int width, height;
@@ -59,6 +62,9 @@ rp_window *rp_window_open(const char *display_name, int width, int height, const
     w->utf8_string = XInternAtom(display, "UTF8_STRING", False);
     w->net_wm_state = XInternAtom(display, "_NET_WM_STATE", False);
     w->net_wm_state_fullscreen = XInternAtom(display, "_NET_WM_STATE_FULLSCREEN", False);
+    w->net_wm_state_above = XInternAtom(display, "_NET_WM_STATE_ABOVE", False);
+    w->net_wm_state_sticky = XInternAtom(display, "_NET_WM_STATE_STICKY", False);
+    w->motif_wm_hints = XInternAtom(display, "_MOTIF_WM_HINTS", False);
     XSetWMProtocols(display, w->window, &w->wm_delete, 1);
     XClassHint *hint = XAllocClassHint();
     if (hint) {
@@ -168,6 +174,68 @@ void rp_window_set_fullscreen(rp_window *w, bool fullscreen) {
         XRaiseWindow(w->display, w->window);
     }
     XFlush(w->display);
+}
+
+/* Where the window is on the screen and its size. */
+static void current_geometry(rp_window *w, int *x, int *y, int *width, int *height) {
+    Window child;
+    XWindowAttributes attributes;
+    XGetWindowAttributes(w->display, w->window, &attributes);
+    XTranslateCoordinates(w->display, w->window, DefaultRootWindow(w->display), 0, 0, x, y, &child);
+    *width = attributes.width;
+    *height = attributes.height;
+}
+
+void rp_window_set_picture_in_picture(rp_window *w, bool on, int x, int y, int width, int height) {
+    if (w->lost) return;
+    if (on == w->picture_in_picture) {
+        if (on && width > 0 && height > 0) XMoveResizeWindow(w->display, w->window, x, y, (unsigned)width, (unsigned)height);
+        XFlush(w->display);
+        return;
+    }
+    w->picture_in_picture = on;
+    if (on) current_geometry(w, &w->pip_saved_x, &w->pip_saved_y, &w->pip_saved_width, &w->pip_saved_height);
+    /* Motif hints: flags (bit 1: decorations given), functions, decorations (0: none), input mode, status. */
+    long motif[5] = {2, 0, 0, 0, 0};
+    if (on) {
+        XChangeProperty(w->display, w->window, w->motif_wm_hints, w->motif_wm_hints, 32, PropModeReplace,
+                        (const unsigned char *)motif, 5);
+    } else {
+        XDeleteProperty(w->display, w->window, w->motif_wm_hints);
+    }
+    if (w->visible && has_window_manager(w)) {
+        XEvent event = {0};
+        event.xclient.type = ClientMessage;
+        event.xclient.window = w->window;
+        event.xclient.message_type = w->net_wm_state;
+        event.xclient.format = 32;
+        event.xclient.data.l[0] = on ? 1 : 0; /* _NET_WM_STATE_ADD / _REMOVE */
+        event.xclient.data.l[1] = (long)w->net_wm_state_above;
+        event.xclient.data.l[2] = (long)w->net_wm_state_sticky;
+        event.xclient.data.l[3] = 1; /* a normal application */
+        XSendEvent(w->display, DefaultRootWindow(w->display), False, SubstructureRedirectMask | SubstructureNotifyMask,
+                   &event);
+    } else if (on) {
+        /* Read by a window manager when the window is mapped, and by pagers and tests. */
+        Atom states[2] = {w->net_wm_state_above, w->net_wm_state_sticky};
+        XChangeProperty(w->display, w->window, w->net_wm_state, XA_ATOM, 32, PropModeReplace, (const unsigned char *)states, 2);
+    } else {
+        XDeleteProperty(w->display, w->window, w->net_wm_state);
+    }
+    if (on) {
+        if (width > 0 && height > 0) XMoveResizeWindow(w->display, w->window, x, y, (unsigned)width, (unsigned)height);
+        XRaiseWindow(w->display, w->window);
+    } else if (w->pip_saved_width > 0) {
+        XMoveResizeWindow(w->display, w->window, w->pip_saved_x, w->pip_saved_y, (unsigned)w->pip_saved_width,
+                          (unsigned)w->pip_saved_height);
+    }
+    XFlush(w->display);
+}
+
+void rp_window_get_screen_size(const rp_window *w, int *width, int *height) {
+    int screen = DefaultScreen(w->display);
+    *width = w->lost ? 0 : DisplayWidth(w->display, screen);
+    *height = w->lost ? 0 : DisplayHeight(w->display, screen);
 }
 
 void rp_window_raise(rp_window *w) {

@@ -9,9 +9,22 @@ final class ControlsInterface: Controls1Handler {
     private let player: Player
     var onUserAction: ((PolicyEvent) -> Void)?
 
+    /// The video window, whose Picture in Picture is an action while it shows video.
+    weak var video: VideoControl?
+
     init(player: Player) { self.player = player }
 
+    private var windowActions: [CustomAction] {
+        guard let video, video.hasDisplay, video.hasVideo else { return [] }
+        return [.pictureInPicture(isOn: video.isPictureInPicture)]
+    }
+
+    private var allActions: [CustomAction] { CustomActions.all(for: player) + windowActions }
+
     func invoke(action: String) throws(DBusError) {
+        if action == CustomAction.pictureInPicture(isOn: false).id, let video, !windowActions.isEmpty {
+            return video.setPictureInPicture(!video.isPictureInPicture)
+        }
         do throws(PlayerError) { try CustomActions.invoke(action, on: player) } catch { throw error.dbusError }
     }
 
@@ -30,13 +43,13 @@ final class ControlsInterface: Controls1Handler {
     }
 
     var actions: DBusValue {
-        .array(elementSignature: "(sssb)", CustomActions.all(for: player).map {
+        .array(elementSignature: "(sssb)", allActions.map {
             .structure([.string($0.id), .string($0.label), .string($0.icon), .bool($0.enabled)])
         })
     }
 
     var layout: DBusValue {
-        let layout = CustomActions.layout(for: player)
+        let layout = ControlLayout(customIDs: allActions.map(\.id), hasPrevious: player.canGoPrevious, hasNext: player.canGoNext)
         return .structure([.strings(layout.bottomRow), .strings(layout.expandedRow)])
     }
 

@@ -175,6 +175,7 @@ public final class DBusAdaptor: PlayerObserver {
         announcer.watch(Video1Export.interface, at: RepriseObjects.ownPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
         followingPlayer.insert(Video1Export.interface)
         videoInterface = video
+        controlsInterface.video = control
     }
 
     /// Offers the audio session through app.reprise.AudioSession1; the interface returned sends its signals.
@@ -190,7 +191,7 @@ public final class DBusAdaptor: PlayerObserver {
 
     /// Announces what changed on the root and video interfaces (call after the video state changes).
     public func announceVideo() {
-        announcer.announce([Video1Export.interface, MPRIS.rootInterface])
+        announcer.announce([Video1Export.interface, MPRIS.rootInterface, Controls1Export.interface])
     }
 
     public func playerDidChange() {

@@ -21,6 +21,9 @@ public protocol VideoControl: WindowControl {
     var speeds: [Double] { get }
     /// Network media has been buffering for more than two seconds.
     var isLoading: Bool { get }
+    /// The video goes on in a small window above the others.
+    var isPictureInPicture: Bool { get }
+    func setPictureInPicture(_ on: Bool)
 }
 
 /// app.reprise.Video1 at /app/reprise/Reprise (``MPRIS/repriseObjectPath``).
@@ -67,6 +70,11 @@ public final class VideoInterface: Video1Handler {
 
     public var hasVideo: Bool { control.hasVideo }
     public var fullscreen: Bool { control.isFullscreen }
+    public var pictureInPicture: Bool { control.isPictureInPicture }
+    public func set(pictureInPicture value: Bool) throws(DBusError) {
+        control.setPictureInPicture(value)
+        announceChanges()
+    }
     public var aspectMode: String { control.aspectMode.rawValue }
     public var aspectRatio: Double { control.aspectRatio }
     public var audioTracks: DBusValue { Self.encode(control.audioTracks) }

@@ -54,6 +54,19 @@ public final class VideoWindow {
         didSet { if isFullscreen != oldValue { rp_window_set_fullscreen(window, isFullscreen) } }
     }
 
+    /// Picture in Picture: undecorated, above other windows and on every desktop, at `frame`; off: the
+    /// decorations, states, place and size it had before.
+    public func setPictureInPicture(_ on: Bool, frame: (x: Int, y: Int, width: Int, height: Int)) {
+        rp_window_set_picture_in_picture(window, on, Int32(frame.x), Int32(frame.y), Int32(frame.width), Int32(frame.height))
+    }
+
+    /// The screen's size.
+    public var screenSize: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        rp_window_get_screen_size(window, &width, &height)
+        return (Int(width), Int(height))
+    }
+
     public func raise() { rp_window_raise(window) }
 
     /// The window's size as last configured.

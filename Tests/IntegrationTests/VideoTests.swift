@@ -132,6 +132,63 @@ import TestSupport
         #expect(try session.call("Raise", interface: Self.root).isEmpty)
     }
 
+    /// Picture in Picture — the window's p, Video1's PictureInPicture, `reprise pip`, the custom action: a quarter of
+    /// the screen's width at the picture's aspect in the bottom right corner, undecorated, above and sticky; leaving
+    /// gives back the window's size, place and fullscreen state; the sound never gaps across the switches.
+    @Test func pictureInPictureTakesACornerAndGivesThePlaceBack() throws {
+        let (session, display, _, _) = try start()
+        defer { display.stop(); session.close() }
+        #expect(session.waitFor { session.status() == "Playing" })
+        let window = try #require(findWindow(display, titled: "Test Clip", session))
+        display.resize(window, width: 640, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [640, 480] })
+        func geometry() -> [Int] {
+            guard let size = display.size(of: window), let place = display.position(of: window) else { return [] }
+            return [place.x, place.y, size.width, size.height]
+        }
+        let windowed = geometry()
+        // A quarter of 1280 is 320 wide; 4:3 makes it 240 high; 24 px from the right and bottom edges.
+        let corner = [1280 - 320 - 24, 720 - 240 - 24, 320, 240]
+        let recording = try session.startRecordingSpeakers()
+        usleep(300_000)
+        display.press("p", in: window)
+        #expect(session.waitFor { geometry() == corner }, "\(geometry())")
+        #expect(videoProperty(session, "PictureInPicture") == .bool(true))
+        let states = display.property("_NET_WM_STATE", of: window)
+        #expect(states.contains("_NET_WM_STATE_ABOVE") && states.contains("_NET_WM_STATE_STICKY"), "\(states)")
+        #expect(display.property("_MOTIF_WM_HINTS", of: window).contains("0x2, 0x0, 0x0"), "no decorations")
+        display.press("p", in: window)
+        #expect(session.waitFor { geometry() == windowed }, "\(geometry()) after, \(windowed) before")
+        #expect(videoProperty(session, "PictureInPicture") == .bool(false))
+        #expect(!display.property("_NET_WM_STATE", of: window).contains("ABOVE"))
+        // From fullscreen, by the command line and back by the custom action: fullscreen again after.
+        try session.set("Fullscreen", .bool(true), interface: Self.root)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [VirtualDisplay.width, VirtualDisplay.height] })
+        let pip = try runCommand(repriseBinary, ["pip", "on"], environment: session.environment)
+        #expect(pip.status == 0 && pip.output.contains("on"), "\(pip.output) \(pip.errors)")
+        #expect(session.waitFor { geometry() == corner }, "\(geometry())")
+        #expect(try session.get("Fullscreen", interface: Self.root) == .bool(false))
+        guard case .array(_, let actions) = try session.get("Actions", interface: "app.reprise.Controls1") else {
+            Issue.record("no actions")
+            return
+        }
+        #expect(actions.contains { if case .structure(let fields) = $0 { fields.first == .string("picture-in-picture") } else { false } },
+                "\(actions)")
+        _ = try session.call("Invoke", [.string("picture-in-picture")], interface: "app.reprise.Controls1")
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [VirtualDisplay.width, VirtualDisplay.height] })
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: Self.root)) == .bool(true) })
+        #expect(videoProperty(session, "PictureInPicture") == .bool(false))
+        usleep(1_500_000) // a recording long enough to hear the sound settle after the last switch
+        let frames = recording.finish().map { abs(Int($0)) }.dropLast(2205)
+        var longestQuiet = 0, run = 0
+        for frame in frames {
+            run = frame < 30 ? run + 1 : 0
+            longestQuiet = max(longestQuiet, run)
+        }
+        #expect(frames.count > 44100 && longestQuiet < 882, "a gap of \(longestQuiet) frames across the switches")
+        #expect(session.status() == "Playing")
+    }
+
     @Test func sidecarSubtitlesAreListedAndSelectable() throws {
         let (session, display, _, _) = try start()
         defer { display.stop(); session.close() }

@@ -137,4 +137,6 @@ final class FakeVideo: VideoControl {
     func selectSubtitleTrack(_ index: Int) throws(PlayerError) { throw .invalidArgument("no subtitle track \(index)") }
     var speeds: [Double] = [1]
     var isLoading = false
+    var isPictureInPicture = false
+    func setPictureInPicture(_ on: Bool) { isPictureInPicture = on && hasVideo }
 }

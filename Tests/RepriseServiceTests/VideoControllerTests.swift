@@ -46,6 +46,27 @@ import X11Kit
         }
     }
 
+    @Test func pictureInPictureTakesACornerAtThePicturesAspectAndGivesFullscreenBack() {
+        let rig = Rig()
+        rig.videoStreamReady(width: 640, height: 360)
+        rig.controller.setFullscreen(true)
+        rig.deliver(.key(.character("p")))
+        #expect(rig.controller.isPictureInPicture && !rig.window.isFullscreen)
+        // A quarter of 1920 is 480 wide; 16:9 makes it 270 high; 24 px from the right and bottom edges.
+        let entered = rig.window.pictureInPicture.last
+        #expect(entered?.on == true && entered.map { [$0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height] } == [1416, 786, 480, 270])
+        #expect(rig.pipeline.layouts.last?.size == [480, 270], "the picture scaled for the small window")
+        rig.deliver(.key(.escape))
+        #expect(!rig.controller.isPictureInPicture && rig.window.isFullscreen, "fullscreen again, as before")
+        #expect(rig.window.pictureInPicture.last?.on == false)
+        // Stopping ends it without restoring anything; audio-only media cannot enter it.
+        rig.controller.setPictureInPicture(true)
+        rig.player.stop()
+        #expect(!rig.controller.isPictureInPicture && !rig.window.isVisible)
+        rig.controller.setPictureInPicture(true)
+        #expect(!rig.controller.isPictureInPicture)
+    }
+
     @Test func theWindowFollowsTheMediaAndOpensAtThePicturesShape() {
         let rig = Rig()
         #expect(rig.pipeline.videoEnabled)
@@ -199,6 +220,12 @@ final class FakeWindow: VideoSurface {
     private(set) var framesDrawn = 0
 
     func resize(width: Int, height: Int) { resizes.append((width, height)) }
+    var screenSize: (width: Int, height: Int) = (1920, 1080)
+    private(set) var pictureInPicture: [(on: Bool, frame: (x: Int, y: Int, width: Int, height: Int))] = []
+    func setPictureInPicture(_ on: Bool, frame: (x: Int, y: Int, width: Int, height: Int)) {
+        pictureInPicture.append((on, frame))
+        if on { size = (frame.width, frame.height) }
+    }
     func raise() {}
     func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) { framesDrawn += 1 }
     func drawLoading(phase: Int) {}

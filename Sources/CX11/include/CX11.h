@@ -22,6 +22,12 @@ void rp_window_set_title(rp_window *window, const char *utf8_title);
 void rp_window_set_visible(rp_window *window, bool visible);
 /** Enters or leaves fullscreen: through the window manager when one supports it, else by covering the screen. */
 void rp_window_set_fullscreen(rp_window *window, bool fullscreen);
+/** Picture in Picture: no decorations (_MOTIF_WM_HINTS), kept above other windows and on every desktop
+ *  (_NET_WM_STATE_ABOVE, _NET_WM_STATE_STICKY: asked of the window manager, or set by us without one), moved to x, y
+ *  at width x height. Leaving gives the decorations, the states and the old place and size back. */
+void rp_window_set_picture_in_picture(rp_window *window, bool on, int x, int y, int width, int height);
+/** The size of the screen the window is on. */
+void rp_window_get_screen_size(const rp_window *window, int *width, int *height);
 /** Raises the window and asks for the input focus. */
 void rp_window_raise(rp_window *window);
 void rp_window_get_size(const rp_window *window, int *width, int *height);

@@ -164,7 +164,7 @@ public let clientVerbs: [any ParsableCommand.Type] = [
     GoTo.self, Add.self, Remove.self, Clear.self, Loop.self, Shuffle.self, Actions.self, Invoke.self, Category.self,
     Silent.self, OutputCommand.self, ReplayGain.self, Crossfade.self, EqualizerCommand.self, Chapters.self, ChapterCommand.self, ChapterSkip.self, Sleep.self, LyricsCommand.self, ScrobbleCommand.self,
     Search.self, Browse.self, LibraryCommand.self,
-    Video.self, UI.self,
+    Video.self, PictureInPictureCommand.self, UI.self,
 ]
 
 /// When a Reprise service already owns its name: hands `media` to it (replacing its queue, or adding with

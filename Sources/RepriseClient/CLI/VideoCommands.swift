@@ -119,3 +119,30 @@ private func format2(_ value: Double) -> String {
     if text.hasSuffix(".0") { text.removeLast(2) }
     return text
 }
+
+/// `reprise pip [on|off|toggle]`: Picture in Picture — the video in a small window above the others.
+struct PictureInPictureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pip",
+        abstract: "Picture in Picture: the video goes on in a small window above the others (on, off, toggle); no argument: show.")
+    @OptionGroup var target: TargetOptions
+    @Argument(help: "on, off or toggle") var state: String?
+
+    func validate() throws {
+        guard let state, state != "toggle" else { return }
+        guard AudioSettings.switchValue(state) != nil else { throw ValidationError("'\(TerminalText.sanitized(state))' is not on, off or toggle") }
+    }
+
+    func run() throws {
+        try runVerb {
+            let video = try target.client().video
+            if let state {
+                guard try video.hasVideo else { throw CLIError("no video is playing") }
+                let on = state == "toggle" ? !(try video.pictureInPicture) : AudioSettings.switchValue(state)!
+                try video.set(pictureInPicture: on)
+            }
+            let on = try video.pictureInPicture
+            if target.json { printJSON(.object([("pictureInPicture", .bool(on))])) } else { printLine(on ? "on" : "off") }
+        }
+    }
+}

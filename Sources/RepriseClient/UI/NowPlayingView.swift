@@ -151,6 +151,7 @@ final class NowPlayingView {
         case .character("]"): stepSpeed(by: 1)
         case .character("o"): expanded.toggle()
         case .character("e"): nextEqualizerPreset()
+        case .character("P"): togglePictureInPicture()
         case .tab where showingQueue && hasLibrary:
             showingQueue = false
             browse = BrowseView(client: client)
@@ -186,6 +187,13 @@ final class NowPlayingView {
         do throws(DBusError) { try client.sound.set(equalizer: next) } catch { message = "\(error)" }
     }
 
+    /// `P` (p is Previous here): Picture in Picture on or off for the video window; Reprise only.
+    private func togglePictureInPicture() {
+        guard let on = try? client.video.pictureInPicture else { return message = "this player has no Picture in Picture" }
+        guard (try? client.video.hasVideo) == true else { return message = "no video is playing" }
+        do throws(DBusError) { try client.video.set(pictureInPicture: !on) } catch { message = "\(error)" }
+    }
+
     private func send(_ request: (MediaPlayer2PlayerProxy) throws(DBusError) -> Void) {
         do throws(DBusError) { try request(client.player) } catch { message = "\(error)" }
     }
@@ -214,7 +222,7 @@ final class NowPlayingView {
         lines.append("")
         lines.append(browse != nil ? BrowseView.hint
                      : showingQueue ? "↑/↓ choose  Enter play  h history  Tab \(hasLibrary ? "library" : "playback")  q quit"
-                     : "Space play/pause  ←/→ 10 s  n/p next/prev  [ ] speed  e EQ  o more  Tab queue  q quit")
+                     : "Space play/pause  ←/→ 10 s  n/p next/prev  [ ] speed  e EQ  P pip  o more  Tab queue  q quit")
         if !message.isEmpty { lines.append(message) }
         // The line being sung in bold: the attribute goes around the sanitised, fitted text, never inside it.
         let screen = lines.prefix(rows).map { line in

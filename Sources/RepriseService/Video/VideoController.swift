@@ -34,6 +34,10 @@ final class VideoController: VideoControl, ServiceComponent {
     private(set) var isLoading = false
     private var spinnerPhase = 0
     private var appliedLayout: VideoLayout?
+    /// Picture in Picture: the window small, above the others, in the screen's corner.
+    private(set) var isPictureInPicture = false
+    /// Whether the window was fullscreen when Picture in Picture began (it is again after).
+    private var fullscreenBeforePictureInPicture = false
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     /// - Parameter makeWindow: the window on the display (nil without one).
@@ -119,8 +123,12 @@ final class VideoController: VideoControl, ServiceComponent {
             appliedLayout = nil
             if let newFormat {
                 aspectMode = .default(forAspectRatio: newFormat.displayAspectRatio)
-                // A new picture: the window takes its shape (unless it covers the screen).
-                if let window, !window.isFullscreen {
+                // A new picture: the window takes its shape (unless it covers the screen); a small one its aspect.
+                if let window, isPictureInPicture {
+                    let frame = pictureInPictureFrame(window)
+                    window.setPictureInPicture(true, frame: frame)
+                    requestedSize = (frame.width, frame.height)
+                } else if let window, !window.isFullscreen {
                     let size = naturalWindowSize(width: newFormat.width, height: newFormat.height,
                                                  aspectRatio: newFormat.displayAspectRatio)
                     window.resize(width: size.width, height: size.height)
@@ -175,7 +183,10 @@ final class VideoController: VideoControl, ServiceComponent {
         if let track = player.announcedTrack {
             window.title = track.subtitle.map { "\(track.title) — \($0)" } ?? track.title
         }
-        if !shown { window.isFullscreen = false }
+        if !shown {
+            window.isFullscreen = false
+            endPictureInPicture(restoring: false)
+        }
         window.isVisible = shown
     }
 
@@ -183,6 +194,7 @@ final class VideoController: VideoControl, ServiceComponent {
 
     func setFullscreen(_ on: Bool) {
         guard let window, hasVideo else { return }
+        if on { endPictureInPicture(restoring: false) }
         window.isFullscreen = on
         if on { window.raise() }
         handleWindowEvents()
@@ -190,6 +202,47 @@ final class VideoController: VideoControl, ServiceComponent {
     }
 
     func raise() { window?.raise() }
+
+    /// Enters Picture in Picture (leaving fullscreen) or returns to the window's previous size, place and
+    /// fullscreen state. Playback goes on: only the window and the picture's scale change.
+    func setPictureInPicture(_ on: Bool) {
+        guard let window, on != isPictureInPicture else { return }
+        if on {
+            guard hasVideo else { return }
+            fullscreenBeforePictureInPicture = window.isFullscreen
+            window.isFullscreen = false
+            isPictureInPicture = true
+            let frame = pictureInPictureFrame(window)
+            window.setPictureInPicture(true, frame: frame)
+            log.info("video: Picture in Picture at \(frame.x),\(frame.y) \(frame.width)x\(frame.height)")
+            applyLayout(windowSize: (frame.width, frame.height))
+        } else {
+            endPictureInPicture(restoring: true)
+        }
+        handleWindowEvents()
+        onChange?()
+    }
+
+    /// Leaves Picture in Picture; `restoring`: fullscreen again if it was before.
+    private func endPictureInPicture(restoring: Bool) {
+        guard let window, isPictureInPicture else { return }
+        isPictureInPicture = false
+        window.setPictureInPicture(false, frame: (0, 0, 0, 0))
+        if restoring, fullscreenBeforePictureInPicture {
+            window.isFullscreen = true
+            window.raise()
+        }
+        log.info("video: Picture in Picture ended")
+    }
+
+    /// A quarter of the screen's width (at least 240 px), the picture's aspect, in the bottom right corner.
+    private func pictureInPictureFrame(_ window: VideoSurface) -> (x: Int, y: Int, width: Int, height: Int) {
+        let screen = window.screenSize
+        let aspect = format.map { $0.displayAspectRatio > 0 ? $0.displayAspectRatio : 16.0 / 9 } ?? 16.0 / 9
+        let width = max(240, screen.width / 4), height = max(1, Int((Double(width) / aspect).rounded()))
+        let margin = 24
+        return (max(0, screen.width - width - margin), max(0, screen.height - height - margin), width, height)
+    }
 
     func setAspectMode(_ mode: AspectMode) {
         guard mode != aspectMode else { return }
@@ -254,7 +307,8 @@ final class VideoController: VideoControl, ServiceComponent {
         onChange?()
     }
 
-    /// Space play/pause, ←/→ 10 s, f fullscreen, Esc leaves it, [ ] speed, a fit/fill, s skips an interstitial.
+    /// Space play/pause, ←/→ 10 s, f fullscreen, p Picture in Picture, Esc leaves either, [ ] speed, a fit/fill, s skips
+    /// an interstitial.
     private func handle(_ key: VideoWindow.Key) {
         switch key {
         case .space:
@@ -263,7 +317,8 @@ final class VideoController: VideoControl, ServiceComponent {
         case .left: player.seek(by: -CustomActions.skipMicroseconds)
         case .right: player.seek(by: CustomActions.skipMicroseconds)
         case .character("f"): setFullscreen(!isFullscreen)
-        case .escape: setFullscreen(false)
+        case .character("p"): setPictureInPicture(!isPictureInPicture)
+        case .escape: if isPictureInPicture { setPictureInPicture(false) } else { setFullscreen(false) }
         case .character("["): if let speed = speedList.slower(than: player.rate) { try? player.setRate(speed) }
         case .character("]"): if let speed = speedList.faster(than: player.rate) { try? player.setRate(speed) }
         case .character("a"): setAspectMode(aspectMode.toggled)

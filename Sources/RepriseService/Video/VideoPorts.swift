@@ -37,6 +37,8 @@ protocol VideoSurface: AnyObject {
     var isFullscreen: Bool { get set }
     var size: (width: Int, height: Int) { get }
     func resize(width: Int, height: Int)
+    var screenSize: (width: Int, height: Int) { get }
+    func setPictureInPicture(_ on: Bool, frame: (x: Int, y: Int, width: Int, height: Int))
     func raise()
     func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int)
     func drawLoading(phase: Int)

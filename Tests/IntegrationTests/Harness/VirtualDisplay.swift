@@ -47,6 +47,21 @@ final class VirtualDisplay {
         return (width, height)
     }
 
+    /// Where the window's top left corner is on the screen (xwininfo's absolute position).
+    func position(of window: String) -> (x: Int, y: Int)? {
+        guard let info = run("xwininfo", ["-id", window])?.output else { return nil }
+        func value(_ key: String) -> Int? {
+            info.split(separator: "\n").first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
+        }
+        guard let x = value("Absolute upper-left X:"), let y = value("Absolute upper-left Y:") else { return nil }
+        return (x, y)
+    }
+
+    /// The window's property `name` as xprop prints it ("" when unset).
+    func property(_ name: String, of window: String) -> String {
+        run("xprop", ["-id", window, name])?.output ?? ""
+    }
+
     /// Resizes the window as a user dragging its corner would.
     func resize(_ window: String, width: Int, height: Int) {
         _ = run("xdotool", ["windowsize", window, String(width), String(height)])
