@@ -187,6 +187,14 @@ import TestSupport
         }
         #expect(frames.count > 44100 && longestQuiet < 882, "a gap of \(longestQuiet) frames across the switches")
         #expect(session.status() == "Playing")
+        // The terminal view's P (its p is Previous).
+        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("P pip") }, "\(tmux.text())")
+        tmux.send("P")
+        #expect(session.waitFor { videoProperty(session, "PictureInPicture") == .bool(true) })
+        tmux.send("P")
+        #expect(session.waitFor { videoProperty(session, "PictureInPicture") == .bool(false) })
     }
 
     @Test func sidecarSubtitlesAreListedAndSelectable() throws {
