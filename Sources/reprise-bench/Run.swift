@@ -22,8 +22,9 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let libraryOnly = option("--only") == "library"
     // --only basics: control latency, cold start and footprint (sections 1–3), for a quick look after a memory step.
     let basicsOnly = option("--only") == "basics"
-    // --only video: the video figures (section 6), with the peers installed.
+    // --only video: the video figures (section 6), with the peers installed; --only sway: those under a headless sway.
     let videoOnly = option("--only") == "video"
+    let swayOnly = option("--only") == "sway"
     // --only mpd: the library beside MPD (section 11), at --library-sizes.
     let mpdOnly = option("--only") == "mpd"
     // --only queue: the queue scale and editing figures (section 4).
@@ -100,10 +101,15 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
             rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
             throw EndOfRun()
         }
-        if videoOnly {
-            say("6/12 video on a private X server (\(runs) runs)")
-            rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3,
-                                           seconds: quick ? 3.0 : 10.0)
+        if videoOnly || swayOnly {
+            if videoOnly {
+                say("6/12 video on a private X server (\(runs) runs)")
+                rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3,
+                                               seconds: quick ? 3.0 : 10.0)
+            }
+            say("6/12 video under a headless sway")
+            rows += try bench.videoUnderSwayFigures(binary: binary, withMPV: others.contains { $0.name == Contender.mpv.name },
+                                                    footprintRuns: quick ? 1 : 3, seconds: quick ? 3.0 : 10.0)
             throw EndOfRun()
         }
         if keyPressOnly {
@@ -196,6 +202,9 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
 
         say("6/12 video on a private X server (\(runs) runs)")
         rows += try bench.videoFigures(binary: binary, peers: others, runs: runs, footprintRuns: quick ? 1 : 3, seconds: interval)
+        say("6/12 video under a headless sway")
+        rows += try bench.videoUnderSwayFigures(binary: binary, withMPV: others.contains { $0.name == Contender.mpv.name },
+                                                footprintRuns: quick ? 1 : 3, seconds: interval)
 
         rows += try keyPressRows(bench, long, presses: quick ? 8 : 20, contenders: contenders)
         rows += try callRows(binary: binary, long, runs: runs, contender: reprise)

@@ -141,3 +141,51 @@ extension Bench {
         return rows
     }
 }
+
+extension Bench {
+    /// Video under a headless sway (wlroots, pixman) at 1920×1080 and 3840×2160: a 1280×720 picture at its own size
+    /// and fullscreen, CPU and RSS of the player's process (the compositor's own work not counted). Reprise's window
+    /// is an X11 one there, through XWayland, its frames scaled on the CPU; mpv draws as a native Wayland client
+    /// (`--vo=wlshm`, shared memory, scaled in software too), its MPRIS from mpv-mpris.
+    func videoUnderSwayFigures(binary: String, withMPV: Bool, footprintRuns: Int, seconds: Double) throws -> [Row] {
+        let video = workDirectory + "/video-720.ogv"
+        try generateVideo(at: video, width: 1280, height: 720, seconds: 60, title: VideoContender.title)
+        chmod(video, 0o644)
+        var rows: [Row] = []
+        for output in [(1920, 1080), (3840, 2160)] {
+            let sway = try HeadlessSway(width: output.0, height: output.1)
+            defer { sway.stop() }
+            func shown() -> Bool { sway.windows().contains { $0.name == VideoContender.title } }
+            for fullscreen in [false, true] {
+                let size = fullscreen ? "1280×720 fullscreen on \(output.0)×\(output.1)" : "1280×720 at its own size on \(output.0)×\(output.1)"
+                var rssRow = Row(figure: "video under sway: RSS, \(size)", unit: "MiB")
+                var cpuRow = Row(figure: "video under sway: CPU, \(size) (\(Int(seconds)) s)", unit: "%",
+                                 note: "Reprise through XWayland; mpv --vo=wlshm")
+                var players: [VideoContender] = [.reprise(binary: binary, display: sway.xDisplay, fullscreen: fullscreen)]
+                if withMPV {
+                    var mpv = Contender(name: Contender.mpv.name, busName: Contender.mpv.busName) {
+                        ["mpv", "--no-terminal", "--vo=wlshm", "--ao=pulse", "--idle=no", "--title=\(VideoContender.title)"]
+                            + (fullscreen ? ["--fs"] : []) + [$0]
+                    }
+                    mpv.environment["WAYLAND_DISPLAY"] = sway.waylandDisplay
+                    players.append(VideoContender(contender: mpv))
+                }
+                for player in players {
+                    let results = try (0..<footprintRuns).map { _ in
+                        try footprint(player.contender, video, seconds: seconds) { [self] in
+                            if !eventually(10, shown) { say("\(player.contender.name): no window under sway: \(sway.windows())") }
+                            try player.makeFullscreen?(self, player.contender)
+                        }
+                    }
+                    let name = player.contender.name
+                    rssRow.values[name] = Statistics.median(results.map(\.rss))
+                    rssRow.spreads[name] = Statistics.spread(results.map(\.rss))
+                    cpuRow.values[name] = Statistics.median(results.map(\.cpu))
+                    cpuRow.spreads[name] = Statistics.spread(results.map(\.cpu))
+                }
+                rows += [rssRow, cpuRow]
+            }
+        }
+        return rows
+    }
+}

@@ -1,30 +1,35 @@
 import Foundation
 import Glibc
-import TestSupport
 
 /// A headless sway (wlroots' headless backend, the pixman renderer, no input devices) with XWayland, in a folder of
 /// its own; run as `nobody` when the tests run as root (sway refuses root), with root's X clients let in by `xhost`.
 /// Windows are read from `swaymsg -t get_tree`; ``stop()`` kills it by PID.
-final class HeadlessSway {
-    struct Window {
-        let name: String
+public final class HeadlessSway {
+    public struct Window: Sendable {
+        public let name: String
         /// `xdg_shell` for a native Wayland client, `xwayland` for an X11 one.
-        let shell: String
-        let appID: String?
-        let windowClass: String?
+        public let shell: String
+        public let appID: String?
+        public let windowClass: String?
         /// The window's content (without sway's border), on the output.
-        let x: Int, y: Int, width: Int, height: Int
-        let fullscreen: Bool
-        let floating: Bool
+        public let x: Int, y: Int, width: Int, height: Int
+        public let fullscreen: Bool
+        public let floating: Bool
     }
 
     private let folder: String
     private let socketFolder: String
     private var child: Child
     /// The X display sway's XWayland serves (for `DISPLAY`).
-    private(set) var xDisplay = ""
+    public private(set) var xDisplay = ""
+    /// The Wayland socket's full path (for `WAYLAND_DISPLAY`).
+    public var waylandDisplay: String {
+        let name = ((try? FileManager.default.contentsOfDirectory(atPath: socketFolder)) ?? [])
+            .first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") } ?? "wayland-1"
+        return socketFolder + "/" + name
+    }
 
-    init(width: Int, height: Int) throws {
+    public init(width: Int, height: Int) throws {
         folder = NSTemporaryDirectory() + "reprise-sway-" + UUID().uuidString
         socketFolder = folder + "/run"
         try FileManager.default.createDirectory(atPath: socketFolder, withIntermediateDirectories: true,
@@ -70,7 +75,7 @@ final class HeadlessSway {
         }
     }
 
-    var log: String { (try? String(contentsOfFile: folder + "/sway.log", encoding: .utf8)) ?? "" }
+    public var log: String { (try? String(contentsOfFile: folder + "/sway.log", encoding: .utf8)) ?? "" }
 
     private var socket: String? {
         ((try? FileManager.default.contentsOfDirectory(atPath: socketFolder)) ?? []).first { $0.hasPrefix("sway-ipc.") }
@@ -79,13 +84,13 @@ final class HeadlessSway {
 
     /// Runs `swaymsg` on this sway.
     @discardableResult
-    func message(_ arguments: [String]) -> CommandResult? {
+    public func message(_ arguments: [String]) -> CommandResult? {
         guard let socket else { return nil }
         return try? runCommand("swaymsg", ["-s", socket] + arguments)
     }
 
     /// Every window in sway's tree, tiled or floating.
-    func windows() -> [Window] {
+    public func windows() -> [Window] {
         guard let result = message(["-t", "get_tree"]), result.status == 0,
               let tree = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any] else { return [] }
         var found: [Window] = []
@@ -108,7 +113,7 @@ final class HeadlessSway {
         return found
     }
 
-    func stop() {
+    public func stop() {
         if child.isRunning() {
             kill(child.pid, SIGKILL)
             _ = child.wait()
