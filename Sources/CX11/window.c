@@ -133,21 +133,27 @@ static bool has_window_manager(rp_window *w) {
     return present;
 }
 
+/* Asks the window manager to add or remove one or two _NET_WM_STATE states (EWMH's client message). */
+static void ask_window_manager(rp_window *w, bool add, Atom state, Atom second_state) {
+    XEvent event = {0};
+    event.xclient.type = ClientMessage;
+    event.xclient.window = w->window;
+    event.xclient.message_type = w->net_wm_state;
+    event.xclient.format = 32;
+    event.xclient.data.l[0] = add ? 1 : 0; /* _NET_WM_STATE_ADD / _REMOVE */
+    event.xclient.data.l[1] = (long)state;
+    event.xclient.data.l[2] = (long)second_state;
+    event.xclient.data.l[3] = 1; /* a normal application */
+    XSendEvent(w->display, DefaultRootWindow(w->display), False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
+}
+
 void rp_window_set_fullscreen(rp_window *w, bool fullscreen) {
     if (w->lost) return;
     if (fullscreen == w->fullscreen) return;
     w->fullscreen = fullscreen;
     Window root = DefaultRootWindow(w->display);
     if (w->visible && has_window_manager(w)) {
-        XEvent event = {0};
-        event.xclient.type = ClientMessage;
-        event.xclient.window = w->window;
-        event.xclient.message_type = w->net_wm_state;
-        event.xclient.format = 32;
-        event.xclient.data.l[0] = fullscreen ? 1 : 0; /* _NET_WM_STATE_ADD / _REMOVE */
-        event.xclient.data.l[1] = (long)w->net_wm_state_fullscreen;
-        event.xclient.data.l[3] = 1; /* a normal application */
-        XSendEvent(w->display, root, False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
+        ask_window_manager(w, fullscreen, w->net_wm_state_fullscreen, None);
     } else {
         /* No window manager to ask: cover the screen ourselves, and give the old place back after. */
         if (fullscreen) {
@@ -204,17 +210,7 @@ void rp_window_set_picture_in_picture(rp_window *w, bool on, int x, int y, int w
         XDeleteProperty(w->display, w->window, w->motif_wm_hints);
     }
     if (w->visible && has_window_manager(w)) {
-        XEvent event = {0};
-        event.xclient.type = ClientMessage;
-        event.xclient.window = w->window;
-        event.xclient.message_type = w->net_wm_state;
-        event.xclient.format = 32;
-        event.xclient.data.l[0] = on ? 1 : 0; /* _NET_WM_STATE_ADD / _REMOVE */
-        event.xclient.data.l[1] = (long)w->net_wm_state_above;
-        event.xclient.data.l[2] = (long)w->net_wm_state_sticky;
-        event.xclient.data.l[3] = 1; /* a normal application */
-        XSendEvent(w->display, DefaultRootWindow(w->display), False, SubstructureRedirectMask | SubstructureNotifyMask,
-                   &event);
+        ask_window_manager(w, on, w->net_wm_state_above, w->net_wm_state_sticky);
     } else if (on) {
         /* Read by a window manager when the window is mapped, and by pagers and tests. */
         Atom states[2] = {w->net_wm_state_above, w->net_wm_state_sticky};
