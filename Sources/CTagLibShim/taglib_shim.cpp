@@ -66,6 +66,13 @@ public:
 
     ByteVector readBlock(unsigned long length) override {
         if (position >= size || length == 0) return ByteVector();
+        // A crafted file can also send TagLib round the same few bytes (atoms, chunks) millions of times, each
+        // read allocating: past this many reads the stream ends too. Real files need a few hundred.
+        if (reads == maximumReads) {
+            exhausted = true;
+            return ByteVector();
+        }
+        reads += 1;
         const unsigned long available = static_cast<unsigned long>(size - position);
         if (length > available) length = available;
         if (length > maximumBlock) length = maximumBlock; // only a crafted size asks for more: a short read
@@ -96,10 +103,15 @@ public:
     bool readOnly() const override { return true; }
     bool isOpen() const override { return true; }
 
+    /// Positions stay within the file. A size read from a crafted header (an MP4 box "near 2^63 bytes long")
+    /// overflows TagLib's `offset + length` into a negative position: that seek fails and the position stays where
+    /// it was, as `fseek` does for TagLib's own file stream (clamping it to 0 sent TagLib round the first box
+    /// forever, allocating as it went). A position past the end is the end.
     void seek(long offset, Position from) override {
         long base = from == Beginning ? 0 : from == Current ? position : size;
-        long target = base + offset;
-        position = target < 0 ? 0 : target;
+        long target = 0;
+        if (__builtin_add_overflow(base, offset, &target) || target < 0) return;
+        position = target > size ? size : target;
     }
 
     long tell() const override { return position; }
@@ -114,6 +126,9 @@ private:
     static constexpr unsigned long maximumBlock = 256ul << 20;
     /// The most read from one file, all reads together: tags with the largest pictures stay far below.
     unsigned long budget = 128ul << 20;
+    /// The most reads from one file.
+    static constexpr unsigned long maximumReads = 250000;
+    unsigned long reads = 0;
     int descriptor;
     long size;
     long position = 0;

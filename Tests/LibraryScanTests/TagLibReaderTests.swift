@@ -134,6 +134,17 @@ import TestSupport
             #expect(truncate(path, 8 << 30) == 0)
             #expect(readTags(path) == nil, "\(name)")
         }
+        // MP4 boxes whose 64-bit sizes reach past Int64's end: TagLib's `offset + size` overflows to a negative
+        // position (its loop over the boxes once went round the first one forever, allocating as it went).
+        let ftyp = Data([0, 0, 0, 16]) + Data("ftypM4A ".utf8) + Data([0, 0, 2, 0])
+        let nearMax = Data([0, 0, 0, 1]), size = Data([0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0])
+        let anonymousBefore = anonymousResidentMiB(of: getpid())
+        for box in ["free", "moov", "mdat", "udta"] {
+            let path = folder + "/huge-\(box).m4a"
+            try (ftyp + nearMax + Data(box.utf8) + size + Data(count: 64)).write(to: URL(fileURLWithPath: path))
+            #expect(readTags(path)?.tags.tags.title == nil, "\(box)")
+        }
+        #expect(anonymousResidentMiB(of: getpid()) - anonymousBefore < 16)
         // A FIFO named like music is never opened (it would block).
         mkfifo(folder + "/pipe.flac", 0o600)
         #expect(TrackFileReader(art: nil).read(folder + "/pipe.flac") == nil)
