@@ -39,12 +39,18 @@ let package = Package(
         .target(name: "CGStreamerShims", dependencies: ["CGStreamer"],
                 linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gsttag-1.0")]),
         .target(name: "CX11", linkerSettings: [.linkedLibrary("X11")]),
+        /// libdecor's pkg-config flags for the Wayland shim.
+        .systemLibrary(name: "CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
+        /// A Wayland toplevel (libwayland-client, libdecor, xkbcommon): the surface waylandsink draws video into.
+        .target(name: "CWayland", dependencies: ["CLibdecor"],
+                linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
         .target(name: "CLoopShims", dependencies: ["CSystemd", "CGStreamer"]),
         /// One HTTP POST with libcurl (libcurl4-openssl-dev for its header), loaded with dlopen on first use.
         .target(name: "CHTTPShim"),
         .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"]),
         .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims"]),
         .target(name: "X11Kit", dependencies: ["CX11"]),
+        .target(name: "WaylandKit", dependencies: ["CWayland"]),
         .target(name: "PulseKit", dependencies: ["CPulse"]),
         /// Blocking HTTP POSTs (for a worker): answers bounded, timeouts, http and https only.
         .target(name: "HTTPKit", dependencies: ["CHTTPShim"]),
@@ -71,7 +77,7 @@ let package = Package(
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
         .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
-                                                       "X11Kit", "LoopKit", "LoudnessKit", "HTTPKit"]),
+                                                       "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),

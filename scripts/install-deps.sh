@@ -8,6 +8,7 @@ packages=(
   libpulse-dev pulseaudio pulseaudio-utils
   dbus dbus-daemon dbus-bin playerctl procps tmux
   libx11-dev gstreamer1.0-x xvfb xdotool x11-utils
+  libwayland-dev libdecor-0-dev libdecor-0-plugin-1-cairo libxkbcommon-dev
   mpv mpv-mpris shared-mime-info gcc libc6-dev sway xwayland x11-xserver-utils wtype grim
   pipewire pipewire-pulse wireplumber pipewire-bin util-linux
   gstreamer1.0-libav ffmpeg libsqlite3-dev

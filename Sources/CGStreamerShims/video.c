@@ -163,3 +163,38 @@ char *rp_playbin_stream_tag(GstElement *playbin, const char *signal, int index, 
     gst_tag_list_unref(tags);
     return value;
 }
+
+GstElement *rp_video_sink_new_wayland(void *display, void *surface, int width, int height) {
+    GError *error = NULL;
+    GstElement *bin = gst_parse_bin_from_description(
+        "videocrop name=crop ! videoconvert ! waylandsink name=screen sync=true enable-last-sample=false qos=true",
+        TRUE, &error);
+    if (!bin) {
+        g_clear_error(&error);
+        return NULL;
+    }
+    gst_object_set_name(GST_OBJECT(bin), "video-output");
+    GstElement *screen = gst_bin_get_by_name(GST_BIN(bin), "screen");
+    if (!screen || !GST_IS_VIDEO_OVERLAY(screen)) {
+        if (screen) gst_object_unref(screen);
+        gst_object_unref(bin);
+        return NULL;
+    }
+    /* The display first (waylandsink ignores a window handle on a connection that is not the application's). */
+    GstContext *context = gst_context_new("GstWlDisplayHandleContextType", TRUE);
+    gst_structure_set(gst_context_writable_structure(context), "handle", G_TYPE_POINTER, display, NULL);
+    gst_element_set_context(screen, context);
+    gst_context_unref(context);
+    gst_video_overlay_set_window_handle(GST_VIDEO_OVERLAY(screen), (guintptr)surface);
+    gst_video_overlay_set_render_rectangle(GST_VIDEO_OVERLAY(screen), 0, 0, width, height);
+    gst_object_unref(screen);
+    return bin;
+}
+
+void rp_video_sink_set_render_rectangle(GstElement *sink, int x, int y, int width, int height) {
+    GstElement *screen = gst_bin_get_by_name(GST_BIN(sink), "screen");
+    if (!screen) return;
+    if (GST_IS_VIDEO_OVERLAY(screen) && width > 0 && height > 0)
+        gst_video_overlay_set_render_rectangle(GST_VIDEO_OVERLAY(screen), x, y, width, height);
+    gst_object_unref(screen);
+}

@@ -56,7 +56,39 @@ private final class FrameCallback {
     init(_ handler: @escaping () -> Void) { self.handler = handler }
 }
 
+/// Where decoded video goes.
+public enum VideoOutput: @unchecked Sendable {
+    /// Frames kept for the application to draw (``Playbin/withLatestVideoFrame(_:)``): its X11 window.
+    case frames
+    /// waylandsink drawing into a subsurface of `surface` on the application's `display` connection (both C
+    /// pointers, `wl_display *` and `wl_surface *`), scaled by the compositor; `size` is the surface's.
+    case waylandSurface(display: UnsafeMutableRawPointer, surface: UnsafeMutableRawPointer, size: (width: Int, height: Int))
+}
+
 extension Playbin {
+    /// Decodes video into `output` from now on. Call once, before loading; false when an element the sink needs is
+    /// missing (video then stays off).
+    public func enableVideo(output: VideoOutput, onFrame: @escaping () -> Void) -> Bool {
+        guard case .waylandSurface(let display, let surface, let size) = output else { return enableVideo(onFrame: onFrame) }
+        guard let sink = rp_video_sink_new_wayland(display, surface, Int32(size.width), Int32(size.height)) else { return false }
+        return useVideoSink(sink)
+    }
+
+    /// Where in a Wayland surface the picture goes (its aspect kept inside, black around): the surface's size.
+    public func setVideoRenderRectangle(x: Int, y: Int, width: Int, height: Int) {
+        guard let videoSink else { return }
+        rp_video_sink_set_render_rectangle(videoSink, Int32(x), Int32(y), Int32(width), Int32(height))
+    }
+
+    private func useVideoSink(_ sink: UnsafeMutablePointer<GstElement>) -> Bool {
+        videoSink = sink
+        rp_playbin_decode_video(element)
+        let videoSink = ElementReference(pointer: sink)
+        thread.perform { pipeline, _ in rp_object_set_object(pipeline.raw, "video-sink", videoSink.raw) }
+        flags = UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME | RP_PLAY_FLAG_VIDEO | RP_PLAY_FLAG_TEXT)
+        return true
+    }
+
     /// Decodes video (and subtitles) from now on, keeping the latest frame; `onFrame` runs on the event loop after a
     /// new one arrived (read it with ``withLatestVideoFrame(_:)``). Call once, before loading. False when an
     /// element the sink needs is missing (video then stays off).
@@ -68,12 +100,7 @@ extension Playbin {
             Unmanaged<FrameCallback>.fromOpaque(callback).release()
             return false
         }
-        videoSink = sink
-        rp_playbin_decode_video(element)
-        let videoSink = ElementReference(pointer: sink)
-        thread.perform { pipeline, _ in rp_object_set_object(pipeline.raw, "video-sink", videoSink.raw) }
-        flags = UInt32(RP_PLAY_FLAG_AUDIO | RP_PLAY_FLAG_SOFT_VOLUME | RP_PLAY_FLAG_VIDEO | RP_PLAY_FLAG_TEXT)
-        return true
+        return useVideoSink(sink)
     }
 
     /// The number of video streams in the loaded media.

@@ -96,8 +96,9 @@ public final class VideoWindow {
 }
 
 extension VideoWindow.Key {
-    /// X keysyms: Latin-1 characters are their own code points; the rest from X11/keysymdef.h.
-    init(keysym: UInt) {
+    /// X keysyms (and xkb's, the same numbers): Latin-1 characters are their own code points; the rest from
+    /// X11/keysymdef.h.
+    public init(keysym: UInt) {
         switch keysym {
         case 0x20: self = .space
         case 0xff51: self = .left

@@ -220,7 +220,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         return 1
     }
 
-    let table = Report.markdown(rows, contenders: contenders.map(\.name) + ["MPD"])
+    // Columns some figures add (Reprise's Wayland window under sway) come after Reprise's own.
+    let named = contenders.map(\.name) + ["MPD"]
+    let added = Set(rows.flatMap(\.values.keys)).subtracting(named + ["floor"]).sorted()
+    let table = Report.markdown(rows, contenders: [named[0]] + added + named.dropFirst())
     print(table)
     if let output = option("--output") { try? table.write(toFile: output, atomically: true, encoding: .utf8) }
     say(String(format: "benchmark took %.0f s", monotonicSeconds() - started))

@@ -14,10 +14,18 @@ struct VideoContender {
     static func reprise(binary: String, display: String, fullscreen: Bool) -> VideoContender {
         var contender = Contender.reprise(binary: binary)
         contender.display = display
+        contender.environment["REPRISE_VIDEO_WINDOW"] = "x11" // its X11 window, whatever the session offers
         return VideoContender(contender: contender, makeFullscreen: fullscreen ? { bench, contender in
             try bench.bus.setProperty(destination: contender.busName!, path: "/org/mpris/MediaPlayer2",
                                       interface: "org.mpris.MediaPlayer2", name: "Fullscreen", .bool(true))
         } : nil)
+    }
+
+    /// Reprise's native Wayland window (waylandsink in a subsurface, scaled by the compositor), as a column of its own.
+    static func repriseOnWayland(binary: String, waylandDisplay: String, fullscreen: Bool) -> VideoContender {
+        var contender = Contender(name: "Reprise (Wayland)", busName: "org.mpris.MediaPlayer2.reprise") { [binary, $0] }
+        contender.environment["WAYLAND_DISPLAY"] = waylandDisplay
+        return VideoContender(contender: contender, makeFullscreen: reprise(binary: binary, display: "", fullscreen: fullscreen).makeFullscreen)
     }
 
     /// playbin drawing the frames with ximagesink, scaled in software to the screen when fullscreen.
@@ -156,12 +164,14 @@ extension Bench {
             let sway = try HeadlessSway(width: output.0, height: output.1)
             defer { sway.stop() }
             func shown() -> Bool { sway.windows().contains { $0.name == VideoContender.title } }
+            if output.0 == 1920 { rows += try responsivenessUnderSway(sway, binary: binary, video: video, withMPV: withMPV, runs: footprintRuns * 3, shown: shown) }
             for fullscreen in [false, true] {
                 let size = fullscreen ? "1280×720 fullscreen on \(output.0)×\(output.1)" : "1280×720 at its own size on \(output.0)×\(output.1)"
                 var rssRow = Row(figure: "video under sway: RSS, \(size)", unit: "MiB")
                 var cpuRow = Row(figure: "video under sway: CPU, \(size) (\(Int(seconds)) s)", unit: "%",
-                                 note: "Reprise through XWayland; mpv --vo=wlshm")
-                var players: [VideoContender] = [.reprise(binary: binary, display: sway.xDisplay, fullscreen: fullscreen)]
+                                 note: "Reprise: its X11 window through XWayland, its Wayland window; mpv --vo=wlshm")
+                var players: [VideoContender] = [.reprise(binary: binary, display: sway.xDisplay, fullscreen: fullscreen),
+                                                 .repriseOnWayland(binary: binary, waylandDisplay: sway.waylandDisplay, fullscreen: fullscreen)]
                 if withMPV {
                     var mpv = Contender(name: Contender.mpv.name, busName: Contender.mpv.busName) {
                         ["mpv", "--no-terminal", "--vo=wlshm", "--ao=pulse", "--idle=no", "--title=\(VideoContender.title)"]
@@ -187,5 +197,51 @@ extension Bench {
             }
         }
         return rows
+    }
+
+    /// exec → window in sway's tree, and Space typed with wtype → PropertiesChanged, for each player under sway.
+    /// wtype's keyboard exists only while it runs (headless sway has no other), and a client asks for it only once
+    /// the seat announces it: a keeper (`wtype -s`, which types nothing for ten minutes) holds one for the run.
+    func responsivenessUnderSway(_ sway: HeadlessSway, binary: String, video: String, withMPV: Bool, runs: Int,
+                                 shown: @escaping () -> Bool) throws -> [Row] {
+        var players: [Contender] = [VideoContender.reprise(binary: binary, display: sway.xDisplay, fullscreen: false).contender,
+                                    VideoContender.repriseOnWayland(binary: binary, waylandDisplay: sway.waylandDisplay, fullscreen: false).contender]
+        if withMPV {
+            var mpv = Contender(name: Contender.mpv.name, busName: Contender.mpv.busName) {
+                ["mpv", "--no-terminal", "--vo=wlshm", "--ao=pulse", "--idle=no", "--title=\(VideoContender.title)", $0]
+            }
+            mpv.environment["WAYLAND_DISPLAY"] = sway.waylandDisplay
+            players.append(mpv)
+        }
+        let typing = ["WAYLAND_DISPLAY": sway.waylandDisplay, "PATH": "/usr/bin:/bin"]
+        var keeper = try Child.spawn("wtype", ["-s", "600000"], environment: typing, stdout: "/dev/null", stderr: "/dev/null")
+        defer { kill(keeper.pid, SIGKILL); _ = keeper.wait() }
+        var shownRow = Row(figure: "video under sway: exec → window in sway's tree (swaymsg polling), 1920×1080", unit: "ms")
+        var keyRow = Row(figure: "video under sway: Space (wtype, incl. its own start) → PropertiesChanged", unit: "ms")
+        for contender in players {
+            var times: [Double] = [], keys: [Double] = []
+            for _ in 0..<runs {
+                var running = try startPlaying(contender, video)
+                if eventually(10, pollEvery: 0, shown) { times.append((monotonicSeconds() - running.startedAt) * 1000) }
+                stop(&running)
+            }
+            var running = try startPlaying(contender, video)
+            if eventually(10, shown) {
+                sway.message(["[title=\"\(VideoContender.title)\"] focus"])
+                try watchStatusChanges(of: contender)
+                for _ in 0..<max(10, runs * 3) {
+                    pump(for: 0.25)
+                    if let changed = timeStatusChange({ _ = try? runCommand("wtype", [" "], environment: typing) }) { keys.append(changed * 1000) }
+                }
+            } else {
+                say("\(contender.name): no window under sway: \(sway.windows())")
+            }
+            stop(&running)
+            shownRow.values[contender.name] = Statistics.median(times)
+            shownRow.spreads[contender.name] = Statistics.spread(times)
+            keyRow.values[contender.name] = Statistics.median(keys)
+            keyRow.spreads[contender.name] = Statistics.spread(keys)
+        }
+        return [shownRow, keyRow]
     }
 }

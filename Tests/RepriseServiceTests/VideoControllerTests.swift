@@ -20,9 +20,10 @@ import X11Kit
         var userActions: [PolicyEvent] = []
         var changes = 0
 
-        init(withDisplay: Bool = true) {
+        init(withDisplay: Bool = true, output: VideoOutput = .frames) {
             (player, engine, _) = makePlayer(tracks: 2)
             let window = self.window
+            window.videoOutput = output
             controller = VideoController(playbin: pipeline, player: player, speeds: SpeedList(), loop: loop, log: Log(verbose: false),
                                          makeWindow: { withDisplay ? window : nil })
             controller.onUserAction = { [unowned self] in userActions.append($0) }
@@ -116,6 +117,25 @@ import X11Kit
         #expect(rig.pipeline.layouts.last?.crop == [0, 81, 0, 81])
     }
 
+    /// On Wayland the compositor scales: the stream keeps its own size, fill crops it in its own pixels, and the
+    /// picture goes to the whole window.
+    @Test func onAWaylandSurfaceThePictureIsNotScaledButCroppedAndPlaced() {
+        var pointee: UInt8 = 0
+        withUnsafeMutablePointer(to: &pointee) { pointer in
+            let rig = Rig(output: .waylandSurface(display: UnsafeMutableRawPointer(pointer), surface: UnsafeMutableRawPointer(pointer),
+                                                  size: (320, 240)))
+            #expect(rig.pipeline.outputs == ["wayland"])
+            rig.videoStreamReady()
+            rig.window.size = (854, 480)
+            rig.deliver(.resized(width: 854, height: 480))
+            #expect(rig.pipeline.layouts.last?.size == [0, 0] && rig.pipeline.layouts.last?.crop == [0, 0, 0, 0])
+            #expect(rig.pipeline.renderRectangles.last == [0, 0, 854, 480])
+            rig.controller.setAspectMode(.fill)
+            // 854×642 scaled, 81 rows cut top and bottom: 81 × 240 / 642 = 30 rows of the 240-row stream.
+            #expect(rig.pipeline.layouts.last?.size == [0, 0] && rig.pipeline.layouts.last?.crop == [0, 30, 0, 30])
+        }
+    }
+
     @Test func keysBecomePlayerRequestsThatThePolicyHears() {
         let rig = Rig()
         rig.videoStreamReady()
@@ -190,12 +210,16 @@ final class FakeVideoPipeline: VideoPipeline {
     var positionNanoseconds: Int64? = 0
     private var pixels = [UInt8](repeating: 0, count: 16)
 
-    func enableVideo(onFrame: @escaping () -> Void) -> Bool {
+    private(set) var outputs: [String] = []
+    private(set) var renderRectangles: [[Int]] = []
+    func enableVideo(output: VideoOutput, onFrame: @escaping () -> Void) -> Bool {
+        if case .waylandSurface = output { outputs.append("wayland") } else { outputs.append("frames") }
         videoEnabled = true
         self.onFrame = onFrame
         return true
     }
     func disableVideo() { videoDisabled = true }
+    func setVideoRenderRectangle(x: Int, y: Int, width: Int, height: Int) { renderRectangles.append([x, y, width, height]) }
     func setVideoLayout(width: Int?, height: Int?, crop: (left: Int, top: Int, right: Int, bottom: Int)) {
         layouts.append(([width ?? 0, height ?? 0], [crop.left, crop.top, crop.right, crop.bottom]))
     }
@@ -208,6 +232,8 @@ final class FakeVideoPipeline: VideoPipeline {
 }
 
 final class FakeWindow: VideoSurface {
+    /// Frames by default; a Wayland surface (pointers never dereferenced) for the waylandsink path.
+    var videoOutput: VideoOutput = .frames
     let fileDescriptor: Int32 = 99
     let handle: UInt = 0x400001
     var isLost = false

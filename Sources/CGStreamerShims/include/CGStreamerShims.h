@@ -110,6 +110,12 @@ void rp_playbin_decode_video(GstElement *playbin);
 GstElement *rp_video_sink_new(void (*notify)(void *), void *userdata);
 /** Scales frames to `width`×`height` (0: the stream's own size) and crops `left`/`top`/`right`/`bottom`. */
 void rp_video_sink_set_layout(GstElement *sink, int width, int height, int left, int top, int right, int bottom);
+/** A video sink bin drawing into a Wayland surface of the application's (waylandsink as a subsurface of `surface`,
+ *  on the application's `display` connection, scaled by the compositor): crops, converts what the compositor cannot
+ *  take, and hands no frames to the application. NULL without waylandsink. */
+GstElement *rp_video_sink_new_wayland(void *display, void *surface, int width, int height);
+/** Where in the surface the picture goes (waylandsink keeps its aspect inside the rectangle, black around it). */
+void rp_video_sink_set_render_rectangle(GstElement *sink, int x, int y, int width, int height);
 
 /** A frame mapped for reading: 32-bit BGRx pixels, `stride` bytes a row. */
 typedef struct {

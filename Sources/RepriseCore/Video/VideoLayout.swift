@@ -44,6 +44,18 @@ public struct VideoLayout: Equatable, Sendable {
         }
     }
 
+    /// The crop in the stream's own pixels, for a sink that scales the picture itself (the compositor's): the
+    /// scaled crop times the stream's size over the scaled size, rounded down to even numbers (4:2:0 chroma).
+    public func sourceCrop(videoWidth: Int, videoHeight: Int) -> (left: Int, top: Int, right: Int, bottom: Int) {
+        func scale(_ crop: Int, _ source: Int, _ scaled: Int) -> Int {
+            guard crop > 0, source > 0, scaled > 0 else { return 0 }
+            let (product, overflow) = crop.multipliedReportingOverflow(by: source)
+            return overflow ? 0 : (product / scaled) & ~1
+        }
+        return (scale(cropLeft, videoWidth, width), scale(cropTop, videoHeight, height),
+                scale(cropRight, videoWidth, width), scale(cropBottom, videoHeight, height))
+    }
+
     /// The size shown after cropping.
     public var visibleWidth: Int { width - cropLeft - cropRight }
     public var visibleHeight: Int { height - cropTop - cropBottom }

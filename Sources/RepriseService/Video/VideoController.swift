@@ -42,15 +42,19 @@ final class VideoController: VideoControl, ServiceComponent {
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     /// - Parameter makeWindow: the window on the display (nil without one).
     init(playbin: VideoPipeline, player: Player, speeds: SpeedList, loop: VideoLoop, log: Log,
-         makeWindow: () -> VideoSurface? = { VideoWindow() }) {
+         makeWindow: () -> VideoSurface? = openVideoWindow) {
         self.playbin = playbin
         self.loop = loop
         self.player = player
         self.log = log
         speedList = speeds
         window = makeWindow()
-        if let window, playbin.enableVideo(onFrame: { [weak self] in self?.drawLatestFrame() }) {
-            log.info("video: drawing into X window \(window.handle)")
+        if let window, playbin.enableVideo(output: window.videoOutput, onFrame: { [weak self] in self?.drawLatestFrame() }) {
+            if case .waylandSurface = window.videoOutput {
+                log.info("video: waylandsink drawing into a Wayland window")
+            } else {
+                log.info("video: drawing into X window \(window.handle)")
+            }
         } else {
             window = nil
             log.info("video: no display (or no video sink): media with video plays its sound only")
@@ -297,10 +301,10 @@ final class VideoController: VideoControl, ServiceComponent {
         if window.isLost { displayLost() }
     }
 
-    /// The X server went away: video is off from now on, as without a display, and the media plays on as sound.
+    /// The X server or the Wayland compositor went away: video is off from now on, as without a display, and the media plays on as sound.
     private func displayLost() {
         guard window != nil else { return }
-        log.warning("video: lost the X display; the media plays on without video")
+        log.warning("video: lost the display; the media plays on without video")
         window = nil
         playbin.disableVideo()
         playbin.forgetVideoFrame()
@@ -339,8 +343,15 @@ final class VideoController: VideoControl, ServiceComponent {
             return
         }
         appliedLayout = layout
-        playbin.setVideoLayout(width: layout.width, height: layout.height,
-                               crop: (layout.cropLeft, layout.cropTop, layout.cropRight, layout.cropBottom))
+        if case .waylandSurface = window.videoOutput {
+            // The compositor scales: the stream keeps its size, is cropped in its own pixels for fill, and goes
+            // to the whole window (waylandsink keeps its aspect there).
+            playbin.setVideoLayout(width: nil, height: nil, crop: layout.sourceCrop(videoWidth: format.width, videoHeight: format.height))
+            playbin.setVideoRenderRectangle(x: 0, y: 0, width: size.width, height: size.height)
+        } else {
+            playbin.setVideoLayout(width: layout.width, height: layout.height,
+                                   crop: (layout.cropLeft, layout.cropTop, layout.cropRight, layout.cropBottom))
+        }
         // Not at preroll: the stream has just settled (and the player may be seeking it), and it plays on anyway.
         if redrawingPausedPicture, player.status == .paused, let position = playbin.positionNanoseconds {
             playbin.seek(toNanoseconds: position, rate: player.rate)

@@ -1,13 +1,17 @@
 import GStreamerKit
 import LoopKit
+import Glibc
 import RepriseCore
+import WaylandKit
 import X11Kit
 
 // What the video controller talks to, as protocols: playbin and the X window in the service, fakes in the tests.
 
 /// playbin's video side (``Playbin``): its streams, the sink's layout and frames.
 protocol VideoPipeline: AnyObject {
-    func enableVideo(onFrame: @escaping () -> Void) -> Bool
+    func enableVideo(output: VideoOutput, onFrame: @escaping () -> Void) -> Bool
+    /// Where in a Wayland surface the picture goes.
+    func setVideoRenderRectangle(x: Int, y: Int, width: Int, height: Int)
     func disableVideo()
     var videoStreamCount: Int { get }
     var videoFormat: VideoFormat? { get }
@@ -27,8 +31,11 @@ protocol VideoPipeline: AnyObject {
 
 extension Playbin: VideoPipeline {}
 
-/// The window (``VideoWindow``).
+/// The window: ``VideoWindow`` on X11 (Reprise draws the frames), ``WaylandVideoWindow`` on Wayland (waylandsink
+/// draws them into a subsurface).
 protocol VideoSurface: AnyObject {
+    /// Where the pipeline's video goes.
+    var videoOutput: VideoOutput { get }
     var fileDescriptor: Int32 { get }
     var handle: UInt { get }
     var isLost: Bool { get }
@@ -45,7 +52,44 @@ protocol VideoSurface: AnyObject {
     func nextEvent() -> VideoWindow.Event?
 }
 
-extension VideoWindow: VideoSurface {}
+extension VideoWindow: VideoSurface {
+    var videoOutput: VideoOutput { .frames }
+}
+
+extension WaylandVideoWindow: VideoSurface {
+    var videoOutput: VideoOutput { .waylandSurface(display: display, surface: surface, size: size) }
+    var handle: UInt { UInt(bitPattern: surface) }
+
+    func setPictureInPicture(_ on: Bool, frame: (x: Int, y: Int, width: Int, height: Int)) {
+        setPictureInPicture(on, width: frame.width, height: frame.height)
+    }
+
+    /// Wayland lets a client raise itself only with an activation token (xdg-activation) it has not got.
+    func raise() {}
+    /// waylandsink draws the frames.
+    func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) {}
+    /// The picture's black area covers the window: no spinner is drawn on Wayland.
+    func drawLoading(phase: Int) {}
+
+    func nextEvent() -> VideoWindow.Event? {
+        switch takeEvent() {
+        case .key(let keysym)?: .key(VideoWindow.Key(keysym: keysym))
+        case .resized(let width, let height)?: .resized(width: width, height: height)
+        case .closeRequested?: .closeRequested
+        case nil: nil
+        }
+    }
+}
+
+/// The video window for this session: a native Wayland window when `$WAYLAND_DISPLAY` names a compositor, else an
+/// X11 window when `$DISPLAY` names a server (XWayland included), else none. `REPRISE_VIDEO_WINDOW=x11` (or
+/// `wayland`) asks for one kind only.
+func openVideoWindow() -> VideoSurface? {
+    let asked = getenv("REPRISE_VIDEO_WINDOW").map { String(cString: $0) }
+    if asked != "x11", let window = WaylandVideoWindow() { return window }
+    if asked != "wayland", let window = VideoWindow() { return window }
+    return nil
+}
 
 /// The loop as the video controller uses it (``EventLoop``): timers and the window's descriptor.
 protocol VideoLoop: LoopTimers {

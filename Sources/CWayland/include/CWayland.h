@@ -1,0 +1,57 @@
+/* C helpers for a Wayland toplevel of our own (libwayland-client, libdecor, xkbcommon). The video itself is drawn
+   by GStreamer's waylandsink into a subsurface of this window's surface; the window only paints black behind it. */
+#ifndef REPRISE_CWAYLAND_H
+#define REPRISE_CWAYLAND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** A toplevel on its own Wayland connection; used from one thread only (waylandsink uses the connection from its
+ *  own threads through its own event queue). */
+typedef struct rp_wl_window rp_wl_window;
+
+/** Connects to $WAYLAND_DISPLAY and prepares a hidden window with the given app id (the desktop entry's name);
+ *  NULL when there is no Wayland compositor or it lacks what the window needs. */
+rp_wl_window *rp_wl_window_open(int width, int height, const char *app_id);
+void rp_wl_window_close(rp_wl_window *window);
+/** The connection's descriptor, readable when events wait. */
+int rp_wl_window_fd(const rp_wl_window *window);
+/** The wl_display and the window's wl_surface, for waylandsink. */
+void *rp_wl_window_display(const rp_wl_window *window);
+void *rp_wl_window_surface(const rp_wl_window *window);
+void rp_wl_window_set_title(rp_wl_window *window, const char *utf8_title);
+/** Maps the toplevel (a new xdg toplevel on the same surface) or unmaps it. */
+void rp_wl_window_set_visible(rp_wl_window *window, bool visible);
+/** Fullscreen through xdg-shell; the compositor answers with a configure. */
+void rp_wl_window_set_fullscreen(rp_wl_window *window, bool fullscreen);
+/** Picture in Picture: the toplevel mapped again without decorations at a fixed width x height (a compositor that
+ *  tiles floats a fixed-size window); off: mapped again as it was, decorated, at its old size. Wayland lets no
+ *  client place itself or stay above others: where it goes is the compositor's choice. */
+void rp_wl_window_set_picture_in_picture(rp_wl_window *window, bool on, int width, int height);
+/** The logical size of the output the window is on (the first output until it entered one). */
+void rp_wl_window_get_screen_size(const rp_wl_window *window, int *width, int *height);
+/** The window's content size in logical pixels, as last configured. */
+void rp_wl_window_get_size(const rp_wl_window *window, int *width, int *height);
+/** The output's integer scale the window's buffers are drawn at. */
+int rp_wl_window_scale(const rp_wl_window *window);
+/** Asks for a content size (kept for the next configure when the window is not fullscreen). */
+void rp_wl_window_resize(rp_wl_window *window, int width, int height);
+/** The compositor went away or ended the connection: the window does nothing any more. */
+bool rp_wl_window_is_lost(const rp_wl_window *window);
+
+typedef enum {
+    RP_WL_EVENT_KEY = 1,      /* keysym set (xkb keysyms are X keysyms) */
+    RP_WL_EVENT_RESIZED = 2,  /* width, height set */
+    RP_WL_EVENT_CLOSE = 4,    /* the compositor's or the frame's close */
+} rp_wl_event_kind;
+
+typedef struct {
+    rp_wl_event_kind kind;
+    unsigned long keysym;
+    int width, height;
+} rp_wl_event;
+
+/** Reads and dispatches what the connection holds (never blocks), then takes the next event; false when none. */
+bool rp_wl_window_next_event(rp_wl_window *window, rp_wl_event *event);
+
+#endif

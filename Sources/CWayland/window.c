@@ -1,0 +1,494 @@
+#define _GNU_SOURCE
+#include "CWayland.h"
+
+#include <errno.h>
+#include <libdecor.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <wayland-client.h>
+#include <xkbcommon/xkbcommon.h>
+
+enum { MAX_OUTPUTS = 8, MAX_EVENTS = 64 };
+
+typedef struct {
+    struct wl_output *output;
+    uint32_t name;
+    int width, height, scale; /* the current mode, in pixels */
+} rp_output;
+
+struct rp_wl_window {
+    struct wl_display *display;
+    struct wl_registry *registry;
+    struct wl_compositor *compositor;
+    struct wl_shm *shm;
+    struct wl_seat *seat;
+    struct wl_keyboard *keyboard;
+    rp_output outputs[MAX_OUTPUTS];
+    int output_count;
+    rp_output *current_output;
+    struct libdecor *decor;
+    struct libdecor_frame *frame;
+    struct wl_surface *surface;
+    struct xkb_context *xkb;
+    struct xkb_keymap *keymap;
+    struct xkb_state *xkb_state;
+    char *title, *app_id;
+    bool visible, fullscreen, picture_in_picture, lost;
+    int width, height;                   /* content, logical pixels, as configured */
+    int floating_width, floating_height; /* the size outside fullscreen */
+    int saved_width, saved_height;       /* the size before Picture in Picture */
+    int painted_width, painted_height, painted_scale;
+    rp_wl_event events[MAX_EVENTS];
+    int event_head, event_count;
+};
+
+/* libdecor's error callback has no user data: the process has one video window. */
+static rp_wl_window *the_window;
+
+static void push_event(rp_wl_window *window, rp_wl_event event) {
+    if (window->event_count == MAX_EVENTS) return; /* a flood of keys: the oldest are enough */
+    window->events[(window->event_head + window->event_count) % MAX_EVENTS] = event;
+    window->event_count += 1;
+}
+
+/* ---- painting: black behind the video's subsurface ------------------------------------------------------------ */
+
+static void buffer_released(void *data, struct wl_buffer *buffer) {
+    (void)data;
+    wl_buffer_destroy(buffer);
+}
+
+static const struct wl_buffer_listener buffer_listener = {.release = buffer_released};
+
+static int scale_of(const rp_wl_window *window) {
+    int scale = window->current_output ? window->current_output->scale : 1;
+    return scale >= 1 && scale <= 8 ? scale : 1;
+}
+
+/* A black XRGB buffer the size of the content at the output's scale: a fresh memfd is zero pages, black already,
+ * and the compositor frees it when it releases the buffer. */
+static void paint(rp_wl_window *window) {
+    if (!window->frame || window->width <= 0 || window->height <= 0) return;
+    int scale = scale_of(window);
+    if (window->painted_width == window->width && window->painted_height == window->height && window->painted_scale == scale)
+        return;
+    long width = (long)window->width * scale, height = (long)window->height * scale, stride = width * 4;
+    if (width > 16384 || height > 16384) return;
+    int fd = memfd_create("reprise-video-window", MFD_CLOEXEC);
+    if (fd < 0) return;
+    if (ftruncate(fd, stride * height) != 0) {
+        close(fd);
+        return;
+    }
+    struct wl_shm_pool *pool = wl_shm_create_pool(window->shm, fd, (int32_t)(stride * height));
+    struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, (int32_t)width, (int32_t)height, (int32_t)stride,
+                                                         WL_SHM_FORMAT_XRGB8888);
+    wl_shm_pool_destroy(pool);
+    close(fd);
+    wl_buffer_add_listener(buffer, &buffer_listener, NULL);
+    wl_surface_set_buffer_scale(window->surface, scale);
+    wl_surface_attach(window->surface, buffer, 0, 0);
+    wl_surface_damage_buffer(window->surface, 0, 0, INT32_MAX, INT32_MAX);
+    wl_surface_commit(window->surface);
+    window->painted_width = window->width;
+    window->painted_height = window->height;
+    window->painted_scale = scale;
+}
+
+/* ---- the toplevel (libdecor) ---------------------------------------------------------------------------------- */
+
+static void frame_configure(struct libdecor_frame *frame, struct libdecor_configuration *configuration, void *data) {
+    rp_wl_window *window = data;
+    int width = 0, height = 0;
+    enum libdecor_window_state state = LIBDECOR_WINDOW_STATE_NONE;
+    bool has_state = libdecor_configuration_get_window_state(configuration, &state);
+    if (!libdecor_configuration_get_content_size(configuration, frame, &width, &height) || width <= 0 || height <= 0) {
+        width = window->floating_width;
+        height = window->floating_height;
+    }
+    bool fills = has_state && (state & (LIBDECOR_WINDOW_STATE_FULLSCREEN | LIBDECOR_WINDOW_STATE_MAXIMIZED));
+    if (!fills && !window->picture_in_picture) {
+        window->floating_width = width;
+        window->floating_height = height;
+    }
+    struct libdecor_state *committed = libdecor_state_new(width, height);
+    libdecor_frame_commit(frame, committed, configuration);
+    libdecor_state_free(committed);
+    if (libdecor_frame_is_visible(frame) == window->picture_in_picture) libdecor_frame_set_visibility(frame, !window->picture_in_picture);
+    bool changed = width != window->width || height != window->height;
+    window->width = width;
+    window->height = height;
+    paint(window);
+    if (changed) push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_RESIZED, .width = width, .height = height});
+}
+
+static void frame_close(struct libdecor_frame *frame, void *data) {
+    (void)frame;
+    push_event(data, (rp_wl_event){.kind = RP_WL_EVENT_CLOSE});
+}
+
+static void frame_commit(struct libdecor_frame *frame, void *data) {
+    (void)frame;
+    rp_wl_window *window = data;
+    wl_surface_commit(window->surface);
+}
+
+static void frame_dismiss_popup(struct libdecor_frame *frame, const char *seat_name, void *data) {
+    (void)frame, (void)seat_name, (void)data;
+}
+
+static struct libdecor_frame_interface frame_interface = {
+    .configure = frame_configure, .close = frame_close, .commit = frame_commit, .dismiss_popup = frame_dismiss_popup,
+};
+
+static void decor_error(struct libdecor *context, enum libdecor_error error, const char *message) {
+    (void)context, (void)error, (void)message;
+    if (the_window) the_window->lost = true;
+}
+
+static struct libdecor_interface decor_interface = {.error = decor_error};
+
+static void map_frame(rp_wl_window *window) {
+    window->frame = libdecor_decorate(window->decor, window->surface, &frame_interface, window);
+    if (!window->frame) return;
+    libdecor_frame_set_app_id(window->frame, window->app_id);
+    libdecor_frame_set_title(window->frame, window->title ? window->title : "Reprise");
+    if (window->picture_in_picture) {
+        /* Fixed size: a tiling compositor (sway) floats such a window. (Its decorations go at the first configure:
+         * libdecor sets an empty window geometry, a protocol error, when they go before the frame has a size.) */
+        libdecor_frame_set_min_content_size(window->frame, window->floating_width, window->floating_height);
+        libdecor_frame_set_max_content_size(window->frame, window->floating_width, window->floating_height);
+    } else if (window->fullscreen) {
+        libdecor_frame_set_fullscreen(window->frame, NULL);
+    }
+    libdecor_frame_map(window->frame);
+    window->painted_width = window->painted_height = 0;
+}
+
+static void unmap_frame(rp_wl_window *window) {
+    if (!window->frame) return;
+    libdecor_frame_unref(window->frame);
+    window->frame = NULL;
+    wl_surface_attach(window->surface, NULL, 0, 0);
+    wl_surface_commit(window->surface);
+    window->painted_width = window->painted_height = 0;
+}
+
+/* ---- outputs ---------------------------------------------------------------------------------------------------- */
+
+static void output_geometry(void *data, struct wl_output *output, int32_t x, int32_t y, int32_t physical_width,
+                            int32_t physical_height, int32_t subpixel, const char *make, const char *model,
+                            int32_t transform) {
+    (void)data, (void)output, (void)x, (void)y, (void)physical_width, (void)physical_height, (void)subpixel, (void)make,
+        (void)model, (void)transform;
+}
+
+static void output_mode(void *data, struct wl_output *output, uint32_t flags, int32_t width, int32_t height, int32_t refresh) {
+    (void)output, (void)refresh;
+    rp_output *entry = data;
+    if (flags & WL_OUTPUT_MODE_CURRENT) {
+        entry->width = width;
+        entry->height = height;
+    }
+}
+
+static void output_done(void *data, struct wl_output *output) { (void)data, (void)output; }
+
+static void output_scale(void *data, struct wl_output *output, int32_t factor) {
+    (void)output;
+    rp_output *entry = data;
+    entry->scale = factor;
+    if (the_window && the_window->current_output == entry) paint(the_window);
+}
+
+static const struct wl_output_listener output_listener = {
+    .geometry = output_geometry, .mode = output_mode, .done = output_done, .scale = output_scale,
+};
+
+static void surface_enter(void *data, struct wl_surface *surface, struct wl_output *output) {
+    (void)surface;
+    rp_wl_window *window = data;
+    for (int i = 0; i < window->output_count; i++)
+        if (window->outputs[i].output == output) window->current_output = &window->outputs[i];
+    paint(window);
+}
+
+static void surface_leave(void *data, struct wl_surface *surface, struct wl_output *output) {
+    (void)data, (void)surface, (void)output;
+}
+
+static const struct wl_surface_listener surface_listener = {.enter = surface_enter, .leave = surface_leave};
+
+/* ---- keys ------------------------------------------------------------------------------------------------------- */
+
+static void keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size) {
+    (void)keyboard;
+    rp_wl_window *window = data;
+    if (format != WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1 || size == 0 || size > (16u << 20)) {
+        close(fd);
+        return;
+    }
+    char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (text == MAP_FAILED) return;
+    struct xkb_keymap *keymap = xkb_keymap_new_from_buffer(window->xkb, text, strnlen(text, size), XKB_KEYMAP_FORMAT_TEXT_V1,
+                                                           XKB_KEYMAP_COMPILE_NO_FLAGS);
+    munmap(text, size);
+    if (!keymap) return;
+    struct xkb_state *state = xkb_state_new(keymap);
+    if (!state) {
+        xkb_keymap_unref(keymap);
+        return;
+    }
+    if (window->xkb_state) xkb_state_unref(window->xkb_state);
+    if (window->keymap) xkb_keymap_unref(window->keymap);
+    window->keymap = keymap;
+    window->xkb_state = state;
+}
+
+static void keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface,
+                           struct wl_array *keys) {
+    (void)data, (void)keyboard, (void)serial, (void)surface, (void)keys;
+}
+
+static void keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface) {
+    (void)data, (void)keyboard, (void)serial, (void)surface;
+}
+
+static void keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time, uint32_t key,
+                         uint32_t state) {
+    (void)keyboard, (void)serial, (void)time;
+    rp_wl_window *window = data;
+    if (state != WL_KEYBOARD_KEY_STATE_PRESSED || !window->xkb_state) return;
+    xkb_keysym_t keysym = xkb_state_key_get_one_sym(window->xkb_state, key + 8); /* evdev codes are 8 below xkb's */
+    if (keysym != XKB_KEY_NoSymbol) push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_KEY, .keysym = keysym});
+}
+
+static void keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t depressed,
+                               uint32_t latched, uint32_t locked, uint32_t group) {
+    (void)keyboard, (void)serial;
+    rp_wl_window *window = data;
+    if (window->xkb_state) xkb_state_update_mask(window->xkb_state, depressed, latched, locked, 0, 0, group);
+}
+
+static void keyboard_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
+    (void)data, (void)keyboard, (void)rate, (void)delay;
+}
+
+static const struct wl_keyboard_listener keyboard_listener = {
+    .keymap = keyboard_keymap, .enter = keyboard_enter, .leave = keyboard_leave, .key = keyboard_key,
+    .modifiers = keyboard_modifiers, .repeat_info = keyboard_repeat_info,
+};
+
+static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities) {
+    rp_wl_window *window = data;
+    bool has_keyboard = capabilities & WL_SEAT_CAPABILITY_KEYBOARD;
+    if (has_keyboard && !window->keyboard) {
+        window->keyboard = wl_seat_get_keyboard(seat);
+        wl_keyboard_add_listener(window->keyboard, &keyboard_listener, window);
+    } else if (!has_keyboard && window->keyboard) {
+        wl_keyboard_destroy(window->keyboard);
+        window->keyboard = NULL;
+    }
+}
+
+static void seat_name(void *data, struct wl_seat *seat, const char *name) { (void)data, (void)seat, (void)name; }
+
+static const struct wl_seat_listener seat_listener = {.capabilities = seat_capabilities, .name = seat_name};
+
+/* ---- the registry ----------------------------------------------------------------------------------------------- */
+
+static uint32_t lower(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+static void registry_global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
+    rp_wl_window *window = data;
+    if (strcmp(interface, wl_compositor_interface.name) == 0 && !window->compositor) {
+        window->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, lower(version, 4));
+    } else if (strcmp(interface, wl_shm_interface.name) == 0 && !window->shm) {
+        window->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+    } else if (strcmp(interface, wl_seat_interface.name) == 0 && !window->seat) {
+        window->seat = wl_registry_bind(registry, name, &wl_seat_interface, lower(version, 5));
+        wl_seat_add_listener(window->seat, &seat_listener, window);
+    } else if (strcmp(interface, wl_output_interface.name) == 0 && window->output_count < MAX_OUTPUTS && version >= 2) {
+        rp_output *entry = &window->outputs[window->output_count++];
+        *entry = (rp_output){.name = name, .scale = 1};
+        entry->output = wl_registry_bind(registry, name, &wl_output_interface, 2);
+        wl_output_add_listener(entry->output, &output_listener, entry);
+    }
+}
+
+static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name) {
+    (void)registry;
+    rp_wl_window *window = data;
+    for (int i = 0; i < window->output_count; i++) {
+        if (window->outputs[i].name != name) continue;
+        if (window->current_output == &window->outputs[i]) window->current_output = NULL;
+        wl_output_destroy(window->outputs[i].output);
+        window->outputs[i].output = NULL;
+        window->outputs[i].width = window->outputs[i].height = 0;
+    }
+}
+
+static const struct wl_registry_listener registry_listener = {.global = registry_global, .global_remove = registry_global_remove};
+
+/* ---- the interface ---------------------------------------------------------------------------------------------- */
+
+rp_wl_window *rp_wl_window_open(int width, int height, const char *app_id) {
+    if (the_window) return NULL;
+    const char *name = getenv("WAYLAND_DISPLAY");
+    if (!name || !*name) return NULL;
+    struct wl_display *display = wl_display_connect(NULL);
+    if (!display) return NULL;
+    rp_wl_window *window = calloc(1, sizeof *window);
+    if (!window) {
+        wl_display_disconnect(display);
+        return NULL;
+    }
+    window->display = display;
+    window->floating_width = window->saved_width = width > 0 ? width : 854;
+    window->floating_height = window->saved_height = height > 0 ? height : 480;
+    window->app_id = strdup(app_id ? app_id : "reprise");
+    window->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+    window->registry = wl_display_get_registry(display);
+    wl_registry_add_listener(window->registry, &registry_listener, window);
+    /* Two round trips: the globals, then what binding them sent (seat capabilities, output modes and scales). */
+    if (wl_display_roundtrip(display) < 0 || wl_display_roundtrip(display) < 0 || !window->compositor || !window->shm
+        || !window->xkb || !window->app_id) {
+        the_window = window;
+        rp_wl_window_close(window);
+        return NULL;
+    }
+    the_window = window;
+    window->surface = wl_compositor_create_surface(window->compositor);
+    wl_surface_add_listener(window->surface, &surface_listener, window);
+    window->decor = libdecor_new(display, &decor_interface);
+    if (!window->decor || window->lost) {
+        rp_wl_window_close(window);
+        return NULL;
+    }
+    if (window->output_count > 0) window->current_output = &window->outputs[0];
+    wl_display_flush(display);
+    return window;
+}
+
+void rp_wl_window_close(rp_wl_window *window) {
+    if (!window) return;
+    if (window->frame) libdecor_frame_unref(window->frame);
+    if (window->decor) libdecor_unref(window->decor);
+    if (window->surface) wl_surface_destroy(window->surface);
+    if (window->keyboard) wl_keyboard_destroy(window->keyboard);
+    if (window->seat) wl_seat_destroy(window->seat);
+    for (int i = 0; i < window->output_count; i++)
+        if (window->outputs[i].output) wl_output_destroy(window->outputs[i].output);
+    if (window->shm) wl_shm_destroy(window->shm);
+    if (window->compositor) wl_compositor_destroy(window->compositor);
+    if (window->registry) wl_registry_destroy(window->registry);
+    if (window->xkb_state) xkb_state_unref(window->xkb_state);
+    if (window->keymap) xkb_keymap_unref(window->keymap);
+    if (window->xkb) xkb_context_unref(window->xkb);
+    wl_display_disconnect(window->display);
+    free(window->title);
+    free(window->app_id);
+    if (the_window == window) the_window = NULL;
+    free(window);
+}
+
+int rp_wl_window_fd(const rp_wl_window *window) { return wl_display_get_fd(window->display); }
+void *rp_wl_window_display(const rp_wl_window *window) { return window->display; }
+void *rp_wl_window_surface(const rp_wl_window *window) { return window->surface; }
+
+static void flush(rp_wl_window *window) {
+    if (window->lost) return;
+    if (wl_display_flush(window->display) < 0 && errno != EAGAIN) window->lost = true;
+}
+
+void rp_wl_window_set_title(rp_wl_window *window, const char *utf8_title) {
+    free(window->title);
+    window->title = strdup(utf8_title ? utf8_title : "");
+    if (window->frame && window->title) libdecor_frame_set_title(window->frame, window->title);
+    flush(window);
+}
+
+void rp_wl_window_set_visible(rp_wl_window *window, bool visible) {
+    if (window->lost || visible == window->visible) return;
+    window->visible = visible;
+    if (visible) map_frame(window);
+    else unmap_frame(window);
+    flush(window);
+}
+
+void rp_wl_window_set_fullscreen(rp_wl_window *window, bool fullscreen) {
+    if (window->lost || fullscreen == window->fullscreen) return;
+    window->fullscreen = fullscreen;
+    if (window->frame && !window->picture_in_picture) {
+        if (fullscreen) libdecor_frame_set_fullscreen(window->frame, NULL);
+        else libdecor_frame_unset_fullscreen(window->frame);
+    }
+    flush(window);
+}
+
+void rp_wl_window_set_picture_in_picture(rp_wl_window *window, bool on, int width, int height) {
+    if (window->lost || on == window->picture_in_picture) return;
+    bool mapped = window->frame != NULL;
+    unmap_frame(window);
+    if (on) {
+        window->saved_width = window->floating_width;
+        window->saved_height = window->floating_height;
+        window->floating_width = width > 0 ? width : window->floating_width;
+        window->floating_height = height > 0 ? height : window->floating_height;
+    } else {
+        window->floating_width = window->saved_width;
+        window->floating_height = window->saved_height;
+    }
+    window->picture_in_picture = on;
+    if (mapped) map_frame(window);
+    flush(window);
+}
+
+void rp_wl_window_get_screen_size(const rp_wl_window *window, int *width, int *height) {
+    const rp_output *output = window->current_output;
+    int scale = scale_of(window);
+    *width = output && output->width > 0 ? output->width / scale : 1920;
+    *height = output && output->height > 0 ? output->height / scale : 1080;
+}
+
+void rp_wl_window_get_size(const rp_wl_window *window, int *width, int *height) {
+    *width = window->width > 0 ? window->width : window->floating_width;
+    *height = window->height > 0 ? window->height : window->floating_height;
+}
+
+int rp_wl_window_scale(const rp_wl_window *window) { return scale_of(window); }
+
+void rp_wl_window_resize(rp_wl_window *window, int width, int height) {
+    if (window->lost || width <= 0 || height <= 0) return;
+    window->floating_width = width;
+    window->floating_height = height;
+    if (!window->frame || window->fullscreen || window->picture_in_picture) return;
+    /* A floating window takes the size at once; a compositor that tiles it answers with its own. */
+    struct libdecor_state *state = libdecor_state_new(width, height);
+    libdecor_frame_commit(window->frame, state, NULL);
+    libdecor_state_free(state);
+    bool changed = width != window->width || height != window->height;
+    window->width = width;
+    window->height = height;
+    paint(window);
+    if (changed) push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_RESIZED, .width = width, .height = height});
+    flush(window);
+}
+
+bool rp_wl_window_is_lost(const rp_wl_window *window) { return window->lost; }
+
+bool rp_wl_window_next_event(rp_wl_window *window, rp_wl_event *event) {
+    if (!window->lost && window->event_count == 0) {
+        if (libdecor_dispatch(window->decor, 0) < 0 || wl_display_get_error(window->display) != 0) window->lost = true;
+        flush(window);
+    }
+    if (window->event_count == 0) return false;
+    *event = window->events[window->event_head];
+    window->event_head = (window->event_head + 1) % MAX_EVENTS;
+    window->event_count -= 1;
+    return true;
+}

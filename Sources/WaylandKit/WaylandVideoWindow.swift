@@ -1,0 +1,82 @@
+import CWayland
+
+/// A Wayland toplevel for video on its own connection: an xdg-shell window (through libdecor: the compositor's
+/// decorations where it offers them, a frame libdecor draws where not) whose surface GStreamer's waylandsink draws
+/// into as a subsurface, scaled by the compositor. Created hidden. Use from the event loop's thread only: read
+/// ``fileDescriptor`` and call ``takeEvent()`` until it returns nil whenever it is readable (and now and then: the
+/// sink's thread may read the window's events off the connection). When the compositor goes away the process
+/// survives: ``isLost`` turns true and the window does nothing any more.
+public final class WaylandVideoWindow {
+    private let window: OpaquePointer
+
+    /// What happened to the window.
+    public enum Event: Equatable, Sendable {
+        /// A key pressed: its xkb keysym (the same numbers as X keysyms).
+        case key(keysym: UInt)
+        case resized(width: Int, height: Int)
+        case closeRequested
+    }
+
+    /// Connects to `$WAYLAND_DISPLAY`; nil without a compositor. `appID` names the desktop entry.
+    public init?(width: Int = 854, height: Int = 480, appID: String = "reprise") {
+        guard let made = rp_wl_window_open(Int32(width), Int32(height), appID) else { return nil }
+        window = made
+    }
+
+    deinit { rp_wl_window_close(window) }
+
+    public var fileDescriptor: Int32 { rp_wl_window_fd(window) }
+    /// The `wl_display` and the window's `wl_surface`, for the video sink.
+    public var display: UnsafeMutableRawPointer { rp_wl_window_display(window) }
+    public var surface: UnsafeMutableRawPointer { rp_wl_window_surface(window) }
+    public var isLost: Bool { rp_wl_window_is_lost(window) }
+
+    public var title: String = "" {
+        didSet { if title != oldValue { rp_wl_window_set_title(window, title) } }
+    }
+
+    public var isVisible = false {
+        didSet { if isVisible != oldValue { rp_wl_window_set_visible(window, isVisible) } }
+    }
+
+    public var isFullscreen = false {
+        didSet { if isFullscreen != oldValue { rp_wl_window_set_fullscreen(window, isFullscreen) } }
+    }
+
+    /// Picture in Picture: mapped again undecorated at a fixed `width`×`height`; off: as before. Where it goes is
+    /// the compositor's choice (Wayland lets no client place itself or stay above others).
+    public func setPictureInPicture(_ on: Bool, width: Int, height: Int) {
+        rp_wl_window_set_picture_in_picture(window, on, Int32(width), Int32(height))
+    }
+
+    /// The output's size in logical pixels.
+    public var screenSize: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        rp_wl_window_get_screen_size(window, &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    /// The content size in logical pixels, as last configured.
+    public var size: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        rp_wl_window_get_size(window, &width, &height)
+        return (Int(width), Int(height))
+    }
+
+    /// The output's integer scale.
+    public var scale: Int { Int(rp_wl_window_scale(window)) }
+
+    /// Asks for a content size; ``Event/resized(width:height:)`` follows once it has it.
+    public func resize(width: Int, height: Int) { rp_wl_window_resize(window, Int32(width), Int32(height)) }
+
+    /// The next pending event, or nil when none waits (never blocks).
+    public func takeEvent() -> Event? {
+        var event = rp_wl_event()
+        guard rp_wl_window_next_event(window, &event) else { return nil }
+        switch event.kind {
+        case RP_WL_EVENT_KEY: return .key(keysym: UInt(event.keysym))
+        case RP_WL_EVENT_RESIZED: return .resized(width: Int(event.width), height: Int(event.height))
+        default: return .closeRequested
+        }
+    }
+}

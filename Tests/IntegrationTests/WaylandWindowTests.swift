@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Video in a native Wayland window under a real headless compositor (sway: wlroots' headless backend, pixman):
+/// an xdg-shell toplevel with Reprise's app id (not an XWayland client), the keys typed with `wtype`, fullscreen
+/// and Picture in Picture from sway's tree, and the picture itself from `grim` screenshots: the test pattern's bars,
+/// the fit rule's black pillars, fill's cover, and the same picture at output scale 2 as at scale 1.
+@Suite(.serialized) struct WaylandWindowTests {
+    /// The seven bars across the top of videotestsrc's SMPTE pattern, left to right: which channels are lit.
+    static let bars: [[Int]] = [[1, 1, 1], [1, 1, 0], [0, 1, 1], [0, 1, 0], [1, 0, 1], [1, 0, 0], [0, 0, 1]]
+
+    @Test func aNativeWindowTakesKeysFullscreenPictureInPictureAndShowsThePictureSharp() throws {
+        let session = try Session()
+        defer { session.close() }
+        let sway: HeadlessSway
+        do { sway = try HeadlessSway(width: 1920, height: 1080) } catch {
+            Issue.record("\(error)")
+            return
+        }
+        defer { sway.stop() }
+        // 4:3, so fullscreen on a 16:9 output shows pillars when it fits and none when it fills.
+        let clip = session.directory + "/clip.ogv"
+        try generateVideo(at: clip, width: 480, height: 360, seconds: 60, title: "Wayland Clip")
+        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        var window: HeadlessSway.Window? { sway.windows().first { $0.name == "Wayland Clip" } }
+        #expect(session.waitFor { window.map { [$0.width, $0.height] } == [480, 360] }, "\(sway.windows())\n\(session.log(of: pid))")
+        #expect(window?.shell == "xdg_shell" && window?.appID == "reprise", "a native Wayland window: \(String(describing: window))")
+        #expect(session.log(of: pid).contains("waylandsink drawing into a Wayland window"))
+
+        // Keys, typed into the focused window.
+        sway.message(["[app_id=reprise] focus"])
+        // wtype's keyboard exists only while it runs (headless sway has no other): it waits before typing, so the
+        // window has the new keyboard (and its keymap and focus) when the key comes, and after, before it goes.
+        let type = { (arguments: [String]) in
+            _ = try? runCommand("wtype", ["-s", "400"] + arguments + ["-s", "200"], environment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        }
+        type([" "])
+        #expect(session.waitFor { session.status() == "Paused" })
+        type([" "])
+        #expect(session.waitFor { session.status() == "Playing" })
+        type(["f"])
+        #expect(session.waitFor { window?.fullscreen == true && window?.width == 1920 && window?.height == 1080 }, "\(sway.windows())")
+
+        // Fit: a 1440×1080 picture between 240-pixel black pillars, the bars where they belong.
+        let fitted = try #require(screenshot(sway, session), "grim took no screenshot")
+        #expect(fitted.isBlack(x: 100, y: 300) && fitted.isBlack(x: 1820, y: 300), "pillars: \(fitted.rgb(x: 100, y: 300))")
+        for (index, bar) in Self.bars.enumerated() {
+            let x = 240 + (2 * index + 1) * 1440 / 14
+            #expect(fitted.matches(x: x, y: 300, bar), "bar \(index) at \(x): \(fitted.rgb(x: x, y: 300))")
+        }
+        // Fill: the picture covers the screen (the bars stretch to its edges).
+        type(["a"])
+        var filled: Screenshot?
+        #expect(session.waitFor {
+            filled = screenshot(sway, session)
+            return filled.map { $0.matches(x: 100, y: 300, Self.bars[0]) } == true
+        }, "fill: \(String(describing: filled?.rgb(x: 100, y: 300)))")
+        type(["a"])
+
+        // At output scale 2 the compositor scales the same picture to the same pixels: as sharp as at scale 1.
+        sway.message(["output", "HEADLESS-1", "scale", "2"])
+        #expect(session.waitFor { window?.width == 960 && window?.height == 540 }, "\(sway.windows())")
+        var scaled: Screenshot?
+        #expect(session.waitFor {
+            scaled = screenshot(sway, session)
+            return scaled.map { $0.width == 1920 && $0.isBlack(x: 100, y: 300) } == true
+        })
+        if let scaled {
+            #expect(scaled.meanDifference(from: fitted, rows: 100..<700) < 0.5, "scale 2 against scale 1: \(scaled.meanDifference(from: fitted, rows: 100..<700))")
+        }
+        sway.message(["output", "HEADLESS-1", "scale", "1"])
+
+        // Picture in Picture: a quarter of the width at the picture's aspect, floating; Escape gives fullscreen back.
+        // The sound plays on through both switches: never a silent stretch of 20 ms at the speakers.
+        let recording = try session.startRecordingSpeakers()
+        usleep(300_000)
+        type(["p"])
+        #expect(session.waitFor { window.map { [$0.width, $0.height] } == [480, 360] && window?.fullscreen == false },
+                "\(sway.windows())")
+        #expect(window?.floating == true)
+        sway.message(["[app_id=reprise] focus"])
+        type(["-k", "Escape"])
+        #expect(session.waitFor { window?.fullscreen == true && window?.width == 1920 }, "\(sway.windows())")
+        usleep(300_000)
+        let heard = recording.finish().dropLast(2205).map { abs(Int($0)) } // the recorder's stop left out
+        var longestQuiet = 0, run = 0
+        for sample in heard {
+            run = sample < 30 ? run + 1 : 0
+            longestQuiet = max(longestQuiet, run)
+        }
+        #expect(heard.count > 44100 && longestQuiet < 882, "a gap of \(longestQuiet) samples across Picture in Picture")
+        #expect(session.status() == "Playing")
+        #expect(session.isRunning(pid), "\(session.log(of: pid))")
+    }
+
+    /// The output as `grim` sees it (PPM), nil when it took none.
+    func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? {
+        let path = session.directory + "/shot.ppm"
+        guard (try? runCommand("grim", ["-t", "ppm", path], environment: ["WAYLAND_DISPLAY": sway.waylandDisplay]))?.status == 0,
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        return Screenshot(ppm: data)
+    }
+}
+
+/// A binary PPM (P6, 8-bit) screenshot.
+struct Screenshot: CustomStringConvertible {
+    var description: String { "\(width)×\(height) screenshot" }
+
+    let width: Int, height: Int
+    private let pixels: [UInt8]
+
+    init?(ppm data: Data) {
+        let bytes = [UInt8](data)
+        var fields: [String] = [], index = 0, current = ""
+        while fields.count < 4, index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") {
+                if !current.isEmpty { fields.append(current); current = "" }
+            } else { current.append(Character(Unicode.Scalar(byte))) }
+        }
+        guard fields.count == 4, fields[0] == "P6", let width = Int(fields[1]), let height = Int(fields[2]), fields[3] == "255",
+              bytes.count - index >= width * height * 3 else { return nil }
+        self.width = width
+        self.height = height
+        pixels = Array(bytes[index..<index + width * height * 3])
+    }
+
+    func rgb(x: Int, y: Int) -> [Int] {
+        guard x >= 0, x < width, y >= 0, y < height else { return [] }
+        let offset = (y * width + x) * 3
+        return [Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2])]
+    }
+
+    /// Whether the channels lit at (x, y) are those of `lit` (1: above 160, 0: below 40).
+    func matches(x: Int, y: Int, _ lit: [Int]) -> Bool {
+        let found = rgb(x: x, y: y)
+        return found.count == 3 && zip(found, lit).allSatisfy { $1 == 1 ? $0 > 160 : $0 < 40 }
+    }
+
+    func isBlack(x: Int, y: Int) -> Bool { rgb(x: x, y: y).count == 3 && rgb(x: x, y: y).allSatisfy { $0 < 16 } }
+
+    /// The mean absolute difference of the channels over `rows` (same-size pictures; 255 otherwise).
+    func meanDifference(from other: Screenshot, rows: Range<Int>) -> Double {
+        guard width == other.width, height == other.height, rows.lowerBound >= 0, rows.upperBound <= height else { return 255 }
+        var total = 0
+        for offset in rows.lowerBound * width * 3..<rows.upperBound * width * 3 { total += abs(Int(pixels[offset]) - Int(other.pixels[offset])) }
+        return Double(total) / Double(rows.count * width * 3)
+    }
+}
