@@ -366,6 +366,8 @@ rp_wl_window *rp_wl_window_open(int width, int height, const char *app_id) {
     wl_surface_add_listener(window->surface, &surface_listener, window);
     window->decor = libdecor_new(display, &decor_interface);
     if (!window->decor || window->lost) {
+        wl_surface_destroy(window->surface);
+        window->surface = NULL;
         rp_wl_window_close(window);
         return NULL;
     }
@@ -376,9 +378,14 @@ rp_wl_window *rp_wl_window_open(int width, int height, const char *app_id) {
 
 void rp_wl_window_close(rp_wl_window *window) {
     if (!window) return;
+    if (window->surface) {
+        /* The surface was given to waylandsink, which keeps using the connection, the surface's subsurfaces and
+         * its own objects for as long as it exists (the process's life): the connection and the surface stay. */
+        the_window = NULL;
+        return;
+    }
     if (window->frame) libdecor_frame_unref(window->frame);
     if (window->decor) libdecor_unref(window->decor);
-    if (window->surface) wl_surface_destroy(window->surface);
     if (window->keyboard) wl_keyboard_destroy(window->keyboard);
     if (window->seat) wl_seat_destroy(window->seat);
     for (int i = 0; i < window->output_count; i++)

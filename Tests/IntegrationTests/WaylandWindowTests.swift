@@ -94,6 +94,30 @@ import TestSupport
         #expect(session.isRunning(pid), "\(session.log(of: pid))")
     }
 
+    /// The compositor going away mid-video is survived as losing X is: the sound plays on, video is off from
+    /// then on, and Reprise still answers and quits.
+    @Test func losingTheCompositorIsSurvived() throws {
+        let session = try Session()
+        defer { session.close() }
+        let sway: HeadlessSway
+        do { sway = try HeadlessSway(width: 1280, height: 720) } catch {
+            Issue.record("\(error)")
+            return
+        }
+        let clip = session.directory + "/clip.ogv"
+        try generateVideo(at: clip, width: 320, height: 240, seconds: 60, title: "Lost Clip")
+        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        #expect(session.waitFor { sway.windows().contains { $0.name == "Lost Clip" } }, "\(session.log(of: pid))")
+        sway.stop()
+        #expect(session.waitFor { session.log(of: pid).contains("lost the display") }, "\(session.log(of: pid))")
+        #expect(session.isRunning(pid) && session.status() == "Playing")
+        let position = session.position() ?? 0
+        #expect(session.waitFor { (session.position() ?? 0) > position + 500_000 }, "the sound plays on: \(session.log(of: pid).suffix(3000))")
+        #expect((try? session.get("CanSetFullscreen", interface: "org.mpris.MediaPlayer2"))?.boolValue == false)
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitForExit(pid) != nil, "Reprise quits: \(session.log(of: pid).suffix(2000))")
+    }
+
     /// The output as `grim` sees it (PPM), nil when it took none.
     func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? {
         let path = session.directory + "/shot.ppm"

@@ -13,6 +13,7 @@ typedef struct rp_wl_window rp_wl_window;
 /** Connects to $WAYLAND_DISPLAY and prepares a hidden window with the given app id (the desktop entry's name);
  *  NULL when there is no Wayland compositor or it lacks what the window needs. */
 rp_wl_window *rp_wl_window_open(int width, int height, const char *app_id);
+/** Lets go of the window; its connection and surface stay (waylandsink keeps using them while it exists). */
 void rp_wl_window_close(rp_wl_window *window);
 /** The connection's descriptor, readable when events wait. */
 int rp_wl_window_fd(const rp_wl_window *window);
