@@ -23,6 +23,7 @@ struct rp_wl_window {
     struct wl_display *display;
     struct wl_registry *registry;
     struct wl_compositor *compositor;
+    struct wl_subcompositor *subcompositor;
     struct wl_shm *shm;
     struct wl_seat *seat;
     struct wl_keyboard *keyboard;
@@ -32,6 +33,9 @@ struct rp_wl_window {
     struct libdecor *decor;
     struct libdecor_frame *frame;
     struct wl_surface *surface;
+    /* Above the video's subsurfaces while loading: black with the spinner. */
+    struct wl_surface *spinner;
+    struct wl_subsurface *spinner_subsurface;
     struct xkb_context *xkb;
     struct xkb_keymap *keymap;
     struct xkb_state *xkb_state;
@@ -68,20 +72,31 @@ static int scale_of(const rp_wl_window *window) {
     return scale >= 1 && scale <= 8 ? scale : 1;
 }
 
-/* A black XRGB buffer the size of the content at the output's scale: a fresh memfd is zero pages, black already,
- * and the compositor frees it when it releases the buffer. */
-static void paint(rp_wl_window *window) {
-    if (!window->frame || window->width <= 0 || window->height <= 0) return;
+/* A black XRGB buffer the size of the content at the output's scale, with `dots` drawn on it: a fresh memfd is
+ * zero pages, black already (only the dots' pages are touched), and the compositor frees it when it releases it. */
+static void paint_with(rp_wl_window *window, struct wl_surface *surface, const rp_wl_dot *dots, int count) {
     int scale = scale_of(window);
-    if (window->painted_width == window->width && window->painted_height == window->height && window->painted_scale == scale)
-        return;
     long width = (long)window->width * scale, height = (long)window->height * scale, stride = width * 4;
-    if (width > 16384 || height > 16384) return;
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return;
     int fd = memfd_create("reprise-video-window", MFD_CLOEXEC);
     if (fd < 0) return;
     if (ftruncate(fd, stride * height) != 0) {
         close(fd);
         return;
+    }
+    if (count > 0) {
+        uint32_t *pixels = mmap(NULL, (size_t)(stride * height), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (pixels != MAP_FAILED) {
+            for (int i = 0; i < count; i++) {
+                long radius = (long)dots[i].diameter * scale / 2, cx = (long)dots[i].x * scale, cy = (long)dots[i].y * scale;
+                uint32_t level = dots[i].level, colour = 0xFF000000u | level << 16 | level << 8 | level;
+                for (long y = cy - radius; y <= cy + radius; y++)
+                    for (long x = cx - radius; x <= cx + radius; x++)
+                        if (x >= 0 && x < width && y >= 0 && y < height && (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius)
+                            pixels[y * width + x] = colour;
+            }
+            munmap(pixels, (size_t)(stride * height));
+        }
     }
     struct wl_shm_pool *pool = wl_shm_create_pool(window->shm, fd, (int32_t)(stride * height));
     struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, (int32_t)width, (int32_t)height, (int32_t)stride,
@@ -89,10 +104,19 @@ static void paint(rp_wl_window *window) {
     wl_shm_pool_destroy(pool);
     close(fd);
     wl_buffer_add_listener(buffer, &buffer_listener, NULL);
-    wl_surface_set_buffer_scale(window->surface, scale);
-    wl_surface_attach(window->surface, buffer, 0, 0);
-    wl_surface_damage_buffer(window->surface, 0, 0, INT32_MAX, INT32_MAX);
-    wl_surface_commit(window->surface);
+    wl_surface_set_buffer_scale(surface, scale);
+    wl_surface_attach(surface, buffer, 0, 0);
+    wl_surface_damage_buffer(surface, 0, 0, INT32_MAX, INT32_MAX);
+    wl_surface_commit(surface);
+}
+
+/* Black behind the video, painted again only when the size or scale changed. */
+static void paint(rp_wl_window *window) {
+    if (!window->frame || window->width <= 0 || window->height <= 0) return;
+    int scale = scale_of(window);
+    if (window->painted_width == window->width && window->painted_height == window->height && window->painted_scale == scale)
+        return;
+    paint_with(window, window->surface, NULL, 0);
     window->painted_width = window->width;
     window->painted_height = window->height;
     window->painted_scale = scale;
@@ -307,6 +331,8 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
     rp_wl_window *window = data;
     if (strcmp(interface, wl_compositor_interface.name) == 0 && !window->compositor) {
         window->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, lower(version, 4));
+    } else if (strcmp(interface, wl_subcompositor_interface.name) == 0 && !window->subcompositor) {
+        window->subcompositor = wl_registry_bind(registry, name, &wl_subcompositor_interface, 1);
     } else if (strcmp(interface, wl_shm_interface.name) == 0 && !window->shm) {
         window->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
     } else if (strcmp(interface, wl_seat_interface.name) == 0 && !window->seat) {
@@ -391,6 +417,7 @@ void rp_wl_window_close(rp_wl_window *window) {
     for (int i = 0; i < window->output_count; i++)
         if (window->outputs[i].output) wl_output_destroy(window->outputs[i].output);
     if (window->shm) wl_shm_destroy(window->shm);
+    if (window->subcompositor) wl_subcompositor_destroy(window->subcompositor);
     if (window->compositor) wl_compositor_destroy(window->compositor);
     if (window->registry) wl_registry_destroy(window->registry);
     if (window->xkb_state) xkb_state_unref(window->xkb_state);
@@ -487,6 +514,27 @@ void rp_wl_window_resize(rp_wl_window *window, int width, int height) {
 }
 
 bool rp_wl_window_is_lost(const rp_wl_window *window) { return window->lost; }
+
+void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int count) {
+    if (window->lost || !window->frame || !window->subcompositor || window->width <= 0 || window->height <= 0) return;
+    if (!window->spinner) {
+        /* Made at the first spinner, after waylandsink made its subsurfaces: a new subsurface goes on top. */
+        window->spinner = wl_compositor_create_surface(window->compositor);
+        window->spinner_subsurface = wl_subcompositor_get_subsurface(window->subcompositor, window->spinner, window->surface);
+        wl_subsurface_set_desync(window->spinner_subsurface);
+        wl_subsurface_set_position(window->spinner_subsurface, 0, 0);
+        wl_surface_commit(window->surface);
+    }
+    paint_with(window, window->spinner, dots, count);
+    flush(window);
+}
+
+void rp_wl_window_clear_dots(rp_wl_window *window) {
+    if (window->lost || !window->spinner) return;
+    wl_surface_attach(window->spinner, NULL, 0, 0);
+    wl_surface_commit(window->spinner);
+    flush(window);
+}
 
 bool rp_wl_window_next_event(rp_wl_window *window, rp_wl_event *event) {
     if (!window->lost && window->event_count == 0) {

@@ -253,25 +253,17 @@ void rp_window_resize(rp_window *w, int width, int height) {
     XFlush(w->display);
 }
 
-void rp_window_draw_loading(rp_window *w, int phase) {
+void rp_window_draw_dots(rp_window *w, const rp_dot *dots, int count) {
     if (w->lost) return;
     if (!w->visible) return;
     int screen = DefaultScreen(w->display);
     XSetForeground(w->display, w->gc, BlackPixel(w->display, screen));
     XFillRectangle(w->display, w->window, w->gc, 0, 0, (unsigned)w->width, (unsigned)w->height);
-    int radius = (w->width < w->height ? w->width : w->height) / 16;
-    if (radius < 8) radius = 8;
-    int cx = w->width / 2, cy = w->height / 2;
-    /* Twelve dots on a circle, the one at `phase` brightest and the rest fading behind it. */
-    for (int i = 0; i < 12; i++) {
-        int age = (phase - i + 12) % 12;
-        unsigned long level = (unsigned long)(255 - age * 18);
+    for (int i = 0; i < count; i++) {
+        unsigned long level = dots[i].level;
         XSetForeground(w->display, w->gc, (level << 16) | (level << 8) | level);
-        static const double cosines[12] = {1, .866, .5, 0, -.5, -.866, -1, -.866, -.5, 0, .5, .866};
-        static const double sines[12] = {0, .5, .866, 1, .866, .5, 0, -.5, -.866, -1, -.866, -.5};
-        int x = cx + (int)(cosines[i] * radius), y = cy + (int)(sines[i] * radius);
-        int dot = radius / 4 + 2;
-        XFillArc(w->display, w->window, w->gc, x - dot / 2, y - dot / 2, (unsigned)dot, (unsigned)dot, 0, 360 * 64);
+        int dot = dots[i].diameter > 0 ? dots[i].diameter : 1;
+        XFillArc(w->display, w->window, w->gc, dots[i].x - dot / 2, dots[i].y - dot / 2, (unsigned)dot, (unsigned)dot, 0, 360 * 64);
     }
     XFlush(w->display);
 }

@@ -66,6 +66,16 @@ public final class WaylandVideoWindow {
     /// The output's integer scale.
     public var scale: Int { Int(rp_wl_window_scale(window)) }
 
+    /// Takes the loading screen (``drawDots(_:)``) away.
+    public func clearDots() { rp_wl_window_clear_dots(window) }
+
+    /// A loading screen above the video, black with grey dots (the spinner): centres, diameters and levels in
+    /// logical pixels.
+    public func drawDots(_ dots: [(x: Int, y: Int, diameter: Int, level: UInt8)]) {
+        let cDots = dots.map { rp_wl_dot(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y), diameter: Int32(clamping: $0.diameter), level: $0.level) }
+        cDots.withUnsafeBufferPointer { rp_wl_window_draw_dots(window, $0.baseAddress, Int32($0.count)) }
+    }
+
     /// Asks for a content size; ``Event/resized(width:height:)`` follows once it has it.
     public func resize(width: Int, height: Int) { rp_wl_window_resize(window, Int32(width), Int32(height)) }
 

@@ -79,8 +79,11 @@ public final class VideoWindow {
     /// Asks for a new size; ``Event/resized(width:height:)`` follows once it has it.
     public func resize(width: Int, height: Int) { rp_window_resize(window, Int32(width), Int32(height)) }
 
-    /// Black with a spinner in the centre, turned to `phase` (any integer; twelve steps a turn).
-    public func drawLoading(phase: Int) { rp_window_draw_loading(window, Int32(((phase % 12) + 12) % 12)) }
+    /// Black with grey dots (the loading spinner): centres, diameters and levels in window pixels.
+    public func drawDots(_ dots: [(x: Int, y: Int, diameter: Int, level: UInt8)]) {
+        let cDots = dots.map { rp_dot(x: Int32(clamping: $0.x), y: Int32(clamping: $0.y), diameter: Int32(clamping: $0.diameter), level: $0.level) }
+        cDots.withUnsafeBufferPointer { rp_window_draw_dots(window, $0.baseAddress, Int32($0.count)) }
+    }
 
     /// The next pending event, or nil when none waits (never blocks).
     public func nextEvent() -> Event? {

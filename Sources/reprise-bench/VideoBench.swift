@@ -216,13 +216,27 @@ extension Bench {
         let typing = ["WAYLAND_DISPLAY": sway.waylandDisplay, "PATH": "/usr/bin:/bin"]
         var keeper = try Child.spawn("wtype", ["-s", "600000"], environment: typing, stdout: "/dev/null", stderr: "/dev/null")
         defer { kill(keeper.pid, SIGKILL); _ = keeper.wait() }
+        // The first frame on screen: a grim capture of a 4×4 block a quarter down the window's middle (the test
+        // pattern's bars there are lit; the window's own black is not).
+        func frameShown() -> Bool {
+            let path = workDirectory + "/first-frame.ppm"
+            guard let window = sway.windows().first(where: { $0.name == VideoContender.title }),
+                  (try? runCommand("grim", ["-t", "ppm", "-g", "\(window.x + window.width / 2),\(window.y + window.height / 4) 4x4", path],
+                                   environment: typing))?.status == 0,
+                  let shot = FileManager.default.contents(atPath: path) else { return false }
+            return shot.suffix(48).contains { $0 > 100 }
+        }
+        var frameRow = Row(figure: "video under sway: exec → first frame on screen (grim polling), 1920×1080", unit: "ms")
         var shownRow = Row(figure: "video under sway: exec → window in sway's tree (swaymsg polling), 1920×1080", unit: "ms")
         var keyRow = Row(figure: "video under sway: Space (wtype, incl. its own start) → PropertiesChanged", unit: "ms")
         for contender in players {
-            var times: [Double] = [], keys: [Double] = []
+            var times: [Double] = [], frames: [Double] = [], keys: [Double] = []
             for _ in 0..<runs {
                 var running = try startPlaying(contender, video)
                 if eventually(10, pollEvery: 0, shown) { times.append((monotonicSeconds() - running.startedAt) * 1000) }
+                stop(&running)
+                running = try startPlaying(contender, video)
+                if eventually(10, pollEvery: 0, frameShown) { frames.append((monotonicSeconds() - running.startedAt) * 1000) }
                 stop(&running)
             }
             var running = try startPlaying(contender, video)
@@ -237,11 +251,13 @@ extension Bench {
                 say("\(contender.name): no window under sway: \(sway.windows())")
             }
             stop(&running)
+            frameRow.values[contender.name] = Statistics.median(frames)
+            frameRow.spreads[contender.name] = Statistics.spread(frames)
             shownRow.values[contender.name] = Statistics.median(times)
             shownRow.spreads[contender.name] = Statistics.spread(times)
             keyRow.values[contender.name] = Statistics.median(keys)
             keyRow.spreads[contender.name] = Statistics.spread(keys)
         }
-        return [shownRow, keyRow]
+        return [shownRow, frameRow, keyRow]
     }
 }

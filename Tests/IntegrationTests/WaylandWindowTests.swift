@@ -118,6 +118,50 @@ import TestSupport
         #expect(session.waitForExit(pid) != nil, "Reprise quits: \(session.log(of: pid).suffix(2000))")
     }
 
+    /// Network video that stalls shows the window black with the spinner in its middle (a subsurface above the
+    /// sink's), then the picture once the data comes.
+    @Test func bufferingNetworkVideoShowsTheSpinnerThenThePicture() throws {
+        let session = try Session()
+        defer { session.close() }
+        let sway: HeadlessSway
+        do { sway = try HeadlessSway(width: 1280, height: 720) } catch {
+            Issue.record("\(error)")
+            return
+        }
+        defer { sway.stop() }
+        let clip = session.directory + "/clip.ogv"
+        try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Slow Clip")
+        let server = try TrickleServer(serving: try Data(contentsOf: URL(fileURLWithPath: clip)), head: 24_000, stall: 5)
+        defer { server.stop() }
+        let pid = try session.launch([server.url], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        let loading = { (try? session.get("Loading", interface: "app.reprise.Video1"))?.boolValue }
+        #expect(session.waitFor { loading() == true }, "\(session.log(of: pid))")
+        var window: HeadlessSway.Window? { sway.windows().first { $0.appID == "reprise" } }
+        #expect(session.waitFor { window != nil }, "\(sway.windows())")
+        // Lit pixels only in the window's middle third, and some there: the spinner on black.
+        var lit: (inside: Int, outside: Int) = (0, 0)
+        #expect(session.waitFor(4) {
+            guard let frame = window, let shot = screenshot(sway, session) else { return false }
+            lit = (0, 0)
+            for y in stride(from: frame.y, to: frame.y + frame.height, by: 2) {
+                for x in stride(from: frame.x, to: frame.x + frame.width, by: 2) where shot.rgb(x: x, y: y).contains(where: { $0 > 100 }) {
+                    let middle = abs(x - (frame.x + frame.width / 2)) < frame.width / 6 && abs(y - (frame.y + frame.height / 2)) < frame.height / 6
+                    if middle { lit.inside += 1 } else { lit.outside += 1 }
+                }
+            }
+            return lit.inside > 0
+        }, "no spinner: \(String(describing: window))")
+        #expect(lit.outside == 0, "lit outside the middle: \(lit)")
+        #expect(session.waitFor { loading() == false })
+        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 500_000 }, "\(session.log(of: pid))")
+        #expect(session.waitFor { sway.windows().contains { $0.name == "Slow Clip" } }, "\(sway.windows()) \(session.log(of: pid).suffix(3000))")
+        // The picture has the window again: the test pattern's first bar at its left.
+        #expect(session.waitFor {
+            guard let frame = window, let shot = screenshot(sway, session) else { return false }
+            return shot.matches(x: frame.x + frame.width / 28, y: frame.y + frame.height / 4, Self.bars[0])
+        }, "no picture after loading")
+    }
+
     /// The output as `grim` sees it (PPM), nil when it took none.
     func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? {
         let path = session.directory + "/shot.ppm"

@@ -20,3 +20,15 @@ import Testing
         #expect([huge.left, huge.top, huge.right, huge.bottom] == [0, 0, 0, 0])
     }
 }
+
+/// The spinner's twelve dots: on a circle a sixteenth of the window's smaller side, the one at the phase brightest.
+@Suite struct LoadingSpinnerTests {
+    @Test func twelveDotsCircleTheCentreAndTheBrightestFollowsThePhase() {
+        let dots = LoadingSpinner.dots(width: 640, height: 480, phase: 15)
+        #expect(dots.count == 12)
+        #expect(dots[0] == LoadingSpinner.Dot(x: 350, y: 240, diameter: 9, level: 201), "radius 30 to the right; three steps behind")
+        #expect(dots[3] == LoadingSpinner.Dot(x: 320, y: 270, diameter: 9, level: 255), "straight down, the phase's dot")
+        #expect(dots[9].y == 210 && dots[6].x == 290)
+        #expect(LoadingSpinner.dots(width: 10, height: 10, phase: -1)[11].level == 255, "at least 8 px; negative phases wrap")
+    }
+}

@@ -255,6 +255,7 @@ final class FakeWindow: VideoSurface {
     func raise() {}
     func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) { framesDrawn += 1 }
     func drawLoading(phase: Int) {}
+    func endLoading() {}
     func nextEvent() -> VideoWindow.Event? { events.isEmpty ? nil : events.removeFirst() }
 }
 

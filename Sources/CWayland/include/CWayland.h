@@ -37,6 +37,15 @@ void rp_wl_window_get_size(const rp_wl_window *window, int *width, int *height);
 int rp_wl_window_scale(const rp_wl_window *window);
 /** Asks for a content size (kept for the next configure when the window is not fullscreen). */
 void rp_wl_window_resize(rp_wl_window *window, int width, int height);
+/** A grey dot: centre, diameter (logical pixels), level (0 black, 255 white). */
+typedef struct {
+    int x, y, diameter;
+    uint8_t level;
+} rp_wl_dot;
+/** Shows the loading screen above the video: black with the spinner's dots (a subsurface of the window's own). */
+void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int count);
+/** Takes the loading screen away. */
+void rp_wl_window_clear_dots(rp_wl_window *window);
 /** The compositor went away or ended the connection: the window does nothing any more. */
 bool rp_wl_window_is_lost(const rp_wl_window *window);
 

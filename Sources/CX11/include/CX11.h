@@ -33,8 +33,13 @@ void rp_window_raise(rp_window *window);
 void rp_window_get_size(const rp_window *window, int *width, int *height);
 /** Resizes the window (the window manager may adjust it); the new size arrives as a RESIZED event. */
 void rp_window_resize(rp_window *window, int width, int height);
-/** Paints the loading screen: black with a spinner at `phase` (0-11) in the centre. */
-void rp_window_draw_loading(rp_window *window, int phase);
+/** A grey dot: centre, diameter (window pixels), level (0 black, 255 white). */
+typedef struct {
+    int x, y, diameter;
+    uint8_t level;
+} rp_dot;
+/** Paints the loading screen: black with the spinner's dots. */
+void rp_window_draw_dots(rp_window *window, const rp_dot *dots, int count);
 void rp_window_flush(rp_window *window);
 /** Draws a frame of 32-bit BGRx pixels (`stride` bytes a row) in the middle of the window, black around it. */
 void rp_window_draw_frame(rp_window *window, const uint8_t *pixels, int width, int height, int stride);

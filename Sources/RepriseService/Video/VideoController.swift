@@ -360,7 +360,8 @@ final class VideoController: VideoControl, ServiceComponent {
     }
 
     private func tick() {
-        // Xlib may have read events into its queue during a round trip, where the readable descriptor misses them.
+        // Xlib may have read events into its queue during a round trip, and waylandsink's thread may have read the
+        // Wayland window's off the connection: the readable descriptor misses both.
         handleWindowEvents()
         player.updateInterstitials()
         let nowLoading = loading.isLoading(now: monotonicSeconds())
@@ -368,7 +369,10 @@ final class VideoController: VideoControl, ServiceComponent {
             isLoading = nowLoading
             log.info(nowLoading ? "loading: buffering for over \(LoadingState.threshold) s" : "loaded")
             updateWindow()
-            if !nowLoading { drawLatestFrame() }
+            if !nowLoading {
+                window?.endLoading()
+                drawLatestFrame()
+            }
             onChange?()
         }
         if isLoading, let window, window.isVisible {

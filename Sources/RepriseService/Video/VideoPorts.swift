@@ -49,11 +49,21 @@ protocol VideoSurface: AnyObject {
     func raise()
     func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int)
     func drawLoading(phase: Int)
+    /// Loading is over: the picture shows again.
+    func endLoading()
     func nextEvent() -> VideoWindow.Event?
 }
 
 extension VideoWindow: VideoSurface {
     var videoOutput: VideoOutput { .frames }
+    func drawLoading(phase: Int) { drawDots(spinnerDots(size: size, phase: phase)) }
+    /// The next frame drawn covers the spinner.
+    func endLoading() {}
+}
+
+/// The spinner's dots for a window of `size` (``LoadingSpinner``, shared by both windows).
+private func spinnerDots(size: (width: Int, height: Int), phase: Int) -> [(x: Int, y: Int, diameter: Int, level: UInt8)] {
+    LoadingSpinner.dots(width: size.width, height: size.height, phase: phase).map { ($0.x, $0.y, $0.diameter, $0.level) }
 }
 
 extension WaylandVideoWindow: VideoSurface {
@@ -68,8 +78,9 @@ extension WaylandVideoWindow: VideoSurface {
     func raise() {}
     /// waylandsink draws the frames.
     func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) {}
-    /// The picture's black area covers the window: no spinner is drawn on Wayland.
-    func drawLoading(phase: Int) {}
+    /// Above waylandsink's subsurfaces.
+    func drawLoading(phase: Int) { drawDots(spinnerDots(size: size, phase: phase)) }
+    func endLoading() { clearDots() }
 
     func nextEvent() -> VideoWindow.Event? {
         switch takeEvent() {
