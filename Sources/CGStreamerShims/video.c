@@ -44,23 +44,31 @@ static void frame_handed_off(GstElement *sink, GstBuffer *buffer, GstPad *pad, g
     if (notify) g_idle_add_full(G_PRIORITY_DEFAULT, notify_on_loop, frames, NULL);
 }
 
-GstElement *rp_video_sink_new(void (*notify)(void *), void *userdata) {
+/* The video sink bin `description` makes, named video-output, and its element named screen (a reference the
+ * caller drops); NULL when an element is missing. */
+static GstElement *sink_bin(const char *description, GstElement **screen) {
     GError *error = NULL;
-    GstElement *bin = gst_parse_bin_from_description(
-        "videoconvert name=convert ! videoscale name=scale ! capsfilter name=size ! videocrop name=crop "
-        "! videoconvert ! video/x-raw,format=BGRx ! fakesink name=screen sync=true signal-handoffs=true "
-        "enable-last-sample=false qos=true",
-        TRUE, &error);
+    GstElement *bin = gst_parse_bin_from_description(description, TRUE, &error);
     if (!bin) {
         g_clear_error(&error);
         return NULL;
     }
     gst_object_set_name(GST_OBJECT(bin), "video-output");
-    GstElement *screen = gst_bin_get_by_name(GST_BIN(bin), "screen");
-    if (!screen) {
+    *screen = gst_bin_get_by_name(GST_BIN(bin), "screen");
+    if (!*screen) {
         gst_object_unref(bin);
         return NULL;
     }
+    return bin;
+}
+
+GstElement *rp_video_sink_new(void (*notify)(void *), void *userdata) {
+    GstElement *screen = NULL;
+    GstElement *bin = sink_bin(
+        "videoconvert name=convert ! videoscale name=scale ! capsfilter name=size ! videocrop name=crop "
+        "! videoconvert ! video/x-raw,format=BGRx ! fakesink name=screen sync=true signal-handoffs=true "
+        "enable-last-sample=false qos=true", &screen);
+    if (!bin) return NULL;
     rp_frames *frames = g_new0(rp_frames, 1); /* lives as long as the bin: the process's life */
     g_mutex_init(&frames->lock);
     frames->notify = notify;
@@ -165,18 +173,12 @@ char *rp_playbin_stream_tag(GstElement *playbin, const char *signal, int index, 
 }
 
 GstElement *rp_video_sink_new_wayland(void *display, void *surface, int width, int height) {
-    GError *error = NULL;
-    GstElement *bin = gst_parse_bin_from_description(
-        "videocrop name=crop ! videoconvert ! waylandsink name=screen sync=true enable-last-sample=false qos=true",
-        TRUE, &error);
-    if (!bin) {
-        g_clear_error(&error);
-        return NULL;
-    }
-    gst_object_set_name(GST_OBJECT(bin), "video-output");
-    GstElement *screen = gst_bin_get_by_name(GST_BIN(bin), "screen");
-    if (!screen || !GST_IS_VIDEO_OVERLAY(screen)) {
-        if (screen) gst_object_unref(screen);
+    GstElement *screen = NULL;
+    GstElement *bin = sink_bin(
+        "videocrop name=crop ! videoconvert ! waylandsink name=screen sync=true enable-last-sample=false qos=true", &screen);
+    if (!bin) return NULL;
+    if (!GST_IS_VIDEO_OVERLAY(screen)) {
+        gst_object_unref(screen);
         gst_object_unref(bin);
         return NULL;
     }

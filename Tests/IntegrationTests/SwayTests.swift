@@ -8,14 +8,8 @@ import TestSupport
 /// small window goes and whether it stays above is sway's decision (README).
 @Suite(.serialized) struct SwayTests {
     @Test func theVideoWindowUnderSwayKeepsItsSizeFullscreenAndPictureInPicture() throws {
-        let session = try Session()
-        defer { session.close() }
-        let sway: HeadlessSway
-        do { sway = try HeadlessSway(width: 1920, height: 1080) } catch {
-            Issue.record("\(error)")
-            return
-        }
-        defer { sway.stop() }
+        let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
+        defer { sway.stop(); session.close() }
         let clip = session.directory + "/clip.ogv"
         try generateVideo(at: clip, width: 640, height: 360, seconds: 20, title: "Sway Clip")
         try session.launch([clip], extraEnvironment: ["DISPLAY": sway.xDisplay])

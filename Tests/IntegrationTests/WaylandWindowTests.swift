@@ -11,14 +11,8 @@ import TestSupport
     static let bars: [[Int]] = [[1, 1, 1], [1, 1, 0], [0, 1, 1], [0, 1, 0], [1, 0, 1], [1, 0, 0], [0, 0, 1]]
 
     @Test func aNativeWindowTakesKeysFullscreenPictureInPictureAndShowsThePictureSharp() throws {
-        let session = try Session()
-        defer { session.close() }
-        let sway: HeadlessSway
-        do { sway = try HeadlessSway(width: 1920, height: 1080) } catch {
-            Issue.record("\(error)")
-            return
-        }
-        defer { sway.stop() }
+        let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
+        defer { sway.stop(); session.close() }
         // 4:3, so fullscreen on a 16:9 output shows pillars when it fits and none when it fills.
         let clip = session.directory + "/clip.ogv"
         try generateVideo(at: clip, width: 480, height: 360, seconds: 60, title: "Wayland Clip")
@@ -97,13 +91,8 @@ import TestSupport
     /// The compositor going away mid-video is survived as losing X is: the sound plays on, video is off from
     /// then on, and Reprise still answers and quits.
     @Test func losingTheCompositorIsSurvived() throws {
-        let session = try Session()
-        defer { session.close() }
-        let sway: HeadlessSway
-        do { sway = try HeadlessSway(width: 1280, height: 720) } catch {
-            Issue.record("\(error)")
-            return
-        }
+        let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
+        defer { sway.stop(); session.close() }
         let clip = session.directory + "/clip.ogv"
         try generateVideo(at: clip, width: 320, height: 240, seconds: 60, title: "Lost Clip")
         let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
@@ -121,14 +110,8 @@ import TestSupport
     /// Network video that stalls shows the window black with the spinner in its middle (a subsurface above the
     /// sink's), then the picture once the data comes.
     @Test func bufferingNetworkVideoShowsTheSpinnerThenThePicture() throws {
-        let session = try Session()
-        defer { session.close() }
-        let sway: HeadlessSway
-        do { sway = try HeadlessSway(width: 1280, height: 720) } catch {
-            Issue.record("\(error)")
-            return
-        }
-        defer { sway.stop() }
+        let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
+        defer { sway.stop(); session.close() }
         let clip = session.directory + "/clip.ogv"
         try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Slow Clip")
         let server = try TrickleServer(serving: try Data(contentsOf: URL(fileURLWithPath: clip)), head: 24_000, stall: 5)
