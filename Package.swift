@@ -42,7 +42,9 @@ let package = Package(
         /// libdecor's pkg-config flags for the Wayland shim.
         .systemLibrary(name: "CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
         /// A Wayland toplevel (libwayland-client, libdecor, xkbcommon): the surface waylandsink draws video into.
-        .target(name: "CWayland", dependencies: ["CLibdecor"],
+        /// GLib's pkg-config flags for the Wayland shim's event source.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "CWayland", dependencies: ["CLibdecor", "CGLib"],
                 linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
         .target(name: "CLoopShims", dependencies: ["CSystemd", "CGStreamer"]),
         /// One HTTP POST with libcurl (libcurl4-openssl-dev for its header), loaded with dlopen on first use.

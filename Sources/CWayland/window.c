@@ -2,6 +2,7 @@
 #include "CWayland.h"
 
 #include <errno.h>
+#include <glib.h>
 #include <libdecor.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -536,9 +537,86 @@ void rp_wl_window_clear_dots(rp_wl_window *window) {
     flush(window);
 }
 
+/* ---- the event source on the loop ------------------------------------------------------------------------------
+ * waylandsink's thread reads the same connection, and a thread that reads queues every queue's events without waking
+ * the others: a descriptor watch alone would leave the window's events (a configure, a key) queued until something
+ * else woke the loop. So, as GTK does, the loop holds a prepared read while it polls (wl_display_prepare_read in
+ * prepare, read or cancel in check): whichever thread reads, the other waits for it, and events already queued for
+ * the window make prepare return at once. */
+
+typedef struct {
+    GSource source;
+    rp_wl_window *window;
+    gpointer tag;
+    bool reading;
+    bool (*ready)(void *);
+    void *data;
+} rp_wl_source;
+
+static gboolean source_prepare(GSource *base, gint *timeout) {
+    rp_wl_source *source = (rp_wl_source *)base;
+    rp_wl_window *window = source->window;
+    *timeout = -1;
+    if (window->lost) return TRUE;
+    if (window->event_count > 0) return TRUE;
+    if (source->reading) return FALSE;
+    if (wl_display_prepare_read(window->display) != 0) return TRUE; /* events queued for us: dispatch them */
+    source->reading = true;
+    if (wl_display_flush(window->display) < 0 && errno != EAGAIN) window->lost = true;
+    return FALSE;
+}
+
+static gboolean source_check(GSource *base) {
+    rp_wl_source *source = (rp_wl_source *)base;
+    rp_wl_window *window = source->window;
+    GIOCondition revents = g_source_query_unix_fd(base, source->tag);
+    if (source->reading) {
+        source->reading = false;
+        if (revents & G_IO_IN) {
+            if (wl_display_read_events(window->display) < 0) window->lost = true;
+        } else {
+            wl_display_cancel_read(window->display);
+        }
+    }
+    if (revents & (G_IO_HUP | G_IO_ERR)) window->lost = true;
+    return window->lost || window->event_count > 0 || (revents & G_IO_IN);
+}
+
+static gboolean source_dispatch(GSource *base, GSourceFunc callback, gpointer data) {
+    (void)callback, (void)data;
+    rp_wl_source *source = (rp_wl_source *)base;
+    rp_wl_window *window = source->window;
+    if (!window->lost && (wl_display_dispatch_pending(window->display) < 0 || wl_display_get_error(window->display) != 0))
+        window->lost = true;
+    flush(window);
+    return source->ready(source->data) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void source_finalize(GSource *base) {
+    rp_wl_source *source = (rp_wl_source *)base;
+    if (source->reading) wl_display_cancel_read(source->window->display);
+    source->reading = false;
+}
+
+static GSourceFuncs source_funcs = {
+    .prepare = source_prepare, .check = source_check, .dispatch = source_dispatch, .finalize = source_finalize,
+};
+
+void rp_wl_window_watch(rp_wl_window *window, bool (*ready)(void *), void *data) {
+    rp_wl_source *source = (rp_wl_source *)g_source_new(&source_funcs, sizeof(rp_wl_source));
+    source->window = window;
+    source->ready = ready;
+    source->data = data;
+    source->tag = g_source_add_unix_fd(&source->source, wl_display_get_fd(window->display), G_IO_IN | G_IO_ERR | G_IO_HUP);
+    g_source_set_priority(&source->source, G_PRIORITY_DEFAULT);
+    g_source_attach(&source->source, NULL);
+    g_source_unref(&source->source);
+}
+
 bool rp_wl_window_next_event(rp_wl_window *window, rp_wl_event *event) {
     if (!window->lost && window->event_count == 0) {
-        if (libdecor_dispatch(window->decor, 0) < 0 || wl_display_get_error(window->display) != 0) window->lost = true;
+        /* Only what is queued already: the event source reads the connection. */
+        if (wl_display_dispatch_pending(window->display) < 0 || wl_display_get_error(window->display) != 0) window->lost = true;
         flush(window);
     }
     if (window->event_count == 0) return false;

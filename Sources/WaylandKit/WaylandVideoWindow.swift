@@ -2,9 +2,8 @@ import CWayland
 
 /// A Wayland toplevel for video on its own connection: an xdg-shell window (through libdecor: the compositor's
 /// decorations where it offers them, a frame libdecor draws where not) whose surface GStreamer's waylandsink draws
-/// into as a subsurface, scaled by the compositor. Created hidden. Use from the event loop's thread only: read
-/// ``fileDescriptor`` and call ``takeEvent()`` until it returns nil whenever it is readable (and now and then: the
-/// sink's thread may read the window's events off the connection). When the compositor goes away the process
+/// into as a subsurface, scaled by the compositor. Created hidden. Use from the event loop's thread only:
+/// ``watch(_:)`` says when to call ``takeEvent()`` until it returns nil. When the compositor goes away the process
 /// survives: ``isLost`` turns true and the window does nothing any more.
 public final class WaylandVideoWindow {
     private let window: OpaquePointer
@@ -76,8 +75,23 @@ public final class WaylandVideoWindow {
         cDots.withUnsafeBufferPointer { rp_wl_window_draw_dots(window, $0.baseAddress, Int32($0.count)) }
     }
 
+    private final class WatchHandler {
+        let handler: () -> Bool
+        init(_ handler: @escaping () -> Bool) { self.handler = handler }
+    }
+
     /// Asks for a content size; ``Event/resized(width:height:)`` follows once it has it.
     public func resize(width: Int, height: Int) { rp_wl_window_resize(window, Int32(width), Int32(height)) }
+
+    /// Runs `handler` on the loop (the default GLib main context) whenever events may wait, until it returns false:
+    /// then call ``takeEvent()`` until it returns nil. The connection is read here, with a prepared read held while
+    /// the loop polls, so waylandsink's thread reading it too never leaves the window's events unseen.
+    public func watch(_ handler: @escaping () -> Bool) {
+        let box = Unmanaged.passRetained(WatchHandler(handler)).toOpaque() // the process's life
+        rp_wl_window_watch(window, { data in
+            Unmanaged<WatchHandler>.fromOpaque(data!).takeUnretainedValue().handler()
+        }, box)
+    }
 
     /// The next pending event, or nil when none waits (never blocks).
     public func takeEvent() -> Event? {

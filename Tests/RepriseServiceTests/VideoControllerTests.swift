@@ -256,6 +256,7 @@ final class FakeWindow: VideoSurface {
     func drawFrame(pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) { framesDrawn += 1 }
     func drawLoading(phase: Int) {}
     func endLoading() {}
+    func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
     func nextEvent() -> VideoWindow.Event? { events.isEmpty ? nil : events.removeFirst() }
 }
 

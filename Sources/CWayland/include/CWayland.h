@@ -61,7 +61,11 @@ typedef struct {
     int width, height;
 } rp_wl_event;
 
-/** Reads and dispatches what the connection holds (never blocks), then takes the next event; false when none. */
+/** Reads the connection on the default GLib main context (the loop's), holding a prepared read while it polls so
+ *  that waylandsink's thread reading the same connection never leaves the window's events unseen; `ready(data)`
+ *  runs on the loop whenever events may be waiting, until it returns false. */
+void rp_wl_window_watch(rp_wl_window *window, bool (*ready)(void *), void *data);
+/** Dispatches what is queued (never reads or blocks), then takes the next event; false when none. */
 bool rp_wl_window_next_event(rp_wl_window *window, rp_wl_event *event);
 
 #endif

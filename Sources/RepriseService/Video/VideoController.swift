@@ -63,11 +63,9 @@ final class VideoController: VideoControl, ServiceComponent {
 
     /// Starts reading the window's events and the quarter-second clock (interstitials, spinner) on the loop.
     func start() {
-        if let window {
-            loop.onReadable(window.fileDescriptor) { [unowned self] in
-                handleWindowEvents()
-                return self.window != nil // the display went away: stop watching its descriptor
-            }
+        window?.watchEvents(on: loop) { [unowned self] in
+            handleWindowEvents()
+            return self.window != nil // the display went away: stop watching it
         }
         clock = loop.every(milliseconds: 250) { [unowned self] in tick() }
     }

@@ -51,6 +51,8 @@ protocol VideoSurface: AnyObject {
     func drawLoading(phase: Int)
     /// Loading is over: the picture shows again.
     func endLoading()
+    /// Runs `handler` on `loop` whenever events may wait, until it returns false.
+    func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool)
     func nextEvent() -> VideoWindow.Event?
 }
 
@@ -59,6 +61,7 @@ extension VideoWindow: VideoSurface {
     func drawLoading(phase: Int) { drawDots(spinnerDots(size: size, phase: phase)) }
     /// The next frame drawn covers the spinner.
     func endLoading() {}
+    func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
 }
 
 /// The spinner's dots for a window of `size` (``LoadingSpinner``, shared by both windows).
@@ -81,6 +84,8 @@ extension WaylandVideoWindow: VideoSurface {
     /// Above waylandsink's subsurfaces.
     func drawLoading(phase: Int) { drawDots(spinnerDots(size: size, phase: phase)) }
     func endLoading() { clearDots() }
+    /// Its own GLib source on the loop's main context (see ``WaylandVideoWindow/watch(_:)``).
+    func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { watch(handler) }
 
     func nextEvent() -> VideoWindow.Event? {
         switch takeEvent() {
