@@ -145,6 +145,43 @@ import TestSupport
         }, "no picture after loading")
     }
 
+    /// Subtitles are drawn into the picture before waylandsink: a black clip with a sidecar cue shows white text in
+    /// its lower part, and none once subtitles are turned off.
+    @Test func subtitlesShowInTheWaylandWindow() throws {
+        let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
+        defer { sway.stop(); session.close() }
+        let clip = session.directory + "/dark.ogv"
+        let made = try runCommand("gst-launch-1.0", [
+            "-q", "videotestsrc", "pattern=black", "num-buffers=1500", "!", "video/x-raw,width=640,height=360,framerate=25/1", "!",
+            "theoraenc", "!", "oggmux", "name=mux", "!", "filesink", "location=\(clip)",
+            "audiotestsrc", "num-buffers=2600", "volume=0.05", "!", "audioconvert", "!", "vorbisenc", "!", "mux.",
+        ])
+        #expect(made.status == 0, "\(made.errors)")
+        try TestMedia.subtitles(at: session.directory + "/dark.srt", count: 30) // a cue every 2 s, 1.9 s long
+        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        var window: HeadlessSway.Window? { sway.windows().first { $0.appID == "reprise" } }
+        #expect(session.waitFor { window.map { [$0.width, $0.height] } == [640, 360] }, "\(sway.windows()) \(session.log(of: pid))")
+        /// White pixels in the window's lower half (the picture itself is black).
+        func whiteBelowMiddle() -> Int {
+            guard let frame = window, let shot = screenshot(sway, session) else { return -1 }
+            var count = 0
+            for y in stride(from: frame.y + frame.height / 2, to: frame.y + frame.height, by: 2) {
+                for x in stride(from: frame.x, to: frame.x + frame.width, by: 2) where shot.rgb(x: x, y: y).allSatisfy({ $0 > 200 }) { count += 1 }
+            }
+            return count
+        }
+        #expect(session.waitFor { whiteBelowMiddle() > 50 }, "no subtitle text: \(whiteBelowMiddle()) white pixels")
+        try session.call("SelectSubtitleTrack", [.int32(-1)], interface: "app.reprise.Video1")
+        usleep(500_000)
+        // Off: no text in five screenshots over two seconds (a cue would show in at least one).
+        var seen: [Int] = []
+        for _ in 0..<5 {
+            seen.append(whiteBelowMiddle())
+            usleep(400_000)
+        }
+        #expect(seen.allSatisfy { $0 == 0 }, "white pixels after subtitles were turned off: \(seen)")
+    }
+
     /// The output as `grim` sees it (PPM), nil when it took none.
     func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? {
         let path = session.directory + "/shot.ppm"
