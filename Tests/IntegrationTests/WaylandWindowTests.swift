@@ -182,6 +182,22 @@ import TestSupport
         #expect(seen.allSatisfy { $0 == 0 }, "white pixels after subtitles were turned off: \(seen)")
     }
 
+    /// Without waylandsink (GStreamer without plugins-bad) the Wayland session still shows video: in the X11 window,
+    /// through XWayland.
+    @Test func withoutWaylandsinkTheVideoGoesToTheX11Window() throws {
+        let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
+        defer { sway.stop(); session.close() }
+        let clip = session.directory + "/clip.ogv"
+        try generateVideo(at: clip, width: 320, height: 240, seconds: 30, title: "Fallback Clip")
+        let pid = try session.launch([clip], extraEnvironment: [
+            "WAYLAND_DISPLAY": sway.waylandDisplay, "DISPLAY": sway.xDisplay,
+            "GST_PLUGIN_LOADING_WHITELIST": "gstreamer:gst-plugins-base:gst-plugins-good",
+        ])
+        #expect(session.waitFor { sway.windows().contains { $0.name == "Fallback Clip" } }, "\(sway.windows()) \(session.log(of: pid))")
+        #expect(sway.windows().first { $0.name == "Fallback Clip" }?.shell == "xwayland", "\(sway.windows())")
+        #expect(session.status() == "Playing")
+    }
+
     /// The output as `grim` sees it (PPM), nil when it took none.
     func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? {
         let path = session.directory + "/shot.ppm"

@@ -97,12 +97,12 @@ extension WaylandVideoWindow: VideoSurface {
     }
 }
 
-/// The video window for this session: a native Wayland window when `$WAYLAND_DISPLAY` names a compositor, else an
-/// X11 window when `$DISPLAY` names a server (XWayland included), else none. `REPRISE_VIDEO_WINDOW=x11` (or
-/// `wayland`) asks for one kind only.
+/// The video window for this session: a native Wayland window when `$WAYLAND_DISPLAY` names a compositor and
+/// GStreamer has waylandsink (plugins-bad), else an X11 window when `$DISPLAY` names a server (XWayland included),
+/// else none. `REPRISE_VIDEO_WINDOW=x11` (or `wayland`) asks for one kind only.
 func openVideoWindow() -> VideoSurface? {
     let asked = getenv("REPRISE_VIDEO_WINDOW").map { String(cString: $0) }
-    if asked != "x11", let window = WaylandVideoWindow() { return window }
+    if asked != "x11", GStreamer.hasElement("waylandsink"), let window = WaylandVideoWindow() { return window }
     if asked != "wayland", let window = VideoWindow() { return window }
     return nil
 }
