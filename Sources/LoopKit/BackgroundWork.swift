@@ -121,3 +121,14 @@ private final class LowPriorityThread: SerialExecutor {
         }
     }
 }
+
+/// A flag the loop raises and a long piece of work reads between its steps, to stop early (a load cut short by
+/// the service stopping).
+public final class WorkCancellation: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    public init() {}
+
+    public func cancel() { raised.store(true, ordering: .relaxed) }
+    public var isCancelled: Bool { raised.load(ordering: .relaxed) }
+}

@@ -251,16 +251,23 @@ public enum LRC {
         return negative ? -value : value
     }
 
-    /// The text with enhanced LRC's `<mm:ss.xx>` word times taken out, trimmed of spaces at both ends.
+    /// The text with enhanced LRC's `<mm:ss.xx>` word times taken out, trimmed of spaces at both ends. Linear in
+    /// the line's length: the next `>` is looked for once and kept until the scan passes it (a line of `<` with no
+    /// `>` used to scan to its end from every `<`), and a word time ends at the next `<` (``time(_:)`` stops there).
     private static func textWithoutWordTimes(_ bytes: ArraySlice<UInt8>) -> String {
         var kept: [UInt8] = []
         kept.reserveCapacity(bytes.count)
         var index = bytes.startIndex
+        var nextClose: Int? = bytes.startIndex - 1 // before the scan: not looked for yet
         while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "<"), let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")),
-               time(bytes[(index + 1)..<close]) != nil {
-                index = close + 1
-                continue
+            if bytes[index] == UInt8(ascii: "<") {
+                if let known = nextClose, known <= index {
+                    nextClose = bytes[(index + 1)...].firstIndex(of: UInt8(ascii: ">"))
+                }
+                if let close = nextClose, time(bytes[(index + 1)..<close]) != nil {
+                    index = close + 1
+                    continue
+                }
             }
             kept.append(bytes[index])
             index += 1

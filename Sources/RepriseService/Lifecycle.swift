@@ -39,6 +39,8 @@ final class Lifecycle {
     private let log: Log
     private let boundMilliseconds: UInt32
     private var started: [ServiceComponent] = []
+    /// The component asked to stop that has not yet said it is done (named when the bound runs out).
+    private var stoppingNow: ServiceComponent?
     private var stopping = false
     private var finished: (() -> Void)?
     /// The bound on stopping, cancelled once every component is done (no timer outlives the service).
@@ -76,7 +78,7 @@ final class Lifecycle {
         log.info("\(reason): stopping")
         bound = loop.once(afterMilliseconds: boundMilliseconds) { [weak self] in
             guard let self, finished != nil else { return }
-            log.warning("stopping took over \(boundMilliseconds) ms (\(started.last?.name ?? "?") did not finish); quitting anyway")
+            log.warning("stopping took over \(boundMilliseconds) ms (\(stoppingNow?.name ?? "?") did not finish); quitting anyway")
             finish()
         }
         stopNext()
@@ -84,7 +86,11 @@ final class Lifecycle {
 
     private func stopNext() {
         guard let component = started.popLast() else { return finish() }
-        component.stop { [weak self] in self?.stopNext() }
+        stoppingNow = component
+        component.stop { [weak self] in
+            self?.stoppingNow = nil
+            self?.stopNext()
+        }
     }
 
     private func finish() {

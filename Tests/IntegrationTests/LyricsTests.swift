@@ -85,6 +85,35 @@ import TestSupport
         #expect(session.waitForExit(follow) == 0, "\(session.output(ofLog: "follow"))")
     }
 
+    /// Every client that follows the service ends, with a message and status 1, when the service goes away — by
+    /// MPRIS Quit or by kill -9 — instead of waiting for a change that never comes (`lyrics --follow` only ended on
+    /// a track change or "Stopped").
+    @Test(arguments: ["Quit", "SIGKILL"])
+    func followingClientsEndWhenTheServiceGoesAway(_ how: String) throws {
+        let session = try Session()
+        defer { session.close() }
+        let path = try song(session, seconds: 60)
+        try Self.lrc.write(toFile: session.directory + "/song.lrc", atomically: true, encoding: .utf8)
+        let service = try session.launch([path])
+        let follow = try session.start(repriseBinary, ["lyrics", "--follow"], logName: "follow")
+        // The view's standard error kept in a file (a dead pane's text is not kept by tmux).
+        let errors = session.directory + "/ui-errors.log"
+        let tmux = try Tmux(["sh", "-c", "\"$0\" ui 2>\(errors)", repriseBinary], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { session.output(ofLog: "follow").contains("Second line") && tmux.text().contains("♪") },
+                "\(session.output(ofLog: "follow")) \(tmux.text())")
+        if how == "Quit" {
+            _ = try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        } else {
+            kill(service, SIGKILL)
+        }
+        #expect(session.waitForExit(follow) == 1, "lyrics --follow: \(session.output(ofLog: "follow"))")
+        #expect(session.output(ofLog: "follow").contains("Reprise quit"))
+        #expect(session.waitFor { tmux.exitStatus != nil }, "reprise ui: \(tmux.text())")
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(tmux.exitStatus == 1 && said.contains("Reprise quit"), "\(said)")
+    }
+
     @Test func theTerminalViewShowsTheLineSungAndTheNext() throws {
         let session = try Session()
         defer { session.close() }

@@ -125,7 +125,7 @@ import TestSupport
         // 500: kept, the error shown, tried again later.
         #expect(session.waitFor(30) { queued(session) == 1 && lastError(session).contains("500") }, "\(lastError(session))")
         // 429 with reset headers: the next request waits for the reset.
-        server.setMode(.rateLimited(resetIn: 3))
+        server.setMode(.rateLimited(resetIn: "3"))
         let before = server.requests.count
         _ = try runCommand(repriseBinary, ["scrobble", "on"], environment: session.environment)
         #expect(session.waitFor { server.requests.count > before && lastError(session).contains("rate limited") })
@@ -158,6 +158,33 @@ import TestSupport
         _ = try session.playerctl("-p", "reprise", "play-pause")
         #expect(session.waitFor { session.status() == "Paused" })
         #expect(queued(session) == 1)
+    }
+
+    /// A server that says "retry in 0 seconds" (429 with `X-RateLimit-Reset-In: 0` or `0.0001`, 503 with
+    /// `Retry-After: 0`) or refuses every listen is not hammered: the named wait is a floor under the backoff, and
+    /// listens refused one by one go at most one a second (hundreds of requests a second before).
+    @Test(arguments: [ScriptedListenServer.Mode.rateLimited(resetIn: "0"), .rateLimited(resetIn: "0.0001"),
+                      .unavailable(retryAfter: "0"), .status(400)])
+    func aServerThatRefusesIsNotAskedMoreThanOnceASecond(_ mode: ScriptedListenServer.Mode) throws {
+        let session = try Session()
+        defer { session.close() }
+        let server = try ScriptedListenServer()
+        defer { server.stop() }
+        server.setMode(mode)
+        _ = try configure(session, url: server.url, token: "token")
+        // Thirty listens waiting from before: a batch, then (refused) one by one.
+        let state = session.environment["HOME"]! + "/.local/state/reprise"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let lines = (0..<30).map { "{\"listened_at\":\(1_700_000_000 + $0),\"track_metadata\":{\"artist_name\":\"A\",\"track_name\":\"T\($0)\"}}\n" }
+        try lines.joined().write(toFile: queueFile(session), atomically: true, encoding: .utf8)
+        try session.launch([])
+        #expect(session.waitFor { !server.requests.isEmpty })
+        usleep(6_000_000)
+        let times = server.requests.map(\.at)
+        let closest = zip(times, times.dropFirst()).map { $1 - $0 }.min() ?? .infinity
+        #expect(times.count >= 2 && times.count <= 8, "\(times.count) requests in 6 s")
+        #expect(closest >= 0.95, "two requests \(closest) s apart")
+        #expect(queued(session).map { $0 > 0 } == true)
     }
 
     @Test func aRadioTitleHeardFromItsStartIsAListenWhenTheNextBegins() throws {

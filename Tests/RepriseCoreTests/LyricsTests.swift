@@ -73,6 +73,23 @@ import Testing
         #expect(unclosed.lines.first?.text == "<b>bold</b> [not closed")
     }
 
+    /// Word times are found in time linear in the line: 200 KB of `<` with no `>` kept the lyrics worker busy for
+    /// 20 s (each `<` scanned to the line's end), and a file at the size limit for hours.
+    @Test func angleBracketsWithoutAnEndAreReadInLinearTime() throws {
+        let opened = [UInt8](repeating: UInt8(ascii: "<"), count: 200_000)
+        let lyrics = try #require(try? LRC.parse(Array("[00:01.00]".utf8) + opened, source: .sidecar).get())
+        #expect(lyrics.lines.first?.text.utf8.count == opened.count)
+        // The same with a word time at the very end: only it is taken out.
+        let timed = try #require(try? LRC.parse(Array("[00:01.00]".utf8) + opened + Array("00:01.50>word <00:02.00>two".utf8),
+                                                source: .sidecar).get())
+        #expect(timed.lines.first?.text == String(repeating: "<", count: opened.count - 1) + "word two")
+        // At the file limit: refused for its size of text, at once.
+        let whole = [UInt8](repeating: UInt8(ascii: "<"), count: LRC.maximumBytes)
+        #expect(LRC.parse(whole, source: .sidecar) == .failure(.tooLarge(bytes: LRC.maximumBytes + 1)))
+        let bracketed = Array(String(repeating: "<0:0<1:1.5 [", count: 300_000).utf8)
+        #expect((try? LRC.parse(bracketed + Array(">".utf8), source: .sidecar).get()) == nil)
+    }
+
     @Test func utf16WithAByteOrderMark() throws {
         var bytes: [UInt8] = [0xFF, 0xFE]
         for unit in "[00:02.00]Grüße".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }

@@ -160,9 +160,26 @@ import Testing
             + "{\"listened_at\":1700000000.5,\"track_metadata\":{\"artist_name\":\"A\",\"track_name\":\"B\"}}\n"
             + "{\"listened_at\":1700000000,\"track_metadata\":{\"artist_name\":\"\",\"track_name\":\"B\"}}\n"
             + String(text.prefix(40)) // a torn last line
-        let (read, refused) = ListenQueue.reading(Array(hostile.utf8))
+        let (read, refused) = ListenQueue.reading(Array(hostile.utf8))!
         #expect(read.listens == queue.listens)
         #expect(refused == 7)
+    }
+
+    /// A file of more listens than the queue holds is read in time linear in its size (120,000 listens took 11.6 s
+    /// with a `removeFirst` per listen over the capacity): the newest are kept, the rest counted as dropped; a read
+    /// asked to stop stops.
+    @Test func aQueueFileLargerThanTheQueueIsReadInLinearTime() throws {
+        let lines = (0..<120_000).map {
+            ListenQueue.line(for: Listen(artist: "A", title: "T\($0)", listenedAt: Listen.earliestListenedAt + Int64($0)))
+        }
+        let bytes = Array(lines.joined().utf8)
+        let (queue, refused) = try #require(ListenQueue.reading(bytes))
+        #expect(refused == 0 && queue.count == ListenQueue.defaultCapacity && queue.dropped == 70_000)
+        #expect(queue.listens.first?.listenedAt == Listen.earliestListenedAt + 70_000)
+        #expect(queue.listens.last?.title == "T119999")
+        var asked = 0
+        #expect(ListenQueue.reading(bytes, isCancelled: { asked += 1; return asked > 2 }) == nil)
+        #expect(asked == 3, "asked every thousand lines, stopped at once")
     }
 
     /// Random queue files, mostly JSON's own alphabet and pieces of real lines: never a trap, every listen read back
@@ -174,7 +191,7 @@ import Testing
         for round in 0..<2_000 {
             let count = Int.random(in: 0...(round % 10 == 0 ? 20_000 : 400), using: &generator)
             let bytes = (0..<count).map { _ in alphabet.randomElement(using: &generator)! } + [10] + Array(valid.utf8)
-            let (queue, _) = ListenQueue.reading(bytes)
+            let (queue, _) = ListenQueue.reading(bytes)!
             #expect(queue.listens.contains { $0.listenedAt == 1_700_000_000 && $0.artist == "A" })
             #expect(Set(queue.listens.map(\.key)).count == queue.count)
             #expect(queue.listens.allSatisfy { !$0.artist.isEmpty && !$0.title.isEmpty && $0.listenedAt >= Listen.earliestListenedAt })
@@ -219,6 +236,12 @@ import Testing
         #expect(waits == [5, 10, 20, 40, 80, 160, 320, 600, 600])
         backoff.succeeded()
         #expect(backoff.failed() == 5)
+        // A wait the server names is a floor under the backoff, never a way around it ("retry in 0 s" was taken
+        // at its word: hundreds of requests a second).
+        var named = ScrobbleBackoff()
+        #expect(named.failed(serverWait: 0) == 5 && named.failed(serverWait: 0.0001) == 10 && named.failed(serverWait: nil) == 20)
+        #expect(named.failed(serverWait: 900) == 900 && named.failed(serverWait: 1e300) == ListenBrainz.longestWaitSeconds)
+        #expect(named.failed(serverWait: -.infinity) == 160 && named.failed(serverWait: .nan) == 320)
     }
 
     @Test func settings() throws {

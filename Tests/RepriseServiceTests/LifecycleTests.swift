@@ -1,5 +1,6 @@
 import CoreTestDoubles
 import RepriseCore
+import Synchronization
 import Testing
 @testable import RepriseService
 
@@ -93,14 +94,17 @@ import Testing
 
     @Test func theBoundEndsAStopThatNeverFinishes() throws {
         let journal = Journal(), loop = ManualLoop()
-        let lifecycle = Lifecycle(loop: loop, log: Log(verbose: false))
+        let lines = Mutex<[String]>([])
+        let lifecycle = Lifecycle(loop: loop, log: Log(verbose: false) { line in lines.withLock { $0.append(line) } })
         let audio = Part("audio", journal)
         audio.holdsStop = true
-        try lifecycle.start([Part("engine", journal), audio])
+        try lifecycle.start([Part("engine", journal), audio, Part("lyrics", journal)])
         var finished = 0
         lifecycle.stop(reason: "test") { finished += 1 }
         loop.runOnce()
         #expect(finished == 1)
+        #expect(lines.withLock { $0 }.contains { $0.contains("(audio did not finish)") },
+                "the warning names the component that held the stop, not the one stopped before it: \(lines.withLock { $0 })")
         audio.pendingStop?() // too late: nothing runs twice
         #expect(finished == 1)
     }

@@ -100,13 +100,17 @@ final class LyricsFollower {
             failed = true
             loop.quit()
         }
+        try client.onOwnerGone { [unowned self] in
+            failed = true
+            loop.quit()
+        }
         for number in [SIGINT, SIGTERM, SIGHUP] { loop.onSignal(number) { loop.quit() } }
         trackID = (try? client.player.metadata)?.dictionary?["mpris:trackid"]?.stringValue
         guard (try? client.player.playbackStatus) != "Stopped" else { return }
         // What is sung now, asked after the match is in place so no change falls between the two.
         if let current = try? client.lyrics.current { show(Int(current)) }
-        loop.run()
-        if failed { throw CLIError("\(client.destination) went away") }
+        if !failed { loop.run() }
+        if failed { throw CLIError(client.goneMessage) }
     }
 
     private func show(_ index: Int) {

@@ -36,6 +36,23 @@ struct ServiceClient {
         }
     }
 
+    /// Calls `gone` once the player's name has no owner any more (it quit, was killed or crashed), also when that
+    /// happened before the match was in place: a client that follows the player ends instead of waiting for ever.
+    func onOwnerGone(_ gone: @escaping () -> Void) throws {
+        var told = false
+        let tell = { if !told { told = true; gone() } }
+        try bus.addMatch("type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+                         + "member='NameOwnerChanged',arg0='\(destination)'") { message in
+            if message.arguments.count >= 3, message.arguments[2].stringValue == "" { tell() }
+        }
+        if !isRunning { tell() }
+    }
+
+    /// What a following client says when the player went away.
+    var goneMessage: String {
+        destination == RepriseObjects.busName ? "Reprise quit" : "\(destination) went away"
+    }
+
     // Typed proxies of the player's interfaces, generated from dbus/*.xml like the service's side.
     var root: MediaPlayer2Proxy { MediaPlayer2Proxy(self) }
     var player: MediaPlayer2PlayerProxy { MediaPlayer2PlayerProxy(self) }

@@ -24,6 +24,8 @@ final class NowPlayingView {
     private var message = ""
     private var loop: EventLoop?
     private var exitStatus: Int32 = 0
+    /// Said on standard error once the terminal is restored, when the player went away.
+    private var goneMessage: String?
 
     init(client: ServiceClient, mini: Bool) {
         self.client = client
@@ -55,7 +57,9 @@ final class NowPlayingView {
         loop.onSignal(SIGWINCH) { [unowned self] in draw() }
         loop.every(milliseconds: 1000) { [unowned self] in if state.status == "Playing" { draw() } }
         draw()
-        loop.run()
+        if goneMessage == nil { loop.run() }
+        Terminal.restore()
+        if let goneMessage { printError("reprise: \(goneMessage)") }
         return exitStatus
     }
 
@@ -100,6 +104,11 @@ final class NowPlayingView {
         }
         try client.bus.onDisconnect { [unowned self] in
             exitStatus = 1
+            quit()
+        }
+        try client.onOwnerGone { [unowned self] in
+            exitStatus = 1
+            goneMessage = client.goneMessage
             quit()
         }
     }

@@ -97,10 +97,15 @@ public enum ListenBrainz {
     }
 }
 
-/// The wait after the `failures`-th failure in a row: 5 s, doubling, at most 10 minutes.
+/// The wait after the `failures`-th failure in a row: 5 s, doubling, at most 10 minutes. A wait the server names
+/// (`Retry-After`, `X-RateLimit-Reset-In`) is a floor under the backoff, never a way around it: a server answering
+/// "retry in 0 seconds" is not asked again at once.
 public struct ScrobbleBackoff: Sendable, Equatable {
     public static let firstSeconds = 5.0
     public static let longestSeconds = 600.0
+    /// The least time between two requests to a server that refused the last one (a refused listen sent alone,
+    /// then the next): never more than one a second.
+    public static let refusedSpacingSeconds = 1.0
     public private(set) var failures = 0
 
     public init() {}
@@ -108,6 +113,13 @@ public struct ScrobbleBackoff: Sendable, Equatable {
     public mutating func failed() -> Double {
         failures = min(failures + 1, 32)
         return min(Self.firstSeconds * Double(1 << (failures - 1)), Self.longestSeconds)
+    }
+
+    /// The wait after a failure for which the server named `serverWait` seconds (nil: it named none): the longer
+    /// of the two, the server's bounded by ``ListenBrainz/longestWaitSeconds``.
+    public mutating func failed(serverWait: Double?) -> Double {
+        let server = serverWait.map { $0.isNaN ? 0 : min(max(0, $0), ListenBrainz.longestWaitSeconds) } ?? 0
+        return max(failed(), server)
     }
 
     public mutating func succeeded() { failures = 0 }

@@ -15,11 +15,13 @@ struct ListenFile: Sendable {
         case read(ListenQueue, refusedLines: Int)
         /// Not a queue Reprise could have written (not a regular file, far too large): moved aside, named here.
         case setAside(String, why: String)
+        /// The read was asked to stop (the service is stopping): nothing was taken from the file, which stays.
+        case cancelled
     }
 
     /// Reads the queue; a file no queue could be (a FIFO, a device, larger than a full queue) is renamed aside,
     /// never read, so the next listens start a new file.
-    func read(capacity: Int) -> Reading {
+    func read(capacity: Int, isCancelled: () -> Bool = { false }) -> Reading {
         let descriptor = RawPath.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW) }
         guard descriptor >= 0 else { return errno == ENOENT ? .none : setAside("cannot be opened (errno \(errno))") }
         defer { close(descriptor) }
@@ -30,13 +32,15 @@ struct ListenFile: Sendable {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count <= largest {
+        while bytes.count <= largest, !isCancelled() {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             bytes += chunk[..<count]
         }
-        let (queue, refused) = ListenQueue.reading(bytes, capacity: capacity)
+        guard !isCancelled(), let (queue, refused) = ListenQueue.reading(bytes, capacity: capacity, isCancelled: isCancelled) else {
+            return .cancelled
+        }
         return .read(queue, refusedLines: refused)
     }
 

@@ -21,6 +21,8 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     private var queue = ListenQueue()
     private var loaded = false
     private var loading = false
+    /// Raised on stop: a long read of the queue file ends early instead of holding up the service's exit.
+    private let loadCancellation = WorkCancellation()
     private var sending = false
     private var stopped = false
     private var pendingPlayingNow: Listen?
@@ -71,6 +73,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     /// Stops sending; waits for the listens already handed to the file worker to be written.
     func stop(_ done: @escaping () -> Void) {
         stopped = true
+        loadCancellation.cancel()
         retryTimer?.cancel()
         listenTimer?.cancel()
         playingNowTimer?.cancel()
@@ -164,13 +167,13 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     private func load() {
         guard !loading, let files else { return }
         loading = true
-        let file = file, capacity = queue.capacity
-        files.run({ file.read(capacity: capacity) }) { [weak self] reading in
-            guard let self else { return }
+        let file = file, capacity = queue.capacity, cancellation = loadCancellation
+        files.run({ file.read(capacity: capacity) { cancellation.isCancelled } }) { [weak self] reading in
+            guard let self, !stopped else { return }
             loading = false
             loaded = true
             switch reading {
-            case .none: break
+            case .none, .cancelled: break
             case .setAside(let aside, let why):
                 log.warning("the queue of listens was set aside as \(aside): \(why)")
             case .read(let saved, let refusedLines):
@@ -243,10 +246,10 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
             batchesSinceRewrite += 1
             if queue.isEmpty || batchesSinceRewrite >= 10 { rewrite() }
         case .retry(let after, let reason):
+            // "Playing now" is not tried again (the next track's replaces it), but what waits is held back alike.
             lastError = reason
             log.warning("scrobbling: \(reason)")
-            if batch.isEmpty { break } // "playing now" is not tried again: the next track's replaces it
-            return wait(after ?? backoff.failed())
+            return wait(backoff.failed(serverWait: after))
         case .tokenRefused(let reason):
             lastError = reason
             log.warning("scrobbling: \(reason); waiting for another token (or reprise scrobble on)")
@@ -262,6 +265,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
                 refused += 1
                 rewrite()
             }
+            return wait(max(ScrobbleBackoff.refusedSpacingSeconds, result.rateLimitWait ?? 0))
         }
         if let wait = result.rateLimitWait, wait > 0 { return self.wait(wait) }
         sendNext()

@@ -51,7 +51,9 @@ final class ScriptedListenServer: @unchecked Sendable {
     enum Mode: Sendable {
         case accept
         case status(Int)
-        case rateLimited(resetIn: Int)
+        case rateLimited(resetIn: String)
+        /// 503 with `Retry-After`.
+        case unavailable(retryAfter: String)
         case malformed
         case dropConnection
         case hang
@@ -111,6 +113,8 @@ final class ScriptedListenServer: @unchecked Sendable {
         case .rateLimited(let reset):
             answer(429, ["X-RateLimit-Limit: 30", "X-RateLimit-Remaining: 0", "X-RateLimit-Reset-In: \(reset)"],
                    "{\"code\":429,\"error\":\"slow down\"}")
+        case .unavailable(let retryAfter):
+            answer(503, ["Retry-After: \(retryAfter)"], "{\"code\":503,\"error\":\"down for maintenance\"}")
         case .malformed: answer(200, [], "<html>\u{1B}[2J not json")
         case .dropConnection: return
         case .hang: Thread.sleep(forTimeInterval: 600)
