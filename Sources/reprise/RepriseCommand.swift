@@ -64,9 +64,10 @@ struct Serve: ParsableCommand {
     @Option(help: "ReplayGain: off, track, album or auto.") var replaygain: String?
     @Option(help: "Crossfade between tracks: seconds (0.5 to 12) or off.") var crossfade: String?
     @Option(help: "Index and search this music folder for this run (instead of the configured ones).") var library: String?
-    @Argument(help: "Files, directories, playlists or URIs.") var media: [String] = []
+    @Argument(help: ArgumentHelp("Files, directories, playlists or URIs.", valueName: "media")) var parsedMedia: [String] = []
 
     func run() throws {
+        let media = MediaWords.all(after: parsedMedia) // taken out of the command line before parsing
         var settings: [(key: String, value: String)] = []
         if let category { settings.append(("category", category)) }
         if let options { settings.append(("options", options)) }

@@ -19,4 +19,6 @@ if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
 let arguments = ProcessArguments.current()
 // The verbs bound to keys skip the argument parser's start-up (QuickVerbs); everything else goes through it.
 if let status = QuickVerbs.run(arguments) { exit(status) }
-RepriseCommand.main(arguments)
+// Media words go round the parser, whose time grows with the square of their number (see MediaWords).
+let verbs = Set(RepriseCommand.configuration.subcommands.map { $0._commandName })
+RepriseCommand.main(MediaWords.takeOut(of: arguments, verbs: verbs))

@@ -113,6 +113,29 @@ import TestSupport
         #expect(try runCommand(repriseBinary, [], environment: session.environment).output.contains("already running"))
     }
 
+    /// A long argument list costs time in proportion to its length: 20,000 files took 20 s in the client (the
+    /// argument parser's time grows with the square of an array's length), and options among them keep their values.
+    @Test func twentyThousandArgumentsAreHandedOverAtOnce() throws {
+        let session = try Session()
+        defer { session.close() }
+        try session.launch([media.first])
+        let folder = session.directory + "/many"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let files = (0..<20_000).map { folder + String(format: "/%05d.ogg", $0) }
+        for file in files { _ = FileManager.default.createFile(atPath: file, contents: Data()) }
+        func count() -> Int? { if case .array(_, let ids)? = try? session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") { ids.count } else { nil } }
+        let enqueued = try runCommand(repriseBinary, ["--enqueue"] + files, environment: session.environment)
+        #expect(enqueued.status == 0, "\(enqueued.errors)")
+        #expect(session.waitFor { count() == 20_001 })
+        let added = try runCommand(repriseBinary, ["add", "--player", "reprise"] + files.prefix(10_000) + ["--json"],
+                                   environment: session.environment)
+        #expect(added.status == 0 && added.output.contains("\"ok\""), "\(added.output) \(added.errors)")
+        #expect(session.waitFor { count() == 30_001 })
+        // A value option among media keeps its value: --category's, then media after it.
+        let refused = try runCommand(repriseBinary, ["--category", "nonsense", files[0]], environment: session.environment)
+        #expect(refused.status == 2 && refused.errors.contains("nonsense"), "\(refused.errors)")
+    }
+
     @Test func actionsAndInvoke() throws {
         let session = try Session()
         defer { session.close() }

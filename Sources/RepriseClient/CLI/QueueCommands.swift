@@ -105,7 +105,9 @@ struct Add: ParsableCommand {
     @Option(help: "Add the library's tracks of this genre.") var genre: String?
     @Option(help: "Add the entries of the playlist of this name.") var playlist: String?
     @Option(help: "Add the library's tracks matching these words.") var search: String?
-    @Argument(help: "What to add.") var media: [String] = []
+    @Argument(help: ArgumentHelp("What to add.", valueName: "media")) var parsedMedia: [String] = []
+    /// What to add (taken out of the command line before parsing: ``MediaWords``).
+    var media: [String] { MediaWords.all(after: parsedMedia) }
 
     var selector: (String, String)? {
         [("album", album), ("artist", artist), ("genre", genre), ("playlist", playlist), ("search", search)].first { $0.1 != nil }.map { ($0.0, $0.1!) }
