@@ -103,7 +103,7 @@ let package = Package(
         /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
-        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "CoreTestDoubles"]),
+        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "PosixFiles", "CoreTestDoubles"]),
         .target(name: "TestSupport"),
         /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.

@@ -31,6 +31,13 @@ public struct QueueEntry: Sendable, Equatable {
         set { changeDetails { $0.artURL = newValue } }
     }
 
+    /// The tags and length are what the saved state said (a restart's first answers): the file, once read, replaces
+    /// them instead of being merged under them.
+    public var hasSavedDescription: Bool {
+        get { details?.hasSavedDescription ?? false }
+        set { changeDetails { $0.hasSavedDescription = newValue } }
+    }
+
     /// What `NAME.reprise.json` beside the file says (title, subtitle, description, interstitials); read when
     /// the entry is first loaded.
     public var sidecar: MediaSidecar? {
@@ -57,6 +64,7 @@ public struct QueueEntry: Sendable, Equatable {
     /// The box (immutable once shared: a write to a shared box makes a new one).
     private final class Details: @unchecked Sendable {
         struct Values: Equatable {
+            var hasSavedDescription = false
             var tags = TrackTags()
             var lengthMicroseconds: Int64?
             var artURL: String?
@@ -68,6 +76,7 @@ public struct QueueEntry: Sendable, Equatable {
         var lengthMicroseconds: Int64? { values.lengthMicroseconds }
         var artURL: String? { values.artURL }
         var sidecar: MediaSidecar? { values.sidecar }
+        var hasSavedDescription: Bool { values.hasSavedDescription }
     }
 }
 

@@ -7,6 +7,7 @@ extension Player {
         transaction {
             guard let id = loadedEntryID, !prerolled else { return }
             prerolled = true
+            seekBeforePreroll = nil
             self.seekable = seekable
             consecutiveFailures = 0
             if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
@@ -105,6 +106,7 @@ extension Player {
             }
             loadSidecar(of: following.id)
             prerolled = true
+            seekBeforePreroll = nil
             self.seekable = seekable
             heldTrack = nil
             consecutiveFailures = 0

@@ -17,11 +17,19 @@ extension Player {
                 return
             }
             let completedGroup = descriptions.finish(entry)
-            if transactionDepth == 1 && completedGroup == nil { lastChangeAffectsSavedState = false }
+            // The current entry's tags are saved (a restart answers with them at once); others' are not.
+            if transactionDepth == 1 && completedGroup == nil && id != queue.current?.id { lastChangeAffectsSavedState = false }
             var described = entry
             described.isDescribed = true
-            if let tags { described.tags = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }.merged(with: entry.tags) }
-            if described.lengthMicroseconds == nil { described.lengthMicroseconds = lengthMicroseconds }
+            if let tags {
+                let read = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }
+                // Tags from the saved state give way to the file's; the stream's own (a radio's title) stay above them.
+                described.tags = entry.hasSavedDescription ? read : read.merged(with: entry.tags)
+            }
+            if described.lengthMicroseconds == nil || (entry.hasSavedDescription && lengthMicroseconds != nil) {
+                described.lengthMicroseconds = lengthMicroseconds ?? described.lengthMicroseconds
+            }
+            described.hasSavedDescription = false
             if described.artURL == nil { described.artURL = artURL }
             queue.update(id: id) { $0 = described }
             if TrackInfo(entry: described) != TrackInfo(entry: entry) { trackListChanges.append(.metadataChanged(id: id)) }

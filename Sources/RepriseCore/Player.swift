@@ -27,6 +27,9 @@ public final class Player {
     /// The entry the engine was told to continue with gaplessly (see ``PlaybackEngine/prepareNext(_:)``).
     var preparedEntryID: Int?
     var prerolled = false
+    /// Where a seek asked before the stream prerolled goes (a restored or resumed position): what Position says
+    /// until then, so a client that reads it once (and extrapolates) never sees 0 for a stream that starts later.
+    var seekBeforePreroll: Int64?
     var seekable = false
     /// While a new stream prerolls, clients keep seeing what they saw before, so tags never arrive piecemeal.
     var heldTrack: TrackInfo??
@@ -121,7 +124,8 @@ public final class Player {
     /// Position in the current track; 0 when stopped, never beyond the track's length.
     public var positionMicroseconds: Int64 {
         if loadedEntryID == nil, status == .paused, let saved = positionBeforeOutputFailure { return saved }
-        guard status != .stopped, loadedEntryID != nil, prerolled else { return 0 }
+        guard status != .stopped, loadedEntryID != nil else { return 0 }
+        guard prerolled else { return seekBeforePreroll ?? 0 }
         var position = max(0, engine.positionMicroseconds ?? 0)
         if let length = queue.current?.lengthMicroseconds { position = min(position, length) }
         return position
@@ -325,6 +329,10 @@ public final class Player {
         state.shuffle = shuffle
         state.volume = volume
         state.rate = rate
+        if let current = queue.current, current.isDescribed || current.hasSavedDescription {
+            state.currentTags = current.tags
+            state.currentLengthMicroseconds = current.lengthMicroseconds
+        }
         var resume = resumePositions
         if let current = queue.current, loadedEntryID == current.id, prerolled {
             resume.record(uri: current.uri, position: positionMicroseconds, length: current.lengthMicroseconds)
@@ -349,6 +357,14 @@ public final class Player {
             if let index = state.currentIndex, let id = queue.entry(atListIndex: index)?.id,
                let position = queue.position(of: id) {
                 queue.move(to: position, remember: false)
+                // What was known of it, until the file is read again: the first answers carry its tags.
+                if state.currentTags != nil || state.currentLengthMicroseconds != nil {
+                    queue.update(id: id) { entry in
+                        if let tags = state.currentTags { entry.tags = tags.sanitized() }
+                        entry.lengthMicroseconds = state.currentLengthMicroseconds
+                        entry.hasSavedDescription = true
+                    }
+                }
             }
             resumePositions = ResumePositions(marks: state.resumePositions)
             loopStatus = state.loopStatus
@@ -445,6 +461,7 @@ public final class Player {
         preparedEntryID = nil
         positionBeforeOutputFailure = nil
         prerolled = false
+        seekBeforePreroll = nil
         seekable = false
         heldTrack = .some(before)
         status = playing ? .playing : .paused
@@ -481,6 +498,7 @@ public final class Player {
             log.warning("seek to \(microseconds) us refused")
             return
         }
+        if !prerolled { seekBeforePreroll = microseconds }
         sleepTimerFollowSeek(to: microseconds)
         observer?.playerDidSeek(toMicroseconds: microseconds)
     }
@@ -499,6 +517,7 @@ public final class Player {
         measuredLoudness = nil
         preparedEntryID = nil
         prerolled = false
+        seekBeforePreroll = nil
         seekable = false
         heldTrack = nil
         status = .stopped

@@ -11,14 +11,22 @@ public struct SavedState: Equatable, Sendable {
     public var rate = 1.0
     /// Where long files were left (see ``ResumePositions``), oldest first.
     public var resumePositions: [ResumePositions.Mark] = []
+    /// The current entry's tags and length as they were last known, so that a restarted service answers with them
+    /// from its first reply instead of the file's name (the file is read again in the background; a difference is
+    /// announced). Nil when there is no current entry or nothing was known of it.
+    public var currentTags: TrackTags?
+    public var currentLengthMicroseconds: Int64?
     /// Lines left out when reading or checking the state (not saved).
     public var skippedLines = 0
 
     public init() {}
 
-    static let header = "reprise-state 2"
+    static let header = "reprise-state 3"
+    /// Files written before the current entry's tags were kept (read, never written).
+    static let headerVersion2 = "reprise-state 2"
     /// Files written before URIs were escaped (read, never written).
     static let headerVersion1 = "reprise-state 1"
+
 
     public func encoded() -> String {
         var lines = [Self.header,
@@ -28,6 +36,14 @@ public struct SavedState: Equatable, Sendable {
                      "rate \(rate)",
                      "position \(positionMicroseconds)"]
         if let currentIndex { lines.append("current \(currentIndex)") }
+        if currentIndex != nil, let tags = currentTags {
+            let texts: [(String, [String])] = [("title", tags.title.map { [$0] } ?? []), ("artist", tags.artists),
+                                               ("album", tags.album.map { [$0] } ?? []), ("albumartist", tags.albumArtists),
+                                               ("genre", tags.genres), ("tracknumber", tags.trackNumber.map { ["\($0)"] } ?? []),
+                                               ("discnumber", tags.discNumber.map { ["\($0)"] } ?? [])]
+            for (name, values) in texts { lines += values.map { "tag \(name) " + Self.escaped($0) } }
+        }
+        if currentIndex != nil, let length = currentLengthMicroseconds { lines.append("length \(length)") }
         lines += uris.map { "entry " + Self.escaped($0) }
         lines += resumePositions.map { "resume \($0.microseconds) \(Self.escaped($0.uri))" }
         lines.append("end")
@@ -79,7 +95,7 @@ public struct SavedState: Equatable, Sendable {
     public static func decode(_ text: String) throws(StateError) -> SavedState {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
-        let escapedURIs = lines.first == Substring(header)
+        let escapedURIs = lines.first == Substring(header) || lines.first == Substring(headerVersion2)
         guard escapedURIs || lines.first == Substring(headerVersion1) else { throw .malformed("missing header") }
         guard lines.last == "end" else { throw .malformed("truncated (no end line)") }
         func uri(_ text: Substring) -> String? {
@@ -115,6 +131,19 @@ public struct SavedState: Equatable, Sendable {
                     continue
                 }
                 state.resumePositions.append(.init(uri: markURI, microseconds: position))
+            case "tag":
+                let parts = value.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, let text = unescaped(parts[1]), !text.isEmpty,
+                      text.utf8.count <= 4 * TrackTags.maximumTextLength, state.addCurrentTag(String(parts[0]), text) else {
+                    state.skippedLines += 1
+                    continue
+                }
+            case "length":
+                guard let length = Int64(value), length > 0 else {
+                    state.skippedLines += 1
+                    continue
+                }
+                state.currentLengthMicroseconds = length
             case "entry":
                 defer { entryCount += 1 }
                 guard !value.isEmpty, let entryURI = uri(Substring(value)) else {
@@ -132,7 +161,30 @@ public struct SavedState: Equatable, Sendable {
             state.currentIndex = skippedEntries.contains(index) ? nil : index - skippedEntries.filter { $0 < index }.count
             if state.currentIndex == nil { state.positionMicroseconds = 0 }
         }
+        if state.currentIndex == nil {
+            state.currentTags = nil
+            state.currentLengthMicroseconds = nil
+        }
         return state
+    }
+
+    /// Takes one `tag NAME VALUE` line of the current entry; false when it is none Reprise writes.
+    private mutating func addCurrentTag(_ name: String, _ text: String) -> Bool {
+        var tags = currentTags ?? TrackTags()
+        switch name {
+        case "title": tags.title = text
+        case "album": tags.album = text
+        case "artist", "albumartist", "genre":
+            let list = name == "artist" ? tags.artists : name == "genre" ? tags.genres : tags.albumArtists
+            guard list.count < TrackTags.maximumValueCount else { return false }
+            if name == "artist" { tags.artists.append(text) } else if name == "genre" { tags.genres.append(text) } else { tags.albumArtists.append(text) }
+        case "tracknumber", "discnumber":
+            guard let number = Int(text), number > 0, number < 1_000_000 else { return false }
+            if name == "tracknumber" { tags.trackNumber = number } else { tags.discNumber = number }
+        default: return false
+        }
+        currentTags = tags
+        return true
     }
 
     /// Keeps the entries `keep` accepts (the current one followed when it stays), and the resume marks it accepts.
@@ -144,7 +196,11 @@ public struct SavedState: Equatable, Sendable {
             if index == currentIndex { kept.currentIndex = kept.uris.count }
             kept.uris.append(uri)
         }
-        if kept.currentIndex == nil { kept.positionMicroseconds = 0 }
+        if kept.currentIndex == nil {
+            kept.positionMicroseconds = 0
+            kept.currentTags = nil
+            kept.currentLengthMicroseconds = nil
+        }
         kept.resumePositions = resumePositions.filter { keep($0.uri) }
         kept.skippedLines += uris.count - kept.uris.count
         return kept

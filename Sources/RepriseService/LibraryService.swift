@@ -39,6 +39,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
         worker = LibraryWorker(databasePath: databasePath, art: art)
         loudnessWork = measuresLoudness ? BackgroundWork(loop: loop, label: "reprise.loudness", background: true) : nil
         status.folders = folders
+        status.scanning = true // from the start until the first pass ends: an index not yet open is not an empty library
     }
 
     /// Not opened: no music folder and no index were there at start (nothing to index, nothing to keep); a rescan
@@ -49,6 +50,10 @@ final class LibraryService: LibraryAccess, IndexedFiles {
     /// library stays closed (no SQLite, no scan) until a rescan.
     func start() {
         guard !stopped else { return }
+        if !status.scanning, status.problem == nil {
+            status.scanning = true // the pass that follows the opening is under way from now (a retry says nothing new)
+            onChange?()
+        }
         let worker = worker, log = log, folders = status.folders
         work.run({ () -> String?? in
             guard worker.hasAnythingToIndex(folders: folders) else { return nil }
@@ -57,16 +62,20 @@ final class LibraryService: LibraryAccess, IndexedFiles {
             guard let self, !stopped else { return }
             guard let problem = outcome else {
                 dormant = true
+                status.scanning = false
+                onChange?()
                 return log.info("library: no music folder (\(folders.joined(separator: ", "))) and no index: not opened")
             }
             if let problem {
                 if problem != status.problem { log.warning("library: \(problem); trying again in the background, the file kept") }
                 status.problem = problem
+                status.scanning = false // nothing is scanned while the index cannot be opened; the problem is shown
+                onChange?()
                 return retryOpening()
             }
             status.problem = nil
             openRetryMilliseconds = 1000
-            rescan()
+            beginPass()
         }
     }
 
@@ -103,6 +112,11 @@ final class LibraryService: LibraryAccess, IndexedFiles {
         }
         guard status.problem == nil else { return start() } // asked for: try opening now
         guard !status.scanning else { return rescanQueued = true }
+        beginPass()
+    }
+
+    /// A pass over every folder, on the worker; `Scanning` from now until it ends.
+    private func beginPass() {
         status.scanning = true
         status.scanned = 0
         onChange?()

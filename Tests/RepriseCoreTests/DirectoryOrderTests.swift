@@ -45,8 +45,13 @@ import PosixFiles
         #expect(engine.loads.last == "file:///m/z/d.ogg")
     }
 
+    /// Other entries' tags are not saved; the current entry's are (a restart answers with them at once).
     @Test func tagsReadInTheBackgroundAloneLeaveTheSavedStateAlone() {
         let (player, _, _) = makePlayer(tracks: 2)
+        let current = player.takeEntryToDescribe()!
+        #expect(current.id == player.queue.current?.id)
+        player.entryDescribed(id: current.id, tags: TrackTags(title: "C"), lengthMicroseconds: 5, artURL: nil)
+        #expect(player.lastChangeAffectsSavedState)
         let entry = player.takeEntryToDescribe()!
         player.entryDescribed(id: entry.id, tags: TrackTags(title: "T"), lengthMicroseconds: 5, artURL: nil)
         #expect(!player.lastChangeAffectsSavedState)

@@ -16,6 +16,42 @@ import Testing
         #expect(try SavedState.decode(SavedState().encoded()) == SavedState())
     }
 
+    /// The current entry's tags and length are kept, so a restarted service answers with them before it has read
+    /// the file again; the position a restore seeks to is Position from the first reply (not 0 until preroll); the
+    /// file's own tags, once read, replace the saved ones.
+    @Test func aRestoreAnswersWithTheSavedTagsAndPositionAtOnce() throws {
+        let (player, engine, _) = makePlayer(tracks: 2)
+        player.play()
+        player.engineDidPreroll(lengthMicroseconds: 60_000_000, seekable: true)
+        let id = try #require(player.trackIDs.first)
+        player.entryDescribed(id: id, tags: TrackTags(title: "Long", artists: ["A \\ B", "C\nD"], album: "Album", trackNumber: 3),
+                              lengthMicroseconds: 60_000_000, artURL: nil)
+        #expect(player.lastChangeAffectsSavedState, "the current entry's tags are saved")
+        engine.position = 20_000_000
+        let text = player.savedState.encoded()
+        #expect(text.hasPrefix("reprise-state 3\n") && text.contains("tag title Long\n") && text.contains("length 60000000\n"))
+        let state = try SavedState.decode(text)
+        #expect(state.currentTags?.artists == ["A \\ B", "C\nD"] && state.currentTags?.trackNumber == 3)
+
+        let (restored, restoredEngine, _) = makePlayer(tracks: 0)
+        restoredEngine.position = nil // nothing known before preroll
+        restored.restore(state)
+        let current = try #require(restored.trackIDs.first.flatMap(restored.track(id:)))
+        #expect(current.tags.title == "Long" && current.lengthMicroseconds == 60_000_000)
+        #expect(restored.positionMicroseconds == 20_000_000, "the restored position before preroll, not 0")
+        // The file read again: its tags replace the saved ones (not merged under them).
+        let restoredID = try #require(restored.trackIDs.first)
+        restored.entryDescribed(id: restoredID, tags: TrackTags(title: "Retagged"), lengthMicroseconds: 61_000_000, artURL: nil)
+        let read = try #require(restored.track(id: restoredID))
+        #expect(read.tags.title == "Retagged" && read.tags.artists.isEmpty && read.lengthMicroseconds == 61_000_000)
+
+        // Hostile tag lines are left out, not the state.
+        let hostile = try SavedState.decode("reprise-state 3\ncurrent 0\nentry file:///a\ntag title \\q\ntag nonsense x\n"
+                                            + "tag tracknumber -4\ntag album Fine\nlength -1\nend\n")
+        #expect(hostile.currentTags == TrackTags(album: "Fine") && hostile.currentLengthMicroseconds == nil && hostile.skippedLines == 4)
+        #expect(try SavedState.decode("reprise-state 3\nentry file:///a\ntag title T\nend\n").currentTags == nil, "no current entry")
+    }
+
     @Test func everyURIRoundTripsEvenWithBytesALineCannotHold() throws {
         var state = SavedState()
         state.uris = ["file:///m/tab\there.ogg", "file:///m/esc\u{1B}[31m.ogg", "http://h/a b c", "file:///back\\slash",
