@@ -42,6 +42,11 @@ struct rp_wl_window {
     struct xkb_state *xkb_state;
     char *title, *app_id;
     bool visible, fullscreen, picture_in_picture, lost;
+    /* The frame now mapped: whether the compositor has configured it yet (nothing is drawn on the surface before:
+     * a buffer committed to an unconfigured xdg_surface is a protocol error that ends the connection), and the
+     * Picture in Picture state it was made for (a toggle asked meanwhile waits for its configure). */
+    bool frame_configured, frame_picture_in_picture, remap_due;
+    bool configured_filling; /* the last configure was fullscreen (or maximized) */
     int width, height;                   /* content, logical pixels, as configured */
     int floating_width, floating_height; /* the size outside fullscreen */
     int saved_width, saved_height;       /* the size before Picture in Picture */
@@ -113,7 +118,7 @@ static void paint_with(rp_wl_window *window, struct wl_surface *surface, const r
 
 /* Black behind the video, painted again only when the size or scale changed. */
 static void paint(rp_wl_window *window) {
-    if (!window->frame || window->width <= 0 || window->height <= 0) return;
+    if (!window->frame || !window->frame_configured || window->width <= 0 || window->height <= 0) return;
     int scale = scale_of(window);
     if (window->painted_width == window->width && window->painted_height == window->height && window->painted_scale == scale)
         return;
@@ -131,18 +136,40 @@ static void frame_configure(struct libdecor_frame *frame, struct libdecor_config
     enum libdecor_window_state state = LIBDECOR_WINDOW_STATE_NONE;
     bool has_state = libdecor_configuration_get_window_state(configuration, &state);
     if (!libdecor_configuration_get_content_size(configuration, frame, &width, &height) || width <= 0 || height <= 0) {
-        width = window->floating_width;
-        height = window->floating_height;
+        /* The frame's own size: a normal frame's while Picture in Picture is asked already is the one kept aside. */
+        bool aside = !window->frame_picture_in_picture && window->picture_in_picture;
+        width = aside ? window->saved_width : window->floating_width;
+        height = aside ? window->saved_height : window->floating_height;
     }
     bool fills = has_state && (state & (LIBDECOR_WINDOW_STATE_FULLSCREEN | LIBDECOR_WINDOW_STATE_MAXIMIZED));
-    if (!fills && !window->picture_in_picture) {
-        window->floating_width = width;
-        window->floating_height = height;
+    bool tiled = has_state && (state & (LIBDECOR_WINDOW_STATE_TILED_LEFT | LIBDECOR_WINDOW_STATE_TILED_RIGHT
+                                        | LIBDECOR_WINDOW_STATE_TILED_TOP | LIBDECOR_WINDOW_STATE_TILED_BOTTOM));
+    /* Out of fullscreen, a floating window takes back the size it had (sway suggests the fullscreen size when the
+     * toplevel was mapped fullscreen); a tiled one takes the compositor's. */
+    if (window->configured_filling && !fills && !tiled && !window->frame_picture_in_picture) {
+        bool aside = window->picture_in_picture;
+        width = aside ? window->saved_width : window->floating_width;
+        height = aside ? window->saved_height : window->floating_height;
+    }
+    window->configured_filling = fills;
+    if (!fills && !window->frame_picture_in_picture) {
+        /* A normal frame's own size: the size to give back after Picture in Picture when that is asked already. */
+        if (window->picture_in_picture) {
+            window->saved_width = width;
+            window->saved_height = height;
+        } else {
+            window->floating_width = width;
+            window->floating_height = height;
+        }
     }
     struct libdecor_state *committed = libdecor_state_new(width, height);
     libdecor_frame_commit(frame, committed, configuration);
     libdecor_state_free(committed);
-    if (libdecor_frame_is_visible(frame) == window->picture_in_picture) libdecor_frame_set_visibility(frame, !window->picture_in_picture);
+    window->frame_configured = true;
+    if (libdecor_frame_is_visible(frame) == window->frame_picture_in_picture)
+        libdecor_frame_set_visibility(frame, !window->frame_picture_in_picture);
+    /* A toggle asked before this configure: made once this callback is over (the frame cannot go inside it). */
+    if (window->frame_picture_in_picture != window->picture_in_picture) window->remap_due = true;
     bool changed = width != window->width || height != window->height;
     window->width = width;
     window->height = height;
@@ -178,6 +205,10 @@ static struct libdecor_interface decor_interface = {.error = decor_error};
 
 static void map_frame(rp_wl_window *window) {
     window->frame = libdecor_decorate(window->decor, window->surface, &frame_interface, window);
+    window->frame_configured = false;
+    window->configured_filling = false;
+    window->remap_due = false;
+    window->frame_picture_in_picture = window->picture_in_picture;
     if (!window->frame) return;
     libdecor_frame_set_app_id(window->frame, window->app_id);
     libdecor_frame_set_title(window->frame, window->title ? window->title : "Reprise");
@@ -197,6 +228,8 @@ static void unmap_frame(rp_wl_window *window) {
     if (!window->frame) return;
     libdecor_frame_unref(window->frame);
     window->frame = NULL;
+    window->frame_configured = false;
+    window->remap_due = false;
     wl_surface_attach(window->surface, NULL, 0, 0);
     wl_surface_commit(window->surface);
     window->painted_width = window->painted_height = 0;
@@ -458,17 +491,29 @@ void rp_wl_window_set_visible(rp_wl_window *window, bool visible) {
 void rp_wl_window_set_fullscreen(rp_wl_window *window, bool fullscreen) {
     if (window->lost || fullscreen == window->fullscreen) return;
     window->fullscreen = fullscreen;
-    if (window->frame && !window->picture_in_picture) {
+    /* A Picture in Picture frame (or one about to become one) keeps its size: fullscreen comes with the next frame. */
+    if (window->frame && !window->picture_in_picture && !window->frame_picture_in_picture) {
         if (fullscreen) libdecor_frame_set_fullscreen(window->frame, NULL);
         else libdecor_frame_unset_fullscreen(window->frame);
     }
     flush(window);
 }
 
+/* The frame made again for the Picture in Picture state asked, once the one mapped has had its first configure:
+ * toggles asked before that are folded into one. */
+static void remap_if_due(rp_wl_window *window) {
+    if (window->lost || !window->frame || !window->frame_configured) return;
+    if (window->frame_picture_in_picture == window->picture_in_picture) {
+        window->remap_due = false;
+        return;
+    }
+    unmap_frame(window);
+    map_frame(window);
+    flush(window);
+}
+
 void rp_wl_window_set_picture_in_picture(rp_wl_window *window, bool on, int width, int height) {
     if (window->lost || on == window->picture_in_picture) return;
-    bool mapped = window->frame != NULL;
-    unmap_frame(window);
     if (on) {
         window->saved_width = window->floating_width;
         window->saved_height = window->floating_height;
@@ -479,7 +524,7 @@ void rp_wl_window_set_picture_in_picture(rp_wl_window *window, bool on, int widt
         window->floating_height = window->saved_height;
     }
     window->picture_in_picture = on;
-    if (mapped) map_frame(window);
+    remap_if_due(window); /* or at the mapped frame's first configure */
     flush(window);
 }
 
@@ -501,7 +546,9 @@ void rp_wl_window_resize(rp_wl_window *window, int width, int height) {
     if (window->lost || width <= 0 || height <= 0) return;
     window->floating_width = width;
     window->floating_height = height;
-    if (!window->frame || window->fullscreen || window->picture_in_picture) return;
+    if (!window->frame || !window->frame_configured || window->fullscreen || window->picture_in_picture
+        || window->frame_picture_in_picture)
+        return;
     /* A floating window takes the size at once; a compositor that tiles it answers with its own. */
     struct libdecor_state *state = libdecor_state_new(width, height);
     libdecor_frame_commit(window->frame, state, NULL);
@@ -517,7 +564,9 @@ void rp_wl_window_resize(rp_wl_window *window, int width, int height) {
 bool rp_wl_window_is_lost(const rp_wl_window *window) { return window->lost; }
 
 void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int count) {
-    if (window->lost || !window->frame || !window->subcompositor || window->width <= 0 || window->height <= 0) return;
+    if (window->lost || !window->frame || !window->frame_configured || !window->subcompositor || window->width <= 0
+        || window->height <= 0)
+        return;
     if (!window->spinner) {
         /* Made at the first spinner, after waylandsink made its subsurfaces: a new subsurface goes on top. */
         window->spinner = wl_compositor_create_surface(window->compositor);
@@ -588,6 +637,7 @@ static gboolean source_dispatch(GSource *base, GSourceFunc callback, gpointer da
     rp_wl_window *window = source->window;
     if (!window->lost && (wl_display_dispatch_pending(window->display) < 0 || wl_display_get_error(window->display) != 0))
         window->lost = true;
+    if (window->remap_due) remap_if_due(window);
     flush(window);
     return source->ready(source->data) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
@@ -617,6 +667,7 @@ bool rp_wl_window_next_event(rp_wl_window *window, rp_wl_event *event) {
     if (!window->lost && window->event_count == 0) {
         /* Only what is queued already: the event source reads the connection. */
         if (wl_display_dispatch_pending(window->display) < 0 || wl_display_get_error(window->display) != 0) window->lost = true;
+        if (window->remap_due) remap_if_due(window);
         flush(window);
     }
     if (window->event_count == 0) return false;

@@ -88,6 +88,39 @@ import TestSupport
         #expect(session.isRunning(pid), "\(session.log(of: pid))")
     }
 
+    /// Picture in Picture toggled as fast as a client can ask (300 sets, true and false back to back, SetFullscreen
+    /// every 7th) never makes the compositor disconnect Reprise: a request while the toplevel is unmapped and mapped
+    /// again waits for the configure it needs (a buffer committed before it was a protocol error, "xdg_surface has
+    /// never been configured", and the video was gone for the rest of the run; once the service aborted).
+    @Test func pictureInPictureToggledFastKeepsTheWindowAndThePicture() throws {
+        let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
+        defer { sway.stop(); session.close() }
+        let clip = session.directory + "/clip.ogv"
+        try generateVideo(at: clip, width: 480, height: 360, seconds: 120, title: "Toggled Clip")
+        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        var window: HeadlessSway.Window? { sway.windows().first { $0.name == "Toggled Clip" } }
+        #expect(session.waitFor { window.map { [$0.width, $0.height] } == [480, 360] }, "\(sway.windows())\n\(session.log(of: pid))")
+        let video = "app.reprise.Video1"
+        for round in 0..<300 {
+            _ = try? session.set("PictureInPicture", .bool(round % 2 == 0), interface: video)
+            if round % 7 == 6 { _ = try? session.call("SetFullscreen", [.bool(round % 14 == 6)], interface: video) }
+        }
+        _ = try? session.set("PictureInPicture", .bool(false), interface: video)
+        _ = try? session.call("SetFullscreen", [.bool(false)], interface: video)
+        #expect(session.isRunning(pid), "\(session.log(of: pid).suffix(3000))")
+        #expect(!session.log(of: pid).contains("lost the display"), "\(session.log(of: pid).suffix(3000))")
+        #expect(session.waitFor { window?.fullscreen == false && window.map { [$0.width, $0.height] } == [480, 360] }, "\(sway.windows())")
+        // The picture is still there: the test pattern's bars inside the window.
+        let frame = try #require(window)
+        var shot: Screenshot?
+        #expect(session.waitFor {
+            shot = screenshot(sway, session)
+            let x = frame.x + frame.width / 14, y = frame.y + frame.height / 4
+            return shot.map { $0.matches(x: x, y: y, Self.bars[0]) } == true
+        }, "the picture after the toggles: \(String(describing: shot)) \(frame)")
+        #expect(session.status() == "Playing")
+    }
+
     /// The compositor going away mid-video is survived as losing X is: the sound plays on, video is off from
     /// then on, and Reprise still answers and quits.
     @Test func losingTheCompositorIsSurvived() throws {

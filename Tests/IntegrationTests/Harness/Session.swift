@@ -308,13 +308,23 @@ final class Session {
 
     /// Starts a stream of silence with `media.role=role` (a call when the role is phone); stop it with ``stopStream(_:)``.
     func startStream(role: String, volume: Int? = nil) throws -> pid_t {
-        let child = try Child.spawn("pacat", ["--playback", "--raw", "--property=media.role=\(role)"]
+        // A busy pipewire-pulse sometimes refuses a new client ("Input/Output error"): pacat exits, and is started again.
+        var attempts = 0
+        var child: Child
+        repeat {
+            attempts += 1
+            child = try Child.spawn("pacat", ["--playback", "--raw", "--property=media.role=\(role)"]
                                         + (volume.map { ["--volume=\($0)"] } ?? []) + ["/dev/zero"],
                                     environment: environment, stdout: "/dev/null", stderr: directory + "/pacat.log")
-        processes.append(child)
-        // Under a loaded machine WirePlumber can take a while to link a new stream: wait generously (only a failure waits).
-        let started = eventually(30) { (try? sinkInputs(of: child.pid))?.first.map { $0.sink >= 0 } == true }
-        guard started else { throw HarnessError(message: "pacat did not start a stream: \(output(ofLog: "pacat"))") }
+            processes.append(child)
+            // Under a loaded machine WirePlumber can take a while to link a new stream: wait generously (only a failure waits).
+            let pid = child.pid
+            let started = eventually(30) { (try? sinkInputs(of: pid))?.first.map { $0.sink >= 0 } == true || !isRunning(pid) }
+            if started, isRunning(pid) { break }
+            guard attempts < 3, !isRunning(pid) else {
+                throw HarnessError(message: "pacat did not start a stream: \(output(ofLog: "pacat"))")
+            }
+        } while true
         // pipewire-pulse ignores a client's initial volume: set it on the server, as a user would.
         if let volume, let index = try sinkInputs(of: child.pid).first?.index {
             try pactl("set-sink-input-volume", String(index), String(volume))
