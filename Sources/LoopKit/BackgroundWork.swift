@@ -81,7 +81,7 @@ extension DispatchQueue: SerialExecutor {
 /// submission starts another.
 private final class LowPriorityThread: SerialExecutor {
     private struct Queue {
-        var items: [@Sendable () -> Void] = []
+        var items = FIFOQueue<@Sendable () -> Void>()
         var threadRunning = false
     }
     private let queue = Mutex(Queue())
@@ -115,7 +115,7 @@ private final class LowPriorityThread: SerialExecutor {
                 queue.threadRunning = false
                 return nil
             }
-            return queue.items.removeFirst()
+            return queue.items.popFirst()
         }) {
             item()
         }

@@ -127,7 +127,7 @@ public enum LRC {
             return checkedSize(Lyrics(lines: lines, source: source))
         }
         while plain.last?.isEmpty == true { plain.removeLast() }
-        while plain.first?.isEmpty == true { plain.removeFirst() }
+        plain.removeFirst(plain.firstIndex { !$0.isEmpty } ?? plain.count) // at once: one removeFirst a line was quadratic
         guard !plain.isEmpty else { return .failure(.empty) }
         return checkedSize(Lyrics(lines: plain.map { Lyrics.Line(startMicroseconds: nil, text: $0) }, source: source))
     }

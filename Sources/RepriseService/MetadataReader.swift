@@ -26,7 +26,7 @@ final class MetadataReader: ServiceComponent {
     /// The entry each busy discoverer is reading.
     private var busy: [ObjectIdentifier: (id: Int, uri: String)] = [:]
     /// Entries TagLib could not read, waiting for a discoverer.
-    private var forDiscoverer: [(id: Int, uri: String)] = []
+    private var forDiscoverer = FIFOQueue<(id: Int, uri: String)>()
     private var folderCovers: [String: String?] = [:]
     private let loop: LoopTimers
     private var pumpScheduled = false
@@ -112,7 +112,7 @@ final class MetadataReader: ServiceComponent {
                                   artURL: track.cover.map(MediaURI.file(path:)))
         }
         guard let work else {
-            forDiscoverer += rest.map { ($0.id, $0.uri) }
+            forDiscoverer.append(contentsOf: rest.map { ($0.id, $0.uri) })
             return batchFinished()
         }
         let art = art, fileSystem = fileSystem, toRead = rest
@@ -149,12 +149,12 @@ final class MetadataReader: ServiceComponent {
             }
             guard let discoverer = idle.last else {
                 if discoverers.isEmpty { // none can be had: described without tags (they come when it plays)
-                    for entry in forDiscoverer { player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil) }
+                    for entry in forDiscoverer.elements { player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil) }
                     forDiscoverer.removeAll()
                 }
                 return
             }
-            let entry = forDiscoverer.removeFirst()
+            guard let entry = forDiscoverer.popFirst() else { break }
             let path = MediaURI(entry.uri)?.path ?? ""
             log.debug("reading tags of \(entry.uri) with GStreamer")
             guard discoverer.discover(entry.uri) else {

@@ -146,9 +146,16 @@ struct HostileFiles {
     }
 
     /// Playable files with hostile `.lrc` lyrics beside them: binary, 50 MB, a million lines, a FIFO, /dev/zero,
-    /// stamps out of order, negative and past Int64, bad UTF-8, escape sequences, an offset past Int64.
+    /// stamps out of order, negative and past Int64, bad UTF-8, escape sequences, an offset past Int64, megabytes
+    /// of word-time openings with no end.
     private mutating func makeLyrics(tone: [UInt8]) throws {
-        for name in ["lrc-binary", "lrc-huge", "lrc-lines", "lrc-fifo", "lrc-zero", "lrc-odd"] { try write(name + ".ogg", tone) }
+        for name in ["lrc-binary", "lrc-huge", "lrc-lines", "lrc-fifo", "lrc-zero", "lrc-odd", "lrc-angles", "lrc-opened"] {
+            try write(name + ".ogg", tone)
+        }
+        // Word-time openings with no end (quadratic to scan once): a whole 4 MiB file of them, and 200 KB on a line.
+        try write("lrc-angles.lrc", [UInt8](repeating: UInt8(ascii: "<"), count: 4 << 20))
+        try write("lrc-opened.lrc", Array("[00:01.00]".utf8) + [UInt8](repeating: UInt8(ascii: "<"), count: 200_000)
+            + Array("\n[00:02.00]<00:02.00>after".utf8))
         try write("lrc-binary.lrc", (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &random) })
         try write("lrc-huge.lrc", [])
         _ = truncate(directory + "/lrc-huge.lrc", 50 << 20)
@@ -158,6 +165,39 @@ struct HostileFiles {
         try write("lrc-odd.lrc", Array(("[offset:-999999999999999]\n[00:03.00]later\n[-00:01.00]negative\n"
             + "[99999999999999999999:00.00]past\n[00:01.00]<99:99.99>\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}[2J<00:01.50>word\n").utf8)
             + [0xC3, 0x28, 0xFF, 0x0A] + Array(String(repeating: "[00:02.00]", count: 10_000).utf8))
+    }
+
+    /// A scrobble queue file of 120,000 listens (more than the queue holds: linear to read) with hostile lines among
+    /// them — a torn line, deep nesting, binary, numbers past Double — and scrobbling on, to a loopback port where
+    /// nothing answers (every request refused: the backoff holds it to a few).
+    static func writeScrobbleQueue(home: String) throws {
+        let state = home + "/.local/state/reprise", config = home + "/.config/reprise"
+        for folder in [home + "/.local", home + "/.local/state", state, home + "/.config", config] { _ = mkdir(folder, 0o700) }
+        var text = ""
+        text.reserveCapacity(16 << 20)
+        for index in 0..<120_000 {
+            text += "{\"listened_at\":\(1_700_000_000 + index),\"track_metadata\":{\"artist_name\":\"Fuzz Artist\","
+                + "\"track_name\":\"Track \(index)\",\"release_name\":\"Album\"}}\n"
+            if index % 10_000 == 0 {
+                text += "{\"listened_at\":1e999}\n" + String(repeating: "[", count: 5_000) + "\n\u{1B}[2J\u{FFFD}\n{\"listened_at\":17"
+                    + "\n"
+            }
+        }
+        try writeFile(state + "/listens.jsonl", Array(text.utf8))
+        try writeFile(config + "/config", Array("scrobble = listenbrainz\nlistenbrainz-url = http://127.0.0.1:9/\n".utf8))
+        try writeFile(config + "/listenbrainz-token", Array("fuzz-token\n".utf8))
+    }
+
+    private static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw HostileFileError(name: path, errno: Glibc.errno) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            guard count > 0 else { throw HostileFileError(name: path, errno: Glibc.errno) }
+            offset += count
+        }
     }
 
     /// Now and then replaces `swap.ogg` (queued by earlier calls) with a FIFO, and the FIFO with the file again.

@@ -45,7 +45,10 @@ func run() throws -> Bool {
     defer { display?.stop() }
     if let display { environment["DISPLAY"] = display.name } else { say("no Xvfb: fuzzing without a video window") }
     let log = desktop.directory + "/reprise.log"
-    if hostile != nil { try prepareHostileIndex(desktop: desktop, environment: environment) }
+    if hostile != nil {
+        try prepareHostileIndex(desktop: desktop, environment: environment)
+        try HostileFiles.writeScrobbleQueue(home: desktop.environment["HOME"]!)
+    }
     // The library indexes the run's folder: the tones, the clip and, with --hostile-files, every hostile file.
     var service = try Child.spawn(binary, ["--library", desktop.directory] + files, environment: environment, stdout: log, stderr: log)
     defer { if service.isRunning() { kill(service.pid, SIGKILL); _ = service.wait() } }
