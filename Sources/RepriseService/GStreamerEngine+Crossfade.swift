@@ -212,6 +212,7 @@ extension GStreamerEngine {
     /// Makes `pipeline` the player's, its messages handled as such.
     private func use(_ pipeline: Playbin) {
         playbin = pipeline
+        lastAnsweredPosition = nil
     }
 
     /// The pipeline that is not the player's now (made on first use, set up like the other).

@@ -32,8 +32,15 @@ final class GStreamerEngine: PlaybackEngine {
     static let streamTitleInterval = 0.25
     var wantsPlaying = false
     var pendingSeek: Int64?
+    /// The loaded stream's position as the sink last answered it (µs); nil since the load.
+    var lastAnsweredPosition: Int64?
     /// The loaded stream's failure was reported (a refused state change that follows says nothing new).
     private var errorReported = false
+    /// Playing was asked of a paused stream and the pipeline has not reached PLAYING yet. A sound server that went
+    /// away (or dropped the stream) while it was paused is only found out now, by the sink's error: the stream is
+    /// opened again where it was, once, instead of being left paused in silence by the very Play that asked for sound.
+    private var resumePending = false
+    private var outputReopened = false
     var rate = 1.0
     private var volume = 1.0
     /// A sleep timer's fade (1: none).
@@ -117,9 +124,12 @@ final class GStreamerEngine: PlaybackEngine {
         prerolled = false
         pendingSeek = nil
         seekTarget = nil
+        lastAnsweredPosition = nil
         dropPendingStreamTitle()
         wantsPlaying = playing
         errorReported = false
+        resumePending = false
+        outputReopened = false
         onBuffering?(100) // a new stream: nothing is being waited for yet
         onLoad?()
         renegotiations = 0
@@ -130,6 +140,7 @@ final class GStreamerEngine: PlaybackEngine {
 
     func resume() -> Bool {
         wantsPlaying = true
+        resumePending = true
         for pipeline in sounding { pipeline.setState(.playing) }
         scheduleCrossfadeTick()
         return true
@@ -137,6 +148,7 @@ final class GStreamerEngine: PlaybackEngine {
 
     func pause() -> Bool {
         wantsPlaying = false
+        resumePending = false
         for pipeline in sounding { pipeline.setState(.paused) }
         return true
     }
@@ -146,6 +158,7 @@ final class GStreamerEngine: PlaybackEngine {
         loaded = false
         prerolled = false
         seekTarget = nil
+        lastAnsweredPosition = nil
         dropPendingStreamTitle()
         wantsPlaying = false
         endCrossfades()
@@ -186,6 +199,7 @@ final class GStreamerEngine: PlaybackEngine {
         finishFade() // what fades out has nothing to do with where the current stream goes
         abandonIncoming() // the moment to fade in is no longer the one it was loaded for
         seekTarget = (nanoseconds.partialValue, monotonicSeconds())
+        lastAnsweredPosition = microseconds
         playbin.seek(toNanoseconds: nanoseconds.partialValue, rate: rate)
         scheduleCrossfadeTick()
         return true
@@ -233,13 +247,17 @@ final class GStreamerEngine: PlaybackEngine {
 
     /// The pipeline's position; while a seek is under way, where it goes (before preroll, the seek waiting for it).
     /// A seek the pipeline never confirms stops counting after 2 s.
+    /// A query the sink cannot answer for a moment (its state changing on the pipeline's thread, a busy sound
+    /// server) gives the last position it answered, never nothing: a client must not see 0:00 in between.
     var positionMicroseconds: Int64? {
         if !prerolled, let pendingSeek { return pendingSeek / 1000 }
         if let target = seekTarget {
             if monotonicSeconds() - target.askedAt < 2 { return target.nanoseconds / 1000 }
             seekTarget = nil
         }
-        return playbin.positionNanoseconds.map { $0 / 1000 }
+        guard let now = playbin.positionNanoseconds.map({ $0 / 1000 }) else { return prerolled ? lastAnsweredPosition : nil }
+        lastAnsweredPosition = now
+        return now
     }
 
     func handle(_ message: PipelineMessage) {
@@ -262,6 +280,7 @@ final class GStreamerEngine: PlaybackEngine {
             seekTarget = nil // the seek is done: the pipeline reports the new place itself
         case .streamStart where loaded && prerolled:
             guard let uri = playbin.takeGaplessSwitch() else { break }
+            lastAnsweredPosition = nil // another stream: the last answer was the previous one's
             if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }
             subtitleURI = nextSubtitleURI
             player.engineDidStartNextStream(uri: uri, seekable: playbin.isSeekable)
@@ -284,7 +303,14 @@ final class GStreamerEngine: PlaybackEngine {
             log.debug("pipeline error from \(source): \(debug)")
             errorReported = true
             if debug.contains("not-negotiated"), recoverFromNegotiationFailure() { break }
-            if source == Playbin.audioOutputName {
+            if source == Playbin.audioOutputName, resumePending, !outputReopened {
+                // Found out by this Play: the server may well be back (a paused stream notices only now).
+                log.info("the sound output was gone when playing resumed (\(text)): opening it again where it was")
+                outputReopened = true
+                resumePending = false
+                errorReported = false
+                reloadWhereItIs()
+            } else if source == Playbin.audioOutputName {
                 // The sound server is gone (or refused us): the media is fine, so do not skip it.
                 player.engineOutputDidFail(text)
             } else if playbin.isSwitchPending {
@@ -312,6 +338,7 @@ final class GStreamerEngine: PlaybackEngine {
             if state == .paused || state == .playing { onCorkRequest?(state == .paused) }
         case .stateChanged(let old, let new, _):
             log.debug("pipeline \(old) -> \(new)")
+            if new == .playing { resumePending = false; outputReopened = false } // it sounds: a later Play may reopen again
         default:
             break
         }
@@ -332,7 +359,8 @@ extension GStreamerEngine {
 
     /// Loads the stream again (a new audio filter) and goes back to where it was, in the same state.
     func reloadWhereItIs() {
-        let position = prerolled ? (seekTarget?.nanoseconds ?? playbin.positionNanoseconds ?? 0) : pendingSeek ?? 0
+        let position = prerolled ? (seekTarget?.nanoseconds ?? playbin.positionNanoseconds ?? lastAnsweredPosition.map { $0 * 1000 } ?? 0)
+            : pendingSeek ?? 0
         seekTarget = nil
         prerolled = false
         pendingSeek = position > 0 ? position : nil

@@ -57,6 +57,37 @@ import TestSupport
         #expect((session.position() ?? 0) >= pausedAt)
     }
 
+    /// Play after the sleep timer's pause resumes where it paused, at full level, also when the sound output failed
+    /// meanwhile (the sound server restarted: the stream is loaded again, and sought to where it was): Position is
+    /// never 0:00 in between (a loaded machine once saw Position 0.0 and silence right after Play, the stream still
+    /// prerolling while Position said 0).
+    @Test func playAfterTheSleepPauseResumesWhereItPausedEvenAfterTheOutputFailed() throws {
+        let session = try Session()
+        defer { session.close() }
+        let service = try session.launch([media.first])
+        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 300_000 })
+        let full = try session.peakLevel()
+        #expect(try runCommand(repriseBinary, ["sleep", "4s"], environment: session.environment).status == 0)
+        #expect(session.waitFor(10) { session.status() == "Paused" })
+        let pausedAt = session.position() ?? 0
+        #expect(pausedAt > 4_000_000)
+        try session.restartPulse()
+        usleep(500_000)
+        #expect(session.status() == "Paused" && (session.position() ?? 0) >= pausedAt - 100_000, "kept while the output came back")
+        try session.call("Play")
+        // Every reading from Play on: never back at the start.
+        var lowest = Int64.max
+        let started = monotonicSeconds()
+        while monotonicSeconds() - started < 1.5 {
+            if let position = session.position() { lowest = min(lowest, position) }
+            usleep(10_000)
+        }
+        #expect(lowest >= pausedAt - 100_000, "Position went to \(lowest) µs after Play (paused at \(pausedAt))")
+        #expect(session.waitFor { session.status() == "Playing" && (try? session.peakLevel()) ?? 0 > full / 2 },
+                "the level before the fade: \(String(describing: try? session.sinkInputs(of: service))) \(session.log(of: service).suffix(2500))")
+        #expect((session.position() ?? 0) >= pausedAt)
+    }
+
     @Test func endOfTrackWaitsAtTheNextTrackAndOffCancels() throws {
         let session = try Session()
         defer { session.close() }
