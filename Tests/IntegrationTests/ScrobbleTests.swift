@@ -187,6 +187,35 @@ import TestSupport
         #expect(queued(session).map { $0 > 0 } == true)
     }
 
+    /// A queue file of 120,000 listens (16 MB, more than the queue holds) is read in linear time, and a SIGTERM during
+    /// the read stops the service promptly and cleanly: the read is cut short, no component is left behind the stop
+    /// bound, and the file stays as it was (11.6 s to load before; a stop then hit the bound and named another part).
+    @Test func aHugeQueueFileLoadsAndAStopDuringItIsPrompt() throws {
+        let session = try Session()
+        defer { session.close() }
+        let server = try ScriptedListenServer()
+        defer { server.stop() }
+        server.setMode(.status(500))
+        _ = try configure(session, url: server.url, token: "token")
+        let state = session.environment["HOME"]! + "/.local/state/reprise"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        var text = ""
+        for index in 0..<120_000 {
+            text += "{\"listened_at\":\(1_700_000_000 + index),\"track_metadata\":{\"artist_name\":\"Artist\",\"track_name\":\"Track \(index)\"}}\n"
+        }
+        try text.write(toFile: queueFile(session), atomically: true, encoding: .utf8)
+        let size = (try? FileManager.default.attributesOfItem(atPath: queueFile(session))[.size] as? Int) ?? 0
+        // Stopped while it reads.
+        let first = try session.launch([])
+        kill(first, SIGTERM)
+        #expect(session.waitForExit(first) == 0)
+        #expect(!session.log(of: first).contains("did not finish"), "\(session.log(of: first).suffix(1500))")
+        #expect((try? FileManager.default.attributesOfItem(atPath: queueFile(session))[.size] as? Int) == size, "the file as it was")
+        // Read whole: the newest 50,000 kept, the rest counted as given up.
+        try session.launch([])
+        #expect(session.waitFor(60) { queued(session) == 50_000 }, "\(String(describing: queued(session)))")
+    }
+
     @Test func aRadioTitleHeardFromItsStartIsAListenWhenTheNextBegins() throws {
         let session = try Session()
         defer { session.close() }
