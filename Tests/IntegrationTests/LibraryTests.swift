@@ -50,6 +50,25 @@ import TestSupport
         try runCommand(repriseBinary, arguments, environment: session.environment)
     }
 
+    /// `reprise library` on a terminal follows the first pass with a progress bar; the service killed meanwhile ends it
+    /// with "Reprise quit" and status 1, not with a library of 0 tracks.
+    @Test func theProgressBarEndsWhenTheServiceGoesAway() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = session.environment["HOME"]! + "/Music/Many"
+        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        for index in 0..<20_000 { _ = FileManager.default.createFile(atPath: music + "/\(index).ogg", contents: Data("not audio".utf8)) }
+        let service = try session.launch([])
+        let errors = session.directory + "/library-errors.log"
+        let tmux = try Tmux(["sh", "-c", "\"$0\" library 2>\(errors)", repriseBinary], environment: session.environment)
+        defer { tmux.close() }
+        #expect(session.waitFor { tmux.text().contains("files") }, "\(tmux.text())")
+        kill(service, SIGKILL)
+        #expect(session.waitFor { tmux.exitStatus != nil }, "\(tmux.text())")
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(tmux.exitStatus == 1 && said.contains("Reprise quit"), "\(String(describing: tmux.exitStatus)) \(said)")
+    }
+
     @Test func aMusicFolderIsIndexedSearchedAndPlayed() throws {
         let session = try Session()
         defer { session.close() }

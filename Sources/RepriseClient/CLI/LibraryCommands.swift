@@ -128,6 +128,11 @@ struct LibraryCommand: ParsableCommand {
             // On a terminal, a progress bar follows the pass to its end (Ctrl-C leaves it running).
             if scanning, !target.json, isatty(STDOUT_FILENO) == 1 {
                 while scanning {
+                    // A service that quits or is killed meanwhile ends the bar with a message, not with empty counts.
+                    guard client.isRunning else {
+                        writeToTerminal("\r\u{1B}[K")
+                        throw CLIError(client.goneMessage)
+                    }
                     let done = Int((try? library.scanned) ?? 0), total = Int((try? library.toScan) ?? 0), width = 30
                     let filled = total > 0 ? min(width, done * width / total) : 0
                     writeToTerminal("\r\u{1B}[K[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
@@ -136,6 +141,7 @@ struct LibraryCommand: ParsableCommand {
                     scanning = (try? library.scanning) == true
                 }
                 writeToTerminal("\r\u{1B}[K")
+                guard client.isRunning else { throw CLIError(client.goneMessage) }
             }
             // Every count in one call, once the pass (if followed) is over.
             let values = (try? library.allProperties()) ?? [:]
