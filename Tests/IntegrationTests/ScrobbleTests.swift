@@ -124,7 +124,8 @@ import TestSupport
         #expect(item?["listened_at"] == nil && (item?["track_metadata"] as? [String: Any])?["track_name"] as? String == "First")
         // 500: kept, the error shown, tried again later.
         #expect(session.waitFor(30) { queued(session) == 1 && lastError(session).contains("500") }, "\(lastError(session))")
-        // 429 with reset headers: the next request waits for the reset.
+        // 429 with reset headers: the next request waits for the reset, at least (after `scrobble on` the backoff
+        // starts afresh: the longer of its 5 s and the 3 s the server named).
         server.setMode(.rateLimited(resetIn: "3"))
         let before = server.requests.count
         _ = try runCommand(repriseBinary, ["scrobble", "on"], environment: session.environment)

@@ -94,7 +94,9 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
         isEnabled = true
         log.info("scrobbling to \(server)")
         if !loaded { return load() }
-        // On again: the next attempt now, not after the wait.
+        // On again: the next attempt now, not after the wait, and the backoff starts afresh (the user asked; a server
+        // cannot).
+        backoff = ScrobbleBackoff()
         retryTimer?.cancel()
         retryTimer = nil
         retryAt = 0
