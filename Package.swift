@@ -105,6 +105,8 @@ let package = Package(
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "PosixFiles", "CoreTestDoubles"]),
+        /// The command line's own logic (what is media, what the parser gets), no bus.
+        .testTarget(name: "RepriseClientTests", dependencies: ["RepriseClient"]),
         .target(name: "TestSupport"),
         /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.
         .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport"]),

@@ -192,5 +192,8 @@ import TestSupport
         #expect(notMedia.status == 2 && notMedia.errors.contains("nothing to play"))
         let completion = try reprise(session, "--generate-completion-script", "bash")
         #expect(completion.status == 0 && completion.output.contains("complete") && completion.output.contains("goto"))
+        // The shell named, whatever $SHELL says (it is unset in CI): the shell's name is not media.
+        let zsh = try reprise(session, "--generate-completion-script", "zsh")
+        #expect(zsh.status == 0 && zsh.output.hasPrefix("#compdef reprise"))
     }
 }

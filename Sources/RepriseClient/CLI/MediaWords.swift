@@ -25,8 +25,16 @@ public enum MediaWords {
     /// The command's media: what the parser gave it (nothing once taken out), then what was taken out, in order.
     public static func all(after parsed: [String]) -> [String] { parsed + taken.withLock { $0 } }
 
+    /// The parser's own options (completion scripts, completing a word, the help dump): a command line with one of
+    /// these is the parser's alone, its words are none of them media (`--generate-completion-script zsh`).
+    static let parserOwnOptions = ["--generate-completion-script", "---completion", "--experimental-dump-help"]
+
     /// The words the parser gets and the media, for a command line that serves or adds; `(arguments, [])` else.
     static func split(_ arguments: [String], verbs: Set<String>) -> (kept: [String], media: [String]) {
+        let isParsersOwn = { (word: String) in
+            parserOwnOptions.contains { word == $0 || word.hasPrefix($0 + "=") }
+        }
+        if arguments.contains(where: isParsersOwn) { return (arguments, []) }
         var start = 0, valueOptions = serveValueOptions
         if let first = arguments.first, verbs.contains(first) {
             switch first {
