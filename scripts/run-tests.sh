@@ -16,7 +16,9 @@ status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo
     echo "==== failures (repeated from above) ===="
-    grep -E '✘|error:|recorded an issue|Expectation failed|Fatal error|Caught error' "$log" | grep -v '^.*✘ Test run with' | head -60
+    # Each failure with the message lines (↳) that follow it: an expectation's comment says what was seen.
+    grep -E -A6 '✘|error:|recorded an issue|Expectation failed|Fatal error|Caught error' "$log" \
+        | grep -E '✘|↳|error:|recorded an issue|Expectation failed|Fatal error|Caught error' | grep -v '^.*✘ Test run with' | head -120
     grep -E '✘ Test run with' "$log" | tail -1
 fi
 exit "$status"
