@@ -8,13 +8,14 @@ public final class MemoryLibrary: LibraryAccess {
     }
     public var status = LibraryStatus()
     public private(set) var outline = LibraryOutline()
-    public var onChange: (() -> Void)?
+    public let feed: ChangeFeed
     public private(set) var rescans = 0
     /// Playlist files' entries, by the playlist's path (what reading the file would give).
     public var playlistEntries: [String: [String]] = [:]
 
-    public init(tracks: [LibraryTrack], folders: [String] = []) {
+    public init(tracks: [LibraryTrack], folders: [String] = [], feed: ChangeFeed = ChangeFeed()) {
         self.tracks = tracks
+        self.feed = feed
         status.folders = folders
         rebuild()
     }
@@ -33,7 +34,7 @@ public final class MemoryLibrary: LibraryAccess {
         status.counts.unavailable = tracks.count { !$0.available }
         status.counts.albums = Set(tracks.compactMap { track in track.album.map { LibraryAlbum.key(title: $0, artist: track.albumBy) } }).count
         status.counts.artists = Set(tracks.compactMap(\.albumBy)).count
-        onChange?()
+        feed.publish(.library)
     }
 
     public func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void) {

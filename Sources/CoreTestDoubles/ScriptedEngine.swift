@@ -63,15 +63,16 @@ public final class ScriptedEngine: PlaybackEngine {
     }
 }
 
-/// Records what a client would be told.
-public final class RecordingObserver: PlayerObserver {
+/// Records what the player's change feed said.
+public final class RecordingObserver: ChangeListener {
     public init() {}
-    public var changes = 0
-    public var seeks: [Int64] = []
-    public var trackListChanges: [TrackListChange] = []
-    public func playerDidChange() { changes += 1 }
-    public func playerTrackListDidChange(_ changes: [TrackListChange]) { trackListChanges += changes }
-    public func playerDidSeek(toMicroseconds microseconds: Int64) { seeks.append(microseconds) }
+    public private(set) var published: [Change] = []
+    public var changes: Int { published.count }
+    public var seeks: [Int64] { published.compactMap(\.seekedToMicroseconds) }
+    public var trackListChanges: [TrackListChange] { published.flatMap(\.queueEdits) }
+    public func didChange(_ change: Change) { published.append(change) }
+    /// Forgets what was recorded.
+    public func reset() { published.removeAll() }
 }
 
 /// A player over a scripted engine with `count` queued http URIs (no files needed).
@@ -79,7 +80,7 @@ public func makePlayer(tracks count: Int = 3) -> (Player, ScriptedEngine, Record
     let engine = ScriptedEngine()
     let player = Player(engine: engine, log: Log(verbose: false), fileSystem: PosixFileSystem())
     let observer = RecordingObserver()
-    player.observer = observer
+    player.feed.listen(observer)
     player.enqueue((1...max(1, count)).prefix(count).map { "http://example.invalid/\($0).ogg" })
     return (player, engine, observer)
 }

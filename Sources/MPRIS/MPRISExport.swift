@@ -35,16 +35,16 @@ public final class MPRISExport {
     /// Exports the four interfaces. The root's properties are announced first and the Player's last of all the
     /// interfaces `announcer` watches after a change (clients that see a new track find the rest already told).
     public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, announcer: PropertyAnnouncer,
-                log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
+                policy: UserActionPolicy, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
         self.log = log
         playerSignals = MediaPlayer2PlayerSignals(bus: bus, path: RepriseObjects.mprisPath)
         trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: RepriseObjects.mprisPath)
         root = RootInterface(identity: identity, onQuit: onQuit)
-        playerInterface = PlayerInterface(player: player)
-        trackListInterface = TrackListInterface(player: player)
-        playlistsInterface = PlaylistsInterface(library: playlists, player: player, log: log)
+        playerInterface = PlayerInterface(player: player, policy: policy)
+        trackListInterface = TrackListInterface(player: player, policy: policy)
+        playlistsInterface = PlaylistsInterface(library: playlists, player: player, policy: policy, log: log)
         let playerExport = MediaPlayer2PlayerExport(playerInterface)
         try bus.export(MediaPlayer2Export(root), at: RepriseObjects.mprisPath)
         try bus.export(playerExport, at: RepriseObjects.mprisPath)
@@ -64,20 +64,6 @@ public final class MPRISExport {
         announcer.watch(MPRIS.playerInterface, at: RepriseObjects.mprisPath, names: MPRIS.announcedPlayerProperties, last: true) {
             [playerInterface] in try? playerInterface.value(of: $0)
         }
-    }
-
-    /// Told of every transport or track request from a client (before it is carried out), for the audio policy.
-    public var onUserAction: ((PolicyEvent) -> Void)? {
-        didSet {
-            playerInterface.onUserAction = onUserAction
-            trackListInterface.onUserAction = onUserAction
-            playlistsInterface.onUserAction = onUserAction
-        }
-    }
-
-    /// Asked before a PlayPause is carried out; false drops it (an echo of a cork request, see the audio session).
-    public var allowsPlayPause: (() -> Bool)? {
-        didSet { playerInterface.allowsPlayPause = allowsPlayPause }
     }
 
     /// Looks at the playlist folders again and announces what changed (call now and then).

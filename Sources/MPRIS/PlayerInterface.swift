@@ -5,41 +5,43 @@ import SDBus
 /// org.mpris.MediaPlayer2.Player
 final class PlayerInterface: MediaPlayer2PlayerHandler {
     private let player: Player
-    var onUserAction: ((PolicyEvent) -> Void)?
-    var allowsPlayPause: (() -> Bool)?
+    private let policy: UserActionPolicy
 
-    init(player: Player) { self.player = player }
+    init(player: Player, policy: UserActionPolicy) {
+        self.player = player
+        self.policy = policy
+    }
 
     func next() throws(DBusError) {
-        onUserAction?(.userChangedTrack)
+        policy.userActed(.userChangedTrack)
         player.next()
     }
 
     func previous() throws(DBusError) {
-        onUserAction?(.userChangedTrack)
+        policy.userActed(.userChangedTrack)
         player.previous()
     }
 
     func pause() throws(DBusError) {
-        onUserAction?(.userPaused)
+        policy.userActed(.userPaused)
         player.pause()
     }
 
     func playPause() throws(DBusError) {
         // The spec: with CanPause false, PlayPause has no effect and raises an error (the others only have no effect).
         guard player.canPause else { throw .notSupported("nothing to play or pause (CanPause is false)") }
-        if allowsPlayPause?() == false { return }
-        onUserAction?(player.status == .playing ? .userPaused : .userPlayed)
+        guard policy.allowsPlayPause() else { return }
+        policy.userActed(player.status == .playing ? .userPaused : .userPlayed)
         player.playPause()
     }
 
     func stop() throws(DBusError) {
-        onUserAction?(.userStopped)
+        policy.userActed(.userStopped)
         player.stop()
     }
 
     func play() throws(DBusError) {
-        onUserAction?(.userPlayed)
+        policy.userActed(.userPlayed)
         player.play()
     }
 
@@ -50,7 +52,7 @@ final class PlayerInterface: MediaPlayer2PlayerHandler {
     }
 
     func openUri(uri: String, reply: Reply<Void>) throws(DBusError) {
-        onUserAction?(.userChangedTrack)
+        policy.userActed(.userChangedTrack)
         player.open(uri, completion: reply.answer)
     }
 

@@ -12,13 +12,14 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
     var announceChange: (_ playlist: DBusValue) -> Void = { _ in }
     /// Sends PropertiesChanged for this interface.
     var announceProperties: (_ names: [String]) -> Void = { _ in }
-    var onUserAction: ((PolicyEvent) -> Void)?
+    let policy: UserActionPolicy
     /// Told when playlists came, went or were written again (the ones edited): the MediaServer2 tree announces it.
     var onListChanged: (_ edited: [PlaylistInfo]) -> Void = { _ in }
 
-    init(library: PlaylistLibrary, player: Player, log: Log) {
+    init(library: PlaylistLibrary, player: Player, policy: UserActionPolicy, log: Log) {
         self.library = library
         self.player = player
+        self.policy = policy
         self.log = log
     }
 
@@ -37,7 +38,7 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
             throw .invalidArgs("\(playlistId) is not one of the playlists")
         }
         log.info("activating playlist \(playlist.path)")
-        onUserAction?(.userChangedTrack)
+        policy.userActed(.userChangedTrack)
         player.replaceQueue(validating: [MediaURI.file(path: playlist.path)]) { [self] error in
             if error == nil {
                 library.markActive(playlist)

@@ -5,9 +5,12 @@ import SDBus
 /// org.mpris.MediaPlayer2.TrackList
 final class TrackListInterface: MediaPlayer2TrackListHandler {
     private let player: Player
-    var onUserAction: ((PolicyEvent) -> Void)?
+    let policy: UserActionPolicy
 
-    init(player: Player) { self.player = player }
+    init(player: Player, policy: UserActionPolicy) {
+        self.player = player
+        self.policy = policy
+    }
 
     /// The most bytes of metadata one GetTracksMetadata reply carries (half of D-Bus's array limit).
     static let metadataReplyLimit = 32 << 20
@@ -37,7 +40,7 @@ final class TrackListInterface: MediaPlayer2TrackListHandler {
             guard let id = MPRIS.entryID(fromTrackPath: afterTrack) else { throw .invalidArgs("\(afterTrack) is not a track of this list") }
             after = id
         }
-        if setAsCurrent { onUserAction?(.userChangedTrack) }
+        if setAsCurrent { policy.userActed(.userChangedTrack) }
         player.addTrack(uri, after: after, makeCurrent: setAsCurrent, completion: reply.answer)
     }
 
@@ -46,7 +49,7 @@ final class TrackListInterface: MediaPlayer2TrackListHandler {
     }
 
     func goTo(trackId: String) throws(DBusError) {
-        onUserAction?(.userChangedTrack)
+        policy.userActed(.userChangedTrack)
         if let id = MPRIS.entryID(fromTrackPath: trackId) { player.goTo(id: id) }
     }
 

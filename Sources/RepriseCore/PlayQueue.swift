@@ -83,11 +83,14 @@ public struct QueueEntry: Sendable, Equatable {
 /// The ordered list of entries, the play order (shuffled or not) and the current entry. Lookups and edits by id
 /// or position take O(log n) (two ``RankedList``s: list order and play order); whole-queue reads are O(n).
 public struct PlayQueue: Sendable {
-    private var byID: [Int: QueueEntry] = [:]
+    private var byID: [Int: QueueEntry] = [:] { didSet { version &+= 1 } }
     /// Entry ids in list order.
-    private var list = RankedList()
+    private var list = RankedList() { didSet { version &+= 1 } }
     /// Entry ids in the order they play.
-    private var order = RankedList()
+    private var order = RankedList() { didSet { version &+= 1 } }
+    /// Counts every edit of the entries (added, removed, moved, reordered, their details): the same version, the
+    /// same queue (MPD's playlist version). Moving to another entry is no edit.
+    public private(set) var version: UInt32 = 0
     /// The current entry's id.
     private var currentID: Int?
     private var nextID = 1

@@ -39,20 +39,6 @@ public protocol PlaybackEngine: AnyObject {
     var rateRange: ClosedRange<Double> { get }
 }
 
-/// Told about everything a client must hear about: property changes and position jumps.
-public protocol PlayerObserver: AnyObject {
-    /// Something observable may have changed; called once per handled event.
-    func playerDidChange()
-    /// The position jumped (seek, restart) to `microseconds`.
-    func playerDidSeek(toMicroseconds microseconds: Int64)
-    /// The track list changed; called once per handled event, before ``playerDidChange()``.
-    func playerTrackListDidChange(_ changes: [TrackListChange])
-}
-
-extension PlayerObserver {
-    public func playerTrackListDidChange(_ changes: [TrackListChange]) {}
-}
-
 /// One change to the list of entries, as MPRIS TrackList signals report them.
 public enum TrackListChange: Equatable, Sendable {
     /// Entry `id` was inserted after entry `after` (nil: at the start).

@@ -19,6 +19,14 @@ extension Player {
         }
     }
 
+    /// The gain the engine applies changed (see ``PlaybackEngine/appliedGainDecibels``): clients see it.
+    public func engineAppliedGainDidChange() {
+        transaction {
+            lastChangeAffectsSavedState = false
+            notedAspects.insert(.sound)
+        }
+    }
+
     public func engineDidReadTags(_ tags: TrackTags) {
         transaction {
             guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
@@ -87,7 +95,7 @@ extension Player {
                 return
             }
             // Same entry again (LoopStatus Track): the metadata does not change, so clients learn of the restart here.
-            defer { if following.id == current.id { observer?.playerDidSeek(toMicroseconds: 0) } }
+            defer { if following.id == current.id { pendingSeek = 0 } }
             if following.id == current.id { loopRestarts += 1 }
             guard following.uri == uri else {
                 log.info("gapless: \(uri) was handed over but \(following.uri) follows now; loading it")

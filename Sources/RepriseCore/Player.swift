@@ -1,5 +1,6 @@
 /// The player state machine: queue, status, loop/shuffle, rate, volume, and the MPRIS rules for each request.
-/// Owned by the event loop; every method runs on its thread. Observers hear one `playerDidChange` per request or event.
+/// Owned by the event loop; every method runs on its thread. Each request or event publishes one ``Change`` into its
+/// ``ChangeFeed``.
 public final class Player {
     public internal(set) var queue = PlayQueue()
     public internal(set) var status: PlaybackStatus = .stopped
@@ -8,9 +9,8 @@ public final class Player {
     public internal(set) var volume = 1.0
     /// Where each long file was left, to resume there.
     public internal(set) var resumePositions = ResumePositions()
-    public weak var observer: PlayerObserver?
-    /// Called after every request or event (after the observer), e.g. to schedule saving the state.
-    public var onChange: (() -> Void)?
+    /// Where each transaction's change goes (see ``Player/Snapshot``).
+    public let feed: ChangeFeed
     /// False when the last request or event only filled in tags read in the background: nothing to save.
     public internal(set) var lastChangeAffectsSavedState = true
 
@@ -40,7 +40,13 @@ public final class Player {
     /// Where to pick up after the sound output failed (the stream was unloaded, the entry kept, paused).
     var positionBeforeOutputFailure: Int64?
     var transactionDepth = 0
+    /// The state clients saw when the transaction under way began.
+    var stateBefore: Snapshot?
     var trackListChanges: [TrackListChange] = []
+    /// Where the transaction under way jumped to last.
+    var pendingSeek: Int64?
+    /// What the transaction under way was told changed outside the player's state (the engine's gain).
+    var notedAspects: ChangeAspects = []
     var descriptions = DescriptionBacklog()
     /// The interstitials of the loaded entry and which were watched.
     public internal(set) var interstitials = InterstitialSchedule()
@@ -78,8 +84,9 @@ public final class Player {
     var appliedEngineOutput = EngineOutput()
     var announcedSkippable = false
 
-    public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem) {
+    public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem, feed: ChangeFeed = ChangeFeed()) {
         self.engine = engine
+        self.feed = feed
         self.log = log
         self.fileSystem = fileSystem
         resolver = ImmediateResolver(fileSystem: fileSystem)
@@ -383,23 +390,22 @@ public final class Player {
 
     // MARK: Internals
 
-    /// Runs one request or event; observers hear about it once, when the outermost one ends.
+    /// Runs one request or event; its change is published once, when the outermost one ends.
     @discardableResult
     func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        if transactionDepth == 0 { lastChangeAffectsSavedState = true }
+        if transactionDepth == 0 {
+            lastChangeAffectsSavedState = true
+            stateBefore = snapshot
+        }
         transactionDepth += 1
         defer {
             transactionDepth -= 1
             if transactionDepth == 0 {
                 prepareNextEntry()
                 applyEngineOutput()
-                if !trackListChanges.isEmpty {
-                    let changes = trackListChanges
-                    trackListChanges.removeAll()
-                    observer?.playerTrackListDidChange(changes)
-                }
-                observer?.playerDidChange()
-                onChange?()
+                let before = stateBefore ?? snapshot
+                stateBefore = nil
+                feed.publish(change(since: before))
             }
         }
         return try body()
@@ -494,13 +500,15 @@ public final class Player {
     }
 
     func jump(to microseconds: Int64) {
-        guard engine.seek(toMicroseconds: microseconds) else {
-            log.warning("seek to \(microseconds) us refused")
-            return
+        transaction {
+            guard engine.seek(toMicroseconds: microseconds) else {
+                log.warning("seek to \(microseconds) us refused")
+                return
+            }
+            if !prerolled { seekBeforePreroll = microseconds }
+            sleepTimerFollowSeek(to: microseconds)
+            pendingSeek = microseconds
         }
-        if !prerolled { seekBeforePreroll = microseconds }
-        sleepTimerFollowSeek(to: microseconds)
-        observer?.playerDidSeek(toMicroseconds: microseconds)
     }
 
     func unload() {

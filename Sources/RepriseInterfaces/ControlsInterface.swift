@@ -7,12 +7,15 @@ import SDBus
 /// and queue requests MPRIS lacks (replace or enqueue many URIs, clear).
 final class ControlsInterface: Controls1Handler {
     private let player: Player
-    var onUserAction: ((PolicyEvent) -> Void)?
+    let policy: UserActionPolicy
 
     /// The video window, whose Picture in Picture is an action while it shows video.
     weak var video: VideoControl?
 
-    init(player: Player) { self.player = player }
+    init(player: Player, policy: UserActionPolicy) {
+        self.player = player
+        self.policy = policy
+    }
 
     private var windowActions: [CustomAction] {
         guard let video, video.hasDisplay, video.hasVideo else { return [] }
@@ -32,13 +35,13 @@ final class ControlsInterface: Controls1Handler {
         if enqueue {
             player.appendTracks(uris, completion: reply.answer)
         } else {
-            onUserAction?(.userChangedTrack)
+            policy.userActed(.userChangedTrack)
             player.replaceQueue(validating: uris, completion: reply.answer)
         }
     }
 
     func clear() throws(DBusError) {
-        onUserAction?(.userStopped)
+        policy.userActed(.userStopped)
         player.clear()
     }
 

@@ -6,8 +6,9 @@ import SDBus
 /// Everything Reprise offers on the bus for one ``Player``: the MPRIS interfaces (``MPRISExport``), Reprise's own
 /// (app.reprise.*: controls, sound, chapters, sleep, and once attached the audio session, video and library) and
 /// the desktop exports (GNOME Shell's and KRunner's search, MediaServer2). One ``PropertyAnnouncer`` keeps clients
-/// told of all of them: one PropertiesChanged per interface per handled event, carrying exactly what changed.
-public final class DBusAdaptor: PlayerObserver {
+/// told of all of them: one PropertiesChanged per interface per ``Change`` from the feed, carrying exactly what
+/// changed; only the interfaces that follow a part the change names are read again.
+public final class DBusAdaptor: ChangeListener {
     public typealias Identity = MPRISExport.Identity
 
     private let bus: any ObjectBus
@@ -17,25 +18,35 @@ public final class DBusAdaptor: PlayerObserver {
     private let mpris: MPRISExport
     private let controlsInterface: ControlsInterface
     private let announcer: PropertyAnnouncer
+    private let policy: UserActionPolicy
     private var libraryInterface: LibraryInterface?
     private var desktopSearch: DesktopSearch?
     private var mediaServer: MediaServerTree?
     private var videoInterface: VideoInterface?
-    /// The interfaces whose values follow the player, announced after each of its changes.
-    private var followingPlayer = MPRISExport.followingPlayer.union([Controls1Export.interface, Sound1Export.interface,
-                                                                      Chapters1Export.interface, Sleep1Export.interface,
-                                                                      Lyrics1Export.interface])
+    /// Which parts of the state each interface shows: it is read again after a change to any of them.
+    private var following: [String: ChangeAspects] = [
+        MPRIS.rootInterface: [.video],
+        MPRIS.playerInterface: [.transport, .current, .queue, .volume, .options, .sound, .chapters, .lyrics, .interstitials],
+        Controls1Export.interface: ChangeAspects.player.subtracting([.position, .lyricsLine]).union(.video),
+        Sound1Export.interface: [.sound, .current, .volume, .transport],
+        Chapters1Export.interface: [.chapters, .current],
+        Sleep1Export.interface: [.sleep],
+        Lyrics1Export.interface: [.lyrics, .lyricsLine, .current],
+    ]
 
-    public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, log: Log,
-                onQuit: @escaping () -> Void) throws(DBusError) {
+    /// - Parameter policy: told of every transport or track request from a client (before it is carried out) and
+    ///   asked before a PlayPause.
+    public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity,
+                policy: UserActionPolicy, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
         self.log = log
         self.playlists = playlists
         announcer = PropertyAnnouncer(bus: bus)
         mpris = try MPRISExport(bus: bus, player: player, playlists: playlists, identity: identity, announcer: announcer,
-                                log: log, onQuit: onQuit)
-        controlsInterface = ControlsInterface(player: player)
+                                policy: policy, log: log, onQuit: onQuit)
+        controlsInterface = ControlsInterface(player: player, policy: policy)
+        self.policy = policy
         let sound = SoundInterface(player: player), chapters = ChaptersInterface(player: player), sleep = SleepInterface(player: player)
         try bus.export(Controls1Export(controlsInterface), at: RepriseObjects.ownPath)
         try bus.export(Sound1Export(sound), at: RepriseObjects.ownPath)
@@ -59,20 +70,7 @@ public final class DBusAdaptor: PlayerObserver {
         announcer.watch(Controls1Export.interface, at: RepriseObjects.ownPath, names: Controls1Export.announcedProperties) {
             [controlsInterface] in try? controlsInterface.value(of: $0)
         }
-        player.observer = self
-    }
-
-    /// Told of every transport or track request from a client (before it is carried out), for the audio policy.
-    public var onUserAction: ((PolicyEvent) -> Void)? {
-        didSet {
-            mpris.onUserAction = onUserAction
-            controlsInterface.onUserAction = onUserAction
-        }
-    }
-
-    /// Asked before a PlayPause is carried out; false drops it (an echo of a cork request, see the audio session).
-    public var allowsPlayPause: (() -> Bool)? {
-        didSet { mpris.allowsPlayPause = allowsPlayPause }
+        player.feed.listen(self)
     }
 
     /// Takes MediaServer2's own name (its objects are exported by ``attachLibrary(_:)``); false when another
@@ -102,16 +100,15 @@ public final class DBusAdaptor: PlayerObserver {
     /// Exports app.reprise.Library1 over `library`, announcing its properties when they change.
     public func attachLibrary(_ library: LibraryAccess) {
         let interface = LibraryInterface(library: library, playlists: playlists,
-                                         refreshPlaylists: { [mpris] in mpris.refreshPlaylists() }, player: player)
-        interface.onUserAction = { [unowned self] in onUserAction?($0) }
+                                         refreshPlaylists: { [mpris] in mpris.refreshPlaylists() }, player: player,
+                                         policy: policy)
         do {
             try bus.export(Library1Export(interface), at: RepriseObjects.ownPath)
         } catch {
             return log.warning("could not export the library: \(error)")
         }
         libraryInterface = interface
-        let search = DesktopSearch(library: library, player: player, log: log)
-        search.onUserAction = { [unowned self] in onUserAction?($0) }
+        let search = DesktopSearch(library: library, player: player, policy: policy, log: log)
         desktopSearch = search
         do {
             try bus.export(ShellSearchProvider2Export(GnomeSearchProvider(search: search)), at: GnomeSearchProvider.objectPath)
@@ -145,15 +142,19 @@ public final class DBusAdaptor: PlayerObserver {
         announcer.watch(Library1Export.interface, at: RepriseObjects.ownPath, names: Library1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
-        var lastOutline = library.outline
-        library.onChange = { [unowned self] in
-            announcer.announce([Library1Export.interface])
-            // MediaServer2 clients hear that the top containers changed.
-            guard library.outline != lastOutline else { return }
-            lastOutline = library.outline
-            for path in [MediaServerTree.root] + ["Artists", "Albums", "Genres"].map({ MediaServerTree.root + "/" + $0 }) {
-                try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
-            }
+        following[Library1Export.interface] = .library
+        attachedLibrary = library
+        lastOutline = library.outline
+    }
+    private var attachedLibrary: LibraryAccess?
+    private var lastOutline = LibraryOutline()
+
+    /// MediaServer2 clients hear that the top containers changed.
+    private func libraryChanged() {
+        guard let library = attachedLibrary, library.outline != lastOutline else { return }
+        lastOutline = library.outline
+        for path in [MediaServerTree.root] + ["Artists", "Albums", "Genres"].map({ MediaServerTree.root + "/" + $0 }) {
+            try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
         }
     }
 
@@ -164,16 +165,16 @@ public final class DBusAdaptor: PlayerObserver {
         announcer.watch(Scrobble1Export.interface, at: RepriseObjects.ownPath, names: Scrobble1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
-        control.onChange = { [unowned self] in announcer.announce([Scrobble1Export.interface]) }
+        following[Scrobble1Export.interface] = .scrobbling
     }
 
     /// Offers the video window through the root interface (Fullscreen, Raise) and app.reprise.Video1.
     public func attachVideo(_ control: VideoControl) throws(DBusError) {
-        mpris.attachWindow(control) { [unowned self] in announceVideo() }
-        let video = VideoInterface(control: control, player: player) { [unowned self] in announceVideo() }
+        mpris.attachWindow(control) { [feed = player.feed] in feed.publish(.video) }
+        let video = VideoInterface(control: control, player: player) { [feed = player.feed] in feed.publish(.video) }
         try bus.export(Video1Export(video), at: RepriseObjects.ownPath)
         announcer.watch(Video1Export.interface, at: RepriseObjects.ownPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
-        followingPlayer.insert(Video1Export.interface)
+        following[Video1Export.interface] = [.video, .interstitials, .current, .transport, .options]
         videoInterface = video
         controlsInterface.video = control
     }
@@ -181,24 +182,23 @@ public final class DBusAdaptor: PlayerObserver {
     /// Offers the audio session through app.reprise.AudioSession1; the interface returned sends its signals.
     public func attachAudioSession(_ control: AudioSessionControl) throws(DBusError) -> AudioSessionInterface {
         let interface = AudioSessionInterface(control: control, signals: AudioSession1Signals(bus: bus, path: RepriseObjects.ownPath),
-                                              log: log) { [unowned self] in announcer.announce([AudioSession1Export.interface]) }
+                                              log: log) { [feed = player.feed] in feed.publish(.audioSession) }
         try bus.export(AudioSession1Export(interface), at: RepriseObjects.ownPath)
         announcer.watch(AudioSession1Export.interface, at: RepriseObjects.ownPath, names: AudioSession1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
+        following[AudioSession1Export.interface] = .audioSession
         return interface
     }
 
-    /// Announces what changed on the root and video interfaces (call after the video state changes).
-    public func announceVideo() {
-        announcer.announce([Video1Export.interface, MPRIS.rootInterface, Controls1Export.interface])
+    /// Seeked first, then the track list's signals, then PropertiesChanged on each interface that follows a part
+    /// the change names.
+    public func didChange(_ change: Change) {
+        if let position = change.seekedToMicroseconds { mpris.playerDidSeek(toMicroseconds: position) }
+        if !change.queueEdits.isEmpty { mpris.playerTrackListDidChange(change.queueEdits) }
+        let interfaces = Set(following.compactMap { !$0.value.isDisjoint(with: change.aspects) ? $0.key : nil })
+        if change.aspects.contains(.library) { libraryChanged() }
+        guard !interfaces.isEmpty else { return }
+        if announcer.announce(interfaces).contains(MPRIS.playerInterface) { log.debug("PropertiesChanged on the Player") }
     }
-
-    public func playerDidChange() {
-        if announcer.announce(followingPlayer).contains(MPRIS.playerInterface) { log.debug("PropertiesChanged on the Player") }
-    }
-
-    public func playerDidSeek(toMicroseconds microseconds: Int64) { mpris.playerDidSeek(toMicroseconds: microseconds) }
-
-    public func playerTrackListDidChange(_ changes: [TrackListChange]) { mpris.playerTrackListDidChange(changes) }
 }

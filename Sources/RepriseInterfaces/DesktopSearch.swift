@@ -49,12 +49,13 @@ final class DesktopSearch {
     private let player: Player
     private let log: Log
     private var shown: [String: SearchResult] = [:]
-    var onUserAction: ((PolicyEvent) -> Void)?
+    let policy: UserActionPolicy
     static let limit = 20
 
-    init(library: LibraryAccess, player: Player, log: Log) {
+    init(library: LibraryAccess, player: Player, policy: UserActionPolicy, log: Log) {
         self.library = library
         self.player = player
+        self.policy = policy
         self.log = log
     }
 
@@ -76,7 +77,7 @@ final class DesktopSearch {
     func activate(_ id: String, then: @escaping (DBusError?) -> Void) {
         guard let (kind, value) = SearchResult.parse(id) else { return then(.invalidArgs("no such result")) }
         log.info("desktop search: playing \(kind.rawValue) \(value)")
-        onUserAction?(.userChangedTrack)
+        policy.userActed(.userChangedTrack)
         let play: ([String]) -> Void = { [player] uris in
             guard !uris.isEmpty else { return then(.invalidArgs("nothing in the library is that \(kind.rawValue) now")) }
             player.replaceQueue(validating: uris) { error in

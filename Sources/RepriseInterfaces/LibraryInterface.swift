@@ -11,10 +11,12 @@ final class LibraryInterface: Library1Handler {
     /// Looks at the playlist folders again (announcing what changed on MPRIS Playlists).
     private let refreshPlaylists: () -> Void
     private let player: Player
-    var onUserAction: ((PolicyEvent) -> Void)?
+    let policy: UserActionPolicy
 
-    init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void, player: Player) {
+    init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void, player: Player,
+         policy: UserActionPolicy) {
         self.library = library
+        self.policy = policy
         self.playlists = playlists
         self.refreshPlaylists = refreshPlaylists
         self.player = player
@@ -38,7 +40,7 @@ final class LibraryInterface: Library1Handler {
             let selector = try Self.selector(kind: kind, value: value)
             found = { [library] then in library.tracks(selector) { then($0.map(\.path.uri)) } }
         }
-        found { [player, onUserAction] uris in
+        found { [player, policy] uris in
             guard !uris.isEmpty else {
                 return reply.fail(.invalidArgs("nothing in the library is \(kind) '\(value)'"))
             }
@@ -50,7 +52,7 @@ final class LibraryInterface: Library1Handler {
             if enqueue {
                 player.appendTracks(uris, completion: done)
             } else {
-                onUserAction?(.userChangedTrack)
+                policy.userActed(.userChangedTrack)
                 player.replaceQueue(validating: uris, completion: done)
             }
         }

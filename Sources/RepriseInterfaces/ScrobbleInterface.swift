@@ -14,8 +14,7 @@ public protocol ScrobbleControl: AnyObject {
     var retryAt: Int64 { get }
     /// Turns scrobbling on or off; on while on tries to send now.
     func setEnabled(_ on: Bool)
-    /// Called when any of the above changed.
-    var onChange: (() -> Void)? { get set }
+    // Publishes ``ChangeAspects/scrobbling`` into the player's feed when any of the above changed.
 }
 
 /// app.reprise.Scrobble1: listens sent to a ListenBrainz server, the queue and the last error.

@@ -9,7 +9,7 @@ import RepriseInterfaces
 /// Runs the audio-session policy: feeds it what PulseAudio, pulsesink's cork requests, the other MPRIS
 /// players and the user do, and carries out its decisions on the player, the pipeline, other clients'
 /// streams and other players. Everything runs on the event loop.
-final class AudioSessionController: AudioSessionControl, ServiceComponent {
+final class AudioSessionController: AudioSessionControl, ServiceComponent, UserActionPolicy {
     let name = "audio session"
     private var policy = AudioPolicy()
     private var tracker = OutputTracker()

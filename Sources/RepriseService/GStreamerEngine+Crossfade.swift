@@ -46,7 +46,10 @@ extension GStreamerEngine {
 
     /// Messages of the player's stream are handled as ever; of the others only what matters to them.
     func route(_ message: PipelineMessage, from source: Playbin) {
-        if source === playbin { return handle(message) }
+        if source === playbin {
+            handle(message)
+            return noticeAppliedGain()
+        }
         if let incoming = crossfade.incoming, source === incoming.playbin {
             switch message {
             case .asyncDone: beginCrossfade()

@@ -18,6 +18,7 @@ final class GStreamerEngine: PlaybackEngine {
     let timers: LoopTimers
     let log: Log
     weak var player: Player?
+    private var lastSeenGain: Double?
     var loaded = false
     var prerolled = false
     /// Where the last seek goes (nanoseconds) and when it was asked for, until the pipeline has done it: the position
@@ -237,6 +238,15 @@ final class GStreamerEngine: PlaybackEngine {
     }
 
     var appliedGainDecibels: Double? { playbin.appliedReplayGainDecibels }
+
+    /// The leveller sets its gain on GStreamer's thread once the stream's tags reach it, with no message of its
+    /// own: after each message from the pipeline, a gain other than the one last seen is told to the player.
+    func noticeAppliedGain() {
+        let gain = appliedGainDecibels.flatMap { $0.isFinite ? $0 : nil }
+        guard gain != lastSeenGain else { return }
+        lastSeenGain = gain
+        player?.engineAppliedGainDidChange()
+    }
 
     /// The `media.role` of the next stream loaded.
     func setStreamRole(_ role: String) {

@@ -25,10 +25,10 @@ extension LibraryService {
             (status.loudnessMeasured, status.loudnessWaiting) = counts
             guard !tracks.isEmpty, let loudnessWork else {
                 status.measuring = false
-                onChange?()
+                feed.publish(.library)
                 return
             }
-            onChange?()
+            feed.publish(.library)
             let cancellation = loudnessCancellation
             loudnessWork.run({
                 tracks.map { track in (track, LoudnessMeter.measure(FilePath(escaped: track.path).uri, cancellation: cancellation)) }
@@ -39,13 +39,13 @@ extension LibraryService {
                 }
                 work.run({ worker.storeMeasurements(measured) }) { [weak self] stored in
                     guard let self else { return }
-                    onLoudnessMeasured?()
+                    feed.publish(.measurements)
                     // Not stored (the index busy or its disk full): the same tracks would be listed and measured again
                     // at once, for ever; measuring waits for the next pass or change instead.
                     guard stored else {
                         log.warning("library: measured loudness could not be stored; measuring waits for the next scan")
                         status.measuring = false
-                        onChange?()
+                        feed.publish(.library)
                         return
                     }
                     nextLoudnessStep()
@@ -84,7 +84,7 @@ extension LibraryWorker {
 
 /// Tells the player the measured loudness of the file that loads, when the library measured it (its tags carry no
 /// ReplayGain): ReplayGain then levels it as if tagged.
-final class MeasuredGainLookup: PlayerFollower {
+final class MeasuredGainLookup: ChangeListener {
     private let player: Player
     private let library: LibraryService
     private var lookedUpFor: String?
@@ -92,11 +92,11 @@ final class MeasuredGainLookup: PlayerFollower {
     init(player: Player, library: LibraryService) {
         self.player = player
         self.library = library
-        library.onLoudnessMeasured = { [weak self] in self?.lookUp() }
     }
 
-    func playerChanged() {
-        guard player.loadedURI != lookedUpFor else { return }
+    func didChange(_ change: Change) {
+        if change.aspects.contains(.measurements) { return lookUp() }
+        guard change.aspects.contains(.current), player.loadedURI != lookedUpFor else { return }
         lookedUpFor = player.loadedURI
         lookUp()
     }

@@ -12,7 +12,7 @@ import RepriseLibrary
 final class LibraryService: LibraryAccess, IndexedFiles {
     var status = LibraryStatus()
     private(set) var outline = LibraryOutline()
-    var onChange: (() -> Void)?
+    let feed: ChangeFeed
     let work: BackgroundWork
     let worker: LibraryWorker
     let log: Log
@@ -26,13 +26,12 @@ final class LibraryService: LibraryAccess, IndexedFiles {
     /// Loudness measuring (LibraryService+Loudness.swift): its thread, and the flag that stops a measurement.
     let loudnessWork: BackgroundWork?
     let loudnessCancellation = AudioDecoding.Cancellation()
-    /// Told on the loop after each step of measuring stored its results.
-    var onLoudnessMeasured: (() -> Void)?
 
     init?(folders: [String], databasePath: String, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log,
-          measuresLoudness: Bool = true) {
+          feed: ChangeFeed, measuresLoudness: Bool = true) {
         guard let work = BackgroundWork(loop: loop, label: "reprise.library", background: true) else { return nil }
         self.work = work
+        self.feed = feed
         self.fileSystem = fileSystem
         self.log = log
         self.loop = loop
@@ -52,7 +51,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
         guard !stopped else { return }
         if !status.scanning, status.problem == nil {
             status.scanning = true // the pass that follows the opening is under way from now (a retry says nothing new)
-            onChange?()
+            feed.publish(.library)
         }
         let worker = worker, log = log, folders = status.folders
         work.run({ () -> String?? in
@@ -63,14 +62,14 @@ final class LibraryService: LibraryAccess, IndexedFiles {
             guard let problem = outcome else {
                 dormant = true
                 status.scanning = false
-                onChange?()
+                feed.publish(.library)
                 return log.info("library: no music folder (\(folders.joined(separator: ", "))) and no index: not opened")
             }
             if let problem {
                 if problem != status.problem { log.warning("library: \(problem); trying again in the background, the file kept") }
                 status.problem = problem
                 status.scanning = false // nothing is scanned while the index cannot be opened; the problem is shown
-                onChange?()
+                feed.publish(.library)
                 return retryOpening()
             }
             status.problem = nil
@@ -119,7 +118,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
     private func beginPass() {
         status.scanning = true
         status.scanned = 0
-        onChange?()
+        feed.publish(.library)
         let folders = status.folders, worker = worker
         let progress = ProgressBox()
         log.info("library: looking at \(folders.joined(separator: ", "))")
@@ -138,7 +137,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
                     guard let self, !stopped else { return }
                     self.outline = outline
                     self.outline.roots = status.folders
-                    onChange?()
+                    feed.publish(.library)
                 }
             }
             status.scanned = result.progress.seen
@@ -146,7 +145,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
             if let problem = result.problem { log.warning("library: \(problem)") }
             log.info("library: \(result.counts.tracks) tracks (\(result.progress.read) read, \(result.progress.removed) gone) "
                      + "in \(oneDecimal(monotonicSeconds() - started)) s")
-            onChange?()
+            feed.publish(.library)
             // The pass's readers freed thousands of blocks: their pages go back rather than stay in the process's
             // RSS (on the worker, after the answer: a few milliseconds no search waits for).
             work.run({ MallocTuning.returnFreedMemory() }) { _ in }
@@ -167,7 +166,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
             if current.seen != status.scanned || current.total != status.total {
                 status.scanned = current.seen
                 status.total = current.total
-                onChange?()
+                feed.publish(.library)
             }
             followProgress(progress)
         }
@@ -207,7 +206,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
             status.counts = counts
             self.outline = outline
             self.outline.roots = status.folders
-            onChange?()
+            feed.publish(.library)
             measureLoudness()
         }
     }

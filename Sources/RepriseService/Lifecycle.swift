@@ -10,9 +10,16 @@ protocol ServiceComponent: AnyObject {
     func stop(_ done: @escaping () -> Void)
 }
 
-/// A component that follows the player: told after every change, in the order the service lists them.
-protocol PlayerFollower: AnyObject {
+/// A component that follows the player: told after each change of the player's state (``ChangeAspects/player``),
+/// in the order the service lists them, reading what it needs from the player.
+protocol PlayerFollower: ChangeListener {
     func playerChanged()
+}
+
+extension PlayerFollower {
+    func didChange(_ change: Change) {
+        if !change.aspects.isDisjoint(with: .player) { playerChanged() }
+    }
 }
 
 extension AudioSessionController: PlayerFollower {}
@@ -21,14 +28,12 @@ extension MetadataReader: PlayerFollower {}
 extension VideoController: PlayerFollower {}
 
 /// The state saver follows the changes that touch what is saved.
-final class SavedStateFollower: PlayerFollower {
-    private unowned let player: Player
+final class SavedStateFollower: ChangeListener {
     private let saver: StateSaver
-    init(player: Player, saver: StateSaver) {
-        self.player = player
-        self.saver = saver
+    init(saver: StateSaver) { self.saver = saver }
+    func didChange(_ change: Change) {
+        if change.affectsSavedState, !change.aspects.isDisjoint(with: .player) { saver.markDirty() }
     }
-    func playerChanged() { if player.lastChangeAffectsSavedState { saver.markDirty() } }
 }
 
 /// Starts the service's components in their declared order and stops them in reverse, each once the one after it

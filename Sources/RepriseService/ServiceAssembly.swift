@@ -36,7 +36,8 @@ final class ServiceAssembly {
         let engine = GStreamerEngine(playbin: playbin, timers: loop, log: log, makeSpare: makePlaybin)
         engine.setStreamRole(settings.category.streamRole) // before the first stream opens
         let fileSystem = PosixFileSystem()
-        let player = Player(engine: engine, log: log, fileSystem: fileSystem)
+        let feed = ChangeFeed()
+        let player = Player(engine: engine, log: log, fileSystem: fileSystem, feed: feed)
         if let work = BackgroundWork(loop: loop, label: "reprise.resolver") {
             player.resolver = BackgroundResolver(work: work, fileSystem: fileSystem)
         }
@@ -45,11 +46,6 @@ final class ServiceAssembly {
         player.setCrossfade(settings.crossfade)
         player.setChapterSkip(settings.chapterSkip)
         player.setEqualizer(settings.equalizer)
-        let video = VideoController(playbin: playbin, player: player, speeds: settings.speeds, loop: loop, log: log)
-        engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
-        engine.onLoad = { video.streamWillLoad() }
-        engine.onStreamReady = { video.streamReady(subtitleURI: $0) }
-        engine.onBuffering = { video.buffering(percent: $0) }
         let store = StateStore.standard()
         let saved = store.load(log: log, fileSystem: fileSystem)
         let media = options.media.isEmpty ? nil
@@ -60,20 +56,26 @@ final class ServiceAssembly {
 
         // The bus: Reprise's objects, the other players, the audio session's interface, screen locks.
         let busComponent: BusComponent, adaptor: DBusAdaptor, watcher: PlayerWatcher, audio: AudioSessionController
-        let audioInterface: AudioSessionInterface, screenLock: ScreenLockWatch
+        let audioInterface: AudioSessionInterface, screenLock: ScreenLockWatch, video: VideoController
         do throws(DBusError) {
             let bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
             let identity = DBusAdaptor.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
                 SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
             })
-            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: Self.playlistLibrary(fileSystem),
-                                      identity: identity, log: log) { stop("Quit", 0) }
-            busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
+            // The audio policy first: every surface people act through tells it of their requests.
             watcher = PlayerWatcher(bus: bus, log: log)
             audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
                                            watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(),
                                            log: log)
+            video = VideoController(playbin: playbin, player: player, policy: audio, speeds: settings.speeds, loop: loop, log: log)
+            engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
+            engine.onLoad = { video.streamWillLoad() }
+            engine.onStreamReady = { video.streamReady(subtitleURI: $0) }
+            engine.onBuffering = { video.buffering(percent: $0) }
+            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: Self.playlistLibrary(fileSystem),
+                                      identity: identity, policy: audio, log: log) { stop("Quit", 0) }
+            busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
             audioInterface = try adaptor.attachAudioSession(audio)
             audio.interface = audioInterface
             try adaptor.attachVideo(video)
@@ -84,7 +86,7 @@ final class ServiceAssembly {
         let saver = StateSaver(store: store, player: player, loop: loop, log: log, keepsState: { busComponent.ownsPlainName },
                                dirtyAtStart: media != nil)
         let art = ArtCache.standard()
-        let library = Self.library(settings, fileSystem: fileSystem, loop: loop, art: art, log: log)
+        let library = Self.library(settings, fileSystem: fileSystem, loop: loop, art: art, feed: feed, log: log)
         if let library { adaptor.attachLibrary(library) }
         let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log, index: library,
                                     work: BackgroundWork(loop: loop, label: "reprise.tags", background: true))
@@ -96,15 +98,11 @@ final class ServiceAssembly {
         let lyrics = LyricsReader(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.lyrics", background: true),
                                   fileSystem: fileSystem, log: log)
 
-        // Events between them: a request's audio-policy side, and what follows every player change.
-        video.onUserAction = { audio.userActed($0) }
-        video.onChange = { adaptor.announceVideo() }
-        adaptor.onUserAction = { audio.userActed($0) }
-        adaptor.allowsPlayPause = { audio.allowsPlayPause() }
-        let gainLookup: [PlayerFollower] = library.map { [MeasuredGainLookup(player: player, library: $0)] } ?? []
-        let followers: [PlayerFollower] = [SavedStateFollower(player: player, saver: saver), reader, audio, video, listening, lyrics, scrobbler]
+        // After the adaptor (which listens from its init), in this order.
+        let gainLookup: [ChangeListener] = library.map { [MeasuredGainLookup(player: player, library: $0)] } ?? []
+        let followers: [ChangeListener] = [SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler]
             + gainLookup
-        player.onChange = { for follower in followers { follower.playerChanged() } }
+        for follower in followers { feed.listen(follower) }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []
@@ -135,11 +133,13 @@ final class ServiceAssembly {
     }
 
     /// The library over the configured music folders (`~` expanded), or the user's music folder.
-    private static func library(_ settings: AudioSettings, fileSystem: FileSystem, loop: EventLoop, art: ArtCache, log: Log) -> LibraryService? {
+    private static func library(_ settings: AudioSettings, fileSystem: FileSystem, loop: EventLoop, art: ArtCache, feed: ChangeFeed,
+                                log: Log) -> LibraryService? {
         let folders = (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
             folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
         }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art,
-                              fileSystem: fileSystem, loop: loop, log: log, measuresLoudness: settings.measureLoudness)
+                              fileSystem: fileSystem, loop: loop, log: log, feed: feed,
+                              measuresLoudness: settings.measureLoudness)
     }
 }

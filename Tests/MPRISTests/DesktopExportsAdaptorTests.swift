@@ -22,7 +22,7 @@ import Testing
             track.id = Int64(index + 1)
             return track
         }
-        let library = MemoryLibrary(tracks: tracks, folders: [adaptor.folder + "/Music"])
+        let library = MemoryLibrary(tracks: tracks, folders: [adaptor.folder + "/Music"], feed: adaptor.player.feed)
         adaptor.service.attachLibrary(library)
         return (adaptor, library)
     }

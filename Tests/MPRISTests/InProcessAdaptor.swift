@@ -12,6 +12,8 @@ import SDBus
 final class InProcessAdaptor {
     let bus = LocalBus()
     let player: Player
+    /// What the adaptor told the audio policy.
+    let policy = RecordingPolicy()
     let engine: ScriptedEngine
     let service: DBusAdaptor
     let folder: String
@@ -31,7 +33,7 @@ final class InProcessAdaptor {
         var quit: () -> Void = {}
         service = try DBusAdaptor(bus: bus, player: player, playlists: playlists,
                                    identity: .init(name: "Reprise", desktopEntry: "app.reprise.Reprise") { ["audio/ogg"] },
-                                   log: Log(verbose: false)) { quit() }
+                                   policy: policy, log: Log(verbose: false)) { quit() }
         quit = { [unowned self] in quits += 1 }
     }
 

@@ -30,7 +30,7 @@ import PosixFiles
         while let entry = player.takeEntryToDescribe() { taken.append(entry.id) }
         #expect(taken.first == player.trackIDs[1]) // the current entry is read first
         #expect(Set(taken) == Set(player.trackIDs))
-        observer.trackListChanges.removeAll()
+        observer.reset()
         for (index, id) in player.trackIDs.dropFirst().enumerated() {
             #expect(player.track(id: player.trackIDs[0])?.url == "http://example.invalid/radio")
             player.entryDescribed(id: id, tags: tags[index], lengthMicroseconds: 1_000_000, artURL: nil)

@@ -32,7 +32,7 @@ import Testing
             controller = AudioSessionController(player: player, engine: pipeline, pulse: server, watcher: players, settings: settings,
                                                 changes: record, log: Log(verbose: false), ownProcessID: AudioSessionControllerTests.ownPID,
                                                 parentProcess: { parents[$0] })
-            player.onChange = { [controller] in controller.playerChanged() }
+            player.feed.listen(controller)
             controller.start()
             server.report(.sinkChanged(SinkInfo(index: speakers, name: "speakers", description: "Speakers", activePort: nil)))
             server.report(.defaultSinkChanged("speakers"))

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LoopKit
 import PosixFiles
+import CoreTestDoubles
 import RepriseCore
 import Testing
 @testable import RepriseService
@@ -10,6 +11,7 @@ import Testing
 /// waits for the pass to end never takes a library whose index is not yet open for an empty one; with no music
 /// folder and no index it says it is not scanning once it knows.
 @Suite struct LibraryStartTests {
+    let feed = ChangeFeed()
     /// Runs `loop` until `done` holds (at most 20 s).
     func run(_ loop: EventLoop, until done: @escaping () -> Bool) {
         let tick = loop.every(milliseconds: 10) { if done() { loop.quit() } }
@@ -22,7 +24,7 @@ import Testing
     func library(_ folders: [String], loop: EventLoop, in directory: String) throws -> LibraryService {
         try #require(LibraryService(folders: folders, databasePath: directory + "/library.db",
                                     art: ArtCache(directory: directory + "/art"), fileSystem: PosixFileSystem(), loop: loop,
-                                    log: Log(verbose: false), measuresLoudness: false))
+                                    log: Log(verbose: false), feed: feed, measuresLoudness: false))
     }
 
     @Test func scanningIsTrueFromTheStartUntilTheFirstPassEnds() throws {
@@ -33,7 +35,7 @@ import Testing
         let loop = try #require(EventLoop())
         let library = try library([music], loop: loop, in: directory)
         var seen: [Bool] = []
-        library.onChange = { seen.append(library.status.scanning) }
+        feed.listen(ChangeClosure { if $0.aspects.contains(.library) { seen.append(library.status.scanning) } })
         #expect(library.status.scanning, "before the index is even opened")
         library.start()
         #expect(library.status.scanning)

@@ -26,7 +26,7 @@ import Testing
                 made.append(fake)
                 return fake
             }
-            player.onChange = { [reader] in reader.playerChanged() }
+            player.feed.listen(reader)
             reader.start()
             readers = made
         }

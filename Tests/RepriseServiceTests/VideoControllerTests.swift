@@ -17,18 +17,18 @@ import X11Kit
         let window = FakeWindow()
         let loop = FakeVideoLoop()
         let controller: VideoController
-        var userActions: [PolicyEvent] = []
+        let policy = RecordingPolicy()
+        var userActions: [PolicyEvent] { policy.events }
         var changes = 0
 
         init(withDisplay: Bool = true, output: VideoOutput = .frames) {
             (player, engine, _) = makePlayer(tracks: 2)
             let window = self.window
             window.videoOutput = output
-            controller = VideoController(playbin: pipeline, player: player, speeds: SpeedList(), loop: loop, log: Log(verbose: false),
+            controller = VideoController(playbin: pipeline, player: player, policy: policy, speeds: SpeedList(), loop: loop, log: Log(verbose: false),
                                          makeWindow: { withDisplay ? window : nil })
-            controller.onUserAction = { [unowned self] in userActions.append($0) }
-            controller.onChange = { [unowned self] in changes += 1 }
-            player.onChange = { [controller] in controller.playerChanged() }
+            player.feed.listen(ChangeClosure { [unowned self] in if $0.aspects.contains(.video) { changes += 1 } })
+            player.feed.listen(controller)
             controller.start()
             player.play()
         }

@@ -24,8 +24,9 @@ public protocol LibraryAccess: AnyObject {
     var status: LibraryStatus { get }
     /// Names and counts for browsing, as of the last scan or change.
     var outline: LibraryOutline { get }
-    /// Told on the loop when ``status`` changed (a scan began, progressed a step, or ended).
-    var onChange: (() -> Void)? { get set }
+    /// Where it publishes ``ChangeAspects/library`` when ``status`` or ``outline`` changed (a scan began,
+    /// progressed a step, or ended) and ``ChangeAspects/measurements`` when it stored measured loudness.
+    var feed: ChangeFeed { get }
     func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void)
     func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void)
     /// The tracks of `selector` that `query` matches (tested on the worker: a search over every track).

@@ -47,7 +47,6 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     private(set) var lastError = ""
     private(set) var lastSent: Int64 = 0
     private(set) var retryAt: Int64 = 0
-    var onChange: (() -> Void)?
 
     var queued: Int { queue.count }
     var dropped: Int { refused + queue.dropped }
@@ -82,7 +81,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     }
 
     func setEnabled(_ on: Bool) {
-        defer { onChange?() }
+        defer { player.feed.publish(.scrobbling) }
         guard on else {
             isEnabled = false
             tracker = ListenTracker()
@@ -154,9 +153,9 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
             guard let self, !written else { return }
             lastError = "the queue file \(file.path) could not be written"
             log.warning(lastError)
-            onChange?()
+            player.feed.publish(.scrobbling)
         }
-        onChange?()
+        player.feed.publish(.scrobbling)
         sendNext()
     }
 
@@ -187,7 +186,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
                 if refusedLines > 0 || saved.dropped > 0 { rewrite() }
             }
             noteQueueOverflow()
-            onChange?()
+            player.feed.publish(.scrobbling)
             playerChanged()
             sendNext()
         }
@@ -234,7 +233,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     private func finished(_ result: ListenSender.Result, sending batch: [Listen]) {
         sending = false
         guard !stopped else { return }
-        defer { onChange?() }
+        defer { player.feed.publish(.scrobbling) }
         switch result.outcome {
         case .accepted:
             backoff.succeeded()
@@ -280,7 +279,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
             guard let self else { return }
             retryTimer = nil
             retryAt = 0
-            onChange?()
+            player.feed.publish(.scrobbling)
             sendNext()
         }
     }

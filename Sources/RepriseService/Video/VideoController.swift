@@ -16,10 +16,7 @@ final class VideoController: VideoControl, ServiceComponent {
     private let log: Log
     /// Nil without a display, and once the display went away.
     private var window: VideoSurface?
-    /// Told of every user action taken from the window's keys (the audio policy counts them).
-    var onUserAction: ((PolicyEvent) -> Void)?
-    /// Something clients see changed (announce it).
-    var onChange: (() -> Void)?
+    let policy: UserActionPolicy
     let speedList: SpeedList
 
     private(set) var hasVideo = false
@@ -41,9 +38,11 @@ final class VideoController: VideoControl, ServiceComponent {
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     /// - Parameter makeWindow: the window on the display (nil without one).
-    init(playbin: VideoPipeline, player: Player, speeds: SpeedList, loop: VideoLoop, log: Log,
+    /// - Parameter policy: told of every action taken from the window's keys (the audio policy counts them).
+    init(playbin: VideoPipeline, player: Player, policy: UserActionPolicy, speeds: SpeedList, loop: VideoLoop, log: Log,
          makeWindow: () -> VideoSurface? = openVideoWindow) {
         self.playbin = playbin
+        self.policy = policy
         self.loop = loop
         self.player = player
         self.log = log
@@ -145,7 +144,7 @@ final class VideoController: VideoControl, ServiceComponent {
         updateWindow()
         // Laid out for the size asked for, so the picture renegotiates once, not once per intermediate size.
         applyLayout(windowSize: requestedSize, redrawingPausedPicture: false)
-        onChange?()
+        player.feed.publish(.video)
     }
 
     /// A new stream loads: it negotiates at its own size (no layout left from the previous picture) and is laid
@@ -200,7 +199,7 @@ final class VideoController: VideoControl, ServiceComponent {
         window.isFullscreen = on
         if on { window.raise() }
         handleWindowEvents()
-        onChange?()
+        player.feed.publish(.video)
     }
 
     func raise() { window?.raise() }
@@ -222,7 +221,7 @@ final class VideoController: VideoControl, ServiceComponent {
             endPictureInPicture(restoring: true)
         }
         handleWindowEvents()
-        onChange?()
+        player.feed.publish(.video)
     }
 
     /// Leaves Picture in Picture; `restoring`: fullscreen again if it was before.
@@ -250,14 +249,14 @@ final class VideoController: VideoControl, ServiceComponent {
         guard mode != aspectMode else { return }
         aspectMode = mode
         applyLayout()
-        onChange?()
+        player.feed.publish(.video)
     }
 
     func selectAudioTrack(_ index: Int) throws(PlayerError) {
         guard audioTracks.indices.contains(index) else { throw .invalidArgument("no audio track \(index) (there are \(audioTracks.count))") }
         playbin.currentAudioStream = index
         currentAudioTrack = index
-        onChange?()
+        player.feed.publish(.video)
     }
 
 
@@ -268,7 +267,7 @@ final class VideoController: VideoControl, ServiceComponent {
         if index >= 0 { playbin.currentSubtitleStream = index }
         playbin.showsSubtitles = index >= 0
         currentSubtitleTrack = index
-        onChange?()
+        player.feed.publish(.video)
     }
 
 
@@ -283,7 +282,7 @@ final class VideoController: VideoControl, ServiceComponent {
             case .exposed: drawLatestFrame()
             case .closeRequested:
                 log.info("video window closed: stopping")
-                onUserAction?(.userStopped)
+                policy.userActed(.userStopped)
                 player.stop()
             }
         }
@@ -306,7 +305,7 @@ final class VideoController: VideoControl, ServiceComponent {
         window = nil
         playbin.disableVideo()
         playbin.forgetVideoFrame()
-        onChange?()
+        player.feed.publish(.video)
     }
 
     /// Space play/pause, ←/→ 10 s, f fullscreen, p Picture in Picture, Esc leaves either, [ ] speed, a fit/fill, s skips
@@ -314,7 +313,7 @@ final class VideoController: VideoControl, ServiceComponent {
     private func handle(_ key: VideoWindow.Key) {
         switch key {
         case .space:
-            onUserAction?(player.status == .playing ? .userPaused : .userPlayed)
+            policy.userActed(player.status == .playing ? .userPaused : .userPlayed)
             player.playPause()
         case .left: player.seek(by: -CustomActions.skipMicroseconds)
         case .right: player.seek(by: CustomActions.skipMicroseconds)
@@ -371,7 +370,7 @@ final class VideoController: VideoControl, ServiceComponent {
                 window?.endLoading()
                 drawLatestFrame()
             }
-            onChange?()
+            player.feed.publish(.video)
         }
         if isLoading, let window, window.isVisible {
             spinnerPhase += 1

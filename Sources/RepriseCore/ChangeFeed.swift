@@ -1,0 +1,103 @@
+/// The parts of what Reprise shows that one transaction can change. A ``Change`` names the set that did; whoever
+/// follows a part reads it again, the rest is left alone (the MPD protocol's `idle` subsystems are these, grouped).
+public struct ChangeAspects: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Playing, paused or stopped, and what can be asked now (next, previous, seek).
+    public static let transport = ChangeAspects(rawValue: 1 << 0)
+    /// The position jumped (a seek, a restart): see ``Change/seekedToMicroseconds``.
+    public static let position = ChangeAspects(rawValue: 1 << 1)
+    /// The entry playing, or its tags.
+    public static let current = ChangeAspects(rawValue: 1 << 2)
+    /// The queue's entries: added, removed, moved, their tags (see ``Change/queueEdits``).
+    public static let queue = ChangeAspects(rawValue: 1 << 3)
+    /// The volume.
+    public static let volume = ChangeAspects(rawValue: 1 << 4)
+    /// Loop, shuffle and the rate.
+    public static let options = ChangeAspects(rawValue: 1 << 5)
+    /// Levelling, crossfade, the equalizer, the gain applied.
+    public static let sound = ChangeAspects(rawValue: 1 << 6)
+    public static let chapters = ChangeAspects(rawValue: 1 << 7)
+    /// Lyrics found or forgotten.
+    public static let lyrics = ChangeAspects(rawValue: 1 << 8)
+    /// The synced line sung now.
+    public static let lyricsLine = ChangeAspects(rawValue: 1 << 16)
+    public static let sleep = ChangeAspects(rawValue: 1 << 9)
+    /// The interstitials of the entry, the one playing, whether it can be skipped.
+    public static let interstitials = ChangeAspects(rawValue: 1 << 10)
+    /// The video window and the streams it offers (fullscreen, fit, tracks, loading).
+    public static let video = ChangeAspects(rawValue: 1 << 11)
+    /// The audio session: category, outputs, other players, interruptions.
+    public static let audioSession = ChangeAspects(rawValue: 1 << 12)
+    /// The library's contents or its scanning.
+    public static let library = ChangeAspects(rawValue: 1 << 13)
+    /// The playlist files.
+    public static let storedPlaylists = ChangeAspects(rawValue: 1 << 14)
+    public static let scrobbling = ChangeAspects(rawValue: 1 << 15)
+    /// The library stored loudness it measured (a track's ReplayGain may follow).
+    public static let measurements = ChangeAspects(rawValue: 1 << 17)
+
+    /// Everything the player itself owns.
+    public static let player: ChangeAspects = [.transport, .position, .current, .queue, .volume, .options, .sound, .chapters,
+                                               .lyrics, .lyricsLine, .sleep, .interstitials]
+}
+
+/// What one request or event changed: the parts, and the details a follower needs besides re-reading them.
+public struct Change: Sendable, Equatable {
+    public var aspects: ChangeAspects
+    /// The queue's edits by entry id, in order (with ``ChangeAspects/queue``).
+    public var queueEdits: [TrackListChange]
+    /// Where the position jumped to, the last jump's (with ``ChangeAspects/position``).
+    public var seekedToMicroseconds: Int64?
+    /// False when nothing saved across a restart changed (tags read in the background, a lyrics line).
+    public var affectsSavedState: Bool
+
+    public init(_ aspects: ChangeAspects, queueEdits: [TrackListChange] = [], seekedToMicroseconds: Int64? = nil,
+                affectsSavedState: Bool = false) {
+        self.aspects = aspects
+        self.queueEdits = queueEdits
+        self.seekedToMicroseconds = seekedToMicroseconds
+        self.affectsSavedState = affectsSavedState
+    }
+}
+
+/// Follows the ``ChangeFeed``.
+public protocol ChangeListener: AnyObject {
+    func didChange(_ change: Change)
+}
+
+/// The one feed of changes: the player and every part with state of its own publish into it, once per transaction;
+/// the D-Bus announcer, the state saver and every follower listen. Owned by the event loop.
+///
+/// A change published while one is being delivered (a listener acted on the player) waits until every listener
+/// has heard the first: each hears every change, in order, and none is re-entered.
+public final class ChangeFeed {
+    private var listeners: [ChangeListener] = []
+    private var waiting: [Change] = []
+    private var delivering = false
+
+    public init() {}
+
+    /// Adds `listener`, which hears every later change after those listening already.
+    public func listen(_ listener: ChangeListener) { listeners.append(listener) }
+
+    /// Tells every listener of `change` (now, or after the change being delivered).
+    public func publish(_ change: Change) {
+        guard !change.aspects.isEmpty else { return }
+        waiting.append(change)
+        guard !delivering else { return }
+        delivering = true
+        defer { delivering = false }
+        var next = 0
+        while next < waiting.count {
+            let change = waiting[next]
+            next += 1
+            for listener in listeners { listener.didChange(change) }
+        }
+        waiting.removeAll(keepingCapacity: true)
+    }
+
+    /// Tells of a change to `aspects` alone.
+    public func publish(_ aspects: ChangeAspects) { publish(Change(aspects)) }
+}

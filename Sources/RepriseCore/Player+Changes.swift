@@ -1,0 +1,89 @@
+/// What the player publishes into the ``ChangeFeed``: the parts of its state a transaction changed, found by
+/// comparing what clients can see before and after it (so no path can change something and forget to say so), and
+/// what the engine changed on its own (``notedAspects``: the player cannot compare a value that changed before it
+/// was told).
+extension Player {
+    /// The player's state as clients see it, part by part: each part compared as a whole.
+    struct Snapshot: Equatable {
+        struct Transport: Equatable {
+            var status: PlaybackStatus, canGoNext: Bool, canGoPrevious: Bool, canSeek: Bool, loopRestarts: Int
+        }
+        struct Current: Equatable {
+            let currentID: Int?
+            let loadedID: Int?
+            let holding: Bool
+        }
+        struct Options: Equatable { var loop: LoopStatus, shuffle: Bool, rate: Double }
+        struct Sound: Equatable {
+            var replayGain: ReplayGainSettings, crossfade: CrossfadeSettings, equalizer: Equalizer, output: EngineOutput
+            var measured: [MeasuredLoudness?]
+        }
+        struct Chapters: Equatable {
+            let list: ChapterList
+            let index: Int?
+            let skip: Bool
+        }
+        struct Sleep: Equatable {
+            let timer: SleepTimer?
+            let serial: Int
+            let heldSilent: Bool
+        }
+        struct Interstitials: Equatable {
+            let schedule: InterstitialSchedule
+            let active: Int?
+            let skippable: Bool
+        }
+
+        let transport: Transport, current: Current, queueVersion: UInt32, volume: Double, options: Options, sound: Sound
+        let chapters: Chapters, lyricsSerial: Int
+        let lyricsLine: Int?
+        let sleep: Sleep, interstitials: Interstitials
+
+        /// The parts that differ from `other`.
+        func aspects(changedFrom other: Snapshot) -> ChangeAspects {
+            var aspects: ChangeAspects = []
+            if transport != other.transport { aspects.insert(.transport) }
+            if current != other.current { aspects.insert(.current) }
+            if queueVersion != other.queueVersion { aspects.insert(.queue) }
+            if volume != other.volume { aspects.insert(.volume) }
+            if options != other.options { aspects.insert(.options) }
+            if sound != other.sound { aspects.insert(.sound) }
+            if chapters != other.chapters { aspects.insert(.chapters) }
+            if lyricsSerial != other.lyricsSerial { aspects.insert(.lyrics) }
+            if lyricsLine != other.lyricsLine { aspects.insert(.lyricsLine) }
+            if sleep != other.sleep { aspects.insert(.sleep) }
+            if interstitials != other.interstitials { aspects.insert(.interstitials) }
+            return aspects
+        }
+    }
+
+    var snapshot: Snapshot {
+        Snapshot(
+            transport: .init(status: status, canGoNext: canGoNext, canGoPrevious: canGoPrevious, canSeek: canSeek,
+                             loopRestarts: loopRestarts),
+            current: .init(currentID: queue.current?.id, loadedID: loadedEntryID, holding: heldTrack != nil),
+            queueVersion: queue.version, volume: volume, options: .init(loop: loopStatus, shuffle: shuffle, rate: rate),
+            sound: .init(replayGain: replayGain, crossfade: crossfade, equalizer: equalizer, output: appliedEngineOutput,
+                         measured: [measuredLoudness?.track, measuredLoudness?.album ?? nil]),
+            chapters: .init(list: chapters, index: announcedChapterIndex, skip: chapterSkip),
+            lyricsSerial: lyricsSerial, lyricsLine: announcedLyricsLine,
+            sleep: .init(timer: sleepTimer, serial: sleepSerial, heldSilent: sleepHeldSilent),
+            interstitials: .init(schedule: interstitials, active: activeInterstitialIndex, skippable: announcedSkippable))
+    }
+
+    /// The change a transaction made, from the state before it and what it noted on the way (edits, a jump).
+    func change(since before: Snapshot) -> Change {
+        var aspects = snapshot.aspects(changedFrom: before).union(notedAspects)
+        notedAspects = []
+        let edits = trackListChanges
+        trackListChanges.removeAll()
+        if !edits.isEmpty { aspects.insert(.queue) }
+        // The current entry's tags (or the whole list) changed: what clients show of the current entry did.
+        if let current = queue.current?.id,
+           edits.contains(where: { $0 == .replaced || $0 == .metadataChanged(id: current) }) { aspects.insert(.current) }
+        let seek = pendingSeek
+        pendingSeek = nil
+        if seek != nil { aspects.insert(.position) }
+        return Change(aspects, queueEdits: edits, seekedToMicroseconds: seek, affectsSavedState: lastChangeAffectsSavedState)
+    }
+}
