@@ -9,7 +9,13 @@ import RepriseInterfaces
 /// Runs the audio-session policy: feeds it what PulseAudio, pulsesink's cork requests, the other MPRIS
 /// players and the user do, and carries out its decisions on the player, the pipeline, other clients'
 /// streams and other players. Everything runs on the event loop.
-final class AudioSessionController: AudioSessionControl, ServiceComponent, UserActionPolicy {
+final class AudioSessionController: AudioSessionControl, ServiceComponent, UserActionPolicy, StreamEventListener,
+                                    OtherPlayersListener {
+    func corkRequested(_ cork: Bool) {
+        lastCorkRequestAt = monotonicSeconds()
+        feed(cork ? .corkRequested : .uncorkRequested)
+    }
+
     let name = "audio session"
     private var policy = AudioPolicy()
     private var tracker = OutputTracker()
@@ -72,23 +78,23 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         apply(policy.configure(category: settings.category, options: settings.options, playing: false))
         apply(policy.handle(.silentModeChanged(settings.silent), playing: false))
         engine.setStreamRole(settings.category.streamRole)
-        engine.onCorkRequest = { [unowned self] cork in
-            lastCorkRequestAt = monotonicSeconds()
-            feed(cork ? .corkRequested : .uncorkRequested)
-        }
+        engine.events.listen(self)
+        watcher?.listener = self
     }
 
     func start() {
         pulse.onEvent = { [unowned self] event in handle(event) }
         pulse.connect()
-        watcher?.onChange = { [unowned self] name, other in
-            feed(audiblePlayers.playerChanged(name, processID: other.processID, playing: other.playing, found: other.found))
-            if other.playing && !audiblePlayers.audible.contains(name) {
-                log.debug("\(name) says Playing but plays no sound here (yet): not another player starting")
-            }
-        }
-        watcher?.onGone = { [unowned self] name in feed(audiblePlayers.playerGone(name)) }
     }
+
+    func otherPlayerChanged(_ name: String, _ other: OtherPlayer) {
+        feed(audiblePlayers.playerChanged(name, processID: other.processID, playing: other.playing, found: other.found))
+        if other.playing && !audiblePlayers.audible.contains(name) {
+            log.debug("\(name) says Playing but plays no sound here (yet): not another player starting")
+        }
+    }
+
+    func otherPlayerGone(_ name: String) { feed(audiblePlayers.playerGone(name)) }
 
     /// Stopping: puts back whatever Reprise still holds changed in other clients (lowered or muted streams), then
     /// calls `done` once the sound server has applied everything sent so far, or at once without a connection.

@@ -30,8 +30,8 @@ protocol PipelineAudio: AnyObject {
     var isMuted: Bool { get set }
     /// nil: the default output.
     var outputDevice: String? { get set }
-    /// The sound server asked the stream to pause (true) or play again (false).
-    var onCorkRequest: ((Bool) -> Void)? { get set }
+    /// Where it tells of cork requests (the sound server asked the stream to pause or play again).
+    var events: StreamEvents { get }
 }
 
 extension GStreamerEngine: PipelineAudio {}
@@ -44,12 +44,18 @@ struct OtherPlayer: Equatable {
     var found = false
 }
 
+/// Follows the other MPRIS players on the bus.
+protocol OtherPlayersListener: AnyObject {
+    /// A player's process or status became known or changed.
+    func otherPlayerChanged(_ name: String, _ player: OtherPlayer)
+    /// A player left the bus.
+    func otherPlayerGone(_ name: String)
+}
+
 /// The other MPRIS players on the bus (``PlayerWatcher``).
 protocol OtherPlayers: AnyObject {
-    /// A player's process or status became known or changed.
-    var onChange: ((_ name: String, _ player: OtherPlayer) -> Void)? { get set }
-    /// A player left the bus.
-    var onGone: ((_ name: String) -> Void)? { get set }
+    /// Told of each player's changes (the audio session, which sets itself here when it is made).
+    var listener: OtherPlayersListener? { get set }
     func pause(_ names: [String])
     func play(_ names: [String])
 }

@@ -59,14 +59,14 @@ extension GStreamerEngine {
             case .stateRefused:
                 log.warning("crossfade into \(incoming.uri) refused; it follows without one")
                 abandonIncoming(failed: true)
-            case .requestState(let state, _) where state == .paused || state == .playing: onCorkRequest?(state == .paused)
+            case .requestState(let state, _) where state == .paused || state == .playing: events.corkRequested(state == .paused)
             default: break
             }
             return
         }
         switch message {
         case .endOfStream, .error: if source === crossfade.fadingOut { finishFade() }
-        case .requestState(let state, _) where state == .paused || state == .playing: onCorkRequest?(state == .paused)
+        case .requestState(let state, _) where state == .paused || state == .playing: events.corkRequested(state == .paused)
         default: break
         }
     }
@@ -193,7 +193,7 @@ extension GStreamerEngine {
         if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }
         player?.engineDidStartNextStream(uri: incoming.uri, seekable: playbin.isSeekable)
         if let duration = playbin.durationNanoseconds { player?.engineLengthDidChange(microseconds: duration / 1000) }
-        onStreamReady?(nil)
+        events.streamReady(subtitleURI: nil)
     }
 
     private func startRamp(seconds: Double) {

@@ -49,16 +49,10 @@ final class GStreamerEngine: PlaybackEngine {
     /// Lowered for a short sound (the audio policy's duck decision), on everything that sounds.
     var isDucked = false { didSet { applyGain() } }
     static let duckedGain = 0.3
-    /// The sound server asked the stream to pause (true) or play again (false): a cork request.
-    var onCorkRequest: ((Bool) -> Void)?
+    /// Told of loads, prerolls, buffering and cork requests.
+    let events: StreamEvents
     /// The subtitle file to show with a media URI (nil: none).
-    var subtitleFor: ((String) -> String?)?
-    /// A stream prerolled or a gapless one started, with the subtitle file given to it.
-    var onStreamReady: ((String?) -> Void)?
-    /// A new stream is about to load (from its start).
-    var onLoad: (() -> Void)?
-    /// Buffering of network media, in percent (100: enough to play).
-    var onBuffering: ((Int) -> Void)?
+    private let subtitleFor: (String) -> String?
     var subtitleURI: String?
     private var nextSubtitleURI: String?
     /// The crossfade plan the player gave, the URI prepared to follow, and the fade state (see the extension).
@@ -69,8 +63,11 @@ final class GStreamerEngine: PlaybackEngine {
     private var renegotiations = 0
     static let renegotiationLimit = 3
 
-    init(playbin: Playbin, timers: LoopTimers, log: Log, makeSpare: @escaping () -> Playbin? = { nil }) {
+    init(playbin: Playbin, timers: LoopTimers, events: StreamEvents, log: Log,
+         subtitleFor: @escaping (String) -> String? = { _ in nil }, makeSpare: @escaping () -> Playbin? = { nil }) {
         self.playbin = playbin
+        self.events = events
+        self.subtitleFor = subtitleFor
         main = playbin
         self.timers = timers
         self.log = log
@@ -131,10 +128,10 @@ final class GStreamerEngine: PlaybackEngine {
         errorReported = false
         resumePending = false
         outputReopened = false
-        onBuffering?(100) // a new stream: nothing is being waited for yet
-        onLoad?()
+        events.buffering(percent: 100) // a new stream: nothing is being waited for yet
+        events.streamWillLoad()
         renegotiations = 0
-        subtitleURI = subtitleFor?(uri)
+        subtitleURI = subtitleFor(uri)
         playbin.load(uri, subtitleURI: subtitleURI, state: playing ? .playing : .paused)
         return true
     }
@@ -155,7 +152,7 @@ final class GStreamerEngine: PlaybackEngine {
     }
 
     func stop() {
-        onBuffering?(100) // nothing loaded: nothing to wait for
+        events.buffering(percent: 100) // nothing loaded: nothing to wait for
         loaded = false
         prerolled = false
         seekTarget = nil
@@ -177,7 +174,7 @@ final class GStreamerEngine: PlaybackEngine {
     func prepareNext(_ uri: String?) {
         preparedURI = uri
         // playbin takes the subtitle file of the next stream with its URI.
-        nextSubtitleURI = uri.flatMap { subtitleFor?($0) }
+        nextSubtitleURI = uri.flatMap(subtitleFor)
         playbin.setSubtitleURI(nextSubtitleURI)
         handOverPrepared()
     }
@@ -283,7 +280,7 @@ final class GStreamerEngine: PlaybackEngine {
             }
             player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
                                     seekable: playbin.isSeekable)
-            onStreamReady?(subtitleURI)
+            events.streamReady(subtitleURI: subtitleURI)
             beginFadeIfWaiting()
             scheduleCrossfadeTick()
         case .asyncDone where loaded:
@@ -294,7 +291,7 @@ final class GStreamerEngine: PlaybackEngine {
             if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }
             subtitleURI = nextSubtitleURI
             player.engineDidStartNextStream(uri: uri, seekable: playbin.isSeekable)
-            onStreamReady?(subtitleURI)
+            events.streamReady(subtitleURI: subtitleURI)
         case .tags(let tags) where loaded && !playbin.isSwitchPending:
             playbin.applyReplayGain() // the stream's gain may have changed: the limiter follows
             if let cut = tags.cutForSoundServer { log.info("tags: the sound server's copy is cut (\(cut)); Reprise keeps them whole") }
@@ -339,13 +336,13 @@ final class GStreamerEngine: PlaybackEngine {
             playbin.setState(.paused)
             playbin.setState(.playing)
         case .buffering(let percent):
-            onBuffering?(percent)
+            events.buffering(percent: percent)
             // Play as soon as enough is buffered; wait (paused) while it is not.
             if wantsPlaying { playbin.setState(percent < 100 ? .paused : .playing) }
         case .requestState(let state, let source) where loaded:
             // pulsesink turns PulseAudio's cork/uncork requests (module-role-cork) into these.
             log.info("\(source) asks for state \(state)")
-            if state == .paused || state == .playing { onCorkRequest?(state == .paused) }
+            if state == .paused || state == .playing { events.corkRequested(state == .paused) }
         case .stateChanged(let old, let new, _):
             log.debug("pipeline \(old) -> \(new)")
             if new == .playing { resumePending = false; outputReopened = false } // it sounds: a later Play may reopen again

@@ -25,7 +25,7 @@ extension PlayerFollower {
 extension AudioSessionController: PlayerFollower {}
 extension ListeningClock: PlayerFollower {}
 extension MetadataReader: PlayerFollower {}
-extension VideoController: PlayerFollower {}
+extension VideoController: PlayerFollower, StreamEventListener {}
 
 /// The state saver follows the changes that touch what is saved.
 final class SavedStateFollower: ChangeListener {

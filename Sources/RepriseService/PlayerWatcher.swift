@@ -18,10 +18,7 @@ final class PlayerWatcher: ServiceComponent {
     /// Well-known MPRIS names by the unique name that owns them.
     private var namesByOwner: [String: Set<String>] = [:]
     private var players: [String: OtherPlayer] = [:]
-    /// A player's process or status became known or changed.
-    var onChange: ((_ name: String, _ player: OtherPlayer) -> Void)?
-    /// A player left the bus.
-    var onGone: ((_ name: String) -> Void)?
+    weak var listener: OtherPlayersListener?
 
     init(bus: Bus, log: Log) {
         self.bus = bus
@@ -94,7 +91,7 @@ final class PlayerWatcher: ServiceComponent {
         guard let player = players.removeValue(forKey: name) else { return }
         namesByOwner[player.owner]?.remove(name)
         if namesByOwner[player.owner]?.isEmpty == true { namesByOwner[player.owner] = nil }
-        onGone?(name)
+        listener?.otherPlayerGone(name)
     }
 
     /// Changes what is known of `name` (only while `owner`, when given, still owns it) and reports it.
@@ -102,6 +99,6 @@ final class PlayerWatcher: ServiceComponent {
         guard !stopped, var player = players[name], owner == nil || player.owner == owner else { return }
         change(&player)
         players[name] = player
-        onChange?(name, player)
+        listener?.otherPlayerChanged(name, player)
     }
 }

@@ -33,9 +33,10 @@ final class ServiceAssembly {
 
         // The engine and the player; video (window, sidecar subtitles) is set up before the first stream loads.
         // A second, audio-only pipeline for crossfades, made when the first one is needed.
-        let engine = GStreamerEngine(playbin: playbin, timers: loop, log: log, makeSpare: makePlaybin)
-        engine.setStreamRole(settings.category.streamRole) // before the first stream opens
         let fileSystem = PosixFileSystem()
+        let engine = GStreamerEngine(playbin: playbin, timers: loop, events: StreamEvents(), log: log,
+                                     subtitleFor: { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }, makeSpare: makePlaybin)
+        engine.setStreamRole(settings.category.streamRole) // before the first stream opens
         let feed = ChangeFeed()
         let player = Player(engine: engine, log: log, fileSystem: fileSystem, feed: feed)
         if let work = BackgroundWork(loop: loop, label: "reprise.resolver") {
@@ -68,11 +69,7 @@ final class ServiceAssembly {
             audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
                                            watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(),
                                            log: log)
-            video = VideoController(playbin: playbin, player: player, policy: audio, speeds: settings.speeds, loop: loop, log: log)
-            engine.subtitleFor = { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }
-            engine.onLoad = { video.streamWillLoad() }
-            engine.onStreamReady = { video.streamReady(subtitleURI: $0) }
-            engine.onBuffering = { video.buffering(percent: $0) }
+            video = VideoController(playbin: playbin, player: player, policy: audio, streamEvents: engine.events, speeds: settings.speeds, loop: loop, log: log)
             adaptor = try DBusAdaptor(bus: bus, player: player, playlists: Self.playlistLibrary(fileSystem),
                                       identity: identity, policy: audio, log: log) { stop("Quit", 0) }
             busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }

@@ -299,18 +299,17 @@ final class FakePipeline: PipelineAudio {
     var isDucked = false
     var isMuted = false
     var outputDevice: String?
-    var onCorkRequest: ((Bool) -> Void)?
+    let events = StreamEvents()
     func setStreamRole(_ role: String) { self.role = role }
 }
 
 final class FakePlayers: OtherPlayers {
-    var onChange: ((String, OtherPlayer) -> Void)?
-    var onGone: ((String) -> Void)?
+    weak var listener: OtherPlayersListener?
     private(set) var paused: [String] = []
     private(set) var played: [String] = []
     func pause(_ names: [String]) { paused += names }
     func play(_ names: [String]) { played += names }
-    func report(_ name: String, _ player: OtherPlayer) { onChange?(name, player) }
+    func report(_ name: String, _ player: OtherPlayer) { listener?.otherPlayerChanged(name, player) }
 }
 
 /// The changed-streams record in memory: every version written, with how many server requests had gone out then.

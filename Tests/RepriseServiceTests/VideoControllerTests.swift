@@ -25,7 +25,8 @@ import X11Kit
             (player, engine, _) = makePlayer(tracks: 2)
             let window = self.window
             window.videoOutput = output
-            controller = VideoController(playbin: pipeline, player: player, policy: policy, speeds: SpeedList(), loop: loop, log: Log(verbose: false),
+            controller = VideoController(playbin: pipeline, player: player, policy: policy, streamEvents: StreamEvents(),
+                                         speeds: SpeedList(), loop: loop, log: Log(verbose: false),
                                          makeWindow: { withDisplay ? window : nil })
             player.feed.listen(ChangeClosure { [unowned self] in if $0.aspects.contains(.video) { changes += 1 } })
             player.feed.listen(controller)

@@ -39,8 +39,9 @@ final class VideoController: VideoControl, ServiceComponent {
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     /// - Parameter makeWindow: the window on the display (nil without one).
     /// - Parameter policy: told of every action taken from the window's keys (the audio policy counts them).
-    init(playbin: VideoPipeline, player: Player, policy: UserActionPolicy, speeds: SpeedList, loop: VideoLoop, log: Log,
-         makeWindow: () -> VideoSurface? = openVideoWindow) {
+    /// - Parameter streamEvents: the engine's: the window follows loads, prerolls and buffering.
+    init(playbin: VideoPipeline, player: Player, policy: UserActionPolicy, streamEvents: StreamEvents, speeds: SpeedList,
+         loop: VideoLoop, log: Log, makeWindow: () -> VideoSurface? = openVideoWindow) {
         self.playbin = playbin
         self.policy = policy
         self.loop = loop
@@ -58,6 +59,7 @@ final class VideoController: VideoControl, ServiceComponent {
             window = nil
             log.info("video: no display (or no video sink): media with video plays its sound only")
         }
+        streamEvents.listen(self)
     }
 
     /// Starts reading the window's events and the quarter-second clock (interstitials, spinner) on the loop.
