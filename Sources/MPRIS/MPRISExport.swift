@@ -44,19 +44,12 @@ public final class MPRISExport {
         root = RootInterface(identity: identity, onQuit: onQuit)
         playerInterface = PlayerInterface(player: player, policy: policy)
         trackListInterface = TrackListInterface(player: player, policy: policy)
-        playlistsInterface = PlaylistsInterface(library: playlists, player: player, policy: policy, log: log)
+        playlistsInterface = PlaylistsInterface(library: playlists, player: player, bus: bus, policy: policy, log: log)
         let playerExport = MediaPlayer2PlayerExport(playerInterface)
         try bus.export(MediaPlayer2Export(root), at: RepriseObjects.mprisPath)
         try bus.export(playerExport, at: RepriseObjects.mprisPath)
         try bus.export(MediaPlayer2TrackListExport(trackListInterface), at: RepriseObjects.mprisPath)
         try bus.export(MediaPlayer2PlaylistsExport(playlistsInterface), at: RepriseObjects.mprisPath)
-        let playlistSignals = MediaPlayer2PlaylistsSignals(bus: bus, path: RepriseObjects.mprisPath)
-        playlistsInterface.announceChange = { [log] playlist in
-            do throws(DBusError) { try playlistSignals.playlistChanged(playlist: playlist) } catch { log.warning("could not send PlaylistChanged: \(error)") }
-        }
-        playlistsInterface.announceProperties = { [unowned bus] names in
-            try? bus.emitPropertiesChanged(path: RepriseObjects.mprisPath, interface: MPRIS.playlistsInterface, names: names)
-        }
         announcer.watch(MPRIS.rootInterface, at: RepriseObjects.mprisPath, names: RootInterface.announcedProperties) { [root] in try? root.value(of: $0) }
         // The values last announced are the current ones (every change is announced when it happens): reads (GetAll
         // from every widget) are served from them instead of being computed again.
@@ -68,12 +61,6 @@ public final class MPRISExport {
 
     /// Looks at the playlist folders again and announces what changed (call now and then).
     public func refreshPlaylists() { playlistsInterface.refresh() }
-
-    /// Told when playlists came, went or were written again (the ones edited).
-    public var onPlaylistsChanged: (_ edited: [PlaylistInfo]) -> Void {
-        get { playlistsInterface.onListChanged }
-        set { playlistsInterface.onListChanged = newValue }
-    }
 
     /// Offers the video window through the root interface (Fullscreen, Raise); `onFullscreenSet` follows a write
     /// of Fullscreen.

@@ -8,19 +8,28 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
     private let library: PlaylistLibrary
     private let player: Player
     private let log: Log
+    private let bus: any ObjectBus
     /// Sends PlaylistChanged for a playlist renamed.
-    var announceChange: (_ playlist: DBusValue) -> Void = { _ in }
-    /// Sends PropertiesChanged for this interface.
-    var announceProperties: (_ names: [String]) -> Void = { _ in }
+    private let signals: MediaPlayer2PlaylistsSignals
     let policy: UserActionPolicy
-    /// Told when playlists came, went or were written again (the ones edited): the MediaServer2 tree announces it.
-    var onListChanged: (_ edited: [PlaylistInfo]) -> Void = { _ in }
 
-    init(library: PlaylistLibrary, player: Player, policy: UserActionPolicy, log: Log) {
+    /// Playlists that came, went or were written again are published as ``ChangeAspects/storedPlaylists`` into
+    /// the player's feed (the MediaServer2 tree announces them).
+    init(library: PlaylistLibrary, player: Player, bus: any ObjectBus, policy: UserActionPolicy, log: Log) {
         self.library = library
         self.player = player
+        self.bus = bus
+        signals = MediaPlayer2PlaylistsSignals(bus: bus, path: RepriseObjects.mprisPath)
         self.policy = policy
         self.log = log
+    }
+
+    private func announceChange(_ playlist: DBusValue) {
+        do throws(DBusError) { try signals.playlistChanged(playlist: playlist) } catch { log.warning("could not send PlaylistChanged: \(error)") }
+    }
+
+    private func announceProperties(_ names: [String]) {
+        try? bus.emitPropertiesChanged(path: RepriseObjects.mprisPath, interface: MPRIS.playlistsInterface, names: names)
     }
 
     /// Looks at the playlist folders again and tells clients what changed.
@@ -28,7 +37,9 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
         let changes = library.refresh()
         for playlist in changes.renamed { announceChange(Self.encode(playlist)) }
         if changes.listChanged { announceProperties(["PlaylistCount", "ActivePlaylist"]) }
-        if changes.listChanged || !changes.renamed.isEmpty || !changes.edited.isEmpty { onListChanged(changes.edited) }
+        if changes.listChanged || !changes.renamed.isEmpty || !changes.edited.isEmpty {
+            player.feed.publish(Change(.storedPlaylists, editedPlaylists: changes.edited.map(\.id)))
+        }
     }
 
     func activatePlaylist(playlistId: String, reply: Reply<Void>) throws(DBusError) {

@@ -133,12 +133,6 @@ public final class DBusAdaptor: ChangeListener {
             log.warning("could not export MediaServer2: \(error)")
         }
         mediaServer = tree
-        mpris.onPlaylistsChanged = { [unowned bus] edited in
-            let playlists = MediaServerTree.root + "/Playlists"
-            for path in [MediaServerTree.root, playlists] + edited.map({ playlists + "/" + MediaServerTree.encode($0.id) }) {
-                try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
-            }
-        }
         announcer.watch(Library1Export.interface, at: RepriseObjects.ownPath, names: Library1Export.announcedProperties) {
             try? interface.value(of: $0)
         }
@@ -148,6 +142,15 @@ public final class DBusAdaptor: ChangeListener {
     }
     private var attachedLibrary: LibraryAccess?
     private var lastOutline = LibraryOutline()
+
+    /// MediaServer2 clients hear that the playlists container and the playlists written again changed.
+    private func playlistsChanged(edited: [String]) {
+        guard mediaServer != nil else { return }
+        let playlists = MediaServerTree.root + "/Playlists"
+        for path in [MediaServerTree.root, playlists] + edited.map({ playlists + "/" + MediaServerTree.encode($0) }) {
+            try? UPnPMediaContainer2Signals(bus: bus, path: path).updated()
+        }
+    }
 
     /// MediaServer2 clients hear that the top containers changed.
     private func libraryChanged() {
@@ -198,6 +201,7 @@ public final class DBusAdaptor: ChangeListener {
         if !change.queueEdits.isEmpty { mpris.playerTrackListDidChange(change.queueEdits) }
         let interfaces = Set(following.compactMap { !$0.value.isDisjoint(with: change.aspects) ? $0.key : nil })
         if change.aspects.contains(.library) { libraryChanged() }
+        if change.aspects.contains(.storedPlaylists) { playlistsChanged(edited: change.editedPlaylists) }
         guard !interfaces.isEmpty else { return }
         if announcer.announce(interfaces).contains(MPRIS.playerInterface) { log.debug("PropertiesChanged on the Player") }
     }
