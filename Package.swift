@@ -50,6 +50,8 @@ let package = Package(
         /// One HTTP POST with libcurl (libcurl4-openssl-dev for its header), loaded with dlopen on first use.
         .target(name: "CHTTPShim"),
         .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"]),
+        /// An in-process bus (``LocalBus``) for tests of the adaptors: only tests and tools link it.
+        .target(name: "SDBusTesting", dependencies: ["SDBus"]),
         .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims"]),
         .target(name: "X11Kit", dependencies: ["CX11"]),
         .target(name: "WaylandKit", dependencies: ["CWayland"]),
@@ -104,7 +106,8 @@ let package = Package(
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles"]),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "PosixFiles", "CoreTestDoubles"]),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "SDBusTesting",
+                                                     "PosixFiles", "CoreTestDoubles"]),
         /// The command line's own logic (what is media, what the parser gets), no bus.
         .testTarget(name: "RepriseClientTests", dependencies: ["RepriseClient"]),
         .target(name: "TestSupport"),

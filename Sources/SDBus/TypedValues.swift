@@ -126,7 +126,7 @@ public protocol GeneratedTreeExport: TreeImplementation {
     static var description: InterfaceDescription { get }
 }
 
-/// What a service needs of a bus to offer objects: exports, signals, names. ``Bus`` is one; ``LocalBus`` is the
+/// What a service needs of a bus to offer objects: exports, signals, names. ``Bus`` is one; ``LocalBus`` (SDBusTesting) is the
 /// same in-process, for tests of the adaptors without a dbus-daemon.
 public protocol ObjectBus: AnyObject {
     func export(_ interface: InterfaceDescription, at path: String, implementation: InterfaceImplementation) throws(DBusError)

@@ -6,6 +6,7 @@ import PosixFiles
 import RepriseCore
 import RepriseInterfaces
 import SDBus
+import SDBusTesting
 
 /// The whole adaptor over an in-process bus (``LocalBus``): every interface exported as the service exports it,
 /// over a player with a scripted engine. Calls, reads, writes and what is announced are the bus's; no dbus-daemon.

@@ -1,3 +1,5 @@
+import SDBus
+
 /// An in-process bus: what is exported to it answers calls made through it, checked against the declared
 /// signatures as sd-bus checks them, and everything announced is recorded. For unit tests of adaptors without a
 /// dbus-daemon (the mapping from calls to behaviour); the wire itself is tested against a real bus.
