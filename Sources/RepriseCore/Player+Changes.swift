@@ -18,11 +18,6 @@ extension Player {
             var replayGain: ReplayGainSettings, crossfade: CrossfadeSettings, equalizer: Equalizer, output: EngineOutput
             var measured: [MeasuredLoudness?]
         }
-        struct Chapters: Equatable {
-            let list: ChapterList
-            let index: Int?
-            let skip: Bool
-        }
         struct Sleep: Equatable {
             let timer: SleepTimer?
             let serial: Int
@@ -35,7 +30,7 @@ extension Player {
         }
 
         let transport: Transport, current: Current, queueVersion: UInt32, volume: Double, options: Options, sound: Sound
-        let chapters: Chapters, lyricsSerial: Int
+        let chapters: ChapterPlayback, lyricsSerial: Int
         let lyricsLine: Int?
         let sleep: Sleep, interstitials: Interstitials
 
@@ -65,7 +60,7 @@ extension Player {
             queueVersion: queue.version, volume: volume, options: .init(loop: loopStatus, shuffle: shuffle, rate: rate),
             sound: .init(replayGain: replayGain, crossfade: crossfade, equalizer: equalizer, output: appliedEngineOutput,
                          measured: [measuredLoudness?.track, measuredLoudness?.album ?? nil]),
-            chapters: .init(list: chapters, index: announcedChapterIndex, skip: chapterSkip),
+            chapters: chapterPlayback,
             lyricsSerial: lyricsSerial, lyricsLine: announcedLyricsLine,
             sleep: .init(timer: sleepTimer, serial: sleepSerial, heldSilent: sleepHeldSilent),
             interstitials: .init(schedule: interstitials, active: activeInterstitialIndex, skippable: announcedSkippable))

@@ -1,15 +1,20 @@
 extension Player {
+    /// The chapters of the loaded entry (see ``didFindChapters(_:for:)``).
+    public var chapters: ChapterList { chapterPlayback.list }
+    /// The chapter playing, as of the last ``updateChapter()``.
+    public var announcedChapterIndex: Int? { chapterPlayback.index }
+    /// Next and Previous step through chapters (see ``setChapterSkip(_:)``).
+    public var chapterSkip: Bool { chapterPlayback.skip }
+
     /// Chapters found for `uri` (from the stream's table of contents, its Vorbis comments, or an MP4 `chpl` box read
     /// beside it); kept when `uri` is still what is loaded and they are not empty.
     public func didFindChapters(_ found: [Chapter], for uri: String) {
         transaction {
             guard let id = loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri else { return }
             let list = ChapterList(found, lengthMicroseconds: entry.lengthMicroseconds)
-            guard !list.isEmpty, list != chapters else { return }
+            guard chapterPlayback.take(list, position: prerolled ? positionMicroseconds : nil) else { return }
             log.info("\(list.count) chapters")
-            chapters = list
             if sleepTimer?.kind == .endOfChapter, sleepTimer?.chapterEnd == nil { sleepTimer?.chapterEnd = currentChapterEnd }
-            announcedChapterIndex = prerolled ? chapters.index(at: positionMicroseconds) : nil
             if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
         }
     }
@@ -22,12 +27,12 @@ extension Player {
 
     /// Call a few times a second while chapters play: announces the chapter when playback has crossed into another.
     public func updateChapter() {
-        guard !chapters.isEmpty, status != .stopped, prerolled else { return }
-        let index = chapters.index(at: positionMicroseconds)
-        guard index != announcedChapterIndex, let id = loadedEntryID else { return }
+        guard !chapters.isEmpty, status != .stopped, prerolled, let id = loadedEntryID else { return }
+        var playback = chapterPlayback
+        guard playback.follow(position: positionMicroseconds) else { return }
         transaction {
             lastChangeAffectsSavedState = false
-            announcedChapterIndex = index
+            chapterPlayback = playback
             trackListChanges.append(.metadataChanged(id: id))
         }
     }
@@ -58,26 +63,19 @@ extension Player {
         guard seekable || !prerolled else { throw .invalidArgument("this stream cannot seek") }
         transaction {
             jump(to: start)
-            if let id = loadedEntryID {
-                let index = chapters.index(at: start)
-                if index != announcedChapterIndex {
-                    announcedChapterIndex = index
-                    trackListChanges.append(.metadataChanged(id: id))
-                }
-            }
+            if let id = loadedEntryID, chapterPlayback.follow(position: start) { trackListChanges.append(.metadataChanged(id: id)) }
         }
     }
 
     /// Where the chapter playing now ends (the next one's start, else the track's end).
     var currentChapterEnd: Int64? {
-        guard !chapters.isEmpty, let id = loadedEntryID, let index = chapters.index(at: positionMicroseconds) else { return nil }
-        return chapters.end(of: index, lengthMicroseconds: queue.entry(withID: id)?.lengthMicroseconds)
+        guard let id = loadedEntryID else { return nil }
+        return chapterPlayback.end(at: positionMicroseconds, lengthMicroseconds: queue.entry(withID: id)?.lengthMicroseconds)
     }
 
     func forgetChapters() {
         sleepTimer?.chapterEnd = nil // an end-of-chapter timer waits for the next track's chapters
-        chapters = .empty
-        announcedChapterIndex = nil
+        chapterPlayback.forget()
     }
 
     // MARK: Chapter skip
@@ -88,22 +86,15 @@ extension Player {
         guard on != chapterSkip else { return }
         transaction {
             lastChangeAffectsSavedState = false
-            chapterSkip = on
+            chapterPlayback.skip = on
             log.info("chapter skip \(on ? "on" : "off")")
         }
     }
 
     /// With chapter skip on: the start of the chapter Next goes to (nil: it goes to the next track).
-    var chapterSkipNextStart: Int64? {
-        guard chapterSkip, !chapters.isEmpty, canSeek else { return nil }
-        return chapters.nextStart(after: positionMicroseconds)
-    }
+    var chapterSkipNextStart: Int64? { canSeek ? chapterPlayback.skipNextStart(from: positionMicroseconds) : nil }
 
-    /// With chapter skip on: where Previous goes inside the track (nil: to the previous track) — past the first
-    /// chapter, as the Chapters interface's Previous (the current chapter's start when more than 3 s into it, else
-    /// the previous chapter's); in the first chapter, to the previous track as without chapters.
-    var chapterSkipPreviousStart: Int64? {
-        guard chapterSkip, !chapters.isEmpty, canSeek, let index = chapters.index(at: positionMicroseconds), index > 0 else { return nil }
-        return chapters.previousStart(before: positionMicroseconds)
-    }
+    /// With chapter skip on: where Previous goes inside the track (nil: to the previous track; see
+    /// ``ChapterPlayback/skipPreviousStart(from:)``).
+    var chapterSkipPreviousStart: Int64? { canSeek ? chapterPlayback.skipPreviousStart(from: positionMicroseconds) : nil }
 }

@@ -86,8 +86,8 @@ extension Player {
 
     /// A seek to `position`: an end-of-chapter timer follows the chapter it lands in.
     func sleepTimerFollowSeek(to position: Int64) {
-        guard sleepTimer?.kind == .endOfChapter, let index = chapters.index(at: position), let id = loadedEntryID else { return }
-        sleepTimer?.chapterEnd = chapters.end(of: index, lengthMicroseconds: queue.entry(withID: id)?.lengthMicroseconds)
+        guard sleepTimer?.kind == .endOfChapter, let id = loadedEntryID, chapters.index(at: position) != nil else { return }
+        sleepTimer?.chapterEnd = chapterPlayback.end(at: position, lengthMicroseconds: queue.entry(withID: id)?.lengthMicroseconds)
     }
 
     /// Real time to the end of the loaded track, when it has a length.

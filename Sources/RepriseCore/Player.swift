@@ -57,22 +57,14 @@ public final class Player {
     public internal(set) var replayGain = ReplayGainSettings()
     /// Crossfade between tracks (see ``setCrossfade(_:)``).
     public internal(set) var crossfade = CrossfadeSettings()
-    /// The chapters of the loaded entry (see ``didFindChapters(_:for:)``).
-    public internal(set) var chapters = ChapterList.empty
-    /// The chapter playing, as of the last ``updateChapter()``.
-    public internal(set) var announcedChapterIndex: Int?
-    /// The lyrics of the loaded entry (see ``didFindLyrics(_:for:)``).
-    public internal(set) var lyrics: Lyrics?
-    /// The synced line sung now, as of the last ``updateLyricsLine()``.
-    public internal(set) var announcedLyricsLine: Int?
-    /// Counts every change of ``lyrics`` (found, forgotten): what tells clients the lines changed.
-    public internal(set) var lyricsSerial = 0
+    /// The chapters of the loaded entry, the one playing and chapter skip (see ``didFindChapters(_:for:)``).
+    public internal(set) var chapterPlayback = ChapterPlayback()
+    /// The lyrics of the loaded entry and the line sung now.
+    public internal(set) var lyricsTiming = LyricsTiming()
     /// The loaded entry's loudness as the library measured it (see ``didMeasureLoudness(track:album:for:)``).
     public internal(set) var measuredLoudness: (track: MeasuredLoudness, album: MeasuredLoudness?)?
     /// The equalizer (see ``setEqualizer(_:)``).
     public internal(set) var equalizer = Equalizer()
-    /// Next and Previous step through chapters (see ``setChapterSkip(_:)``).
-    public internal(set) var chapterSkip = false
     /// How often the loaded entry started over by itself (LoopStatus Track): each time is another listen.
     public internal(set) var loopRestarts = 0
     /// The sleep timer under way (see ``setSleep(_:)``).
@@ -121,9 +113,7 @@ public final class Player {
         guard var track = queue.current.map(TrackInfo.init) else { return nil }
         if let index = activeInterstitialIndex { track.activeInterstitial = interstitials.interstitials[index].title ?? "" }
         track.replayGain = appliedGain(to: track.entryID)
-        if track.entryID == loadedEntryID, let index = announcedChapterIndex, index < chapters.count {
-            track.chapter = chapters.chapters[index].title
-        }
+        if track.entryID == loadedEntryID, let title = chapterPlayback.title { track.chapter = title }
         if track.entryID == loadedEntryID { track.lyricsText = lyrics?.plainText }
         return track
     }
