@@ -18,11 +18,6 @@ extension Player {
             var replayGain: ReplayGainSettings, crossfade: CrossfadeSettings, equalizer: Equalizer, output: EngineOutput
             var measured: [MeasuredLoudness?]
         }
-        struct Sleep: Equatable {
-            let timer: SleepTimer?
-            let serial: Int
-            let heldSilent: Bool
-        }
         struct Interstitials: Equatable {
             let schedule: InterstitialSchedule
             let active: Int?
@@ -32,7 +27,7 @@ extension Player {
         let transport: Transport, current: Current, queueVersion: UInt32, volume: Double, options: Options, sound: Sound
         let chapters: ChapterPlayback, lyricsSerial: Int
         let lyricsLine: Int?
-        let sleep: Sleep, interstitials: Interstitials
+        let sleep: SleepState, interstitials: Interstitials
 
         /// The parts that differ from `other`.
         func aspects(changedFrom other: Snapshot) -> ChangeAspects {
@@ -62,7 +57,7 @@ extension Player {
                          measured: [measuredLoudness?.track, measuredLoudness?.album ?? nil]),
             chapters: chapterPlayback,
             lyricsSerial: lyricsSerial, lyricsLine: announcedLyricsLine,
-            sleep: .init(timer: sleepTimer, serial: sleepSerial, heldSilent: sleepHeldSilent),
+            sleep: sleep,
             interstitials: .init(schedule: interstitials, active: activeInterstitialIndex, skippable: announcedSkippable))
     }
 

@@ -1,4 +1,10 @@
 extension Player {
+    /// The sleep timer under way (see ``setSleep(_:)``).
+    public var sleepTimer: SleepTimer? {
+        get { sleep.timer }
+        set { sleep.timer = newValue }
+    }
+
     /// Starts a sleep timer (replacing any), or cancels it with `.off`. At its end the sound has faded out over
     /// ``SleepTimer/fadeMicroseconds`` and the player pauses, its position kept.
     public func setSleep(_ request: SleepRequest) throws(PlayerError) {
@@ -20,9 +26,7 @@ extension Player {
                 guard let toEnd = timeToEndOfChapter else { throw .invalidArgument("what plays has no chapters") }
                 (kind, left) = (.endOfChapter, toEnd)
             }
-            sleepSerial += 1
-            sleepTimer = SleepTimer(kind: kind, serial: sleepSerial, left: left)
-            if kind == .endOfChapter { sleepTimer?.chapterEnd = currentChapterEnd }
+            sleep.start(kind, left: left, chapterEnd: kind == .endOfChapter ? currentChapterEnd : nil)
             log.info("sleep timer: \(kind.rawValue), \(left / 1_000_000) s of listening to go")
         }
     }
@@ -59,8 +63,7 @@ extension Player {
     /// The timer has ended: the sound stays faded out until playback is asked for again.
     private func fallAsleep() {
         log.info("sleep timer ended: pausing")
-        sleepTimer = nil
-        sleepHeldSilent = true
+        sleep.fallAsleep()
     }
 
     /// The track the timer waited for has ended: what follows is loaded, paused at its start.
@@ -78,10 +81,7 @@ extension Player {
 
     /// The sleep fade's share of the level now (a timer that ended holds it at 0 until playback is asked for again).
     func desiredSleepFade() -> Double {
-        if let timer = sleepTimer, let left = sleepRemainingMicroseconds { return timer.fadeGain(left: left) }
-        if sleepHeldSilent, status != .playing { return 0 }
-        sleepHeldSilent = false
-        return 1
+        sleep.fade(left: sleepRemainingMicroseconds, playing: status == .playing)
     }
 
     /// A seek to `position`: an end-of-chapter timer follows the chapter it lands in.

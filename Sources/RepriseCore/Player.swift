@@ -68,10 +68,7 @@ public final class Player {
     /// How often the loaded entry started over by itself (LoopStatus Track): each time is another listen.
     public internal(set) var loopRestarts = 0
     /// The sleep timer under way (see ``setSleep(_:)``).
-    public internal(set) var sleepTimer: SleepTimer?
-    var sleepSerial = 0
-    /// A timer ended: the sound stays faded out until playback is asked for again.
-    var sleepHeldSilent = false
+    public internal(set) var sleep = SleepState()
     /// What the engine was last told of levelling, crossfading and the sleep fade (see ``applyEngineOutput(_:)``).
     var appliedEngineOutput = EngineOutput()
     var announcedSkippable = false

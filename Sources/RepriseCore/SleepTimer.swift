@@ -87,3 +87,37 @@ public struct SleepTimer: Sendable, Equatable {
         return share * share
     }
 }
+
+/// The sleep timer as the player keeps it: the one under way, the serial the next gets, and the silence a timer
+/// that ended holds until playback is asked for again.
+public struct SleepState: Sendable, Equatable {
+    /// The sleep timer under way.
+    public internal(set) var timer: SleepTimer?
+    private var serial = 0
+    /// A timer ended: the sound stays faded out until playback is asked for again.
+    private var heldSilent = false
+
+    public init() {}
+
+    /// A new timer of `kind` with `left` to go (replacing any).
+    mutating func start(_ kind: SleepTimer.Kind, left: Int64, chapterEnd: Int64?) {
+        serial += 1
+        timer = SleepTimer(kind: kind, serial: serial, left: left)
+        timer?.chapterEnd = chapterEnd
+    }
+
+    /// The timer ended: no timer, and silence until playback is asked for again.
+    mutating func fallAsleep() {
+        timer = nil
+        heldSilent = true
+    }
+
+    /// The sleep fade's share of the level now: the timer's fade with `left` to go, else silence after a timer
+    /// ended while not `playing`, else full (and the held silence is over).
+    mutating func fade(left: Int64?, playing: Bool) -> Double {
+        if let timer, let left { return timer.fadeGain(left: left) }
+        if heldSilent, !playing { return 0 }
+        heldSilent = false
+        return 1
+    }
+}
