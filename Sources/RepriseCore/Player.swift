@@ -11,67 +11,30 @@ public final class Player {
     public internal(set) var resumePositions = ResumePositions()
     /// Where each transaction's change goes (see ``Player/Snapshot``).
     public let feed: ChangeFeed
-    /// False when the last request or event only filled in tags read in the background: nothing to save.
-    public internal(set) var lastChangeAffectsSavedState = true
 
     let engine: PlaybackEngine
     let log: Log
     let fileSystem: FileSystem
     /// Resolves client URIs (reads playlists, checks entries); the service's works on a worker thread.
     public var resolver: MediaResolving
-    /// Requests waiting for the resolver: later ones wait too, so requests finish in the order they came.
-    var resolutionsUnderWay = 0
-    var random = SystemRandomNumberGenerator()
-    /// The entry whose stream the engine has loaded; nil while stopped.
-    var loadedEntryID: Int?
-    /// The entry the engine was told to continue with gaplessly (see ``PlaybackEngine/prepareNext(_:)``).
-    var preparedEntryID: Int?
-    var prerolled = false
-    /// Where a seek asked before the stream prerolled goes (a restored or resumed position): what Position says
-    /// until then, so a client that reads it once (and extrapolates) never sees 0 for a stream that starts later.
-    var seekBeforePreroll: Int64?
-    var seekable = false
-    /// While a new stream prerolls, clients keep seeing what they saw before, so tags never arrive piecemeal.
-    var heldTrack: TrackInfo??
-    var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
-    /// What an opened URI interrupted, to go back to if it turns out to be unplayable.
-    var interruptions: [Int: Interruption] = [:]
-    var consecutiveFailures = 0
-    /// Where to pick up after the sound output failed (the stream was unloaded, the entry kept, paused).
-    var positionBeforeOutputFailure: Int64?
-    var transactionDepth = 0
-    /// The state clients saw when the transaction under way began.
-    var stateBefore: Snapshot?
-    var trackListChanges: [TrackListChange] = []
-    /// Where the transaction under way jumped to last.
-    var pendingSeek: Int64?
-    /// What the transaction under way was told changed outside the player's state (the engine's gain).
-    var notedAspects: ChangeAspects = []
+    /// Requests under way: waiting for the resolver, opened URIs waiting for their stream.
+    var requests = RequestState()
+    /// The stream the engine has loaded and what is known of it.
+    var stream = LoadedStream()
+    /// The transaction under way (see ``transaction(_:)``).
+    var pending = TransactionState()
+    /// Entries whose tags are still to be read.
     var descriptions = DescriptionBacklog()
-    /// The interstitials of the loaded entry and which were watched.
-    public internal(set) var interstitials = InterstitialSchedule()
-    /// Index into ``interstitials`` of the one playing (as of the last ``updateInterstitials()``).
-    public internal(set) var activeInterstitialIndex: Int?
-    var lastInterstitialCheck: Int64 = 0
-    /// Loudness levelling between tracks (see ``setReplayGain(_:)``).
-    public internal(set) var replayGain = ReplayGainSettings()
-    /// Crossfade between tracks (see ``setCrossfade(_:)``).
-    public internal(set) var crossfade = CrossfadeSettings()
+    /// The interstitials of the loaded entry, the one playing, whether it can be skipped.
+    public internal(set) var interstitialPlayback = InterstitialPlayback()
+    /// Levelling, crossfade, the equalizer, measured loudness and what the engine was told of them.
+    var sound = SoundShaping()
     /// The chapters of the loaded entry, the one playing and chapter skip (see ``didFindChapters(_:for:)``).
     public internal(set) var chapterPlayback = ChapterPlayback()
     /// The lyrics of the loaded entry and the line sung now.
     public internal(set) var lyricsTiming = LyricsTiming()
-    /// The loaded entry's loudness as the library measured it (see ``didMeasureLoudness(track:album:for:)``).
-    public internal(set) var measuredLoudness: (track: MeasuredLoudness, album: MeasuredLoudness?)?
-    /// The equalizer (see ``setEqualizer(_:)``).
-    public internal(set) var equalizer = Equalizer()
-    /// How often the loaded entry started over by itself (LoopStatus Track): each time is another listen.
-    public internal(set) var loopRestarts = 0
     /// The sleep timer under way (see ``setSleep(_:)``).
     public internal(set) var sleep = SleepState()
-    /// What the engine was last told of levelling, crossfading and the sleep fade (see ``applyEngineOutput(_:)``).
-    var appliedEngineOutput = EngineOutput()
-    var announcedSkippable = false
 
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem, feed: ChangeFeed = ChangeFeed()) {
         self.engine = engine
@@ -152,7 +115,7 @@ public final class Player {
             queue.removeAll()
             descriptions.reset()
             appendEntries(uris[...], group: nil)
-            queue.setShuffled(shuffled, using: &random)
+            shuffleQueue(shuffled)
             trackListChanges.append(.replaced)
             startLoading(playing: true, holding: before)
         }
@@ -310,7 +273,7 @@ public final class Player {
     }
 
     public func setShuffle(_ on: Bool) {
-        transaction { queue.setShuffled(on, using: &random) }
+        transaction { shuffleQueue(on) }
     }
 
     /// The queue, current entry, position and settings, for saving.
@@ -362,7 +325,7 @@ public final class Player {
             }
             resumePositions = ResumePositions(marks: state.resumePositions)
             loopStatus = state.loopStatus
-            queue.setShuffled(state.shuffle, using: &random)
+            shuffleQueue(state.shuffle)
             volume = state.volume
             engine.setVolume(volume)
             if engine.rateRange.contains(state.rate) {

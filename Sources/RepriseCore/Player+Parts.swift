@@ -1,0 +1,192 @@
+/// The parts of the player's own state, each kept as one value (see ``Player``), and the names the rest of the
+/// player reads them by.
+extension Player {
+    /// Shuffles the queue (or puts it back in list order).
+    func shuffleQueue(_ on: Bool) {
+        var generator = SystemRandomNumberGenerator()
+        queue.setShuffled(on, using: &generator)
+    }
+
+    // MARK: The loaded stream
+
+    var loadedEntryID: Int? {
+        get { stream.loadedEntryID }
+        set { stream.loadedEntryID = newValue }
+    }
+    var preparedEntryID: Int? {
+        get { stream.preparedEntryID }
+        set { stream.preparedEntryID = newValue }
+    }
+    var prerolled: Bool {
+        get { stream.prerolled }
+        set { stream.prerolled = newValue }
+    }
+    var seekBeforePreroll: Int64? {
+        get { stream.seekBeforePreroll }
+        set { stream.seekBeforePreroll = newValue }
+    }
+    var seekable: Bool {
+        get { stream.seekable }
+        set { stream.seekable = newValue }
+    }
+    var heldTrack: TrackInfo?? {
+        get { stream.heldTrack }
+        set { stream.heldTrack = newValue }
+    }
+    var positionBeforeOutputFailure: Int64? {
+        get { stream.positionBeforeOutputFailure }
+        set { stream.positionBeforeOutputFailure = newValue }
+    }
+    var consecutiveFailures: Int {
+        get { stream.consecutiveFailures }
+        set { stream.consecutiveFailures = newValue }
+    }
+    /// How often the loaded entry started over by itself (LoopStatus Track): each time is another listen.
+    public internal(set) var loopRestarts: Int {
+        get { stream.loopRestarts }
+        set { stream.loopRestarts = newValue }
+    }
+
+    // MARK: Requests
+
+    var resolutionsUnderWay: Int {
+        get { requests.resolutionsUnderWay }
+        set { requests.resolutionsUnderWay = newValue }
+    }
+    var pendingOpens: [Int: (PlayerError?) -> Void] {
+        get { requests.pendingOpens }
+        _modify { yield &requests.pendingOpens }
+    }
+    var interruptions: [Int: Interruption] {
+        get { requests.interruptions }
+        _modify { yield &requests.interruptions }
+    }
+
+    // MARK: The transaction under way
+
+    var transactionDepth: Int {
+        get { pending.depth }
+        set { pending.depth = newValue }
+    }
+    var stateBefore: Snapshot? {
+        get { pending.stateBefore }
+        set { pending.stateBefore = newValue }
+    }
+    var trackListChanges: [TrackListChange] {
+        get { pending.queueEdits }
+        _modify { yield &pending.queueEdits }
+    }
+    var pendingSeek: Int64? {
+        get { pending.seek }
+        set { pending.seek = newValue }
+    }
+    var notedAspects: ChangeAspects {
+        get { pending.noted }
+        set { pending.noted = newValue }
+    }
+    /// False when the last request or event only filled in tags read in the background: nothing to save.
+    public internal(set) var lastChangeAffectsSavedState: Bool {
+        get { pending.affectsSavedState }
+        set { pending.affectsSavedState = newValue }
+    }
+
+    // MARK: Interstitials
+
+    /// The interstitials of the loaded entry and which were watched.
+    public internal(set) var interstitials: InterstitialSchedule {
+        get { interstitialPlayback.schedule }
+        _modify { yield &interstitialPlayback.schedule }
+    }
+    /// Index into ``interstitials`` of the one playing (as of the last ``updateInterstitials()``).
+    public internal(set) var activeInterstitialIndex: Int? {
+        get { interstitialPlayback.active }
+        set { interstitialPlayback.active = newValue }
+    }
+    var lastInterstitialCheck: Int64 {
+        get { interstitialPlayback.lastCheck }
+        set { interstitialPlayback.lastCheck = newValue }
+    }
+    var announcedSkippable: Bool {
+        get { interstitialPlayback.announcedSkippable }
+        set { interstitialPlayback.announcedSkippable = newValue }
+    }
+
+    // MARK: Sound
+
+    /// Loudness levelling between tracks (see ``setReplayGain(_:)``).
+    public internal(set) var replayGain: ReplayGainSettings {
+        get { sound.replayGain }
+        set { sound.replayGain = newValue }
+    }
+    /// Crossfade between tracks (see ``setCrossfade(_:)``).
+    public internal(set) var crossfade: CrossfadeSettings {
+        get { sound.crossfade }
+        set { sound.crossfade = newValue }
+    }
+    /// The equalizer (see ``setEqualizer(_:)``).
+    public internal(set) var equalizer: Equalizer {
+        get { sound.equalizer }
+        set { sound.equalizer = newValue }
+    }
+    /// The loaded entry's loudness as the library measured it (see ``didMeasureLoudness(track:album:for:)``).
+    public internal(set) var measuredLoudness: (track: MeasuredLoudness, album: MeasuredLoudness?)? {
+        get { sound.measured }
+        set { sound.measured = newValue }
+    }
+    /// What the engine was last told of levelling, crossfading and the sleep fade (see ``applyEngineOutput(_:)``).
+    var appliedEngineOutput: EngineOutput {
+        get { sound.applied }
+        set { sound.applied = newValue }
+    }
+}
+
+/// The stream the engine has loaded and what is known of it.
+struct LoadedStream {
+    /// The entry whose stream the engine has loaded; nil while stopped.
+    var loadedEntryID: Int?
+    /// The entry the engine was told to continue with gaplessly (see ``PlaybackEngine/prepareNext(_:)``).
+    var preparedEntryID: Int?
+    var prerolled = false
+    /// Where a seek asked before the stream prerolled goes (a restored or resumed position): what Position says
+    /// until then, so a client that reads it once (and extrapolates) never sees 0 for a stream that starts later.
+    var seekBeforePreroll: Int64?
+    var seekable = false
+    /// While a new stream prerolls, clients keep seeing what they saw before, so tags never arrive piecemeal.
+    var heldTrack: TrackInfo??
+    /// Where to pick up after the sound output failed (the stream was unloaded, the entry kept, paused).
+    var positionBeforeOutputFailure: Int64?
+    var consecutiveFailures = 0
+    var loopRestarts = 0
+}
+
+/// Requests under way.
+struct RequestState {
+    /// Requests waiting for the resolver: later ones wait too, so requests finish in the order they came.
+    var resolutionsUnderWay = 0
+    /// Opened URIs' replies, by entry, until their stream prerolled or failed.
+    var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
+    /// What an opened URI interrupted, to go back to if it turns out to be unplayable.
+    var interruptions: [Int: Interruption] = [:]
+}
+
+/// What the transaction under way has noted, published as one ``Change`` when it ends.
+struct TransactionState {
+    var depth = 0
+    /// The state clients saw when it began.
+    var stateBefore: Player.Snapshot?
+    var queueEdits: [TrackListChange] = []
+    /// Where it jumped to last.
+    var seek: Int64?
+    /// What it was told changed outside the player's state (the engine's gain).
+    var noted: ChangeAspects = []
+    var affectsSavedState = true
+}
+
+/// Levelling, crossfade, the equalizer and the loudness the library measured, and what the engine was last told.
+struct SoundShaping {
+    var replayGain = ReplayGainSettings()
+    var crossfade = CrossfadeSettings()
+    var equalizer = Equalizer()
+    var measured: (track: MeasuredLoudness, album: MeasuredLoudness?)?
+    var applied = EngineOutput()
+}
