@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "SDBusTesting",
                                                      "PosixFiles", "CoreTestDoubles"]),
         /// The command line's own logic (what is media, what the parser gets), no bus.
-        .testTarget(name: "RepriseClientTests", dependencies: ["RepriseClient"]),
+        .testTarget(name: "RepriseClientTests", dependencies: ["RepriseClient", "SDBus", "RepriseCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TestSupport"),
         /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.
         .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport"]),

@@ -152,11 +152,16 @@ struct Loop: ParsableCommand {
     @OptionGroup var target: TargetOptions
     @Argument(help: "none, track or playlist") var mode: String?
 
+    /// The MPRIS LoopStatus for `mode` (any case); nil when it is none of them.
+    static func loopStatus(_ mode: String) -> String? {
+        ["none": "None", "track": "Track", "playlist": "Playlist"][mode.lowercased()]
+    }
+
     func run() throws {
         try runVerb {
             let client = try target.client()
             if let mode {
-                guard let status = ["none": "None", "track": "Track", "playlist": "Playlist"][mode.lowercased()] else {
+                guard let status = Self.loopStatus(mode) else {
                     throw CLIError("'\(mode)' is not none, track or playlist", status: 2)
                 }
                 try client.player.set(loopStatus: status)

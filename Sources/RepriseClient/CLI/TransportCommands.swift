@@ -208,15 +208,19 @@ struct Volume: ParsableCommand {
     @OptionGroup var target: TargetOptions
     @Argument(help: "e.g. 0.5 or 50%") var level: String?
 
+    /// The MPRIS volume `text` asks for ("0.5", "50%"); nil when it is none.
+    static func parse(_ text: String) -> Double? {
+        let percent = text.hasSuffix("%")
+        guard let number = Double(percent ? String(text.dropLast()) : text), number.isFinite, number >= 0 else { return nil }
+        return percent ? number / 100 : number
+    }
+
     func run() throws {
         try runVerb {
             let client = try target.client()
             if let level {
-                let percent = level.hasSuffix("%")
-                guard let number = Double(percent ? String(level.dropLast()) : level), number.isFinite, number >= 0 else {
-                    throw CLIError("'\(level)' is not a volume (0.5 or 50%)", status: 2)
-                }
-                try client.player.set(volume: percent ? number / 100 : number)
+                guard let volume = Self.parse(level) else { throw CLIError("'\(level)' is not a volume (0.5 or 50%)", status: 2) }
+                try client.player.set(volume: volume)
             }
             let current = ReportedNumbers.volume(try client.player.volume)
             if target.json {
