@@ -89,12 +89,7 @@ struct ChapterSkip: ParsableCommand {
     }
 
     func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let state, let on = AudioSettings.switchValue(state) { try client.chapters.set(skip: on) }
-            let on = try client.chapters.skip
-            if target.json { printJSON(.object([("chapterSkip", .bool(on))])) } else { printLine(on ? "on" : "off") }
-        }
+        try showOrSwitch(target, key: "chapterSkip", word: state, set: { try $0.chapters.set(skip: $1) }) { try $0.chapters.skip }
     }
 }
 

@@ -158,17 +158,13 @@ struct Loop: ParsableCommand {
     }
 
     func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let mode {
-                guard let status = Self.loopStatus(mode) else {
-                    throw CLIError("'\(mode)' is not none, track or playlist", status: 2)
-                }
+        let change = mode.map { mode in
+            { (client: ServiceClient) in
+                guard let status = Self.loopStatus(mode) else { throw CLIError("'\(mode)' is not none, track or playlist", status: 2) }
                 try client.player.set(loopStatus: status)
             }
-            let current = try client.player.loopStatus
-            if target.json { printJSON(.object([("loop", .string(current))])) } else { printLine(current) }
         }
+        try showOrSet(target, key: "loop", change: change, read: { try $0.player.loopStatus }, json: JSON.string) { $0 }
     }
 }
 
@@ -178,14 +174,6 @@ struct Shuffle: ParsableCommand {
     @Argument(help: "on or off") var state: String?
 
     func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let state {
-                let on = try parseSwitch(state)
-                try client.player.set(shuffle: on)
-            }
-            let current = try client.player.shuffle
-            if target.json { printJSON(.object([("shuffle", .bool(current))])) } else { printLine(current ? "on" : "off") }
-        }
+        try showOrSwitch(target, key: "shuffle", word: state, set: { try $0.player.set(shuffle: $1) }) { try $0.player.shuffle }
     }
 }

@@ -195,3 +195,21 @@ public func handToRunningService(_ media: [String], enqueue: Bool) throws -> Boo
     try runVerb { try client.openMedia(media, enqueue: enqueue) }
     return true
 }
+
+/// Runs a "show or set" verb: `change` first when a value was given, then what is now, as text or as `key` in JSON.
+func showOrSet<Value>(_ target: TargetOptions, key: String, change: ((ServiceClient) throws -> Void)?,
+                      read: (ServiceClient) throws -> Value, json: (Value) -> JSON, text: (Value) -> String) throws {
+    try runVerb {
+        let client = try target.client()
+        try change?(client)
+        let value = try read(client)
+        if target.json { printJSON(.object([(key, json(value))])) } else { printLine(text(value)) }
+    }
+}
+
+/// Runs an on/off "show or set" verb: `word` ("on", "off"…) is set first when given; shown as on or off.
+func showOrSwitch(_ target: TargetOptions, key: String, word: String?, set: @escaping (ServiceClient, Bool) throws -> Void,
+                  read: (ServiceClient) throws -> Bool) throws {
+    let change = word.map { word in { (client: ServiceClient) in try set(client, parseSwitch(word)) } }
+    try showOrSet(target, key: key, change: change, read: read, json: JSON.bool) { $0 ? "on" : "off" }
+}

@@ -88,14 +88,8 @@ struct Silent: ParsableCommand {
     @Argument(help: "on or off") var state: String?
 
     func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let state {
-                let on = try parseSwitch(state)
-                try client.audioSession.setSilent(silent: on)
-            }
-            let current = try client.audioSession.silent
-            if target.json { printJSON(.object([("silent", .bool(current))])) } else { printLine(current ? "on" : "off") }
+        try showOrSwitch(target, key: "silent", word: state, set: { try $0.audioSession.setSilent(silent: $1) }) {
+            try $0.audioSession.silent
         }
     }
 }

@@ -96,21 +96,13 @@ struct Crossfade: ParsableCommand {
     }
 
     func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let seconds, let value = try? CrossfadeSettings.seconds(seconds) {
-                try client.sound.set(crossfade: value)
-            }
-            guard let current = try? client.sound.crossfade else {
-                throw CLIError("\(client.destination) has no crossfade")
-            }
-            let seconds = ReportedNumbers.finite(current)
-            if target.json {
-                printJSON(.object([("crossfade", .number(seconds))]))
-            } else {
-                printLine(seconds > 0 ? "\(seconds) s" : "off")
-            }
+        let change = seconds.flatMap { try? CrossfadeSettings.seconds($0) }.map { value in
+            { (client: ServiceClient) in try client.sound.set(crossfade: value) }
         }
+        try showOrSet(target, key: "crossfade", change: change, read: { client in
+            guard let current = try? client.sound.crossfade else { throw CLIError("\(client.destination) has no crossfade") }
+            return ReportedNumbers.finite(current)
+        }, json: JSON.number) { $0 > 0 ? "\($0) s" : "off" }
     }
 }
 

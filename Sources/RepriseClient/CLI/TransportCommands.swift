@@ -191,14 +191,14 @@ struct Speed: ParsableCommand {
     @Argument(help: "e.g. 1.5") var rate: Double?
 
     func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let rate {
+        let change = rate.map { rate in
+            { (client: ServiceClient) in
                 guard rate.isFinite, rate > 0 else { throw CLIError("the speed must be above 0", status: 2) }
                 try client.player.set(rate: rate)
             }
-            let current = ReportedNumbers.rate(try client.player.rate)
-            if target.json { printJSON(.object([("rate", .number(current))])) } else { printLine("\(current)×") }
+        }
+        try showOrSet(target, key: "rate", change: change, read: { ReportedNumbers.rate(try $0.player.rate) }, json: JSON.number) {
+            "\($0)×"
         }
     }
 }
@@ -216,18 +216,13 @@ struct Volume: ParsableCommand {
     }
 
     func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let level {
+        let change = level.map { level in
+            { (client: ServiceClient) in
                 guard let volume = Self.parse(level) else { throw CLIError("'\(level)' is not a volume (0.5 or 50%)", status: 2) }
                 try client.player.set(volume: volume)
             }
-            let current = ReportedNumbers.volume(try client.player.volume)
-            if target.json {
-                printJSON(.object([("volume", current.map(JSON.number) ?? .null)]))
-            } else {
-                printLine(current.map { "\(Int(($0 * 100).rounded()))%" } ?? "–")
-            }
         }
+        try showOrSet(target, key: "volume", change: change, read: { ReportedNumbers.volume(try $0.player.volume) },
+                      json: { $0.map(JSON.number) ?? .null }) { $0.map { "\(Int(($0 * 100).rounded()))%" } ?? "–" }
     }
 }

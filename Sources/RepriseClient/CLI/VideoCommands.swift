@@ -134,15 +134,16 @@ struct PictureInPictureCommand: ParsableCommand {
     }
 
     func run() throws {
-        try runVerb {
-            let video = try target.client().video
-            if let state {
+        let change = state.map { state in
+            { (client: ServiceClient) in
+                let video = client.video
                 guard try video.hasVideo else { throw CLIError("no video is playing") }
                 let on = state == "toggle" ? !(try video.pictureInPicture) : AudioSettings.switchValue(state)!
                 try video.set(pictureInPicture: on)
             }
-            let on = try video.pictureInPicture
-            if target.json { printJSON(.object([("pictureInPicture", .bool(on))])) } else { printLine(on ? "on" : "off") }
+        }
+        try showOrSet(target, key: "pictureInPicture", change: change, read: { try $0.video.pictureInPicture }, json: JSON.bool) {
+            $0 ? "on" : "off"
         }
     }
 }
