@@ -27,3 +27,15 @@ public func keepLargeBlocksMapped(from bytes: Int) -> Bool { rp_fix_mmap_thresho
 
 /// Lowers the calling thread's CPU priority (nice 10) and disk priority (idle class): for background work.
 public func lowerCurrentThreadPriority() { _ = rp_lower_thread_priority(10) }
+
+/// What both executables do first: a clean signal mask (children of Foundation.Process inherit a blocked one, and
+/// SIGTERM and SIGINT must reach the event loop's handlers), and one malloc arena unless `MALLOC_ARENA_MAX` says
+/// otherwise (GStreamer starts and ends streaming threads with every stream; glibc gives each thread its own arena,
+/// and memory freed in one is seldom returned, so RSS sat ~2.5 MiB higher under the soak; one arena costs no reply
+/// latency we can measure, BENCHMARKS.md).
+public func prepareProcess() {
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    sigprocmask(SIG_SETMASK, &unblocked, nil)
+    if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
+}

@@ -4,16 +4,7 @@ import PosixFiles
 import RepriseClient
 import RepriseCore
 
-// Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
-// SIGTERM and SIGINT reach the event loop's handlers.
-var unblocked = sigset_t()
-sigemptyset(&unblocked)
-sigprocmask(SIG_SETMASK, &unblocked, nil)
-
-// GStreamer starts and ends streaming threads with every stream; glibc gives each thread its own malloc arena,
-// and memory freed in one is seldom returned, so RSS sat ~2.5 MiB higher under the soak. One arena costs no reply
-// latency we can measure (BENCHMARKS.md). MALLOC_ARENA_MAX in the environment still decides when it is set.
-if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
+prepareProcess() // a clean signal mask, one malloc arena
 
 // Arguments as their bytes, a file named "-…" as media (see ProcessArguments).
 let arguments = ProcessArguments.current()

@@ -12,11 +12,7 @@ import RepriseService
 // them), the service execs itself once with them (MallocTuning).
 MallocTuning.applyByExecingSelf()
 
-// Children of Foundation.Process inherit a blocked signal mask; start from a clean one so
-// SIGTERM and SIGINT reach the event loop's handlers.
-var unblocked = sigset_t()
-sigemptyset(&unblocked)
-sigprocmask(SIG_SETMASK, &unblocked, nil)
+prepareProcess() // a clean signal mask, one malloc arena
 
 let arguments = ProcessArguments.current()
 if arguments == ["--version"] {
@@ -36,10 +32,6 @@ do throws(PlayerError) {
     exit(2)
 }
 
-// GStreamer starts and ends streaming threads with every stream; glibc gives each thread its own malloc arena,
-// and memory freed in one is seldom returned, so RSS sat ~2.5 MiB higher under the soak. One arena costs no reply
-// latency we can measure (BENCHMARKS.md). MALLOC_ARENA_MAX in the environment still decides when it is set.
-if getenv("MALLOC_ARENA_MAX") == nil { limitMallocArenas(1) }
 // Covers, TagLib's reads and playlists are freed after use: their pages go back to the system (MALLOC_MMAP_THRESHOLD_
 // in the environment still decides when set).
 if getenv("MALLOC_MMAP_THRESHOLD_") == nil { keepLargeBlocksMapped(from: 256 << 10) }
