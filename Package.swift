@@ -60,8 +60,10 @@ let package = Package(
         .target(name: "HTTPKit", dependencies: ["CHTTPShim"]),
         /// A thin wrapper over SQLite: a connection, prepared statements, transactions.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
-        /// The music library: its SQLite index and the scanner that fills it (used on a worker thread).
-        .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit", "TagLibKit"]),
+        /// The music library: its facade on the loop (`LibraryService`), its SQLite index and the scanner that fills it on
+        /// a worker thread, loudness measuring, the cover cache.
+        .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit", "TagLibKit",
+                                                       "LoopKit", "LoudnessKit"]),
         /// Loudness measured from decoded sound (libebur128 over GStreamer's decoding), for tracks without ReplayGain.
         .target(name: "LoudnessKit", dependencies: ["CEbur128", "GStreamerKit", "RepriseCore"]),
         .target(name: "RepriseCore"),
@@ -112,7 +114,8 @@ let package = Package(
         .testTarget(name: "RepriseClientTests", dependencies: ["RepriseClient", "SDBus", "RepriseCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "TestSupport"),
         /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.
-        .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport"]),
+        .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport",
+                                                          "LoopKit", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

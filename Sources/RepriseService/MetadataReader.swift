@@ -257,3 +257,4 @@ protocol CoverStore: Sendable {
 }
 
 extension ArtCache: CoverStore {}
+extension LibraryService: IndexedFiles {}

@@ -4,6 +4,7 @@ import MPRIS
 import PosixFiles
 import PulseKit
 import RepriseCore
+import RepriseLibrary
 import RepriseInterfaces
 import SDBus
 

@@ -1,5 +1,6 @@
 import Dispatch
 import RepriseCore
+import RepriseLibrary
 import SDBus
 
 /// Screen locks, as GNOME and KDE announce them on the session bus, told to the audio session; the matches are

@@ -1,6 +1,7 @@
 import LoopKit
 import MPRIS
 import RepriseInterfaces
+import RepriseLibrary
 
 /// The music library as a component: started once the service's name is owned (the first pass runs in the
 /// background) together with MediaServer2's own name; stopped with its timers cancelled and that name released.

@@ -1,5 +1,6 @@
 import Glibc
 import LoopKit
+import PosixFiles
 import RepriseCore
 import RepriseInterfaces
 

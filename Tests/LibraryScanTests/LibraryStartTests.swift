@@ -5,7 +5,7 @@ import PosixFiles
 import CoreTestDoubles
 import RepriseCore
 import Testing
-@testable import RepriseService
+@testable import RepriseLibrary
 
 /// The library says Scanning from the moment it exists until its first pass has ended, so a client (or a test) that
 /// waits for the pass to end never takes a library whose index is not yet open for an empty one; with no music

@@ -2,10 +2,10 @@ import Glibc
 
 /// Writing files so that a crash leaves either the old contents or the new ones, never a torn file,
 /// and creating the private directories they live in.
-enum DurableFile {
+public enum DurableFile {
     /// Writes `bytes` to a temporary file beside `path` (mode 0600), fsyncs it, renames it over `path` and
     /// fsyncs the directory. Returns false (leaving any old file untouched) on failure.
-    static func write(_ bytes: UnsafeRawBufferPointer, to path: String) -> Bool {
+    public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) -> Bool {
         let temporary = path + ".tmp.\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return false }
@@ -37,7 +37,7 @@ enum DurableFile {
 
     /// Creates `directory` and its missing parents with mode 0700; the last `ownComponents` components (the ones
     /// Reprise owns, e.g. `reprise/art`) are set to 0700 even when they already exist.
-    static func makePrivateDirectories(_ directory: String, ownComponents: Int) -> Bool {
+    public static func makePrivateDirectories(_ directory: String, ownComponents: Int) -> Bool {
         let components = directory.split(separator: "/")
         var current = ""
         for (index, component) in components.enumerated() {
@@ -50,16 +50,16 @@ enum DurableFile {
 }
 
 /// The XDG base directories of the user (environment variables, with the specification's defaults).
-enum XDGDirectories {
-    static func variable(_ name: String) -> String? {
+public enum XDGDirectories {
+    public static func variable(_ name: String) -> String? {
         guard let value = getenv(name), value.pointee != 0 else { return nil }
         let text = String(cString: value)
         return text.hasPrefix("/") ? text : nil
     }
 
-    static var home: String { variable("HOME") ?? "/tmp" }
-    static var stateHome: String { variable("XDG_STATE_HOME") ?? home + "/.local/state" }
-    static var cacheHome: String { variable("XDG_CACHE_HOME") ?? home + "/.cache" }
-    static var dataHome: String { variable("XDG_DATA_HOME") ?? home + "/.local/share" }
-    static var configHome: String { variable("XDG_CONFIG_HOME") ?? home + "/.config" }
+    public static var home: String { variable("HOME") ?? "/tmp" }
+    public static var stateHome: String { variable("XDG_STATE_HOME") ?? home + "/.local/state" }
+    public static var cacheHome: String { variable("XDG_CACHE_HOME") ?? home + "/.cache" }
+    public static var dataHome: String { variable("XDG_DATA_HOME") ?? home + "/.local/share" }
+    public static var configHome: String { variable("XDG_CONFIG_HOME") ?? home + "/.config" }
 }

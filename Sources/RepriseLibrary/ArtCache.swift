@@ -1,22 +1,23 @@
 import Glibc
 import GStreamerKit
 import LoopKit
+import PosixFiles
 import RepriseCore
 
 /// Embedded cover pictures, each written once to `$XDG_CACHE_HOME/reprise/art/<sha256>.<ext>` (files 0600,
 /// directories 0700) and named by a `file://` URI; files are content-addressed, so one album's tracks share one.
 /// ``trim()`` keeps the cache to the most recently used pictures.
-struct ArtCache: Sendable {
-    let directory: String
+public struct ArtCache: Sendable {
+    public let directory: String
     /// The most pictures and bytes kept by ``trim()``.
     static let maximumFiles = 2000
     static let maximumBytes = 200 << 20
 
-    static func standard() -> ArtCache { ArtCache(directory: XDGDirectories.cacheHome + "/reprise/art") }
+    public static func standard() -> ArtCache { ArtCache(directory: XDGDirectories.cacheHome + "/reprise/art") }
 
     /// The URI of picture `bytes` of `kind` in the cache, writing it first when it is not there yet; nil when it
     /// cannot be written.
-    func store(_ bytes: [UInt8], kind: ImageKind) -> String? {
+    public func store(_ bytes: [UInt8], kind: ImageKind) -> String? {
         guard let digest = sha256Hex(bytes) else { return nil }
         let path = directory + "/" + digest + "." + kind.fileExtension
         var info = stat()
@@ -30,7 +31,7 @@ struct ArtCache: Sendable {
     }
 
     /// Removes the least recently used pictures beyond ``maximumFiles`` or ``maximumBytes``. Runs off the loop.
-    func trim() {
+    public func trim() {
         guard let stream = opendir(directory) else { return }
         var files: [(path: String, used: Int, size: Int)] = []
         while let entry = readdir(stream) {

@@ -9,10 +9,10 @@ import RepriseLibrary
 /// The music library in the service: the index (``LibraryStore``) and the scanner live on a worker thread of
 /// their own at low CPU priority; every request goes there and its answer comes back on the loop. A pass over the
 /// folders runs at start (reading only what changed) and on request.
-final class LibraryService: LibraryAccess, IndexedFiles {
-    var status = LibraryStatus()
-    private(set) var outline = LibraryOutline()
-    let feed: ChangeFeed
+public final class LibraryService: LibraryAccess {
+    public var status = LibraryStatus()
+    public private(set) var outline = LibraryOutline()
+    public let feed: ChangeFeed
     let work: BackgroundWork
     let worker: LibraryWorker
     let log: Log
@@ -27,7 +27,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
     let loudnessWork: BackgroundWork?
     let loudnessCancellation = AudioDecoding.Cancellation()
 
-    init?(folders: [String], databasePath: String, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log,
+    public init?(folders: [String], databasePath: String, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log,
           feed: ChangeFeed, measuresLoudness: Bool = true) {
         guard let work = BackgroundWork(loop: loop, label: "reprise.library", background: true) else { return nil }
         self.work = work
@@ -47,7 +47,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
 
     /// Opens the index and starts the first pass — unless there is nothing to index and no index yet, where the
     /// library stays closed (no SQLite, no scan) until a rescan.
-    func start() {
+    public func start() {
         guard !stopped else { return }
         if !status.scanning, status.problem == nil {
             status.scanning = true // the pass that follows the opening is under way from now (a retry says nothing new)
@@ -95,7 +95,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
     private var progressTimer: LoopTimer?
     private var changesTimer: LoopTimer?
 
-    func stop() {
+    public func stop() {
         stopped = true
         for timer in [openRetry, progressTimer, changesTimer] { timer?.cancel() }
         loudnessCancellation.cancel()
@@ -103,7 +103,7 @@ final class LibraryService: LibraryAccess, IndexedFiles {
         log.info("library: stopped")
     }
 
-    func rescan() {
+    public func rescan() {
         guard !stopped else { return }
         if dormant {
             dormant = false
@@ -211,37 +211,37 @@ final class LibraryService: LibraryAccess, IndexedFiles {
         }
     }
 
-    func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void) {
+    public func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void) {
         let worker = worker
         work.run({ LibraryResults(grouping: worker.search(query, limit: limit), for: query) }, then: then)
     }
 
-    func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void) {
+    public func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void) {
         let worker = worker
         work.run({ worker.tracks(selector) }, then: then)
     }
 
-    func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void) {
+    public func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void) {
         let worker = worker
         work.run({ worker.tracks(selector, narrowedBy: query).filter { query.matches($0.mediaProperties) } }, then: then)
     }
 
-    func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
+    public func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
         let worker = worker
         work.run({ worker.names(kind) }, then: then)
     }
 
-    func albums(titled title: String, then: @escaping ([LibraryAlbum]) -> Void) {
+    public func albums(titled title: String, then: @escaping ([LibraryAlbum]) -> Void) {
         let worker = worker
         work.run({ worker.albums(titled: title) }, then: then)
     }
 
-    func currentTracks(atPaths paths: [String], then: @escaping ([String: LibraryTrack]) -> Void) {
+    public func currentTracks(atPaths paths: [String], then: @escaping ([String: LibraryTrack]) -> Void) {
         let worker = worker
         work.run({ worker.currentTracks(atPaths: paths) }, then: then)
     }
 
-    func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {
+    public func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {
         let worker = worker, fileSystem = fileSystem
         work.run({ PlaylistEntry.entries(of: playlist, fileSystem: fileSystem) { worker.track(atPath: $0) } }, then: then)
     }
@@ -371,16 +371,16 @@ final class LibraryWorker: @unchecked Sendable {
         return (counts, outline)
     }
 
-    func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }
-    func tracks(_ selector: LibrarySelector, narrowedBy query: MediaQuery? = nil) -> [LibraryTrack] {
+    public func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }
+    public func tracks(_ selector: LibrarySelector, narrowedBy query: MediaQuery? = nil) -> [LibraryTrack] {
         (try? store?.tracks(matching: selector, narrowedBy: query)) ?? []
     }
-    func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
-    func albums(titled title: String) -> [LibraryAlbum] { (try? store?.albums(titled: title)) ?? [] }
+    public func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
+    public func albums(titled title: String) -> [LibraryAlbum] { (try? store?.albums(titled: title)) ?? [] }
     func track(atPath path: String) -> LibraryTrack? { (try? store?.track(atPath: path)) ?? nil }
 
     /// The index's tracks for those of `paths` it has as the files are now (a `stat` each).
-    func currentTracks(atPaths paths: [String]) -> [String: LibraryTrack] {
+    public func currentTracks(atPaths paths: [String]) -> [String: LibraryTrack] {
         guard let store else { return [:] }
         var found: [String: LibraryTrack] = [:]
         for path in paths {
