@@ -56,8 +56,9 @@ extension LibraryService {
 
     /// The measured loudness of a file (track and album) when the index has it: for ReplayGain on files without
     /// tags.
-    public func measuredLoudness(atPath path: String, then: @escaping ((track: MeasuredLoudness, album: MeasuredLoudness?)?) -> Void) {
+    public func measuredLoudness(at path: FilePath, then: @escaping ((track: MeasuredLoudness, album: MeasuredLoudness?)?) -> Void) {
         let worker = worker
+        let path = path.escaped
         work.run({ worker.measuredLoudness(atPath: path) }, then: then)
     }
 }

@@ -27,17 +27,21 @@ public final class LibraryService: LibraryAccess {
     let loudnessWork: BackgroundWork?
     let loudnessCancellation = AudioDecoding.Cancellation()
 
-    public init?(folders: [String], databasePath: String, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log,
-          feed: ChangeFeed, measuresLoudness: Bool = true) {
+    /// - Parameters:
+    ///   - folders: the music folders indexed.
+    ///   - database: the index's SQLite file.
+    ///   - feed: where it publishes ``ChangeAspects/library`` and ``ChangeAspects/measurements``.
+    public init?(folders: [FilePath], database: FilePath, art: ArtCache, fileSystem: FileSystem, loop: EventLoop, log: Log,
+                 feed: ChangeFeed, measuresLoudness: Bool = true) {
         guard let work = BackgroundWork(loop: loop, label: "reprise.library", background: true) else { return nil }
         self.work = work
         self.feed = feed
         self.fileSystem = fileSystem
         self.log = log
         self.loop = loop
-        worker = LibraryWorker(databasePath: databasePath, art: art)
+        worker = LibraryWorker(databasePath: database.escaped, art: art)
         loudnessWork = measuresLoudness ? BackgroundWork(loop: loop, label: "reprise.loudness", background: true) : nil
-        status.folders = folders
+        status.folders = folders.map(\.escaped)
         status.scanning = true // from the start until the first pass ends: an index not yet open is not an empty library
     }
 
@@ -236,9 +240,12 @@ public final class LibraryService: LibraryAccess {
         work.run({ worker.albums(titled: title) }, then: then)
     }
 
-    public func currentTracks(atPaths paths: [String], then: @escaping ([String: LibraryTrack]) -> Void) {
-        let worker = worker
-        work.run({ worker.currentTracks(atPaths: paths) }, then: then)
+    /// The index's tracks for those of `paths` it has as the files are now (same size and modification time).
+    public func currentTracks(at paths: [FilePath], then: @escaping ([FilePath: LibraryTrack]) -> Void) {
+        let worker = worker, escaped = paths.map(\.escaped)
+        work.run({
+            Dictionary(worker.currentTracks(atPaths: escaped).map { (FilePath(escaped: $0.key), $0.value) }) { first, _ in first }
+        }, then: then)
     }
 
     public func entries(of playlist: PlaylistInfo, then: @escaping ([PlaylistEntry]) -> Void) {

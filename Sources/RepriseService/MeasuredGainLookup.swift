@@ -23,7 +23,7 @@ final class MeasuredGainLookup: ChangeListener {
     /// Asks the library for the loaded file's measurement (again after each step of measuring: it may be new).
     private func lookUp() {
         guard let uri = player.loadedURI, let location = MediaURI(uri), location.scheme == "file" else { return }
-        library.measuredLoudness(atPath: location.path) { [weak self] found in
+        library.measuredLoudness(at: FilePath(escaped: location.path)) { [weak self] found in
             guard let self, let found else { return }
             player.didMeasureLoudness(track: found.track, album: found.album, for: uri)
         }

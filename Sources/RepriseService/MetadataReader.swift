@@ -97,14 +97,14 @@ final class MetadataReader: ServiceComponent {
         guard !batch.isEmpty else { return }
         batchUnderWay = true
         guard let index else { return read(batch, known: [:]) }
-        index.currentTracks(atPaths: batch.map(\.path)) { [weak self] known in self?.read(batch, known: known) }
+        index.currentTracks(at: batch.map { FilePath(escaped: $0.path) }) { [weak self] known in self?.read(batch, known: known) }
     }
 
     /// Describes what the index knew; reads the rest on the reading thread.
-    private func read(_ batch: [(id: Int, uri: String, path: String)], known: [String: LibraryTrack]) {
+    private func read(_ batch: [(id: Int, uri: String, path: String)], known: [FilePath: LibraryTrack]) {
         var rest: [(id: Int, uri: String, path: String)] = []
         for entry in batch {
-            guard let track = known[entry.path] else {
+            guard let track = known[FilePath(escaped: entry.path)] else {
                 rest.append(entry)
                 continue
             }
@@ -230,7 +230,7 @@ enum FileDescription: Sendable {
 /// The library's index as the metadata reader asks it (``LibraryService``).
 protocol IndexedFiles: AnyObject {
     /// The index's tracks for those of `paths` it has as the files are now (same size and modification time).
-    func currentTracks(atPaths paths: [String], then: @escaping ([String: LibraryTrack]) -> Void)
+    func currentTracks(at paths: [FilePath], then: @escaping ([FilePath: LibraryTrack]) -> Void)
 }
 
 extension LibraryTrack {

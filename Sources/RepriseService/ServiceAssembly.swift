@@ -136,7 +136,8 @@ final class ServiceAssembly {
         let folders = (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
             folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
         }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        return LibraryService(folders: folders, databasePath: XDGDirectories.dataHome + "/reprise/library.db", art: art,
+        let database = FilePath(escaped: XDGDirectories.dataHome + "/reprise/library.db")
+        return LibraryService(folders: folders.map(FilePath.init(escaped:)), database: database, art: art,
                               fileSystem: fileSystem, loop: loop, log: log, feed: feed,
                               measuresLoudness: settings.measureLoudness)
     }

@@ -22,7 +22,7 @@ import Testing
     }
 
     func library(_ folders: [String], loop: EventLoop, in directory: String) throws -> LibraryService {
-        try #require(LibraryService(folders: folders, databasePath: directory + "/library.db",
+        try #require(LibraryService(folders: folders.map(FilePath.init(escaped:)), database: FilePath(escaped: directory + "/library.db"),
                                     art: ArtCache(directory: directory + "/art"), fileSystem: PosixFileSystem(), loop: loop,
                                     log: Log(verbose: false), feed: feed, measuresLoudness: false))
     }
