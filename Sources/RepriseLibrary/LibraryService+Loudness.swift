@@ -1,6 +1,7 @@
 import GStreamerKit
 import LoudnessKit
 import RepriseCore
+import SQLiteKit
 import RepriseLibrary
 
 /// Loudness for tracks without ReplayGain tags: after each pass (and each change inotify reports), the tracks
@@ -64,8 +65,12 @@ extension LibraryService {
 }
 
 extension LibraryWorker {
-    func tracksToMeasure(limit: Int) -> [LibraryStore.TrackToMeasure] { (try? store?.tracksToMeasure(limit: limit)) ?? [] }
-    func loudnessCounts() -> (Int, Int) { ((try? store?.loudnessCounts()) ?? nil) ?? (0, 0) }
+    func tracksToMeasure(limit: Int) -> [LibraryStore.TrackToMeasure] {
+        answer("listing tracks to measure", []) { store throws(SQLiteError) in try store.tracksToMeasure(limit: limit) }
+    }
+    func loudnessCounts() -> (Int, Int) {
+        answer("counting measurements", nil) { store throws(SQLiteError) in try store.loudnessCounts() } ?? (0, 0)
+    }
 
     /// Stores what was measured (a file changed since it was listed keeps its cleared state).
     func storeMeasurements(_ measured: [(LibraryStore.TrackToMeasure, MeasuredLoudness?)]) -> Bool {
@@ -79,7 +84,7 @@ extension LibraryWorker {
     }
 
     public func measuredLoudness(atPath path: String) -> (track: MeasuredLoudness, album: MeasuredLoudness?)? {
-        (try? store?.measuredLoudness(atPath: path)) ?? nil
+        answer("looking up a measurement", nil) { store throws(SQLiteError) in try store.measuredLoudness(atPath: path) }
     }
 }
 

@@ -4,6 +4,7 @@ import Glibc
 import LoopKit
 import PosixFiles
 import RepriseCore
+import SQLiteKit
 import RepriseLibrary
 
 /// The music library in the service: the index (``LibraryStore``) and the scanner live on a worker thread of
@@ -39,7 +40,7 @@ public final class LibraryService: LibraryAccess {
         self.fileSystem = fileSystem
         self.log = log
         self.loop = loop
-        worker = LibraryWorker(databasePath: database.escaped, art: art)
+        worker = LibraryWorker(databasePath: database.escaped, art: art, log: log)
         loudnessWork = measuresLoudness ? BackgroundWork(loop: loop, label: "reprise.loudness", background: true) : nil
         status.folders = folders.map(\.escaped)
         status.scanning = true // from the start until the first pass ends: an index not yet open is not an empty library
@@ -279,12 +280,24 @@ final class NSLockLike: @unchecked Sendable {
 final class LibraryWorker: @unchecked Sendable {
     private let databasePath: String
     private let art: ArtCache
+    private let log: Log
     private(set) var store: LibraryStore?
     private var scanner: LibraryScanner?
 
-    init(databasePath: String, art: ArtCache) {
+    init(databasePath: String, art: ArtCache, log: Log) {
         self.databasePath = databasePath
         self.art = art
+        self.log = log
+    }
+
+    /// A query's answer, or `fallback` with its cause logged (a failing index is said, not hidden); `fallback` at
+    /// once while no index is open.
+    func answer<T>(_ what: String, _ fallback: T, _ body: (LibraryStore) throws(SQLiteError) -> T) -> T {
+        guard let store else { return fallback }
+        do throws(SQLiteError) { return try body(store) } catch {
+            log.warning("library: \(what) failed: \(error)")
+            return fallback
+        }
     }
 
 
@@ -337,14 +350,14 @@ final class LibraryWorker: @unchecked Sendable {
             return result
         }
         // The counts now (what says the pass is over); the outline for browsing next, off this answer's path.
-        result.counts = (try? store?.counts()) ?? LibraryCounts()
+        result.counts = answer("counting", LibraryCounts()) { store throws(SQLiteError) in try store.counts() }
         lastShape = nil
         return result
     }
 
     /// The outline as the index has it now (and kept as the last shape, with `counts`).
     func outlineNow(counts: LibraryCounts) -> LibraryOutline {
-        let outline = (try? store?.outline()) ?? LibraryOutline()
+        let outline = answer("the outline", LibraryOutline()) { store throws(SQLiteError) in try store.outline() }
         lastShape = (counts, outline)
         return outline
     }
@@ -367,10 +380,12 @@ final class LibraryWorker: @unchecked Sendable {
                     try scanner.update(path: change.path, root: root)
                 }
             } catch {
-                continue // the next rescan catches up
+                log.warning("library: \(change.path) could not be indexed again (\(error)); the next rescan catches up")
+                continue
             }
         }
-        guard let counts = try? store.counts(), let outline = try? store.outline() else {
+        let shape = answer("counting after changes", nil) { store throws(SQLiteError) in (try store.counts(), try store.outline()) }
+        guard let (counts, outline) = shape else {
             lastShape = nil
             return nil
         }
@@ -378,22 +393,30 @@ final class LibraryWorker: @unchecked Sendable {
         return (counts, outline)
     }
 
-    public func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] { (try? store?.search(query, limit: limit)) ?? [] }
-    public func tracks(_ selector: LibrarySelector, narrowedBy query: MediaQuery? = nil) -> [LibraryTrack] {
-        (try? store?.tracks(matching: selector, narrowedBy: query)) ?? []
+    func search(_ query: LibraryQuery, limit: Int) -> [LibraryTrack] {
+        answer("a search", []) { store throws(SQLiteError) in try store.search(query, limit: limit) }
     }
-    public func names(_ kind: LibraryNameKind) -> [String] { (try? store?.names(kind)) ?? [] }
-    public func albums(titled title: String) -> [LibraryAlbum] { (try? store?.albums(titled: title)) ?? [] }
-    func track(atPath path: String) -> LibraryTrack? { (try? store?.track(atPath: path)) ?? nil }
+    func tracks(_ selector: LibrarySelector, narrowedBy query: MediaQuery? = nil) -> [LibraryTrack] {
+        answer("listing tracks", []) { store throws(SQLiteError) in try store.tracks(matching: selector, narrowedBy: query) }
+    }
+    func names(_ kind: LibraryNameKind) -> [String] { answer("listing names", []) { store throws(SQLiteError) in try store.names(kind) } }
+    func albums(titled title: String) -> [LibraryAlbum] {
+        answer("listing albums", []) { store throws(SQLiteError) in try store.albums(titled: title) }
+    }
+    func track(atPath path: String) -> LibraryTrack? {
+        answer("looking up a track", nil) { store throws(SQLiteError) in try store.track(atPath: path) }
+    }
 
     /// The index's tracks for those of `paths` it has as the files are now (a `stat` each).
-    public func currentTracks(atPaths paths: [String]) -> [String: LibraryTrack] {
+    func currentTracks(atPaths paths: [String]) -> [String: LibraryTrack] {
         guard let store else { return [:] }
         var found: [String: LibraryTrack] = [:]
         for path in paths {
             var info = stat()
             guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG,
-                  let track = try? store.currentTrack(atPath: path, size: Int64(info.st_size), modified: LibraryScanner.modified(info))
+                  let track = answer("looking up a track", nil, { store throws(SQLiteError) in
+                      try store.currentTrack(atPath: path, size: Int64(info.st_size), modified: LibraryScanner.modified(info))
+                  })
             else { continue }
             found[path] = track
         }
