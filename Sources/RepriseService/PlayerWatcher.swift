@@ -34,15 +34,14 @@ final class PlayerWatcher: ServiceComponent {
     }
 
     func start() throws(DBusError) {
-        matches.append(try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                         + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'") { [unowned self] message in
+        matches.append(try bus.addMatch(.nameOwnerChanged(namespace: "org.mpris.MediaPlayer2")) { [unowned self] message in
             guard message.arguments.count == 3, let name = message.arguments[0].stringValue,
                   let old = message.arguments[1].stringValue, let new = message.arguments[2].stringValue else { return }
             if !old.isEmpty { forget(name) }
             if !new.isEmpty { learn(name, owner: new) }
         })
-        matches.append(try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
-                         + "path='\(RepriseObjects.mprisPath)',arg0='\(MPRIS.playerInterface)'") { [unowned self] message in
+        matches.append(try bus.addMatch(.propertiesChanged(path: RepriseObjects.mprisPath, interface: MPRIS.playerInterface)) {
+            [unowned self] message in
             guard message.arguments.count >= 2, let status = message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue
             else { return }
             for name in namesByOwner[message.sender] ?? [] { update(name) { $0.playing = status == "Playing"; $0.found = false } }

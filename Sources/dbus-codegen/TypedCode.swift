@@ -245,7 +245,15 @@ func typedCode(_ interface: Interface) -> String {
             add("    public func \(signal.swiftName)(\(signal.declared(signal.arguments))) throws(DBusError) {")
             add("        try bus.emitSignal(path: path, interface: \(literal(interface.name)), member: \(literal(signal.name)), [\(signal.encoded(signal.arguments))])")
             add("    }")
+            add("    /// The match rule for `\(signal.name)` from `sender` on `path` (any when nil).")
+            add("    public static func \(signal.swiftName)Match(sender: String? = nil, path: String? = nil) -> MatchRule {")
+            add("        .signals(of: \(literal(interface.name)), member: \(literal(signal.name)), sender: sender, path: path)")
+            add("    }")
         }
+        add("    /// The match rule for every signal of `\(interface.name)` from `sender` on `path` (any when nil).")
+        add("    public static func allMatch(sender: String? = nil, path: String? = nil) -> MatchRule {")
+        add("        .signals(of: \(literal(interface.name)), sender: sender, path: path)")
+        add("    }")
         add("}")
         add()
     }

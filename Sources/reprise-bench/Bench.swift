@@ -39,14 +39,14 @@ final class Bench {
         chmod(workDirectory, 0o755)
         bus = try Bus.connect(address: desktop.busAddress)
         pulse = try PulseEvents(desktop: desktop)
-        try bus.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'") {
+        try bus.addMatch(.nameOwnerChanged()) {
             [unowned self] message in
             if message.arguments.count == 3, case .string(let name) = message.arguments[0],
                case .string(let owner) = message.arguments[2], !owner.isEmpty {
                 nameOwnedAt[name] = monotonicSeconds()
             }
         }
-        try bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='/org/mpris/MediaPlayer2'") {
+        try bus.addMatch(.propertiesChanged(path: "/org/mpris/MediaPlayer2")) {
             [unowned self] message in
             let now = monotonicSeconds()
             if message.arguments.count >= 2, let status = message.arguments[1].dictionary?["PlaybackStatus"]?.stringValue {

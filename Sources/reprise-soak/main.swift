@@ -103,7 +103,7 @@ func run() throws -> Bool {
 
     // What Reprise itself reports of the injected faults.
     var announced: [String: Int] = [:]
-    try bus.addMatch("type='signal',interface='app.reprise.AudioSession1',path='\(RepriseObjects.ownPath)'") { message in
+    try bus.addMatch(AudioSession1Signals.allMatch(path: RepriseObjects.ownPath)) { message in
         announced[message.member, default: 0] += 1
     }
     say("soaking \(name) for \(Int(seconds)) s (seed \(seed))")

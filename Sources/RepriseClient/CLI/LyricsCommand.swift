@@ -79,8 +79,7 @@ final class LyricsFollower {
     func run() throws {
         guard let loop = EventLoop() else { throw CLIError("no event loop") }
         try client.bus.attach(toEvent: loop.sdEvent)
-        try client.bus.addMatch("type='signal',sender='\(client.destination)',interface='org.freedesktop.DBus.Properties',"
-                                + "member='PropertiesChanged'") { [unowned self] message in
+        try client.bus.addMatch(.propertiesChanged(sender: client.destination)) { [unowned self] message in
             guard let interface = message.arguments.first?.stringValue, message.arguments.count >= 2,
                   let changed = message.arguments[1].dictionary else { return }
             if interface == MPRIS.playerInterface {

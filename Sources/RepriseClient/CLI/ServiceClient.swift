@@ -41,8 +41,7 @@ struct ServiceClient {
     func onOwnerGone(_ gone: @escaping () -> Void) throws {
         var told = false
         let tell = { if !told { told = true; gone() } }
-        try bus.addMatch("type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
-                         + "member='NameOwnerChanged',arg0='\(destination)'") { message in
+        try bus.addMatch(.nameOwnerChanged(name: destination)) { message in
             if message.arguments.count >= 3, message.arguments[2].stringValue == "" { tell() }
         }
         if !isRunning { tell() }

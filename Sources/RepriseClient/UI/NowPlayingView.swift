@@ -68,10 +68,9 @@ final class NowPlayingView {
     // MARK: Following the player
 
     private func subscribe() throws {
-        let sender = "sender='\(client.destination)',path='\(RepriseObjects.mprisPath)'"
+        let (sender, path) = (client.destination, RepriseObjects.mprisPath)
         // PropertiesChanged from both objects: the MPRIS one and Reprise's own (Controls1).
-        try client.bus.addMatch("type='signal',sender='\(client.destination)',interface='org.freedesktop.DBus.Properties',"
-                                + "member='PropertiesChanged'") {
+        try client.bus.addMatch(.propertiesChanged(sender: sender)) {
             [unowned self] message in
             guard let interface = message.arguments.first?.stringValue, message.arguments.count >= 2,
                   let changed = message.arguments[1].dictionary else { return }
@@ -93,12 +92,12 @@ final class NowPlayingView {
             }
             draw()
         }
-        try client.bus.addMatch("type='signal',\(sender),interface='org.mpris.MediaPlayer2.Player',member='Seeked'") {
+        try client.bus.addMatch(MediaPlayer2PlayerSignals.seekedMatch(sender: sender, path: path)) {
             [unowned self] message in
             if case .int64(let position)? = message.arguments.first { setPosition(position) }
             draw()
         }
-        try client.bus.addMatch("type='signal',\(sender),interface='org.mpris.MediaPlayer2.TrackList'") { [unowned self] _ in
+        try client.bus.addMatch(MediaPlayer2TrackListSignals.allMatch(sender: sender, path: path)) { [unowned self] _ in
             if showingQueue { refreshQueue() }
             draw()
         }

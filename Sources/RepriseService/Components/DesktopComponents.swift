@@ -19,7 +19,7 @@ final class ScreenLockWatch: ServiceComponent {
 
     func start() throws {
         for screenSaver in Self.screenSavers {
-            matches.append(try bus.addMatch("type='signal',interface='\(screenSaver)',member='ActiveChanged'") { [onChange] message in
+            matches.append(try bus.addMatch(.signals(of: screenSaver, member: "ActiveChanged")) { [onChange] message in
                 if case .bool(let locked)? = message.arguments.first { onChange(locked) }
             })
         }
