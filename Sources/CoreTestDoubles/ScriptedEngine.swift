@@ -76,9 +76,9 @@ public final class RecordingObserver: ChangeListener {
 }
 
 /// A player over a scripted engine with `count` queued http URIs (no files needed).
-public func makePlayer(tracks count: Int = 3) -> (Player, ScriptedEngine, RecordingObserver) {
+public func makePlayer(tracks count: Int = 3, resolver: MediaResolving? = nil) -> (Player, ScriptedEngine, RecordingObserver) {
     let engine = ScriptedEngine()
-    let player = Player(engine: engine, log: Log(verbose: false), fileSystem: PosixFileSystem())
+    let player = Player(engine: engine, log: Log(verbose: false), fileSystem: PosixFileSystem(), resolver: resolver)
     let observer = RecordingObserver()
     player.feed.listen(observer)
     player.enqueue((1...max(1, count)).prefix(count).map { "http://example.invalid/\($0).ogg" })

@@ -16,7 +16,7 @@ public final class Player {
     let log: Log
     let fileSystem: FileSystem
     /// Resolves client URIs (reads playlists, checks entries); the service's works on a worker thread.
-    public var resolver: MediaResolving
+    let resolver: MediaResolving
     /// Requests under way: waiting for the resolver, opened URIs waiting for their stream.
     var requests = RequestState()
     /// The stream the engine has loaded and what is known of it.
@@ -36,12 +36,14 @@ public final class Player {
     /// The sleep timer under way (see ``setSleep(_:)``).
     public internal(set) var sleep = SleepState()
 
-    public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem, feed: ChangeFeed = ChangeFeed()) {
+    /// - Parameter resolver: resolves client URIs (nil: at once, on the caller's thread).
+    public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem, feed: ChangeFeed = ChangeFeed(),
+                resolver: MediaResolving? = nil) {
         self.engine = engine
         self.feed = feed
         self.log = log
         self.fileSystem = fileSystem
-        resolver = ImmediateResolver(fileSystem: fileSystem)
+        self.resolver = resolver ?? ImmediateResolver(fileSystem: fileSystem)
     }
 
     // MARK: What clients see

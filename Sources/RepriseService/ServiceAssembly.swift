@@ -39,10 +39,8 @@ final class ServiceAssembly {
                                      subtitleFor: { MediaSidecar.subtitleURI(for: $0, in: fileSystem) }, makeSpare: makePlaybin)
         engine.setStreamRole(settings.category.streamRole) // before the first stream opens
         let feed = ChangeFeed()
-        let player = Player(engine: engine, log: log, fileSystem: fileSystem, feed: feed)
-        if let work = BackgroundWork(loop: loop, label: "reprise.resolver") {
-            player.resolver = BackgroundResolver(work: work, fileSystem: fileSystem)
-        }
+        let resolver = BackgroundWork(loop: loop, label: "reprise.resolver").map { BackgroundResolver(work: $0, fileSystem: fileSystem) }
+        let player = Player(engine: engine, log: log, fileSystem: fileSystem, feed: feed, resolver: resolver)
         engine.player = player
         player.setReplayGain(settings.replayGain)
         player.setCrossfade(settings.crossfade)

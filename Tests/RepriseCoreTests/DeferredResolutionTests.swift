@@ -16,9 +16,8 @@ import Testing
     }
 
     @Test func aPlaylistWaitsForTheResolverAndLaterRequestsWaitBehindIt() throws {
-        let (player, _, observer) = makePlayer(tracks: 2)
         let resolver = HeldResolver()
-        player.resolver = resolver
+        let (player, _, observer) = makePlayer(tracks: 2, resolver: resolver)
         let (directory, list) = try playlist(100)
         defer { try? FileManager.default.removeItem(at: directory) }
         var outcomes: [String: PlayerError?] = [:]
@@ -44,9 +43,8 @@ import Testing
     }
 
     @Test func theEntryToAddAfterRemovedMeanwhileIsAClearError() throws {
-        let (player, _, _) = makePlayer(tracks: 2)
         let resolver = HeldResolver()
-        player.resolver = resolver
+        let (player, _, _) = makePlayer(tracks: 2, resolver: resolver)
         let (directory, list) = try playlist(3)
         defer { try? FileManager.default.removeItem(at: directory) }
         let after = player.trackIDs[1]
@@ -60,9 +58,8 @@ import Testing
     }
 
     @Test func openingAPlaylistPlaysItsFirstEntryOnceResolved() throws {
-        let (player, engine, _) = makePlayer(tracks: 1)
         let resolver = HeldResolver()
-        player.resolver = resolver
+        let (player, engine, _) = makePlayer(tracks: 1, resolver: resolver)
         let (directory, list) = try playlist(70)
         defer { try? FileManager.default.removeItem(at: directory) }
         player.open(list) { _ in }
