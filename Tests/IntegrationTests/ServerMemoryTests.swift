@@ -99,8 +99,9 @@ import TestSupport
         // the volume the user just set is remembered once its state file says so, however busy the machine is.
         if server == .pipeWire {
             let role = otherRole.prefix(1).uppercased() + otherRole.dropFirst()
-            #expect(session.waitFor(30) { wirePlumberState(session).contains("media.role:\(role):channelVolumes=0.44") },
-                    "WirePlumber did not save the volume set on the \(otherRole) stream: \(wirePlumberState(session))")
+            let saved = session.waitFor(30) { wirePlumberState(session).contains("media.role:\(role):channelVolumes=0.44") }
+            let pacat = (session.isRunning(other) ? "runs" : "exited") + ": " + session.output(ofLog: "pacat")
+            #expect(saved, "WirePlumber did not save the volume set on the \(otherRole) stream: \(wirePlumberState(session)); pacat \(pacat)")
         }
         _ = try remembered(session)
         let before = try remembered(session)
