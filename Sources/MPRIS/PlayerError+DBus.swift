@@ -3,12 +3,13 @@ import RepriseCore
 import SDBus
 
 extension PlayerError {
-    /// The D-Bus error a refusal of the player is: bad input, an unsupported scheme, or a failure.
+    /// The D-Bus error a refusal of the player is: bad input, an unsupported scheme, a failure, or too much waiting work.
     public var dbusError: DBusError {
         switch self {
         case .invalidArgument(let m): .invalidArgs(m)
         case .unsupportedScheme(let m): .notSupported(m)
         case .unplayable(let m): .failed(m)
+        case .busy(let m): .limitsExceeded(m)
         }
     }
 }

@@ -28,8 +28,7 @@ final class TrackListInterface: MediaPlayer2TrackListHandler {
         // D-Bus arrays end at 64 MiB: a reply that could come near is refused before it is built.
         let estimate = tracks.reduce(0) { $0 + Self.estimatedMetadataBytes($1) }
         guard estimate <= Self.metadataReplyLimit else {
-            throw DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
-                            message: "the metadata of \(tracks.count) tracks is too much for one reply; ask for fewer at a time")
+            throw .limitsExceeded("the metadata of \(tracks.count) tracks is too much for one reply; ask for fewer at a time")
         }
         return .array(elementSignature: "a{sv}", tracks.map(MetadataEncoding.encode))
     }

@@ -51,10 +51,13 @@ public struct MediaURI: Sendable, Equatable {
     /// Characters kept as they are in a path: RFC 3986 unreserved, sub-delimiters, ':', '@' and '/'.
     private static func isKept(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+             UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
             true
         default:
-            "-._~!$&'()*+,;=:@/".utf8.contains(byte)
+            false
         }
     }
 
@@ -101,6 +104,10 @@ public struct MediaURI: Sendable, Equatable {
     /// `path` made absolute against `directory`, with "." and ".." resolved (lexically, like a shell).
     public static func absolutePath(_ path: String, relativeTo directory: String) -> String {
         if isNormalAbsolutePath(path) { return path }
+        // A plain relative path in a plain directory (most playlist entries): joined, there is nothing to resolve.
+        if !path.hasPrefix("/"), isNormal(path, absolute: false), directory == "/" || isNormalAbsolutePath(directory) {
+            return directory == "/" ? "/" + path : directory + "/" + path
+        }
         let joined = path.hasPrefix("/") ? path : directory + "/" + path
         var components: [Substring] = []
         for component in joined.split(separator: "/", omittingEmptySubsequences: true) {
@@ -114,9 +121,12 @@ public struct MediaURI: Sendable, Equatable {
     }
 
     /// Whether `path` is absolute with nothing to normalise: no empty, "." or ".." component, no trailing slash.
-    static func isNormalAbsolutePath(_ path: String) -> Bool {
+    static func isNormalAbsolutePath(_ path: String) -> Bool { isNormal(path, absolute: true) }
+
+    /// Whether `path` begins with "/" (`absolute`) or not, and has no empty, "." or ".." component and no trailing slash.
+    private static func isNormal(_ path: String, absolute: Bool) -> Bool {
         var bytes = path.utf8.makeIterator()
-        guard bytes.next() == UInt8(ascii: "/") else { return false }
+        if absolute { guard bytes.next() == UInt8(ascii: "/") else { return false } }
         var component = 0, dots = 0 // length of the component so far, and how many of its bytes are dots
         while let byte = bytes.next() {
             if byte == UInt8(ascii: "/") {

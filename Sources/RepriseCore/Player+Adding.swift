@@ -37,7 +37,9 @@ extension Player {
                 let interrupted = Interruption(entryID: queue.current?.id, status: status,
                                                positionMicroseconds: positionMicroseconds)
                 let inserted = insert(uris, after: queue.current?.id)
-                guard let id = inserted.id, let position = inserted.position else { return }
+                guard let id = inserted.id, let position = inserted.position else {
+                    return completion(.invalidArgument("nothing to open"))
+                }
                 queue.move(to: position)
                 pendingOpens[id] = completion
                 interruptions[id] = interrupted
@@ -79,13 +81,25 @@ extension Player {
                 completion(error)
             }
         }
-        guard resolutionsUnderWay > 0 || MediaResolution.mayTakeLong(uris) else {
+        let long = MediaResolution.mayTakeLong(uris)
+        guard resolutionsUnderWay > 0 || long else {
             return finish(MediaResolution(resolving: uris, in: fileSystem))
         }
+        // Requests finish in order, so every one waits for the long ones before it: a client sending playlist
+        // after playlist must not make everyone's next request wait for minutes.
+        if long && requests.longResolutionsUnderWay >= Self.maximumLongResolutions {
+            log.warning("refused to read more media while \(requests.longResolutionsUnderWay) playlists or long lists are read")
+            return completion(.busy("already reading \(requests.longResolutionsUnderWay) playlists or long lists; ask again when they are done"))
+        }
         resolutionsUnderWay += 1
+        if long { requests.longResolutionsUnderWay += 1 }
         resolver.resolve(uris) { [self] resolution in
             resolutionsUnderWay -= 1
+            if long { requests.longResolutionsUnderWay -= 1 }
             finish(resolution)
         }
     }
+
+    /// How many playlists (or long lists of URIs) may wait to be read at once; more are refused as ``PlayerError/busy(_:)``.
+    public static let maximumLongResolutions = 2
 }

@@ -123,8 +123,14 @@ extension Player {
     }
 
     /// The stream handed over for gapless playback cannot be played: skip it as if it had been loaded.
+    /// A loaded stream that never prerolled failed itself: playbin reads a tiny file whole at once and asks for the
+    /// next one before finding it cannot play it, so the failure is the loaded entry's (and an open of it is answered).
     public func engineDidFailNextStream(_ message: String) {
         transaction {
+            guard prerolled else {
+                preparedEntryID = nil
+                return streamFailed(message)
+            }
             if let id = preparedEntryID, let position = queue.position(of: id) {
                 queue.move(to: position)
                 loadedEntryID = id

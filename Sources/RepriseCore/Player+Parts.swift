@@ -163,6 +163,8 @@ struct LoadedStream {
 struct RequestState {
     /// Requests waiting for the resolver: later ones wait too, so requests finish in the order they came.
     var resolutionsUnderWay = 0
+    /// Of these, the ones that may take long (playlists, many URIs): at most ``Player/maximumLongResolutions``.
+    var longResolutionsUnderWay = 0
     /// Opened URIs' replies, by entry, until their stream prerolled or failed.
     var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
     /// What an opened URI interrupted, to go back to if it turns out to be unplayable.

@@ -20,10 +20,12 @@ public enum PlayerError: Error, Equatable, Sendable {
     case unsupportedScheme(String)
     /// The media does not exist, cannot be read or cannot be decoded.
     case unplayable(String)
+    /// Too much of the same work is already waiting (playlists being read): asked again later, it can succeed.
+    case busy(String)
 
     public var message: String {
         switch self {
-        case .invalidArgument(let m), .unsupportedScheme(let m), .unplayable(let m): m
+        case .invalidArgument(let m), .unsupportedScheme(let m), .unplayable(let m), .busy(let m): m
         }
     }
 }

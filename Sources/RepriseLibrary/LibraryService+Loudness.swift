@@ -2,7 +2,6 @@ import GStreamerKit
 import LoudnessKit
 import RepriseCore
 import SQLiteKit
-import RepriseLibrary
 
 /// Loudness for tracks without ReplayGain tags: after each pass (and each change inotify reports), the tracks
 /// waiting are measured a few at a time on a thread of their own at idle priority (decoding them through GStreamer

@@ -5,7 +5,6 @@ import LoopKit
 import PosixFiles
 import RepriseCore
 import SQLiteKit
-import RepriseLibrary
 
 /// The music library in the service: the index (``LibraryStore``) and the scanner live on a worker thread of
 /// their own at low CPU priority; every request goes there and its answer comes back on the loop. A pass over the
@@ -409,7 +408,7 @@ final class LibraryWorker: @unchecked Sendable {
 
     /// The index's tracks for those of `paths` it has as the files are now (a `stat` each).
     func currentTracks(atPaths paths: [String]) -> [String: LibraryTrack] {
-        guard let store else { return [:] }
+        guard store != nil else { return [:] }
         var found: [String: LibraryTrack] = [:]
         for path in paths {
             var info = stat()

@@ -29,6 +29,11 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
         DBusError(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: message ?? "\(property) is read-only")
     }
 
+    /// A limit against abuse was reached (too much asked at once); the caller may ask again, or ask for less.
+    public static func limitsExceeded(_ message: String) -> DBusError {
+        DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded", message: message)
+    }
+
     public static func notSupported(_ message: String) -> DBusError {
         DBusError(name: "org.freedesktop.DBus.Error.NotSupported", message: message)
     }

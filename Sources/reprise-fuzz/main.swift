@@ -50,7 +50,7 @@ func run() throws -> Bool {
         try HostileFiles.writeScrobbleQueue(home: desktop.environment["HOME"]!)
     }
     // The library indexes the run's folder: the tones, the clip and, with --hostile-files, every hostile file.
-    var service = try Child.spawn(binary, ["--library", desktop.directory] + files, environment: environment, stdout: log, stderr: log)
+    var service = try Child.spawn(binary, ["--library", desktop.directory] + (CommandLine.arguments.contains("--verbose") ? ["--verbose"] : []) + files, environment: environment, stdout: log, stderr: log)
     defer { if service.isRunning() { kill(service.pid, SIGKILL); _ = service.wait() } }
     let name = "org.mpris.MediaPlayer2.reprise", path = "/org/mpris/MediaPlayer2"
     let observer = try Bus.connect(address: desktop.busAddress)
@@ -84,6 +84,7 @@ func run() throws -> Bool {
             let bus = connections[sent % connections.count]
             inFlight += 1
             sent += 1
+            let sentAt = monotonicSeconds() - started
             if sent % 50 == 0 { hostile?.churn(sent / 50) }
             bus.callAsync(destination: name, path: call.path, interface: call.interface, member: call.member, call.arguments,
                           timeoutMicroseconds: 10_000_000) { result in
@@ -92,7 +93,8 @@ func run() throws -> Bool {
                 if case .failure(let error) = result {
                     errors += 1
                     if ["org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.NoReply"].contains(error.name) {
-                        unanswered.append("\(call.interface).\(call.member): \(error.name)")
+                        unanswered.append("\(call.interface).\(call.member)(\(String(describing: call.arguments).prefix(300))): "
+                                          + "\(error.name), sent at \(String(format: "%.1f", sentAt)) s")
                     }
                 }
             }
@@ -140,7 +142,16 @@ func run() throws -> Bool {
         """)
     unanswered.prefix(5).forEach { say("unanswered: \($0)") }
     if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(6000) ?? "")) }
-    return alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB
+    let passed = alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB
+    if !passed { keepLog(log, seed: seed) }
+    return passed
+}
+
+/// Copies a failed run's log out of the private desktop (removed when the run ends) and says where it is.
+func keepLog(_ log: String, seed: UInt64) {
+    let kept = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-fuzz-\(seed).log").path
+    try? FileManager.default.removeItem(atPath: kept)
+    if (try? FileManager.default.copyItem(atPath: log, toPath: kept)) != nil { say("the service's log: \(kept)") }
 }
 
 /// The library's index as another program (or a damaged disk) may leave it: a first run indexes the folder, then

@@ -91,7 +91,8 @@ import TestSupport
         try session.call("Next")
         #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
         try session.call("OpenUri", [.string(TestMedia.uri(clip))])
-        #expect(session.waitFor { session.title() == "Test Clip" && session.status() == "Playing" })
+        #expect(session.waitFor { session.title() == "Test Clip" && session.status() == "Playing" },
+                "\(session.title() ?? "no title"), \(session.status() ?? "no status"): \(session.log(of: pid))")
         #expect(try session.get("CanSetFullscreen", interface: Self.root) == .bool(false))
         try session.call("Quit", interface: Self.root)
         #expect(session.waitForExit(pid) == 0, "\(session.log(of: pid))")

@@ -69,6 +69,31 @@ import Testing
         #expect(player.queue.count == 71)
     }
 
+    /// A client sending playlist after playlist is told at once that the player is busy, instead of making every
+    /// request after them wait; quick requests still queue, and once the playlists are read more are taken again.
+    @Test func playlistsBeyondTheLimitAreRefusedAsBusyAtOnce() throws {
+        let resolver = HeldResolver()
+        let (player, _, _) = makePlayer(tracks: 1, resolver: resolver)
+        let (directory, list) = try playlist(3)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var outcomes: [PlayerError?] = []
+        for _ in 0..<Player.maximumLongResolutions { player.appendTracks([list]) { outcomes.append($0) } }
+        player.addTrack("https://radio.example/a", after: nil, makeCurrent: false) { outcomes.append($0) }
+        #expect(outcomes.isEmpty && resolver.waitingCount == Player.maximumLongResolutions + 1)
+
+        var refused: PlayerError??
+        player.open(list) { refused = $0 }
+        guard case .busy(let message)?? = refused else { Issue.record("not refused: \(String(describing: refused))"); return }
+        #expect(message.contains("\(Player.maximumLongResolutions) playlists"))
+        #expect(resolver.waitingCount == Player.maximumLongResolutions + 1)
+
+        while resolver.waitingCount > 0 { resolver.answerNext() }
+        #expect(outcomes.count == Player.maximumLongResolutions + 1 && outcomes.allSatisfy { $0 == nil })
+        #expect(player.queue.count == 1 + 3 * Player.maximumLongResolutions + 1)
+        player.open(list) { _ in }
+        #expect(resolver.waitingCount == 1)
+    }
+
     @Test func manyEntriesInsertedInTheMiddleKeepListAndPlayOrder() {
         var queue = PlayQueue()
         let first = queue.append((1...1000).map { "a\($0)" })

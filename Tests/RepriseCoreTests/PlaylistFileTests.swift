@@ -21,14 +21,21 @@ import PosixFiles
         // Every string of up to 6 characters over "/", "." and "a": the quick check agrees with normalising.
         var texts = [""]
         for _ in 0..<6 { texts += texts.flatMap { t in ["/", ".", "a"].map { t + $0 } } }
-        for text in Set(texts) {
+        func normalised(_ text: String) -> String {
             var components: [Substring] = []
             for component in text.split(separator: "/") {
                 if component == "." { continue }
                 if component == ".." { _ = components.popLast() } else { components.append(component) }
             }
-            let normalised = "/" + components.joined(separator: "/")
-            #expect(MediaURI.isNormalAbsolutePath(text) == (text.hasPrefix("/") && normalised == text && text != "/"), "\(text)")
+            return "/" + components.joined(separator: "/")
+        }
+        for text in Set(texts) {
+            #expect(MediaURI.isNormalAbsolutePath(text) == (text.hasPrefix("/") && normalised(text) == text && text != "/"), "\(text)")
+            // The quick join of a plain relative entry agrees with normalising too, in any directory.
+            for directory in ["/", "/m", "/m/..", "/m/"] {
+                let expected = normalised(text.hasPrefix("/") ? text : directory + "/" + text)
+                #expect(MediaURI.absolutePath(text, relativeTo: directory) == expected, "\(text) in \(directory)")
+            }
         }
         #expect(" x ".trimmingWhitespace() == "x" && "x".trimmingWhitespace() == "x" && "\u{A0}é\t".trimmingWhitespace() == "é")
     }

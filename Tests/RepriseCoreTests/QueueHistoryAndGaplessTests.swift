@@ -117,4 +117,19 @@ import Testing
         #expect(engine.loads.last == uri(3))
         #expect(player.status == .playing)
     }
+
+    /// An opened file so small playbin read it whole and took the next URI before failing (a text file, say): the
+    /// failure is the opened file's, so the open is answered with it and what it interrupted plays on.
+    @Test func aFailureBeforeThePrerollIsTheLoadedStreamsEvenWithTheNextHandedOver() {
+        let (player, engine, _) = makePlayer(tracks: 3)
+        player.play()
+        player.engineDidPreroll(lengthMicroseconds: 5_000_000, seekable: true)
+        var outcome: PlayerError??
+        player.open("http://example.invalid/tiny.txt") { outcome = $0 }
+        #expect(engine.loads.last == "http://example.invalid/tiny.txt")
+        player.engineDidFailNextStream("Can't play a text file without video or visualizations.")
+        #expect(outcome == .some(.unplayable("Can't play a text file without video or visualizations.")))
+        #expect(player.queue.current?.uri == uri(1) && !player.queue.entries.contains { $0.uri.hasSuffix("tiny.txt") })
+        #expect(engine.loads.last == uri(1) && player.status == .playing)
+    }
 }
