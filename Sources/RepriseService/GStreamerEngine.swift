@@ -36,7 +36,9 @@ final class GStreamerEngine: PlaybackEngine {
     /// The loaded stream's position as the sink last answered it (µs); nil since the load.
     var lastAnsweredPosition: Int64?
     /// The loaded stream's failure was reported (a refused state change that follows says nothing new).
-    private var errorReported = false
+    var errorReported = false
+    /// Fails a local file that neither prerolls nor fails (see GStreamerEngine+OpenWatchdog.swift).
+    var openWatchdog: LoopTimer?
     /// Playing was asked of a paused stream and the pipeline has not reached PLAYING yet. A sound server that went
     /// away (or dropped the stream) while it was paused is only found out now, by the sink's error: the stream is
     /// opened again where it was, once, instead of being left paused in silence by the very Play that asked for sound.
@@ -133,6 +135,7 @@ final class GStreamerEngine: PlaybackEngine {
         renegotiations = 0
         subtitleURI = subtitleFor(uri)
         playbin.load(uri, subtitleURI: subtitleURI, state: playing ? .playing : .paused)
+        watchOpening(uri)
         return true
     }
 
@@ -152,6 +155,7 @@ final class GStreamerEngine: PlaybackEngine {
     }
 
     func stop() {
+        stopWatchingOpening()
         events.buffering(percent: 100) // nothing loaded: nothing to wait for
         loaded = false
         prerolled = false
@@ -271,6 +275,7 @@ final class GStreamerEngine: PlaybackEngine {
         guard let player else { return }
         switch message {
         case .asyncDone where loaded && !prerolled:
+            stopWatchingOpening()
             prerolled = true
             seekTarget = nil
             if let target = pendingSeek ?? (rate != 1 ? 0 : nil) {
@@ -309,6 +314,7 @@ final class GStreamerEngine: PlaybackEngine {
         case .error(let text, let debug, let source) where loaded:
             log.debug("pipeline error from \(source): \(debug)")
             errorReported = true
+            stopWatchingOpening()
             if debug.contains("not-negotiated"), recoverFromNegotiationFailure() { break }
             if source == Playbin.audioOutputName, resumePending, !outputReopened {
                 // Found out by this Play: the server may well be back (a paused stream notices only now).

@@ -37,6 +37,31 @@ import TestSupport
         #expect(session.isRunning(reprise))
     }
 
+    /// A tiny damaged MP4 (an empty `chpl` box, no track) opened while a track plays: OpenUri is answered with an
+    /// error every time, and the track plays on. Whether GStreamer's decodebin passes qtdemux's error on depends on
+    /// thread timing; when it does not, the pipeline never prerolls and Reprise gives up on the file after 8 s.
+    @Test func aDamagedMP4ThatNeverPrerollsIsAnsweredWithAnErrorAndTheTrackPlaysOn() throws {
+        let session = try Session()
+        defer { session.close() }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let size = UInt32(body.count + 8)
+            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + body
+        }
+        let damaged = session.directory + "/damaged.mp4"
+        let ftyp = box("ftyp", Array("M4A ".utf8) + [0, 0, 2, 0] + Array("M4B isom".utf8))
+        let chpl = [0, 0, 0, 0] + Array("chpl".utf8) + [UInt8](repeating: 0, count: 64)
+        #expect(FileManager.default.createFile(atPath: damaged, contents: Data(ftyp + box("moov", box("udta", chpl)))))
+        let reprise = try session.launch([media.first])
+        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        for attempt in 1...4 {
+            let error = session.dbusError { try session.call("OpenUri", [.string(TestMedia.uri(damaged))]) }
+            #expect(error?.name == "org.freedesktop.DBus.Error.Failed", "attempt \(attempt): \(String(describing: error))")
+            #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" }, "attempt \(attempt)")
+        }
+        #expect(session.trackIDs().count == 1, "the damaged file is not left in the queue")
+        #expect(session.isRunning(reprise))
+    }
+
     @Test func aLoopingDirectoryOfTenThousandFilesIsWalkedOnceAndTheServiceKeepsAnswering() throws {
         let session = try Session()
         defer { session.close() }
