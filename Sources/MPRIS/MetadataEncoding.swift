@@ -4,8 +4,9 @@ import SDBus
 
 /// Maps a track to the MPRIS Metadata dictionary with the exact types strict clients (BlueZ, GNOME) expect.
 public enum MetadataEncoding {
-    public static func encode(_ track: TrackInfo?) -> DBusValue {
-        guard let track else { return .vardict([]) }
+    /// The entries (each sent as a variant of the type given here); empty without a track.
+    public static func encode(_ track: TrackInfo?) -> [String: DBusValue] {
+        guard let track else { return [:] }
         var entries: [(String, DBusValue)] = [
             ("mpris:trackid", .objectPath(MPRIS.trackPath(forEntry: track.entryID))),
             ("xesam:url", .string(track.url)),
@@ -38,6 +39,6 @@ public enum MetadataEncoding {
             entries.append(("reprise:replayGainKind", .string(gain.kind.rawValue)))
             if gain.measured { entries.append(("reprise:replayGainMeasured", .bool(true))) }
         }
-        return .vardict(entries)
+        return Dictionary(entries, uniquingKeysWith: { first, _ in first })
     }
 }

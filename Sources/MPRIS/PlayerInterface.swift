@@ -60,7 +60,7 @@ final class PlayerInterface: MediaPlayer2PlayerHandler {
     var loopStatus: String { player.loopStatus.rawValue }
     var rate: Double { player.rate }
     var shuffle: Bool { player.shuffle }
-    var metadata: DBusValue { MetadataEncoding.encode(player.announcedTrack) }
+    var metadata: [String: DBusValue] { MetadataEncoding.encode(player.announcedTrack) }
     var volume: Double { player.volume }
     var position: Int64 { player.positionMicroseconds }
     var minimumRate: Double { player.rateRange.lowerBound }

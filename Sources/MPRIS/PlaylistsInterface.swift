@@ -24,7 +24,7 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
         self.log = log
     }
 
-    private func announceChange(_ playlist: DBusValue) {
+    private func announceChange(_ playlist: MPRISPlaylist) {
         do throws(DBusError) { try signals.playlistChanged(playlist: playlist) } catch { log.warning("could not send PlaylistChanged: \(error)") }
     }
 
@@ -59,13 +59,13 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
         }
     }
 
-    func getPlaylists(index: UInt32, maxCount: UInt32, order: String, reverseOrder: Bool) throws(DBusError) -> DBusValue {
+    func getPlaylists(index: UInt32, maxCount: UInt32, order: String, reverseOrder: Bool) throws(DBusError) -> [MPRISPlaylist] {
         guard let ordering = PlaylistOrdering(rawValue: order) else {
             throw .invalidArgs("ordering '\(order)' is not one of \(PlaylistOrdering.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         refresh()
         let page = library.list(from: Int(index), maxCount: Int(maxCount), ordering: ordering, reversed: reverseOrder)
-        return .array(elementSignature: "(oss)", page.map(Self.encode))
+        return page.map(Self.encode)
     }
 
     var playlistCount: UInt32 {
@@ -75,15 +75,13 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
 
     var orderings: [String] { PlaylistOrdering.allCases.map(\.rawValue) }
 
-    var activePlaylist: DBusValue {
-        guard let active = library.active else {
-            return .structure([.bool(false), .structure([.objectPath("/"), .string(""), .string("")])])
-        }
-        return .structure([.bool(true), Self.encode(active)])
+    var activePlaylist: MPRISMaybePlaylist {
+        guard let active = library.active else { return MPRISMaybePlaylist(valid: false, playlist: MPRISPlaylist(id: "/", name: "", icon: "")) }
+        return MPRISMaybePlaylist(valid: true, playlist: Self.encode(active))
     }
 
     /// A playlist as MPRIS `(oss)`: id, name, icon (none).
-    static func encode(_ playlist: PlaylistInfo) -> DBusValue {
-        .structure([.objectPath(MPRIS.playlistPathPrefix + playlist.id), .string(playlist.name), .string("")])
+    static func encode(_ playlist: PlaylistInfo) -> MPRISPlaylist {
+        MPRISPlaylist(id: MPRIS.playlistPathPrefix + playlist.id, name: playlist.name, icon: "")
     }
 }

@@ -23,14 +23,14 @@ final class TrackListInterface: MediaPlayer2TrackListHandler {
         return 600 + track.url.utf8.count + (texts + lists).reduce(0) { $0 + $1.utf8.count + 40 }
     }
 
-    func getTracksMetadata(trackIds: [String]) throws(DBusError) -> DBusValue {
+    func getTracksMetadata(trackIds: [String]) throws(DBusError) -> [[String: DBusValue]] {
         let tracks = trackIds.compactMap { MPRIS.entryID(fromTrackPath: $0).flatMap(player.track(id:)) }
         // D-Bus arrays end at 64 MiB: a reply that could come near is refused before it is built.
         let estimate = tracks.reduce(0) { $0 + Self.estimatedMetadataBytes($1) }
         guard estimate <= Self.metadataReplyLimit else {
             throw .limitsExceeded("the metadata of \(tracks.count) tracks is too much for one reply; ask for fewer at a time")
         }
-        return .array(elementSignature: "a{sv}", tracks.map(MetadataEncoding.encode))
+        return tracks.map(MetadataEncoding.encode)
     }
 
     func addTrack(uri: String, afterTrack: String, setAsCurrent: Bool, reply: Reply<Void>) throws(DBusError) {

@@ -82,8 +82,8 @@ public final class AudioSessionInterface: AudioSession1Handler {
         announceChanges()
     }
 
-    public func listOutputs() throws(DBusError) -> DBusValue {
-        .array(elementSignature: "(ssb)", control.outputs.map { .structure([.string($0.name), .string($0.description), .bool($0.current)]) })
+    public func listOutputs() throws(DBusError) -> [AudioOutputEntry] {
+        control.outputs.map { AudioOutputEntry(name: $0.name, description: $0.description, active: $0.current) }
     }
 
     public var category: String { control.category.rawValue }

@@ -22,8 +22,8 @@ final class ChaptersInterface: Chapters1Handler {
         do throws(PlayerError) { try player.previousChapter() } catch { throw error.dbusError }
     }
 
-    var chapters: DBusValue {
-        .array(elementSignature: "(sx)", player.chapters.chapters.map { .structure([.string($0.title), .int64($0.startMicroseconds)]) })
+    var chapters: [ChapterEntry] {
+        player.chapters.chapters.map { ChapterEntry(title: $0.title, start: $0.startMicroseconds) }
     }
 
     var current: Int32 { Int32(clamping: player.announcedChapterIndex ?? -1) }

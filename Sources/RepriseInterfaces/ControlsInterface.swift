@@ -45,15 +45,13 @@ final class ControlsInterface: Controls1Handler {
         player.clear()
     }
 
-    var actions: DBusValue {
-        .array(elementSignature: "(sssb)", allActions.map {
-            .structure([.string($0.id), .string($0.label), .string($0.icon), .bool($0.enabled)])
-        })
+    var actions: [ControlAction] {
+        allActions.map { ControlAction(id: $0.id, label: $0.label, icon: $0.icon, enabled: $0.enabled) }
     }
 
-    var layout: DBusValue {
+    var layout: ControlBarRows {
         let layout = ControlLayout(customIDs: allActions.map(\.id), hasPrevious: player.canGoPrevious, hasNext: player.canGoNext)
-        return .structure([.strings(layout.bottomRow), .strings(layout.expandedRow)])
+        return ControlBarRows(bottom: layout.bottomRow, expanded: layout.expandedRow)
     }
 
     var history: [String] { player.queue.playedEntries.map { MPRIS.trackPath(forEntry: $0.id) } }

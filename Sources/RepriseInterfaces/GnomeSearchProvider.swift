@@ -18,13 +18,11 @@ final class GnomeSearchProvider: ShellSearchProvider2Handler {
         search.search(terms) { reply.send($0.map(\.id)) }
     }
 
-    func getResultMetas(identifiers: [String]) throws(DBusError) -> DBusValue {
-        let metas: [DBusValue] = identifiers.prefix(100).compactMap { id in
+    func getResultMetas(identifiers: [String]) throws(DBusError) -> [[String: DBusValue]] {
+        identifiers.prefix(100).compactMap { id in
             guard let result = search.shownResult(id) else { return nil }
-            return .vardict([("id", .string(id)), ("name", .string(result.name)), ("description", .string(result.description)),
-                             ("gicon", .string(result.icon))])
+            return ["id": .string(id), "name": .string(result.name), "description": .string(result.description), "gicon": .string(result.icon)]
         }
-        return .array(elementSignature: "a{sv}", metas)
     }
 
     func activateResult(identifier: String, terms: [String], timestamp: UInt32, reply: Reply<Void>) throws(DBusError) {

@@ -10,18 +10,17 @@ final class KRunnerProvider: Krunner1Handler {
     private let search: DesktopSearch
     init(search: DesktopSearch) { self.search = search }
 
-    func actions() throws(DBusError) -> DBusValue { .array(elementSignature: "(sss)", []) }
+    func actions() throws(DBusError) -> [KRunnerAction] { [] }
 
-    func match(query: String, reply: Reply<DBusValue>) throws(DBusError) {
+    func match(query: String, reply: Reply<[KRunnerMatch]>) throws(DBusError) {
         search.search([query]) { results in
             let count = Double(max(1, results.count))
-            let matches: [DBusValue] = results.enumerated().map { index, result in
+            reply.send(results.enumerated().map { index, result in
                 let exact = result.name.lowercased() == query.lowercased()
-                return .structure([.string(result.id), .string(result.name), .string(result.icon.hasPrefix("/") ? "reprise" : result.icon),
-                                   .int32(exact ? 100 : 30), .double(1 - Double(index) / count * 0.5),
-                                   .vardict([("subtext", .string(result.description))])])
-            }
-            reply.send(.array(elementSignature: "(sssida{sv})", matches))
+                return KRunnerMatch(id: result.id, text: result.name, iconName: result.icon.hasPrefix("/") ? "reprise" : result.icon,
+                                    categoryRelevance: exact ? 100 : 30, relevance: 1 - Double(index) / count * 0.5,
+                                    properties: ["subtext": .string(result.description)])
+            })
         }
     }
 

@@ -25,7 +25,7 @@ final class LibraryInterface: Library1Handler {
     /// The most results a search returns.
     static let maximumLimit: UInt32 = 1000
 
-    func search(query: String, limit: UInt32, reply: Reply<(artists: [String], albums: DBusValue, tracks: DBusValue)>) throws(DBusError) {
+    func search(query: String, limit: UInt32, reply: Reply<(artists: [String], albums: [LibraryAlbumEntry], tracks: [LibraryTrackEntry])>) throws(DBusError) {
         library.search(LibraryQuery(query), limit: Int(min(max(1, limit), Self.maximumLimit))) { results in
             reply.send((results.artists, Self.encode(results.albums), Self.encode(results.tracks)))
         }
@@ -58,7 +58,7 @@ final class LibraryInterface: Library1Handler {
         }
     }
 
-    func albums(title: String, reply: Reply<DBusValue>) throws(DBusError) {
+    func albums(title: String, reply: Reply<[LibraryAlbumEntry]>) throws(DBusError) {
         guard title.utf8.count <= 4096 else { throw .invalidArgs("an overlong album title") }
         library.albums(titled: title) { reply.send(Self.encode($0)) }
     }
@@ -72,7 +72,7 @@ final class LibraryInterface: Library1Handler {
         library.names(names) { reply.send($0) }
     }
 
-    func tracks(kind: String, value: String, reply: Reply<DBusValue>) throws(DBusError) {
+    func tracks(kind: String, value: String, reply: Reply<[LibraryTrackEntry]>) throws(DBusError) {
         if kind == "playlist" {
             return library.entries(of: try playlist(named: value)) { reply.send(Self.encode($0)) }
         }
@@ -111,23 +111,23 @@ final class LibraryInterface: Library1Handler {
         }
     }
 
-    static func encode(_ albums: [LibraryAlbum]) -> DBusValue {
-        .array(elementSignature: "(ss)", albums.map { .structure([.string($0.title), .string($0.artist ?? "")]) })
+    static func encode(_ albums: [LibraryAlbum]) -> [LibraryAlbumEntry] {
+        albums.map { LibraryAlbumEntry(title: $0.title, artist: $0.artist ?? "") }
     }
 
-    static func encode(_ tracks: [LibraryTrack]) -> DBusValue {
-        .array(elementSignature: "(ssssx)", tracks.map {
-            .structure([.string($0.path.uri), .string($0.displayTitle), .string($0.artist ?? ""),
-                        .string($0.album ?? ""), .int64($0.lengthMicroseconds ?? 0)])
-        })
+    static func encode(_ tracks: [LibraryTrack]) -> [LibraryTrackEntry] {
+        tracks.map {
+            LibraryTrackEntry(uri: $0.path.uri, title: $0.displayTitle, artist: $0.artist ?? "", album: $0.album ?? "",
+                              length: $0.lengthMicroseconds ?? 0)
+        }
     }
 
     /// Playlist entries as tracks: the index's tags where it knows the file, else the file name.
-    static func encode(_ entries: [PlaylistEntry]) -> DBusValue {
-        .array(elementSignature: "(ssssx)", entries.map {
-            .structure([.string($0.uri), .string($0.displayTitle), .string($0.track?.artist ?? ""), .string($0.track?.album ?? ""),
-                        .int64($0.track?.lengthMicroseconds ?? 0)])
-        })
+    static func encode(_ entries: [PlaylistEntry]) -> [LibraryTrackEntry] {
+        entries.map {
+            LibraryTrackEntry(uri: $0.uri, title: $0.displayTitle, artist: $0.track?.artist ?? "", album: $0.track?.album ?? "",
+                              length: $0.track?.lengthMicroseconds ?? 0)
+        }
     }
 
     var folders: [String] { library.status.folders }

@@ -8,10 +8,8 @@ final class LyricsInterface: Lyrics1Handler {
 
     init(player: Player) { self.player = player }
 
-    var lines: DBusValue {
-        .array(elementSignature: "(xs)", (player.lyrics?.lines ?? []).map {
-            .structure([.int64($0.startMicroseconds ?? -1), .string($0.text)])
-        })
+    var lines: [LyricsLine] {
+        (player.lyrics?.lines ?? []).map { LyricsLine(start: $0.startMicroseconds ?? -1, text: $0.text) }
     }
 
     var synced: Bool { player.lyrics?.isSynced ?? false }

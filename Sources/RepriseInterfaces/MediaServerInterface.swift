@@ -37,29 +37,29 @@ struct MediaServerObject: UPnPMediaObject2Handler, UPnPMediaContainer2Handler, U
 
     // MARK: MediaContainer2
 
-    func listChildren(offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+    func listChildren(offset: UInt32, max: UInt32, filter: [String], reply: Reply<[[String: DBusValue]]>) throws(DBusError) {
         list(offset, max, filter, containers: true, items: true, reply)
     }
 
-    func listContainers(offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+    func listContainers(offset: UInt32, max: UInt32, filter: [String], reply: Reply<[[String: DBusValue]]>) throws(DBusError) {
         list(offset, max, filter, containers: true, items: false, reply)
     }
 
-    func listItems(offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+    func listItems(offset: UInt32, max: UInt32, filter: [String], reply: Reply<[[String: DBusValue]]>) throws(DBusError) {
         list(offset, max, filter, containers: false, items: true, reply)
     }
 
-    private func list(_ offset: UInt32, _ max: UInt32, _ filter: [String], containers: Bool, items: Bool, _ reply: Reply<DBusValue>) {
+    private func list(_ offset: UInt32, _ max: UInt32, _ filter: [String], containers: Bool, items: Bool, _ reply: Reply<[[String: DBusValue]]>) {
         tree.list(path, offset: Int(offset), max: Int(max), filter: filter, containers: containers, itemsToo: items) {
-            reply.send(.array(elementSignature: "a{sv}", $0))
+            reply.send($0)
         }
     }
 
-    func searchObjects(query: String, offset: UInt32, max: UInt32, filter: [String], reply: Reply<DBusValue>) throws(DBusError) {
+    func searchObjects(query: String, offset: UInt32, max: UInt32, filter: [String], reply: Reply<[[String: DBusValue]]>) throws(DBusError) {
         let parsed: MediaQuery
         do throws(MediaQuery.ParseError) { parsed = try MediaQuery(parsing: query) } catch { throw .invalidArgs(error.message) }
         tree.search(path, query: parsed, offset: Int(offset), max: Int(max), filter: filter) {
-            reply.send(.array(elementSignature: "a{sv}", $0))
+            reply.send($0)
         }
     }
 

@@ -8,7 +8,7 @@ extension MediaServerTree {
     /// paged and filtered like a listing. Containers are tested on the loop from the outline; tracks on the
     /// library's worker; a playlist's entries once read.
     func search(_ path: String, query: MediaQuery, offset: Int, max: Int, filter: [String],
-                then: @escaping ([DBusValue]) -> Void) {
+                then: @escaping ([[String: DBusValue]]) -> Void) {
         guard let node = node(at: path), node != .item else { return then([]) }
         if node == .root || node == .playlists { refreshPlaylists() }
         let containers = query.canMatch(type: "container")

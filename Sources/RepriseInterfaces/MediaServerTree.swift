@@ -199,10 +199,10 @@ final class MediaServerTree {
 
     /// The children of `path` (containers and/or items), with the properties `filter` names ("*" or empty: all).
     func list(_ path: String, offset: Int, max: Int, filter: [String], containers: Bool, itemsToo: Bool,
-              then: @escaping ([DBusValue]) -> Void) {
+              then: @escaping ([[String: DBusValue]]) -> Void) {
         guard let node = node(at: path) else { return then([]) }
         if node == .root || node == .playlists { refreshPlaylists() }
-        func page(_ all: [String]) -> [DBusValue] {
+        func page(_ all: [String]) -> [[String: DBusValue]] {
             let start = min(all.count, offset)
             return all[start..<(max == 0 ? all.count : min(all.count, start + max))].map { describe($0, filter: filter) }
         }
@@ -289,13 +289,13 @@ final class MediaServerTree {
     func containers(of node: Node) -> [String] { (containerChildren(node) ?? []).map(\.path) }
 
     /// An object's properties on all three interfaces, as a listing gives them (`filter`: the names wanted).
-    func describe(_ path: String, filter: [String]) -> DBusValue {
+    func describe(_ path: String, filter: [String]) -> [String: DBusValue] {
         var entries: [(String, DBusValue)] = []
         for interface in [Self.objectInterface, Self.containerInterface, Self.itemInterface] {
             entries += properties(at: path, interface: interface) ?? []
         }
         if !(filter.isEmpty || filter.contains("*")) { entries = entries.filter { filter.contains($0.0) } }
-        return .vardict(entries)
+        return Dictionary(entries, uniquingKeysWith: { first, _ in first })
     }
 
     /// Keeps `entry` as the item at `path` for its property reads; returns the path.

@@ -77,25 +77,25 @@ public final class VideoInterface: Video1Handler {
     }
     public var aspectMode: String { control.aspectMode.rawValue }
     public var aspectRatio: Double { control.aspectRatio }
-    public var audioTracks: DBusValue { Self.encode(control.audioTracks) }
+    public var audioTracks: [StreamEntry] { Self.encode(control.audioTracks) }
     public var audioTrack: Int32 { Int32(clamping: control.currentAudioTrack) }
-    public var subtitleTracks: DBusValue { Self.encode(control.subtitleTracks) }
+    public var subtitleTracks: [StreamEntry] { Self.encode(control.subtitleTracks) }
     public var subtitleTrack: Int32 { Int32(clamping: control.currentSubtitleTrack) }
     public var speeds: [Double] { control.speeds }
     public var loading: Bool { control.isLoading }
-    public var interstitials: DBusValue {
-        .array(elementSignature: "(sxxbbx)", player.interstitials.interstitials.map { item in
-            .structure([.string(item.title ?? ""), .int64(item.startMicroseconds), .int64(item.endMicroseconds),
-                        .bool(item.forbidsSeekingWithin), .bool(item.forbidsSkippingPast),
-                        .int64(item.skippableAfterMicroseconds ?? -1)])
-        })
+    public var interstitials: [InterstitialEntry] {
+        player.interstitials.interstitials.map { item in
+            InterstitialEntry(title: item.title ?? "", start: item.startMicroseconds, end: item.endMicroseconds,
+                              noSeekingWithin: item.forbidsSeekingWithin, noSkippingPast: item.forbidsSkippingPast,
+                              skippableAfter: item.skippableAfterMicroseconds ?? -1)
+        }
     }
     public var activeInterstitial: Int32 { Int32(clamping: player.activeInterstitialIndex ?? -1) }
     public var canSkipInterstitial: Bool { player.canSkipInterstitial }
 
-    static func encode(_ choices: [StreamChoice]) -> DBusValue {
-        .array(elementSignature: "(isssb)", choices.map {
-            .structure([.int32(Int32(clamping: $0.index)), .string($0.language), .string($0.title), .string($0.codec), .bool($0.isExternal)])
-        })
+    static func encode(_ choices: [StreamChoice]) -> [StreamEntry] {
+        choices.map {
+            StreamEntry(index: Int32(clamping: $0.index), language: $0.language, title: $0.title, codec: $0.codec, external: $0.isExternal)
+        }
     }
 }

@@ -74,6 +74,41 @@ extension DBusValue {
         return result
     }
 
+    /// The fields of a structure of exactly `count` fields.
+    public func asStructure(_ count: Int) throws(DBusError) -> [DBusValue] {
+        guard case .structure(let fields) = unwrapped, fields.count == count else { throw mismatch("a structure of \(count) fields") }
+        return fields
+    }
+
+    /// The entries of a dictionary (`a{…}`), keys and values each read by their reader; a repeated key keeps the last.
+    public func asDictionary<Key: Hashable, Value>(key: (DBusValue) throws(DBusError) -> Key,
+                                                    value: (DBusValue) throws(DBusError) -> Value) throws(DBusError) -> [Key: Value] {
+        guard case .array(_, let items) = unwrapped else { throw mismatch("a dictionary") }
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(items.count)
+        for item in items {
+            guard case .dictEntry(let k, let v) = item else { throw mismatch("a dictionary entry") }
+            result[try key(k)] = try value(v)
+        }
+        return result
+    }
+
+    /// A variant's content (nested variants looked through): what a `v` inside a dictionary or structure carries.
+    public func asVariantContent() throws(DBusError) -> DBusValue { unwrapped }
+
+    /// `value` as a variant (a variant already is one).
+    public static func wrappingInVariant(_ value: DBusValue) -> DBusValue {
+        if case .variant = value { return value }
+        return .variant(value)
+    }
+
+    /// A dictionary (`a{…}`) of `entries`, in the order of their keys (so the same dictionary is always sent alike).
+    public static func dictionary<Key: Comparable, Value>(keySignature: String, valueSignature: String, _ entries: [Key: Value],
+                                                          key: (Key) -> DBusValue, value: (Value) -> DBusValue) -> DBusValue {
+        .array(elementSignature: "{" + keySignature + valueSignature + "}",
+               entries.sorted { $0.key < $1.key }.map { .dictEntry(key($0.key), value($0.value)) })
+    }
+
     /// The value itself (a variant looked into) when its signature is `signature`: for types kept as values.
     public func checked(_ signature: String) throws(DBusError) -> DBusValue {
         let value = signature == "v" ? self : unwrapped

@@ -8,7 +8,7 @@ struct SwiftType {
     let decode: (String) -> String
     let encode: (String) -> String
 
-    private static let basics: [String: (type: String, value: String, reader: String)] = [
+    static let basics: [String: (type: String, value: String, reader: String)] = [
         "y": ("UInt8", "byte", "asByte"), "b": ("Bool", "bool", "asBool"), "n": ("Int16", "int16", "asInt16"),
         "q": ("UInt16", "uint16", "asUInt16"), "i": ("Int32", "int32", "asInt32"), "u": ("UInt32", "uint32", "asUInt32"),
         "x": ("Int64", "int64", "asInt64"), "t": ("UInt64", "uint64", "asUInt64"), "d": ("Double", "double", "asDouble"),
@@ -16,20 +16,25 @@ struct SwiftType {
         "g": ("String", "signature", "asSignature"),
     ]
 
-    init(signature: String) {
-        if let basic = Self.basics[signature] {
-            name = basic.type
-            decode = { "try \($0).\(basic.reader)()" }
-            encode = { "DBusValue.\(basic.value)(\($0))" }
-        } else if signature.hasPrefix("a"), let basic = Self.basics[String(signature.dropFirst())] {
-            name = "[\(basic.type)]"
-            decode = { "try \($0).asArray { (element: DBusValue) throws(DBusError) in try element.\(basic.reader)() }" }
-            encode = { "DBusValue.array(elementSignature: \(literal(String(signature.dropFirst()))), \($0).map(DBusValue.\(basic.value)))" }
+    /// The Swift type of the D-Bus type `signature` (one complete type); `structName` names its outermost structure.
+    init(signature: String, structName: String? = nil) {
+        if let nodes = try? SignatureNode.parse(signature), nodes.count == 1 {
+            self.init(node: nodes[0], outerName: structName)
         } else {
-            name = "DBusValue"
-            decode = { "try \($0).checked(\(literal(signature)))" }
-            encode = { "try \($0).checked(\(literal(signature)))" }
+            self.init(kept: signature)
         }
+    }
+
+    init(name: String, decode: @escaping (String) -> String, encode: @escaping (String) -> String) {
+        self.name = name
+        self.decode = decode
+        self.encode = encode
+    }
+
+    /// A type kept as a `DBusValue` checked against `signature`.
+    init(kept signature: String) {
+        self.init(name: "DBusValue", decode: { "try \($0).checked(\(literal(signature)))" },
+                  encode: { "try \($0).checked(\(literal(signature)))" })
     }
 }
 
@@ -77,8 +82,8 @@ extension Member {
         let outs = outputs
         switch outs.count {
         case 0: return "Void"
-        case 1: return SwiftType(signature: outs[0].type).name
-        default: return "(" + outs.enumerated().map { "\(label($1, at: $0)): \(SwiftType(signature: $1.type).name)" }.joined(separator: ", ") + ")"
+        case 1: return outs[0].swiftType.name
+        default: return "(" + outs.enumerated().map { "\(label($1, at: $0)): \($1.swiftType.name)" }.joined(separator: ", ") + ")"
         }
     }
 
@@ -87,19 +92,19 @@ extension Member {
         let outs = outputs
         switch outs.count {
         case 0: return "[]"
-        case 1: return "[\(SwiftType(signature: outs[0].type).encode(value))]"
-        default: return "[" + outs.indices.map { SwiftType(signature: outs[$0].type).encode("\(value).\($0)") }.joined(separator: ", ") + "]"
+        case 1: return "[\(outs[0].swiftType.encode(value))]"
+        default: return "[" + outs.indices.map { outs[$0].swiftType.encode("\(value).\($0)") }.joined(separator: ", ") + "]"
         }
     }
 
     /// `arguments` as a Swift parameter list ("name: Type, …").
     func declared(_ arguments: [Argument]) -> String {
-        arguments.enumerated().map { "\(label($1, at: $0)): \(SwiftType(signature: $1.type).name)" }.joined(separator: ", ")
+        arguments.enumerated().map { "\(label($1, at: $0)): \($1.swiftType.name)" }.joined(separator: ", ")
     }
 
     /// The parameters named as in ``declared(_:)``, encoded as D-Bus values ("DBusValue.string(name), …").
     func encoded(_ arguments: [Argument]) -> String {
-        arguments.enumerated().map { SwiftType(signature: $1.type).encode(label($1, at: $0)) }.joined(separator: ", ")
+        arguments.enumerated().map { $1.swiftType.encode(label($1, at: $0)) }.joined(separator: ", ")
     }
 
     /// The handler's parameter list: the inputs, then the reply for an asynchronous method.
@@ -110,9 +115,18 @@ extension Member {
     }
 }
 
+extension Argument {
+    var swiftType: SwiftType { SwiftType(signature: type, structName: declaredStructName(structName)) }
+}
+
+/// The struct name of an annotation's value, `Name(field, …)`.
+func declaredStructName(_ annotation: String?) -> String? {
+    annotation.map { String($0.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
+}
+
 extension Property {
     var swiftName: String { identifier(lowerCamel(name, fallback: "property")) }
-    var swiftType: SwiftType { SwiftType(signature: type) }
+    var swiftType: SwiftType { SwiftType(signature: type, structName: declaredStructName(structName)) }
     var isReadable: Bool { access.contains("read") }
     var isWritable: Bool { access.contains("write") }
 }
@@ -151,7 +165,7 @@ func typedCode(_ interface: Interface) -> String {
         add("        switch call.member {")
         for method in interface.methods {
             let values = method.inputs.enumerated().map { index, argument in
-                "\(method.label(argument, at: index)): \(SwiftType(signature: argument.type).decode("arguments.argument(\(index))"))"
+                "\(method.label(argument, at: index)): \(argument.swiftType.decode("arguments.argument(\(index))"))"
             }
             add("        case \(literal(method.name)):")
             if method.isAsync {
@@ -272,9 +286,9 @@ func typedCode(_ interface: Interface) -> String {
         let outs = method.outputs
         switch outs.count {
         case 0: add("        _ = reply")
-        case 1: add("        return \(SwiftType(signature: outs[0].type).decode("reply.argument(0)"))")
+        case 1: add("        return \(outs[0].swiftType.decode("reply.argument(0)"))")
         default:
-            add("        return (" + outs.enumerated().map { "\(SwiftType(signature: $1.type).decode("reply.argument(\($0))"))" }.joined(separator: ", ") + ")")
+            add("        return (" + outs.enumerated().map { "\($1.swiftType.decode("reply.argument(\($0))"))" }.joined(separator: ", ") + ")")
         }
         add("    }")
     }
@@ -292,7 +306,25 @@ func typedCode(_ interface: Interface) -> String {
     if !interface.properties.isEmpty {
         add("    /// Every property at once (GetAll).")
         add("    public func allProperties() throws(DBusError) -> [String: DBusValue] { try connection.allProperties(interface: Self.interface) }")
+        add("    /// Every property at once (GetAll), typed.")
+        add("    public func allValues() throws(DBusError) -> \(type)Values { \(type)Values(try allProperties()) }")
     }
     add("}")
+    if !interface.properties.isEmpty {
+        add()
+        add("/// Properties of `\(interface.name)` as GetAll or PropertiesChanged give them: each one there with its")
+        add("/// declared type, nil when absent (or of another type).")
+        add("public struct \(type)Values: Sendable {")
+        for property in interface.properties where property.isReadable {
+            add("    public var \(property.swiftName): \(property.swiftType.name)?")
+        }
+        add("    public init(_ values: [String: DBusValue]) {")
+        for property in interface.properties where property.isReadable {
+            let decode = property.swiftType.decode("value")
+            add("        \(property.swiftName) = values[\(literal(property.name))].flatMap { value in try? \(decode.hasPrefix("try ") ? String(decode.dropFirst(4)) : decode) }")
+        }
+        add("    }")
+        add("}")
+    }
     return lines.joined(separator: "\n")
 }

@@ -178,24 +178,14 @@ struct LibraryCommand: ParsableCommand {
 struct ReportedTrack {
     var uri: String, title: String, artist: String, album: String, length: Int64
 
-    /// Library1's tracks, `a(ssssx)`: URI, title, artist, album, length in microseconds.
-    static func list(_ value: DBusValue?) -> [ReportedTrack] {
-        guard case .array(_, let items)? = value else { return [] }
-        return items.compactMap {
-            guard case .structure(let f) = $0, f.count == 5 else { return nil }
-            return ReportedTrack(uri: f[0].stringValue ?? "", title: f[1].stringValue ?? "", artist: f[2].stringValue ?? "",
-                                 album: f[3].stringValue ?? "", length: f[4].int64Value ?? 0)
-        }
+    /// Library1's tracks: URI, title, artist, album, length in microseconds.
+    static func list(_ entries: [LibraryTrackEntry]) -> [ReportedTrack] {
+        entries.map { ReportedTrack(uri: $0.uri, title: $0.title, artist: $0.artist, album: $0.album, length: $0.length) }
     }
 
-    /// Library1's albums, `a(ss)`: title and who it is by (empty: unknown).
-    static func albums(_ value: DBusValue?) -> [LibraryAlbum] {
-        guard case .array(_, let items)? = value else { return [] }
-        return items.compactMap {
-            guard case .structure(let f) = $0, f.count == 2, let title = f[0].stringValue else { return nil }
-            let by = f[1].stringValue ?? ""
-            return LibraryAlbum(title: title, artist: by.isEmpty ? nil : by)
-        }
+    /// Library1's albums: title and who it is by (empty: unknown).
+    static func albums(_ entries: [LibraryAlbumEntry]) -> [LibraryAlbum] {
+        entries.map { LibraryAlbum(title: $0.title, artist: $0.artist.isEmpty ? nil : $0.artist) }
     }
 
     var json: JSON {

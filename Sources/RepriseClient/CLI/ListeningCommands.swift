@@ -10,14 +10,7 @@ struct ChapterReport {
     var current: Int?
 
     init(_ client: ServiceClient) throws {
-        guard case .array(_, let items) = try client.chapters.chapters else {
-            throw CLIError("\(client.destination) has no chapters interface")
-        }
-        chapters = items.compactMap { item in
-            guard case .structure(let fields) = item, fields.count == 2, let title = fields[0].stringValue,
-                  let start = fields[1].int64Value else { return nil }
-            return (title, start)
-        }
+        chapters = try client.chapters.chapters.map { ($0.title, $0.start) }
         let index = (try? client.chapters.current) ?? -1
         current = index >= 0 && Int(index) < chapters.count ? Int(index) : nil
     }

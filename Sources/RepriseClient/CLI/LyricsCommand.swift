@@ -14,16 +14,12 @@ struct LyricsReport {
     var current: Int?
 
     init(_ client: ServiceClient) throws {
-        let values = try client.lyrics.allProperties()
-        guard case .array(_, let items)? = values["Lines"] else { throw CLIError("\(client.destination) has no lyrics interface") }
-        lines = items.compactMap { item in
-            guard case .structure(let fields) = item, fields.count == 2, let start = fields[0].int64Value,
-                  let text = fields[1].stringValue else { return nil }
-            return (start >= 0 ? start : nil, text)
-        }
-        synced = values["Synced"] == .bool(true)
-        source = values["Source"]?.stringValue ?? ""
-        let index = values["Current"].flatMap { $0.int64Value } ?? -1
+        let values = try client.lyrics.allValues()
+        guard let items = values.lines else { throw CLIError("\(client.destination) has no lyrics interface") }
+        lines = items.map { ($0.start >= 0 ? $0.start : nil, $0.text) }
+        synced = values.synced == true
+        source = values.source ?? ""
+        let index = values.current ?? -1
         current = index >= 0 && Int(index) < lines.count ? Int(index) : nil
     }
 }
@@ -104,7 +100,7 @@ final class LyricsFollower {
             loop.quit()
         }
         for number in [SIGINT, SIGTERM, SIGHUP] { loop.onSignal(number) { loop.quit() } }
-        trackID = (try? client.player.metadata)?.dictionary?["mpris:trackid"]?.stringValue
+        trackID = (try? client.player.metadata)?["mpris:trackid"]?.stringValue
         guard (try? client.player.playbackStatus) != "Stopped" else { return }
         // What is sung now, asked after the match is in place so no change falls between the two.
         if let current = try? client.lyrics.current { show(Int(current)) }

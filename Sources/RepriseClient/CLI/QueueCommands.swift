@@ -15,7 +15,7 @@ struct Queue: ParsableCommand {
             let client = try target.client()
             let ids = try client.trackList.tracks
             let metadata = try client.metadata(of: ids)
-            let currentID = try client.player.metadata.dictionary?["mpris:trackid"]
+            let currentID = try client.player.metadata["mpris:trackid"]
             let position = ReportedNumbers.microseconds(try? client.player.position)
             var played: [[String: DBusValue]] = []
             if history {
@@ -61,7 +61,7 @@ extension ServiceClient {
         var start = 0
         while start < ids.count {
             let page = Array(ids[start..<min(ids.count, start + 1000)])
-            if case .array(_, let items) = try trackList.getTracksMetadata(trackIds: page) { result += items.compactMap(\.dictionary) }
+            result += try trackList.getTracksMetadata(trackIds: page)
             start += 1000
         }
         return result

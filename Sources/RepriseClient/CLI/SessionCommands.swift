@@ -11,17 +11,9 @@ struct Actions: ParsableCommand {
     func run() throws {
         try runVerb {
             let client = try target.client()
-            guard case .array(_, let items) = try client.controls.actions else { return }
-            let actions: [(id: String, label: String, icon: String, enabled: Bool)] = items.compactMap {
-                guard case .structure(let f) = $0, f.count == 4, let id = f[0].stringValue, let label = f[1].stringValue,
-                      let icon = f[2].stringValue, case .bool(let enabled) = f[3] else { return nil }
-                return (id, label, icon, enabled)
-            }
-            var bottom: [String] = [], expanded: [String] = []
-            if case .structure(let rows) = try client.controls.layout, rows.count == 2 {
-                bottom = rows[0].stringArray ?? []
-                expanded = rows[1].stringArray ?? []
-            }
+            let actions = try client.controls.actions
+            let rows = try client.controls.layout
+            let bottom = rows.bottom, expanded = rows.expanded
             if target.json {
                 printJSON(.object([
                     ("actions", .array(actions.map { .object([("id", .string($0.id)), ("label", .string($0.label)),
@@ -117,17 +109,12 @@ struct OutputCommand: ParsableCommand {
                     throw CLIError(error.message, status: 2)
                 }
             }
-            guard case .array(_, let items) = try client.audioSession.listOutputs() else { return }
-            let outputs: [(name: String, description: String, current: Bool)] = items.compactMap {
-                guard case .structure(let f) = $0, f.count == 3, let name = f[0].stringValue, let description = f[1].stringValue,
-                      case .bool(let current) = f[2] else { return nil }
-                return (name, description, current)
-            }
+            let outputs = try client.audioSession.listOutputs()
             if target.json {
                 printJSON(.array(outputs.map { .object([("name", .string($0.name)), ("description", .string($0.description)),
-                                                        ("current", .bool($0.current))]) }))
+                                                        ("current", .bool($0.active))]) }))
             } else {
-                for output in outputs { printLine((output.current ? "* " : "  ") + output.name + "\t" + output.description) }
+                for output in outputs { printLine((output.active ? "* " : "  ") + output.name + "\t" + output.description) }
             }
         }
     }

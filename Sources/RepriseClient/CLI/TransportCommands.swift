@@ -177,7 +177,7 @@ struct Seek: ParsableCommand {
             if relative {
                 try client.player.seek(offset: microseconds)
             } else {
-                guard let id = try client.player.metadata.dictionary?["mpris:trackid"]?.stringValue else { throw CLIError("nothing is playing") }
+                guard let id = try client.player.metadata["mpris:trackid"]?.stringValue else { throw CLIError("nothing is playing") }
                 try client.player.setPosition(trackId: id, position: microseconds)
             }
             target.reportDone()

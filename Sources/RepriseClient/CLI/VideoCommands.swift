@@ -67,21 +67,13 @@ struct Video: ParsableCommand {
 
     private func show(_ client: ServiceClient) throws {
         let video = client.video
-        func tracks(_ list: DBusValue) -> [(index: Int32, language: String, title: String, codec: String, external: Bool)] {
-            guard case .array(_, let items) = list else { return [] }
-            return items.compactMap {
-                guard case .structure(let f) = $0, f.count == 5, case .int32(let index) = f[0], let language = f[1].stringValue,
-                      let title = f[2].stringValue, let codec = f[3].stringValue, case .bool(let external) = f[4] else { return nil }
-                return (index, language, title, codec, external)
-            }
-        }
         let hasVideo = try video.hasVideo, fullscreen = try video.fullscreen
         let aspect = try video.aspectMode, ratio = try video.aspectRatio
-        let audio = tracks(try video.audioTracks), subtitles = tracks(try video.subtitleTracks)
+        let audio = try video.audioTracks, subtitles = try video.subtitleTracks
         let audioTrack = try video.audioTrack, subtitleTrack = try video.subtitleTrack, interstitial = try video.activeInterstitial
         let speeds = try video.speeds, loading = try video.loading, canSkip = try video.canSkipInterstitial
         if target.json {
-            func list(_ tracks: [(index: Int32, language: String, title: String, codec: String, external: Bool)]) -> JSON {
+            func list(_ tracks: [StreamEntry]) -> JSON {
                 .array(tracks.map { .object([("index", .integer(Int64($0.index))), ("language", .string($0.language)),
                                              ("title", .string($0.title)), ("codec", .string($0.codec)), ("external", .bool($0.external))]) })
             }

@@ -66,11 +66,7 @@ struct BrowseView {
         let matchingPlaylists = playlists.filter(query.matches).map(Entry.playlist)
         do {
             let found = try client.library.search(query: filter, limit: 100)
-            guard case .array(_, let albums) = found.albums else { return entries = matchingPlaylists }
-            entries = matchingPlaylists + albums.compactMap {
-                guard case .structure(let f) = $0, f.count == 2 else { return nil }
-                return .album(title: f[0].stringValue ?? "", artist: f[1].stringValue ?? "")
-            } + ReportedTrack.list(found.tracks).map { .track(ReportedTrackEntry(uri: $0.uri, title: $0.title, artist: $0.artist)) }
+            entries = matchingPlaylists + found.albums.map { .album(title: $0.title, artist: $0.artist) } + ReportedTrack.list(found.tracks).map { .track(ReportedTrackEntry(uri: $0.uri, title: $0.title, artist: $0.artist)) }
         } catch {
             entries = []
             message = "\(error)"

@@ -1,3 +1,4 @@
+import BusInterfaces
 import MPRIS
 import RepriseCore
 import SDBus
@@ -45,14 +46,10 @@ struct NowPlayingState {
     var sleepTime = 0.0
 
     mutating func applyListening(_ changed: [String: DBusValue], at now: Double) {
-        if case .array(_, let items)? = changed["Chapters"] {
-            chapterStarts = items.compactMap { item in
-                guard case .structure(let fields) = item, fields.count == 2 else { return nil }
-                return fields[1].int64Value
-            }
-        }
-        if let timer = changed["Timer"]?.stringValue { sleepTimer = timer }
-        if let remaining = changed["Remaining"]?.int64Value {
+        if let chapters = Chapters1Values(changed).chapters { chapterStarts = chapters.map(\.start) }
+        let sleep = Sleep1Values(changed)
+        if let timer = sleep.timer { sleepTimer = timer }
+        if let remaining = sleep.remaining {
             sleepRemaining = remaining
             sleepTime = now
         }
@@ -65,13 +62,9 @@ struct NowPlayingState {
     var lyricsCurrent = -1
 
     mutating func applyLyrics(_ changed: [String: DBusValue]) {
-        if case .array(_, let items)? = changed["Lines"] {
-            lyricsLines = items.compactMap { item in
-                guard case .structure(let fields) = item, fields.count == 2 else { return nil }
-                return fields[1].stringValue
-            }
-        }
-        if let current = changed["Current"]?.int64Value { lyricsCurrent = Int(current) }
+        let lyrics = Lyrics1Values(changed)
+        if let lines = lyrics.lines { lyricsLines = lines.map(\.text) }
+        if let current = lyrics.current { lyricsCurrent = Int(current) }
     }
 
     /// The synced line sung now and the one after it (nil when none is sung).
@@ -90,16 +83,11 @@ struct NowPlayingState {
     }
 
     mutating func applyControls(_ changed: [String: DBusValue]) {
-        if case .array(_, let items)? = changed["Actions"] {
-            actions = items.compactMap {
-                guard case .structure(let f) = $0, f.count == 4, let id = f[0].stringValue, let label = f[1].stringValue,
-                      case .bool(let enabled) = f[3] else { return nil }
-                return (id, label, enabled)
-            }
-        }
-        if case .structure(let rows)? = changed["Layout"], rows.count == 2 {
-            bottomRow = rows[0].stringArray ?? bottomRow
-            expandedRow = rows[1].stringArray ?? []
+        let controls = Controls1Values(changed)
+        if let items = controls.actions { actions = items.map { ($0.id, $0.label, $0.enabled) } }
+        if let rows = controls.layout {
+            bottomRow = rows.bottom
+            expandedRow = rows.expanded
         }
     }
 
