@@ -41,8 +41,8 @@ extension Player {
                     return completion(.invalidArgument("nothing to open"))
                 }
                 queue.move(to: position)
-                pendingOpens[id] = completion
-                interruptions[id] = interrupted
+                requests.pendingOpens[id] = completion
+                requests.interruptions[id] = interrupted
                 startLoading(playing: true, holding: before)
             }
         }
@@ -82,7 +82,7 @@ extension Player {
             }
         }
         let long = MediaResolution.mayTakeLong(uris)
-        guard resolutionsUnderWay > 0 || long else {
+        guard requests.resolutionsUnderWay > 0 || long else {
             return finish(MediaResolution(resolving: uris, in: fileSystem))
         }
         // Requests finish in order, so every one waits for the long ones before it: a client sending playlist
@@ -91,10 +91,10 @@ extension Player {
             log.warning("refused to read more media while \(requests.longResolutionsUnderWay) playlists or long lists are read")
             return completion(.busy("already reading \(requests.longResolutionsUnderWay) playlists or long lists; ask again when they are done"))
         }
-        resolutionsUnderWay += 1
+        requests.resolutionsUnderWay += 1
         if long { requests.longResolutionsUnderWay += 1 }
         resolver.resolve(uris) { [self] resolution in
-            resolutionsUnderWay -= 1
+            requests.resolutionsUnderWay -= 1
             if long { requests.longResolutionsUnderWay -= 1 }
             finish(resolution)
         }

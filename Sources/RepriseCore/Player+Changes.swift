@@ -51,28 +51,28 @@ extension Player {
         Snapshot(
             transport: .init(status: status, canGoNext: canGoNext, canGoPrevious: canGoPrevious, canSeek: canSeek,
                              loopRestarts: loopRestarts),
-            current: .init(currentID: queue.current?.id, loadedID: loadedEntryID, holding: heldTrack != nil),
+            current: .init(currentID: queue.current?.id, loadedID: stream.loadedEntryID, holding: stream.heldTrack != nil),
             queueVersion: queue.version, volume: volume, options: .init(loop: loopStatus, shuffle: shuffle, rate: rate),
-            sound: .init(replayGain: replayGain, crossfade: crossfade, equalizer: equalizer, output: appliedEngineOutput,
+            sound: .init(replayGain: replayGain, crossfade: crossfade, equalizer: equalizer, output: sound.applied,
                          measured: [measuredLoudness?.track, measuredLoudness?.album ?? nil]),
             chapters: chapterPlayback,
             lyricsSerial: lyricsSerial, lyricsLine: announcedLyricsLine,
             sleep: sleep,
-            interstitials: .init(schedule: interstitials, active: activeInterstitialIndex, skippable: announcedSkippable))
+            interstitials: .init(schedule: interstitials, active: activeInterstitialIndex, skippable: interstitialPlayback.announcedSkippable))
     }
 
     /// The change a transaction made, from the state before it and what it noted on the way (edits, a jump).
     func change(since before: Snapshot) -> Change {
-        var aspects = snapshot.aspects(changedFrom: before).union(notedAspects)
-        notedAspects = []
-        let edits = trackListChanges
-        trackListChanges.removeAll()
+        var aspects = snapshot.aspects(changedFrom: before).union(pending.noted)
+        pending.noted = []
+        let edits = pending.queueEdits
+        pending.queueEdits.removeAll()
         if !edits.isEmpty { aspects.insert(.queue) }
         // The current entry's tags (or the whole list) changed: what clients show of the current entry did.
         if let current = queue.current?.id,
            edits.contains(where: { $0 == .replaced || $0 == .metadataChanged(id: current) }) { aspects.insert(.current) }
-        let seek = pendingSeek
-        pendingSeek = nil
+        let seek = pending.seek
+        pending.seek = nil
         if seek != nil { aspects.insert(.position) }
         return Change(aspects, queueEdits: edits, seekedToMicroseconds: seek, affectsSavedState: lastChangeAffectsSavedState)
     }

@@ -10,30 +10,30 @@ extension Player {
     /// beside it); kept when `uri` is still what is loaded and they are not empty.
     public func didFindChapters(_ found: [Chapter], for uri: String) {
         transaction {
-            guard let id = loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri else { return }
+            guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri else { return }
             let list = ChapterList(found, lengthMicroseconds: entry.lengthMicroseconds)
-            guard chapterPlayback.take(list, position: prerolled ? positionMicroseconds : nil) else { return }
+            guard chapterPlayback.take(list, position: stream.prerolled ? positionMicroseconds : nil) else { return }
             log.info("\(list.count) chapters")
             if sleepTimer?.kind == .endOfChapter, sleepTimer?.chapterEnd == nil { sleepTimer?.chapterEnd = currentChapterEnd }
-            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
+            if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
         }
     }
 
     /// Chapters the loaded stream carries (its table of contents, or Vorbis comments).
     public func engineDidReadChapters(_ found: [Chapter]) {
-        guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
+        guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id) else { return }
         didFindChapters(found, for: entry.uri)
     }
 
     /// Call a few times a second while chapters play: announces the chapter when playback has crossed into another.
     public func updateChapter() {
-        guard !chapters.isEmpty, status != .stopped, prerolled, let id = loadedEntryID else { return }
+        guard !chapters.isEmpty, status != .stopped, stream.prerolled, let id = stream.loadedEntryID else { return }
         var playback = chapterPlayback
         guard playback.follow(position: positionMicroseconds) else { return }
         transaction {
             lastChangeAffectsSavedState = false
             chapterPlayback = playback
-            trackListChanges.append(.metadataChanged(id: id))
+            pending.queueEdits.append(.metadataChanged(id: id))
         }
     }
 
@@ -60,16 +60,16 @@ extension Player {
     }
 
     func seekToChapterStart(_ start: Int64) throws(PlayerError) {
-        guard seekable || !prerolled else { throw .invalidArgument("this stream cannot seek") }
+        guard stream.seekable || !stream.prerolled else { throw .invalidArgument("this stream cannot seek") }
         transaction {
             jump(to: start)
-            if let id = loadedEntryID, chapterPlayback.follow(position: start) { trackListChanges.append(.metadataChanged(id: id)) }
+            if let id = stream.loadedEntryID, chapterPlayback.follow(position: start) { pending.queueEdits.append(.metadataChanged(id: id)) }
         }
     }
 
     /// Where the chapter playing now ends (the next one's start, else the track's end).
     var currentChapterEnd: Int64? {
-        guard let id = loadedEntryID else { return nil }
+        guard let id = stream.loadedEntryID else { return nil }
         return chapterPlayback.end(at: positionMicroseconds, lengthMicroseconds: queue.entry(withID: id)?.lengthMicroseconds)
     }
 

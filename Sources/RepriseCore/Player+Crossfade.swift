@@ -7,8 +7,8 @@ extension Player {
     /// How the loaded entry should give way to the prepared one.
     func desiredCrossfadePlan() -> CrossfadePlan {
         var current: QueueEntry?
-        if status != .stopped, let id = loadedEntryID { current = queue.entry(withID: id) }
-        let next = preparedEntryID.flatMap { queue.entry(withID: $0) }
+        if status != .stopped, let id = stream.loadedEntryID { current = queue.entry(withID: id) }
+        let next = stream.preparedEntryID.flatMap { queue.entry(withID: $0) }
         return crossfade.plan(current: current ?? queue.current, next: next)
     }
 }

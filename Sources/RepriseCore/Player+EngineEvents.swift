@@ -5,16 +5,16 @@ extension Player {
     /// The loaded stream is ready: its length (when known) and whether it can seek.
     public func engineDidPreroll(lengthMicroseconds: Int64?, seekable: Bool) {
         transaction {
-            guard let id = loadedEntryID, !prerolled else { return }
-            prerolled = true
-            seekBeforePreroll = nil
-            self.seekable = seekable
-            consecutiveFailures = 0
+            guard let id = stream.loadedEntryID, !stream.prerolled else { return }
+            stream.prerolled = true
+            stream.seekBeforePreroll = nil
+            stream.seekable = seekable
+            stream.consecutiveFailures = 0
             if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
-            trackListChanges.append(.metadataChanged(id: id))
-            heldTrack = nil
-            pendingOpens.removeValue(forKey: id)?(nil)
-            interruptions.removeValue(forKey: id)
+            pending.queueEdits.append(.metadataChanged(id: id))
+            stream.heldTrack = nil
+            requests.pendingOpens.removeValue(forKey: id)?(nil)
+            requests.interruptions.removeValue(forKey: id)
             log.debug("prerolled entry \(id), length \(lengthMicroseconds.map(String.init) ?? "unknown") us")
         }
     }
@@ -23,13 +23,13 @@ extension Player {
     public func engineAppliedGainDidChange() {
         transaction {
             lastChangeAffectsSavedState = false
-            notedAspects.insert(.sound)
+            pending.noted.insert(.sound)
         }
     }
 
     public func engineDidReadTags(_ tags: TrackTags) {
         transaction {
-            guard let id = loadedEntryID, let entry = queue.entry(withID: id) else { return }
+            guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id) else { return }
             var update = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }
             if !LiveStream.isLive(uri: entry.uri, lengthMicroseconds: entry.lengthMicroseconds) {
                 // A file's ORGANIZATION and LOCATION are a label and a place, not a station.
@@ -39,34 +39,34 @@ extension Player {
             let merged = entry.tags.merged(with: update)
             guard merged != entry.tags else { return }
             queue.update(id: id) { $0.tags = merged }
-            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
+            if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
         }
     }
 
     /// A live stream's title update (one text, often "Artist - Title"): title and artists are replaced together.
     public func engineDidReadStreamTitle(_ text: String) {
         transaction {
-            guard let id = loadedEntryID, let entry = queue.entry(withID: id),
+            guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id),
                   let clean = TrackTags(title: text).sanitized().title else { return }
             let merged = LiveStream.merge(streamTitle: clean, into: entry.tags)
             guard merged != entry.tags else { return }
             queue.update(id: id) { $0.tags = merged }
-            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
+            if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
         }
     }
 
     public func engineLengthDidChange(microseconds: Int64) {
         transaction {
-            guard let id = loadedEntryID, microseconds > 0, queue.entry(withID: id)?.lengthMicroseconds != microseconds else { return }
+            guard let id = stream.loadedEntryID, microseconds > 0, queue.entry(withID: id)?.lengthMicroseconds != microseconds else { return }
             queue.update(id: id) { $0.lengthMicroseconds = microseconds }
-            if prerolled { trackListChanges.append(.metadataChanged(id: id)) }
+            if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
         }
     }
 
     /// The loaded stream played to its end.
     public func engineDidReachEnd() {
         transaction {
-            guard let id = loadedEntryID else { return }
+            guard let id = stream.loadedEntryID else { return }
             // Finished: nothing to resume (the position at the end is forgotten again when it is unloaded).
             if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
             if sleepTimer?.kind == .endOfTrack { return sleepAtEndOfTrack() }
@@ -87,15 +87,15 @@ extension Player {
     /// status may have changed since: when another entry should follow now, that one is loaded instead.
     public func engineDidStartNextStream(uri: String, seekable: Bool) {
         transaction {
-            guard let current = queue.current, loadedEntryID == current.id else { return }
-            preparedEntryID = nil
+            guard let current = queue.current, stream.loadedEntryID == current.id else { return }
+            stream.preparedEntryID = nil
             guard let following = entryFollowing(current), let position = queue.position(of: following.id) else {
                 log.info("gapless: \(uri) was handed over but the queue ends here now")
                 unload()
                 return
             }
             // Same entry again (LoopStatus Track): the metadata does not change, so clients learn of the restart here.
-            defer { if following.id == current.id { pendingSeek = 0 } }
+            defer { if following.id == current.id { pending.seek = 0 } }
             if following.id == current.id { loopRestarts += 1 }
             guard following.uri == uri else {
                 log.info("gapless: \(uri) was handed over but \(following.uri) follows now; loading it")
@@ -106,18 +106,18 @@ extension Player {
             log.info("gapless: continuing with \(following.uri)")
             resumePositions.forget(current.uri)
             queue.move(to: position)
-            loadedEntryID = following.id
+            stream.loadedEntryID = following.id
             if following.id != current.id {
                 forgetChapters()
                 forgetLyrics()
                 measuredLoudness = nil
             }
             loadSidecar(of: following.id)
-            prerolled = true
-            seekBeforePreroll = nil
-            self.seekable = seekable
-            heldTrack = nil
-            consecutiveFailures = 0
+            stream.prerolled = true
+            stream.seekBeforePreroll = nil
+            stream.seekable = seekable
+            stream.heldTrack = nil
+            stream.consecutiveFailures = 0
             if following.id != current.id { resumeWhereLeft(following) }
         }
     }
@@ -127,15 +127,15 @@ extension Player {
     /// next one before finding it cannot play it, so the failure is the loaded entry's (and an open of it is answered).
     public func engineDidFailNextStream(_ message: String) {
         transaction {
-            guard prerolled else {
-                preparedEntryID = nil
+            guard stream.prerolled else {
+                stream.preparedEntryID = nil
                 return streamFailed(message)
             }
-            if let id = preparedEntryID, let position = queue.position(of: id) {
+            if let id = stream.preparedEntryID, let position = queue.position(of: id) {
                 queue.move(to: position)
-                loadedEntryID = id
+                stream.loadedEntryID = id
             }
-            preparedEntryID = nil
+            stream.preparedEntryID = nil
             streamFailed(message)
         }
     }
@@ -144,12 +144,12 @@ extension Player {
     /// stays current, paused where it was; Play loads it again there.
     public func engineOutputDidFail(_ message: String) {
         transaction {
-            guard loadedEntryID != nil, status != .stopped else { return }
+            guard stream.loadedEntryID != nil, status != .stopped else { return }
             let position = positionMicroseconds
             log.warning("the sound output failed (\(message)); paused at \(position / 1_000_000) s")
             unload()
             status = .paused
-            positionBeforeOutputFailure = position
+            stream.positionBeforeOutputFailure = position
         }
     }
 

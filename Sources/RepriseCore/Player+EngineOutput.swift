@@ -31,21 +31,21 @@ extension Player {
         for part in parts {
             switch part {
             case .replayGain:
-                guard let request = desired.replayGain, request != appliedEngineOutput.replayGain else { continue }
-                appliedEngineOutput.replayGain = request
+                guard let request = desired.replayGain, request != sound.applied.replayGain else { continue }
+                sound.applied.replayGain = request
                 engine.setReplayGain(request.kind, preampDecibels: request.preampDecibels, fallbackDecibels: request.fallbackDecibels,
                                      fallbackPeak: request.fallbackPeak)
             case .crossfadePlan:
-                guard let plan = desired.crossfadePlan, plan != appliedEngineOutput.crossfadePlan else { continue }
-                appliedEngineOutput.crossfadePlan = plan
+                guard let plan = desired.crossfadePlan, plan != sound.applied.crossfadePlan else { continue }
+                sound.applied.crossfadePlan = plan
                 engine.setCrossfadePlan(plan)
             case .equalizer:
-                guard let request = desired.equalizer, request != appliedEngineOutput.equalizer else { continue }
-                appliedEngineOutput.equalizer = request
+                guard let request = desired.equalizer, request != sound.applied.equalizer else { continue }
+                sound.applied.equalizer = request
                 engine.setEqualizer(filterGains: request.filterGains, preampDecibels: request.preampDecibels)
             case .sleepFade:
-                guard desired.sleepFade != appliedEngineOutput.sleepFade else { continue }
-                appliedEngineOutput.sleepFade = desired.sleepFade
+                guard desired.sleepFade != sound.applied.sleepFade else { continue }
+                sound.applied.sleepFade = desired.sleepFade
                 engine.setSleepFade(desired.sleepFade)
             }
         }

@@ -8,13 +8,13 @@ extension Player {
             let sidecar = MediaSidecar.read(for: entry.uri, in: fileSystem) { log.warning("sidecar \($0)") }
             if let sidecar {
                 queue.update(id: id) { $0.sidecar = sidecar }
-                trackListChanges.append(.metadataChanged(id: id))
+                pending.queueEdits.append(.metadataChanged(id: id))
                 if !sidecar.interstitials.isEmpty { log.info("\(sidecar.interstitials.count) interstitials in \(entry.uri)") }
             }
         }
         interstitials = InterstitialSchedule(queue.entry(withID: id)?.sidecar?.interstitials ?? [])
         activeInterstitialIndex = nil
-        lastInterstitialCheck = 0
+        interstitialPlayback.lastCheck = 0
     }
 
     /// Jumps to `target` unless an interstitial forbids it; one that may not be skipped plays first.
@@ -51,17 +51,17 @@ extension Player {
     /// Call a few times a second while playing: notices entering and leaving interstitials (announcing the
     /// change) and carries on to a seek's target once the interstitial it had to play first has ended.
     public func updateInterstitials() {
-        guard !interstitials.interstitials.isEmpty, status != .stopped, prerolled else { return }
+        guard !interstitials.interstitials.isEmpty, status != .stopped, stream.prerolled else { return }
         let position = positionMicroseconds
-        let target = interstitials.advance(from: lastInterstitialCheck, to: position)
-        lastInterstitialCheck = position
+        let target = interstitials.advance(from: interstitialPlayback.lastCheck, to: position)
+        interstitialPlayback.lastCheck = position
         let active = interstitials.active(at: position), skippable = canSkipInterstitial
-        guard target != nil || active != activeInterstitialIndex || skippable != announcedSkippable else { return }
+        guard target != nil || active != activeInterstitialIndex || skippable != interstitialPlayback.announcedSkippable else { return }
         transaction {
             lastChangeAffectsSavedState = false
             if let target { jump(to: target) }
             setActiveInterstitial(target == nil ? active : interstitials.active(at: target!))
-            announcedSkippable = canSkipInterstitial
+            interstitialPlayback.announcedSkippable = canSkipInterstitial
         }
     }
 

@@ -10,11 +10,11 @@ extension Player {
     /// Their text goes into the Metadata (`xesam:asText`).
     public func didFindLyrics(_ found: Lyrics, for uri: String) {
         transaction {
-            guard let id = loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri,
-                  lyricsTiming.take(found, position: prerolled ? positionMicroseconds : nil) else { return }
+            guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri,
+                  lyricsTiming.take(found, position: stream.prerolled ? positionMicroseconds : nil) else { return }
             log.info("lyrics: \(found.lines.count) lines, \(found.isSynced ? "synced" : "not synced"), from the \(found.source.rawValue)")
             lastChangeAffectsSavedState = false
-            trackListChanges.append(.metadataChanged(id: id))
+            pending.queueEdits.append(.metadataChanged(id: id))
         }
     }
 
@@ -22,7 +22,7 @@ extension Player {
     /// now when it is another than the one announced.
     public func updateLyricsLine() {
         var timing = lyricsTiming
-        guard timing.follow(position: status == .stopped || !prerolled ? nil : positionMicroseconds) else { return }
+        guard timing.follow(position: status == .stopped || !stream.prerolled ? nil : positionMicroseconds) else { return }
         transaction {
             lastChangeAffectsSavedState = false
             lyricsTiming = timing

@@ -1,5 +1,5 @@
-/// The parts of the player's own state, each kept as one value (see ``Player``), and the names the rest of the
-/// player reads them by.
+/// The parts of the player's own state, each kept as one value (see ``Player``): the player's code reads them as
+/// `stream.…`, `requests.…`, `pending.…`, `interstitialPlayback.…` and `sound.…`; the names clients read are here.
 extension Player {
     /// Shuffles the queue (or puts it back in list order).
     func shuffleQueue(_ on: Bool) {
@@ -9,81 +9,14 @@ extension Player {
 
     // MARK: The loaded stream
 
-    var loadedEntryID: Int? {
-        get { stream.loadedEntryID }
-        set { stream.loadedEntryID = newValue }
-    }
-    var preparedEntryID: Int? {
-        get { stream.preparedEntryID }
-        set { stream.preparedEntryID = newValue }
-    }
-    var prerolled: Bool {
-        get { stream.prerolled }
-        set { stream.prerolled = newValue }
-    }
-    var seekBeforePreroll: Int64? {
-        get { stream.seekBeforePreroll }
-        set { stream.seekBeforePreroll = newValue }
-    }
-    var seekable: Bool {
-        get { stream.seekable }
-        set { stream.seekable = newValue }
-    }
-    var heldTrack: TrackInfo?? {
-        get { stream.heldTrack }
-        set { stream.heldTrack = newValue }
-    }
-    var positionBeforeOutputFailure: Int64? {
-        get { stream.positionBeforeOutputFailure }
-        set { stream.positionBeforeOutputFailure = newValue }
-    }
-    var consecutiveFailures: Int {
-        get { stream.consecutiveFailures }
-        set { stream.consecutiveFailures = newValue }
-    }
     /// How often the loaded entry started over by itself (LoopStatus Track): each time is another listen.
     public internal(set) var loopRestarts: Int {
         get { stream.loopRestarts }
         set { stream.loopRestarts = newValue }
     }
 
-    // MARK: Requests
-
-    var resolutionsUnderWay: Int {
-        get { requests.resolutionsUnderWay }
-        set { requests.resolutionsUnderWay = newValue }
-    }
-    var pendingOpens: [Int: (PlayerError?) -> Void] {
-        get { requests.pendingOpens }
-        _modify { yield &requests.pendingOpens }
-    }
-    var interruptions: [Int: Interruption] {
-        get { requests.interruptions }
-        _modify { yield &requests.interruptions }
-    }
-
     // MARK: The transaction under way
 
-    var transactionDepth: Int {
-        get { pending.depth }
-        set { pending.depth = newValue }
-    }
-    var stateBefore: Snapshot? {
-        get { pending.stateBefore }
-        set { pending.stateBefore = newValue }
-    }
-    var trackListChanges: [TrackListChange] {
-        get { pending.queueEdits }
-        _modify { yield &pending.queueEdits }
-    }
-    var pendingSeek: Int64? {
-        get { pending.seek }
-        set { pending.seek = newValue }
-    }
-    var notedAspects: ChangeAspects {
-        get { pending.noted }
-        set { pending.noted = newValue }
-    }
     /// False when the last request or event only filled in tags read in the background: nothing to save.
     public internal(set) var lastChangeAffectsSavedState: Bool {
         get { pending.affectsSavedState }
@@ -101,14 +34,6 @@ extension Player {
     public internal(set) var activeInterstitialIndex: Int? {
         get { interstitialPlayback.active }
         set { interstitialPlayback.active = newValue }
-    }
-    var lastInterstitialCheck: Int64 {
-        get { interstitialPlayback.lastCheck }
-        set { interstitialPlayback.lastCheck = newValue }
-    }
-    var announcedSkippable: Bool {
-        get { interstitialPlayback.announcedSkippable }
-        set { interstitialPlayback.announcedSkippable = newValue }
     }
 
     // MARK: Sound
@@ -132,11 +57,6 @@ extension Player {
     public internal(set) var measuredLoudness: (track: MeasuredLoudness, album: MeasuredLoudness?)? {
         get { sound.measured }
         set { sound.measured = newValue }
-    }
-    /// What the engine was last told of levelling, crossfading and the sleep fade (see ``applyEngineOutput(_:)``).
-    var appliedEngineOutput: EngineOutput {
-        get { sound.applied }
-        set { sound.applied = newValue }
     }
 }
 

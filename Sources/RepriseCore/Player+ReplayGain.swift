@@ -52,7 +52,7 @@ extension Player {
 
     /// The gain applied to entry `id` now, when it is what the engine plays and levelling is on.
     func appliedGain(to id: Int) -> AppliedGain? {
-        guard id == loadedEntryID, status != .stopped, let kind = appliedEngineOutput.replayGain?.kind, kind != .none,
+        guard id == stream.loadedEntryID, status != .stopped, let kind = sound.applied.replayGain?.kind, kind != .none,
               let decibels = engine.appliedGainDecibels, decibels.isFinite else { return nil }
         return AppliedGain(kind: kind, decibels: decibels, measured: measuredLoudness != nil)
     }

@@ -86,13 +86,13 @@ extension Player {
 
     /// A seek to `position`: an end-of-chapter timer follows the chapter it lands in.
     func sleepTimerFollowSeek(to position: Int64) {
-        guard sleepTimer?.kind == .endOfChapter, let id = loadedEntryID, chapters.index(at: position) != nil else { return }
+        guard sleepTimer?.kind == .endOfChapter, let id = stream.loadedEntryID, chapters.index(at: position) != nil else { return }
         sleepTimer?.chapterEnd = chapterPlayback.end(at: position, lengthMicroseconds: queue.entry(withID: id)?.lengthMicroseconds)
     }
 
     /// Real time to the end of the loaded track, when it has a length.
     var timeToEndOfTrack: Int64? {
-        guard status != .stopped, prerolled, let id = loadedEntryID,
+        guard status != .stopped, stream.prerolled, let id = stream.loadedEntryID,
               let length = queue.entry(withID: id)?.lengthMicroseconds, length > 0 else { return nil }
         return Int64(Double(length - positionMicroseconds) / max(rate, 0.01))
     }

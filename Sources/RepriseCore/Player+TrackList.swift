@@ -18,7 +18,7 @@ extension Player {
             }
             let completedGroup = descriptions.finish(entry)
             // The current entry's tags are saved (a restart answers with them at once); others' are not.
-            if transactionDepth == 1 && completedGroup == nil && id != queue.current?.id { lastChangeAffectsSavedState = false }
+            if pending.depth == 1 && completedGroup == nil && id != queue.current?.id { lastChangeAffectsSavedState = false }
             var described = entry
             described.isDescribed = true
             if let tags {
@@ -32,7 +32,7 @@ extension Player {
             described.hasSavedDescription = false
             if described.artURL == nil { described.artURL = artURL }
             queue.update(id: id) { $0 = described }
-            if TrackInfo(entry: described) != TrackInfo(entry: entry) { trackListChanges.append(.metadataChanged(id: id)) }
+            if TrackInfo(entry: described) != TrackInfo(entry: entry) { pending.queueEdits.append(.metadataChanged(id: id)) }
             if let group = completedGroup { sortGroup(group) }
         }
     }
@@ -46,7 +46,7 @@ extension Player {
         guard sorted != members.map(\.id) else { return }
         let startedWithFirst = queue.current?.id == members.first?.id
         queue.rearrange(sorted)
-        trackListChanges.append(.replaced)
+        pending.queueEdits.append(.replaced)
         log.info("ordered \(members.count) entries by album, disc and track")
         if startedWithFirst, positionMicroseconds < 3_000_000, let position = queue.position(of: sorted[0]) {
             go(to: position, remember: false)
@@ -65,7 +65,7 @@ extension Player {
         guard let (ids, position) = queue.insert(uris, after: after), let first = ids.first else { return (nil, nil) }
         var previous = after
         for id in ids {
-            trackListChanges.append(.added(id: id, after: previous))
+            pending.queueEdits.append(.added(id: id, after: previous))
             previous = id
         }
         descriptions.add(ids)
@@ -91,11 +91,11 @@ extension Player {
             queue.remove(id: id)
             let completedGroup = descriptions.finish(entry)
             defer { if let completedGroup { sortGroup(completedGroup) } }
-            trackListChanges.append(.removed(id: id))
-            pendingOpens.removeValue(forKey: id)?(nil)
-            interruptions.removeValue(forKey: id)
+            pending.queueEdits.append(.removed(id: id))
+            requests.pendingOpens.removeValue(forKey: id)?(nil)
+            requests.interruptions.removeValue(forKey: id)
             guard wasCurrent else { return }
-            heldTrack = nil
+            stream.heldTrack = nil
             if status == .stopped || queue.isEmpty || wasLast {
                 unload()
             } else {

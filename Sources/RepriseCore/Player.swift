@@ -55,12 +55,12 @@ public final class Player {
     /// The URI of the entry loaded in the engine (nil: none).
     public var loadedURI: String? { loadedEntry?.uri }
     /// The entry loaded in the engine (nil: none).
-    public var loadedEntry: QueueEntry? { loadedEntryID.flatMap { queue.entry(withID: $0) } }
+    public var loadedEntry: QueueEntry? { stream.loadedEntryID.flatMap { queue.entry(withID: $0) } }
 
     /// Whether what plays is heard now: playing, and the loaded stream ready (not loading, not stopped).
-    public var isSounding: Bool { status == .playing && loadedEntryID != nil && prerolled }
+    public var isSounding: Bool { status == .playing && stream.loadedEntryID != nil && stream.prerolled }
 
-    public var canSeek: Bool { status != .stopped && loadedEntryID != nil && prerolled && seekable }
+    public var canSeek: Bool { status != .stopped && stream.loadedEntryID != nil && stream.prerolled && stream.seekable }
     public var canGoNext: Bool { chapterSkipNextStart != nil || queue.nextPosition(wrap: loopStatus == .playlist) != nil }
     /// Under shuffle, Previous goes back to what actually played; in list order, to the entry before.
     public var canGoPrevious: Bool {
@@ -71,20 +71,20 @@ public final class Player {
 
     /// The current track as clients should see it now (nil: no current track).
     public var announcedTrack: TrackInfo? {
-        if let held = heldTrack { return held }
+        if let held = stream.heldTrack { return held }
         guard var track = queue.current.map(TrackInfo.init) else { return nil }
         if let index = activeInterstitialIndex { track.activeInterstitial = interstitials.interstitials[index].title ?? "" }
         track.replayGain = appliedGain(to: track.entryID)
-        if track.entryID == loadedEntryID, let title = chapterPlayback.title { track.chapter = title }
-        if track.entryID == loadedEntryID { track.lyricsText = lyrics?.plainText }
+        if track.entryID == stream.loadedEntryID, let title = chapterPlayback.title { track.chapter = title }
+        if track.entryID == stream.loadedEntryID { track.lyricsText = lyrics?.plainText }
         return track
     }
 
     /// Position in the current track; 0 when stopped, never beyond the track's length.
     public var positionMicroseconds: Int64 {
-        if loadedEntryID == nil, status == .paused, let saved = positionBeforeOutputFailure { return saved }
-        guard status != .stopped, loadedEntryID != nil else { return 0 }
-        guard prerolled else { return seekBeforePreroll ?? 0 }
+        if stream.loadedEntryID == nil, status == .paused, let saved = stream.positionBeforeOutputFailure { return saved }
+        guard status != .stopped, stream.loadedEntryID != nil else { return 0 }
+        guard stream.prerolled else { return stream.seekBeforePreroll ?? 0 }
         var position = max(0, engine.positionMicroseconds ?? 0)
         if let length = queue.current?.lengthMicroseconds { position = min(position, length) }
         return position
@@ -104,7 +104,7 @@ public final class Player {
                 start = range.upperBound
             }
             appendEntries(uris[start...], group: nil)
-            trackListChanges.append(.replaced)
+            pending.queueEdits.append(.replaced)
         }
     }
 
@@ -118,7 +118,7 @@ public final class Player {
             descriptions.reset()
             appendEntries(uris[...], group: nil)
             shuffleQueue(shuffled)
-            trackListChanges.append(.replaced)
+            pending.queueEdits.append(.replaced)
             startLoading(playing: true, holding: before)
         }
     }
@@ -138,7 +138,7 @@ public final class Player {
             unload()
             queue.removeAll()
             descriptions.reset()
-            trackListChanges.append(.replaced)
+            pending.queueEdits.append(.replaced)
         }
     }
 
@@ -155,9 +155,9 @@ public final class Player {
 
     public func play() {
         guard queue.current != nil, status != .playing else { return }
-        guard status == .paused, loadedEntryID != nil else {
+        guard status == .paused, stream.loadedEntryID != nil else {
             transaction {
-                let resumeAt = positionBeforeOutputFailure
+                let resumeAt = stream.positionBeforeOutputFailure
                 startLoading(playing: true, holding: announcedTrack)
                 if let resumeAt, resumeAt > 0 { jump(to: resumeAt) }
             }
@@ -293,7 +293,7 @@ public final class Player {
             state.currentLengthMicroseconds = current.lengthMicroseconds
         }
         var resume = resumePositions
-        if let current = queue.current, loadedEntryID == current.id, prerolled {
+        if let current = queue.current, stream.loadedEntryID == current.id, stream.prerolled {
             resume.record(uri: current.uri, position: positionMicroseconds, length: current.lengthMicroseconds)
         }
         state.resumePositions = resume.marks
@@ -312,7 +312,7 @@ public final class Player {
             queue.removeAll()
             descriptions.reset()
             appendEntries(state.uris[...], group: nil)
-            trackListChanges.append(.replaced)
+            pending.queueEdits.append(.replaced)
             if let index = state.currentIndex, let id = queue.entry(atListIndex: index)?.id,
                let position = queue.position(of: id) {
                 queue.move(to: position, remember: false)
@@ -345,18 +345,18 @@ public final class Player {
     /// Runs one request or event; its change is published once, when the outermost one ends.
     @discardableResult
     func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        if transactionDepth == 0 {
+        if pending.depth == 0 {
             lastChangeAffectsSavedState = true
-            stateBefore = snapshot
+            pending.stateBefore = snapshot
         }
-        transactionDepth += 1
+        pending.depth += 1
         defer {
-            transactionDepth -= 1
-            if transactionDepth == 0 {
+            pending.depth -= 1
+            if pending.depth == 0 {
                 prepareNextEntry()
                 applyEngineOutput()
-                let before = stateBefore ?? snapshot
-                stateBefore = nil
+                let before = pending.stateBefore ?? snapshot
+                pending.stateBefore = nil
                 feed.publish(change(since: before))
             }
         }
@@ -366,13 +366,13 @@ public final class Player {
     /// Tells the engine which entry follows the loaded one, to continue with it gaplessly.
     func prepareNextEntry() {
         var next: QueueEntry?
-        if status != .stopped, let current = queue.current, loadedEntryID == current.id { next = entryFollowing(current) }
+        if status != .stopped, let current = queue.current, stream.loadedEntryID == current.id { next = entryFollowing(current) }
         // One that cannot be opened is not handed over: the stream ends and loading it reports why.
         if let candidate = next, unopenableReason(candidate.uri) != nil { next = nil }
         // A sleep timer for the end of this track: the stream ends by itself, and what follows waits.
         if sleepTimer?.kind == .endOfTrack { next = nil }
-        guard next?.id != preparedEntryID else { return }
-        preparedEntryID = next?.id
+        guard next?.id != stream.preparedEntryID else { return }
+        stream.preparedEntryID = next?.id
         engine.prepareNext(next?.uri)
     }
 
@@ -403,25 +403,25 @@ public final class Player {
     func startLoading(playing: Bool, holding before: TrackInfo?) {
         guard let entry = queue.current else { return }
         rememberPositionOfLoadedEntry()
-        if let previous = loadedEntryID, previous != entry.id {
-            pendingOpens.removeValue(forKey: previous)?(nil)
-            interruptions.removeValue(forKey: previous)
+        if let previous = stream.loadedEntryID, previous != entry.id {
+            requests.pendingOpens.removeValue(forKey: previous)?(nil)
+            requests.interruptions.removeValue(forKey: previous)
         }
         // The same entry loaded again (a restart, levelling turned on) keeps what was found beside it and measured;
         // chapters come again from the stream.
-        if loadedEntryID != entry.id {
+        if stream.loadedEntryID != entry.id {
             forgetLyrics()
             measuredLoudness = nil
         }
-        loadedEntryID = entry.id
+        stream.loadedEntryID = entry.id
         forgetChapters()
         loadSidecar(of: entry.id)
-        preparedEntryID = nil
-        positionBeforeOutputFailure = nil
-        prerolled = false
-        seekBeforePreroll = nil
-        seekable = false
-        heldTrack = .some(before)
+        stream.preparedEntryID = nil
+        stream.positionBeforeOutputFailure = nil
+        stream.prerolled = false
+        stream.seekBeforePreroll = nil
+        stream.seekable = false
+        stream.heldTrack = .some(before)
         status = playing ? .playing : .paused
         log.info("\(playing ? "playing" : "loading") \(entry.uri)")
         if let reason = unopenableReason(entry.uri) {
@@ -446,7 +446,7 @@ public final class Player {
     /// Remembers where the loaded entry is, if it is a long file (before it is unloaded or replaced).
     func rememberPositionOfLoadedEntry() {
         // The queue may already have moved on: the position is the loaded stream's, not the current entry's.
-        guard let id = loadedEntryID, prerolled, status != .stopped, let entry = queue.entry(withID: id),
+        guard let id = stream.loadedEntryID, stream.prerolled, status != .stopped, let entry = queue.entry(withID: id),
               let position = engine.positionMicroseconds else { return }
         resumePositions.record(uri: entry.uri, position: max(0, position), length: entry.lengthMicroseconds)
     }
@@ -457,37 +457,37 @@ public final class Player {
                 log.warning("seek to \(microseconds) us refused")
                 return
             }
-            if !prerolled { seekBeforePreroll = microseconds }
+            if !stream.prerolled { stream.seekBeforePreroll = microseconds }
             sleepTimerFollowSeek(to: microseconds)
-            pendingSeek = microseconds
+            pending.seek = microseconds
         }
     }
 
     func unload() {
         rememberPositionOfLoadedEntry()
-        positionBeforeOutputFailure = nil
+        stream.positionBeforeOutputFailure = nil
         engine.stop()
-        if let id = loadedEntryID {
-            pendingOpens.removeValue(forKey: id)?(nil)
-            interruptions.removeValue(forKey: id)
+        if let id = stream.loadedEntryID {
+            requests.pendingOpens.removeValue(forKey: id)?(nil)
+            requests.interruptions.removeValue(forKey: id)
         }
-        loadedEntryID = nil
+        stream.loadedEntryID = nil
         forgetChapters()
         forgetLyrics()
         measuredLoudness = nil
-        preparedEntryID = nil
-        prerolled = false
-        seekBeforePreroll = nil
-        seekable = false
-        heldTrack = nil
+        stream.preparedEntryID = nil
+        stream.prerolled = false
+        stream.seekBeforePreroll = nil
+        stream.seekable = false
+        stream.heldTrack = nil
         status = .stopped
     }
 
     /// Goes back to what an unplayable opened URI interrupted, as if it had never been opened.
     func resume(_ interruption: Interruption, droppingEntry id: Int) {
-        let held = heldTrack
+        let held = stream.heldTrack
         queue.remove(id: id)
-        trackListChanges.append(.removed(id: id))
+        pending.queueEdits.append(.removed(id: id))
         if let previous = interruption.entryID, let position = queue.position(of: previous) { queue.move(to: position, remember: false) }
         guard interruption.status != .stopped, queue.current != nil else {
             unload()
@@ -498,23 +498,23 @@ public final class Player {
     }
 
     func streamFailed(_ message: String) {
-        guard let id = loadedEntryID, let entry = queue.entry(withID: id) else {
+        guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id) else {
             log.warning(message)
             return
         }
-        pendingOpens.removeValue(forKey: id)?(.unplayable(message))
-        if let interruption = interruptions.removeValue(forKey: id) {
+        requests.pendingOpens.removeValue(forKey: id)?(.unplayable(message))
+        if let interruption = requests.interruptions.removeValue(forKey: id) {
             log.warning("cannot open \(entry.uri): \(message)")
             resume(interruption, droppingEntry: id)
             return
         }
         log.warning("cannot play \(entry.uri): \(message); skipping")
-        consecutiveFailures += 1
-        if consecutiveFailures < queue.count, let position = queue.nextPosition(wrap: loopStatus == .playlist) {
+        stream.consecutiveFailures += 1
+        if stream.consecutiveFailures < queue.count, let position = queue.nextPosition(wrap: loopStatus == .playlist) {
             go(to: position)
         } else {
-            if consecutiveFailures >= queue.count { log.warning("nothing in the queue can be played; stopping") }
-            consecutiveFailures = 0
+            if stream.consecutiveFailures >= queue.count { log.warning("nothing in the queue can be played; stopping") }
+            stream.consecutiveFailures = 0
             unload()
         }
     }
