@@ -17,6 +17,27 @@ import Testing
         #expect(Seek.parse(text) == nil, "\(text)")
     }
 
+    /// On/off verbs take on, off (and their synonyms), their own extra words, or nothing (show); the refusal names
+    /// every word they take.
+    @Test func switchWordsAreCheckedBeforeTheBusIsAsked() throws {
+        for words in [["on"], ["off"], ["yes"], []] { _ = try ChapterSkip.parse(words) }
+        _ = try ScrobbleCommand.parse(["status"])
+        _ = try PictureInPictureCommand.parse(["toggle"])
+        #expect(ChapterSkip.message(for: validationError { try ChapterSkip.parse(["maybe"]) }) == "'maybe' is not on or off")
+        #expect(ScrobbleCommand.message(for: validationError { try ScrobbleCommand.parse(["toggle"]) }) == "'toggle' is not on, off or status")
+        #expect(PictureInPictureCommand.message(for: validationError { try PictureInPictureCommand.parse(["status"]) })
+                == "'status' is not on, off or toggle")
+        #expect(Sleep.message(for: validationError { try Sleep.parse(["5q"]) }).contains("not '5q'"))
+        #expect(Crossfade.message(for: validationError { try Crossfade.parse(["99"]) }).contains("between 0.5 and 12"))
+    }
+
+    /// What `parse` threw (a test fails when it did not throw).
+    private func validationError(_ parse: () throws -> Void) -> any Error {
+        do { try parse() } catch { return error }
+        Issue.record("accepted")
+        return ValidationError("accepted")
+    }
+
     @Test func seekTakesANegativeNumberAsAPositionNotAnOption() throws {
         let seek = try Seek.parse(["-30"])
         #expect(seek.position == "-30")

@@ -76,10 +76,7 @@ struct ChapterSkip: ParsableCommand {
     @OptionGroup var target: TargetOptions
     @Argument(help: "on or off") var state: String?
 
-    func validate() throws {
-        guard let state else { return }
-        guard AudioSettings.switchValue(state) != nil else { throw ValidationError("'\(TerminalText.sanitized(state))' is not on or off") }
-    }
+    func validate() throws { try validateSwitch(state) }
 
     func run() throws {
         try showOrSwitch(target, key: "chapterSkip", word: state, set: { try $0.chapters.set(skip: $1) }) { try $0.chapters.skip }
@@ -93,12 +90,7 @@ struct Sleep: ParsableCommand {
     @OptionGroup var target: TargetOptions
     @Argument(help: "90s, 30m, 1h, end-of-track, end-of-chapter or off") var when: String?
 
-    func validate() throws {
-        guard let when else { return }
-        do throws(PlayerError) { _ = try SleepRequest.parse(when) } catch {
-            throw ValidationError(TerminalText.sanitized(error.message))
-        }
-    }
+    func validate() throws { try validateWord(when) { word throws(PlayerError) in _ = try SleepRequest.parse(word) } }
 
     func run() throws {
         try runVerb {

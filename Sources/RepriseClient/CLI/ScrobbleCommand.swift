@@ -10,10 +10,7 @@ struct ScrobbleCommand: ParsableCommand {
     @OptionGroup var target: TargetOptions
     @Argument(help: "on, off or status (the default)") var state: String?
 
-    func validate() throws {
-        guard let state, state != "status" else { return }
-        guard AudioSettings.switchValue(state) != nil else { throw ValidationError("'\(TerminalText.sanitized(state))' is not on, off or status") }
-    }
+    func validate() throws { try validateSwitch(state, alsoAccepting: ["status"]) }
 
     func run() throws {
         try runVerb {

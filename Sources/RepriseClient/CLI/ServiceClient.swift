@@ -206,6 +206,19 @@ func showOrSet<Value>(_ target: TargetOptions, key: String, change: ((ServiceCli
     }
 }
 
+/// Checks a verb's on/off word before anything is asked of the service: nil (show) and `others` pass too.
+func validateSwitch(_ word: String?, alsoAccepting others: [String] = []) throws {
+    guard let word, !others.contains(word), AudioSettings.switchValue(word) == nil else { return }
+    let words = ["on", "off"] + others
+    throw ValidationError("'\(TerminalText.sanitized(word))' is not \(words.dropLast().joined(separator: ", ")) or \(words.last!)")
+}
+
+/// Checks a verb's word with the core's own parser, `parse`, whose refusal becomes the usage error; nil passes.
+func validateWord(_ word: String?, with parse: (String) throws(PlayerError) -> Void) throws {
+    guard let word else { return }
+    do throws(PlayerError) { try parse(word) } catch { throw ValidationError(TerminalText.sanitized(error.message)) }
+}
+
 /// Runs an on/off "show or set" verb: `word` ("on", "off"…) is set first when given; shown as on or off.
 func showOrSwitch(_ target: TargetOptions, key: String, word: String?, set: @escaping (ServiceClient, Bool) throws -> Void,
                   read: (ServiceClient) throws -> Bool) throws {

@@ -88,12 +88,7 @@ struct Crossfade: ParsableCommand {
     @OptionGroup var target: TargetOptions
     @Argument(help: "seconds (0.5 to 12) or off") var seconds: String?
 
-    func validate() throws {
-        guard let seconds else { return }
-        do throws(PlayerError) { _ = try CrossfadeSettings.seconds(seconds) } catch {
-            throw ValidationError(TerminalText.sanitized(error.message))
-        }
-    }
+    func validate() throws { try validateWord(seconds) { word throws(PlayerError) in _ = try CrossfadeSettings.seconds(word) } }
 
     func run() throws {
         let change = seconds.flatMap { try? CrossfadeSettings.seconds($0) }.map { value in

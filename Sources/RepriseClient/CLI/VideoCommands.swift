@@ -120,10 +120,7 @@ struct PictureInPictureCommand: ParsableCommand {
     @OptionGroup var target: TargetOptions
     @Argument(help: "on, off or toggle") var state: String?
 
-    func validate() throws {
-        guard let state, state != "toggle" else { return }
-        guard AudioSettings.switchValue(state) != nil else { throw ValidationError("'\(TerminalText.sanitized(state))' is not on, off or toggle") }
-    }
+    func validate() throws { try validateSwitch(state, alsoAccepting: ["toggle"]) }
 
     func run() throws {
         let change = state.map { state in
