@@ -53,12 +53,12 @@ extension Player {
                              loopRestarts: loopRestarts),
             current: .init(currentID: queue.current?.id, loadedID: stream.loadedEntryID, holding: stream.heldTrack != nil),
             queueVersion: queue.version, volume: volume, options: .init(loop: loopStatus, shuffle: shuffle, rate: rate),
-            sound: .init(replayGain: replayGain, crossfade: crossfade, equalizer: equalizer, output: sound.applied,
-                         measured: [measuredLoudness?.track, measuredLoudness?.album ?? nil]),
+            sound: .init(replayGain: sound.replayGain, crossfade: sound.crossfade, equalizer: sound.equalizer, output: sound.applied,
+                         measured: [sound.measured?.track, sound.measured?.album ?? nil]),
             chapters: chapterPlayback,
             lyricsSerial: lyricsSerial, lyricsLine: announcedLyricsLine,
             sleep: sleep,
-            interstitials: .init(schedule: interstitials, active: activeInterstitialIndex, skippable: interstitialPlayback.announcedSkippable))
+            interstitials: .init(schedule: interstitialPlayback.schedule, active: interstitialPlayback.active, skippable: interstitialPlayback.announcedSkippable))
     }
 
     /// The change a transaction made, from the state before it and what it noted on the way (edits, a jump).

@@ -31,7 +31,7 @@ extension Player {
         var playback = chapterPlayback
         guard playback.follow(position: positionMicroseconds) else { return }
         transaction {
-            lastChangeAffectsSavedState = false
+            pending.affectsSavedState = false
             chapterPlayback = playback
             pending.queueEdits.append(.metadataChanged(id: id))
         }
@@ -85,7 +85,7 @@ extension Player {
     public func setChapterSkip(_ on: Bool) {
         guard on != chapterSkip else { return }
         transaction {
-            lastChangeAffectsSavedState = false
+            pending.affectsSavedState = false
             chapterPlayback.skip = on
             log.info("chapter skip \(on ? "on" : "off")")
         }

@@ -1,7 +1,7 @@
 extension Player {
     /// Turns crossfade on (seconds) or off (0); the next transition follows at once.
     public func setCrossfade(_ settings: CrossfadeSettings) {
-        transaction { crossfade = settings }
+        transaction { sound.crossfade = settings }
     }
 
     /// How the loaded entry should give way to the prepared one.
@@ -9,6 +9,6 @@ extension Player {
         var current: QueueEntry?
         if status != .stopped, let id = stream.loadedEntryID { current = queue.entry(withID: id) }
         let next = stream.preparedEntryID.flatMap { queue.entry(withID: $0) }
-        return crossfade.plan(current: current ?? queue.current, next: next)
+        return sound.crossfade.plan(current: current ?? queue.current, next: next)
     }
 }

@@ -22,7 +22,7 @@ extension Player {
     /// The gain the engine applies changed (see ``PlaybackEngine/appliedGainDecibels``): clients see it.
     public func engineAppliedGainDidChange() {
         transaction {
-            lastChangeAffectsSavedState = false
+            pending.affectsSavedState = false
             pending.noted.insert(.sound)
         }
     }
@@ -71,7 +71,7 @@ extension Player {
             if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
             if sleepTimer?.kind == .endOfTrack { return sleepAtEndOfTrack() }
             if loopStatus == .track {
-                loopRestarts += 1
+                stream.loopRestarts += 1
                 jump(to: 0)
             } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
                 go(to: position)
@@ -96,7 +96,7 @@ extension Player {
             }
             // Same entry again (LoopStatus Track): the metadata does not change, so clients learn of the restart here.
             defer { if following.id == current.id { pending.seek = 0 } }
-            if following.id == current.id { loopRestarts += 1 }
+            if following.id == current.id { stream.loopRestarts += 1 }
             guard following.uri == uri else {
                 log.info("gapless: \(uri) was handed over but \(following.uri) follows now; loading it")
                 queue.move(to: position)
@@ -110,7 +110,7 @@ extension Player {
             if following.id != current.id {
                 forgetChapters()
                 forgetLyrics()
-                measuredLoudness = nil
+                sound.measured = nil
             }
             loadSidecar(of: following.id)
             stream.prerolled = true

@@ -22,7 +22,7 @@ extension Player {
     /// The engine output the player's state asks for now.
     func desiredEngineOutput() -> EngineOutput {
         EngineOutput(replayGain: desiredReplayGain(), crossfadePlan: desiredCrossfadePlan(), sleepFade: desiredSleepFade(),
-                     equalizer: EqualizerRequest(filterGains: equalizer.filterGains, preampDecibels: equalizer.preampDecibels))
+                     equalizer: EqualizerRequest(filterGains: sound.equalizer.filterGains, preampDecibels: sound.equalizer.preampDecibels))
     }
 
     /// Tells the engine the `parts` of the desired output that differ from what it last applied.

@@ -13,7 +13,7 @@ extension Player {
             guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri,
                   lyricsTiming.take(found, position: stream.prerolled ? positionMicroseconds : nil) else { return }
             log.info("lyrics: \(found.lines.count) lines, \(found.isSynced ? "synced" : "not synced"), from the \(found.source.rawValue)")
-            lastChangeAffectsSavedState = false
+            pending.affectsSavedState = false
             pending.queueEdits.append(.metadataChanged(id: id))
         }
     }
@@ -24,7 +24,7 @@ extension Player {
         var timing = lyricsTiming
         guard timing.follow(position: status == .stopped || !stream.prerolled ? nil : positionMicroseconds) else { return }
         transaction {
-            lastChangeAffectsSavedState = false
+            pending.affectsSavedState = false
             lyricsTiming = timing
         }
     }

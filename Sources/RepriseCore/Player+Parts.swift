@@ -7,57 +7,10 @@ extension Player {
         queue.setShuffled(on, using: &generator)
     }
 
-    // MARK: The loaded stream
-
     /// How often the loaded entry started over by itself (LoopStatus Track): each time is another listen.
-    public internal(set) var loopRestarts: Int {
-        get { stream.loopRestarts }
-        set { stream.loopRestarts = newValue }
-    }
-
-    // MARK: The transaction under way
-
+    public var loopRestarts: Int { stream.loopRestarts }
     /// False when the last request or event only filled in tags read in the background: nothing to save.
-    public internal(set) var lastChangeAffectsSavedState: Bool {
-        get { pending.affectsSavedState }
-        set { pending.affectsSavedState = newValue }
-    }
-
-    // MARK: Interstitials
-
-    /// The interstitials of the loaded entry and which were watched.
-    public internal(set) var interstitials: InterstitialSchedule {
-        get { interstitialPlayback.schedule }
-        _modify { yield &interstitialPlayback.schedule }
-    }
-    /// Index into ``interstitials`` of the one playing (as of the last ``updateInterstitials()``).
-    public internal(set) var activeInterstitialIndex: Int? {
-        get { interstitialPlayback.active }
-        set { interstitialPlayback.active = newValue }
-    }
-
-    // MARK: Sound
-
-    /// Loudness levelling between tracks (see ``setReplayGain(_:)``).
-    public internal(set) var replayGain: ReplayGainSettings {
-        get { sound.replayGain }
-        set { sound.replayGain = newValue }
-    }
-    /// Crossfade between tracks (see ``setCrossfade(_:)``).
-    public internal(set) var crossfade: CrossfadeSettings {
-        get { sound.crossfade }
-        set { sound.crossfade = newValue }
-    }
-    /// The equalizer (see ``setEqualizer(_:)``).
-    public internal(set) var equalizer: Equalizer {
-        get { sound.equalizer }
-        set { sound.equalizer = newValue }
-    }
-    /// The loaded entry's loudness as the library measured it (see ``didMeasureLoudness(track:album:for:)``).
-    public internal(set) var measuredLoudness: (track: MeasuredLoudness, album: MeasuredLoudness?)? {
-        get { sound.measured }
-        set { sound.measured = newValue }
-    }
+    public var lastChangeAffectsSavedState: Bool { pending.affectsSavedState }
 }
 
 /// The stream the engine has loaded and what is known of it.
@@ -105,10 +58,14 @@ struct TransactionState {
 }
 
 /// Levelling, crossfade, the equalizer and the loudness the library measured, and what the engine was last told.
-struct SoundShaping {
-    var replayGain = ReplayGainSettings()
-    var crossfade = CrossfadeSettings()
-    var equalizer = Equalizer()
-    var measured: (track: MeasuredLoudness, album: MeasuredLoudness?)?
+public struct SoundShaping {
+    /// Loudness levelling between tracks (see ``Player/setReplayGain(_:)``).
+    public internal(set) var replayGain = ReplayGainSettings()
+    /// Crossfade between tracks (see ``Player/setCrossfade(_:)``).
+    public internal(set) var crossfade = CrossfadeSettings()
+    /// The equalizer (see ``Player/setEqualizer(_:)``).
+    public internal(set) var equalizer = Equalizer()
+    /// The loaded entry's loudness as the library measured it (see ``Player/didMeasureLoudness(track:album:for:)``).
+    public internal(set) var measured: (track: MeasuredLoudness, album: MeasuredLoudness?)?
     var applied = EngineOutput()
 }

@@ -18,7 +18,7 @@ extension Player {
             }
             let completedGroup = descriptions.finish(entry)
             // The current entry's tags are saved (a restart answers with them at once); others' are not.
-            if pending.depth == 1 && completedGroup == nil && id != queue.current?.id { lastChangeAffectsSavedState = false }
+            if pending.depth == 1 && completedGroup == nil && id != queue.current?.id { pending.affectsSavedState = false }
             var described = entry
             described.isDescribed = true
             if let tags {

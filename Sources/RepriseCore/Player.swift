@@ -28,7 +28,7 @@ public final class Player {
     /// The interstitials of the loaded entry, the one playing, whether it can be skipped.
     public internal(set) var interstitialPlayback = InterstitialPlayback()
     /// Levelling, crossfade, the equalizer, measured loudness and what the engine was told of them.
-    var sound = SoundShaping()
+    public internal(set) var sound = SoundShaping()
     /// The chapters of the loaded entry, the one playing and chapter skip (see ``didFindChapters(_:for:)``).
     public internal(set) var chapterPlayback = ChapterPlayback()
     /// The lyrics of the loaded entry and the line sung now.
@@ -73,7 +73,7 @@ public final class Player {
     public var announcedTrack: TrackInfo? {
         if let held = stream.heldTrack { return held }
         guard var track = queue.current.map(TrackInfo.init) else { return nil }
-        if let index = activeInterstitialIndex { track.activeInterstitial = interstitials.interstitials[index].title ?? "" }
+        if let index = interstitialPlayback.active { track.activeInterstitial = interstitialPlayback.schedule.interstitials[index].title ?? "" }
         track.replayGain = appliedGain(to: track.entryID)
         if track.entryID == stream.loadedEntryID, let title = chapterPlayback.title { track.chapter = title }
         if track.entryID == stream.loadedEntryID { track.lyricsText = lyrics?.plainText }
@@ -191,8 +191,8 @@ public final class Player {
 
     public func next() {
         transaction {
-            guard !interstitials.forbidsLeaving(at: positionMicroseconds) else {
-                log.info("next refused: \(activeInterstitialIndex.map(interstitials.name) ?? "an interstitial") cannot be skipped yet")
+            guard !interstitialPlayback.schedule.forbidsLeaving(at: positionMicroseconds) else {
+                log.info("next refused: \(interstitialPlayback.active.map(interstitialPlayback.schedule.name) ?? "an interstitial") cannot be skipped yet")
                 return
             }
             if let start = chapterSkipNextStart, (try? seekToChapterStart(start)) != nil { return }
@@ -222,7 +222,7 @@ public final class Player {
             let target = overflow ? (offset > 0 ? Int64.max : 0) : max(0, sum)
             if let length = queue.current?.lengthMicroseconds, target > length {
                 guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
-                guard !interstitials.forbidsLeaving(at: positionMicroseconds) else {
+                guard !interstitialPlayback.schedule.forbidsLeaving(at: positionMicroseconds) else {
                     log.info("seek refused: an interstitial is playing")
                     return
                 }
@@ -346,7 +346,7 @@ public final class Player {
     @discardableResult
     func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if pending.depth == 0 {
-            lastChangeAffectsSavedState = true
+            pending.affectsSavedState = true
             pending.stateBefore = snapshot
         }
         pending.depth += 1
@@ -411,7 +411,7 @@ public final class Player {
         // chapters come again from the stream.
         if stream.loadedEntryID != entry.id {
             forgetLyrics()
-            measuredLoudness = nil
+            sound.measured = nil
         }
         stream.loadedEntryID = entry.id
         forgetChapters()
@@ -474,7 +474,7 @@ public final class Player {
         stream.loadedEntryID = nil
         forgetChapters()
         forgetLyrics()
-        measuredLoudness = nil
+        sound.measured = nil
         stream.preparedEntryID = nil
         stream.prerolled = false
         stream.seekBeforePreroll = nil

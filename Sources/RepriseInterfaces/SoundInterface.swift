@@ -9,17 +9,17 @@ final class SoundInterface: Sound1Handler {
 
     init(player: Player) { self.player = player }
 
-    var replayGain: String { player.replayGain.mode.rawValue }
-    var replayGainPreamp: Double { player.replayGain.preampDecibels }
-    var replayGainFallback: Double { player.replayGain.fallbackDecibels }
-    var crossfade: Double { player.crossfade.seconds }
+    var replayGain: String { player.sound.replayGain.mode.rawValue }
+    var replayGainPreamp: Double { player.sound.replayGain.preampDecibels }
+    var replayGainFallback: Double { player.sound.replayGain.fallbackDecibels }
+    var crossfade: Double { player.sound.crossfade.seconds }
     var appliedGain: Double { player.announcedTrack?.replayGain?.decibels ?? 0 }
     var appliedGainMeasured: Bool { player.announcedTrack?.replayGain?.measured ?? false }
     var appliedGainKind: String { (player.announcedTrack?.replayGain?.kind ?? ReplayGainKind.none).rawValue }
 
-    var equalizer: String { player.equalizer.summary }
-    var equalizerGains: [Double] { player.equalizer.gains }
-    var equalizerPresets: [String] { player.equalizer.presetNames }
+    var equalizer: String { player.sound.equalizer.summary }
+    var equalizerGains: [Double] { player.sound.equalizer.gains }
+    var equalizerPresets: [String] { player.sound.equalizer.presetNames }
 
     func set(equalizer value: String) throws(DBusError) {
         guard !value.contains("=") else { throw DBusError.invalidArgs("Equalizer takes off, on or a preset's name") }
@@ -57,7 +57,7 @@ final class SoundInterface: Sound1Handler {
     }
 
     private func change(_ edit: (inout ReplayGainSettings) throws(PlayerError) -> Void) throws(DBusError) {
-        var settings = player.replayGain
+        var settings = player.sound.replayGain
         do throws(PlayerError) { try edit(&settings) } catch { throw error.dbusError }
         player.setReplayGain(settings)
     }

@@ -84,13 +84,13 @@ public final class VideoInterface: Video1Handler {
     public var speeds: [Double] { control.speeds }
     public var loading: Bool { control.isLoading }
     public var interstitials: [InterstitialEntry] {
-        player.interstitials.interstitials.map { item in
+        player.interstitialPlayback.schedule.interstitials.map { item in
             InterstitialEntry(title: item.title ?? "", start: item.startMicroseconds, end: item.endMicroseconds,
                               noSeekingWithin: item.forbidsSeekingWithin, noSkippingPast: item.forbidsSkippingPast,
                               skippableAfter: item.skippableAfterMicroseconds ?? -1)
         }
     }
-    public var activeInterstitial: Int32 { Int32(clamping: player.activeInterstitialIndex ?? -1) }
+    public var activeInterstitial: Int32 { Int32(clamping: player.interstitialPlayback.active ?? -1) }
     public var canSkipInterstitial: Bool { player.canSkipInterstitial }
 
     static func encode(_ choices: [StreamChoice]) -> [StreamEntry] {

@@ -82,7 +82,7 @@ extension LibraryWorker {
         }
     }
 
-    public func measuredLoudness(atPath path: String) -> (track: MeasuredLoudness, album: MeasuredLoudness?)? {
+    func measuredLoudness(atPath path: String) -> (track: MeasuredLoudness, album: MeasuredLoudness?)? {
         answer("looking up a measurement", nil) { store throws(SQLiteError) in try store.measuredLoudness(atPath: path) }
     }
 }

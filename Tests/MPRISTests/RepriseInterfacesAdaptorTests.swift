@@ -31,14 +31,14 @@ import Testing
         let adaptor = try InProcessAdaptor()
         let sound = Sound1Export.interface, proxy = Sound1Proxy(adaptor.client)
         try proxy.set(replayGain: "album")
-        #expect(adaptor.player.replayGain.mode == .album)
+        #expect(adaptor.player.sound.replayGain.mode == .album)
         #expect(adaptor.bus.propertiesChanged(sound).last?["ReplayGain"] == .string("album"))
         try proxy.set(replayGainPreamp: -3)
         #expect(try proxy.replayGainPreamp == -3)
         #expect(throws: DBusError.self) { try adaptor.bus.set(path, sound, "ReplayGain", .string("loudest")) }
         #expect(throws: DBusError.self) { try adaptor.bus.set(path, sound, "ReplayGainPreamp", .double(.infinity)) }
         try adaptor.bus.set(path, sound, "Crossfade", .double(3))
-        #expect(adaptor.player.crossfade.seconds == 3)
+        #expect(adaptor.player.sound.crossfade.seconds == 3)
         #expect(throws: DBusError.readOnly("AppliedGain")) { try adaptor.bus.set(path, sound, "AppliedGain", .double(1)) }
     }
 

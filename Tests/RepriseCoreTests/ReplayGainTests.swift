@@ -58,7 +58,7 @@ import Testing
         player.setReplayGain(ReplayGainSettings(mode: .album, preampDecibels: 2, fallbackDecibels: -3))
         #expect(engine.replayGain?.kind == .album && engine.replayGain?.preamp == 2 && engine.replayGain?.fallback == -3)
         let told = engine.replayGainKinds.count
-        player.setReplayGain(player.replayGain)
+        player.setReplayGain(player.sound.replayGain)
         #expect(engine.replayGainKinds.count == told, "the engine hears only of changes")
         player.setReplayGain(ReplayGainSettings(mode: .off))
         #expect(engine.replayGain?.kind == ReplayGainKind.none)

@@ -207,7 +207,7 @@ private func removeDirectory(_ path: String) {
         player.setPosition(entryID: id, microseconds: 50_000_000)
         #expect(engine.requests.last == .seek(30_000_000))
         player.updateInterstitials()
-        #expect(player.activeInterstitialIndex == 0 && player.announcedTrack?.activeInterstitial == "Ad")
+        #expect(player.interstitialPlayback.active == 0 && player.announcedTrack?.activeInterstitial == "Ad")
         player.seek(by: 1_000_000)
         player.next()
         #expect(engine.requests.last == .seek(30_000_000) && player.queue.current?.id == id)
@@ -219,7 +219,7 @@ private func removeDirectory(_ path: String) {
         #expect(engine.requests.last == .seek(50_000_000))
         engine.position = 50_000_000
         player.updateInterstitials()
-        #expect(player.activeInterstitialIndex == nil && player.announcedTrack?.activeInterstitial == nil)
+        #expect(player.interstitialPlayback.active == nil && player.announcedTrack?.activeInterstitial == nil)
         player.next()
         #expect(engine.loads.last == MediaURI.file(path: dir + "/b.ogv"))
     }
