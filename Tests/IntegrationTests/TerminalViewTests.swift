@@ -7,18 +7,19 @@ import TestSupport
 @Suite(.serialized) struct TerminalViewTests {
     let media = TestMedia.shared
 
-    func startOnSecondTrack(_ session: Session) throws {
+    /// Three tracks, the second playing, and the terminal view opened on them (the caller closes it).
+    func viewOnTheSecondTrack(_ session: Session) throws -> Tmux {
         try session.launch([media.first, media.second, media.third])
         #expect(session.waitFor { session.title() == "First Light" })
         try session.call("Next")
         #expect(session.waitFor { session.title() == "Second Wind" && session.status() == "Playing" })
+        return try Tmux([repriseBinary, "ui"], environment: session.environment)
     }
 
     @Test func thePlaybackViewShowsTheTrackAndTheControlsInTheSeedsOrder() throws {
         let session = try Session()
         defer { session.close() }
-        try startOnSecondTrack(session)
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        let tmux = try viewOnTheSecondTrack(session)
         defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("Second Wind") })
         let screen = tmux.text()
@@ -55,8 +56,7 @@ import TestSupport
     @Test func keysDriveThePlayer() throws {
         let session = try Session()
         defer { session.close() }
-        try startOnSecondTrack(session)
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        let tmux = try viewOnTheSecondTrack(session)
         defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("❚❚ Pause") })
         tmux.send("Space")
@@ -98,8 +98,7 @@ import TestSupport
     @Test func theQueueViewPlaysAChosenEntry() throws {
         let session = try Session()
         defer { session.close() }
-        try startOnSecondTrack(session)
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
+        let tmux = try viewOnTheSecondTrack(session)
         defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("Second Wind") })
         tmux.send("Tab")
