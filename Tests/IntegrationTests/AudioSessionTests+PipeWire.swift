@@ -9,8 +9,7 @@ extension AudioSessionTests {
     @Test func aNativePipeWireCallPausesAndResumes() throws {
         let session = try Session(soundServer: .pipeWire)
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 0 })
+        try session.launch([media.first]) { session.status() == "Playing" && (session.position() ?? 0) > 0 }
         let call = try session.start("pw-play", ["--media-role=Communication", media.untagged], logName: "pw-play")
         #expect(session.waitFor { session.status() == "Paused" }, "\(session.output(ofLog: "pw-play"))")
         #expect(session.waitFor { signal(session, "InterruptionBegan", [.string("resumable")]) })

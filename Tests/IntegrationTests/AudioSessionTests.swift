@@ -31,8 +31,7 @@ import TestSupport
     func callPausesAndResumes(roleCork: Bool, server: SoundServerKind = .minimalPulseAudio) throws {
         let session = try Session(roleCork: roleCork, soundServer: server)
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 0 })
+        try session.launch([media.first]) { session.status() == "Playing" && (session.position() ?? 0) > 0 }
         let call = try session.startStream(role: "phone")
         #expect(session.waitFor { session.status() == "Paused" })
         #expect(session.waitFor { signal(session, "InterruptionBegan", [.string("resumable")]) })
@@ -54,8 +53,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func pausingDuringACallKeepsItPausedAfterwards(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         let call = try session.startStream(role: "phone")
         #expect(session.waitFor { session.status() == "Paused" })
         try session.call("Pause")
@@ -67,8 +65,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func anotherPlayerStartingPausesRepriseForGood(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         let other = try session.launch(["--new-instance", media.second], waitingFor: nil)
         #expect(session.waitFor { session.status() == "Paused" })
         kill(other, SIGTERM)
@@ -190,20 +187,17 @@ import TestSupport
         defer { session.close() }
         let other = try session.startStream(role: "music", volume: 40_000)
         func otherVolumes() -> [Int] { (try? session.sinkInputs(of: other))?.first?.volumes ?? [] }
-        let first = try session.launch(["--options", "duckOthers", media.first])
-        #expect(session.waitFor { otherVolumes() == [20_000, 20_000] })
+        let first = try session.launch(["--options", "duckOthers", media.first]) { otherVolumes() == [20_000, 20_000] }
         kill(first, SIGKILL)
         _ = session.waitForExit(first)
         #expect(otherVolumes() == [20_000, 20_000])
-        try session.launch([])
-        #expect(session.waitFor { otherVolumes() == [40_000, 40_000] })
+        try session.launch([]) { otherVolumes() == [40_000, 40_000] }
     }
 
     @Test(arguments: SoundServerKind.allCases) func lockingTheScreenStopsAmbientButNotPlayback(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         try session.bus.emitSignal(path: "/org/gnome/ScreenSaver", interface: "org.gnome.ScreenSaver", member: "ActiveChanged", [.bool(true)])
         #expect(!session.waitFor(1) { session.status() != "Playing" })
         try session.call("SetCategory", [.string("ambient"), .strings([])], interface: Self.audio)
@@ -214,8 +208,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func theSoundServerRestartingIsFollowed(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         func outputNames() -> [String] {
             guard case .array(_, let items)? = try? session.call("ListOutputs", interface: Self.audio).first else { return [] }
             return items.compactMap { if case .structure(let fields) = $0 { fields.first?.stringValue } else { nil } }
@@ -250,8 +243,7 @@ import TestSupport
         defer { session.close() }
         let other = try session.startStream(role: "music")
         func otherMuted() -> Bool? { (try? session.sinkInputs(of: other))?.first?.muted }
-        try session.launch(["--category", "soloAmbient", media.first])
-        #expect(session.waitFor { otherMuted() == true })
+        try session.launch(["--category", "soloAmbient", media.first]) { otherMuted() == true }
         try session.call("Pause")
         #expect(session.waitFor { otherMuted() == false })
     }
@@ -261,8 +253,7 @@ import TestSupport
         defer { session.close() }
         // The first player mixes, so it does not pause itself when the second starts (as most players, which
         // have no audio policy): the second pauses it, then resumes it when its own audio ends.
-        try session.launch(["--options", "mixWithOthers", media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch(["--options", "mixWithOthers", media.first]) { session.status() == "Playing" }
         let second = try session.launch(["--new-instance", "--options", "notifyOthersOnDeactivation", media.second], waitingFor: nil)
         let secondName = "org.mpris.MediaPlayer2.reprise.instance\(second)"
         #expect(session.waitFor { session.nameHasOwner(secondName) })

@@ -18,8 +18,7 @@ import TestSupport
         try FileManager.default.copyItem(atPath: media.first, toPath: one)
         try FileManager.default.copyItem(atPath: media.first, toPath: two)
         try FileManager.default.copyItem(atPath: media.second, toPath: three)
-        let service = try session.launch([one, two, three])
-        #expect(session.waitFor { session.status() == "Playing" })
+        let service = try session.launch([one, two, three]) { session.status() == "Playing" }
         unlink(two)
         #expect(mkfifo(two, 0o644) == 0)
         try session.call("Next")

@@ -68,8 +68,7 @@ import TestSupport
         defer { session.close() }
         let titles = (1...20).map { "Part \($0)" }
         let file = try Self.book(name, in: session.directory, seconds: 40, chapterStarts: Array(stride(from: 0, to: 40, by: 2)), titles: titles)
-        let pid = try session.launch([file])
-        #expect(session.waitFor { session.status() == "Playing" && chapter(session) == "Part 1" })
+        let pid = try session.launch([file]) { session.status() == "Playing" && chapter(session) == "Part 1" }
         #expect(session.waitFor { ((try? chapterList(session)) ?? []).count == 20 }, "\(name): \((try? chapterList(session)) ?? [])")
         #expect(try chapterList(session).map(\.title) == titles)
         #expect(session.log(of: pid).contains("the sound server's copy is cut (extended-comment: 40 values)"), "\(session.log(of: pid))")
@@ -83,8 +82,7 @@ import TestSupport
         let book = try Self.book("book.ogg", in: session.directory)
         let tail = session.directory + "/tail.ogg"
         try generateTone(at: tail, seconds: 6, tags: "title=Tail", encoder: ["vorbisenc", "!", "oggmux"])
-        try session.launch([book, tail])
-        #expect(session.waitFor { session.status() == "Playing" && chapter(session) == "Opening" })
+        try session.launch([book, tail]) { session.status() == "Playing" && chapter(session) == "Opening" }
         func canGo(_ name: String) -> Bool { (try? session.get(name)) == .bool(true) }
         #expect(!canGo("CanGoPrevious"), "the first track, chapter skip off")
         let on = try runCommand(repriseBinary, ["chapter-skip", "on"], environment: session.environment)
@@ -123,8 +121,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let file = try Self.book("book.m4b", in: session.directory)
-        try session.launch([file])
-        #expect(session.waitFor { session.status() == "Playing" && chapter(session) == "Opening" })
+        try session.launch([file]) { session.status() == "Playing" && chapter(session) == "Opening" }
         session.clearSignals()
 
         #expect(try runCommand(repriseBinary, ["chapter", "next"], environment: session.environment).status == 0)
@@ -165,8 +162,7 @@ import TestSupport
         defer { session.close() }
         // 11 minutes: long enough for its position to be remembered; chapters at 0, 5 and 10 minutes.
         let file = try Self.book("long.m4b", in: session.directory, seconds: 660, chapterStarts: [0, 300, 600])
-        try session.launch([file])
-        #expect(session.waitFor { session.status() == "Playing" && chapter(session) == "Opening" })
+        try session.launch([file]) { session.status() == "Playing" && chapter(session) == "Opening" }
         #expect(try runCommand(repriseBinary, ["chapter", "2"], environment: session.environment).status == 0)
         #expect(session.waitFor { chapter(session) == "Middle" && (session.position() ?? 0) > 300_500_000 })
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")

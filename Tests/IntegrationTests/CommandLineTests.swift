@@ -18,8 +18,7 @@ import TestSupport
     @Test func statusAndTransportVerbs() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        try session.launch([media.first, media.second, media.third]) { session.status() == "Playing" && session.title() == "First Light" }
         let status = try reprise(session, "status")
         #expect(status.status == 0 && status.output.hasPrefix("Playing  First Light — Test Artist (Test Album)"))
         let parsed = json(try reprise(session, "status", "--json"))
@@ -54,8 +53,7 @@ import TestSupport
     @Test func seekSpeedVolumeLoopAndShuffle() throws {
         let session = try Session()
         defer { session.close() }
-        let service = try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"] != nil })
+        let service = try session.launch([media.first, media.second]) { session.status() == "Playing" && session.metadata()["mpris:length"] != nil }
         try _ = reprise(session, "seek", "0:12")
         #expect(session.waitFor { (session.position() ?? 0) >= 12_000_000 })
         #expect(try reprise(session, "seek", "-10").status == 0, "a negative position is a position, not an option")
@@ -77,8 +75,7 @@ import TestSupport
     @Test func queueVerbs() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first, media.second]) { session.status() == "Playing" }
         let listing = try reprise(session, "queue").output.split(separator: "\n").map(String.init)
         #expect(listing.count == 2 && listing[0].hasPrefix("▶   1  First Light  0:0") && listing[1] == "    2  Second Wind")
         try _ = reprise(session, "add", media.third)
@@ -102,8 +99,7 @@ import TestSupport
     @Test func handingMediaToTheRunningService() throws {
         let session = try Session()
         defer { session.close() }
-        let service = try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        let service = try session.launch([media.first]) { session.status() == "Playing" }
         let handOff = try runCommand(repriseBinary, [media.second, media.third], environment: session.environment)
         #expect(handOff.status == 0)
         #expect(session.waitFor { session.title() == "Second Wind" })
@@ -139,8 +135,7 @@ import TestSupport
     @Test func actionsAndInvoke() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"] != nil })
+        try session.launch([media.first, media.second]) { session.status() == "Playing" && session.metadata()["mpris:length"] != nil }
         let actions = try reprise(session, "actions").output
         #expect(actions.contains("skip-forward\tForward 10 s"))
         // On the first entry there is no previous: a custom action takes its place, as the seeds lay out.

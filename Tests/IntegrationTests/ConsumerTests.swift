@@ -19,8 +19,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         #expect(session.playerctldIsAlive)
-        try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first, media.second, media.third]) { session.status() == "Playing" }
         #expect(session.waitFor { viaPlayerctld(session, "status") == "Playing" })
         #expect(session.playerctldIsAlive)
         // The title once the stream's tags are read (before that, the file's name).
@@ -76,8 +75,7 @@ import TestSupport
         // A mirror that already says Playing when Reprise starts: Reprise starting does not pause it.
         try session.start(silentPlayer, ["phone", "--playing"], logName: "phone")
         #expect(session.waitFor { session.output(ofLog: "phone").contains("ready") })
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         // A second mirror goes from Paused to Playing while Reprise plays: Reprise keeps playing.
         try session.start(silentPlayer, ["tablet"], logName: "tablet")
         #expect(session.waitFor { session.nameHasOwner("org.mpris.MediaPlayer2.tablet") })
@@ -92,8 +90,7 @@ import TestSupport
     @Test func mpvStartingPausesRepriseAndRepriseStartingPausesMPV() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         let mpv = try session.startMPV(playing: media.third)
         #expect(session.waitFor { session.status() == "Paused" })
         #expect(session.waitFor {

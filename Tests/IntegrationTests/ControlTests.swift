@@ -10,8 +10,7 @@ import Testing
     @Test func playPauseAnnouncesTheStatusInOnePropertiesChanged() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        try session.launch([media.first]) { session.metadata()["mpris:length"] != nil }
         session.clearSignals()
         try session.call("PlayPause")
         #expect(session.waitFor { !session.propertiesChanged.isEmpty })
@@ -38,8 +37,7 @@ import Testing
         defer { session.close() }
         let long = session.directory + "/long.ogg"
         try generateTone(at: long, seconds: 60, tags: "title=(string)\"Long\"", encoder: ["vorbisenc", "!", "oggmux"])
-        try session.launch([long])
-        #expect(session.waitFor { session.status() == "Playing" && (try? session.get("CanSeek")) == .bool(true) })
+        try session.launch([long]) { session.status() == "Playing" && (try? session.get("CanSeek")) == .bool(true) }
         // A client of its own that waits on its connection: when Seeked arrives it asks for Position at once.
         let client = try Bus.connect(address: session.busAddress)
         var arrived: [Int64] = []
@@ -66,8 +64,7 @@ import Testing
     @Test func seekAndSetPositionEmitSeeked() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { try! session.get("CanSeek") == .bool(true) })
+        try session.launch([media.first, media.second]) { try! session.get("CanSeek") == .bool(true) }
         try session.call("Pause")
         session.clearSignals()
         try session.call("Seek", [.int64(5_000_000)])
@@ -104,8 +101,7 @@ import Testing
     @Test func seekPastTheEndActsLikeNext() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { try! session.get("CanSeek") == .bool(true) })
+        try session.launch([media.first, media.second]) { try! session.get("CanSeek") == .bool(true) }
         try session.call("Seek", [.int64(600_000_000)])
         #expect(session.waitFor { session.title() == "Second Wind" })
         #expect(session.status() == "Playing")
@@ -114,8 +110,7 @@ import Testing
     @Test func nextAndPreviousAnnounceTheWholeNewMetadata() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        try session.launch([media.first, media.second, media.third]) { session.metadata()["mpris:length"] != nil }
         #expect(try session.get("CanGoPrevious") == .bool(false))
         session.clearSignals()
         try session.call("Next")
@@ -146,8 +141,7 @@ import Testing
     @Test func pausedStaysPausedAcrossTrackChanges() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        let reprise = try session.launch([media.first, media.second]) { session.metadata()["mpris:length"] != nil }
         try session.call("Pause")
         try session.call("Next")
         #expect(session.waitFor { session.title() == "Second Wind" })
@@ -158,8 +152,7 @@ import Testing
     @Test func volumeRateLoopAndShuffleFollowTheSpec() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        try session.launch([media.first, media.second]) { session.metadata()["mpris:length"] != nil }
         session.clearSignals()
 
         try session.set("Volume", .double(-0.5))
@@ -205,8 +198,7 @@ import Testing
     @Test func aRateCarriesOverToAFileOfAnotherAudioFormat() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.first, media.long, media.first, media.long])
-        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        let reprise = try session.launch([media.first, media.long, media.first, media.long]) { session.title() == "First Light" && session.status() == "Playing" }
         try session.set("Rate", .double(2))
         let changedAt = session.position() ?? 0
         #expect(session.waitFor { (session.position() ?? 0) > changedAt + 1_000_000 }, "plays on at rate 2")

@@ -85,8 +85,7 @@ import TestSupport
         defer { session.close() }
         let a = try tone("low", session, frequency: 440, album: "One", number: 1)
         let b = try tone("high", session, frequency: 880, album: "Two", number: 1)
-        try session.launch(["--crossfade", "3", a, b, a])
-        #expect(session.waitFor { session.title() == "low" && session.status() == "Playing" && (session.position() ?? 0) > 500_000 })
+        try session.launch(["--crossfade", "3", a, b, a]) { session.title() == "low" && session.status() == "Playing" && (session.position() ?? 0) > 500_000 }
 
         // Next: the old track fades out over a fraction of a second while the new one comes in.
         let recording = try session.startRecordingSpeakers()

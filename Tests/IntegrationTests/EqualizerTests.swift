@@ -85,8 +85,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let files = try tones(in: session.directory, seconds: 8)
-        try session.launch(["--crossfade", "3", files[1], files[1]])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch(["--crossfade", "3", files[1], files[1]]) { session.status() == "Playing" }
         _ = try level(session)
         // Presets switched every 150 ms while recording: never a stretch of silence (20 ms or more).
         let recording = try session.startRecordingSpeakers()

@@ -10,8 +10,7 @@ import TestSupport
     @Test func theSoundServerRestartingKeepsTheQueueAndThePosition() throws {
         let session = try Session()
         defer { session.close() }
-        let service = try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        let service = try session.launch([media.first, media.second]) { session.status() == "Playing" && session.title() == "First Light" }
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(10_000_000)])
         #expect(session.waitFor { (session.position() ?? 0) >= 10_000_000 })
@@ -32,8 +31,7 @@ import TestSupport
     @Test func aSoundServerThatStopsAnsweringNeverHoldsUpReplies() throws {
         let session = try Session()
         defer { session.close() }
-        let service = try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        let service = try session.launch([media.first, media.second, media.third]) { session.status() == "Playing" && session.title() == "First Light" }
         session.freezeSoundServer(true)
         defer { session.freezeSoundServer(false) }
         func answered(_ member: String) -> Bool {
@@ -61,8 +59,7 @@ import TestSupport
         let doomed = session.directory + "/doomed.ogg", shrinking = session.directory + "/shrinking.ogg"
         try FileManager.default.copyItem(atPath: media.first, toPath: doomed)
         try FileManager.default.copyItem(atPath: media.third, toPath: shrinking)
-        let service = try session.launch([doomed, shrinking, media.second])
-        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        let service = try session.launch([doomed, shrinking, media.second]) { session.title() == "First Light" && session.status() == "Playing" }
         // Deleted while it plays: what is already open plays out, then the next one follows.
         try FileManager.default.removeItem(atPath: doomed)
         let first = try #require(session.metadata()["mpris:trackid"])
@@ -84,8 +81,7 @@ import TestSupport
     @Test func anUnwritableStateDirectoryIsSurvivedAndTheOldStateKept() throws {
         let session = try Session()
         defer { session.close() }
-        let first = try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.title() == "First Light" })
+        let first = try session.launch([media.first, media.second]) { session.title() == "First Light" }
         let directory = session.environment["HOME"]! + "/.local/state/reprise"
         let state = directory + "/state"
         #expect(session.waitFor { FileManager.default.fileExists(atPath: state) })
@@ -95,8 +91,7 @@ import TestSupport
         // Tests run as root, which permissions do not stop: a file where the state directory should be does.
         try FileManager.default.removeItem(atPath: directory)
         try Data().write(to: URL(fileURLWithPath: directory)) // a file where the directory should be
-        let second = try session.launch([media.third])
-        #expect(session.waitFor { session.title() == "Third Time" && session.status() == "Playing" })
+        let second = try session.launch([media.third]) { session.title() == "Third Time" && session.status() == "Playing" }
         try session.call("Next")
         #expect(session.waitFor(3) { session.log(of: second).contains("could not save the state") })
         #expect(session.status() != nil) // still serving

@@ -10,8 +10,7 @@ import TestSupport
     @Test func theNextTrackFollowsInTheSameStreamWithoutStopping() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.short, media.first])
-        #expect(session.waitFor { session.status() == "Playing" && session.title() == "Short One" })
+        let reprise = try session.launch([media.short, media.first]) { session.status() == "Playing" && session.title() == "Short One" }
         var streams: Set<Int> = []
         let switched = session.waitFor {
             if let inputs = try? session.sinkInputs(of: reprise) {
@@ -34,8 +33,7 @@ import TestSupport
     @Test func loopingOneTrackRestartsItInTheSameStreamWithSeeked() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        let reprise = try session.launch([media.first, media.second]) { session.status() == "Playing" && session.title() == "First Light" }
         try session.set("LoopStatus", .string("Track"))
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(19_000_000)])

@@ -51,8 +51,7 @@ import TestSupport
         let ftyp = box("ftyp", Array("M4A ".utf8) + [0, 0, 2, 0] + Array("M4B isom".utf8))
         let chpl = [0, 0, 0, 0] + Array("chpl".utf8) + [UInt8](repeating: 0, count: 64)
         #expect(FileManager.default.createFile(atPath: damaged, contents: Data(ftyp + box("moov", box("udta", chpl)))))
-        let reprise = try session.launch([media.first])
-        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        let reprise = try session.launch([media.first]) { session.title() == "First Light" && session.status() == "Playing" }
         for attempt in 1...4 {
             let error = session.dbusError { try session.call("OpenUri", [.string(TestMedia.uri(damaged))]) }
             #expect(error?.name == "org.freedesktop.DBus.Error.Failed", "attempt \(attempt): \(String(describing: error))")
@@ -75,8 +74,7 @@ import TestSupport
             let name = (index % 10 == 0 ? nested : root) + String(format: "/tone-%05d.ogg", index)
             #expect(link(media.short, name) == 0)
         }
-        let reprise = try session.launch([root])
-        #expect(session.waitFor { session.trackIDs().count == 10_000 })
+        let reprise = try session.launch([root]) { session.trackIDs().count == 10_000 }
         #expect(session.waitFor { session.status() == "Playing" })
         // While ten thousand entries are read in the background, every call is still answered and time moves on.
         var answered = 0
@@ -185,8 +183,7 @@ import TestSupport
         try generateTone(at: fake, seconds: 20, frequency: 650, tags: "title=\\\"Fake Cover\\\"", encoder: ["flacenc"])
         try TestMedia.embedPicture(Data(repeating: 0x41, count: 200_000), mediaType: "image/jpeg", inFLAC: fake)
 
-        let reprise = try session.launch([path, fake])
-        #expect(session.waitFor { session.title() == "Big Booklet" && session.metadata()["mpris:artUrl"] != nil })
+        let reprise = try session.launch([path, fake]) { session.title() == "Big Booklet" && session.metadata()["mpris:artUrl"] != nil }
         let artURL = try #require(session.metadata()["mpris:artUrl"]?.stringValue)
         let cached = try #require(URL(string: artURL)?.path)
         #expect(FileManager.default.contents(atPath: cached) == image)

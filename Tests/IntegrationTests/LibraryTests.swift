@@ -42,6 +42,12 @@ import TestSupport
         session.waitFor(30) { (try? session.get("Scanning", interface: Self.interface)) == .bool(false) && count(session) == tracks }
     }
 
+    /// Starts Reprise on the six-track music folder and waits for the first scan; returns the folder.
+    func scannedMusicFolder(_ session: Session) throws -> String {
+        let music = try scannedMusicFolder(session)
+        return music
+    }
+
     func reprise(_ session: Session, _ arguments: String...) throws -> CommandResult {
         try reprise(session, arguments)
     }
@@ -64,9 +70,7 @@ import TestSupport
         defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("files") }, "\(tmux.text())")
         kill(service, SIGKILL)
-        #expect(session.waitFor { tmux.exitStatus != nil }, "\(tmux.text())")
-        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        #expect(tmux.exitStatus == 1 && said.contains("Reprise quit"), "\(String(describing: tmux.exitStatus)) \(said)")
+        expectToldRepriseQuit(tmux, errors: errors, session: session)
     }
 
     @Test func aMusicFolderIsIndexedSearchedAndPlayed() throws {
@@ -122,9 +126,7 @@ import TestSupport
     @Test func theBrowseTree() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try Self.musicFolder(in: session.environment["HOME"]!)
-        try session.launch([])
-        #expect(waitForScan(session, tracks: 6))
+        let music = try scannedMusicFolder(session)
         func lines(_ path: String...) throws -> [String] {
             try reprise(session, ["browse"] + path).output.split(separator: "\n").map(String.init)
         }
@@ -169,9 +171,7 @@ import TestSupport
     @Test func theMediaServer2Tree() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try Self.musicFolder(in: session.environment["HOME"]!)
-        try session.launch([])
-        #expect(waitForScan(session, tracks: 6))
+        let music = try scannedMusicFolder(session)
         let name = "org.gnome.UPnP.MediaServer2.Reprise", root = "/org/gnome/UPnP/MediaServer2/Reprise"
         let container = "org.gnome.UPnP.MediaContainer2"
         #expect(session.nameHasOwner(name))
@@ -267,9 +267,7 @@ import TestSupport
     @Test func changesWhileItRunsAreFollowed() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try Self.musicFolder(in: session.environment["HOME"]!)
-        try session.launch([])
-        #expect(waitForScan(session, tracks: 6))
+        let music = try scannedMusicFolder(session)
         func finds(_ words: String, _ text: String) -> Bool {
             session.waitFor(20) { (try? reprise(session, "search", words))?.output.contains(text) == true }
         }
@@ -302,9 +300,7 @@ import TestSupport
     @Test func changesWhileItIsNotRunningAreCaughtUpAtTheNextStart() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try Self.musicFolder(in: session.environment["HOME"]!)
-        try session.launch([])
-        #expect(waitForScan(session, tracks: 6))
+        let music = try scannedMusicFolder(session)
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         #expect(session.waitFor { !session.nameHasOwner(Session.name) })
 

@@ -70,8 +70,7 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: record))
         }
         // Quit over MPRIS stops the same way.
-        let reprise = try session.launch(["--options", "duckOthers", media.first])
-        #expect(session.waitFor { otherVolumes() == [25_000, 25_000] })
+        let reprise = try session.launch(["--options", "duckOthers", media.first]) { otherVolumes() == [25_000, 25_000] }
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         #expect(session.waitForExit(reprise) == 0)
         #expect(otherVolumes() == [50_000, 50_000])

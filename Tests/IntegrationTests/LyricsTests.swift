@@ -109,9 +109,7 @@ import TestSupport
         }
         #expect(session.waitForExit(follow) == 1, "lyrics --follow: \(session.output(ofLog: "follow"))")
         #expect(session.output(ofLog: "follow").contains("Reprise quit"))
-        #expect(session.waitFor { tmux.exitStatus != nil }, "reprise ui: \(tmux.text())")
-        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        #expect(tmux.exitStatus == 1 && said.contains("Reprise quit"), "\(said)")
+        expectToldRepriseQuit(tmux, errors: errors, session: session)
     }
 
     @Test func theTerminalViewShowsTheLineSungAndTheNext() throws {

@@ -10,8 +10,7 @@ import Testing
     @Test func playsTheGivenFilesAndPlayerctlSeesThem() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.title() == "First Light" })
+        let reprise = try session.launch([media.first, media.second]) { session.title() == "First Light" }
         #expect(try session.playerctl("-l").trimmed == "reprise")
         #expect(try session.playerctl("-p", "reprise", "status").trimmed == "Playing")
         let tags = try session.playerctl("-p", "reprise", "metadata", "--format",
@@ -26,8 +25,7 @@ import Testing
     @Test func metadataCarriesEveryTagWithItsExactType() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        try session.launch([media.first]) { session.metadata()["mpris:length"] != nil }
         let raw = try session.get("Metadata")
         guard case .array(let elementSignature, let items) = raw else {
             Issue.record("Metadata is not an array: \(raw)")
@@ -61,8 +59,7 @@ import Testing
     @Test func untaggedFilesAreTitledByTheirName() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.untagged])
-        #expect(session.waitFor { session.metadata()["mpris:length"] != nil })
+        try session.launch([media.untagged]) { session.metadata()["mpris:length"] != nil }
         #expect(session.title() == "untagged tone")
         #expect(session.metadata()["xesam:artist"] == nil)
     }
@@ -70,8 +67,7 @@ import Testing
     @Test func pauseCorksTheStreamAndFreezesThePosition() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.first])
-        #expect(session.waitFor { (session.position() ?? 0) > 200_000 })
+        let reprise = try session.launch([media.first]) { (session.position() ?? 0) > 200_000 }
         session.clearSignals()
         try session.call("Pause")
         #expect(session.waitFor { session.propertiesChanged.contains { $0["PlaybackStatus"] == .string("Paused") } })
@@ -111,8 +107,7 @@ import Testing
     @Test func stoppingResetsThePositionAndPlayStartsAgain() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.first])
-        #expect(session.waitFor { (session.position() ?? 0) > 100_000 })
+        let reprise = try session.launch([media.first]) { (session.position() ?? 0) > 100_000 }
         try session.call("Stop")
         #expect(session.waitFor { session.status() == "Stopped" })
         #expect(session.position() == 0)
@@ -126,8 +121,7 @@ import Testing
     @Test func endOfTheQueueStopsAndKeepsTheLastTrack() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.short])
-        #expect(session.waitFor { session.status() == "Stopped" })
+        try session.launch([media.short]) { session.status() == "Stopped" }
         #expect(session.title() == "Short One")
         #expect(try session.get("CanPlay") == .bool(true))
     }
@@ -152,8 +146,7 @@ import Testing
         try FileManager.default.copyItem(atPath: media.second, toPath: dir + "/10 second.flac")
         try FileManager.default.copyItem(atPath: media.first, toPath: dir + "/2 first.ogg")
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/cover.txt"))
-        try session.launch([dir])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([dir]) { session.title() == "First Light" }
         try session.call("Next")
         #expect(session.waitFor { session.title() == "Second Wind" })
         #expect(try session.get("CanGoNext") == .bool(false))

@@ -103,8 +103,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let (music, _) = try makePlaylists(session)
-        try session.launch([music + "/road trip.m3u"])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([music + "/road trip.m3u"]) { session.title() == "First Light" }
         func count() -> Int {
             guard case .array(_, let tracks)? = try? session.get("Tracks", interface: Self.trackList) else { return -1 }
             return tracks.count

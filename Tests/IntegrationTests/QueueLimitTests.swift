@@ -57,8 +57,7 @@ import TestSupport
     @Test func aLargePlaylistAddedIsOneTrackListReplaced() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { trackIDs(session).count == 1 })
+        try session.launch([media.first]) { trackIDs(session).count == 1 }
         session.clearSignals()
         let large = try playlist(session, named: "large.m3u", lines: 5000)
         try session.call("AddTrack", [.string(TestMedia.uri(large)), Self.noTrack, .bool(false)], interface: Self.trackList)
@@ -75,8 +74,7 @@ import TestSupport
     @Test func aLongPlaylistIsReadWhileOtherCallsAreAnswered() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { trackIDs(session).count == 1 })
+        try session.launch([media.first]) { trackIDs(session).count == 1 }
         let long = try playlist(session, named: "long.m3u", lines: 100_000)
         try session.bus.send(destination: Session.name, path: "/org/mpris/MediaPlayer2", interface: Self.trackList,
                              member: "AddTrack", [.string(TestMedia.uri(long)), Self.noTrack, .bool(false)])

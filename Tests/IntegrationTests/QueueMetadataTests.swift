@@ -57,8 +57,7 @@ import TestSupport
     @Test func embeddedCoverArtIsCachedPrivatelyAndExposedAsArtUrl() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.covered, media.first])
-        #expect(session.waitFor { session.metadata()["mpris:artUrl"] != nil })
+        try session.launch([media.covered, media.first]) { session.metadata()["mpris:artUrl"] != nil }
         let artURL = try #require(session.metadata()["mpris:artUrl"]?.stringValue)
         let cache = session.environment["HOME"]! + "/.cache/reprise/art"
         #expect(artURL.hasPrefix("file://" + cache + "/") && artURL.hasSuffix(".jpg"))
@@ -80,8 +79,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: media.untagged, toPath: album + "/tone.wav")
         try media.coverImage.write(to: URL(fileURLWithPath: album + "/Folder.JPG"))
-        try session.launch([album + "/tone.wav"])
-        #expect(session.waitFor { session.metadata()["mpris:artUrl"] != nil })
+        try session.launch([album + "/tone.wav"]) { session.metadata()["mpris:artUrl"] != nil }
         #expect(session.metadata()["mpris:artUrl"] == .string(TestMedia.uri(album + "/Folder.JPG")))
     }
 

@@ -25,8 +25,7 @@ import TestSupport
         let server = try IcyServer(audio: try Data(contentsOf: URL(fileURLWithPath: path)), station: Self.station,
                                    title: "Flood - Song", metaInterval: 16)
         defer { server.stop() }
-        try session.launch([server.url])
-        #expect(session.waitFor { session.status() == "Playing" && session.title()?.hasPrefix("Song") == true })
+        try session.launch([server.url]) { session.status() == "Playing" && session.title()?.hasPrefix("Song") == true }
         server.setNumbersEveryBlock(true)
         #expect(session.waitFor { session.title()?.contains("#") == true })
         session.clearSignals()

@@ -11,8 +11,7 @@ import TestSupport
     @Test func aLongFileResumesWhereItWasLeftAnnouncedWithSeeked() throws {
         let session = try Session()
         defer { session.close() }
-        let first = try session.launch([media.long, media.first])
-        #expect(session.waitFor { session.title() == "Long Talk" && session.metadata()["mpris:length"] != nil })
+        let first = try session.launch([media.long, media.first]) { session.title() == "Long Talk" && session.metadata()["mpris:length"] != nil }
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(300_000_000)])
         #expect(session.waitFor { (session.position() ?? 0) >= 300_000_000 })
@@ -28,8 +27,7 @@ import TestSupport
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         #expect(session.waitForExit(first) == 0)
         session.clearSignals()
-        try session.launch([media.long])
-        #expect(session.waitFor { session.title() == "Long Talk" })
+        try session.launch([media.long]) { session.title() == "Long Talk" }
         #expect(session.waitFor { (session.position() ?? 0) >= 300_000_000 })
         #expect((session.position() ?? .max) < 330_000_000)
     }
@@ -41,8 +39,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
-        let first = try session.launch([media.long])
-        #expect(session.waitFor { session.title() == "Long Talk" && session.metadata()["mpris:length"] != nil })
+        let first = try session.launch([media.long]) { session.title() == "Long Talk" && session.metadata()["mpris:length"] != nil }
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(20_000_000)])
         #expect(session.waitFor { (session.position() ?? 0) >= 20_000_000 })
@@ -81,8 +78,7 @@ import TestSupport
     @Test func shortFilesStartFromTheBeginning() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.title() == "First Light" && session.metadata()["mpris:length"] != nil })
+        try session.launch([media.first, media.second]) { session.title() == "First Light" && session.metadata()["mpris:length"] != nil }
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(15_000_000)])
         try session.call("Next")

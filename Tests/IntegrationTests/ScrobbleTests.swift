@@ -178,8 +178,7 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         let lines = (0..<30).map { "{\"listened_at\":\(1_700_000_000 + $0),\"track_metadata\":{\"artist_name\":\"A\",\"track_name\":\"T\($0)\"}}\n" }
         try lines.joined().write(toFile: queueFile(session), atomically: true, encoding: .utf8)
-        try session.launch([])
-        #expect(session.waitFor { !server.requests.isEmpty })
+        try session.launch([]) { !server.requests.isEmpty }
         usleep(6_000_000)
         let times = server.requests.map(\.at)
         let closest = zip(times, times.dropFirst()).map { $1 - $0 }.min() ?? .infinity
@@ -228,8 +227,7 @@ import TestSupport
         let station = try IcyServer(audio: try Data(contentsOf: URL(fileURLWithPath: path)),
                                     station: .init(name: "Test FM", genre: "Test", url: "https://radio.example"), title: "Tuned - In")
         defer { station.stop() }
-        try session.launch([station.url])
-        #expect(session.waitFor { session.status() == "Playing" && session.title() == "In" })
+        try session.launch([station.url]) { session.status() == "Playing" && session.title() == "In" }
         usleep(1_000_000)
         station.setTitle("Radio Artist - Radio Song")
         #expect(session.waitFor { session.title() == "Radio Song" })
@@ -250,8 +248,7 @@ import TestSupport
         defer { session.close() }
         func maps(_ pid: pid_t) -> String { procText("/proc/\(pid)/maps") }
         let song = try track(session, "song", seconds: 31, title: "Song")
-        let quiet = try session.launch([song])
-        #expect(session.waitFor { session.status() == "Playing" })
+        let quiet = try session.launch([song]) { session.status() == "Playing" }
         #expect(maps(quiet).contains("libgstreamer") && !maps(quiet).contains("libcurl"), "scrobbling off: libcurl not mapped")
         _ = try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         _ = session.waitForExit(quiet)

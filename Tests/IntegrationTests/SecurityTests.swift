@@ -17,8 +17,7 @@ import TestSupport
         #expect(listener >= 0)
         defer { close(listener) }
 
-        let service = try session.launch([media.first, "/dev/zero", fifo, socketPath, "v4l2:///dev/video0"])
-        #expect(session.waitFor { session.status() == "Playing" && session.title() == "First Light" })
+        let service = try session.launch([media.first, "/dev/zero", fifo, socketPath, "v4l2:///dev/video0"]) { session.status() == "Playing" && session.title() == "First Light" }
         let log = session.log(of: service)
         #expect(log.contains("/dev/zero is not a regular file") && log.contains("pipe.ogg is not a regular file"))
         #expect(log.contains("socket.ogg is not a regular file") && log.contains("scheme 'v4l2' is not supported"))
@@ -53,8 +52,7 @@ import TestSupport
         let home = session.environment["HOME"]!
         // A music folder (empty), so that the library opens its index.
         try FileManager.default.createDirectory(atPath: home + "/Music", withIntermediateDirectories: true)
-        let service = try session.launch(["--options", "duckOthers", media.covered])
-        #expect(session.waitFor { session.metadata()["mpris:artUrl"] != nil })
+        let service = try session.launch(["--options", "duckOthers", media.covered]) { session.metadata()["mpris:artUrl"] != nil }
         #expect(session.waitFor { FileManager.default.fileExists(atPath: home + "/.local/share/reprise/library.db") })
         let changed = home + "/.local/state/reprise/changed-streams"
         #expect(session.waitFor { FileManager.default.fileExists(atPath: changed) })

@@ -106,8 +106,7 @@ import TestSupport
         _ = try remembered(session)
         let before = try remembered(session)
 
-        let reprise = try session.launch(["--options", "duckOthers", media.first])
-        #expect(session.waitFor { session.status() == "Playing" && otherVolumes() == [25_000, 25_000] })
+        let reprise = try session.launch(["--options", "duckOthers", media.first]) { session.status() == "Playing" && otherVolumes() == [25_000, 25_000] }
         // Silent mode (ambient is muted while silent), then back to playback.
         try session.call("SetSilent", [.bool(true)], interface: Self.audio)
         try session.call("SetCategory", [.string("ambient"), .strings([])], interface: Self.audio)

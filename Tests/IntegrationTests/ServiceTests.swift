@@ -38,8 +38,7 @@ import Testing
     @Test func openUriPlaysAtOnceAndRejectsWhatItCannotPlay() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([media.first, media.second]) { session.title() == "First Light" }
         try session.call("OpenUri", [.string(TestMedia.uri(media.third))])
         #expect(session.title() == "Third Time") // the reply comes once the stream is ready
         #expect(session.status() == "Playing")
@@ -96,8 +95,7 @@ import Testing
         let session = try Session()
         defer { session.close() }
         for signal in [SIGTERM, SIGINT] {
-            let reprise = try session.launch([media.first])
-            #expect(session.waitFor { session.status() == "Playing" })
+            let reprise = try session.launch([media.first]) { session.status() == "Playing" }
             kill(reprise, signal)
             #expect(session.waitForExit(reprise) == 0)
             #expect(!session.nameHasOwner(Session.name))
@@ -107,8 +105,7 @@ import Testing
     @Test func aRestartAfterKill9RestoresTheQueuePausedAtItsPosition() throws {
         let session = try Session()
         defer { session.close() }
-        let first = try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.title() == "First Light" })
+        let first = try session.launch([media.first, media.second, media.third]) { session.title() == "First Light" }
         try session.call("Next")
         #expect(session.waitFor { session.title() == "Second Wind" })
         try session.playerctl("-p", "reprise", "loop", "Playlist")
@@ -124,8 +121,7 @@ import Testing
         _ = session.waitForExit(first)
         #expect(session.waitFor { !session.nameHasOwner(Session.name) })
 
-        let second = try session.launch([])
-        #expect(session.waitFor { session.title() == "Second Wind" })
+        let second = try session.launch([]) { session.title() == "Second Wind" }
         #expect(session.status() == "Paused")
         #expect(session.waitFor { session.position() == 12_000_000 })
         #expect(try session.get("LoopStatus") == .string("Playlist"))
@@ -152,8 +148,7 @@ import Testing
     @Test func losingTheBusEndsTheService() throws {
         let session = try Session()
         defer { session.close() }
-        let reprise = try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        let reprise = try session.launch([media.first]) { session.status() == "Playing" }
         try session.set("Shuffle", .bool(true))
         session.killBus()
         #expect(session.waitForExit(reprise) == 1)

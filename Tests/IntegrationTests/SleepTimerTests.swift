@@ -19,8 +19,7 @@ import TestSupport
     @Test func aTimerFadesOutPausesAndKeepsThePosition() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 300_000 })
+        try session.launch([media.first]) { session.status() == "Playing" && (session.position() ?? 0) > 300_000 }
         var announcements: [[String: DBusValue]] = []
         try session.bus.addMatch("type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='\(RepriseObjects.ownPath)'") { message in
             if message.arguments.first == .string(Self.interface), let changed = message.arguments[1].dictionary { announcements.append(changed) }
@@ -64,8 +63,7 @@ import TestSupport
     @Test func playAfterTheSleepPauseResumesWhereItPausedEvenAfterTheOutputFailed() throws {
         let session = try Session()
         defer { session.close() }
-        let service = try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 300_000 })
+        let service = try session.launch([media.first]) { session.status() == "Playing" && (session.position() ?? 0) > 300_000 }
         let full = try session.peakLevel()
         #expect(try runCommand(repriseBinary, ["sleep", "4s"], environment: session.environment).status == 0)
         #expect(session.waitFor(10) { session.status() == "Paused" })
@@ -91,8 +89,7 @@ import TestSupport
     @Test func endOfTrackWaitsAtTheNextTrackAndOffCancels() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
+        try session.launch([media.first, media.second]) { session.title() == "First Light" && session.status() == "Playing" }
         let status = try runCommand(repriseBinary, ["sleep", "end-of-track"], environment: session.environment)
         #expect(status.output.contains("end of this track"), "\(status.output)\(status.errors)")
         #expect(try session.get("Timer", interface: Self.interface) == .string("end-of-track"))
@@ -131,8 +128,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let book = try ChaptersTests.book("book.m4b", in: session.directory)
-        try session.launch([book])
-        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["reprise:chapter"]?.stringValue == "Opening" })
+        try session.launch([book]) { session.status() == "Playing" && session.metadata()["reprise:chapter"]?.stringValue == "Opening" }
         let set = try runCommand(repriseBinary, ["sleep", "end-of-chapter"], environment: session.environment)
         #expect(set.output.contains("end of this chapter"), "\(set.output)\(set.errors)")
         #expect(session.waitFor(10) { session.status() == "Paused" })

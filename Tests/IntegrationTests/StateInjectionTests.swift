@@ -14,8 +14,7 @@ import TestSupport
     @Test func urisWithControlCharactersAreRefusedAtTheDoor() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         let injected = TestMedia.uri(media.second) + "\nentry appsrc://\nentry fd://0"
         for uri in [injected, TestMedia.uri(media.second) + "\t", "http://host/a\u{1B}]0;x\u{07}", "http://host/\u{85}",
                     "http://host/" + String(repeating: "a", count: 20_000)] {
@@ -75,8 +74,7 @@ import TestSupport
         // A raw space is allowed in a network URI (and a file name may hold any byte): all of it must come back.
         let odd = session.directory + "/tab\tesc\u{1B}new\nline.ogg"
         try FileManager.default.copyItem(atPath: media.first, toPath: odd)
-        let service = try session.launch([odd, media.second])
-        #expect(session.waitFor { session.status() == "Playing" })
+        let service = try session.launch([odd, media.second]) { session.status() == "Playing" }
         try session.call("AddTrack", [.string("http://127.0.0.1:9/a b c.ogg"), Self.noTrack, .bool(false)], interface: Self.trackList)
         #expect(session.waitFor { session.queuedURLs().count == 3 })
         let before = session.queuedURLs()

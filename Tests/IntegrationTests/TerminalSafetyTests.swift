@@ -13,7 +13,9 @@ import TestSupport
         text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || (0x80...0x9F).contains($0.value) || $0.value == 0x202E }
     }
 
-    func makeMedia(_ session: Session) throws -> (hostile: String, wide: String) {
+    /// Plays a file with hostile tags and a name with escapes, then one with a long title in wide characters.
+    @discardableResult
+    func playHostileThenWide(_ session: Session) throws -> (hostile: String, wide: String) {
         let directory = session.directory + "/media"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let hostile = directory + "/name\u{1B}[31m\u{07}.ogg"
@@ -22,15 +24,14 @@ import TestSupport
         let wide = directory + "/wide.ogg"
         try generateTone(at: wide, seconds: 20, tags: "title=\"\(String(repeating: "日本語のタイトル", count: 8))\",artist=\"歌手\"",
                          encoder: ["vorbisenc", "!", "oggmux"])
+        try session.launch([hostile, wide]) { session.title()?.contains("OWNED") == true }
         return (hostile, wide)
     }
 
     @Test func noVerbWritesAControlSequenceFromData() throws {
         let session = try Session()
         defer { session.close() }
-        let (hostile, wide) = try makeMedia(session)
-        try session.launch([hostile, wide])
-        #expect(session.waitFor { session.title()?.contains("OWNED") == true })
+        let (hostile, _) = try playHostileThenWide(session)
         var runs: [[String]] = [["status"], ["queue"], ["queue", "--history"], ["output", "list"], ["status", "--player", "reprise"],
                                 ["add", session.directory + "/missing\(Self.hostile).ogg"], ["add", hostile + "\u{1B}]0;X"]]
         // A refused option value is echoed in the message, with and without media after it.
@@ -48,9 +49,7 @@ import TestSupport
     @Test func theViewShowsHostileTagsAsTextAndLaysOutWideOnes() throws {
         let session = try Session()
         defer { session.close() }
-        let (hostile, wide) = try makeMedia(session)
-        try session.launch([hostile, wide])
-        #expect(session.waitFor { session.title()?.contains("OWNED") == true })
+        try playHostileThenWide(session)
         let view = try Tmux([repriseBinary, "ui"], environment: session.environment, columns: 80, rows: 24)
         defer { view.close() }
         #expect(session.waitFor { view.text().contains("Title␛]0;OWNED␇") }, "\(view.text())")

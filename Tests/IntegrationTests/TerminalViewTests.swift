@@ -9,8 +9,7 @@ import TestSupport
 
     /// Three tracks, the second playing, and the terminal view opened on them (the caller closes it).
     func viewOnTheSecondTrack(_ session: Session) throws -> Tmux {
-        try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([media.first, media.second, media.third]) { session.title() == "First Light" }
         try session.call("Next")
         #expect(session.waitFor { session.title() == "Second Wind" && session.status() == "Playing" })
         return try Tmux([repriseBinary, "ui"], environment: session.environment)
@@ -40,8 +39,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let book = try ChaptersTests.book("book.m4b", in: session.directory)
-        try session.launch([book])
-        #expect(session.waitFor { session.metadata()["reprise:chapter"]?.stringValue == "Opening" })
+        try session.launch([book]) { session.metadata()["reprise:chapter"]?.stringValue == "Opening" }
         let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
         defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("§ Opening") }, "\(tmux.text())")
@@ -121,8 +119,7 @@ import TestSupport
         let music = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
         try FileManager.default.createDirectory(atPath: music + "/Playlists", withIntermediateDirectories: true)
         try "../Singles/1 Blue Monday.ogg\n".write(toFile: music + "/Playlists/Road Trip.m3u", atomically: true, encoding: .utf8)
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && (try? session.get("Scanning", interface: LibraryTests.interface)) == .bool(false) })
+        try session.launch([media.first]) { session.status() == "Playing" && (try? session.get("Scanning", interface: LibraryTests.interface)) == .bool(false) }
         let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
         defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("First Light") })
@@ -152,8 +149,7 @@ import TestSupport
     @Test func theMiniBarIsOneLine() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" })
+        try session.launch([media.first]) { session.status() == "Playing" }
         let tmux = try Tmux([repriseBinary, "ui", "--mini"], environment: session.environment)
         defer { tmux.close() }
         #expect(session.waitFor { tmux.screen().first?.hasPrefix("▶ First Light — Test Artist  0:") == true })

@@ -23,8 +23,7 @@ import TestSupport
     @Test func tracksAndMetadataDescribeTheList() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([media.first, media.second, media.third]) { session.title() == "First Light" }
         #expect(try session.get("CanEditTracks", interface: Self.trackList) == .bool(true))
         let ids = try tracks(session)
         #expect(ids.count == 3)
@@ -40,8 +39,7 @@ import TestSupport
     @Test func addTrackInsertsWhereAskedAndSignalsIt() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([media.first, media.second]) { session.title() == "First Light" }
         let ids = try tracks(session)
         session.clearSignals()
         try session.call("AddTrack", [.string(TestMedia.uri(media.third)), Self.noTrack, .bool(false)], interface: Self.trackList)
@@ -75,8 +73,7 @@ import TestSupport
     @Test func removeTrackAndGoTo() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second, media.third])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([media.first, media.second, media.third]) { session.title() == "First Light" }
         let ids = try tracks(session)
         session.clearSignals()
         try session.call("RemoveTrack", [ids[1]], interface: Self.trackList)
@@ -108,8 +105,7 @@ import TestSupport
     @Test func removingTheCurrentTrackPlaysTheNextAndOpenUriJoinsTheList() throws {
         let session = try Session()
         defer { session.close() }
-        try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.title() == "First Light" })
+        try session.launch([media.first, media.second]) { session.title() == "First Light" }
         let ids = try tracks(session)
         try session.call("RemoveTrack", [ids[0]], interface: Self.trackList)
         #expect(session.waitFor { session.title() == "Second Wind" })

@@ -313,8 +313,7 @@ import TestSupport
                                                 "-c:a", "aac", "-metadata", "title=Test Clip", clip])
         #expect(made264.status == 0, "\(made264.errors)")
         // GStreamer logs every element it makes: no video decoder and no video sink may be among them.
-        let pid = try session.launch([clip], extraEnvironment: ["GST_DEBUG": "GST_ELEMENT_FACTORY:4", "GST_DEBUG_NO_COLOR": "1"])
-        #expect(session.waitFor { session.title() == "Test Clip" && session.status() == "Playing" })
+        let pid = try session.launch([clip], extraEnvironment: ["GST_DEBUG": "GST_ELEMENT_FACTORY:4", "GST_DEBUG_NO_COLOR": "1"]) { session.title() == "Test Clip" && session.status() == "Playing" }
         #expect(session.waitFor { (try? session.sinkInputs(of: pid))?.isEmpty == false }, "the sound plays")
         #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
         #expect(try session.get("CanSetFullscreen", interface: Self.root) == .bool(false))
@@ -374,8 +373,7 @@ import TestSupport
         try TestMedia.subtitles(at: session.directory + "/multi.en.srt")
         let video = session.directory + "/multi.mkv"
         try TestMedia.multilingualVideo(at: video, subtitles: session.directory + "/inner.srt")
-        try session.launch([video], extraEnvironment: ["DISPLAY": display.name])
-        #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
+        try session.launch([video], extraEnvironment: ["DISPLAY": display.name]) { videoProperty(session, "HasVideo") == .bool(true) }
         func tracks(_ name: String) -> [[DBusValue]] {
             guard case .array(_, let items)? = videoProperty(session, name) else { return [] }
             return items.compactMap { if case .structure(let fields) = $0 { fields } else { nil } }
@@ -402,15 +400,13 @@ import TestSupport
         defer { display.stop() }
         let video = session.directory + "/lecture.ogv"
         try TestMedia.longVideo(at: video, title: "Lecture")
-        let first = try session.launch([video], extraEnvironment: ["DISPLAY": display.name])
-        #expect(session.waitFor { session.title() == "Lecture" && session.metadata()["mpris:length"] != nil })
+        let first = try session.launch([video], extraEnvironment: ["DISPLAY": display.name]) { session.title() == "Lecture" && session.metadata()["mpris:length"] != nil }
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(300_000_000)])
         #expect(session.waitFor { (session.position() ?? 0) >= 300_000_000 }, "at \(session.position() ?? -1): \(session.log(of: first))")
         try session.call("Quit", interface: Self.root)
         #expect(session.waitForExit(first) == 0)
-        try session.launch([video], extraEnvironment: ["DISPLAY": display.name])
-        #expect(session.waitFor { session.title() == "Lecture" && session.status() == "Playing" })
+        try session.launch([video], extraEnvironment: ["DISPLAY": display.name]) { session.title() == "Lecture" && session.status() == "Playing" }
         #expect(session.waitFor { (session.position() ?? 0) >= 300_000_000 }, "resumed at \(session.position() ?? -1)")
         #expect(findWindow(display, titled: "Lecture", session) != nil)
     }

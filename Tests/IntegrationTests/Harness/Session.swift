@@ -143,6 +143,16 @@ final class Session {
         return child.pid
     }
 
+    /// Starts reprise with `arguments` and expects `condition` to hold within the usual wait (the service's log is
+    /// printed when it does not). Returns its PID.
+    @discardableResult
+    func launch(_ arguments: [String], extraEnvironment: [String: String] = [:], until condition: () -> Bool,
+                sourceLocation: SourceLocation = #_sourceLocation) throws -> pid_t {
+        let pid = try launch(arguments, extraEnvironment: extraEnvironment)
+        #expect(waitFor { condition() }, "\(log(of: pid))", sourceLocation: sourceLocation)
+        return pid
+    }
+
     /// Starts another program on this session (its output in `name`.log under the session's directory); it is
     /// killed by PID in ``close()``.
     @discardableResult

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// A private tmux server (its own socket) running one command in a pane of a fixed size, for driving and
 /// reading terminal programs. ``close()`` kills the server by PID.
@@ -65,4 +66,13 @@ final class Tmux {
         if let serverPID { kill(serverPID, SIGKILL) }
         try? FileManager.default.removeItem(atPath: statusFile)
     }
+}
+
+/// Expects the command in `tmux` to end with status 1 and to have said on standard error (written to `errors`) that
+/// Reprise quit: what a client following the service does when the service goes.
+func expectToldRepriseQuit(_ tmux: Tmux, errors: String, session: Session, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(session.waitFor { tmux.exitStatus != nil }, "\(tmux.text())", sourceLocation: sourceLocation)
+    let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+    #expect(tmux.exitStatus == 1 && said.contains("Reprise quit"), "\(String(describing: tmux.exitStatus)) \(said)",
+            sourceLocation: sourceLocation)
 }

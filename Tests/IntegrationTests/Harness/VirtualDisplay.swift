@@ -39,22 +39,24 @@ final class VirtualDisplay {
 
     /// Width and height from xwininfo.
     func size(of window: String) -> (width: Int, height: Int)? {
-        guard let info = run("xwininfo", ["-id", window])?.output else { return nil }
-        func value(_ key: String) -> Int? {
-            info.split(separator: "\n").first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
-        }
-        guard let width = value("Width:"), let height = value("Height:") else { return nil }
-        return (width, height)
+        let values = windowInfo(window, "Width:", "Height:")
+        return values.count == 2 ? (values[0], values[1]) : nil
     }
 
     /// Where the window's top left corner is on the screen (xwininfo's absolute position).
     func position(of window: String) -> (x: Int, y: Int)? {
-        guard let info = run("xwininfo", ["-id", window])?.output else { return nil }
-        func value(_ key: String) -> Int? {
-            info.split(separator: "\n").first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
+        let values = windowInfo(window, "Absolute upper-left X:", "Absolute upper-left Y:")
+        return values.count == 2 ? (values[0], values[1]) : nil
+    }
+
+    /// The numbers xwininfo gives for `keys`, in their order; empty when any is missing.
+    private func windowInfo(_ window: String, _ keys: String...) -> [Int] {
+        guard let info = run("xwininfo", ["-id", window])?.output else { return [] }
+        let lines = info.split(separator: "\n")
+        let values = keys.compactMap { key in
+            lines.first { $0.contains(key) }.flatMap { Int($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
         }
-        guard let x = value("Absolute upper-left X:"), let y = value("Absolute upper-left Y:") else { return nil }
-        return (x, y)
+        return values.count == keys.count ? values : []
     }
 
     /// The window's property `name` as xprop prints it ("" when unset).
