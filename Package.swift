@@ -78,12 +78,17 @@ let package = Package(
         /// Reprise's own interfaces (app.reprise.*), the desktop exports (search providers, MediaServer2) and the
         /// composition of everything the service offers on the bus (``DBusAdaptor``).
         .target(name: "RepriseInterfaces", dependencies: ["MPRIS", "SDBus", "BusInterfaces", "RepriseCore"]),
+        /// The MPD protocol without sockets: request lines, replies, a connection's session (command lists, idle),
+        /// and every command over the same Player MPRIS drives.
+        .target(name: "MPDProtocol", dependencies: ["RepriseCore"]),
+        /// The MPD server: listening sockets (TCP on loopback, a Unix socket) and non-blocking connections on the loop.
+        .target(name: "MPDServer", dependencies: ["MPDProtocol", "RepriseCore", "LoopKit"]),
         /// The event loop (GLib with sd-event inside), the monotonic clock, standard error and systemd's notifications.
         .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
         .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
-                                                       "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit"]),
+                                                       "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit", "MPDServer", "MPDProtocol"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -106,6 +111,7 @@ let package = Package(
         .executableTarget(name: "swift-floor", dependencies: ["SDBus"]),
         /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
+        .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "RepriseCore", "CoreTestDoubles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "SDBusTesting",

@@ -9,7 +9,8 @@
 /// the user's), `equalizer-preset-NAME = g1, …, g10` (a preset of the user's: ten gains in dB), `measure-loudness = on`
 /// (off: the library does not measure the loudness of tracks without ReplayGain tags), `library = ~/Music, /mnt/music` (the music folders the library
 /// indexes; `$XDG_MUSIC_DIR` by default; `off`: none), `scrobble = off` (listenbrainz: listens sent there),
-/// `listenbrainz-url`, `listenbrainz-token-file` (see ``ScrobbleSettings``).
+/// `listenbrainz-url`, `listenbrainz-token-file` (see ``ScrobbleSettings``), `mpd = on` and the MPD server's
+/// `mpd-…` keys (see ``MPDSettings``).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -34,6 +35,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var scrobble = ScrobbleSettings()
     /// The library's music folders (absolute, or starting with `~/`); nil: the user's music folder.
     public var libraryFolders: [String]?
+    /// The MPD protocol server.
+    public var mpd = MPDSettings()
 
     public init() {}
 
@@ -110,7 +113,8 @@ public struct AudioSettings: Sendable, Equatable {
             }
             libraryFolders = Array(list.prefix(64))
         default:
-            guard try scrobble.set(key, value) else { throw .invalidArgument("unknown setting '\(key)'") }
+            if try scrobble.set(key, value) { return }
+            guard try mpd.set(key, value) else { throw .invalidArgument("unknown setting '\(key)'") }
         }
     }
 }

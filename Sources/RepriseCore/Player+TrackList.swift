@@ -72,6 +72,16 @@ extension Player {
         return (first, position)
     }
 
+    /// Puts the list in the order `ids` (every entry once; anything else has no effect), announced as a replaced
+    /// list (MPRIS has no move): the current entry stays current, and under shuffle the play order is kept.
+    public func reorder(_ ids: [Int]) {
+        transaction {
+            guard ids.count == queue.count, ids != queue.ids else { return }
+            queue.rearrange(ids)
+            if queue.ids == ids { pending.queueEdits.append(.replaced) }
+        }
+    }
+
     /// Makes entry `id` current and plays it; an id not in the list has no effect.
     public func goTo(id: Int) {
         transaction {

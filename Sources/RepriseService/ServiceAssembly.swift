@@ -99,12 +99,15 @@ final class ServiceAssembly {
         let followers: [ChangeListener] = [SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler]
             + gainLookup
         for follower in followers { feed.listen(follower) }
+        let mpd = MPDComponent(player: player, feed: feed, policy: audio, settings: settings.mpd,
+                               musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
+                               loop: loop, log: log)
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []
 
         components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, scrobbler, playlists]
-            + libraryComponent + [ArtTrim(art: art), systemd]
+            + libraryComponent + [mpd, ArtTrim(art: art), systemd]
         self.player = player
         bus = busComponent
         self.adaptor = adaptor
@@ -128,12 +131,17 @@ final class ServiceAssembly {
             ?? UserDirectories.musicDirectory(userDirs: userDirs.map { String(decoding: $0, as: UTF8.self) }, home: XDGDirectories.home)
     }
 
-    /// The library over the configured music folders (`~` expanded), or the user's music folder.
-    private static func library(_ settings: AudioSettings, fileSystem: FileSystem, loop: EventLoop, art: ArtCache, feed: ChangeFeed,
-                                log: Log) -> LibraryService? {
-        let folders = (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
+    /// The configured music folders (`~` expanded), or the user's music folder.
+    private static func musicFolders(_ settings: AudioSettings, fileSystem: FileSystem) -> [String] {
+        (settings.libraryFolders ?? [musicDirectory(fileSystem)]).map { folder in
             folder == "~" ? XDGDirectories.home : folder.hasPrefix("~/") ? XDGDirectories.home + folder.dropFirst() : folder
         }.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    }
+
+    /// The library over the music folders.
+    private static func library(_ settings: AudioSettings, fileSystem: FileSystem, loop: EventLoop, art: ArtCache, feed: ChangeFeed,
+                                log: Log) -> LibraryService? {
+        let folders = musicFolders(settings, fileSystem: fileSystem)
         let database = FilePath(escaped: XDGDirectories.dataHome + "/reprise/library.db")
         return LibraryService(folders: folders.map(FilePath.init(escaped:)), database: database, art: art,
                               fileSystem: fileSystem, loop: loop, log: log, feed: feed,

@@ -23,12 +23,12 @@ import Testing
         for words in [["on"], ["off"], ["yes"], []] { _ = try ChapterSkip.parse(words) }
         _ = try ScrobbleCommand.parse(["status"])
         _ = try PictureInPictureCommand.parse(["toggle"])
-        #expect(ChapterSkip.message(for: validationError { try ChapterSkip.parse(["maybe"]) }) == "'maybe' is not on or off")
-        #expect(ScrobbleCommand.message(for: validationError { try ScrobbleCommand.parse(["toggle"]) }) == "'toggle' is not on, off or status")
-        #expect(PictureInPictureCommand.message(for: validationError { try PictureInPictureCommand.parse(["status"]) })
+        #expect(ChapterSkip.message(for: validationError { _ = try ChapterSkip.parse(["maybe"]) }) == "'maybe' is not on or off")
+        #expect(ScrobbleCommand.message(for: validationError { _ = try ScrobbleCommand.parse(["toggle"]) }) == "'toggle' is not on, off or status")
+        #expect(PictureInPictureCommand.message(for: validationError { _ = try PictureInPictureCommand.parse(["status"]) })
                 == "'status' is not on, off or toggle")
-        #expect(Sleep.message(for: validationError { try Sleep.parse(["5q"]) }).contains("not '5q'"))
-        #expect(Crossfade.message(for: validationError { try Crossfade.parse(["99"]) }).contains("between 0.5 and 12"))
+        #expect(Sleep.message(for: validationError { _ = try Sleep.parse(["5q"]) }).contains("not '5q'"))
+        #expect(Crossfade.message(for: validationError { _ = try Crossfade.parse(["99"]) }).contains("between 0.5 and 12"))
     }
 
     /// What `parse` threw (a test fails when it did not throw).

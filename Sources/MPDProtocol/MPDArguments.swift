@@ -1,0 +1,42 @@
+/// MPD's argument forms: numbers, booleans, positions and `START:END` ranges, refused as MPD refuses them.
+enum MPDArguments {
+    static func integer(_ text: String) throws(MPDError) -> Int {
+        guard let value = Int(text) else { throw .argument("Integer expected: \(text)") }
+        return value
+    }
+
+    static func unsigned(_ text: String) throws(MPDError) -> Int {
+        let value = try integer(text)
+        guard value >= 0 else { throw .argument("Number is negative: \(text)") }
+        return value
+    }
+
+    static func bool(_ text: String) throws(MPDError) -> Bool {
+        switch text {
+        case "0": false
+        case "1": true
+        default: throw .argument("Boolean (0/1) expected: \(text)")
+        }
+    }
+
+    /// Seconds, fractional allowed; finite and at most a year.
+    static func seconds(_ text: String) throws(MPDError) -> Double {
+        guard let value = Double(text), value.isFinite, abs(value) <= 366 * 86_400 else { throw .argument("Number expected: \(text)") }
+        return value
+    }
+
+    /// `N` (one position) or `START:END` (END excluded; missing: to the end of `count`), within `0...count`.
+    static func range(_ text: String, count: Int) throws(MPDError) -> Range<Int> {
+        guard let colon = text.firstIndex(of: ":") else {
+            let position = try unsigned(text)
+            guard position < count else { throw .argument("Bad song index") }
+            return position..<(position + 1)
+        }
+        let start = try unsigned(String(text[..<colon]))
+        let endText = String(text[text.index(after: colon)...])
+        let end = endText.isEmpty ? count : try unsigned(endText)
+        guard start <= end else { throw .argument("Bad song index") }
+        guard end <= count, start <= count else { throw .argument("Bad song index") }
+        return start..<end
+    }
+}

@@ -1,0 +1,162 @@
+import RepriseCore
+
+/// `play`, `playid`, `pause`, `stop`, `next`, `previous`, the seeks, `random`, `repeat`, `single`, `consume`, the
+/// volume and `crossfade`: each the same request MPRIS makes, told to the audio policy first.
+extension MPDPlayerBridge {
+    func playbackCommands() -> [MPDCommand] {
+        [
+            MPDCommand("play", .control, 0, 1) { [self] call throws(MPDError) in
+                if let text = call.arguments.first, let position = try? MPDArguments.integer(text), position >= 0 {
+                    guard let entry = player.queue.entry(atListIndex: position) else { throw .argument("Bad song index") }
+                    policy.userActed(.userChangedTrack)
+                    player.goTo(id: entry.id)
+                } else if let text = call.arguments.first, (try? MPDArguments.integer(text)) == nil {
+                    throw .argument("Integer expected: \(text)")
+                } else {
+                    policy.userActed(.userPlayed)
+                    player.play()
+                }
+                return .done
+            },
+            MPDCommand("playid", .control, 0, 1) { [self] call throws(MPDError) in
+                if let text = call.arguments.first, let id = try? MPDArguments.integer(text), id >= 0 {
+                    guard player.queue.entry(withID: id) != nil else { throw .noExist("No such song") }
+                    policy.userActed(.userChangedTrack)
+                    player.goTo(id: id)
+                } else if let text = call.arguments.first, (try? MPDArguments.integer(text)) == nil {
+                    throw .argument("Integer expected: \(text)")
+                } else {
+                    policy.userActed(.userPlayed)
+                    player.play()
+                }
+                return .done
+            },
+            MPDCommand("pause", .control, 0, 1) { [self] call throws(MPDError) in
+                let pause = try call.arguments.first.map { text throws(MPDError) in try MPDArguments.bool(text) }
+                    ?? (player.status == .playing)
+                if pause {
+                    policy.userActed(.userPaused)
+                    player.pause()
+                } else if player.status == .paused {
+                    policy.userActed(.userPlayed)
+                    player.play()
+                }
+                return .done
+            },
+            simple("stop") { [self] in
+                policy.userActed(.userStopped)
+                player.stop()
+            },
+            simple("next") { [self] in
+                policy.userActed(.userChangedTrack)
+                player.next()
+            },
+            simple("previous") { [self] in
+                policy.userActed(.userChangedTrack)
+                player.previous()
+            },
+            MPDCommand("seek", .control, 2, 2) { [self] call throws(MPDError) in
+                let position = try MPDArguments.unsigned(call[0])
+                guard let entry = player.queue.entry(atListIndex: position) else { throw .argument("Bad song index") }
+                try seek(entry: entry.id, to: try MPDArguments.seconds(call[1]))
+                return .done
+            },
+            MPDCommand("seekid", .control, 2, 2) { [self] call throws(MPDError) in
+                let id = try MPDArguments.unsigned(call[0])
+                guard player.queue.entry(withID: id) != nil else { throw .noExist("No such song") }
+                try seek(entry: id, to: try MPDArguments.seconds(call[1]))
+                return .done
+            },
+            MPDCommand("seekcur", .control, 1, 1) { [self] call throws(MPDError) in
+                guard let current = player.queue.current, player.status != .stopped else { throw MPDError(.playerSync, "Not playing") }
+                let text = call[0]
+                let value = try MPDArguments.seconds(text)
+                if text.hasPrefix("+") || text.hasPrefix("-") {
+                    player.seek(by: Int64((value * 1_000_000).rounded()))
+                } else {
+                    try seek(entry: current.id, to: value)
+                }
+                return .done
+            },
+            MPDCommand("random", .control, 1, 1) { [self] call throws(MPDError) in
+                player.setShuffle(try MPDArguments.bool(call[0]))
+                return .done
+            },
+            MPDCommand("repeat", .control, 1, 1) { [self] call throws(MPDError) in
+                let on = try MPDArguments.bool(call[0])
+                player.setLoopStatus(on ? (player.loopStatus == .track ? .track : .playlist) : .none)
+                return .done
+            },
+            MPDCommand("single", .control, 1, 1) { [self] call throws(MPDError) in
+                switch call[0] {
+                case "1": player.setLoopStatus(.track)
+                case "0": if player.loopStatus == .track { player.setLoopStatus(.playlist) }
+                case "oneshot": throw .argument("single oneshot is not supported")
+                default: throw .argument("Boolean (0/1) expected: \(call[0])")
+                }
+                return .done
+            },
+            MPDCommand("consume", .control, 1, 1) { call throws(MPDError) in
+                switch call[0] {
+                case "0": return .done
+                case "1", "oneshot": throw .argument("consume is not supported")
+                default: throw .argument("Boolean (0/1) expected: \(call[0])")
+                }
+            },
+            MPDCommand("setvol", .control, 1, 1) { [self] call throws(MPDError) in
+                let percent = try MPDArguments.integer(call[0])
+                guard (0...100).contains(percent) else { throw .argument("Invalid volume value") }
+                try setVolume(percent)
+                return .done
+            },
+            MPDCommand("volume", .control, 1, 1) { [self] call throws(MPDError) in
+                let change = try MPDArguments.integer(call[0])
+                guard (-100...100).contains(change) else { throw .argument("Invalid volume value") }
+                try setVolume(min(max(volumePercent + change, 0), 100))
+                return .done
+            },
+            MPDCommand("crossfade", .control, 1, 1) { [self] call throws(MPDError) in
+                let seconds = try MPDArguments.unsigned(call[0])
+                guard seconds == 0 || CrossfadeSettings.range.contains(Double(seconds)) else {
+                    throw .argument("crossfade is 0 (off) or 1 to \(Int(CrossfadeSettings.range.upperBound)) seconds")
+                }
+                player.setCrossfade(CrossfadeSettings(seconds: Double(seconds)))
+                return .done
+            },
+            MPDCommand("replay_gain_mode", .control, 1, 1) { [self] call throws(MPDError) in
+                guard let mode = ReplayGainMode(rawValue: call[0]) else { throw .argument("Unrecognized replay gain mode") }
+                var settings = player.sound.replayGain
+                settings.mode = mode
+                player.setReplayGain(settings)
+                return .done
+            },
+        ]
+    }
+
+    /// A command without arguments that always succeeds.
+    private func simple(_ name: String, _ body: @escaping () -> Void) -> MPDCommand {
+        MPDCommand(name, .control, 0, 0) { _ throws(MPDError) in
+            body()
+            return .done
+        }
+    }
+
+    /// Seeks entry `id` to `seconds`: the current entry seeks, another starts there.
+    private func seek(entry id: Int, to seconds: Double) throws(MPDError) {
+        guard seconds >= 0 else { throw .argument("Negative position") }
+        let microseconds = Int64((seconds * 1_000_000).rounded())
+        if player.queue.current?.id != id || player.status == .stopped {
+            policy.userActed(.userChangedTrack)
+            player.goTo(id: id)
+        }
+        player.setPosition(entryID: id, microseconds: microseconds)
+    }
+
+    private func setVolume(_ percent: Int) throws(MPDError) {
+        do throws(PlayerError) {
+            try player.setVolume(Double(percent) / 100)
+        } catch {
+            throw MPDError(.system, error.message)
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import RepriseCore
+
+/// The queue: `add`, `addid`, `delete`, `deleteid`, `clear`, `move`, `moveid`, `swap`, `swapid`, `shuffle` and
+/// the listings (`playlistinfo`, `playlistid`, `plchanges`, `plchangesposid`, `playlist`). Positions are list
+/// positions (the order entries were added, whatever the shuffle); ids are the queue's entry ids.
+extension MPDPlayerBridge {
+    func queueCommands() -> [MPDCommand] {
+        [
+            MPDCommand("add", .add, 1, 2) { [self] call throws(MPDError) in
+                let after = try insertionPoint(call.arguments.count > 1 ? call[1] : nil)
+                return add(call[0], after: after, then: nil)
+            },
+            MPDCommand("addid", .add, 1, 2) { [self] call throws(MPDError) in
+                let after = try insertionPoint(call.arguments.count > 1 ? call[1] : nil)
+                return add(call[0], after: after) { id in call.add("Id", id) }
+            },
+            MPDCommand("delete", .control, 1, 1) { [self] call throws(MPDError) in
+                let ids = player.trackIDs
+                let range = try MPDArguments.range(call[0], count: ids.count)
+                for id in ids[range] { player.removeTrack(id: id) }
+                return .done
+            },
+            MPDCommand("deleteid", .control, 1, 1) { [self] call throws(MPDError) in
+                player.removeTrack(id: try existingID(call[0]))
+                return .done
+            },
+            MPDCommand("clear", .control, 0, 0) { [self] _ throws(MPDError) in
+                player.clear()
+                return .done
+            },
+            MPDCommand("move", .control, 2, 2) { [self] call throws(MPDError) in
+                var ids = player.trackIDs
+                let range = try MPDArguments.range(call[0], count: ids.count)
+                let moved = Array(ids[range])
+                ids.removeSubrange(range)
+                let target = try destination(call[1], count: ids.count, from: range.lowerBound)
+                ids.insert(contentsOf: moved, at: target)
+                player.reorder(ids)
+                return .done
+            },
+            MPDCommand("moveid", .control, 2, 2) { [self] call throws(MPDError) in
+                var ids = player.trackIDs
+                let id = try existingID(call[0])
+                let from = ids.firstIndex(of: id)!
+                ids.remove(at: from)
+                ids.insert(id, at: try destination(call[1], count: ids.count, from: from))
+                player.reorder(ids)
+                return .done
+            },
+            MPDCommand("swap", .control, 2, 2) { [self] call throws(MPDError) in
+                var ids = player.trackIDs
+                let first = try MPDArguments.range(call[0], count: ids.count).lowerBound
+                let second = try MPDArguments.range(call[1], count: ids.count).lowerBound
+                ids.swapAt(first, second)
+                player.reorder(ids)
+                return .done
+            },
+            MPDCommand("swapid", .control, 2, 2) { [self] call throws(MPDError) in
+                var ids = player.trackIDs
+                let first = ids.firstIndex(of: try existingID(call[0]))!
+                let second = ids.firstIndex(of: try existingID(call[1]))!
+                ids.swapAt(first, second)
+                player.reorder(ids)
+                return .done
+            },
+            MPDCommand("shuffle", .control, 0, 1) { [self] call throws(MPDError) in
+                var ids = player.trackIDs
+                let range = try call.arguments.first.map { text throws(MPDError) in try MPDArguments.range(text, count: ids.count) }
+                    ?? 0..<ids.count
+                ids[range].shuffle()
+                player.reorder(ids)
+                return .done
+            },
+            MPDCommand("playlistinfo", .read, 0, 1) { [self] call throws(MPDError) in
+                let ids = player.trackIDs
+                let range = try call.arguments.first.map { text throws(MPDError) in try MPDArguments.range(text, count: ids.count) }
+                    ?? 0..<ids.count
+                for position in range { writeEntry(ids[position], position: position, to: call) }
+                return .done
+            },
+            MPDCommand("playlistid", .read, 0, 1) { [self] call throws(MPDError) in
+                let ids = player.trackIDs
+                if let text = call.arguments.first {
+                    let id = try existingID(text)
+                    writeEntry(id, position: ids.firstIndex(of: id)!, to: call)
+                } else {
+                    for (position, id) in ids.enumerated() { writeEntry(id, position: position, to: call) }
+                }
+                return .done
+            },
+            MPDCommand("playlist", .read, 0, 0) { [self] call throws(MPDError) in
+                for (position, entry) in player.queue.entries.enumerated() { call.add("\(position):file", songs.name(of: entry.uri)) }
+                return .done
+            },
+            MPDCommand("plchanges", .read, 1, 2) { [self] call throws(MPDError) in
+                let since = try version(call[0])
+                let window = try call.arguments.count > 1 ? MPDArguments.range(call[1], count: Int.max) : 0..<Int.max
+                for (position, id) in versions.changes(since: since) where window.contains(position) {
+                    writeEntry(id, position: position, to: call)
+                }
+                return .done
+            },
+            MPDCommand("plchangesposid", .read, 1, 2) { [self] call throws(MPDError) in
+                let since = try version(call[0])
+                let window = try call.arguments.count > 1 ? MPDArguments.range(call[1], count: Int.max) : 0..<Int.max
+                for (position, id) in versions.changes(since: since) where window.contains(position) {
+                    call.add("cpos", position)
+                    call.add("Id", id)
+                }
+                return .done
+            },
+        ]
+    }
+
+    private func writeEntry(_ id: Int, position: Int, to call: MPDCall) {
+        guard let entry = player.queue.entry(withID: id) else { return }
+        songs.write(player.announcedEntry(entry), position: position, to: call)
+    }
+
+    private func existingID(_ text: String) throws(MPDError) -> Int {
+        let id = try MPDArguments.unsigned(text)
+        guard player.queue.entry(withID: id) != nil else { throw .noExist("No such song") }
+        return id
+    }
+
+    private func version(_ text: String) throws(MPDError) -> UInt32 {
+        guard let value = UInt32(text) else { throw .argument("Integer expected: \(text)") }
+        return value
+    }
+
+    /// Where a `move` puts entries: an absolute position, or `+N`/`-N` relative to the current entry.
+    private func destination(_ text: String, count: Int, from: Int) throws(MPDError) -> Int {
+        let value = try MPDArguments.integer(text)
+        var target = value
+        if text.hasPrefix("+") || text.hasPrefix("-") {
+            guard let current = player.queue.current, let position = player.queue.listIndex(of: current.id) else {
+                throw MPDError(.playerSync, "No current song")
+            }
+            target = position + value + (text.hasPrefix("+") ? 1 : 0)
+        }
+        guard (0...count).contains(target) else { throw .argument("Bad song index") }
+        return target
+    }
+
+    /// The entry new ones go after for an `add … POS`: nil position: the end; `+N`/`-N`: relative to the current
+    /// entry. Returns the id to insert after (nil: at the start), or `.some(.none)` wrapped for the end.
+    private func insertionPoint(_ text: String?) throws(MPDError) -> InsertionPoint {
+        guard let text else { return .end }
+        let ids = player.trackIDs
+        var position: Int
+        if text.hasPrefix("+") || text.hasPrefix("-") {
+            guard let current = player.queue.current, let currentPosition = player.queue.listIndex(of: current.id) else {
+                throw MPDError(.playerSync, "No current song")
+            }
+            position = currentPosition + (try MPDArguments.integer(text)) + (text.hasPrefix("+") ? 1 : 0)
+        } else {
+            position = try MPDArguments.unsigned(text)
+        }
+        guard (0...ids.count).contains(position) else { throw .argument("Bad song index") }
+        return position == 0 ? .start : .after(ids[position - 1])
+    }
+
+    enum InsertionPoint {
+        case start, end, after(Int)
+    }
+
+    /// Adds what a client named: resolved off the loop like any client URI, answered once it is in the queue.
+    private func add(_ name: String, after point: InsertionPoint, then: ((Int) -> Void)?) -> MPDOutcome {
+        let uri = songs.uri(forName: name)
+        return .later { [self] finish in
+            let before = Set(player.trackIDs)
+            let completion: (PlayerError?) -> Void = { [self] error in
+                if let error { return finish(MPDError(.noExist, error.message)) }
+                if let then, let added = player.trackIDs.first(where: { !before.contains($0) }) { then(added) }
+                finish(nil)
+            }
+            switch point {
+            case .end: player.appendTracks([uri], completion: completion)
+            case .start: player.addTrack(uri, after: nil, makeCurrent: false, completion: completion)
+            case .after(let id): player.addTrack(uri, after: id, makeCurrent: false, completion: completion)
+            }
+        }
+    }
+}

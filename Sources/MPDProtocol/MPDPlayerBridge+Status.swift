@@ -1,0 +1,88 @@
+import RepriseCore
+
+/// `status`, `currentsong`, `stats`, `idle`, `getvol`, `replay_gain_status`.
+extension MPDPlayerBridge {
+    func statusCommands() -> [MPDCommand] {
+        [
+            MPDCommand("status", .read, 0, 0) { [self] call throws(MPDError) in
+                writeStatus(to: call)
+                return .done
+            },
+            MPDCommand("currentsong", .read, 0, 0) { [self] call throws(MPDError) in
+                if let entry = player.queue.current, let position = player.queue.listIndex(of: entry.id) {
+                    songs.write(player.announcedEntry(entry), position: position, to: call)
+                }
+                return .done
+            },
+            MPDCommand("stats", .read, 0, 0) { [self] call throws(MPDError) in
+                call.add("uptime", uptimeSeconds)
+                call.add("playtime", playtimeSeconds)
+                return .done
+            },
+            MPDCommand("idle", .read, 0, nil) { call throws(MPDError) in
+                var wanted: MPDIdle = []
+                for name in call.arguments {
+                    guard let subsystem = MPDIdle(name: name) else { throw .argument("Unrecognized idle event: \(name)") }
+                    wanted.insert(subsystem)
+                }
+                return .idle(wanted.isEmpty ? .every : wanted)
+            },
+            MPDCommand("getvol", .read, 0, 0) { [self] call throws(MPDError) in
+                call.add("volume", volumePercent)
+                return .done
+            },
+            MPDCommand("replay_gain_status", .read, 0, 0) { [self] call throws(MPDError) in
+                call.add("replay_gain_mode", player.sound.replayGain.mode.rawValue)
+                return .done
+            },
+        ]
+    }
+
+    /// The volume in percent: Reprise's linear 0…1 volume times 100, rounded.
+    var volumePercent: Int { Int((min(max(player.volume, 0), 1) * 100).rounded()) }
+
+    private func writeStatus(to call: MPDCall) {
+        let queue = player.queue
+        call.add("volume", volumePercent)
+        call.add("repeat", player.loopStatus == .none ? 0 : 1)
+        call.add("random", player.shuffle ? 1 : 0)
+        call.add("single", player.loopStatus == .track ? "1" : "0")
+        call.add("consume", "0")
+        call.add("partition", "default")
+        call.add("playlist", versions.version)
+        call.add("playlistlength", queue.count)
+        call.add("mixrampdb", "0")
+        call.add("state", player.status == .playing ? "play" : player.status == .paused ? "pause" : "stop")
+        let crossfade = player.sound.crossfade.seconds
+        if crossfade > 0 { call.add("xfade", Int64(crossfade.rounded())) }
+        let current = queue.current
+        if let current, let position = queue.listIndex(of: current.id) {
+            call.add("song", position)
+            call.add("songid", current.id)
+        }
+        if player.status != .stopped {
+            let elapsed = Double(player.positionMicroseconds) / 1_000_000
+            let length = current?.lengthMicroseconds.map { Double($0) / 1_000_000 }
+            call.add("time", "\(Int64(elapsed.rounded())):\(Int64((length ?? 0).rounded()))")
+            call.add("elapsed", seconds: elapsed)
+            call.add("bitrate", 0)
+            if let length { call.add("duration", seconds: length) }
+        }
+        if let next = queue.nextPosition(wrap: player.loopStatus == .playlist), let entry = queue.entry(atPosition: next),
+           let position = queue.listIndex(of: entry.id), player.loopStatus != .track {
+            call.add("nextsong", position)
+            call.add("nextsongid", entry.id)
+        }
+    }
+}
+
+extension Player {
+    /// `entry` as clients see it: the current entry with the stream's tags (a radio's title) when it is loaded.
+    func announcedEntry(_ entry: QueueEntry) -> QueueEntry {
+        guard entry.id == queue.current?.id, let track = announcedTrack else { return entry }
+        var shown = entry
+        shown.tags = track.tags
+        if let length = track.lengthMicroseconds { shown.lengthMicroseconds = length }
+        return shown
+    }
+}

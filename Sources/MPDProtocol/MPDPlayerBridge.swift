@@ -1,0 +1,65 @@
+import RepriseCore
+
+/// The MPD protocol over Reprise's own player: every MPD command is a request to the same ``Player`` MPRIS uses
+/// (told to the same audio policy first), so both protocols always agree. Follows the change feed: each change
+/// becomes MPD `idle` subsystems for every connection, and queue edits bump the queue's version.
+public final class MPDPlayerBridge: ChangeListener {
+    let player: Player
+    let policy: UserActionPolicy
+    let songs: MPDSongWriter
+    public let versions: MPDQueueVersions
+    public let commands: MPDCommandSet
+    private let started = ContinuousClock.now
+    /// Time spent playing, up to ``playingSince``.
+    private var playedBefore: Duration = .zero
+    private var playingSince: ContinuousClock.Instant?
+    /// Hears each change's subsystems (the server, which tells every connection).
+    public weak var listener: MPDIdleListener?
+
+    public init(player: Player, policy: UserActionPolicy, musicFolder: String) {
+        self.player = player
+        self.policy = policy
+        songs = MPDSongWriter(musicFolder: musicFolder)
+        versions = MPDQueueVersions(ids: player.trackIDs)
+        commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
+        commands.add(statusCommands() + playbackCommands() + queueCommands())
+        if player.status == .playing { playingSince = .now }
+    }
+
+    public func didChange(_ change: Change) {
+        if change.aspects.contains(.queue) { versions.update(ids: player.trackIDs, edits: change.queueEdits) }
+        if change.aspects.contains(.transport) {
+            if player.status == .playing, playingSince == nil { playingSince = .now }
+            if player.status != .playing, let since = playingSince {
+                playedBefore += .now - since
+                playingSince = nil
+            }
+        }
+        let changed = Self.subsystems(of: change.aspects)
+        if !changed.isEmpty { listener?.subsystemsChanged(changed) }
+    }
+
+    /// The MPD subsystems a change to `aspects` wakes.
+    public static func subsystems(of aspects: ChangeAspects) -> MPDIdle {
+        var idle: MPDIdle = []
+        if !aspects.isDisjoint(with: [.transport, .position, .current]) { idle.insert(.player) }
+        if aspects.contains(.queue) { idle.insert(.playlist) }
+        if aspects.contains(.volume) { idle.insert(.mixer) }
+        if !aspects.isDisjoint(with: [.options, .sound]) { idle.insert(.options) }
+        if aspects.contains(.library) { idle.formUnion([.database, .update]) }
+        if aspects.contains(.storedPlaylists) { idle.insert(.storedPlaylist) }
+        if aspects.contains(.audioSession) { idle.insert(.output) }
+        return idle
+    }
+
+    /// Seconds since the bridge began, and seconds spent playing.
+    var uptimeSeconds: Int64 { (ContinuousClock.now - started).components.seconds }
+    var playtimeSeconds: Int64 {
+        (playedBefore + (playingSince.map { .now - $0 } ?? .zero)).components.seconds
+    }
+}
+
+/// Hears which MPD subsystems changed.
+public protocol MPDIdleListener: AnyObject {
+    func subsystemsChanged(_ changed: MPDIdle)
+}

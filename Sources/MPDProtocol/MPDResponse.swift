@@ -1,0 +1,56 @@
+/// The bytes of one connection's replies, built a line at a time. Values never break a line: a line feed or other
+/// control character in a tag or a file name becomes a space (a client would read the rest as a new pair).
+public struct MPDResponse {
+    public private(set) var bytes: [UInt8] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { bytes.isEmpty }
+
+    /// Appends `key: value`.
+    public mutating func add(_ key: String, _ value: String) {
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(contentsOf: ": ".utf8)
+        bytes.append(contentsOf: Self.oneLine(value).utf8)
+        bytes.append(0x0A)
+    }
+
+    public mutating func add(_ key: String, _ value: some BinaryInteger) { add(key, String(value)) }
+
+    /// Appends `key: value` with three decimals, as MPD gives times.
+    public mutating func add(_ key: String, seconds value: Double) {
+        add(key, Self.threeDecimals(value))
+    }
+
+    /// Appends a whole line as it is (`OK`, `list_OK`, an ACK).
+    public mutating func line(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        if !text.hasSuffix("\n") { bytes.append(0x0A) }
+    }
+
+    /// Appends raw bytes (a picture's chunk) and the line feed after them.
+    public mutating func binary(_ data: some Collection<UInt8>) {
+        add("binary", data.count)
+        bytes.append(contentsOf: data)
+        bytes.append(0x0A)
+    }
+
+    /// Takes the bytes built so far, leaving the response empty.
+    public mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    /// `text` on one line: control characters (line feeds, carriage returns…) become spaces.
+    public static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    }
+
+    /// `1.500`, `0.000`: a non-negative number of seconds with three decimals (negative and non-finite give 0).
+    public static func threeDecimals(_ value: Double) -> String {
+        let thousandths = value.isFinite && value > 0 ? Int64(min(value * 1000, 9.2e18).rounded()) : 0
+        let fraction = String(thousandths % 1000)
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

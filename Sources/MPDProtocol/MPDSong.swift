@@ -1,0 +1,68 @@
+import RepriseCore
+
+/// How a queue entry or a library track is written to an MPD client: `file:` (relative to the music folder when it
+/// is inside it), its tags in MPD's names (of those the connection asked for), `Time`/`duration`, and for the
+/// queue `Pos`/`Id`.
+public struct MPDSongWriter {
+    /// The tag names Reprise has, as `tagtypes` lists them.
+    public static let tagTypes = ["Artist", "Album", "AlbumArtist", "Title", "Track", "Name", "Genre", "Date", "Composer",
+                                  "Comment", "Disc"]
+
+    /// The music folder, without a trailing slash: files inside it are named relative to it.
+    public let musicFolder: String
+
+    public init(musicFolder: String) {
+        var folder = musicFolder
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        self.musicFolder = folder
+    }
+
+    /// The name an MPD client sees for `uri`: a path relative to the music folder, an absolute path for other local
+    /// files, the URI itself for streams.
+    public func name(of uri: String) -> String {
+        guard let parsed = MediaURI(uri), parsed.scheme == "file" else { return uri }
+        let prefix = musicFolder == "/" ? "/" : musicFolder + "/"
+        return parsed.path.hasPrefix(prefix) ? String(parsed.path.dropFirst(prefix.count)) : parsed.path
+    }
+
+    /// The URI the player is given for what a client named `name`: a path relative to the music folder, an absolute
+    /// path, or a URI with a scheme.
+    public func uri(forName name: String) -> String {
+        if name.hasPrefix("/") { return MediaURI.file(path: name) }
+        if let parsed = MediaURI(name), parsed.scheme != "file" || name.hasPrefix("file://") { return name }
+        return MediaURI.file(path: (musicFolder == "/" ? "" : musicFolder) + "/" + name)
+    }
+
+    /// Writes the queue entry at list `position`.
+    public func write(_ entry: QueueEntry, position: Int, to call: MPDCall) {
+        write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, to: call)
+        call.add("Pos", position)
+        call.add("Id", entry.id)
+    }
+
+    /// Writes a song: its name, tags and length.
+    public func write(uri: String, tags: TrackTags, lengthMicroseconds: Int64?, to call: MPDCall) {
+        call.add("file", name(of: uri))
+        let wanted = call.session.tagTypes
+        func tag(_ key: String, _ values: [String]) {
+            guard wanted.contains(key) else { return }
+            for value in values where !value.isEmpty { call.add(key, value) }
+        }
+        tag("Artist", tags.artists)
+        tag("AlbumArtist", tags.albumArtists)
+        tag("Title", tags.title.map { [$0] } ?? [])
+        tag("Album", tags.album.map { [$0] } ?? [])
+        tag("Track", tags.trackNumber.map { [String($0)] } ?? [])
+        tag("Disc", tags.discNumber.map { [String($0)] } ?? [])
+        tag("Date", tags.contentCreated.map { [$0] } ?? [])
+        tag("Genre", tags.genres)
+        tag("Composer", tags.composers)
+        tag("Comment", tags.comments)
+        tag("Name", tags.station.map { [$0] } ?? [])
+        if let length = lengthMicroseconds, length >= 0 {
+            let seconds = Double(length) / 1_000_000
+            call.add("Time", Int64(seconds.rounded()))
+            call.add("duration", seconds: seconds)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Glibc
+import LoopKit
+import MPDProtocol
+
+/// One client's socket: bytes read into lines for its ``MPDSession``, replies written as the socket takes them.
+/// A line longer than ``MPDServer/Limits/lineBytes``, more than ``MPDServer/Limits/outputBytes`` waiting to be sent,
+/// or input the session refuses closes this connection only.
+final class MPDConnection: MPDSessionOwner {
+    let fd: Int32
+    let session: MPDSession
+    /// Where it came from, for the log ("127.0.0.1:40312", "socket").
+    let peer: String
+    private unowned let server: MPDServer
+    private var input: [UInt8] = []
+    private var output: [UInt8] = []
+    private var sent = 0
+    private var readWatch: DescriptorWatch?
+    private var writeWatch: DescriptorWatch?
+    /// Lines are being handed to the session (a command finishing inside it does not start another pass).
+    private var isProcessing = false
+    private(set) var isClosed = false
+    /// The loop's clock when the client last sent something or a reply went out.
+    private(set) var lastActivity: UInt64
+
+    init(fd: Int32, peer: String, session: MPDSession, server: MPDServer) {
+        self.fd = fd
+        self.peer = peer
+        self.session = session
+        self.server = server
+        lastActivity = MPDServer.nowMilliseconds()
+        session.owner = self
+    }
+
+    func start(on loop: EventLoop) {
+        readWatch = loop.watch(fd, for: .readable) { [weak self] in self?.readable() ?? false }
+        output.append(contentsOf: "OK MPD \(MPDServer.protocolVersion)\n".utf8)
+        flush()
+    }
+
+    /// Whether the client is waiting in `idle` (exempt from the timeout).
+    var isIdling: Bool { session.isIdle }
+
+    func sessionHasOutput(_ session: MPDSession) {
+        flush()
+        processLines() // lines that came while a command ran
+    }
+
+    private func readable() -> Bool {
+        guard !isClosed else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let result = chunk.withUnsafeMutableBytes { Sockets.read(fd, into: $0) }
+        switch result {
+        case .wouldBlock:
+            return true
+        case .closed:
+            close(reason: nil)
+            return false
+        case .bytes(let count):
+            lastActivity = MPDServer.nowMilliseconds()
+            input.append(contentsOf: chunk[..<count])
+            processLines()
+            guard !isClosed else { return false }
+            if input.count > MPDServer.Limits.lineBytes && !input.contains(0x0A) {
+                close(reason: "a line longer than \(MPDServer.Limits.lineBytes) bytes")
+                return false
+            }
+            if input.count > MPDServer.Limits.waitingInputBytes {
+                close(reason: "more than \(MPDServer.Limits.waitingInputBytes) bytes sent while a command ran")
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Hands complete lines to the session while it takes them, then sends what it answered.
+    private func processLines() {
+        guard !isProcessing else { return }
+        isProcessing = true
+        defer { isProcessing = false }
+        var start = 0
+        while !session.isBusy, !session.isClosing, let end = input[start...].firstIndex(of: 0x0A) {
+            var line = Array(input[start..<end])
+            if line.last == 0x0D { line.removeLast() }
+            start = end + 1
+            guard line.count <= MPDServer.Limits.lineBytes else { return close(reason: "a line longer than \(MPDServer.Limits.lineBytes) bytes") }
+            session.receive(line)
+        }
+        if start > 0 { input.removeFirst(start) }
+        flush()
+    }
+
+    private func flush() {
+        guard !isClosed else { return }
+        if session.hasOutput { output.append(contentsOf: session.takeOutput()) }
+        if output.count - sent > MPDServer.Limits.outputBytes {
+            return close(reason: "more than \(MPDServer.Limits.outputBytes) bytes of replies not read")
+        }
+        while sent < output.count {
+            guard let written = Sockets.write(fd, output[sent...]) else { return close(reason: nil) }
+            if written == 0 { break }
+            sent += written
+            lastActivity = MPDServer.nowMilliseconds()
+        }
+        if sent == output.count {
+            output.removeAll(keepingCapacity: output.count < 1 << 20)
+            sent = 0
+            writeWatch?.cancel()
+            writeWatch = nil
+            if session.isClosing { close(reason: nil) }
+        } else if writeWatch == nil {
+            writeWatch = server.loop.watch(fd, for: .writable) { [weak self] in
+                guard let self, !self.isClosed else { return false }
+                self.writeWatch = nil
+                self.flush()
+                return false
+            }
+        }
+    }
+
+    /// Closes the socket (once); `reason` is logged when it is the server's doing.
+    func close(reason: String?) {
+        guard !isClosed else { return }
+        isClosed = true
+        readWatch?.cancel()
+        writeWatch?.cancel()
+        Glibc.close(fd)
+        server.connectionClosed(self, reason: reason)
+    }
+}

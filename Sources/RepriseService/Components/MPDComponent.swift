@@ -1,0 +1,56 @@
+import Glibc
+import LoopKit
+import MPDProtocol
+import MPDServer
+import PosixFiles
+import RepriseCore
+
+/// The MPD protocol server as a component: built over the player (its bridge follows the change feed), sockets
+/// opened at start and closed at stop. Nothing when `mpd = off` or when the password file is refused.
+final class MPDComponent: ServiceComponent {
+    let name = "mpd"
+    private let server: MPDServer?
+
+    init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, settings: MPDSettings, musicFolder: String,
+         loop: EventLoop, log: Log) {
+        guard settings.enabled else {
+            server = nil
+            return
+        }
+        let defaults = MPDPermissions(list: settings.defaultPermissions) ?? .all
+        let passwordFile = settings.passwordFile.map(Self.expandingHome)
+        switch MPDPasswords.load(path: passwordFile, defaultPermissions: defaults) {
+        case .failure(let error):
+            log.warning("MPD server off: password file \(error.message)")
+            server = nil
+        case .success(let passwords):
+            let bridge = MPDPlayerBridge(player: player, policy: policy, musicFolder: musicFolder)
+            feed.listen(bridge)
+            server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,
+                               loop: loop, log: log)
+        }
+    }
+
+    /// Where clients reach the server (empty when it is off).
+    var addresses: [String] { server?.addresses ?? [] }
+
+    func start() { server?.start() }
+
+    func stop(_ done: @escaping () -> Void) {
+        server?.stop()
+        done()
+    }
+
+    /// The configured socket path, or `$XDG_RUNTIME_DIR/reprise/mpd.socket` (its folder made, 0700); nil for none.
+    private static func socketPath(_ settings: MPDSettings) -> String? {
+        if let path = settings.socketPath { return path.isEmpty ? nil : expandingHome(path) }
+        guard let runtime = XDGDirectories.variable("XDG_RUNTIME_DIR") else { return nil }
+        let folder = runtime + "/reprise"
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return nil }
+        return folder + "/mpd.socket"
+    }
+
+    private static func expandingHome(_ path: String) -> String {
+        path.hasPrefix("~/") ? XDGDirectories.home + path.dropFirst() : path
+    }
+}

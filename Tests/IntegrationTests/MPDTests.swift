@@ -1,0 +1,137 @@
+import Foundation
+import Glibc
+import SDBus
+import Testing
+import TestSupport
+
+/// MPD clients drive the real service over its Unix socket while MPRIS watches: mpc's verbs, python-mpd2's command
+/// groups, and each protocol seeing the other's changes (idle wakes on a D-Bus PlayPause; MPRIS announces what mpc did).
+@Suite(.serialized) struct MPDTests {
+    let media = TestMedia.shared
+
+    /// The MPD socket of `session`'s Reprise.
+    static func socket(_ session: Session) -> String { session.environment["XDG_RUNTIME_DIR"]! + "/reprise/mpd.socket" }
+
+    /// `mpc` against the session's Reprise; its output.
+    @discardableResult
+    static func mpc(_ session: Session, _ arguments: String...) throws -> CommandResult {
+        try runCommand("mpc", ["-h", socket(session)] + arguments, environment: session.environment)
+    }
+
+    /// Writes the config: the music folder (`library`), TCP on `port` (0: the socket only).
+    static func configure(_ session: Session, library: String = "off", port: Int = 0) throws {
+        let config = session.environment["HOME"]! + "/.config/reprise"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        try "library = \(library)\nmpd-port = \(port)\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
+    }
+
+    static func trackCount(_ session: Session) -> Int? {
+        guard case .array(_, let items)? = try? session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") else { return nil }
+        return items.count
+    }
+
+    @Test func mpcDrivesThePlayerAndMPRISAgreesAtEveryStep() throws {
+        let session = try Session()
+        defer { session.close() }
+        try Self.configure(session)
+        try session.launch([media.first, media.second]) { session.title() == "First Light" && session.status() == "Playing" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+
+        let status = try Self.mpc(session, "status")
+        #expect(status.status == 0 && status.output.contains("[playing] #1/2"), "\(status.output)\(status.errors)")
+        #expect(try Self.mpc(session, "current", "-f", "%title%").trimmed == "First Light")
+
+        try Self.mpc(session, "pause")
+        #expect(session.waitFor { session.status() == "Paused" }, "MPRIS announces mpc's pause")
+        try Self.mpc(session, "play")
+        #expect(session.waitFor { session.status() == "Playing" })
+        try Self.mpc(session, "next")
+        #expect(session.waitFor { session.title() == "Second Wind" })
+        try Self.mpc(session, "volume", "40")
+        #expect(session.waitFor { (try? session.get("Volume")) == .double(0.4) })
+        try Self.mpc(session, "repeat", "on")
+        #expect(session.waitFor { (try? session.get("LoopStatus")) == .string("Playlist") })
+        try Self.mpc(session, "random", "on")
+        #expect(session.waitFor { (try? session.get("Shuffle")) == .bool(true) })
+
+        // A third file added by mpc joins MPRIS's track list; mpc lists the queue in order.
+        try Self.mpc(session, "add", media.third)
+        #expect(session.waitFor { Self.trackCount(session) == 3 })
+        let playlist = try Self.mpc(session, "playlist", "-f", "%title%").output.split(separator: "\n")
+        #expect(playlist == ["First Light", "Second Wind", "Third Time"], "\(playlist)")
+
+        // MPRIS's PlayPause wakes an MPD client waiting in idle.
+        let idle = try session.start("mpc", ["-h", Self.socket(session), "idle", "player"], logName: "idle")
+        #expect(session.waitFor { (try? Self.mpc(session, "status").output.contains("[playing]")) == true })
+        Thread.sleep(forTimeInterval: 0.3) // the idle command is in place before the change
+        try session.call("PlayPause")
+        #expect(session.waitForExit(idle) == 0)
+        #expect(session.output(ofLog: "idle").trimmingCharacters(in: .whitespacesAndNewlines) == "player")
+        #expect(try Self.mpc(session, "status").output.contains("[paused]"))
+    }
+
+    @Test func pythonMPD2CallsEachCommandGroup() throws {
+        let session = try Session()
+        defer { session.close() }
+        try Self.configure(session)
+        try session.launch([media.first, media.second]) { session.title() == "First Light" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        let script = session.directory + "/client.py"
+        try Self.pythonClient.write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try runCommand("/usr/bin/python3", [script, Self.socket(session), media.third], environment: session.environment)
+        #expect(run.status == 0, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("all groups answered"), "\(run.output)")
+        #expect(session.waitFor { session.title() == "Third Time" }, "python-mpd2's playid reached the player")
+    }
+
+    /// A python-mpd2 client: connection commands, a command list, status, the queue by id, playback, idle.
+    static let pythonClient = #"""
+    import sys, mpd
+    sock, third = sys.argv[1], sys.argv[2]
+    c = mpd.MPDClient()
+    c.connect(sock)
+    assert c.mpd_version == "0.23.5", c.mpd_version
+    c.ping()
+    cmds = c.commands()
+    for name in ["status", "currentsong", "idle", "addid", "deleteid", "moveid", "playlistinfo", "plchanges", "setvol", "binarylimit"]:
+        assert name in cmds, name
+    assert c.notcommands() == []
+    assert "Artist" in c.tagtypes()
+    st = c.status()
+    assert st["playlistlength"] == "2" and st["state"] == "play", st
+    version = int(st["playlist"])
+    song = c.currentsong()
+    assert song["title"] == "First Light" and song["pos"] == "0", song
+    first_id = song["id"]
+    new_id = c.addid(third, 1)
+    queue = c.playlistinfo()
+    assert [q["id"] for q in queue][:2] == [first_id, new_id] and queue[1]["file"] == third, queue
+    assert int(c.status()["playlist"]) > version
+    changed = c.plchangesposid(version)
+    assert [(x["cpos"], x["id"]) for x in changed] == [("1", new_id), ("2", queue[2]["id"])], changed
+    c.moveid(new_id, 2)
+    assert [q["id"] for q in c.playlistinfo()] == [first_id, queue[2]["id"], new_id]
+    c.command_list_ok_begin()
+    c.setvol(55)
+    c.status()
+    results = c.command_list_end()
+    assert results[1]["volume"] == "55", results
+    try:
+        c.deleteid(999999)
+        raise SystemExit("deleteid of an unknown id succeeded")
+    except mpd.CommandError as e:
+        assert "No such song" in str(e), e
+    import threading, time
+    woken = []
+    waiting = threading.Thread(target=lambda: woken.append(c.idle("playlist")))
+    waiting.start()
+    time.sleep(0.3)
+    c2 = mpd.MPDClient()
+    c2.connect(sock)
+    c2.deleteid(queue[2]["id"])
+    waiting.join(10)
+    assert woken == [["playlist"]], woken
+    c.playid(new_id)
+    print("all groups answered")
+    """#
+}

@@ -1,0 +1,141 @@
+import CoreTestDoubles
+import RepriseCore
+import Testing
+@testable import MPDProtocol
+
+/// A connection's session over a real Player (scripted engine): replies as MPD words them, command lists, idle
+/// fed by the change feed, song ids that stay with their entries, and permissions.
+@Suite struct SessionTests {
+    final class Rig: MPDIdleListener {
+        let player: Player
+        let engine: ScriptedEngine
+        let policy = RecordingPolicy()
+        let bridge: MPDPlayerBridge
+        let session: MPDSession
+
+        init(tracks: Int = 3, permissions: MPDPermissions = .all) {
+            (player, engine, _) = makePlayer(tracks: tracks)
+            bridge = MPDPlayerBridge(player: player, policy: policy, musicFolder: "/music")
+            player.feed.listen(bridge)
+            session = MPDSession(commands: bridge.commands, permissions: permissions)
+            bridge.listener = self
+        }
+
+        func subsystemsChanged(_ changed: MPDIdle) { session.notify(changed) }
+
+        /// Sends `lines` and returns everything answered.
+        func send(_ lines: String...) -> String {
+            for line in lines { session.receive(Array(line.utf8)) }
+            return String(decoding: session.takeOutput(), as: UTF8.self)
+        }
+
+        /// The `key: value` pairs of a reply.
+        func pairs(_ reply: String) -> [(String, String)] {
+            reply.split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2 else { return nil }
+                return (String(parts[0]), String(parts[1].dropFirst()))
+            }
+        }
+
+        func value(_ key: String, in reply: String) -> String? { pairs(reply).first { $0.0 == key }?.1 }
+    }
+
+    @Test func unknownCommandsAndWrongArgumentCountsAreRefusedAsMPDDoes() {
+        let rig = Rig()
+        #expect(rig.send("frobnicate") == "ACK [5@0] {} unknown command \"frobnicate\"\n")
+        #expect(rig.send("play 1 2") == "ACK [2@0] {play} too many arguments for \"play\"\n")
+        #expect(rig.send("seek 1") == "ACK [2@0] {seek} wrong number of arguments for \"seek\"\n")
+        #expect(rig.send("ping") == "OK\n")
+    }
+
+    @Test func aCommandListStopsAtTheFirstErrorAndNamesItsIndex() {
+        let rig = Rig()
+        let reply = rig.send("command_list_ok_begin", "ping", "setvol 150", "ping", "command_list_end")
+        #expect(reply == "list_OK\nACK [2@1] {setvol} Invalid volume value\n")
+        #expect(rig.send("command_list_begin", "setvol 40", "getvol", "command_list_end") == "volume: 40\nOK\n")
+        #expect(rig.player.volume == 0.4)
+    }
+
+    @Test func statusSaysWhatThePlayerDoes() {
+        let rig = Rig()
+        rig.player.goTo(id: rig.player.trackIDs[1])
+        rig.player.engineDidPreroll(lengthMicroseconds: 30_000_000, seekable: true)
+        let reply = rig.send("status")
+        #expect(rig.value("state", in: reply) == "play")
+        #expect(rig.value("playlistlength", in: reply) == "3")
+        #expect(rig.value("song", in: reply) == "1")
+        #expect(rig.value("songid", in: reply) == String(rig.player.trackIDs[1]))
+        #expect(rig.value("duration", in: reply) == "30.000")
+        #expect(rig.value("nextsong", in: reply) == "2")
+        #expect(reply.hasSuffix("OK\n"))
+        _ = rig.send("pause 1")
+        #expect(rig.player.status == .paused)
+        #expect(rig.policy.events.last == .userPaused)
+        #expect(rig.value("state", in: rig.send("status")) == "pause")
+    }
+
+    @Test func idleWakesOnAChangeFromAnyoneAndNoidleEndsIt() {
+        let rig = Rig()
+        #expect(rig.send("idle player mixer") == "")
+        rig.player.pause()
+        rig.player.play()
+        #expect(String(decoding: rig.session.takeOutput(), as: UTF8.self) == "changed: player\nOK\n")
+        #expect(rig.send("idle") == "", "nothing changed since the last reply")
+        #expect(rig.send("noidle") == "OK\n")
+        try? rig.player.setVolume(0.5)
+        #expect(rig.send("idle mixer") == "changed: mixer\nOK\n", "a change between idles is kept for the next")
+    }
+
+    @Test func anythingButNoidleDuringIdleClosesTheConnection() {
+        let rig = Rig()
+        _ = rig.send("idle")
+        _ = rig.send("status")
+        #expect(rig.session.isClosing)
+    }
+
+    @Test func songIdsStayWithTheirEntriesAndTheVersionGrowsWithEachEdit() {
+        let rig = Rig()
+        let ids = rig.player.trackIDs
+        let version = UInt32(rig.value("playlist", in: rig.send("status"))!)!
+        _ = rig.send("deleteid \(ids[0])")
+        let listing = rig.pairs(rig.send("playlistinfo")).filter { $0.0 == "Id" || $0.0 == "Pos" }.map(\.1)
+        #expect(listing == ["0", String(ids[1]), "1", String(ids[2])])
+        let after = UInt32(rig.value("playlist", in: rig.send("status"))!)!
+        #expect(after > version)
+        _ = rig.send("moveid \(ids[2]) 0")
+        #expect(rig.player.trackIDs == [ids[2], ids[1]])
+        let changes = rig.pairs(rig.send("plchangesposid \(after)")).map(\.1)
+        #expect(changes == ["0", String(ids[2]), "1", String(ids[1])])
+        #expect(rig.send("deleteid \(ids[0])") == "ACK [50@0] {deleteid} No such song\n")
+    }
+
+    /// An add the player takes at once answers in the same pass, and the lines after it run in order.
+    @Test func addidAnswersWithTheNewEntrysIdAndPositionsFollow() {
+        let rig = Rig()
+        let reply = rig.send("command_list_begin", "addid http://example.invalid/9.ogg 0", "add http://example.invalid/10.ogg", "command_list_end")
+        let ids = rig.player.trackIDs
+        #expect(ids.count == 5)
+        #expect(reply == "Id: \(ids[0])\nOK\n")
+        #expect(rig.player.queue.entry(withID: ids[4])?.uri == "http://example.invalid/10.ogg")
+        rig.player.goTo(id: ids[1])
+        _ = rig.send("addid http://example.invalid/11.ogg +0")
+        #expect(rig.player.queue.entry(atListIndex: 2)?.uri == "http://example.invalid/11.ogg", "+0: right after the current entry")
+    }
+
+    @Test func songsAreNamedRelativeToTheMusicFolder() {
+        let writer = MPDSongWriter(musicFolder: "/music/")
+        #expect(writer.name(of: MediaURI.file(path: "/music/A/01 b.ogg")) == "A/01 b.ogg")
+        #expect(writer.name(of: MediaURI.file(path: "/elsewhere/c.ogg")) == "/elsewhere/c.ogg")
+        #expect(writer.name(of: "http://example.invalid/s") == "http://example.invalid/s")
+        #expect(writer.uri(forName: "A/01 b.ogg") == MediaURI.file(path: "/music/A/01 b.ogg"))
+        #expect(writer.uri(forName: "http://example.invalid/s") == "http://example.invalid/s")
+    }
+
+    @Test func commandsBeyondThePermissionsAreRefusedAndListedAsNotCommands() {
+        let rig = Rig(permissions: [.read])
+        #expect(rig.send("play") == "ACK [4@0] {play} you don't have permission for \"play\"\n")
+        #expect(rig.send("notcommands").contains("command: play\n"))
+        #expect(!rig.send("commands").contains("command: play\n"))
+    }
+}
