@@ -53,6 +53,11 @@ public final class MemoryLibrary: LibraryAccess {
         then(tracks.filter { Self.track($0, isIn: selector) && query.matches($0.mediaProperties) })
     }
 
+    public func withTracks<Result: Sendable>(_ selector: LibrarySelector, _ body: @escaping @Sendable ([LibraryTrack]) -> Result,
+                                             then: @escaping (Result) -> Void) {
+        then(body(tracks.filter { Self.track($0, isIn: selector) }))
+    }
+
     public func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
         let available = tracks.filter(\.available)
         let names: [String?] = switch kind {

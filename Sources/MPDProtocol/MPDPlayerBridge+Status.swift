@@ -15,9 +15,25 @@ extension MPDPlayerBridge {
                 return .done
             },
             MPDCommand("stats", .read, 0, 0) { [self] call throws(MPDError) in
-                call.add("uptime", uptimeSeconds)
-                call.add("playtime", playtimeSeconds)
-                return .done
+                guard let library else {
+                    call.add("uptime", uptimeSeconds)
+                    call.add("playtime", playtimeSeconds)
+                    return .done
+                }
+                return .later { [self] finish in
+                    library.withTracks(.all, { tracks in
+                        tracks.reduce(Int64(0)) { $0 + ($1.available ? max(0, $1.lengthMicroseconds ?? 0) : 0) }
+                    }, then: { [self] total in
+                        let counts = library.status.counts
+                        call.add("artists", counts.artists)
+                        call.add("albums", counts.albums)
+                        call.add("songs", counts.tracks - counts.unavailable)
+                        call.add("uptime", uptimeSeconds)
+                        call.add("db_playtime", total / 1_000_000)
+                        call.add("playtime", playtimeSeconds)
+                        finish(nil)
+                    })
+                }
             },
             MPDCommand("idle", .read, 0, nil) { call throws(MPDError) in
                 var wanted: MPDIdle = []

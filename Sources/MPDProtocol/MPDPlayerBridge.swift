@@ -7,6 +7,10 @@ public final class MPDPlayerBridge: ChangeListener {
     let player: Player
     let policy: UserActionPolicy
     let songs: MPDSongWriter
+    /// The music library (nil: `library = off`).
+    let library: LibraryAccess?
+    /// The last `update` job's number.
+    var updateJobs = 0
     public let versions: MPDQueueVersions
     public let commands: MPDCommandSet
     private let started = ContinuousClock.now
@@ -16,13 +20,14 @@ public final class MPDPlayerBridge: ChangeListener {
     /// Hears each change's subsystems (the server, which tells every connection).
     public weak var listener: MPDIdleListener?
 
-    public init(player: Player, policy: UserActionPolicy, musicFolder: String) {
+    public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, musicFolder: String) {
         self.player = player
         self.policy = policy
+        self.library = library
         songs = MPDSongWriter(musicFolder: musicFolder)
         versions = MPDQueueVersions(ids: player.trackIDs)
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
-        commands.add(statusCommands() + playbackCommands() + queueCommands())
+        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + serverCommands())
         if player.status == .playing { playingSince = .now }
     }
 

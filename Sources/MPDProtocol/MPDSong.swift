@@ -3,7 +3,7 @@ import RepriseCore
 /// How a queue entry or a library track is written to an MPD client: `file:` (relative to the music folder when it
 /// is inside it), its tags in MPD's names (of those the connection asked for), `Time`/`duration`, and for the
 /// queue `Pos`/`Id`.
-public struct MPDSongWriter {
+public struct MPDSongWriter: Sendable {
     /// The tag names Reprise has, as `tagtypes` lists them.
     public static let tagTypes = ["Artist", "Album", "AlbumArtist", "Title", "Track", "Name", "Genre", "Date", "Composer",
                                   "Comment", "Disc"]
@@ -33,6 +33,22 @@ public struct MPDSongWriter {
         return MediaURI.file(path: (musicFolder == "/" ? "" : musicFolder) + "/" + name)
     }
 
+    /// The name of a library track's file: relative to the music folder (an absolute path outside it).
+    public func name(ofPath path: FilePath) -> String {
+        let prefix = musicFolder == "/" ? "/" : musicFolder + "/"
+        return path.escaped.hasPrefix(prefix) ? String(path.escaped.dropFirst(prefix.count)) : path.escaped
+    }
+
+    /// Writes a library track.
+    public func write(_ track: LibraryTrack, name: String, to call: MPDCall) {
+        var tags = TrackTags(title: track.title, artists: track.artist.map { [$0] } ?? [], album: track.album,
+                             albumArtists: track.albumArtist.map { [$0] } ?? [], trackNumber: track.track, discNumber: track.disc,
+                             genres: track.genre.map { [$0] } ?? [])
+        tags.contentCreated = track.year.map(String.init)
+        call.add("file", name)
+        writeTags(tags, lengthMicroseconds: track.lengthMicroseconds, to: call)
+    }
+
     /// Writes the queue entry at list `position`.
     public func write(_ entry: QueueEntry, position: Int, to call: MPDCall) {
         write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, to: call)
@@ -43,15 +59,20 @@ public struct MPDSongWriter {
     /// Writes a song: its name, tags and length.
     public func write(uri: String, tags: TrackTags, lengthMicroseconds: Int64?, to call: MPDCall) {
         call.add("file", name(of: uri))
+        writeTags(tags, lengthMicroseconds: lengthMicroseconds, to: call)
+    }
+
+    private func writeTags(_ tags: TrackTags, lengthMicroseconds: Int64?, to call: MPDCall) {
         let wanted = call.session.tagTypes
         func tag(_ key: String, _ values: [String]) {
             guard wanted.contains(key) else { return }
             for value in values where !value.isEmpty { call.add(key, value) }
         }
-        tag("Artist", tags.artists)
-        tag("AlbumArtist", tags.albumArtists)
+        // A fixed order (MPD follows each file's own): the one most taggers write.
         tag("Title", tags.title.map { [$0] } ?? [])
+        tag("Artist", tags.artists)
         tag("Album", tags.album.map { [$0] } ?? [])
+        tag("AlbumArtist", tags.albumArtists)
         tag("Track", tags.trackNumber.map { [String($0)] } ?? [])
         tag("Disc", tags.discNumber.map { [String($0)] } ?? [])
         tag("Date", tags.contentCreated.map { [$0] } ?? [])

@@ -171,6 +171,11 @@ public final class DBusAdaptor: ChangeListener {
         following[Scrobble1Export.interface] = .scrobbling
     }
 
+    /// Offers the MPD server's addresses and client count through app.reprise.MPDServer1 (read on demand).
+    public func attachMPDServer(_ status: MPDServerStatus) throws(DBusError) {
+        try bus.export(MPDServer1Export(MPDServerInterface(status: status)), at: RepriseObjects.ownPath)
+    }
+
     /// Offers the video window through the root interface (Fullscreen, Raise) and app.reprise.Video1.
     public func attachVideo(_ control: VideoControl) throws(DBusError) {
         mpris.attachWindow(control) { [feed = player.feed] in feed.publish(.video) }

@@ -230,6 +230,12 @@ public final class LibraryService: LibraryAccess {
         work.run({ worker.tracks(selector, narrowedBy: query).filter { query.matches($0.mediaProperties) } }, then: then)
     }
 
+    public func withTracks<Result: Sendable>(_ selector: LibrarySelector, _ body: @escaping @Sendable ([LibraryTrack]) -> Result,
+                                             then: @escaping (Result) -> Void) {
+        let worker = worker
+        work.run({ body(worker.tracks(selector)) }, then: then)
+    }
+
     public func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
         let worker = worker
         work.run({ worker.names(kind) }, then: then)

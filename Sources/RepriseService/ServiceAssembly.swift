@@ -99,9 +99,12 @@ final class ServiceAssembly {
         let followers: [ChangeListener] = [SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler]
             + gainLookup
         for follower in followers { feed.listen(follower) }
-        let mpd = MPDComponent(player: player, feed: feed, policy: audio, settings: settings.mpd,
+        let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
                                loop: loop, log: log)
+        if mpd.isOn {
+            do throws(DBusError) { try adaptor.attachMPDServer(mpd) } catch { log.warning("could not export the MPD server's interface: \(error)") }
+        }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []

@@ -44,7 +44,9 @@ import TestSupport
 
     /// Starts Reprise on the six-track music folder and waits for the first scan; returns the folder.
     func scannedMusicFolder(_ session: Session) throws -> String {
-        let music = try scannedMusicFolder(session)
+        let music = try Self.musicFolder(in: session.environment["HOME"]!)
+        try session.launch([])
+        #expect(waitForScan(session, tracks: 6))
         return music
     }
 

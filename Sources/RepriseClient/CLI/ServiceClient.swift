@@ -65,6 +65,7 @@ struct ServiceClient {
     var video: Video1Proxy { Video1Proxy(self) }
     var library: Library1Proxy { Library1Proxy(self) }
     var scrobbling: Scrobble1Proxy { Scrobble1Proxy(self) }
+    var mpdServer: MPDServer1Proxy { MPDServer1Proxy(self) }
 
     /// The id of the `number`th entry (1-based) of the track list.
     func trackID(number: Int) throws -> String {

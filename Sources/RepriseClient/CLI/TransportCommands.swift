@@ -39,6 +39,8 @@ struct Status: ParsableCommand {
         let sleep = (try? client.sleep.allProperties()) ?? [:]
         let sleepTimer = sleep["Timer"]?.stringValue ?? "off"
         let sleepLeft = sleepTimer == "off" ? -1 : sleep["Remaining"]?.int64Value ?? -1
+        let mpd = try? client.mpdServer.allValues()
+        let mpdAddresses = mpd?.addresses ?? [], mpdClients = mpd?.clients ?? 0
         if target.json {
             printJSON(.object([
                 ("player", .string(client.destination)), ("status", .string(status)),
@@ -53,6 +55,8 @@ struct Status: ParsableCommand {
                 ("chapter", chapter.map(JSON.string) ?? .null),
                 ("sleep", sleepTimer == "off" ? .null : .object([("timer", .string(sleepTimer)),
                                                                  ("remaining", .number(Double(max(0, sleepLeft)) / 1e6))])),
+                ("mpd", mpd == nil ? .null : .object([("addresses", .array(mpdAddresses.map(JSON.string))),
+                                                      ("clients", .number(Double(mpdClients)))])),
             ]))
             return
         }
@@ -71,6 +75,9 @@ struct Status: ParsableCommand {
         let volumeText = volume.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
         printLine("\(clock(position)) / \(length.map(clock) ?? "–")   volume \(volumeText)   speed \(rate)×   loop \(loop)   shuffle \(shuffle ? "on" : "off")"
                   + (replayGain.map { "   gain \($0.appliedText)" } ?? ""))
+        if !mpdAddresses.isEmpty {
+            printLine("MPD clients: \(mpdClients) on \(mpdAddresses.joined(separator: ", "))")
+        }
         }
 }
 

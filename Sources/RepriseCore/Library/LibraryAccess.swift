@@ -32,6 +32,10 @@ public protocol LibraryAccess: AnyObject {
     /// The tracks of `selector` that `query` matches (tested on the worker: a search over every track).
     func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void)
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void)
+    /// `body` run over the tracks of `selector` where the index is read (work that grows with the library stays off
+    /// the loop); its result comes back on the loop.
+    func withTracks<Result: Sendable>(_ selector: LibrarySelector, _ body: @escaping @Sendable ([LibraryTrack]) -> Result,
+                                      then: @escaping (Result) -> Void)
     /// The albums titled `title` (without case; empty: all), each with who it is by.
     func albums(titled title: String, then: @escaping ([LibraryAlbum]) -> Void)
     /// The entries of a playlist file (read off the loop), with the index's tracks for the files it knows.

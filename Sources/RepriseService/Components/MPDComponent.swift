@@ -3,15 +3,16 @@ import LoopKit
 import MPDProtocol
 import MPDServer
 import PosixFiles
+import RepriseInterfaces
 import RepriseCore
 
 /// The MPD protocol server as a component: built over the player (its bridge follows the change feed), sockets
 /// opened at start and closed at stop. Nothing when `mpd = off` or when the password file is refused.
-final class MPDComponent: ServiceComponent {
+final class MPDComponent: ServiceComponent, MPDServerStatus {
     let name = "mpd"
     private let server: MPDServer?
 
-    init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, settings: MPDSettings, musicFolder: String,
+    init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, library: LibraryAccess?, settings: MPDSettings, musicFolder: String,
          loop: EventLoop, log: Log) {
         guard settings.enabled else {
             server = nil
@@ -24,15 +25,18 @@ final class MPDComponent: ServiceComponent {
             log.warning("MPD server off: password file \(error.message)")
             server = nil
         case .success(let passwords):
-            let bridge = MPDPlayerBridge(player: player, policy: policy, musicFolder: musicFolder)
+            let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, musicFolder: musicFolder)
             feed.listen(bridge)
             server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,
                                loop: loop, log: log)
         }
     }
 
+    /// Whether the server is configured to run.
+    var isOn: Bool { server != nil }
     /// Where clients reach the server (empty when it is off).
     var addresses: [String] { server?.addresses ?? [] }
+    var clientCount: Int { server?.clientCount ?? 0 }
 
     func start() { server?.start() }
 

@@ -1,0 +1,161 @@
+import RepriseCore
+
+/// A song filter as MPD 0.21+ takes it — `(artist == 'X')`, `(album contains "y")`, `(title starts_with 'Z')`,
+/// `(!EXPR)`, `(EXPR AND EXPR)`, `(base 'folder')`, `(file == 'a/b.ogg')`, `(any contains 'w')` — or as the old
+/// `TAG VALUE` pairs (`find`: equal; `search`: contains, without case).
+public indirect enum MPDFilter: Sendable, Equatable {
+    public enum Comparison: Sendable, Equatable { case equal, notEqual, contains, startsWith }
+
+    /// `tag` is lower case: a tag name of ``MPDSongWriter/tagTypes``, `file`, or `any`.
+    case tag(String, Comparison, String, ignoringCase: Bool)
+    case not(MPDFilter)
+    case and([MPDFilter])
+    /// Songs in this folder (relative to the music folder) or below.
+    case base(String)
+
+    static let tagNames: Set<String> = Set(MPDSongWriter.tagTypes.map { $0.lowercased() } + ["file", "any"])
+
+    /// Parses `arguments`: one filter expression, or `TAG VALUE` pairs. `ignoringCase`: `search`'s comparisons.
+    public static func parse(_ arguments: [String], ignoringCase: Bool) throws(MPDError) -> MPDFilter {
+        if arguments.count == 1, arguments[0].hasPrefix("(") {
+            var parser = Parser(text: Array(arguments[0].unicodeScalars), ignoringCase: ignoringCase)
+            let filter = try parser.expression()
+            parser.skipSpaces()
+            guard parser.atEnd else { throw .argument("Unparsed garbage after expression") }
+            return filter
+        }
+        guard arguments.count.isMultiple(of: 2), !arguments.isEmpty else { throw .argument("Incorrect number of filter arguments") }
+        var parts: [MPDFilter] = []
+        for pair in stride(from: 0, to: arguments.count, by: 2) {
+            let name = arguments[pair].lowercased()
+            if name == "base" { parts.append(.base(arguments[pair + 1])); continue }
+            guard tagNames.contains(name) else { throw .argument("Unknown filter type: \(arguments[pair])") }
+            parts.append(.tag(name, ignoringCase ? .contains : .equal, arguments[pair + 1], ignoringCase: ignoringCase))
+        }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    /// Whether `song` matches; `name` is the song's file name as clients see it.
+    public func matches(_ song: LibraryTrack, name: String) -> Bool {
+        switch self {
+        case .not(let inner): return !inner.matches(song, name: name)
+        case .and(let parts): return parts.allSatisfy { $0.matches(song, name: name) }
+        case .base(let folder): return folder.isEmpty || name.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        case .tag(let tag, let comparison, let wanted, let ignoringCase):
+            let values = tag == "any" ? MPDFilter.tagNames.subtracting(["any"]).flatMap { Self.values($0, of: song, name: name) }
+                : Self.values(tag, of: song, name: name)
+            let test: (String) -> Bool = { value in
+                let (a, b) = ignoringCase ? (value.lowercased(), wanted.lowercased()) : (value, wanted)
+                switch comparison {
+                case .equal: return a == b
+                case .notEqual: return a != b
+                case .contains: return a.contains(b)
+                case .startsWith: return a.hasPrefix(b)
+                }
+            }
+            // A tag the song lacks equals "" (MPD: `(album == '')` finds songs without an album).
+            if values.isEmpty { return test("") }
+            return comparison == .notEqual ? values.allSatisfy(test) : values.contains(where: test)
+        }
+    }
+
+    /// The values of tag `tag` (lower case) of `song`: `albumartist` falls back to the artist, as MPD's does.
+    public static func values(_ tag: String, of song: LibraryTrack, name: String) -> [String] {
+        let value: String? = switch tag {
+        case "artist": song.artist
+        case "albumartist": song.albumArtist ?? song.artist
+        case "album": song.album
+        case "title": song.title
+        case "genre": song.genre
+        case "date": song.year.map(String.init)
+        case "track": song.track.map(String.init)
+        case "disc": song.disc.map(String.init)
+        case "file": name
+        default: nil
+        }
+        return value.map { $0.isEmpty ? [] : [$0] } ?? []
+    }
+
+    /// The recursive-descent parser of filter expressions.
+    private struct Parser {
+        let text: [Unicode.Scalar]
+        let ignoringCase: Bool
+        var index = 0
+
+        var atEnd: Bool { index >= text.count }
+
+        mutating func skipSpaces() { while index < text.count, text[index] == " " { index += 1 } }
+
+        mutating func expect(_ character: Unicode.Scalar) throws(MPDError) {
+            skipSpaces()
+            guard index < text.count, text[index] == character else { throw .argument("'\(character)' expected") }
+            index += 1
+        }
+
+        mutating func word() -> String {
+            skipSpaces()
+            var result = ""
+            while index < text.count, text[index] != " ", text[index] != ")", text[index] != "(" {
+                result.unicodeScalars.append(text[index])
+                index += 1
+            }
+            return result
+        }
+
+        mutating func quoted() throws(MPDError) -> String {
+            skipSpaces()
+            guard index < text.count, text[index] == "'" || text[index] == "\"" else { throw .argument("Quoted string expected") }
+            let quote = text[index]
+            index += 1
+            var result = ""
+            while index < text.count, text[index] != quote {
+                if text[index] == "\\" { index += 1 }
+                guard index < text.count else { break }
+                result.unicodeScalars.append(text[index])
+                index += 1
+            }
+            guard index < text.count else { throw .argument("Closing quote not found") }
+            index += 1
+            return result
+        }
+
+        mutating func expression() throws(MPDError) -> MPDFilter {
+            try expect("(")
+            skipSpaces()
+            if index < text.count, text[index] == "!" {
+                index += 1
+                let inner = try expression()
+                try expect(")")
+                return .not(inner)
+            }
+            if index < text.count, text[index] == "(" {
+                var parts = [try expression()]
+                while true {
+                    skipSpaces()
+                    if index < text.count, text[index] == ")" { index += 1; break }
+                    guard word() == "AND" else { throw .argument("'AND' expected") }
+                    parts.append(try expression())
+                }
+                return parts.count == 1 ? parts[0] : .and(parts)
+            }
+            let name = word().lowercased()
+            if name == "base" {
+                let folder = try quoted()
+                try expect(")")
+                return .base(folder)
+            }
+            guard MPDFilter.tagNames.contains(name) else { throw .argument("Unknown filter type: \(name)") }
+            let comparison: Comparison
+            switch word() {
+            case "==": comparison = .equal
+            case "!=": comparison = .notEqual
+            case "contains": comparison = .contains
+            case "starts_with": comparison = .startsWith
+            case let other: throw .argument("Unknown filter operator: \(other)")
+            }
+            let value = try quoted()
+            try expect(")")
+            return .tag(name, comparison, value, ignoringCase: ignoringCase)
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import RepriseCore
+
+/// The library: `find`, `search`, `findadd`, `searchadd`, `list`, `count`, `lsinfo`, `listall`, `listallinfo`,
+/// `update`, `rescan` and the library's part of `stats`. Every pass over the tracks runs where the index is read,
+/// off the loop; only the reply is written on it.
+extension MPDPlayerBridge {
+    func libraryCommands() -> [MPDCommand] {
+        [
+            findCommand("find", ignoringCase: false, adding: false),
+            findCommand("search", ignoringCase: true, adding: false),
+            findCommand("findadd", ignoringCase: false, adding: true),
+            findCommand("searchadd", ignoringCase: true, adding: true),
+            MPDCommand("list", .read, 1, nil) { [self] call throws(MPDError) in try list(call) },
+            MPDCommand("count", .read, 1, nil) { [self] call throws(MPDError) in try count(call) },
+            MPDCommand("lsinfo", .read, 0, 1) { [self] call throws(MPDError) in tree(call, recursive: false, withTags: true) },
+            MPDCommand("listall", .read, 0, 1) { [self] call throws(MPDError) in tree(call, recursive: true, withTags: false) },
+            MPDCommand("listallinfo", .read, 0, 1) { [self] call throws(MPDError) in tree(call, recursive: true, withTags: true) },
+            MPDCommand("update", .control, 0, 1) { [self] call throws(MPDError) in update(call) },
+            MPDCommand("rescan", .control, 0, 1) { [self] call throws(MPDError) in update(call) },
+        ]
+    }
+
+    /// Runs `body` over the library's named tracks (sorted by name) off the loop, then `write` on the loop; the
+    /// command finishes when `write` calls its second argument.
+    private func overTracks<Result: Sendable>(_ body: @escaping @Sendable ([(name: String, track: LibraryTrack)]) -> Result,
+                                              write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
+        guard let library else { throw MPDError(.system, "no library (library = off)") }
+        let songs = songs
+        return .later { finish in
+            library.withTracks(.all, { tracks in
+                body(tracks.filter(\.available).map { (songs.name(ofPath: $0.path), $0) }.sorted { $0.name < $1.name })
+            }, then: { result in write(result, finish) })
+        }
+    }
+
+    private func findCommand(_ name: String, ignoringCase: Bool, adding: Bool) -> MPDCommand {
+        MPDCommand(name, adding ? .add : .read, 1, nil) { [self] call throws(MPDError) in
+            var arguments = call.arguments
+            var sortTag: String?, window: Range<Int>?
+            while arguments.count >= 3, ["sort", "window"].contains(arguments[arguments.count - 2]) {
+                let value = arguments.removeLast(), keyword = arguments.removeLast()
+                if keyword == "sort" { sortTag = value.lowercased() } else { window = try MPDArguments.range(value, count: Int.max) }
+            }
+            let filter = try MPDFilter.parse(arguments, ignoringCase: ignoringCase)
+            let (sortBy, windowed) = (sortTag, window)
+            let found = try overTracks({ named in
+                var matches = named.filter { filter.matches($0.track, name: $0.name) }
+                if let sortBy {
+                    let descending = sortBy.hasPrefix("-"), tag = descending ? String(sortBy.dropFirst()) : sortBy
+                    matches.sort { a, b in
+                        let (x, y) = (MPDFilter.values(tag, of: a.track, name: a.name).first ?? "",
+                                      MPDFilter.values(tag, of: b.track, name: b.name).first ?? "")
+                        return descending ? x > y : x < y
+                    }
+                }
+                if let windowed {
+                    matches = Array(matches[min(windowed.lowerBound, matches.count)..<min(windowed.upperBound, matches.count)])
+                }
+                return matches
+            }, write: { [self] matches, finish in
+                guard adding else {
+                    for match in matches { songs.write(match.track, name: match.name, to: call) }
+                    return finish(nil)
+                }
+                guard !matches.isEmpty else { return finish(nil) }
+                player.appendTracks(matches.map(\.track.path.uri)) { error in finish(error.map { MPDError(.noExist, $0.message) }) }
+            })
+            return found
+        }
+    }
+
+    private func list(_ call: MPDCall) throws(MPDError) -> MPDOutcome {
+        let tag = call[0].lowercased()
+        guard MPDFilter.tagNames.contains(tag), tag != "any" else { throw .argument("Unknown tag type: \(call[0])") }
+        var arguments = Array(call.arguments.dropFirst())
+        var groups: [String] = []
+        while arguments.count >= 2, arguments[arguments.count - 2] == "group" {
+            let group = arguments.removeLast().lowercased()
+            arguments.removeLast()
+            guard MPDFilter.tagNames.contains(group), group != "any" else { throw .argument("Unknown tag type: \(group)") }
+            guard group != tag, !groups.contains(group) else { throw .argument("Conflicting group") }
+            groups.append(group)
+        }
+        // `list album ARTIST` (one argument after the tag): MPD's oldest form, the artist's albums.
+        let filter: MPDFilter? = arguments.isEmpty ? nil
+            : arguments.count == 1 && tag == "album" && !arguments[0].hasPrefix("(") ? .tag("artist", .equal, arguments[0], ignoringCase: false)
+            : try MPDFilter.parse(arguments, ignoringCase: false)
+        let keys = groups + [tag]
+        return try overTracks({ named in
+            var rows = Set<[String]>()
+            for (name, track) in named where filter?.matches(track, name: name) ?? true {
+                var row: [[String]] = [[]]
+                for key in keys {
+                    let values = MPDFilter.values(key, of: track, name: name)
+                    row = row.flatMap { prefix in (values.isEmpty ? [""] : values).map { prefix + [$0] } }
+                }
+                rows.formUnion(row)
+            }
+            return rows.sorted { $0.lexicographicallyPrecedes($1) }
+        }, write: { (rows: [[String]], finish) in
+            let names = keys.map(Self.tagName)
+            var previous: [String] = []
+            for row in rows {
+                // Only what differs from the row before: each group's value once, then the values under it.
+                let first = previous.isEmpty ? 0 : (row.indices.first { previous[$0] != row[$0] } ?? row.count - 1)
+                for index in first..<row.count { call.add(names[index], row[index]) }
+                previous = row
+            }
+            finish(nil)
+        })
+    }
+
+    private func count(_ call: MPDCall) throws(MPDError) -> MPDOutcome {
+        var arguments = call.arguments
+        var group: String?
+        if arguments.count >= 2, arguments[arguments.count - 2] == "group" {
+            group = arguments.removeLast().lowercased()
+            arguments.removeLast()
+        }
+        let filter: MPDFilter? = arguments.isEmpty ? nil : try MPDFilter.parse(arguments, ignoringCase: false)
+        let groupTag = group
+        return try overTracks({ named in
+            var totals: [String: (songs: Int, microseconds: Int64)] = [:]
+            for (name, track) in named where filter?.matches(track, name: name) ?? true {
+                let keys = groupTag.map { MPDFilter.values($0, of: track, name: name) } ?? [""]
+                for key in keys.isEmpty ? [""] : keys {
+                    totals[key, default: (0, 0)].songs += 1
+                    totals[key, default: (0, 0)].microseconds += max(0, track.lengthMicroseconds ?? 0)
+                }
+            }
+            return totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value.songs, $0.value.microseconds) }
+        }, write: { totals, finish in
+            defer { finish(nil) }
+            if totals.isEmpty && groupTag == nil {
+                call.add("songs", 0)
+                call.add("playtime", 0)
+            }
+            for (key, songs, microseconds) in totals {
+                if let groupTag { call.add(Self.tagName(groupTag), key) }
+                call.add("songs", songs)
+                call.add("playtime", microseconds / 1_000_000) // whole seconds, cut as MPD cuts them
+            }
+        })
+    }
+
+    /// `lsinfo` (one folder: its folders, then its songs), `listall`/`listallinfo` (everything below, folders
+    /// before the songs in each).
+    private func tree(_ call: MPDCall, recursive: Bool, withTags: Bool) -> MPDOutcome {
+        var trimmed = call.arguments.first ?? ""
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        while trimmed.hasPrefix("/") { trimmed.removeFirst() }
+        let folder = trimmed
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        guard library != nil else { return .done }
+        let outcome = try? overTracks({ named in
+            var folders = Set<String>()
+            var files: [(name: String, track: LibraryTrack)] = []
+            for entry in named where entry.name.hasPrefix(prefix) || entry.name == folder {
+                if entry.name == folder { files.append(entry); continue }
+                let rest = entry.name.dropFirst(prefix.count)
+                let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+                if parts.count == 1 {
+                    files.append(entry)
+                } else if recursive {
+                    for depth in 1..<parts.count { folders.insert(prefix + parts[..<depth].joined(separator: "/")) }
+                    files.append(entry)
+                } else {
+                    folders.insert(prefix + parts[0])
+                }
+            }
+            // listall/listallinfo of a folder name the folder itself first, as MPD does.
+            if recursive && !folder.isEmpty && !files.isEmpty { folders.insert(folder) }
+            return (folders.sorted(), files)
+        }, write: { [self] (result: ([String], [(name: String, track: LibraryTrack)]), finish) in
+            let (folders, files) = result
+            if folders.isEmpty && files.isEmpty && !folder.isEmpty { return finish(MPDError(.noExist, "No such directory")) }
+            defer { finish(nil) }
+            if recursive {
+                // Depth-first, as MPD walks its tree: each folder, then what is in it.
+                var items: [(key: String, isFolder: Bool, track: LibraryTrack?)] = folders.map { ($0, true, nil) }
+                items += files.map { ($0.name, false, $0.track) }
+                items.sort { Self.treeOrder($0.key, $0.isFolder, $1.key, $1.isFolder) }
+                for item in items {
+                    if item.isFolder { call.add("directory", item.key) }
+                    else if withTags, let track = item.track { songs.write(track, name: item.key, to: call) }
+                    else { call.add("file", item.key) }
+                }
+            } else {
+                for name in folders { call.add("directory", name) }
+                for file in files { songs.write(file.track, name: file.name, to: call) }
+            }
+        })
+        return outcome ?? .done
+    }
+
+    /// MPD's tree order: a folder's own songs after its subfolders, each level by name.
+    static func treeOrder(_ a: String, _ aIsFolder: Bool, _ b: String, _ bIsFolder: Bool) -> Bool {
+        let aParts = a.split(separator: "/"), bParts = b.split(separator: "/")
+        for index in 0..<min(aParts.count, bParts.count) where aParts[index] != bParts[index] {
+            // At the first difference: a folder (or an item inside one) comes before a file of the same folder.
+            let aFolderHere = index < aParts.count - 1 || aIsFolder, bFolderHere = index < bParts.count - 1 || bIsFolder
+            if aFolderHere != bFolderHere { return aFolderHere }
+            return aParts[index] < bParts[index]
+        }
+        return aParts.count < bParts.count
+    }
+
+    private func update(_ call: MPDCall) -> MPDOutcome {
+        guard let library else { return .done }
+        library.rescan()
+        updateJobs += 1
+        call.add("updating_db", updateJobs)
+        return .done
+    }
+
+    /// A tag's name as MPD prints it (`albumartist` → `AlbumArtist`).
+    static func tagName(_ lowercased: String) -> String {
+        lowercased == "file" ? "file" : MPDSongWriter.tagTypes.first { $0.lowercased() == lowercased } ?? lowercased
+    }
+}

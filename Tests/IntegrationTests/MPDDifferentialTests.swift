@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Debian's `mpd` and Reprise on the same generated music folder, asked the same commands over their sockets: the
+/// replies agree, apart from the deviations README lists (pairs MPD has that Reprise does not serve — file times,
+/// audio formats, tags Reprise does not keep — are left out of the comparison).
+@Suite(.serialized) struct MPDDifferentialTests {
+    /// What is compared: each command's reply, as pairs (and the OK or ACK line).
+    static let commands = [
+        "list album", "list artist", "list genre", "list albumartist", "list album group albumartist",
+        "list title \"(artist == 'Miles Davis')\"", "list album \"Björk\"",
+        "count artist \"Miles Davis\"", "count \"(genre == 'Pop')\"", "count genre Jazz group album",
+        "find artist \"Miles Davis\"", "find \"(album == 'Singles')\"", "search title blue", "search \"(title contains 'BLUE')\"",
+        "find \"(!(genre == 'Pop'))\" sort title", "find \"((artist == 'Björk') AND (track == '2'))\"", "search any davis",
+        "find artist \"Miles Davis\" window 1:2", "findadd album Singles",
+        "lsinfo", "lsinfo \"Miles Davis\"", "lsinfo \"Miles Davis/Kind of Blue\"", "lsinfo nowhere", "listall", "listall Björk",
+        "listallinfo Singles", "frobnicate", "list nosuchtag", "find", "find artist", "count",
+        "command_list_ok_begin\nping\nlist genre\ncommand_list_end",
+        "command_list_begin\nping\nfind bogus x\nping\ncommand_list_end",
+    ]
+
+    /// Keys Reprise does not serve, left out of the comparison (README: "compared with MPD").
+    static let ignoredKeys: Set<String> = ["Last-Modified", "Format", "duration", "Added", "playlist", "Id", "Pos"]
+
+    @Test func replyForReplyAsDebiansMPD() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        try MPDTests.configure(session, library: music)
+        try session.launch([])
+        #expect(session.waitFor(30) { Self.songs(try? MPDTests.mpc(session, "stats").output) == 6 })
+
+        // Debian's mpd on the same folder: its own database, a null output, a socket of its own.
+        let mpdDirectory = session.directory + "/mpd"
+        try FileManager.default.createDirectory(atPath: mpdDirectory, withIntermediateDirectories: true)
+        let mpdSocket = mpdDirectory + "/socket"
+        try """
+        music_directory "\(music)"
+        db_file "\(mpdDirectory)/database"
+        state_file "\(mpdDirectory)/state"
+        bind_to_address "\(mpdSocket)"
+        audio_output {
+            type "null"
+            name "null"
+        }
+        """.write(toFile: mpdDirectory + "/mpd.conf", atomically: true, encoding: .utf8)
+        try session.start("/usr/bin/mpd", ["--no-daemon", mpdDirectory + "/mpd.conf"], logName: "mpd")
+        #expect(session.waitFor(30) {
+            Self.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output) == 6
+        }, "\(session.output(ofLog: "mpd"))")
+
+        let script = session.directory + "/ask.py"
+        try Self.asker.write(toFile: script, atomically: true, encoding: .utf8)
+        let input = Self.commands.joined(separator: "\n====\n")
+        let replies = try [MPDTests.socket(session), mpdSocket].map { socket in
+            let asked = try runCommand("/usr/bin/python3", [script, socket, input], environment: session.environment)
+            #expect(asked.status == 0, "\(asked.errors)")
+            return asked.output.components(separatedBy: "\n====\n")
+        }
+        #expect(replies[0].count == Self.commands.count && replies[1].count == Self.commands.count)
+        for (index, command) in Self.commands.enumerated() where index < min(replies[0].count, replies[1].count) {
+            let ours = Self.normalised(replies[0][index]), theirs = Self.normalised(replies[1][index])
+            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
+        }
+    }
+
+    /// The song count `mpc stats` printed.
+    static func songs(_ stats: String?) -> Int? {
+        stats?.split(separator: "\n").first { $0.hasPrefix("Songs:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+    }
+
+    /// A reply's lines without the ignored pairs; ACK lines keep their code, index and command, not the wording.
+    static func normalised(_ reply: String) -> String {
+        reply.split(separator: "\n").compactMap { line -> String? in
+            if line.hasPrefix("ACK ") { return String(line.prefix { $0 != "}" }) + "}" }
+            guard let colon = line.range(of: ": ") else { return String(line) }
+            return ignoredKeys.contains(String(line[..<colon.lowerBound])) ? nil : String(line)
+        }.joined(separator: "\n")
+    }
+
+    /// Sends each block of commands (blocks split by a ==== line) on one connection and prints the replies the same way.
+    static let asker = #"""
+    import socket, sys
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    f = s.makefile("rb")
+    f.readline()
+    out = []
+    for block in sys.argv[2].split("\n====\n"):
+        s.sendall((block + "\n").encode())
+        lines = []
+        while True:
+            line = f.readline().decode("utf-8", "replace").rstrip("\n")
+            lines.append(line)
+            if line == "OK" or line.startswith("ACK "):
+                break
+        out.append("\n".join(lines))
+    sys.stdout.write("\n====\n".join(out))
+    """#
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// MPD clients that misbehave lose their own connection and nothing else: the 101st connection, a line without
+/// end, binary garbage, a client that never reads its replies; 100 clients in idle all wake on one PlayPause.
+/// MPRIS and a well-behaved MPD client keep answering throughout.
+@Suite(.serialized) struct MPDHostileTests {
+    let media = TestMedia.shared
+
+    @Test func misbehavingClientsLoseOnlyTheirOwnConnection() throws {
+        let session = try Session()
+        defer { session.close() }
+        try MPDTests.configure(session)
+        let pid = try session.launch([media.first, media.second, media.third]) { session.status() == "Playing" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let script = session.directory + "/hostile.py"
+        try Self.hostile.write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try runCommand("/usr/bin/python3", [script, MPDTests.socket(session)], environment: session.environment)
+        #expect(run.status == 0, "\(run.output)\(run.errors)\n\(session.log(of: pid).suffix(3000))")
+        #expect(run.output.contains("survived"), "\(run.output)")
+        #expect(session.status() == "Paused", "the 100 idle clients' PlayPause went through MPRIS")
+        #expect(try MPDTests.mpc(session, "status").status == 0)
+    }
+
+    static let hostile = #"""
+    import socket, sys, time
+    path = sys.argv[1]
+    def connect():
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        s.settimeout(10)
+        return s
+    def greeted(s):
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = s.recv(100)
+            if not chunk:
+                return False
+            data += chunk
+        return data.startswith(b"OK MPD ")
+    def closed(s):
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    return True
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+        except socket.timeout:
+            return False
+    def ask(s, line):
+        s.sendall(line.encode() + b"\n")
+        data = b""
+        while not (data.endswith(b"OK\n") or b"ACK " in data):
+            chunk = s.recv(65536)
+            assert chunk, "closed while asking " + line
+            data += chunk
+        return data.decode()
+
+    good = connect(); assert greeted(good)
+
+    # 100 connections at most: the 101st is closed without a greeting.
+    crowd = [connect() for _ in range(99)]
+    assert all(greeted(c) for c in crowd)
+    extra = connect()
+    assert not greeted(extra), "the 101st connection was served"
+    assert "state:" in ask(good, "status")
+
+    # All 100 wait in idle; one PlayPause over MPRIS wakes every one.
+    for c in crowd + [good]:
+        c.sendall(b"idle player\n")
+    time.sleep(0.5)
+    import subprocess
+    subprocess.run(["busctl", "--user", "call", "org.mpris.MediaPlayer2.reprise", "/org/mpris/MediaPlayer2",
+                    "org.mpris.MediaPlayer2.Player", "PlayPause"], check=True)
+    for c in crowd + [good]:
+        data = b""
+        while not data.endswith(b"OK\n"):
+            chunk = c.recv(1000)
+            assert chunk, "an idle client was closed"
+            data += chunk
+        assert data == b"changed: player\nOK\n", data
+    for c in crowd:
+        c.close()
+    time.sleep(0.3)
+
+    # A line that never ends.
+    s = connect(); assert greeted(s)
+    try:
+        s.sendall(b"a" * (200 * 1024))
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+    assert closed(s), "a 200 KiB line did not close the connection"
+
+    # Binary garbage.
+    s = connect(); assert greeted(s)
+    s.sendall(b"\x00\xff\xfe\x01garbage\n")
+    assert closed(s), "garbage did not close the connection"
+
+    # A client that sends and never reads: closed once 8 MiB of replies wait.
+    s = connect(); assert greeted(s)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        for _ in range(100):
+            s.sendall(b"playlistinfo\n" * 1000)
+    except (BrokenPipeError, ConnectionResetError, socket.timeout):
+        pass
+    assert closed(s), "a client that never reads was kept"
+
+    # Commands with wrong argument counts and types are refused one by one.
+    for line, code in [("play x", "2"), ("seek 0", "2"), ("setvol 101", "2"), ("deleteid 99999", "50"), ("add", "2"),
+                       ("status extra", "2"), ("add \"unclosed", "2"), ("frobnicate", "5")]:
+        reply = ask(good, line)
+        assert reply.startswith("ACK [" + code + "@0]"), (line, reply)
+    assert "state:" in ask(good, "status")
+    print("survived")
+    """#
+}

@@ -1,0 +1,67 @@
+import CoreTestDoubles
+import Foundation
+import RepriseCore
+import Testing
+@testable import MPDProtocol
+
+/// The library commands over a library in memory: filters old and new, list with groups, count, the folder tree.
+@Suite struct LibraryCommandTests {
+    static func library() -> MemoryLibrary { MemoryLibrary(tracks: [
+        LibraryTrack(path: "/music/B/Début/1 Human.ogg", title: "Human Behaviour", artist: "Björk", album: "Début", genre: "Pop",
+                     track: 1, lengthMicroseconds: 3_000_000),
+        LibraryTrack(path: "/music/B/Début/2 Crying.ogg", title: "Crying", artist: "Björk", album: "Début", genre: "Pop",
+                     track: 2, lengthMicroseconds: 4_000_000),
+        LibraryTrack(path: "/music/M/Kind of Blue/1 So What.ogg", title: "So What", artist: "Miles Davis", album: "Kind of Blue",
+                     albumArtist: "Miles Davis Quintet", genre: "Jazz", track: 1, lengthMicroseconds: 5_600_000),
+        LibraryTrack(path: "/music/Loose.ogg", title: "Loose", artist: "Nobody", lengthMicroseconds: 1_000_000),
+    ], folders: ["/music"]) }
+
+    func rig() -> SessionTests.Rig { SessionTests.Rig(tracks: 0, library: Self.library()) }
+
+    @Test func findTakesPairsAndExpressionsAndSearchIgnoresCase() {
+        let rig = rig()
+        #expect(rig.pairs(rig.send("find artist Björk")).filter { $0.0 == "file" }.map(\.1) == ["B/Début/1 Human.ogg", "B/Début/2 Crying.ogg"])
+        #expect(rig.pairs(rig.send("find \"((genre == 'Pop') AND (!(track == '1')))\"")).first { $0.0 == "Title" }?.1 == "Crying")
+        #expect(rig.pairs(rig.send("search title \"so wh\"")).first { $0.0 == "file" }?.1 == "M/Kind of Blue/1 So What.ogg")
+        #expect(rig.send("find artist björk") == "OK\n", "find compares exactly")
+        #expect(rig.send("find \"(artist =~ 'x')\"").hasPrefix("ACK [2@0] {find} Unknown filter operator"))
+    }
+
+    @Test func listGroupsAndFallsBackToTheArtistForTheAlbumArtist() {
+        let rig = rig()
+        #expect(rig.send("list album group albumartist")
+                == "AlbumArtist: Björk\nAlbum: Début\nAlbumArtist: Miles Davis Quintet\nAlbum: Kind of Blue\nAlbumArtist: Nobody\nAlbum: \nOK\n")
+        #expect(rig.send("list genre") == "Genre: \nGenre: Jazz\nGenre: Pop\nOK\n")
+        #expect(rig.send("list album group album") == "ACK [2@0] {list} Conflicting group\n")
+    }
+
+    @Test func countSumsSongsAndPlaytime() {
+        let rig = rig()
+        #expect(rig.send("count artist Björk") == "songs: 2\nplaytime: 7\nOK\n")
+        #expect(rig.send("count genre Pop group album") == "Album: Début\nsongs: 2\nplaytime: 7\nOK\n")
+    }
+
+    @Test func lsinfoListsOneFolderAndListallEveryThingBelow() {
+        let rig = rig()
+        let root = rig.pairs(rig.send("lsinfo"))
+        #expect(root.filter { $0.0 == "directory" || $0.0 == "file" }.map(\.1) == ["B", "M", "Loose.ogg"])
+        #expect(rig.pairs(rig.send("listall B")).map(\.1) == ["B", "B/Début", "B/Début/1 Human.ogg", "B/Début/2 Crying.ogg"])
+        #expect(rig.send("lsinfo nowhere") == "ACK [50@0] {lsinfo} No such directory\n")
+    }
+
+    @Test func findaddPutsTheMatchesInTheQueue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mpd-findadd-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder + "/A", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paths = [folder + "/A/1.ogg", folder + "/A/2.ogg", folder + "/other.ogg"]
+        for path in paths { _ = FileManager.default.createFile(atPath: path, contents: Data("OggS".utf8)) }
+        let library = MemoryLibrary(tracks: paths.map { LibraryTrack(path: FilePath(escaped: $0), album: $0.hasSuffix("other.ogg") ? "Other" : "A") },
+                                    folders: [folder])
+        let (player, _, _) = makePlayer(tracks: 0)
+        let bridge = MPDPlayerBridge(player: player, policy: RecordingPolicy(), library: library, musicFolder: folder)
+        let session = MPDSession(commands: bridge.commands, permissions: .all)
+        session.receive(Array("findadd album A".utf8))
+        #expect(String(decoding: session.takeOutput(), as: UTF8.self) == "OK\n")
+        #expect(player.queue.entries.map(\.uri) == paths.prefix(2).map { FilePath(escaped: $0).uri })
+    }
+}
