@@ -17,3 +17,61 @@ extension MPDPlayerBridge {
         ]
     }
 }
+
+/// The sound server's outputs as MPD's: Reprise plays to one of them at a time; enabling one moves its stream there
+/// (as `reprise output set` does).
+public protocol MPDOutputs: AnyObject {
+    var outputs: [(name: String, description: String, current: Bool)] { get }
+    func setOutput(_ name: String) throws(PlayerError)
+}
+
+extension MPDPlayerBridge {
+    func outputCommands() -> [MPDCommand] {
+        [
+            MPDCommand("outputs", .read, 0, 0) { [self] call throws(MPDError) in
+                for (index, output) in (outputs?.outputs ?? []).enumerated() {
+                    call.add("outputid", index)
+                    call.add("outputname", output.description.isEmpty ? output.name : output.description)
+                    call.add("plugin", "pulse")
+                    call.add("outputenabled", output.current ? 1 : 0)
+                }
+                return .done
+            },
+            MPDCommand("enableoutput", .admin, 1, 1) { [self] call throws(MPDError) in
+                try enableOutput(call[0], toggling: false)
+                return .done
+            },
+            MPDCommand("toggleoutput", .admin, 1, 1) { [self] call throws(MPDError) in
+                try enableOutput(call[0], toggling: true)
+                return .done
+            },
+            MPDCommand("disableoutput", .admin, 1, 1) { [self] call throws(MPDError) in
+                let output = try output(call[0])
+                guard !output.current else {
+                    throw MPDError(.system, "Reprise plays to one output at a time: enable another one instead")
+                }
+                return .done
+            },
+        ]
+    }
+
+    private func output(_ text: String) throws(MPDError) -> (name: String, description: String, current: Bool) {
+        let index = try MPDArguments.unsigned(text)
+        let list = outputs?.outputs ?? []
+        guard index < list.count else { throw .noExist("No such audio output") }
+        return list[index]
+    }
+
+    private func enableOutput(_ text: String, toggling: Bool) throws(MPDError) {
+        let chosen = try output(text)
+        if chosen.current {
+            guard !toggling else { throw MPDError(.system, "Reprise plays to one output at a time: enable another one instead") }
+            return
+        }
+        do throws(PlayerError) {
+            try outputs?.setOutput(chosen.name)
+        } catch {
+            throw MPDError(.system, error.message)
+        }
+    }
+}

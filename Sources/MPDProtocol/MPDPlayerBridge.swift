@@ -9,6 +9,8 @@ public final class MPDPlayerBridge: ChangeListener {
     let songs: MPDSongWriter
     /// The music library (nil: `library = off`).
     let library: LibraryAccess?
+    /// The sound server's outputs (nil: none known).
+    let outputs: MPDOutputs?
     /// The last `update` job's number.
     var updateJobs = 0
     public let versions: MPDQueueVersions
@@ -20,14 +22,15 @@ public final class MPDPlayerBridge: ChangeListener {
     /// Hears each change's subsystems (the server, which tells every connection).
     public weak var listener: MPDIdleListener?
 
-    public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, musicFolder: String) {
+    public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs? = nil, musicFolder: String) {
         self.player = player
         self.policy = policy
         self.library = library
+        self.outputs = outputs
         songs = MPDSongWriter(musicFolder: musicFolder)
         versions = MPDQueueVersions(ids: player.trackIDs)
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
-        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + serverCommands())
+        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + serverCommands() + outputCommands())
         if player.status == .playing { playingSince = .now }
     }
 

@@ -99,7 +99,7 @@ final class ServiceAssembly {
         let followers: [ChangeListener] = [SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler]
             + gainLookup
         for follower in followers { feed.listen(follower) }
-        let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, settings: settings.mpd,
+        let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, outputs: audio, settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
                                loop: loop, log: log)
         if mpd.isOn {

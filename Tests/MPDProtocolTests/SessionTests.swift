@@ -139,3 +139,33 @@ import Testing
         #expect(!rig.send("commands").contains("command: play\n"))
     }
 }
+
+/// The sound server's outputs as MPD's: enabling one moves Reprise's stream there; the one it plays to cannot be
+/// disabled.
+@Suite struct OutputCommandTests {
+    final class TwoOutputs: MPDOutputs {
+        var current = "speakers"
+        var outputs: [(name: String, description: String, current: Bool)] {
+            [("speakers", "Speakers", current == "speakers"), ("headphones", "Headphones", current == "headphones")]
+        }
+        func setOutput(_ name: String) throws(PlayerError) { current = name }
+    }
+
+    @Test func enablingAnOutputMovesTheStreamAndTheCurrentOneStays() {
+        let (player, _, _) = makePlayer(tracks: 1)
+        let outputs = TwoOutputs()
+        let bridge = MPDPlayerBridge(player: player, policy: RecordingPolicy(), library: nil, outputs: outputs, musicFolder: "/music")
+        let session = MPDSession(commands: bridge.commands, permissions: .all)
+        func send(_ line: String) -> String {
+            session.receive(Array(line.utf8))
+            return String(decoding: session.takeOutput(), as: UTF8.self)
+        }
+        #expect(send("outputs") == "outputid: 0\noutputname: Speakers\nplugin: pulse\noutputenabled: 1\n"
+                + "outputid: 1\noutputname: Headphones\nplugin: pulse\noutputenabled: 0\nOK\n")
+        #expect(send("enableoutput 1") == "OK\n")
+        #expect(outputs.current == "headphones")
+        #expect(send("disableoutput 1").hasPrefix("ACK [52@0] {disableoutput}"))
+        #expect(send("toggleoutput 0") == "OK\n" && outputs.current == "speakers")
+        #expect(send("enableoutput 7") == "ACK [50@0] {enableoutput} No such audio output\n")
+    }
+}

@@ -12,7 +12,8 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
     let name = "mpd"
     private let server: MPDServer?
 
-    init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, library: LibraryAccess?, settings: MPDSettings, musicFolder: String,
+    init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs?,
+         settings: MPDSettings, musicFolder: String,
          loop: EventLoop, log: Log) {
         guard settings.enabled else {
             server = nil
@@ -25,7 +26,7 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
             log.warning("MPD server off: password file \(error.message)")
             server = nil
         case .success(let passwords):
-            let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, musicFolder: musicFolder)
+            let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, outputs: outputs, musicFolder: musicFolder)
             feed.listen(bridge)
             server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,
                                loop: loop, log: log)
@@ -58,3 +59,6 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
         path.hasPrefix("~/") ? XDGDirectories.home + path.dropFirst() : path
     }
 }
+
+/// The audio session's outputs are the MPD server's.
+extension AudioSessionController: MPDOutputs {}
