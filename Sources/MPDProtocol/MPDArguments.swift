@@ -25,6 +25,12 @@ enum MPDArguments {
         return value
     }
 
+    /// An optional range argument: every position when absent.
+    static func range(_ text: String?, count: Int) throws(MPDError) -> Range<Int> {
+        guard let text else { return 0..<count }
+        return try range(text, count: count)
+    }
+
     /// `N` (one position) or `START:END` (END excluded; missing: to the end of `count`), within `0...count`.
     static func range(_ text: String, count: Int) throws(MPDError) -> Range<Int> {
         guard let colon = text.firstIndex(of: ":") else {

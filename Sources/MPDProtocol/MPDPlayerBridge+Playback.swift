@@ -6,30 +6,16 @@ extension MPDPlayerBridge {
     func playbackCommands() -> [MPDCommand] {
         [
             MPDCommand("play", .control, 0, 1) { [self] call throws(MPDError) in
-                if let text = call.arguments.first, let position = try? MPDArguments.integer(text), position >= 0 {
+                try play(call.arguments.first) { position throws(MPDError) in
                     guard let entry = player.queue.entry(atListIndex: position) else { throw .argument("Bad song index") }
-                    policy.userActed(.userChangedTrack)
-                    player.goTo(id: entry.id)
-                } else if let text = call.arguments.first, (try? MPDArguments.integer(text)) == nil {
-                    throw .argument("Integer expected: \(text)")
-                } else {
-                    policy.userActed(.userPlayed)
-                    player.play()
+                    return entry.id
                 }
-                return .done
             },
             MPDCommand("playid", .control, 0, 1) { [self] call throws(MPDError) in
-                if let text = call.arguments.first, let id = try? MPDArguments.integer(text), id >= 0 {
+                try play(call.arguments.first) { id throws(MPDError) in
                     guard player.queue.entry(withID: id) != nil else { throw .noExist("No such song") }
-                    policy.userActed(.userChangedTrack)
-                    player.goTo(id: id)
-                } else if let text = call.arguments.first, (try? MPDArguments.integer(text)) == nil {
-                    throw .argument("Integer expected: \(text)")
-                } else {
-                    policy.userActed(.userPlayed)
-                    player.play()
+                    return id
                 }
-                return .done
             },
             MPDCommand("pause", .control, 0, 1) { [self] call throws(MPDError) in
                 let pause = try call.arguments.first.map { text throws(MPDError) in try MPDArguments.bool(text) }
@@ -131,6 +117,20 @@ extension MPDPlayerBridge {
                 return .done
             },
         ]
+    }
+
+    /// `play`/`playid`: without an argument (or -1) plays or resumes; with one, plays the entry `entry` names.
+    private func play(_ argument: String?, entry: (Int) throws(MPDError) -> Int) throws(MPDError) -> MPDOutcome {
+        let number = try argument.map { text throws(MPDError) in try MPDArguments.integer(text) } ?? -1
+        if number >= 0 {
+            let id = try entry(number)
+            policy.userActed(.userChangedTrack)
+            player.goTo(id: id)
+        } else {
+            policy.userActed(.userPlayed)
+            player.play()
+        }
+        return .done
     }
 
     /// A command without arguments that always succeeds.

@@ -65,16 +65,14 @@ extension MPDPlayerBridge {
             },
             MPDCommand("shuffle", .control, 0, 1) { [self] call throws(MPDError) in
                 var ids = player.trackIDs
-                let range = try call.arguments.first.map { text throws(MPDError) in try MPDArguments.range(text, count: ids.count) }
-                    ?? 0..<ids.count
+                let range = try MPDArguments.range(call.arguments.first, count: ids.count)
                 ids[range].shuffle()
                 player.reorder(ids)
                 return .done
             },
             MPDCommand("playlistinfo", .read, 0, 1) { [self] call throws(MPDError) in
                 let ids = player.trackIDs
-                let range = try call.arguments.first.map { text throws(MPDError) in try MPDArguments.range(text, count: ids.count) }
-                    ?? 0..<ids.count
+                let range = try MPDArguments.range(call.arguments.first, count: ids.count)
                 for position in range { writeEntry(ids[position], position: position, to: call) }
                 return .done
             },
