@@ -82,12 +82,19 @@ extension MPDPlayerBridge {
                 }
                 return .done
             },
-            MPDCommand("consume", .control, 1, 1) { call throws(MPDError) in
+            MPDCommand("consume", .control, 1, 1) { [self] call throws(MPDError) in
+                let mode: ConsumeMode
                 switch call[0] {
-                case "0": return .done
-                case "1", "oneshot": throw .argument("consume is not supported")
+                case "0": mode = .off
+                case "1": mode = .on
+                case "oneshot": mode = .oneshot
                 default: throw .argument("Boolean (0/1) expected: \(call[0])")
                 }
+                if mode != consume {
+                    consume = mode
+                    listener?.subsystemsChanged(.options)
+                }
+                return .done
             },
             MPDCommand("setvol", .control, 1, 1) { [self] call throws(MPDError) in
                 let percent = try MPDArguments.integer(call[0])

@@ -11,6 +11,10 @@ public final class MPDPlayerBridge: ChangeListener {
     let library: LibraryAccess?
     /// The sound server's outputs (nil: none known).
     let outputs: MPDOutputs?
+    /// MPD's consume mode (Reprise itself has none): an entry playback moves away from leaves the queue.
+    var consume = ConsumeMode.off
+    /// The entry that was current after the last change, for consume.
+    private var lastCurrentID: Int?
     /// The last `update` job's number.
     var updateJobs = 0
     public let versions: MPDQueueVersions
@@ -32,10 +36,12 @@ public final class MPDPlayerBridge: ChangeListener {
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
         commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + serverCommands() + outputCommands())
         if player.status == .playing { playingSince = .now }
+        lastCurrentID = player.queue.current?.id
     }
 
     public func didChange(_ change: Change) {
         if change.aspects.contains(.queue) { versions.update(ids: player.trackIDs, edits: change.queueEdits) }
+        if change.aspects.contains(.current) { consumeIfMovedOn() }
         if change.aspects.contains(.transport) {
             if player.status == .playing, playingSince == nil { playingSince = .now }
             if player.status != .playing, let since = playingSince {
@@ -45,6 +51,19 @@ public final class MPDPlayerBridge: ChangeListener {
         }
         let changed = Self.subsystems(of: change.aspects)
         if !changed.isEmpty { listener?.subsystemsChanged(changed) }
+    }
+
+    /// With consume on, the entry playback moved away from (to the next, or another one chosen) leaves the queue;
+    /// `oneshot` turns consume off after once.
+    private func consumeIfMovedOn() {
+        let current = player.queue.current?.id
+        defer { lastCurrentID = current }
+        guard consume != .off, let previous = lastCurrentID, previous != current, player.queue.entry(withID: previous) != nil else { return }
+        if consume == .oneshot {
+            consume = .off
+            listener?.subsystemsChanged(.options)
+        }
+        player.removeTrack(id: previous)
     }
 
     /// The MPD subsystems a change to `aspects` wakes.
@@ -65,6 +84,11 @@ public final class MPDPlayerBridge: ChangeListener {
     var playtimeSeconds: Int64 {
         (playedBefore + (playingSince.map { .now - $0 } ?? .zero)).components.seconds
     }
+}
+
+/// MPD's `consume` setting.
+enum ConsumeMode: String {
+    case off = "0", on = "1", oneshot
 }
 
 /// Hears which MPD subsystems changed.

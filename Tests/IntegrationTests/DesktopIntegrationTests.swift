@@ -120,7 +120,7 @@ import Testing
                      "org.mpris.MediaPlayer2.Playlists"]
         let own = ["app.reprise.AudioSession1", "app.reprise.Controls1", "app.reprise.Sound1", "app.reprise.Video1",
                    "app.reprise.Chapters1", "app.reprise.Sleep1", "app.reprise.Library1", "app.reprise.Lyrics1",
-                   "app.reprise.Scrobble1"]
+                   "app.reprise.Scrobble1", "app.reprise.MPDServer1"]
         #expect(Set(IntrospectionSummary.interfaces(in: mprisObject)) == Set(standard + mpris))
         #expect(Set(IntrospectionSummary.interfaces(in: ownObject)) == Set(standard + own))
         for interface in mpris + own {

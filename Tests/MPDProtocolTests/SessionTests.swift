@@ -123,6 +123,24 @@ import Testing
         #expect(rig.player.queue.entry(atListIndex: 2)?.uri == "http://example.invalid/11.ogg", "+0: right after the current entry")
     }
 
+    /// Consume: the entry playback moves away from leaves the queue (whoever moved it: MPD, MPRIS, the end of the
+    /// track); oneshot does it once.
+    @Test func consumeRemovesTheEntryLeftAndOneshotOnlyOnce() {
+        let rig = Rig(tracks: 4)
+        let ids = rig.player.trackIDs
+        rig.player.goTo(id: ids[0])
+        #expect(rig.send("consume 1") == "OK\n")
+        #expect(rig.value("consume", in: rig.send("status")) == "1")
+        rig.player.next()
+        #expect(rig.player.trackIDs == Array(ids[1...]))
+        _ = rig.send("consume oneshot")
+        _ = rig.send("next")
+        #expect(rig.player.trackIDs == Array(ids[2...]))
+        #expect(rig.value("consume", in: rig.send("status")) == "0")
+        rig.player.next()
+        #expect(rig.player.trackIDs == Array(ids[2...]), "off again after once")
+    }
+
     @Test func songsAreNamedRelativeToTheMusicFolder() {
         let writer = MPDSongWriter(musicFolder: "/music/")
         #expect(writer.name(of: MediaURI.file(path: "/music/A/01 b.ogg")) == "A/01 b.ogg")
