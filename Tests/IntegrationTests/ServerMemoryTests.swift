@@ -91,7 +91,7 @@ import TestSupport
         let session = try Session(soundServer: server)
         defer { session.close() }
         // Another app plays at a volume its user chose (a volume the server may remember for its role).
-        let other = try session.startStream(role: otherRole, volume: 50_000)
+        var other = try session.startStream(role: otherRole, volume: 50_000)
         func otherVolumes() -> [Int] { (try? session.sinkInputs(of: other))?.first?.volumes ?? [] }
         // A stock PulseAudio stores a volume set on a stream that has only just appeared at the stream's next change
         // (its events merge): reading once first lets the server settle (a phone stream role-corks music and video).
@@ -99,7 +99,13 @@ import TestSupport
         // the volume the user just set is remembered once its state file says so, however busy the machine is.
         if server == .pipeWire {
             let role = otherRole.prefix(1).uppercased() + otherRole.dropFirst()
-            let saved = session.waitFor(30) { wirePlumberState(session).contains("media.role:\(role):channelVolumes=0.44") }
+            var saved = session.waitFor(30) { wirePlumberState(session).contains("media.role:\(role):channelVolumes=0.44") }
+            if !saved && !session.isRunning(other) {
+                // The rig's own stream died before Reprise started (pacat: "Stream error: Input/Output error", seen
+                // once under PipeWire on a loaded machine): one more, so the test is about Reprise, not pacat.
+                other = try session.startStream(role: otherRole, volume: 50_000)
+                saved = session.waitFor(30) { wirePlumberState(session).contains("media.role:\(role):channelVolumes=0.44") }
+            }
             let pacat = (session.isRunning(other) ? "runs" : "exited") + ": " + session.output(ofLog: "pacat")
             #expect(saved, "WirePlumber did not save the volume set on the \(otherRole) stream: \(wirePlumberState(session)); pacat \(pacat)")
         }
