@@ -126,16 +126,22 @@ extension MPDPlayerBridge {
         return value
     }
 
+    /// A position as `move`, `moveid` and `addid` take it: absolute, or `+N`/`-N` from the current entry (`+0`:
+    /// right after it). A client's number never overflows: past the range it is a bad index.
+    private func position(_ text: String) throws(MPDError) -> Int {
+        let value = try MPDArguments.integer(text)
+        guard text.hasPrefix("+") || text.hasPrefix("-") else { return value }
+        guard let current = player.queue.current, let position = player.queue.listIndex(of: current.id) else {
+            throw MPDError(.playerSync, "No current song")
+        }
+        let (sum, overflow) = value.addingReportingOverflow(position + (text.hasPrefix("+") ? 1 : 0))
+        guard !overflow else { throw .argument("Bad song index") }
+        return sum
+    }
+
     /// Where a `move` puts entries: an absolute position, or `+N`/`-N` relative to the current entry.
     private func destination(_ text: String, count: Int, from: Int) throws(MPDError) -> Int {
-        let value = try MPDArguments.integer(text)
-        var target = value
-        if text.hasPrefix("+") || text.hasPrefix("-") {
-            guard let current = player.queue.current, let position = player.queue.listIndex(of: current.id) else {
-                throw MPDError(.playerSync, "No current song")
-            }
-            target = position + value + (text.hasPrefix("+") ? 1 : 0)
-        }
+        let target = try position(text)
         guard (0...count).contains(target) else { throw .argument("Bad song index") }
         return target
     }
@@ -145,15 +151,7 @@ extension MPDPlayerBridge {
     private func insertionPoint(_ text: String?) throws(MPDError) -> InsertionPoint {
         guard let text else { return .end }
         let ids = player.trackIDs
-        var position: Int
-        if text.hasPrefix("+") || text.hasPrefix("-") {
-            guard let current = player.queue.current, let currentPosition = player.queue.listIndex(of: current.id) else {
-                throw MPDError(.playerSync, "No current song")
-            }
-            position = currentPosition + (try MPDArguments.integer(text)) + (text.hasPrefix("+") ? 1 : 0)
-        } else {
-            position = try MPDArguments.unsigned(text)
-        }
+        let position = try position(text)
         guard (0...ids.count).contains(position) else { throw .argument("Bad song index") }
         return position == 0 ? .start : .after(ids[position - 1])
     }

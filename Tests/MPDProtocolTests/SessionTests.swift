@@ -121,6 +121,8 @@ import Testing
         rig.player.goTo(id: ids[1])
         _ = rig.send("addid http://example.invalid/11.ogg +0")
         #expect(rig.player.queue.entry(atListIndex: 2)?.uri == "http://example.invalid/11.ogg", "+0: right after the current entry")
+        #expect(rig.send("moveid \(ids[0]) +9223372036854775807") == "ACK [2@0] {moveid} Bad song index\n", "no overflow")
+        #expect(rig.send("addid http://example.invalid/12.ogg -9223372036854775808") == "ACK [2@0] {addid} Bad song index\n")
     }
 
     /// Consume: the entry playback moves away from leaves the queue (whoever moved it: MPD, MPRIS, the end of the
