@@ -10,14 +10,6 @@ public struct MediaStreamInfo: Sendable, Equatable {
     public var codec: String?
     /// The container the stream came from ("Matroska"…); nil for a stream read straight from a file (a sidecar subtitle).
     public var container: String?
-
-    public init(index: Int, language: String? = nil, title: String? = nil, codec: String? = nil, container: String? = nil) {
-        self.index = index
-        self.language = language
-        self.title = title
-        self.codec = codec
-        self.container = container
-    }
 }
 
 /// The decoded size of the current video stream.

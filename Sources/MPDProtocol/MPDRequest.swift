@@ -7,11 +7,6 @@ public struct MPDRequest: Equatable, Sendable {
     /// The most arguments one command takes (MPD's `COMMAND_ARGV_MAX`).
     public static let maximumArguments = 4096
 
-    public init(name: String, arguments: [String]) {
-        self.name = name
-        self.arguments = arguments
-    }
-
     /// Splits `line` (without its newline). Throws ``MPDError/Code/unknown`` for a bad command name and
     /// ``MPDError/Code/argument`` for bad quoting; arguments are UTF-8, invalid bytes replaced.
     public init(parsing line: some Collection<UInt8>) throws(MPDError) {

@@ -5,11 +5,6 @@ public struct CrossfadePlan: Sendable, Equatable {
     /// Seconds a user's change of track (Next, Previous, GoTo…) fades out what played; nil: it cuts.
     public var userChangeFadeSeconds: Double?
 
-    public init(nextOverlapSeconds: Double? = nil, userChangeFadeSeconds: Double? = nil) {
-        self.nextOverlapSeconds = nextOverlapSeconds
-        self.userChangeFadeSeconds = userChangeFadeSeconds
-    }
-
     /// Gapless hand-overs, cuts on a user's change: crossfade off.
     public static let off = CrossfadePlan()
 }

@@ -6,13 +6,6 @@ public struct CustomAction: Sendable, Equatable {
     public let icon: String
     public let enabled: Bool
 
-    public init(id: String, label: String, icon: String, enabled: Bool) {
-        self.id = id
-        self.label = label
-        self.icon = icon
-        self.enabled = enabled
-    }
-
     /// Picture in Picture for the video window (offered by the service while a video window is open).
     public static func pictureInPicture(isOn: Bool) -> CustomAction {
         CustomAction(id: "picture-in-picture", label: isOn ? "Leave Picture in Picture" : "Picture in Picture",

@@ -23,11 +23,6 @@ public struct Lyrics: Equatable, Sendable {
     public private(set) var lines: [Line]
     public let source: Source
 
-    public init(lines: [Line], source: Source) {
-        self.lines = lines
-        self.source = source
-    }
-
     public var isSynced: Bool { lines.first?.startMicroseconds != nil }
 
     /// The text alone, a line per line (what MPRIS `xesam:asText` carries: never a time stamp).

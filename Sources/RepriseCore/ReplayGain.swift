@@ -22,13 +22,7 @@ public struct AppliedGain: Sendable, Equatable {
     /// Decibels, pre-amplification and clipping prevention included (0 when levelling is off).
     public var decibels: Double
     /// From the library's measurement of the file's loudness (its tags carry none), not from tags.
-    public var measured: Bool
-
-    public init(kind: ReplayGainKind, decibels: Double, measured: Bool = false) {
-        self.kind = kind
-        self.decibels = decibels
-        self.measured = measured
-    }
+    public var measured = false
 }
 
 /// The ReplayGain settings: the mode, a pre-amplification and the gain of tracks without ReplayGain tags.
@@ -41,12 +35,6 @@ public struct ReplayGainSettings: Sendable, Equatable {
 
     /// What pre-amplification and fallback may be set to.
     public static let decibelRange: ClosedRange<Double> = -15...15
-
-    public init(mode: ReplayGainMode = .auto, preampDecibels: Double = 0, fallbackDecibels: Double = 0) {
-        self.mode = mode
-        self.preampDecibels = preampDecibels
-        self.fallbackDecibels = fallbackDecibels
-    }
 
     /// Parses a mode name (`off`, `track`, `album`, `auto`).
     public static func mode(named name: String) throws(PlayerError) -> ReplayGainMode {

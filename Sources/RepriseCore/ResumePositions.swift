@@ -11,10 +11,6 @@ public struct ResumePositions: Sendable, Equatable {
     public struct Mark: Sendable, Equatable {
         public let uri: String
         public let microseconds: Int64
-        public init(uri: String, microseconds: Int64) {
-            self.uri = uri
-            self.microseconds = microseconds
-        }
     }
 
     /// Oldest first.

@@ -22,17 +22,14 @@ public struct ServeArguments: Equatable, Sendable {
     public struct Setting: Equatable, Sendable {
         public var key: String
         public var value: String
-
-        public init(key: String, value: String) {
-            self.key = key
-            self.value = value
-        }
     }
 
-    public init(verbose: Bool = false, newInstance: Bool = false, settings: [Setting] = [], media: [String] = []) {
+    /// - Parameter settings: config keys and values, in the order given.
+    public init(verbose: Bool = false, newInstance: Bool = false, settings: [(key: String, value: String)] = [],
+                media: [String] = []) {
         self.verbose = verbose
         self.newInstance = newInstance
-        self.settings = settings
+        self.settings = settings.map { Setting(key: $0.key, value: $0.value) }
         self.media = media
     }
 

@@ -89,8 +89,7 @@ struct Serve: ParsableCommand {
         }
         if !newInstance, try handToRunningService(media, enqueue: enqueue) { return }
         // The service is `reprised` (same PID), told exactly this.
-        let serve = ServeArguments(verbose: verbose, newInstance: newInstance,
-                                   settings: settings.map { ServeArguments.Setting(key: $0.key, value: $0.value) }, media: media)
+        let serve = ServeArguments(verbose: verbose, newInstance: newInstance, settings: settings, media: media)
         writeToStandardError("reprise: " + execService(serve.commandLine))
         throw ExitCode(1)
     }

@@ -5,13 +5,11 @@ import TestSupport
 
 /// The cover cache does not grow for ever: at start the least recently used pictures beyond 2,000 go.
 @Suite(.serialized) struct ArtCacheTests {
-    let media = TestMedia.shared
 
     @Test func theCacheIsTrimmedToTheMostRecentlyUsed() throws {
         let session = try Session()
         defer { session.close() }
-        let art = session.environment["HOME"]! + "/.cache/reprise/art"
-        try FileManager.default.createDirectory(atPath: art, withIntermediateDirectories: true)
+        let art = try session.makeHomeFolder(".cache/reprise/art")
         let now = time(nil)
         for index in 0..<2100 {
             let path = art + "/\(String(format: "%064x", index)).png"

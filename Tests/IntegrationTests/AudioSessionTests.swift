@@ -6,7 +6,6 @@ import TestSupport
 /// The audio-session policy end to end: a real private PulseAudio (null sinks, with and without role-cork),
 /// real streams from pacat, and a second real player on the bus.
 @Suite(.serialized) struct AudioSessionTests {
-    let media = TestMedia.shared
     static let audio = "app.reprise.AudioSession1"
 
     func signal(_ session: Session, _ member: String, _ arguments: [DBusValue]) -> Bool {
@@ -16,6 +15,13 @@ import TestSupport
     /// Reprise's playing stream (pulsesink's probe stream has no media.role).
     func stream(_ session: Session, _ pid: pid_t) -> SinkInput? {
         (try? session.sinkInputs(of: pid))?.last { $0.properties["media.role"] != nil }
+    }
+
+    /// Starts Reprise on `files` and waits until it plays through its own stream; returns its PID.
+    func launchPlaying(_ session: Session, _ files: [String] = [media.first]) throws -> pid_t {
+        let reprise = try session.launch(files)
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil }, "\(session.log(of: reprise))")
+        return reprise
     }
 
     /// Loads a null sink (plugging in an output); returns its module number and sink index.
@@ -76,8 +82,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func shortSoundsDuckInsteadOfPausing(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        let reprise = try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        let reprise = try launchPlaying(session)
         var full = 0
         #expect(session.waitFor {
             full = (try? session.peakLevel()) ?? 0
@@ -98,8 +103,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func theStreamFollowsANewDefaultOutputAndPausesWhenItGoes(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        let reprise = try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        let reprise = try launchPlaying(session)
         let (module, headphones) = try plugOutput(session, named: "headphones")
         try session.pactl("set-default-sink", "headphones")
         #expect(session.waitFor { stream(session, reprise)?.sink == headphones })
@@ -119,8 +123,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func anOutputRemovedWhileNothingPlaysDoesNotStopLaterStreams(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        let reprise = try session.launch([media.first, media.second])
-        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        let reprise = try launchPlaying(session, [media.first, media.second])
         let (module, headphones) = try plugOutput(session, named: "headphones")
         try session.pactl("set-default-sink", "headphones")
         #expect(session.waitFor { stream(session, reprise)?.sink == headphones })
@@ -222,8 +225,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func theConfigFileAndTheCommandLineSetTheCategory(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        let config = session.environment["HOME"]! + "/.config/reprise"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let config = try session.makeHomeFolder(".config/reprise")
         try "category = ambient\noptions = mixWithOthers\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
         let first = try session.launch([])
         #expect(try session.get("Category", interface: Self.audio) == .string("ambient"))
@@ -265,8 +267,7 @@ import TestSupport
     @Test(arguments: SoundServerKind.allCases) func anOutputCanBeChosenAndUnknownOnesAreRefused(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        let reprise = try session.launch([media.first])
-        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise) != nil })
+        let reprise = try launchPlaying(session)
         let (_, headphones) = try plugOutput(session, named: "headphones")
         #expect(session.waitFor {
             guard case .array(_, let items)? = try? session.call("ListOutputs", interface: Self.audio).first else { return false }

@@ -7,13 +7,11 @@ import TestSupport
 /// No file can block the loop: a queued file replaced by a FIFO, a FIFO at the state or changed-streams path.
 /// Each is skipped with a reason; replies keep coming and SIGTERM still ends Reprise cleanly.
 @Suite(.serialized) struct BlockingFileTests {
-    let media = TestMedia.shared
 
     @Test func aQueuedFileReplacedByAFIFOIsSkippedNotOpened() throws {
         let session = try Session()
         defer { session.close() }
-        let directory = session.directory + "/music"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try session.makeFolder("music")
         let (one, two, three) = (directory + "/1.ogg", directory + "/2.ogg", directory + "/3.flac")
         try FileManager.default.copyItem(atPath: media.first, toPath: one)
         try FileManager.default.copyItem(atPath: media.first, toPath: two)
@@ -35,12 +33,10 @@ import TestSupport
     @Test func fifosWhereStateIsKeptDoNotHangTheStart() throws {
         let session = try Session()
         defer { session.close() }
-        let directory = session.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try session.makeHomeFolder(".local/state/reprise")
         #expect(mkfifo(directory + "/state", 0o600) == 0)
         #expect(mkfifo(directory + "/changed-streams", 0o600) == 0)
-        let config = session.environment["HOME"]! + "/.config/reprise"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let config = try session.makeHomeFolder(".config/reprise")
         #expect(mkfifo(config + "/config", 0o600) == 0)
         let service = try session.launch([media.first])
         #expect(session.waitFor { session.status() == "Playing" }, "\(session.log(of: service))")

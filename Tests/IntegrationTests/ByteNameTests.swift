@@ -8,7 +8,6 @@ import TestSupport
 /// Paths are bytes: Latin-1 names (not UTF-8) are found in folders, play, show lossily, come back after a restart,
 /// and are reachable as arguments and as percent-encoded URIs.
 @Suite(.serialized) struct ByteNameTests {
-    let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
     /// Creates `name` (raw bytes) under `directory` as a copy of `source`, or as a directory when `source` is nil.
@@ -34,8 +33,7 @@ import TestSupport
     @Test func latin1NamesAreFoundPlayedShownAndKept() throws {
         let session = try Session()
         defer { session.close() }
-        let root = session.directory + "/collection"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let root = try session.makeFolder("collection")
         let cafe = make(root, Array("caf".utf8) + [0xE9] + Array(".ogg".utf8), copyOf: media.untagged)   // café.ogg in Latin-1
         _ = make(root, [0xC9] + Array("t".utf8) + [0xE9], copyOf: nil)                                   // Été/
         let summer = make(root, [0xC9] + Array("t".utf8) + [0xE9] + Array("/1.ogg".utf8), copyOf: media.first)
@@ -71,8 +69,7 @@ import TestSupport
     @Test func latin1NamesThroughTheLibrary() throws {
         let session = try Session()
         defer { session.close() }
-        let music = session.environment["HOME"]! + "/Music"
-        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let music = try session.makeHomeFolder("Music")
         _ = make(music, [0xC9] + Array("t".utf8) + [0xE9], copyOf: nil)                                   // Été/
         let song = make(music, [0xC9] + Array("t".utf8) + [0xE9] + Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8), copyOf: media.first)
         let service = try session.launch([])
@@ -98,8 +95,7 @@ import TestSupport
     @Test func aNameStartingWithADashIsMedia() throws {
         let session = try Session()
         defer { session.close() }
-        let directory = session.directory + "/dash"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try session.makeFolder("dash")
         try FileManager.default.copyItem(atPath: media.first, toPath: directory + "/-dash.ogg")
         let pid = try session.start("sh", ["-c", "cd \"$1\" && exec \"$0\" -dash.ogg", repriseBinary, directory], logName: "dash")
         #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" }, "\(session.output(ofLog: "dash"))")

@@ -5,7 +5,6 @@ import TestSupport
 
 /// Every `reprise` verb against a real running service (and another player), with output and exit codes.
 @Suite(.serialized) struct CommandLineTests {
-    let media = TestMedia.shared
 
     func reprise(_ session: Session, _ arguments: String...) throws -> CommandResult {
         try runCommand(repriseBinary, arguments, environment: session.environment)
@@ -115,8 +114,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         try session.launch([media.first])
-        let folder = session.directory + "/many"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try session.makeFolder("many")
         let files = (0..<20_000).map { folder + String(format: "/%05d.ogg", $0) }
         for file in files { _ = FileManager.default.createFile(atPath: file, contents: Data()) }
         func count() -> Int? { if case .array(_, let ids)? = try? session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") { ids.count } else { nil } }

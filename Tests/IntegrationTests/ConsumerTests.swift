@@ -7,7 +7,6 @@ import TestSupport
 /// ``Session`` runs one and checks on closing that it survived), a second real player (mpv with mpv-mpris) and a
 /// player that plays no sound here (a mirror, like KDE Connect's players of a phone's media).
 @Suite(.serialized) struct ConsumerTests {
-    let media = TestMedia.shared
     static let mpv = "org.mpris.MediaPlayer2.mpv"
 
     func viaPlayerctld(_ session: Session, _ arguments: String...) -> String {

@@ -5,7 +5,6 @@ import Testing
 
 /// Player methods and properties over the real bus: signals, seeking, track changes and settings.
 @Suite(.serialized) struct ControlTests {
-    let media = TestMedia.shared
 
     @Test func playPauseAnnouncesTheStatusInOnePropertiesChanged() throws {
         let session = try Session()

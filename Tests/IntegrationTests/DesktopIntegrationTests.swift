@@ -7,7 +7,6 @@ import Testing
 
 /// Installation, D-Bus activation, systemd notification, and the shipped introspection XML.
 @Suite(.serialized) struct DesktopIntegrationTests {
-    let media = TestMedia.shared
 
     /// Installs into a scratch prefix with the project's install script.
     func install(prefix: String, uninstall: Bool = false) throws -> CommandResult {
@@ -60,8 +59,7 @@ import Testing
         let session = try Session(serviceDirectory: prefix + "/share/dbus-1/services")
         defer { session.close() }
         // A queue saved by an earlier run.
-        let stateDirectory = session.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
+        let stateDirectory = try session.makeHomeFolder(".local/state/reprise")
         try ("reprise-state 1\nposition 3000000\ncurrent 1\nentry \(TestMedia.uri(media.first))\n"
              + "entry \(TestMedia.uri(media.second))\nend\n").write(toFile: stateDirectory + "/state", atomically: true, encoding: .utf8)
         #expect(!session.nameHasOwner(Session.name))

@@ -26,7 +26,7 @@ import TestSupport
     @Test func gnomeShellFindsAnAlbumShowsItAndPlaysIt() throws {
         let (session, prefix) = try installed { try Session(serviceDirectory: $0) }
         defer { session.close(); try? FileManager.default.removeItem(atPath: prefix) }
-        _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        _ = try LibraryTests.musicFolder(in: session.home)
         let ini = prefix + "/share/gnome-shell/search-providers/reprise-search-provider.ini"
         let busName = try value("BusName", in: ini), path = try value("ObjectPath", in: ini)
         #expect(try value("Version", in: ini) == "2")
@@ -63,7 +63,7 @@ import TestSupport
     @Test func kRunnerMatchesATrackAndRunsIt() throws {
         let (session, prefix) = try installed { try Session(serviceDirectory: $0) }
         defer { session.close(); try? FileManager.default.removeItem(atPath: prefix) }
-        _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        _ = try LibraryTests.musicFolder(in: session.home)
         let desktop = prefix + "/share/krunner/dbusplugins/reprise.desktop"
         #expect(try value("X-Plasma-API", in: desktop) == "DBus")
         let busName = try value("X-Plasma-DBusRunner-Service", in: desktop), path = try value("X-Plasma-DBusRunner-Path", in: desktop)

@@ -121,8 +121,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         try session.launch([try tones(in: session.directory, seconds: 20)[1]])
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "ui"])
         #expect(session.waitFor { tmux.text().contains("❚❚ Pause") && tmux.text().contains("e EQ") }, "\(tmux.text())")
         #expect(!tmux.text().contains("EQ bass"))
         tmux.send("e")

@@ -5,7 +5,6 @@ import TestSupport
 
 /// Faults survived: the sound server restarting, the state directory unwritable, kill -9 at any moment.
 @Suite(.serialized) struct FaultTests {
-    let media = TestMedia.shared
 
     @Test func theSoundServerRestartingKeepsTheQueueAndThePosition() throws {
         let session = try Session()
@@ -82,7 +81,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let first = try session.launch([media.first, media.second]) { session.title() == "First Light" }
-        let directory = session.environment["HOME"]! + "/.local/state/reprise"
+        let directory = session.home + "/.local/state/reprise"
         let state = directory + "/state"
         #expect(session.waitFor { FileManager.default.fileExists(atPath: state) })
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
@@ -106,9 +105,9 @@ import TestSupport
     @Test func killedAtRandomMomentsTheStateIsAlwaysWholeAndRestored() throws {
         let session = try Session()
         defer { session.close() }
-        let state = session.environment["HOME"]! + "/.local/state/reprise/state"
+        let state = session.home + "/.local/state/reprise/state"
         var generator = SystemRandomNumberGenerator()
-        let media = [self.media.first, self.media.second, self.media.third]
+        let media = [media.first, media.second, media.third]
         var service = try session.launch(media)
         for round in 0..<50 {
             #expect(session.waitFor { session.status() != nil })

@@ -5,7 +5,6 @@ import TestSupport
 
 /// Consecutive tracks play through one audio stream, and clients hear of the switch at the boundary.
 @Suite(.serialized) struct GaplessTests {
-    let media = TestMedia.shared
 
     @Test func theNextTrackFollowsInTheSameStreamWithoutStopping() throws {
         let session = try Session()

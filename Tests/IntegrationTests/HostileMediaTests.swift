@@ -7,7 +7,6 @@ import TestSupport
 /// of invalid tags and a huge cover. Each is skipped with a logged reason or played with sane metadata; the
 /// service keeps answering throughout.
 @Suite(.serialized) struct HostileMediaTests {
-    let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
     @Test func brokenFilesAreSkippedWithAReasonAndTruncatedOrMislabelledOnesPlay() throws {
@@ -199,7 +198,7 @@ import TestSupport
         try session.call("Next")
         #expect(session.waitFor { session.title() == "Fake Cover" })
         #expect(session.metadata()["mpris:artUrl"] == nil)
-        let cache = session.environment["HOME"]! + "/.cache/reprise/art"
+        let cache = session.home + "/.cache/reprise/art"
         #expect((try? FileManager.default.contentsOfDirectory(atPath: cache))?.count == 1)
     }
 }

@@ -25,8 +25,7 @@ import TestSupport
     @Test func aFileReplacedByAFIFOWhileTheFirstScanReadsIsSkipped() throws {
         let session = try Session()
         defer { session.close() }
-        let music = session.environment["HOME"]! + "/Music/Many"
-        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let music = try session.makeHomeFolder("Music/Many")
         try LibraryTests.tagged(music + "/track-000.ogg", title: "Tone", artist: "Tester", album: "Many", number: 1, genre: "Test")
         let names = (0..<1500).map { String(format: "track-%03d.ogg", $0) }
         for name in names.dropFirst() { try FileManager.default.copyItem(atPath: music + "/track-000.ogg", toPath: music + "/" + name) }
@@ -52,8 +51,7 @@ import TestSupport
     @Test func indexedFilesThatBecameFIFOsAreDroppedAtTheNextRescan() throws {
         let session = try Session()
         defer { session.close() }
-        let music = session.environment["HOME"]! + "/Music/Few"
-        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let music = try session.makeHomeFolder("Music/Few")
         try LibraryTests.tagged(music + "/track-0.ogg", title: "Tone", artist: "Tester", album: "Few", number: 1, genre: "Test")
         for index in 1..<10 { try FileManager.default.copyItem(atPath: music + "/track-0.ogg", toPath: music + "/track-\(index).ogg") }
         try session.launch([])
@@ -69,7 +67,7 @@ import TestSupport
     @Test func anIndexLockedByAnotherProcessIsKeptAndOpenedOnceFree() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.environment["HOME"]!
+        let home = session.home
         _ = try LibraryTests.musicFolder(in: home)
         let database = home + "/.local/share/reprise/library.db"
         let first = try session.launch([])
@@ -93,7 +91,7 @@ import TestSupport
     @Test func aSymbolicLinkWhereTheIndexGoesIsNotFollowed() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.environment["HOME"]!
+        let home = session.home
         _ = try LibraryTests.musicFolder(in: home)
         let data = home + "/.local/share/reprise"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -110,7 +108,7 @@ import TestSupport
     @Test func aDamagedRowIsListedByMediaServer2() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.environment["HOME"]!
+        let home = session.home
         _ = try LibraryTests.musicFolder(in: home)
         try session.launch([])
         #expect(scanned(session, tracks: 6))

@@ -9,7 +9,7 @@ import TestSupport
 @Suite(.serialized) struct LibraryIdentityTests {
     /// The music folder of LibraryTests, plus "Greatest Hits" by two artists (two tracks each).
     func library(_ session: Session) throws -> String {
-        let music = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        let music = try LibraryTests.musicFolder(in: session.home)
         for (artist, titles) in [("Abba", ["Waterloo", "Fernando"]), ("Queen", ["Bicycle Race", "Innuendo"])] {
             try FileManager.default.createDirectory(atPath: music + "/\(artist) Hits", withIntermediateDirectories: true)
             for (index, title) in titles.enumerated() {
@@ -141,8 +141,7 @@ import TestSupport
         let containers = try call(root, "SearchObjects", [.string(#"upnp:class = "object.container.album.musicAlbum" and dc:title contains "blue""#),
                                                            .uint32(0), .uint32(0), .strings(["DisplayName"])])
         #expect(containers.count == 2, "the album and the artist's album: \(containers)")
-        let playlistFolder = session.environment["HOME"]! + "/Music/Playlists"
-        try FileManager.default.createDirectory(atPath: playlistFolder, withIntermediateDirectories: true)
+        let playlistFolder = try session.makeHomeFolder("Music/Playlists")
         try "../Singles/1 Blue Monday.ogg\n".write(toFile: playlistFolder + "/Mix.m3u", atomically: true, encoding: .utf8)
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         #expect(session.waitForExit(first) == 0)

@@ -44,7 +44,7 @@ import TestSupport
 
     /// Starts Reprise on the six-track music folder and waits for the first scan; returns the folder.
     func scannedMusicFolder(_ session: Session) throws -> String {
-        let music = try Self.musicFolder(in: session.environment["HOME"]!)
+        let music = try Self.musicFolder(in: session.home)
         try session.launch([])
         #expect(waitForScan(session, tracks: 6))
         return music
@@ -63,13 +63,11 @@ import TestSupport
     @Test func theProgressBarEndsWhenTheServiceGoesAway() throws {
         let session = try Session()
         defer { session.close() }
-        let music = session.environment["HOME"]! + "/Music/Many"
-        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let music = try session.makeHomeFolder("Music/Many")
         for index in 0..<20_000 { _ = FileManager.default.createFile(atPath: music + "/\(index).ogg", contents: Data("not audio".utf8)) }
         let service = try session.launch([])
         let errors = session.directory + "/library-errors.log"
-        let tmux = try Tmux(["sh", "-c", "\"$0\" library 2>\(errors)", repriseBinary], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal(["sh", "-c", "\"$0\" library 2>\(errors)", repriseBinary])
         #expect(session.waitFor { tmux.text().contains("files") }, "\(tmux.text())")
         kill(service, SIGKILL)
         expectToldRepriseQuit(tmux, errors: errors, session: session)
@@ -78,7 +76,7 @@ import TestSupport
     @Test func aMusicFolderIsIndexedSearchedAndPlayed() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try Self.musicFolder(in: session.environment["HOME"]!)
+        let music = try Self.musicFolder(in: session.home)
         try session.launch([])
         #expect(waitForScan(session, tracks: 6), "tracks \(count(session) ?? 0)")
         #expect(count(session, "Albums") == 3)
@@ -148,20 +146,18 @@ import TestSupport
     @Test func aScanShowsItsProgress() throws {
         let session = try Session()
         defer { session.close() }
-        let music = session.environment["HOME"]! + "/Music/Many"
-        try FileManager.default.createDirectory(atPath: music, withIntermediateDirectories: true)
+        let music = try session.makeHomeFolder("Music/Many")
         // Matroska, which TagLib has no reader for: each file goes to GStreamer's discoverer, slow enough (a few ms
         // a file) for the pass to be seen under way. (TagLib reads 3,000 WAV or FLAC files in a fraction of the
         // half second between progress announcements.)
-        let template = session.environment["HOME"]! + "/tiny.mka"
+        let template = session.home + "/tiny.mka"
         try generateTone(at: template, seconds: 1, tags: "title=Tiny,artist=Crowd,album=Thousands",
                          encoder: ["vorbisenc", "!", "matroskamux"])
         for index in 0..<3000 {
             link(template, music + String(format: "/%04d.mka", index))
         }
         try session.launch([])
-        let tmux = try Tmux([repriseBinary, "library"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "library"])
         #expect(session.waitFor(30) { tmux.text().contains(" of 3000 files") && tmux.text().contains("[=") }, "\(tmux.text())")
         // The bar gives way to the counts once the pass is over.
         #expect(session.waitFor(90) { tmux.text().contains("folders: ") && !tmux.text().contains("[=") }, "\(tmux.text())")
@@ -274,8 +270,7 @@ import TestSupport
             session.waitFor(20) { (try? reprise(session, "search", words))?.output.contains(text) == true }
         }
         // A new album folder, written elsewhere and moved in (as a file manager does), and one copied in place.
-        let staging = session.directory + "/staging/Aphex Twin/Drukqs"
-        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        let staging = try session.makeFolder("staging/Aphex Twin/Drukqs")
         try Self.tagged(staging + "/1 Jynweythek.ogg", title: "Jynweythek", artist: "Aphex Twin", album: "Drukqs", number: 1, genre: "IDM")
         try FileManager.default.moveItem(atPath: session.directory + "/staging/Aphex Twin", toPath: music + "/Aphex Twin")
         #expect(finds("jynwey", "Jynweythek"))
@@ -329,7 +324,7 @@ import TestSupport
     @Test func withNoMusicFolderTheLibraryStaysClosedUntilARescan() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.environment["HOME"]!
+        let home = session.home
         let pid = try session.launch([])
         #expect(session.waitFor { session.log(of: pid).contains("no index: not opened") }, "\(session.log(of: pid))")
         #expect(!FileManager.default.fileExists(atPath: home + "/.local/share/reprise/library.db"), "no database made for nothing")
@@ -343,7 +338,7 @@ import TestSupport
     @Test func aDamagedDatabaseIsRebuiltAndAMissingDiskKeepsItsEntries() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.environment["HOME"]!
+        let home = session.home
         let music = try Self.musicFolder(in: home)
         let data = home + "/.local/share/reprise"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -392,7 +387,7 @@ import TestSupport
     @Test func playlistsAreBrowsedListedAndPlayed() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.environment["HOME"]!
+        let home = session.home
         let music = try LibraryTests.musicFolder(in: home)
         let outside = session.directory + "/Outside Track.ogg"
         try LibraryTests.tagged(outside, title: "Not Indexed", artist: "Someone", album: "Elsewhere", number: 1, genre: "Pop")

@@ -6,7 +6,6 @@ import TestSupport
 /// The service's life cycle: stopping drains what it still has to send (other apps' volumes put back before it
 /// exits), and a key press never waits on the disk.
 @Suite(.serialized) struct LifecycleTests {
-    let media = TestMedia.shared
 
     /// Reprise's playing stream (pulsesink's probe stream has no media.role).
     func stream(_ session: Session, _ pid: pid_t) -> SinkInput? {
@@ -33,7 +32,7 @@ import TestSupport
     @Test func sigtermStopsTheLibraryAndReleasesEveryName() throws {
         let session = try Session()
         defer { session.close() }
-        _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        _ = try LibraryTests.musicFolder(in: session.home)
         let reprise = try session.launch([])
         let mediaServer = "org.gnome.UPnP.MediaServer2.Reprise"
         #expect(session.waitFor(30) {
@@ -130,12 +129,11 @@ enum FsyncGate {
 
 /// SIGTERM while Reprise is still starting stops it cleanly once started, with the final save.
 @Suite(.serialized) struct EarlySignalTests {
-    let media = TestMedia.shared
 
     @Test(arguments: [200, 400, 800]) func sigtermDuringStartSavesTheQueue(_ milliseconds: Int) throws {
         let session = try Session()
         defer { session.close() }
-        let state = session.environment["HOME"]! + "/.local/state/reprise/state"
+        let state = session.home + "/.local/state/reprise/state"
         let pid = try session.start(repriseBinary, [media.first, media.second], logName: "early")
         usleep(UInt32(milliseconds * 1000))
         kill(pid, SIGTERM)

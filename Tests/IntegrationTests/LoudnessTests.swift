@@ -32,8 +32,7 @@ import TestSupport
     func untaggedTracksAreMeasuredAndPlayAtTheReference(_ server: SoundServerKind) throws {
         let session = try Session(soundServer: server)
         defer { session.close() }
-        let folder = session.directory + "/music"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try session.makeFolder("music")
         let loud = folder + "/loud.flac", quiet = folder + "/quiet.flac"
         try tone(loud, amplitude: 0.2)
         try tone(quiet, amplitude: 0.05)
@@ -68,11 +67,10 @@ import TestSupport
     @Test func aBusyIndexStopsMeasuringUntilTheNextScan() throws {
         let session = try Session()
         defer { session.close() }
-        let folder = session.directory + "/music"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try session.makeFolder("music")
         // Long enough that measuring a step of four takes a few seconds: the lock is taken while it does.
         for index in 0..<6 { try tone(folder + "/tone\(index).flac", amplitude: 0.1 + 0.02 * Double(index), seconds: 480) }
-        let database = session.environment["HOME"]! + "/.local/share/reprise/library.db"
+        let database = session.home + "/.local/share/reprise/library.db"
         let pid = try session.launch(["--library", folder])
         #expect(session.waitFor(60) { (try? session.get("Measuring", interface: Self.library)) == .bool(true) })
         // Another program takes the write lock and keeps it.

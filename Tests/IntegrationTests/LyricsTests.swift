@@ -98,8 +98,7 @@ import TestSupport
         let follow = try session.start(repriseBinary, ["lyrics", "--follow"], logName: "follow")
         // The view's standard error kept in a file (a dead pane's text is not kept by tmux).
         let errors = session.directory + "/ui-errors.log"
-        let tmux = try Tmux(["sh", "-c", "\"$0\" ui 2>\(errors)", repriseBinary], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal(["sh", "-c", "\"$0\" ui 2>\(errors)", repriseBinary])
         #expect(session.waitFor { session.output(ofLog: "follow").contains("Second line") && tmux.text().contains("♪") },
                 "\(session.output(ofLog: "follow")) \(tmux.text())")
         if how == "Quit" {
@@ -118,8 +117,7 @@ import TestSupport
         let path = try song(session, seconds: 12)
         try Self.lrc.write(toFile: session.directory + "/song.lrc", atomically: true, encoding: .utf8)
         try session.launch([path])
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "ui"])
         #expect(session.waitFor { tmux.text().contains("♪ Second line") && tmux.text().contains("     Chorus") }, "\(tmux.text())")
         #expect(session.waitFor { tmux.text().contains("♪ Bridge") }, "\(tmux.text())")
         tmux.resize(columns: 12, rows: 20)

@@ -27,14 +27,13 @@ import TestSupport
     @Test func replyForReplyAsDebiansMPD() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        let music = try LibraryTests.musicFolder(in: session.home)
         try MPDTests.configure(session, library: music)
         try session.launch([])
         #expect(session.waitFor(30) { Self.songs(try? MPDTests.mpc(session, "stats").output) == 6 })
 
         // Debian's mpd on the same folder: its own database, a null output, a socket of its own.
-        let mpdDirectory = session.directory + "/mpd"
-        try FileManager.default.createDirectory(atPath: mpdDirectory, withIntermediateDirectories: true)
+        let mpdDirectory = try session.makeFolder("mpd")
         let mpdSocket = mpdDirectory + "/socket"
         try """
         music_directory "\(music)"

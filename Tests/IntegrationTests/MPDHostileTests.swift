@@ -7,7 +7,6 @@ import TestSupport
 /// end, binary garbage, a client that never reads its replies; 100 clients in idle all wake on one PlayPause.
 /// MPRIS and a well-behaved MPD client keep answering throughout.
 @Suite(.serialized) struct MPDHostileTests {
-    let media = TestMedia.shared
 
     @Test func misbehavingClientsLoseOnlyTheirOwnConnection() throws {
         let session = try Session()

@@ -7,7 +7,6 @@ import TestSupport
 /// MPD clients drive the real service over its Unix socket while MPRIS watches: mpc's verbs, python-mpd2's command
 /// groups, and each protocol seeing the other's changes (idle wakes on a D-Bus PlayPause; MPRIS announces what mpc did).
 @Suite(.serialized) struct MPDTests {
-    let media = TestMedia.shared
 
     /// The MPD socket of `session`'s Reprise.
     static func socket(_ session: Session) -> String { session.environment["XDG_RUNTIME_DIR"]! + "/reprise/mpd.socket" }
@@ -20,8 +19,7 @@ import TestSupport
 
     /// Writes the config: the music folder (`library`), TCP on `port` (0: the socket only).
     static func configure(_ session: Session, library: String = "off", port: Int = 0) throws {
-        let config = session.environment["HOME"]! + "/.config/reprise"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let config = try session.makeHomeFolder(".config/reprise")
         try "library = \(library)\nmpd-port = \(port)\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
     }
 

@@ -5,7 +5,6 @@ import Testing
 
 /// The real binary on a private bus and PulseAudio: playing, pausing, metadata and the sound server's view.
 @Suite(.serialized) struct PlaybackTests {
-    let media = TestMedia.shared
 
     @Test func playsTheGivenFilesAndPlayerctlSeesThem() throws {
         let session = try Session()
@@ -141,8 +140,7 @@ import Testing
     @Test func aDirectoryPlaysItsAudioFilesInNameOrder() throws {
         let session = try Session()
         defer { session.close() }
-        let dir = session.directory + "/album"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let dir = try session.makeFolder("album")
         try FileManager.default.copyItem(atPath: media.second, toPath: dir + "/10 second.flac")
         try FileManager.default.copyItem(atPath: media.first, toPath: dir + "/2 first.ogg")
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/cover.txt"))

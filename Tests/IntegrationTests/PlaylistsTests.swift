@@ -5,13 +5,12 @@ import TestSupport
 
 /// org.mpris.MediaPlayer2.Playlists over the real bus, and playlist files given as arguments, to OpenUri and to AddTrack.
 @Suite(.serialized) struct PlaylistsTests {
-    let media = TestMedia.shared
     static let playlists = "org.mpris.MediaPlayer2.Playlists"
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
     /// Three playlists: two in ~/Music/Playlists, one in ~/.local/share/reprise/playlists, with set modification dates.
     func makePlaylists(_ session: Session) throws -> (music: String, data: String) {
-        let home = session.environment["HOME"]!
+        let home = session.home
         let music = home + "/Music/Playlists", data = home + "/.local/share/reprise/playlists"
         for dir in [music, data] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         try write("#EXTM3U\n\(media.first)\n\(media.second)\n", to: music + "/road trip.m3u", modified: 3_000)
@@ -112,7 +111,7 @@ import TestSupport
         try session.call("OpenUri", [.string(TestMedia.uri(music + "/c.pls"))])
         #expect(session.waitFor { session.title() == "Second Wind" })
         #expect(count() == 3)
-        try session.call("AddTrack", [.string(TestMedia.uri(session.environment["HOME"]! + "/.local/share/reprise/playlists/b.xspf")),
+        try session.call("AddTrack", [.string(TestMedia.uri(session.home + "/.local/share/reprise/playlists/b.xspf")),
                                       .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"), .bool(false)],
                          interface: Self.trackList)
         #expect(count() == 5)

@@ -7,7 +7,6 @@ import TestSupport
 /// Message size: the queue has documented limits that keep every reply and signal inside D-Bus's limits, with a
 /// clear error past them; the largest queue is saved and restored whole.
 @Suite(.serialized) struct QueueLimitTests {
-    let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
     static let noTrack = DBusValue.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")
     static let maximum = 200_000

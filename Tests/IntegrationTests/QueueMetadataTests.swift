@@ -5,7 +5,6 @@ import TestSupport
 
 /// Tags, lengths and covers read in the background; directories expanded recursively in album order.
 @Suite(.serialized) struct QueueMetadataTests {
-    let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
     func metadata(_ session: Session, _ ids: [DBusValue]) -> [[String: DBusValue]] {
@@ -43,8 +42,7 @@ import TestSupport
     @Test func linkedFilesGetTheirTagsToo() throws {
         let session = try Session()
         defer { session.close() }
-        let links = session.directory + "/links"
-        try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: true)
+        let links = try session.makeFolder("links")
         for (index, file) in [media.second, media.third].enumerated() {
             try FileManager.default.createSymbolicLink(atPath: links + "/\(index + 1).ogg", withDestinationPath: file)
         }
@@ -59,7 +57,7 @@ import TestSupport
         defer { session.close() }
         try session.launch([media.covered, media.first]) { session.metadata()["mpris:artUrl"] != nil }
         let artURL = try #require(session.metadata()["mpris:artUrl"]?.stringValue)
-        let cache = session.environment["HOME"]! + "/.cache/reprise/art"
+        let cache = session.home + "/.cache/reprise/art"
         #expect(artURL.hasPrefix("file://" + cache + "/") && artURL.hasSuffix(".jpg"))
         let path = try #require(URL(string: artURL)?.path)
         #expect(FileManager.default.contents(atPath: path) == media.coverImage)
@@ -75,8 +73,7 @@ import TestSupport
     @Test func aCoverBesideTheFileIsUsedWhenNoneIsEmbedded() throws {
         let session = try Session()
         defer { session.close() }
-        let album = session.directory + "/plain album"
-        try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: true)
+        let album = try session.makeFolder("plain album")
         try FileManager.default.copyItem(atPath: media.untagged, toPath: album + "/tone.wav")
         try media.coverImage.write(to: URL(fileURLWithPath: album + "/Folder.JPG"))
         try session.launch([album + "/tone.wav"]) { session.metadata()["mpris:artUrl"] != nil }

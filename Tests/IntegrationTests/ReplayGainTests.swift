@@ -97,8 +97,7 @@ import TestSupport
         let (loud, _) = try tonesTagged(in: session.directory)
         let untagged = session.directory + "/untagged.ogg"
         try generateTone(at: untagged, seconds: 30, frequency: 440, tags: "title=(string)\"Plain\"", encoder: ["vorbisenc", "!", "oggmux"])
-        let config = session.environment["HOME"]! + "/.config/reprise"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let config = try session.makeHomeFolder(".config/reprise")
         try "replaygain = track\nreplaygain-preamp = 2\nreplaygain-fallback = -4\n".write(toFile: config + "/config", atomically: false, encoding: .utf8)
         try session.launch([loud, untagged])
         #expect(session.waitFor { session.title() == "Loud" && session.metadata()["reprise:replayGain"] == .double(-1) },

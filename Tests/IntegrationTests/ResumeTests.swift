@@ -6,7 +6,6 @@ import TestSupport
 
 /// Long files (over 10 minutes) resume where they were left, within a run and across restarts.
 @Suite(.serialized) struct ResumeTests {
-    let media = TestMedia.shared
 
     @Test func aLongFileResumesWhereItWasLeftAnnouncedWithSeeked() throws {
         let session = try Session()
@@ -38,13 +37,13 @@ import TestSupport
     @Test func aRestartedServiceIsWholeWhenItsNameAppears() throws {
         let session = try Session()
         defer { session.close() }
-        _ = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        _ = try LibraryTests.musicFolder(in: session.home)
         let first = try session.launch([media.long]) { session.title() == "Long Talk" && session.metadata()["mpris:length"] != nil }
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(20_000_000)])
         #expect(session.waitFor { (session.position() ?? 0) >= 20_000_000 })
         try session.call("Pause")
-        let stateFile = session.environment["HOME"]! + "/.local/state/reprise/state"
+        let stateFile = session.home + "/.local/state/reprise/state"
         #expect(session.waitFor {
             let state = (try? String(contentsOfFile: stateFile, encoding: .utf8)) ?? ""
             return state.contains("tag title Long\\x20Talk") && state.contains("position 20")

@@ -19,10 +19,20 @@ import TestSupport
         return path
     }
 
+    /// A scripted ListenBrainz server on loopback answering as `mode` says, stopped when `session` closes; with a
+    /// `token`, the config scrobbles to it.
+    func scriptedServer(_ session: Session, mode: ScriptedListenServer.Mode = .accept,
+                        token: String? = "token") throws -> ScriptedListenServer {
+        let server = try ScriptedListenServer()
+        session.onClose { server.stop() }
+        server.setMode(mode)
+        if let token { _ = try configure(session, url: server.url, token: token) }
+        return server
+    }
+
     /// Writes the config (scrobbling to `url`) and a private token file.
     func configure(_ session: Session, url: String, token: String, tokenMode: mode_t = 0o600) throws -> String {
-        let config = session.environment["HOME"]! + "/.config/reprise"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let config = try session.makeHomeFolder(".config/reprise")
         let tokenFile = config + "/listenbrainz-token"
         try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
         chmod(tokenFile, tokenMode)
@@ -31,7 +41,7 @@ import TestSupport
         return tokenFile
     }
 
-    var queueFile: (Session) -> String { { $0.environment["HOME"]! + "/.local/state/reprise/listens.jsonl" } }
+    var queueFile: (Session) -> String { { $0.home + "/.local/state/reprise/listens.jsonl" } }
 
     func scrobbling(_ session: Session, _ property: String) -> DBusValue? {
         try? session.get(property, interface: Self.interface)
@@ -108,10 +118,7 @@ import TestSupport
     @Test func aScriptedServersFaultsKeepTheListenQueuedAndRepliesPrompt() throws {
         let session = try Session()
         defer { session.close() }
-        let server = try ScriptedListenServer()
-        defer { server.stop() }
-        server.setMode(.status(500))
-        _ = try configure(session, url: server.url, token: "scripted-token")
+        let server = try scriptedServer(session, mode: .status(500), token: "scripted-token")
         let first = try track(session, "first", seconds: 31, title: "First")
         let second = try track(session, "second", seconds: 31, title: "Second")
         _ = try playFast(session, [first, second])
@@ -169,13 +176,9 @@ import TestSupport
     func aServerThatRefusesIsNotAskedMoreThanOnceASecond(_ mode: ScriptedListenServer.Mode) throws {
         let session = try Session()
         defer { session.close() }
-        let server = try ScriptedListenServer()
-        defer { server.stop() }
-        server.setMode(mode)
-        _ = try configure(session, url: server.url, token: "token")
+        let server = try scriptedServer(session, mode: mode)
         // Thirty listens waiting from before: a batch, then (refused) one by one.
-        let state = session.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try session.makeHomeFolder(".local/state/reprise")
         let lines = (0..<30).map { "{\"listened_at\":\(1_700_000_000 + $0),\"track_metadata\":{\"artist_name\":\"A\",\"track_name\":\"T\($0)\"}}\n" }
         try lines.joined().write(toFile: queueFile(session), atomically: true, encoding: .utf8)
         try session.launch([]) { !server.requests.isEmpty }
@@ -193,12 +196,8 @@ import TestSupport
     @Test func aHugeQueueFileLoadsAndAStopDuringItIsPrompt() throws {
         let session = try Session()
         defer { session.close() }
-        let server = try ScriptedListenServer()
-        defer { server.stop() }
-        server.setMode(.status(500))
-        _ = try configure(session, url: server.url, token: "token")
-        let state = session.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        _ = try scriptedServer(session, mode: .status(500))
+        try session.makeHomeFolder(".local/state/reprise")
         var text = ""
         for index in 0..<120_000 {
             text += "{\"listened_at\":\(1_700_000_000 + index),\"track_metadata\":{\"artist_name\":\"Artist\",\"track_name\":\"Track \(index)\"}}\n"
@@ -219,9 +218,7 @@ import TestSupport
     @Test func aRadioTitleHeardFromItsStartIsAListenWhenTheNextBegins() throws {
         let session = try Session()
         defer { session.close() }
-        let server = try ScriptedListenServer()
-        defer { server.stop() }
-        _ = try configure(session, url: server.url, token: "radio-token")
+        let server = try scriptedServer(session, token: "radio-token")
         let path = session.directory + "/live.mp3"
         try generateTone(at: path, seconds: 20, tags: nil, encoder: ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"])
         let station = try IcyServer(audio: try Data(contentsOf: URL(fileURLWithPath: path)),
@@ -252,9 +249,7 @@ import TestSupport
         #expect(maps(quiet).contains("libgstreamer") && !maps(quiet).contains("libcurl"), "scrobbling off: libcurl not mapped")
         _ = try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         _ = session.waitForExit(quiet)
-        let server = try ScriptedListenServer()
-        defer { server.stop() }
-        _ = try configure(session, url: server.url, token: "token")
+        let server = try scriptedServer(session)
         let scrobbling = try session.launch([song])
         #expect(session.waitFor { !server.requests.isEmpty }, "playing now sent")
         #expect(maps(scrobbling).contains("libcurl"))
@@ -263,12 +258,10 @@ import TestSupport
     @Test func aTokenOthersCanReadIsRefusedAndHostileQueueFilesAreSurvived() throws {
         let session = try Session()
         defer { session.close() }
-        let server = try ScriptedListenServer()
-        defer { server.stop() }
+        let server = try scriptedServer(session, token: nil)
         let token = try configure(session, url: server.url, token: "secret", tokenMode: 0o644)
         // A queue file with a valid listen among damage: binary, a deep nest, a huge number, a torn line.
-        let state = session.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try session.makeHomeFolder(".local/state/reprise")
         let valid = "{\"listened_at\":1700000000,\"track_metadata\":{\"artist_name\":\"Kept\",\"track_name\":\"From Before\"}}"
         var damaged = Data([0, 1, 2, 0xFF, 0xFE, 10]) + Data(String(repeating: "[", count: 200_000).utf8) + Data("\n".utf8)
         damaged += Data("{\"listened_at\":1e999,\"track_metadata\":{}}\n\(valid)\n{\"listened_at\":17".utf8)
@@ -287,8 +280,7 @@ import TestSupport
         let second = try Session()
         defer { second.close() }
         _ = try configure(second, url: server.url, token: "secret")
-        let secondState = second.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: secondState, withIntermediateDirectories: true)
+        let secondState = try second.makeHomeFolder(".local/state/reprise")
         #expect(mkfifo(queueFile(second), 0o600) == 0)
         let pid = try second.launch([])
         #expect(second.waitFor { second.log(of: pid).contains("set aside") }, "\(second.log(of: pid))")

@@ -5,7 +5,6 @@ import TestSupport
 
 /// What a media player must not open, and what it writes being private to the user.
 @Suite(.serialized) struct SecurityTests {
-    let media = TestMedia.shared
 
     @Test func onlyAdvertisedSchemesAndRegularFilesAreOpened() throws {
         let session = try Session()
@@ -49,7 +48,7 @@ import TestSupport
         defer { session.close() }
         let other = try session.startStream(role: "music")
         _ = other
-        let home = session.environment["HOME"]!
+        let home = session.home
         // A music folder (empty), so that the library opens its index.
         try FileManager.default.createDirectory(atPath: home + "/Music", withIntermediateDirectories: true)
         let service = try session.launch(["--options", "duckOthers", media.covered]) { session.metadata()["mpris:artUrl"] != nil }

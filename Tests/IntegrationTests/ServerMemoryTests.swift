@@ -8,7 +8,6 @@ import TestSupport
 /// of itself, and a call, what the server remembers (the volume and mute each role's next stream starts with, and
 /// WirePlumber's state files) is exactly what it was before.
 @Suite(.serialized) struct ServerMemoryTests {
-    let media = TestMedia.shared
     static let audio = "app.reprise.AudioSession1"
     static let roles = ["music", "game", "video", "phone", "event", "animation"]
 
@@ -29,7 +28,7 @@ import TestSupport
     /// Everything the server remembers that a test can read.
     func remembered(_ session: Session) throws -> [String] {
         var memory = try Self.roles.map { try fresh(session, role: $0) }
-        let state = session.environment["HOME"]! + "/.local/state/wireplumber"
+        let state = session.home + "/.local/state/wireplumber"
         for file in ((try? FileManager.default.contentsOfDirectory(atPath: state)) ?? []).sorted() {
             memory.append("\(file):\n" + Self.remembering(((try? String(contentsOfFile: state + "/" + file, encoding: .utf8)) ?? "?")))
         }
@@ -70,7 +69,7 @@ import TestSupport
 
     /// WirePlumber's restore-stream state file (empty on other servers).
     func wirePlumberState(_ session: Session) -> String {
-        (try? String(contentsOfFile: session.environment["HOME"]! + "/.local/state/wireplumber/restore-stream", encoding: .utf8)) ?? ""
+        (try? String(contentsOfFile: session.home + "/.local/state/wireplumber/restore-stream", encoding: .utf8)) ?? ""
     }
 
     /// What a stock PulseAudio's stream-restore logged, with the streams it saw (empty on other servers).

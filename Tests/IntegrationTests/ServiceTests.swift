@@ -5,7 +5,6 @@ import Testing
 
 /// The service's life on the bus: root interface, names, OpenUri, broken media and shutting down.
 @Suite(.serialized) struct ServiceTests {
-    let media = TestMedia.shared
     static let root = "org.mpris.MediaPlayer2"
 
     @Test func rootInterfaceDescribesReprise() throws {
@@ -113,7 +112,7 @@ import Testing
         try session.call("Pause")
         let trackID = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [trackID, .int64(12_000_000)])
-        let stateFile = session.environment["HOME"]! + "/.local/state/reprise/state"
+        let stateFile = session.home + "/.local/state/reprise/state"
         #expect(session.waitFor {
             ((try? String(contentsOfFile: stateFile, encoding: .utf8)) ?? "").contains("position 12000000")
         })
@@ -135,8 +134,7 @@ import Testing
     @Test func aCorruptStateFileIsMovedAsideNotTrusted() throws {
         let session = try Session()
         defer { session.close() }
-        let directory = session.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try session.makeHomeFolder(".local/state/reprise")
         try Data("reprise-state 1\ncurrent 7\nentry file:///x.ogg\n".utf8).write(to: URL(fileURLWithPath: directory + "/state"))
         let reprise = try session.launch([])
         #expect(session.status() == "Stopped")
@@ -154,7 +152,7 @@ import Testing
         #expect(session.waitForExit(reprise) == 1)
         #expect(session.log(of: reprise).contains("lost the session bus"))
         // It saved on the way out, so systemd's restart finds everything.
-        let state = try String(contentsOfFile: session.environment["HOME"]! + "/.local/state/reprise/state", encoding: .utf8)
+        let state = try String(contentsOfFile: session.home + "/.local/state/reprise/state", encoding: .utf8)
         #expect(state.contains("shuffle 1") && state.hasSuffix("end\n"), "\(state)")
     }
 

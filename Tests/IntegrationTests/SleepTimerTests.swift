@@ -7,7 +7,6 @@ import TestSupport
 /// The sleep timer with the real binary: heard fading at the speakers, then paused with the position kept.
 @Suite(.serialized) struct SleepTimerTests {
     static let interface = "app.reprise.Sleep1"
-    let media = TestMedia.shared
 
     /// The loudest sample of each 250 ms of `samples`.
     func peaks(_ samples: [Int16]) -> [Int] {

@@ -7,7 +7,6 @@ import TestSupport
 /// The saved state is data, never a way in: URIs with control characters are refused at the door, the state
 /// round-trips every URI Reprise accepts, and a state file is checked entry by entry like a client's URIs.
 @Suite(.serialized) struct StateInjectionTests {
-    let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
     static let noTrack = DBusValue.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")
 
@@ -34,7 +33,7 @@ import TestSupport
         try session.call("AddTrack", [.string(TestMedia.uri(playlist)), Self.noTrack, .bool(false)], interface: Self.trackList)
         #expect(session.waitFor { session.queuedURLs().count == 2 })
         #expect(session.queuedURLs() == [TestMedia.uri(media.third), TestMedia.uri(media.first)]) // NoTrack: at the start
-        let state = session.environment["HOME"]! + "/.local/state/reprise/state"
+        let state = session.home + "/.local/state/reprise/state"
         #expect(session.waitFor { ((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").contains("third") })
         #expect(!((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").contains("appsrc"))
     }
@@ -42,8 +41,7 @@ import TestSupport
     @Test func aStateFileIsCheckedEntryByEntryLikeAClientsURIs() throws {
         let session = try Session()
         defer { session.close() }
-        let directory = session.environment["HOME"]! + "/.local/state/reprise"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try session.makeHomeFolder(".local/state/reprise")
         let fifo = session.directory + "/pipe.ogg"
         mkfifo(fifo, 0o600)
         // As if written by hand (or by a Reprise that let them in): between two good entries, what no client could queue.

@@ -9,7 +9,7 @@ import TestSupport
 @Suite(.serialized) struct SwayTests {
     @Test func theVideoWindowUnderSwayKeepsItsSizeFullscreenAndPictureInPicture() throws {
         let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
-        defer { sway.stop(); session.close() }
+        defer { session.close() }
         let clip = session.directory + "/clip.ogv"
         try generateVideo(at: clip, width: 640, height: 360, seconds: 20, title: "Sway Clip")
         try session.launch([clip], extraEnvironment: ["DISPLAY": sway.xDisplay])

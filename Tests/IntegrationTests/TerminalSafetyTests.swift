@@ -16,8 +16,7 @@ import TestSupport
     /// Plays a file with hostile tags and a name with escapes, then one with a long title in wide characters.
     @discardableResult
     func playHostileThenWide(_ session: Session) throws -> (hostile: String, wide: String) {
-        let directory = session.directory + "/media"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try session.makeFolder("media")
         let hostile = directory + "/name\u{1B}[31m\u{07}.ogg"
         try generateTone(at: hostile, seconds: 20, tags: "title=\"Title\(Self.hostile)\",artist=\"Artist\(Self.hostile)\"",
                          encoder: ["vorbisenc", "!", "oggmux"])
@@ -50,8 +49,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         try playHostileThenWide(session)
-        let view = try Tmux([repriseBinary, "ui"], environment: session.environment, columns: 80, rows: 24)
-        defer { view.close() }
+        let view = try session.terminal([repriseBinary, "ui"], columns: 80, rows: 24)
         #expect(session.waitFor { view.text().contains("Title␛]0;OWNED␇") }, "\(view.text())")
         #expect(view.title() != "OWNED")
         #expect(view.text().contains("Artist␛]0;OWNED␇"))
@@ -60,8 +58,7 @@ import TestSupport
 
         try session.call("Next")
         #expect(session.waitFor { session.title()?.hasPrefix("日本語") == true })
-        let mini = try Tmux([repriseBinary, "ui", "--mini"], environment: session.environment, columns: 60, rows: 5)
-        defer { mini.close() }
+        let mini = try session.terminal([repriseBinary, "ui", "--mini"], columns: 60, rows: 5)
         #expect(session.waitFor { mini.screen().first?.contains("日本語") == true })
         // 64 wide characters are 128 cells: cut to the 60 columns, on one line, never wrapped onto the next.
         let lines = mini.screen()
@@ -82,8 +79,7 @@ import TestSupport
             #expect(result.status == 0 && !Self.raw(result.output) && !Self.raw(result.errors),
                     "reprise \(arguments): \(result.status) \(result.output.debugDescription) \(result.errors.debugDescription)")
         }
-        let view = try Tmux([repriseBinary, "ui", "--player", "broken"], environment: session.environment, columns: 80, rows: 24)
-        defer { view.close() }
+        let view = try session.terminal([repriseBinary, "ui", "--player", "broken"], columns: 80, rows: 24)
         #expect(session.waitFor { view.text().contains("Other␛]0;OWNED␇") }, "\(view.text())")
         #expect(view.title() != "OWNED")
         view.send("q")

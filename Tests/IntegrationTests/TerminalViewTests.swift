@@ -5,21 +5,25 @@ import TestSupport
 
 /// `reprise ui` driven in tmux: what it shows, the control bar's order, keys, the queue view and --mini.
 @Suite(.serialized) struct TerminalViewTests {
-    let media = TestMedia.shared
 
-    /// Three tracks, the second playing, and the terminal view opened on them (the caller closes it).
-    func viewOnTheSecondTrack(_ session: Session) throws -> Tmux {
-        try session.launch([media.first, media.second, media.third]) { session.title() == "First Light" }
-        try session.call("Next")
-        #expect(session.waitFor { session.title() == "Second Wind" && session.status() == "Playing" })
-        return try Tmux([repriseBinary, "ui"], environment: session.environment)
+    /// A session with three tracks, the second playing, and the terminal view opened on them (closed with the
+    /// session).
+    func viewOnTheSecondTrack() throws -> (Session, Tmux) {
+        let session = try Session()
+        do {
+            try session.launch([media.first, media.second, media.third]) { session.title() == "First Light" }
+            try session.call("Next")
+            #expect(session.waitFor { session.title() == "Second Wind" && session.status() == "Playing" })
+            return (session, try session.terminal([repriseBinary, "ui"]))
+        } catch {
+            session.close()
+            throw error
+        }
     }
 
     @Test func thePlaybackViewShowsTheTrackAndTheControlsInTheSeedsOrder() throws {
-        let session = try Session()
+        let (session, tmux) = try viewOnTheSecondTrack()
         defer { session.close() }
-        let tmux = try viewOnTheSecondTrack(session)
-        defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("Second Wind") })
         let screen = tmux.text()
         #expect(screen.contains("   Other Artist\n   Test Album"))
@@ -40,8 +44,7 @@ import TestSupport
         defer { session.close() }
         let book = try ChaptersTests.book("book.m4b", in: session.directory)
         try session.launch([book]) { session.metadata()["reprise:chapter"]?.stringValue == "Opening" }
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "ui"])
         #expect(session.waitFor { tmux.text().contains("§ Opening") }, "\(tmux.text())")
         // Marks at 4 s and 8 s of 12 on the progress line.
         #expect(session.waitFor { tmux.screen().contains { $0.contains("] 0:12") && $0.filter { $0 == "|" }.count == 2 } }, "\(tmux.text())")
@@ -52,10 +55,8 @@ import TestSupport
     }
 
     @Test func keysDriveThePlayer() throws {
-        let session = try Session()
+        let (session, tmux) = try viewOnTheSecondTrack()
         defer { session.close() }
-        let tmux = try viewOnTheSecondTrack(session)
-        defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("❚❚ Pause") })
         tmux.send("Space")
         #expect(session.waitFor { session.status() == "Paused" })
@@ -83,8 +84,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         try session.launch([media.first])
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "ui"])
         #expect(session.waitFor { tmux.text().contains("First Light") })
         let pid = try #require(tmux.commandPID)
         kill(pid, SIGSEGV)
@@ -94,10 +94,8 @@ import TestSupport
     }
 
     @Test func theQueueViewPlaysAChosenEntry() throws {
-        let session = try Session()
+        let (session, tmux) = try viewOnTheSecondTrack()
         defer { session.close() }
-        let tmux = try viewOnTheSecondTrack(session)
-        defer { tmux.close() }
         #expect(session.waitFor { tmux.text().contains("Second Wind") })
         tmux.send("Tab")
         #expect(session.waitFor { tmux.text().contains(" Queue — 3 entries") })
@@ -116,12 +114,11 @@ import TestSupport
     @Test func theLibraryViewSearchesAsYouTypeAndPlaysOrAdds() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try LibraryTests.musicFolder(in: session.environment["HOME"]!)
+        let music = try LibraryTests.musicFolder(in: session.home)
         try FileManager.default.createDirectory(atPath: music + "/Playlists", withIntermediateDirectories: true)
         try "../Singles/1 Blue Monday.ogg\n".write(toFile: music + "/Playlists/Road Trip.m3u", atomically: true, encoding: .utf8)
         try session.launch([media.first]) { session.status() == "Playing" && (try? session.get("Scanning", interface: LibraryTests.interface)) == .bool(false) }
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "ui"])
         #expect(session.waitFor { tmux.text().contains("First Light") })
         tmux.send("Tab")
         #expect(session.waitFor { tmux.text().contains(" Queue — 1 entries") })
@@ -150,8 +147,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         try session.launch([media.first]) { session.status() == "Playing" }
-        let tmux = try Tmux([repriseBinary, "ui", "--mini"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "ui", "--mini"])
         #expect(session.waitFor { tmux.screen().first?.hasPrefix("▶ First Light — Test Artist  0:") == true })
         let lines = tmux.screen()
         #expect(lines.first?.hasSuffix("[|◀] [❚❚] [▶|]") == true)

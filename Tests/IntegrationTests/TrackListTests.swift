@@ -5,7 +5,6 @@ import TestSupport
 
 /// org.mpris.MediaPlayer2.TrackList over the real bus: every method and signal with its arguments.
 @Suite(.serialized) struct TrackListTests {
-    let media = TestMedia.shared
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
     static let noTrack = DBusValue.objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")
 

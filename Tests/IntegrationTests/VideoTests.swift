@@ -12,21 +12,18 @@ import TestSupport
     /// A session with Reprise playing a generated 4:3 "Test Clip" (with a sidecar `.en.srt`) on a private display.
     private func start(sidecar: String? = nil, extraMedia: [String] = []) throws -> (Session, VirtualDisplay, String, pid_t) {
         let session = try Session()
-        let display: VirtualDisplay
-        do { display = try VirtualDisplay(directory: session.directory) } catch { session.close(); throw error }
-        let clip = session.directory + "/clip.ogv"
-        let pid: pid_t
         do {
+            let display = try session.virtualDisplay()
+            let clip = session.directory + "/clip.ogv"
             try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Test Clip")
             try TestMedia.subtitles(at: session.directory + "/clip.en.srt")
             if let sidecar { try sidecar.write(toFile: session.directory + "/clip.reprise.json", atomically: true, encoding: .utf8) }
-            pid = try session.launch([clip] + extraMedia, extraEnvironment: ["DISPLAY": display.name])
+            let pid = try session.launch([clip] + extraMedia, extraEnvironment: ["DISPLAY": display.name])
+            return (session, display, clip, pid)
         } catch {
-            display.stop()
             session.close()
             throw error
         }
-        return (session, display, clip, pid)
     }
 
     private func findWindow(_ display: VirtualDisplay, titled title: String, _ session: Session) -> String? {
@@ -39,7 +36,7 @@ import TestSupport
 
     @Test func aVideoOpensAWindowTitledWithItShowingFramesWithoutStretching() throws {
         let (session, display, _, pid) = try start()
-        defer { display.stop(); session.close() }
+        defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
         let window = try #require(findWindow(display, titled: "Test Clip", session), "no window titled Test Clip")
         #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [320, 240] }, "opens at the picture's size")
@@ -74,8 +71,8 @@ import TestSupport
     /// The X server going away mid-video (a crashed or closed X session, a lost XWayland) turns video off: the
     /// media plays on as sound, the service stays on the bus, and the next video plays its sound only.
     @Test func losingTheDisplayMidVideoTurnsVideoOffAndPlaysOn() throws {
-        let (session, display, clip, pid) = try start(extraMedia: [TestMedia.shared.first])
-        defer { display.stop(); session.close() }
+        let (session, display, clip, pid) = try start(extraMedia: [media.first])
+        defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
         _ = try #require(findWindow(display, titled: "Test Clip", session))
         #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(true) })
@@ -100,7 +97,7 @@ import TestSupport
 
     @Test func fullscreenFollowsMPRISAndTheWindowKeysControlPlayback() throws {
         let (session, display, _, _) = try start()
-        defer { display.stop(); session.close() }
+        defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
         let window = try #require(findWindow(display, titled: "Test Clip", session))
         #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(true) })
@@ -140,7 +137,7 @@ import TestSupport
     /// stretch, see the closing note of the session that added this.)
     @Test func pictureInPictureTakesACornerAndGivesThePlaceBack() throws {
         let (session, display, _, _) = try start()
-        defer { display.stop(); session.close() }
+        defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
         let window = try #require(findWindow(display, titled: "Test Clip", session))
         display.resize(window, width: 640, height: 480)
@@ -181,8 +178,7 @@ import TestSupport
         #expect(videoProperty(session, "PictureInPicture") == .bool(false))
         #expect(session.status() == "Playing")
         // The terminal view's P (its p is Previous).
-        let tmux = try Tmux([repriseBinary, "ui"], environment: session.environment)
-        defer { tmux.close() }
+        let tmux = try session.terminal([repriseBinary, "ui"])
         #expect(session.waitFor { tmux.text().contains("P pip") }, "\(tmux.text())")
         tmux.send("P")
         #expect(session.waitFor { videoProperty(session, "PictureInPicture") == .bool(true) })
@@ -191,8 +187,8 @@ import TestSupport
     }
 
     @Test func sidecarSubtitlesAreListedAndSelectable() throws {
-        let (session, display, _, _) = try start()
-        defer { display.stop(); session.close() }
+        let (session, _, _, _) = try start()
+        defer { session.close() }
         #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
         // Without an information sidecar, the description comes from the tags (audiotestsrc writes one).
         #expect(session.waitFor { session.metadata()["reprise:description"]?.stringValue?.isEmpty == false }, "\(session.metadata())")
@@ -252,7 +248,7 @@ import TestSupport
                                 "skippableAfter": 1}]}
             """
         let (session, display, _, _) = try start(sidecar: sidecar)
-        defer { display.stop(); session.close() }
+        defer { session.close() }
         #expect(session.waitFor { session.title() == "Sidecar Title" })
         let window = try #require(findWindow(display, titled: "Sidecar Title — Episode 2", session))
         #expect(!window.isEmpty)
@@ -286,8 +282,8 @@ import TestSupport
     }
 
     @Test func audioOnlyMediaOpensNoWindowAndStopHidesTheVideoWindow() throws {
-        let (session, display, _, _) = try start(extraMedia: [TestMedia.shared.first])
-        defer { display.stop(); session.close() }
+        let (session, display, _, _) = try start(extraMedia: [media.first])
+        defer { session.close() }
         #expect(findWindow(display, titled: "Test Clip", session) != nil)
         try session.call("Next")
         #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
@@ -336,8 +332,7 @@ import TestSupport
     @Test func networkVideoThatBuffersShowsLoadingThenPlays() throws {
         let session = try Session()
         defer { session.close() }
-        let display = try VirtualDisplay(directory: session.directory)
-        defer { display.stop() }
+        let display = try session.virtualDisplay()
         let clip = session.directory + "/clip.ogv"
         try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Slow Clip")
         let server = try TrickleServer(serving: try Data(contentsOf: URL(fileURLWithPath: clip)), head: 24_000, stall: 5)
@@ -367,8 +362,7 @@ import TestSupport
     @Test func containerAudioAndSubtitleStreamsAreListedWithLanguagesAndSelectable() throws {
         let session = try Session()
         defer { session.close() }
-        let display = try VirtualDisplay(directory: session.directory)
-        defer { display.stop() }
+        let display = try session.virtualDisplay()
         try TestMedia.subtitles(at: session.directory + "/inner.srt")
         try TestMedia.subtitles(at: session.directory + "/multi.en.srt")
         let video = session.directory + "/multi.mkv"
@@ -396,8 +390,7 @@ import TestSupport
     @Test func aLongVideoResumesAtItsPreviousEndTimeWithoutAsking() throws {
         let session = try Session()
         defer { session.close() }
-        let display = try VirtualDisplay(directory: session.directory)
-        defer { display.stop() }
+        let display = try session.virtualDisplay()
         let video = session.directory + "/lecture.ogv"
         try TestMedia.longVideo(at: video, title: "Lecture")
         let first = try session.launch([video], extraEnvironment: ["DISPLAY": display.name]) { session.title() == "Lecture" && session.metadata()["mpris:length"] != nil }

@@ -12,13 +12,10 @@ import TestSupport
 
     @Test func aNativeWindowTakesKeysFullscreenPictureInPictureAndShowsThePictureSharp() throws {
         let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
-        defer { sway.stop(); session.close() }
+        defer { session.close() }
         // 4:3, so fullscreen on a 16:9 output shows pillars when it fits and none when it fills.
-        let clip = session.directory + "/clip.ogv"
-        try generateVideo(at: clip, width: 480, height: 360, seconds: 60, title: "Wayland Clip")
-        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        let pid = try playClip(width: 480, height: 360, seconds: 60, title: "Wayland Clip", in: session, under: sway)
         var window: HeadlessSway.Window? { sway.windows().first { $0.name == "Wayland Clip" } }
-        #expect(session.waitFor { window.map { [$0.width, $0.height] } == [480, 360] }, "\(sway.windows())\n\(session.log(of: pid))")
         #expect(window?.shell == "xdg_shell" && window?.appID == "reprise", "a native Wayland window: \(String(describing: window))")
         #expect(session.log(of: pid).contains("waylandsink drawing into a Wayland window"))
 
@@ -94,12 +91,9 @@ import TestSupport
     /// never been configured", and the video was gone for the rest of the run; once the service aborted).
     @Test func pictureInPictureToggledFastKeepsTheWindowAndThePicture() throws {
         let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
-        defer { sway.stop(); session.close() }
-        let clip = session.directory + "/clip.ogv"
-        try generateVideo(at: clip, width: 480, height: 360, seconds: 120, title: "Toggled Clip")
-        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        defer { session.close() }
+        let pid = try playClip(width: 480, height: 360, seconds: 120, title: "Toggled Clip", in: session, under: sway)
         var window: HeadlessSway.Window? { sway.windows().first { $0.name == "Toggled Clip" } }
-        #expect(session.waitFor { window.map { [$0.width, $0.height] } == [480, 360] }, "\(sway.windows())\n\(session.log(of: pid))")
         let video = "app.reprise.Video1"
         for round in 0..<300 {
             _ = try? session.set("PictureInPicture", .bool(round % 2 == 0), interface: video)
@@ -125,11 +119,8 @@ import TestSupport
     /// then on, and Reprise still answers and quits.
     @Test func losingTheCompositorIsSurvived() throws {
         let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
-        defer { sway.stop(); session.close() }
-        let clip = session.directory + "/clip.ogv"
-        try generateVideo(at: clip, width: 320, height: 240, seconds: 60, title: "Lost Clip")
-        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
-        #expect(session.waitFor { sway.windows().contains { $0.name == "Lost Clip" } }, "\(session.log(of: pid))")
+        defer { session.close() }
+        let pid = try playClip(width: 320, height: 240, seconds: 60, title: "Lost Clip", in: session, under: sway)
         sway.stop()
         #expect(session.waitFor { session.log(of: pid).contains("lost the display") }, "\(session.log(of: pid))")
         #expect(session.isRunning(pid) && session.status() == "Playing")
@@ -144,7 +135,7 @@ import TestSupport
     /// sink's), then the picture once the data comes.
     @Test func bufferingNetworkVideoShowsTheSpinnerThenThePicture() throws {
         let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
-        defer { sway.stop(); session.close() }
+        defer { session.close() }
         let clip = session.directory + "/clip.ogv"
         try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Slow Clip")
         let server = try TrickleServer(serving: try Data(contentsOf: URL(fileURLWithPath: clip)), head: 24_000, stall: 5)
@@ -182,7 +173,7 @@ import TestSupport
     /// its lower part, and none once subtitles are turned off.
     @Test func subtitlesShowInTheWaylandWindow() throws {
         let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
-        defer { sway.stop(); session.close() }
+        defer { session.close() }
         let clip = session.directory + "/dark.ogv"
         let made = try runCommand("gst-launch-1.0", [
             "-q", "videotestsrc", "pattern=black", "num-buffers=1500", "!", "video/x-raw,width=640,height=360,framerate=25/1", "!",
@@ -220,7 +211,7 @@ import TestSupport
     /// through XWayland.
     @Test func withoutWaylandsinkTheVideoGoesToTheX11Window() throws {
         let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
-        defer { sway.stop(); session.close() }
+        defer { session.close() }
         let clip = session.directory + "/clip.ogv"
         try generateVideo(at: clip, width: 320, height: 240, seconds: 30, title: "Fallback Clip")
         let pid = try session.launch([clip], extraEnvironment: [
@@ -238,6 +229,18 @@ import TestSupport
         guard (try? runCommand("grim", ["-t", "ppm", path], environment: ["WAYLAND_DISPLAY": sway.waylandDisplay]))?.status == 0,
               let data = FileManager.default.contents(atPath: path) else { return nil }
         return Screenshot(ppm: data)
+    }
+
+    /// Generates a clip of `width`×`height` titled `title`, plays it under `sway` and expects its window at the
+    /// clip's size; returns Reprise's PID.
+    private func playClip(width: Int, height: Int, seconds: Int, title: String, in session: Session,
+                          under sway: HeadlessSway) throws -> pid_t {
+        let clip = session.directory + "/clip.ogv"
+        try generateVideo(at: clip, width: width, height: height, seconds: seconds, title: title)
+        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
+        #expect(session.waitFor { sway.windows().contains { $0.name == title && [$0.width, $0.height] == [width, height] } },
+                "\(sway.windows())\n\(session.log(of: pid))")
+        return pid
     }
 }
 

@@ -28,7 +28,7 @@ import Testing
 
     @Test func theCommandLineReprisBuildsAsksForTheSame() throws {
         let serve = ServeArguments(verbose: true, newInstance: true,
-                                   settings: [.init(key: "category", value: "ambient"), .init(key: "silent", value: "true")],
+                                   settings: [("category", "ambient"), ("silent", "true")],
                                    media: ["song.ogg", "-dash.flac", "--"])
         let again = ServeArguments.parse(serve.commandLine, currentDirectory: { "/" })
         #expect(again == serve, "\(serve.commandLine)")

@@ -1,4 +1,4 @@
-import RepriseCore
+@testable import RepriseCore
 import Testing
 
 /// The crop for a sink that scales the picture itself (waylandsink: the compositor scales), in the stream's pixels.

@@ -99,7 +99,7 @@ struct Search: ParsableCommand {
     }
 }
 
-struct LibraryCommand: ParsableCommand {
+struct LibraryCommand: ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "library",
         abstract: "Show the music library's counts and scan (status), look at its folders again (rescan), or show how far the loudness of untagged tracks is measured (loudness [status]).")
@@ -117,47 +117,44 @@ struct LibraryCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let library = client.library
-            if action == "loudness" { return try showLoudness(library) }
-            if action == "rescan" { try library.rescan() }
-            let folders = try library.folders
-            var scanning = (try? library.scanning) == true
-            // On a terminal, a progress bar follows the pass to its end (Ctrl-C leaves it running).
-            if scanning, !target.json, isatty(STDOUT_FILENO) == 1 {
-                while scanning {
-                    // A service that quits or is killed meanwhile ends the bar with a message, not with empty counts.
-                    guard client.isRunning else {
-                        writeToTerminal("\r\u{1B}[K")
-                        throw CLIError(client.goneMessage)
-                    }
-                    let done = Int((try? library.scanned) ?? 0), total = Int((try? library.toScan) ?? 0), width = 30
-                    let filled = total > 0 ? min(width, done * width / total) : 0
-                    writeToTerminal("\r\u{1B}[K[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-                                    + "] \(done) of \(total == 0 ? "?" : String(total)) files")
-                    usleep(200_000)
-                    scanning = (try? library.scanning) == true
+    func run(with client: ServiceClient) throws {
+        let library = client.library
+        if action == "loudness" { return try showLoudness(library) }
+        if action == "rescan" { try library.rescan() }
+        let folders = try library.folders
+        var scanning = (try? library.scanning) == true
+        // On a terminal, a progress bar follows the pass to its end (Ctrl-C leaves it running).
+        if scanning, !target.json, isatty(STDOUT_FILENO) == 1 {
+            while scanning {
+                // A service that quits or is killed meanwhile ends the bar with a message, not with empty counts.
+                guard client.isRunning else {
+                    writeToTerminal("\r\u{1B}[K")
+                    throw CLIError(client.goneMessage)
                 }
-                writeToTerminal("\r\u{1B}[K")
-                guard client.isRunning else { throw CLIError(client.goneMessage) }
+                let done = Int((try? library.scanned) ?? 0), total = Int((try? library.toScan) ?? 0), width = 30
+                let filled = total > 0 ? min(width, done * width / total) : 0
+                writeToTerminal("\r\u{1B}[K[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+                                + "] \(done) of \(total == 0 ? "?" : String(total)) files")
+                usleep(200_000)
+                scanning = (try? library.scanning) == true
             }
-            // Every count in one call, once the pass (if followed) is over.
-            let values = (try? library.allProperties()) ?? [:]
-            func count(_ name: String) -> Int { values[name]?.int64Value.map(Int.init) ?? 0 }
-            if target.json {
-                printJSON(.object([("folders", .array(folders.map(JSON.string))), ("tracks", .number(Double(count("Tracks")))),
-                                   ("albums", .number(Double(count("Albums")))), ("artists", .number(Double(count("Artists")))),
-                                   ("unavailable", .number(Double(count("Unavailable")))), ("scanning", .bool(scanning)),
-                                   ("scanned", .number(Double(count("Scanned")))), ("toScan", .number(Double(count("ToScan"))))]))
-                return
-            }
-            printLine("\(count("Tracks")) tracks, \(count("Albums")) albums, \(count("Artists")) artists"
-                      + (count("Unavailable") > 0 ? ", \(count("Unavailable")) on a disk that is not there" : "")
-                      + (scanning ? " (scanning: \(count("Scanned")) of \(count("ToScan")) files)" : ""))
-            printLine("folders: " + folders.joined(separator: ", "))
+            writeToTerminal("\r\u{1B}[K")
+            guard client.isRunning else { throw CLIError(client.goneMessage) }
         }
+        // Every count in one call, once the pass (if followed) is over.
+        let values = (try? library.allProperties()) ?? [:]
+        func count(_ name: String) -> Int { values[name]?.int64Value.map(Int.init) ?? 0 }
+        if target.json {
+            printJSON(.object([("folders", .array(folders.map(JSON.string))), ("tracks", .number(Double(count("Tracks")))),
+                               ("albums", .number(Double(count("Albums")))), ("artists", .number(Double(count("Artists")))),
+                               ("unavailable", .number(Double(count("Unavailable")))), ("scanning", .bool(scanning)),
+                               ("scanned", .number(Double(count("Scanned")))), ("toScan", .number(Double(count("ToScan"))))]))
+            return
+        }
+        printLine("\(count("Tracks")) tracks, \(count("Albums")) albums, \(count("Artists")) artists"
+                  + (count("Unavailable") > 0 ? ", \(count("Unavailable")) on a disk that is not there" : "")
+                  + (scanning ? " (scanning: \(count("Scanned")) of \(count("ToScan")) files)" : ""))
+        printLine("folders: " + folders.joined(separator: ", "))
     }
 
     /// `library loudness`: tracks without ReplayGain tags measured, waiting, and whether measuring runs now.
@@ -194,25 +191,22 @@ struct ReportedTrack {
     }
 }
 
-struct Browse: ParsableCommand {
+struct Browse: ClientVerb {
     static let configuration = CommandConfiguration(
         abstract: "Browse the music library: Artists/NAME/ALBUM, Albums/NAME, Genres/NAME, Folders/PATH, Playlists/NAME (no path: the top).")
     @OptionGroup var target: TargetOptions
     @Argument(help: "Where to look, e.g. Artists/Björk or Albums/Début.") var path: String = ""
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let node = try BrowseNode.list(path, client: client)
-            if target.json {
-                printJSON(.object([("path", .string(path)), ("containers", .array(node.containers.map(JSON.string))),
-                                   ("tracks", .array(node.tracks.map(\.json)))]))
-                return
-            }
-            node.containers.forEach { printLine("\($0)/") }
-            node.tracks.forEach { printLine("\($0.title)" + ($0.artist.isEmpty ? "" : " — \($0.artist)") + "  \(clock($0.length))") }
-            if node.containers.isEmpty && node.tracks.isEmpty { printLine("(empty)") }
+    func run(with client: ServiceClient) throws {
+        let node = try BrowseNode.list(path, client: client)
+        if target.json {
+            printJSON(.object([("path", .string(path)), ("containers", .array(node.containers.map(JSON.string))),
+                               ("tracks", .array(node.tracks.map(\.json)))]))
+            return
         }
+        node.containers.forEach { printLine("\($0)/") }
+        node.tracks.forEach { printLine("\($0.title)" + ($0.artist.isEmpty ? "" : " — \($0.artist)") + "  \(clock($0.length))") }
+        if node.containers.isEmpty && node.tracks.isEmpty { printLine("(empty)") }
     }
 }
 

@@ -42,7 +42,7 @@ struct Chapters: ParsableCommand {
     }
 }
 
-struct ChapterCommand: ParsableCommand {
+struct ChapterCommand: ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "chapter",
         abstract: "Go to the next or previous chapter (previous restarts the current one when over 3 s into it), or to chapter N.")
@@ -55,17 +55,14 @@ struct ChapterCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            switch which.lowercased() {
-            case "next": try client.chapters.next()
-            case "previous", "prev": try client.chapters.previous()
-            default: // validated: a number from 1; past UInt32 it is out of range like any missing chapter, and the service says so
-                try client.chapters.goTo(index: UInt32(clamping: Int(which)! - 1))
-            }
-            target.reportDone()
+    func run(with client: ServiceClient) throws {
+        switch which.lowercased() {
+        case "next": try client.chapters.next()
+        case "previous", "prev": try client.chapters.previous()
+        default: // validated: a number from 1; past UInt32 it is out of range like any missing chapter, and the service says so
+            try client.chapters.goTo(index: UInt32(clamping: Int(which)! - 1))
         }
+        target.reportDone()
     }
 }
 
@@ -83,7 +80,7 @@ struct ChapterSkip: ParsableCommand {
     }
 }
 
-struct Sleep: ParsableCommand {
+struct Sleep: ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "sleep",
         abstract: "Fade out and pause after DURATION (90s, 30m, 1h; a plain number is minutes), at end-of-track or end-of-chapter; off cancels; no argument: what is left.")
@@ -92,24 +89,21 @@ struct Sleep: ParsableCommand {
 
     func validate() throws { try validateWord(when) { word throws(PlayerError) in _ = try SleepRequest.parse(word) } }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let when {
-                if (try? SleepRequest.parse(when)) == .off {
-                    try client.sleep.cancel()
-                } else {
-                    try client.sleep.start(when: when)
-                }
-            }
-            let timer = try client.sleep.timer
-            let remaining = (try? client.sleep.remaining) ?? -1
-            if target.json {
-                printJSON(.object([("timer", .string(timer)),
-                                   ("remaining", remaining >= 0 ? .number(Double(remaining) / 1e6) : .null)]))
+    func run(with client: ServiceClient) throws {
+        if let when {
+            if (try? SleepRequest.parse(when)) == .off {
+                try client.sleep.cancel()
             } else {
-                printLine(sleepText(timer: timer, remaining: remaining))
+                try client.sleep.start(when: when)
             }
+        }
+        let timer = try client.sleep.timer
+        let remaining = (try? client.sleep.remaining) ?? -1
+        if target.json {
+            printJSON(.object([("timer", .string(timer)),
+                               ("remaining", remaining >= 0 ? .number(Double(remaining) / 1e6) : .null)]))
+        } else {
+            printLine(sleepText(timer: timer, remaining: remaining))
         }
     }
 }

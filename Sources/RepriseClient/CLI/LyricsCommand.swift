@@ -24,20 +24,17 @@ struct LyricsReport {
     }
 }
 
-struct LyricsCommand: ParsableCommand {
+struct LyricsCommand: ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "lyrics",
         abstract: "Print the lyrics of what plays (from a .lrc file beside it, or its tags); with --follow, each synced line as it is sung, until the track changes.")
     @OptionGroup var target: TargetOptions
     @Flag(help: "Print each synced line when it is sung, until the track changes or Ctrl-C.") var follow = false
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let report = try LyricsReport(client)
-            guard follow, report.synced else { return show(report) }
-            try LyricsFollower(client: client, report: report, json: target.json).run()
-        }
+    func run(with client: ServiceClient) throws {
+        let report = try LyricsReport(client)
+        guard follow, report.synced else { return show(report) }
+        try LyricsFollower(client: client, report: report, json: target.json).run()
     }
 
     private func show(_ report: LyricsReport) {

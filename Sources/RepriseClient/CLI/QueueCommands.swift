@@ -4,51 +4,48 @@ import BusInterfaces
 import RepriseCore
 import SDBus
 
-struct Queue: ParsableCommand {
+struct Queue: ClientVerb {
     static let configuration = CommandConfiguration(
         abstract: "List the queue: what plays now (marked, with its elapsed time) and what comes next.")
     @OptionGroup var target: TargetOptions
     @Flag(help: "Also list what played before.") var history = false
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let ids = try client.trackList.tracks
-            let metadata = try client.metadata(of: ids)
-            let currentID = try client.player.metadata["mpris:trackid"]
-            let position = ReportedNumbers.microseconds(try? client.player.position)
-            var played: [[String: DBusValue]] = []
-            if history {
-                played = try client.metadata(of: try client.controls.history)
+    func run(with client: ServiceClient) throws {
+        let ids = try client.trackList.tracks
+        let metadata = try client.metadata(of: ids)
+        let currentID = try client.player.metadata["mpris:trackid"]
+        let position = ReportedNumbers.microseconds(try? client.player.position)
+        var played: [[String: DBusValue]] = []
+        if history {
+            played = try client.metadata(of: try client.controls.history)
+        }
+        func title(_ entry: [String: DBusValue]) -> String { entry["xesam:title"]?.stringValue ?? "?" }
+        if target.json {
+            let entries: [JSON] = metadata.enumerated().map { index, entry in
+                let isCurrent = entry["mpris:trackid"] == currentID
+                return .object([("number", .integer(Int64(index + 1))), ("title", .string(title(entry))),
+                                ("url", entry["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
+                                ("length", entry["mpris:length"]?.int64Value.map { .number(Double($0) / 1e6) } ?? .null),
+                                ("current", .bool(isCurrent)),
+                                ("elapsed", isCurrent ? .number(Double(position) / 1e6) : .null)])
             }
-            func title(_ entry: [String: DBusValue]) -> String { entry["xesam:title"]?.stringValue ?? "?" }
-            if target.json {
-                let entries: [JSON] = metadata.enumerated().map { index, entry in
-                    let isCurrent = entry["mpris:trackid"] == currentID
-                    return .object([("number", .integer(Int64(index + 1))), ("title", .string(title(entry))),
-                                    ("url", entry["xesam:url"]?.stringValue.map(JSON.string) ?? .null),
-                                    ("length", entry["mpris:length"]?.int64Value.map { .number(Double($0) / 1e6) } ?? .null),
-                                    ("current", .bool(isCurrent)),
-                                    ("elapsed", isCurrent ? .number(Double(position) / 1e6) : .null)])
-                }
-                var fields: [(String, JSON)] = [("entries", .array(entries))]
-                if history { fields.append(("history", .array(played.map { .string(title($0)) }))) }
-                printJSON(.object(fields))
-                return
-            }
-            if history {
-                for entry in played { printLine("   ·  " + title(entry)) }
-            }
-            if metadata.isEmpty { printLine("(the queue is empty)") }
-            for (index, entry) in metadata.enumerated() {
-                let number = String(index + 1)
-                let padded = String(repeating: " ", count: max(0, 4 - number.count)) + number
-                if entry["mpris:trackid"] == currentID {
-                    let length = entry["mpris:length"]?.int64Value.map(clock) ?? "–"
-                    printLine("▶" + padded + "  " + title(entry) + "  \(clock(position)) / \(length)")
-                } else {
-                    printLine(" " + padded + "  " + title(entry))
-                }
+            var fields: [(String, JSON)] = [("entries", .array(entries))]
+            if history { fields.append(("history", .array(played.map { .string(title($0)) }))) }
+            printJSON(.object(fields))
+            return
+        }
+        if history {
+            for entry in played { printLine("   ·  " + title(entry)) }
+        }
+        if metadata.isEmpty { printLine("(the queue is empty)") }
+        for (index, entry) in metadata.enumerated() {
+            let number = String(index + 1)
+            let padded = String(repeating: " ", count: max(0, 4 - number.count)) + number
+            if entry["mpris:trackid"] == currentID {
+                let length = entry["mpris:length"]?.int64Value.map(clock) ?? "–"
+                printLine("▶" + padded + "  " + title(entry) + "  \(clock(position)) / \(length)")
+            } else {
+                printLine(" " + padded + "  " + title(entry))
             }
         }
     }
@@ -68,35 +65,29 @@ extension ServiceClient {
     }
 }
 
-struct GoTo: ParsableCommand {
+struct GoTo: ClientVerb {
     static let configuration = CommandConfiguration(commandName: "goto", abstract: "Play entry N of the queue now.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "The entry's number, as `reprise queue` shows it.") var number: Int
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            try client.trackList.goTo(trackId: try client.trackID(number: number))
-            target.reportDone()
-        }
+    func run(with client: ServiceClient) throws {
+        try client.trackList.goTo(trackId: try client.trackID(number: number))
+        target.reportDone()
     }
 }
 
-struct Remove: ParsableCommand {
+struct Remove: ClientVerb {
     static let configuration = CommandConfiguration(abstract: "Remove entry N from the queue.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "The entry's number, as `reprise queue` shows it.") var number: Int
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            try client.trackList.removeTrack(trackId: try client.trackID(number: number))
-            target.reportDone()
-        }
+    func run(with client: ServiceClient) throws {
+        try client.trackList.removeTrack(trackId: try client.trackID(number: number))
+        target.reportDone()
     }
 }
 
-struct Add: ParsableCommand {
+struct Add: ClientVerb {
     static let configuration = CommandConfiguration(
         abstract: "Add files, directories, playlists or URIs to the end of the queue, or what the library has of an artist, album, genre, playlist or search.")
     @OptionGroup var target: TargetOptions
@@ -120,18 +111,15 @@ struct Add: ParsableCommand {
         if selectors == 0 && media.isEmpty { throw ValidationError("name something to add") }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let (kind, value) = selector {
-                let count = try LibrarySelection.play(kind, value, enqueue: true, on: client, albumArtist: artist)
-                if target.json { printJSON(.object([("ok", .bool(true)), ("queued", .number(Double(count)))])) }
-                else { printLine("added \(count) track\(count == 1 ? "" : "s")") }
-                return
-            }
-            try client.openMedia(media, enqueue: true)
-            target.reportDone()
+    func run(with client: ServiceClient) throws {
+        if let (kind, value) = selector {
+            let count = try LibrarySelection.play(kind, value, enqueue: true, on: client, albumArtist: artist)
+            if target.json { printJSON(.object([("ok", .bool(true)), ("queued", .number(Double(count)))])) }
+            else { printLine("added \(count) track\(count == 1 ? "" : "s")") }
+            return
         }
+        try client.openMedia(media, enqueue: true)
+        target.reportDone()
     }
 }
 

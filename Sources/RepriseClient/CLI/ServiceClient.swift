@@ -154,6 +154,17 @@ func parseSwitch(_ text: String) throws -> Bool {
     return on
 }
 
+/// A verb that talks to the player its ``TargetOptions`` name: `run(with:)` gets the connected client, and what it
+/// throws becomes a message on standard error and the exit status (``runVerb(_:)``).
+protocol ClientVerb: ParsableCommand {
+    var target: TargetOptions { get }
+    func run(with client: ServiceClient) throws
+}
+
+extension ClientVerb {
+    func run() throws { try runVerb { try run(with: target.client()) } }
+}
+
 /// Runs a verb's body, turning ``CLIError`` into a message on standard error and its exit status.
 func runVerb(_ body: () throws -> Void) throws {
     let status = try runReportingFailure(body)

@@ -40,7 +40,7 @@ struct ReplayGainReport {
     }
 }
 
-struct ReplayGain: ParsableCommand {
+struct ReplayGain: ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "replaygain",
         abstract: "Show or set ReplayGain: off, track, album or auto, with a pre-amplification and a fallback gain.")
@@ -60,23 +60,20 @@ struct ReplayGain: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let mode { try client.sound.set(replayGain: mode.lowercased()) }
-            if let preamp, let value = try? ReplayGainSettings.decibels(preamp, for: "--preamp") {
-                try client.sound.set(replayGainPreamp: value)
-            }
-            if let fallback, let value = try? ReplayGainSettings.decibels(fallback, for: "--fallback") {
-                try client.sound.set(replayGainFallback: value)
-            }
-            guard let report = ReplayGainReport(client) else { throw CLIError("\(client.destination) has no ReplayGain") }
-            if target.json {
-                printJSON(report.json)
-            } else {
-                printLine("\(report.mode)   preamp \(ReportedNumbers.decibels(report.preamp))   fallback \(ReportedNumbers.decibels(report.fallback))"
-                          + "   applied \(report.appliedText)")
-            }
+    func run(with client: ServiceClient) throws {
+        if let mode { try client.sound.set(replayGain: mode.lowercased()) }
+        if let preamp, let value = try? ReplayGainSettings.decibels(preamp, for: "--preamp") {
+            try client.sound.set(replayGainPreamp: value)
+        }
+        if let fallback, let value = try? ReplayGainSettings.decibels(fallback, for: "--fallback") {
+            try client.sound.set(replayGainFallback: value)
+        }
+        guard let report = ReplayGainReport(client) else { throw CLIError("\(client.destination) has no ReplayGain") }
+        if target.json {
+            printJSON(report.json)
+        } else {
+            printLine("\(report.mode)   preamp \(ReportedNumbers.decibels(report.preamp))   fallback \(ReportedNumbers.decibels(report.fallback))"
+                      + "   applied \(report.appliedText)")
         }
     }
 }
@@ -101,7 +98,7 @@ struct Crossfade: ParsableCommand {
     }
 }
 
-struct EqualizerCommand: ParsableCommand {
+struct EqualizerCommand: ClientVerb {
     static let configuration = CommandConfiguration(
         commandName: "eq",
         abstract: "The equalizer: off, on, a preset (flat, bass, treble, vocal, loudness, or your own), or BAND=DB pairs (bands 31 62 125 250 500 1k 2k 4k 8k 16k, -12 to 12 dB); no argument: show.")
@@ -117,31 +114,28 @@ struct EqualizerCommand: ParsableCommand {
         do throws(PlayerError) { try check.apply(request) } catch { throw ValidationError(TerminalText.sanitized(error.message)) }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let sound = client.sound
-            if request.contains(where: { $0.contains("=") }) {
-                var gains = try sound.equalizerGains
-                guard gains.count == Equalizer.frequencies.count else { throw CLIError("\(client.destination) has no equalizer") }
-                for word in request {
-                    let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
-                    if let band = Equalizer.bandIndex(parts[0]), let gain = try? Equalizer.gain(parts[1], for: word) { gains[band] = gain }
-                }
-                try sound.set(equalizerGains: gains)
-            } else if let word = request.first {
-                try sound.set(equalizer: word)
+    func run(with client: ServiceClient) throws {
+        let sound = client.sound
+        if request.contains(where: { $0.contains("=") }) {
+            var gains = try sound.equalizerGains
+            guard gains.count == Equalizer.frequencies.count else { throw CLIError("\(client.destination) has no equalizer") }
+            for word in request {
+                let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
+                if let band = Equalizer.bandIndex(parts[0]), let gain = try? Equalizer.gain(parts[1], for: word) { gains[band] = gain }
             }
-            let state = try sound.equalizer, gains = try sound.equalizerGains
-            if target.json {
-                printJSON(.object([("equalizer", .string(state)),
-                                   ("gains", .object(zip(Equalizer.bandNames, gains).map { ($0.0, .number($0.1)) })),
-                                   ("presets", .array(((try? sound.equalizerPresets) ?? []).map(JSON.string)))]))
-                return
-            }
-            printLine(state)
-            printLine(zip(Equalizer.bandNames, gains).map { "\($0.0):\(Self.signed($0.1))" }.joined(separator: "  "))
+            try sound.set(equalizerGains: gains)
+        } else if let word = request.first {
+            try sound.set(equalizer: word)
         }
+        let state = try sound.equalizer, gains = try sound.equalizerGains
+        if target.json {
+            printJSON(.object([("equalizer", .string(state)),
+                               ("gains", .object(zip(Equalizer.bandNames, gains).map { ($0.0, .number($0.1)) })),
+                               ("presets", .array(((try? sound.equalizerPresets) ?? []).map(JSON.string)))]))
+            return
+        }
+        printLine(state)
+        printLine(zip(Equalizer.bandNames, gains).map { "\($0.0):\(Self.signed($0.1))" }.joined(separator: "  "))
     }
 
     /// "+6", "-4.5", "0".

@@ -96,7 +96,7 @@ extension PlayerMethodCommand {
     }
 }
 
-struct Play: ParsableCommand {
+struct Play: ClientVerb {
     static let configuration = CommandConfiguration(
         abstract: "Start or resume playback; with a selector or search words, play what the library has of them.")
     @OptionGroup var target: TargetOptions
@@ -104,18 +104,15 @@ struct Play: ParsableCommand {
 
     func validate() throws { try selection.check() }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            if let (kind, value) = selection.selector {
-                let count = try selection.play(kind, value, enqueue: false, on: client)
-                if target.json { printJSON(.object([("ok", .bool(true)), ("queued", .number(Double(count)))])) }
-                else { printLine("playing \(count) track\(count == 1 ? "" : "s")") }
-                return
-            }
-            try client.player.play()
-            target.reportDone()
+    func run(with client: ServiceClient) throws {
+        if let (kind, value) = selection.selector {
+            let count = try selection.play(kind, value, enqueue: false, on: client)
+            if target.json { printJSON(.object([("ok", .bool(true)), ("queued", .number(Double(count)))])) }
+            else { printLine("playing \(count) track\(count == 1 ? "" : "s")") }
+            return
         }
+        try client.player.play()
+        target.reportDone()
     }
 
     /// `play` with no selector: resume.
@@ -149,7 +146,7 @@ struct Previous: PlayerMethodCommand {
     @OptionGroup var target: TargetOptions
 }
 
-struct Seek: ParsableCommand {
+struct Seek: ClientVerb {
     static let configuration = CommandConfiguration(
         abstract: "Jump: +SECONDS or -SECONDS from here, or to SECONDS or MM:SS from the start.")
     @OptionGroup var target: TargetOptions
@@ -177,18 +174,15 @@ struct Seek: ParsableCommand {
         guard Self.parse(position) != nil else { throw ValidationError("'\(TerminalText.sanitized(position))' is not a position (+10, -30, 95, 1:35)") }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let (relative, microseconds) = Self.parse(position)!
-            if relative {
-                try client.player.seek(offset: microseconds)
-            } else {
-                guard let id = try client.player.metadata["mpris:trackid"]?.stringValue else { throw CLIError("nothing is playing") }
-                try client.player.setPosition(trackId: id, position: microseconds)
-            }
-            target.reportDone()
+    func run(with client: ServiceClient) throws {
+        let (relative, microseconds) = Self.parse(position)!
+        if relative {
+            try client.player.seek(offset: microseconds)
+        } else {
+            guard let id = try client.player.metadata["mpris:trackid"]?.stringValue else { throw CLIError("nothing is playing") }
+            try client.player.setPosition(trackId: id, position: microseconds)
         }
+        target.reportDone()
     }
 }
 

@@ -5,7 +5,7 @@ import BusInterfaces
 import SDBus
 
 /// `reprise video`: the video state (window, aspect, streams, speeds, interstitials), and the verbs that change it.
-struct Video: ParsableCommand {
+struct Video: ClientVerb {
     static let configuration = CommandConfiguration(
         abstract: "Show the video state, or change it.",
         discussion: """
@@ -32,37 +32,34 @@ struct Video: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try runVerb {
-            let client = try target.client()
-            let video = client.video
-            do {
-                switch (action, value) {
-                case ("fullscreen", let value?):
-                    let on = value == "toggle" ? try !video.fullscreen : try parseSwitch(value)
-                    try video.setFullscreen(fullscreen: on)
-                case ("aspect", let value?):
-                    var mode = value
-                    if value == "toggle" { mode = try video.aspectMode == "fit" ? "fill" : "fit" }
-                    try video.setAspectMode(mode: mode)
-                case ("audio", let value?):
-                    guard let index = Int32(value) else { throw CLIError("audio takes a track number", status: 2) }
-                    try video.selectAudioTrack(index: index)
-                case ("subtitles", let value?):
-                    guard let index = value == "off" ? -1 : Int32(value) else { throw CLIError("subtitles takes a track number or off", status: 2) }
-                    try video.selectSubtitleTrack(index: index)
-                case ("skip", _):
-                    try video.skipInterstitial()
-                default:
-                    break
-                }
-            } catch let error as CLIError {
-                throw CLIError(error.description, status: 2)
-            } catch let error as DBusError {
-                throw CLIError(error.message, status: 2)
+    func run(with client: ServiceClient) throws {
+        let video = client.video
+        do {
+            switch (action, value) {
+            case ("fullscreen", let value?):
+                let on = value == "toggle" ? try !video.fullscreen : try parseSwitch(value)
+                try video.setFullscreen(fullscreen: on)
+            case ("aspect", let value?):
+                var mode = value
+                if value == "toggle" { mode = try video.aspectMode == "fit" ? "fill" : "fit" }
+                try video.setAspectMode(mode: mode)
+            case ("audio", let value?):
+                guard let index = Int32(value) else { throw CLIError("audio takes a track number", status: 2) }
+                try video.selectAudioTrack(index: index)
+            case ("subtitles", let value?):
+                guard let index = value == "off" ? -1 : Int32(value) else { throw CLIError("subtitles takes a track number or off", status: 2) }
+                try video.selectSubtitleTrack(index: index)
+            case ("skip", _):
+                try video.skipInterstitial()
+            default:
+                break
             }
-            try show(client)
+        } catch let error as CLIError {
+            throw CLIError(error.description, status: 2)
+        } catch let error as DBusError {
+            throw CLIError(error.message, status: 2)
         }
+        try show(client)
     }
 
     private func show(_ client: ServiceClient) throws {

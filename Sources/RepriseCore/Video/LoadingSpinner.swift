@@ -5,13 +5,6 @@ public struct LoadingSpinner: Sendable {
     public struct Dot: Equatable, Sendable {
         public var x: Int, y: Int, diameter: Int
         public var level: UInt8
-
-        public init(x: Int, y: Int, diameter: Int, level: UInt8) {
-            self.x = x
-            self.y = y
-            self.diameter = diameter
-            self.level = level
-        }
     }
 
     /// The dots for a `width`×`height` window at `phase` (any integer; twelve steps a turn).

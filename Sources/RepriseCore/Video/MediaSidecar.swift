@@ -6,13 +6,6 @@ public struct MediaSidecar: Sendable, Equatable {
     public var description: String?
     public var interstitials: [Interstitial] = []
 
-    public init(title: String? = nil, subtitle: String? = nil, description: String? = nil, interstitials: [Interstitial] = []) {
-        self.title = title
-        self.subtitle = subtitle
-        self.description = description
-        self.interstitials = interstitials
-    }
-
     /// The most bytes of an info sidecar read.
     public static let sizeLimit = 1 << 16
 
@@ -93,24 +86,18 @@ public struct Interstitial: Sendable, Equatable {
     public var startMicroseconds: Int64
     public var endMicroseconds: Int64
     /// While it plays, Seek and SetPosition are refused.
-    public var forbidsSeekingWithin: Bool
+    public var forbidsSeekingWithin = false
     /// A seek or skip from before its end to beyond it plays it first (then goes on to the target).
-    public var forbidsSkippingPast: Bool
+    public var forbidsSkippingPast = false
     /// After it has played this long, it may be skipped (nil: never).
     public var skippableAfterMicroseconds: Int64?
 
     public static let maximumCount = 64
 
-    public init(title: String? = nil, startMicroseconds: Int64, endMicroseconds: Int64, forbidsSeekingWithin: Bool = false,
-                forbidsSkippingPast: Bool = false, skippableAfterMicroseconds: Int64? = nil) {
-        self.title = title
-        self.startMicroseconds = startMicroseconds
-        self.endMicroseconds = endMicroseconds
-        self.forbidsSeekingWithin = forbidsSeekingWithin
-        self.forbidsSkippingPast = forbidsSkippingPast
-        self.skippableAfterMicroseconds = skippableAfterMicroseconds
-    }
+    public func contains(_ microseconds: Int64) -> Bool { (startMicroseconds..<endMicroseconds).contains(microseconds) }
+}
 
+extension Interstitial {
     /// `{"start": s, "end": s, "title": "…", "restrictions": ["noSeekingWithin", "noSkippingPast"], "skippableAfter": s}`
     init?(json: JSONValue) {
         func microseconds(_ seconds: Double?) -> Int64? {
@@ -125,6 +112,4 @@ public struct Interstitial: Sendable, Equatable {
                   forbidsSkippingPast: restrictions.contains("noSkippingPast"),
                   skippableAfterMicroseconds: microseconds(json["skippableAfter"]?.number))
     }
-
-    public func contains(_ microseconds: Int64) -> Bool { (startMicroseconds..<endMicroseconds).contains(microseconds) }
 }

@@ -12,6 +12,8 @@ final class Session {
     let directory: String
     let busAddress: String
     let environment: [String: String]
+    /// The private home the session's programs see.
+    var home: String { environment["HOME"]! }
     /// The test's own sd-bus client connection.
     let bus: Bus
     private let desktop: PrivateDesktop
@@ -33,6 +35,8 @@ final class Session {
     private(set) var playerctld: pid_t?
     private var playerctldConnection = ""
     private var busKilled = false
+    /// What ``close()`` ends first, the latest first: the tools a test started beside the session.
+    private var closers: [() -> Void] = []
     static let playerctldName = "org.mpris.MediaPlayer2.playerctld"
 
     init(serviceDirectory: String? = nil, roleCork: Bool = true, withPlayerctld: Bool = true,
@@ -110,6 +114,8 @@ final class Session {
 
     /// Kills every process this session started (by PID) and removes its files.
     func close() {
+        for closer in closers.reversed() { closer() }
+        closers = []
         if playerctld != nil, !busKilled, !playerctldIsAlive {
             let exit = processes.first { $0.pid == playerctld }?.exitStatus.map { "wait status \($0)" } ?? "running"
             let owner = ownerProcess(of: Self.playerctldName).map { "owner \($0)" } ?? "no owner"
@@ -121,6 +127,45 @@ final class Session {
         }
         for pid in adopted { kill(pid, SIGKILL) }
         desktop.stop()
+    }
+
+    /// Runs `command` in a tmux terminal of `columns`×`rows` on this session's bus and sound server; the terminal is
+    /// closed in ``close()``.
+    func terminal(_ command: [String], columns: Int = 100, rows: Int = 30) throws -> Tmux {
+        let tmux = try Tmux(command, environment: environment, columns: columns, rows: rows)
+        onClose { tmux.close() }
+        return tmux
+    }
+
+    /// A private X server for this session's windows, stopped in ``close()``.
+    func virtualDisplay() throws -> VirtualDisplay {
+        let display = try VirtualDisplay(directory: directory)
+        onClose { display.stop() }
+        return display
+    }
+
+    /// Runs `body` in ``close()``, before the session's processes are killed (the latest registered first).
+    func onClose(_ body: @escaping () -> Void) {
+        closers.append(body)
+    }
+
+    // MARK: files
+
+    /// Creates the folder `relativePath` (and its parents) below the session's directory; returns its path.
+    @discardableResult
+    func makeFolder(_ relativePath: String) throws -> String {
+        try Self.makeFolder(directory + "/" + relativePath)
+    }
+
+    /// Creates the folder `relativePath` (and its parents) below the session's home; returns its path.
+    @discardableResult
+    func makeHomeFolder(_ relativePath: String) throws -> String {
+        try Self.makeFolder(home + "/" + relativePath)
+    }
+
+    private static func makeFolder(_ path: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
     }
 
     // MARK: reprise

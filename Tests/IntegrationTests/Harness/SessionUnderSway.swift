@@ -1,10 +1,12 @@
 import TestSupport
 
-/// A private session and a headless sway of `width`×`height` beside it; stop the sway, then close the session.
+/// A private session and a headless sway of `width`×`height` beside it, stopped when the session closes.
 func sessionUnderSway(width: Int, height: Int) throws -> (Session, HeadlessSway) {
     let session = try Session()
     do {
-        return (session, try HeadlessSway(width: width, height: height))
+        let sway = try HeadlessSway(width: width, height: height)
+        session.onClose { sway.stop() }
+        return (session, sway)
     } catch {
         session.close()
         throw error

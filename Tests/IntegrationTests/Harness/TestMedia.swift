@@ -1,6 +1,9 @@
 import Foundation
 import TestSupport
 
+/// The media the integration tests play.
+let media = TestMedia.shared
+
 /// Media generated with GStreamer once per test run: tagged tones in several formats, and broken files.
 struct TestMedia: Sendable {
     let directory: String
