@@ -58,41 +58,44 @@ private struct JSONParser {
     }
 
     private mutating func object(depth: Int) -> JSONValue? {
-        index += 1
         var fields: [String: JSONValue] = [:]
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
-        while true {
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-            index += 1
-            guard let item = value(depth: depth + 1) else { return nil }
+        let complete = list(closing: UInt8(ascii: "}")) { parser in
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\""),
+                  let key = parser.string() else { return false }
+            parser.skipSpace()
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else { return false }
+            parser.index += 1
+            guard let item = parser.value(depth: depth + 1) else { return false }
             fields[key] = item
-            skipSpace()
-            guard index < bytes.count else { return nil }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "}") else { return nil }
-            index += 1
-            return .object(fields)
+            return true
         }
+        return complete ? .object(fields) : nil
     }
 
     private mutating func array(depth: Int) -> JSONValue? {
-        index += 1
         var items: [JSONValue] = []
-        skipSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-        while true {
-            guard let item = value(depth: depth + 1) else { return nil }
+        let complete = list(closing: UInt8(ascii: "]")) { parser in
+            guard let item = parser.value(depth: depth + 1) else { return false }
             items.append(item)
+            return true
+        }
+        return complete ? .array(items) : nil
+    }
+
+    /// Reads `item`s separated by commas up to `closing`, from the opening bracket; false when they are malformed.
+    private mutating func list(closing: UInt8, _ item: (inout Self) -> Bool) -> Bool {
+        index += 1
+        skipSpace()
+        if index < bytes.count, bytes[index] == closing { index += 1; return true }
+        while true {
             skipSpace()
-            guard index < bytes.count else { return nil }
+            guard item(&self) else { return false }
+            skipSpace()
+            guard index < bytes.count else { return false }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "]") else { return nil }
+            guard bytes[index] == closing else { return false }
             index += 1
-            return .array(items)
+            return true
         }
     }
 

@@ -337,11 +337,10 @@ func soundRows(_ bench: Bench, binary: String, seconds: Double, contender: Conte
     try generateTone(at: path, seconds: 120, tags: "title=(string)\\\"Bench Tone\\\",replaygain-track-gain=(double)-6.0,"
                      + "replaygain-track-peak=(double)0.2", encoder: ["vorbisenc", "!", "oggmux"])
     chmod(path, 0o644)
-    var row = Row(figure: "CPU while playing, ReplayGain on (\(Int(seconds)) s)", unit: "%", floorKey: "floor",
-                  note: "floor: Reprise with --replaygain off, same file")
-    row.values["floor"] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "off"]), path, seconds: seconds).cpu
-    row.values[contender.name] = try bench.footprint(.reprise(binary: binary, arguments: ["--replaygain", "track"]), path,
-                                                     seconds: seconds).cpu
+    let row = try cpuRow(bench, "CPU while playing, ReplayGain on (\(Int(seconds)) s)", note: "floor: Reprise with --replaygain off, same file",
+                         playing: path, seconds: seconds, contender: contender,
+                         floor: .reprise(binary: binary, arguments: ["--replaygain", "off"]),
+                         measured: .reprise(binary: binary, arguments: ["--replaygain", "track"]))
     return [row, try crossfadeRow(bench, binary: binary, seconds: seconds, contender: contender),
             try equalizerRow(bench, binary: binary, path: path, seconds: seconds, contender: contender)]
 }
@@ -349,13 +348,11 @@ func soundRows(_ bench: Bench, binary: String, seconds: Double, contender: Conte
 /// CPU while playing with the equalizer on (the loudness preset: every band filtering) against the same file with it
 /// off (its element then passes the sound through).
 func equalizerRow(_ bench: Bench, binary: String, path: String, seconds: Double, contender: Contender) throws -> Row {
-    var row = Row(figure: "CPU while playing, equalizer on (\(Int(seconds)) s)", unit: "%", floorKey: "floor",
-                  note: "floor: the same with the equalizer off")
-    row.values["floor"] = try bench.footprint(.reprise(binary: binary), path, seconds: seconds).cpu
-    row.values[contender.name] = try bench.footprint(.reprise(binary: binary), path, seconds: seconds) {
+    try cpuRow(bench, "CPU while playing, equalizer on (\(Int(seconds)) s)", note: "floor: the same with the equalizer off",
+               playing: path, seconds: seconds, contender: contender, floor: .reprise(binary: binary),
+               measured: .reprise(binary: binary)) {
         _ = try runCommand(binary, ["eq", "loudness"], environment: bench.desktop.environment)
-    }.cpu
-    return row
+    }
 }
 
 /// CPU over a queue of 6 s tracks of different albums crossfaded for 3 s (two streams half of the time) against the
@@ -371,10 +368,17 @@ func crossfadeRow(_ bench: Bench, binary: String, seconds: Double, contender: Co
         chmod(path, 0o644)
     }
     chmod(folder, 0o755)
-    var row = Row(figure: "CPU over 6 s tracks crossfaded 3 s (\(Int(seconds)) s)", unit: "%", floorKey: "floor",
-                  note: "floor: the same queue joined gaplessly (crossfade off)")
-    row.values["floor"] = try bench.footprint(.reprise(binary: binary, arguments: ["--crossfade", "0"]), folder, seconds: seconds).cpu
-    row.values[contender.name] = try bench.footprint(.reprise(binary: binary, arguments: ["--crossfade", "3"]), folder,
-                                                     seconds: seconds).cpu
+    return try cpuRow(bench, "CPU over 6 s tracks crossfaded 3 s (\(Int(seconds)) s)",
+                      note: "floor: the same queue joined gaplessly (crossfade off)", playing: folder, seconds: seconds,
+                      contender: contender, floor: .reprise(binary: binary, arguments: ["--crossfade", "0"]),
+                      measured: .reprise(binary: binary, arguments: ["--crossfade", "3"]))
+}
+
+/// A row of CPU use: `measured` playing `media` for `seconds` against `floor` playing the same.
+func cpuRow(_ bench: Bench, _ figure: String, note: String, playing media: String, seconds: Double, contender: Contender,
+            floor: Contender, measured: Contender, prepare: () throws -> Void = {}) throws -> Row {
+    var row = Row(figure: figure, unit: "%", floorKey: "floor", note: note)
+    row.values["floor"] = try bench.footprint(floor, media, seconds: seconds).cpu
+    row.values[contender.name] = try bench.footprint(measured, media, seconds: seconds, prepare: prepare).cpu
     return row
 }

@@ -42,7 +42,7 @@ struct Chapters: ParsableCommand {
     }
 }
 
-struct ChapterCommand: ClientVerb {
+struct ChapterCommand: ActionVerb {
     static let configuration = CommandConfiguration(
         commandName: "chapter",
         abstract: "Go to the next or previous chapter (previous restarts the current one when over 3 s into it), or to chapter N.")
@@ -55,14 +55,13 @@ struct ChapterCommand: ClientVerb {
         }
     }
 
-    func run(with client: ServiceClient) throws {
+    func act(on client: ServiceClient) throws {
         switch which.lowercased() {
         case "next": try client.chapters.next()
         case "previous", "prev": try client.chapters.previous()
         default: // validated: a number from 1; past UInt32 it is out of range like any missing chapter, and the service says so
             try client.chapters.goTo(index: UInt32(clamping: Int(which)! - 1))
         }
-        target.reportDone()
     }
 }
 

@@ -65,25 +65,23 @@ extension ServiceClient {
     }
 }
 
-struct GoTo: ClientVerb {
+struct GoTo: ActionVerb {
     static let configuration = CommandConfiguration(commandName: "goto", abstract: "Play entry N of the queue now.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "The entry's number, as `reprise queue` shows it.") var number: Int
 
-    func run(with client: ServiceClient) throws {
+    func act(on client: ServiceClient) throws {
         try client.trackList.goTo(trackId: try client.trackID(number: number))
-        target.reportDone()
     }
 }
 
-struct Remove: ClientVerb {
+struct Remove: ActionVerb {
     static let configuration = CommandConfiguration(abstract: "Remove entry N from the queue.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "The entry's number, as `reprise queue` shows it.") var number: Int
 
-    func run(with client: ServiceClient) throws {
+    func act(on client: ServiceClient) throws {
         try client.trackList.removeTrack(trackId: try client.trackID(number: number))
-        target.reportDone()
     }
 }
 

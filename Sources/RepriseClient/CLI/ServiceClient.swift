@@ -165,6 +165,18 @@ extension ClientVerb {
     func run() throws { try runVerb { try run(with: target.client()) } }
 }
 
+/// A verb that only acts: `act(on:)`, then nothing on the terminal (`{"ok":true}` with `--json`).
+protocol ActionVerb: ClientVerb {
+    func act(on client: ServiceClient) throws
+}
+
+extension ActionVerb {
+    func run(with client: ServiceClient) throws {
+        try act(on: client)
+        target.reportDone()
+    }
+}
+
 /// Runs a verb's body, turning ``CLIError`` into a message on standard error and its exit status.
 func runVerb(_ body: () throws -> Void) throws {
     let status = try runReportingFailure(body)

@@ -28,17 +28,12 @@ struct Actions: ClientVerb {
     }
 }
 
-struct Invoke: ParsableCommand {
+struct Invoke: ActionVerb {
     static let configuration = CommandConfiguration(abstract: "Run a custom action (see `reprise actions`).")
     @OptionGroup var target: TargetOptions
     @Argument(help: "The action's id, e.g. skip-forward.") var id: String
 
-    func run() throws {
-        try runVerb {
-            try target.client().controls.invoke(action: id)
-            target.reportDone()
-        }
-    }
+    func act(on client: ServiceClient) throws { try client.controls.invoke(action: id) }
 }
 
 struct Category: ClientVerb {

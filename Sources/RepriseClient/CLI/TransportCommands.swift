@@ -146,7 +146,7 @@ struct Previous: PlayerMethodCommand {
     @OptionGroup var target: TargetOptions
 }
 
-struct Seek: ClientVerb {
+struct Seek: ActionVerb {
     static let configuration = CommandConfiguration(
         abstract: "Jump: +SECONDS or -SECONDS from here, or to SECONDS or MM:SS from the start.")
     @OptionGroup var target: TargetOptions
@@ -174,7 +174,7 @@ struct Seek: ClientVerb {
         guard Self.parse(position) != nil else { throw ValidationError("'\(TerminalText.sanitized(position))' is not a position (+10, -30, 95, 1:35)") }
     }
 
-    func run(with client: ServiceClient) throws {
+    func act(on client: ServiceClient) throws {
         let (relative, microseconds) = Self.parse(position)!
         if relative {
             try client.player.seek(offset: microseconds)
@@ -182,7 +182,6 @@ struct Seek: ClientVerb {
             guard let id = try client.player.metadata["mpris:trackid"]?.stringValue else { throw CLIError("nothing is playing") }
             try client.player.setPosition(trackId: id, position: microseconds)
         }
-        target.reportDone()
     }
 }
 

@@ -171,19 +171,20 @@ public indirect enum MediaQuery: Sendable, Equatable {
 
         /// `and` binds tighter than `or`, as in the UPnP grammar.
         mutating func orExpression(depth: Int) throws(ParseError) -> MediaQuery {
-            var left = try andExpression(depth: depth)
-            while peekWord("or") {
-                index += 1
-                left = .or(left, try andExpression(depth: depth))
+            try chain("or", combine: MediaQuery.or, depth: depth) { parser, depth throws(ParseError) in
+                try parser.chain("and", combine: MediaQuery.and, depth: depth) { parser, depth throws(ParseError) in
+                    try parser.primary(depth: depth)
+                }
             }
-            return left
         }
 
-        mutating func andExpression(depth: Int) throws(ParseError) -> MediaQuery {
-            var left = try primary(depth: depth)
-            while peekWord("and") {
+        /// Operands joined by `word`, left to right.
+        mutating func chain(_ word: String, combine: (MediaQuery, MediaQuery) -> MediaQuery, depth: Int,
+                            operand: (inout Parser, Int) throws(ParseError) -> MediaQuery) throws(ParseError) -> MediaQuery {
+            var left = try operand(&self, depth)
+            while peekWord(word) {
                 index += 1
-                left = .and(left, try primary(depth: depth))
+                left = combine(left, try operand(&self, depth))
             }
             return left
         }
