@@ -15,23 +15,17 @@ bool rp_object_set_structure(gpointer object, const char *name, const char *stru
     return true;
 }
 
-double rp_object_get_double(gpointer object, const char *name) {
-    double value = 0;
-    g_object_get(object, name, &value, NULL);
-    return value;
-}
+/* rp_object_get_KIND: the property `name` of a plain C type (0 when the object has none). */
+#define RP_OBJECT_GETTER(kind, type)                                     \
+    type rp_object_get_##kind(gpointer object, const char *name) {       \
+        type value = 0;                                                  \
+        g_object_get(object, name, &value, NULL);                        \
+        return value;                                                    \
+    }
 
-int rp_object_get_int(gpointer object, const char *name) {
-    int value = 0;
-    g_object_get(object, name, &value, NULL);
-    return value;
-}
-
-unsigned rp_object_get_flags(gpointer object, const char *name) {
-    unsigned value = 0;
-    g_object_get(object, name, &value, NULL);
-    return value;
-}
+RP_OBJECT_GETTER(double, double)
+RP_OBJECT_GETTER(int, int)
+RP_OBJECT_GETTER(flags, unsigned)
 
 bool rp_object_has_property(gpointer object, const char *name) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;

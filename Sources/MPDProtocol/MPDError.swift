@@ -2,18 +2,10 @@
 public struct MPDError: Error, Equatable, Sendable {
     /// MPD's `ACK_ERROR_…` numbers.
     public enum Code: Int, Sendable {
-        case notList = 1
-        case argument = 2
-        case password = 3
-        case permission = 4
-        case unknown = 5
-        case noExist = 50
-        case playlistMax = 51
-        case system = 52
-        case playlistLoad = 53
-        case updateAlready = 54
-        case playerSync = 55
-        case exist = 56
+        // 1 to 5, in MPD's order.
+        case notList = 1, argument, password, permission, unknown
+        // 50 to 56.
+        case noExist = 50, playlistMax, system, playlistLoad, updateAlready, playerSync, exist
     }
 
     public var code: Code

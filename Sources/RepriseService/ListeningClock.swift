@@ -5,36 +5,25 @@ import RepriseCore
 /// What follows playing time: the sleep timer's count, fade and end, and the chapter announced as playback crosses
 /// into another (a few ticks a second while either matters, none otherwise); and the chapters of a local MP4/M4B
 /// file, which GStreamer does not read, read from its `chpl` box on a worker when it loads.
-final class ListeningClock: ServiceComponent {
+final class ListeningClock: TimedComponent {
     let name = "listening clock"
     private let player: Player
-    private let timers: LoopTimers
     private let work: BackgroundWork?
     private let log: Log
-    private var pendingTick: LoopTimer?
-    private var stopped = false
+    /// The next tick's.
+    let timer: TimerSlot
     private var lastTick: Double?
     private var chaptersLookedUpFor: String?
 
     init(player: Player, timers: LoopTimers, work: BackgroundWork?, log: Log) {
         self.player = player
-        self.timers = timers
+        timer = TimerSlot(timers)
         self.work = work
         self.log = log
     }
 
-    func start() {}
-
-    /// Stops ticking: the tick waiting is cancelled and none is scheduled after.
-    func stop(_ done: @escaping () -> Void) {
-        stopped = true
-        pendingTick?.cancel()
-        pendingTick = nil
-        done()
-    }
-
     /// Whether a tick is waiting (for tests).
-    var isTicking: Bool { pendingTick?.isActive == true }
+    var isTicking: Bool { timer.isSet }
 
     /// Call after every player change.
     func playerChanged() {
@@ -47,21 +36,20 @@ final class ListeningClock: ServiceComponent {
     }
 
     private func scheduleTick() {
-        guard needsTicks, !stopped else {
+        guard needsTicks, !timer.isClosed else {
             lastTick = nil
             return
         }
-        guard pendingTick?.isActive != true else { return }
+        guard !timer.isSet else { return }
         if lastTick == nil { lastTick = monotonicSeconds() }
         // Fine steps while the sleep fade runs, else four a second (a chapter's title is late by at most that).
         let fading = player.sleepRemainingMicroseconds.map { left in
             left < (player.sleepTimer?.fadeMicroseconds ?? 0) + 1_000_000
         } ?? false
-        pendingTick = timers.once(afterMilliseconds: fading ? 50 : 250) { [weak self] in self?.tick() }
+        timer.set(afterMilliseconds: fading ? 50 : 250) { [weak self] in self?.tick() }
     }
 
     private func tick() {
-        pendingTick = nil
         let now = monotonicSeconds()
         let elapsed = lastTick.map { Int64((now - $0) * 1_000_000) } ?? 0
         lastTick = now

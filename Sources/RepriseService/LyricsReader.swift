@@ -6,38 +6,28 @@ import TagLibKit
 /// The lyrics of what plays (ID3 SYLT, USLT, Vorbis LYRICS, MP4 ©lyr, or a sidecar): looked up on a background worker when an entry loads — a `.lrc` file beside it with
 /// the same name, else the lyrics in its tags — and, when synced, each line announced as it begins: one timer set
 /// for the next line's time (set again after every seek, pause and rate change), never a periodic tick.
-final class LyricsReader: ServiceComponent, PlayerFollower {
+final class LyricsReader: TimedComponent, PlayerFollower {
     let name = "lyrics"
     private let player: Player
-    private let timers: LoopTimers
     private let work: BackgroundWork?
     private let fileSystem: FileSystem
     private let log: Log
     private var lookedUpFor: String?
-    private var nextLine: LoopTimer?
-    private var stopped = false
+    /// The next synced line's.
+    let timer: TimerSlot
     /// What was found for the files loaded lately, used on the worker only.
     private let recent = RecentLyrics()
 
     init(player: Player, timers: LoopTimers, work: BackgroundWork?, fileSystem: FileSystem, log: Log) {
         self.player = player
-        self.timers = timers
+        timer = TimerSlot(timers)
         self.work = work
         self.fileSystem = fileSystem
         self.log = log
     }
 
-    func start() {}
-
-    func stop(_ done: @escaping () -> Void) {
-        stopped = true
-        nextLine?.cancel()
-        nextLine = nil
-        done()
-    }
-
     /// Whether a line's timer is set (for tests).
-    var isWaitingForALine: Bool { nextLine?.isActive == true }
+    var isWaitingForALine: Bool { timer.isSet }
 
     func playerChanged() {
         lookUp()
@@ -51,7 +41,7 @@ final class LyricsReader: ServiceComponent, PlayerFollower {
         guard let uri, let location = MediaURI(uri), location.scheme == "file", let work else { return }
         let path = location.path, fileSystem = fileSystem, recent = recent
         work.run({ recent.find(forMediaAt: path, fileSystem: fileSystem) }) { [weak self] found in
-            guard let self, !stopped else { return }
+            guard let self, !timer.isClosed else { return }
             switch found {
             case .found(let lyrics): player.didFindLyrics(lyrics, for: uri)
             case .refused(let where_, let why): log.info("lyrics in \(where_) not used: \(why)")
@@ -63,9 +53,8 @@ final class LyricsReader: ServiceComponent, PlayerFollower {
     /// Sets the timer for the next synced line (at once when the line announced is not the one sung now, after a
     /// seek say); none while paused or stopped.
     private func scheduleNextLine() {
-        nextLine?.cancel()
-        nextLine = nil
-        guard !stopped, player.status == .playing, let lyrics = player.lyrics, lyrics.isSynced else { return }
+        timer.cancel()
+        guard !timer.isClosed, player.status == .playing, let lyrics = player.lyrics, lyrics.isSynced else { return }
         let position = player.positionMicroseconds
         let delay: Int64
         if lyrics.lineIndex(at: position) != player.announcedLyricsLine {
@@ -75,10 +64,9 @@ final class LyricsReader: ServiceComponent, PlayerFollower {
         } else {
             return
         }
-        nextLine = timers.once(afterMilliseconds: UInt32(clamping: delay)) { [weak self] in
-            self?.nextLine = nil
+        timer.set(afterMilliseconds: UInt32(clamping: delay)) { [weak self] in
             self?.player.updateLyricsLine() // a change: playerChanged sets the next timer
-            if self?.nextLine == nil { self?.scheduleNextLine() }
+            if self?.timer.isSet == false { self?.scheduleNextLine() }
         }
     }
 

@@ -5,21 +5,29 @@ import Testing
 
 /// Requests whose URIs take long to resolve (a playlist) wait for the resolver; the queue is edited when the
 /// answer comes, and requests finish in the order they came.
-@Suite struct DeferredResolutionTests {
-    /// A playlist of `count` http entries in a fresh temporary directory (removed by the caller).
-    private func playlist(_ count: Int) throws -> (directory: URL, uri: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-unit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent("list.m3u")
+@Suite final class DeferredResolutionTests {
+    /// This test's own temporary folder, removed after it.
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-unit-\(UUID().uuidString)")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A playlist of `count` http entries in the test's folder.
+    private func playlist(_ count: Int) throws -> String {
+        let file = folder.appendingPathComponent("list.m3u")
         try (1...count).map { "http://list.example/\($0).ogg" }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
-        return (directory, MediaURI.file(path: file.path))
+        return MediaURI.file(path: file.path)
     }
 
     @Test func aPlaylistWaitsForTheResolverAndLaterRequestsWaitBehindIt() throws {
         let resolver = HeldResolver()
         let (player, _, observer) = makePlayer(tracks: 2, resolver: resolver)
-        let (directory, list) = try playlist(100)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = try playlist(100)
         var outcomes: [String: PlayerError?] = [:]
         player.addTrack(list, after: player.trackIDs[0], makeCurrent: false) { outcomes["list"] = $0 }
         player.addTrack("https://radio.example/a", after: nil, makeCurrent: false) { outcomes["single"] = $0 }
@@ -45,8 +53,7 @@ import Testing
     @Test func theEntryToAddAfterRemovedMeanwhileIsAClearError() throws {
         let resolver = HeldResolver()
         let (player, _, _) = makePlayer(tracks: 2, resolver: resolver)
-        let (directory, list) = try playlist(3)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = try playlist(3)
         let after = player.trackIDs[1]
         var outcome: PlayerError??
         player.addTrack(list, after: after, makeCurrent: false) { outcome = $0 }
@@ -60,8 +67,7 @@ import Testing
     @Test func openingAPlaylistPlaysItsFirstEntryOnceResolved() throws {
         let resolver = HeldResolver()
         let (player, engine, _) = makePlayer(tracks: 1, resolver: resolver)
-        let (directory, list) = try playlist(70)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = try playlist(70)
         player.open(list) { _ in }
         #expect(engine.loads.isEmpty)
         resolver.answerNext()
@@ -74,8 +80,7 @@ import Testing
     @Test func playlistsBeyondTheLimitAreRefusedAsBusyAtOnce() throws {
         let resolver = HeldResolver()
         let (player, _, _) = makePlayer(tracks: 1, resolver: resolver)
-        let (directory, list) = try playlist(3)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = try playlist(3)
         var outcomes: [PlayerError?] = []
         for _ in 0..<Player.maximumLongResolutions { player.appendTracks([list]) { outcomes.append($0) } }
         player.addTrack("https://radio.example/a", after: nil, makeCurrent: false) { outcomes.append($0) }

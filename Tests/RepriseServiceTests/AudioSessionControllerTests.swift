@@ -39,6 +39,12 @@ import Testing
             if connect { server.report(.connected) }
         }
 
+        /// Reprise plays, and its own stream appears on the speakers.
+        func playsThroughItsOwnStream() {
+            player.play()
+            ownStreamStarts()
+        }
+
         /// Reprise's own stream appears on the speakers.
         func ownStreamStarts(index: UInt32 = 10) {
             server.report(.sinkInputChanged(stream(index, pid: AudioSessionControllerTests.ownPID, role: "music"), isNew: true))
@@ -54,8 +60,7 @@ import Testing
     @Test func duckOthersRecordsFirstThenLowersAndPutsBackExactly() {
         let rig = Rig(options: [.duckOthers])
         rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music", volumes: [50_000, 40_001]), isNew: true))
-        rig.player.play()
-        rig.ownStreamStarts()
+        rig.playsThroughItsOwnStream()
         #expect(rig.server.requests == [.volume(20, [25_000, 20_000])])
         // The record was on disk before the request went out.
         #expect(rig.record.versions.first { !$0.saved.volumes.isEmpty }.map { [$0.requestsBefore] } == [0])
@@ -149,8 +154,7 @@ import Testing
 
     @Test func aCallOnOurOutputPausesAndItsEndResumes() {
         let rig = Rig()
-        rig.player.play()
-        rig.ownStreamStarts()
+        rig.playsThroughItsOwnStream()
         rig.server.report(.sinkInputChanged(Self.stream(40, pid: 6000, role: "phone"), isNew: true))
         #expect(rig.player.status == .paused)
         #expect(rig.controller.isInterrupted)
@@ -166,8 +170,7 @@ import Testing
 
     @Test func aStreamIsJudgedOnceLinkedNotOnItsFirstReport() {
         let rig = Rig()
-        rig.player.play()
-        rig.ownStreamStarts()
+        rig.playsThroughItsOwnStream()
         rig.server.report(.sinkInputChanged(Self.unlinked(40, pid: 6000, role: "phone"), isNew: true))
         #expect(rig.player.status == .playing)
         rig.server.report(.sinkInputChanged(Self.stream(40, pid: 6000, role: "phone"), isNew: false))
@@ -180,8 +183,7 @@ import Testing
     @Test func duckingNeverWritesAVolumeItHasNotSeen() {
         let rig = Rig(options: [.duckOthers])
         rig.server.report(.sinkInputChanged(Self.unlinked(20, pid: 5000, role: "music"), isNew: true))
-        rig.player.play()
-        rig.ownStreamStarts()
+        rig.playsThroughItsOwnStream()
         #expect(rig.server.requests.isEmpty, "volume 0 of an unlinked stream is not its volume")
         rig.server.report(.sinkInputChanged(Self.stream(20, pid: 5000, role: "music", volumes: [60_000, 60_000]), isNew: false))
         #expect(rig.server.requests == [.volume(20, [30_000, 30_000])])
@@ -191,8 +193,7 @@ import Testing
 
     @Test func aMirrorSayingPlayingDoesNotPauseButAPlayerWithSoundDoes() {
         let rig = Rig(parents: [7001: 7000])
-        rig.player.play()
-        rig.ownStreamStarts()
+        rig.playsThroughItsOwnStream()
         rig.players.report("org.mpris.MediaPlayer2.playerctld", OtherPlayer(owner: ":1.5", processID: 6500, playing: true))
         #expect(rig.player.status == .playing)
         // A browser: the name's owner is 7000, its sound comes from its child 7001.

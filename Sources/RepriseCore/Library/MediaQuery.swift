@@ -64,29 +64,28 @@ public indirect enum MediaQuery: Sendable, Equatable {
                 ? texts.allSatisfy { Self.compare($0, operation, value) } : texts.contains { Self.compare($0, operation, value) }
             case .text(let text)?: return Self.compare(text, operation, value)
             case .number(let number)?:
-                guard let wanted = Int64(value) else { return Self.compare(String(number), operation, value) }
-                switch operation {
-                case .equal: return number == wanted
-                case .notEqual: return number != wanted
-                case .less: return number < wanted
-                case .lessOrEqual: return number <= wanted
-                case .greater: return number > wanted
-                case .greaterOrEqual: return number >= wanted
-                default: return Self.compare(String(number), operation, value)
-                }
+                return Int64(value).flatMap { Self.ordered(number, operation, $0) } ?? Self.compare(String(number), operation, value)
             }
+        }
+    }
+
+    /// `a` against `b` for the operations that order (`=`, `!=`, `<`, `<=`, `>`, `>=`); nil for the others.
+    private static func ordered<T: Comparable>(_ a: T, _ operation: Operation, _ b: T) -> Bool? {
+        switch operation {
+        case .equal: a == b
+        case .notEqual: a != b
+        case .less: a < b
+        case .lessOrEqual: a <= b
+        case .greater: a > b
+        case .greaterOrEqual: a >= b
+        default: nil
         }
     }
 
     private static func compare(_ text: String, _ operation: Operation, _ value: String) -> Bool {
         let text = text.lowercased(), value = value.lowercased()
         switch operation {
-        case .equal: return text == value
-        case .notEqual: return text != value
-        case .less: return text < value
-        case .lessOrEqual: return text <= value
-        case .greater: return text > value
-        case .greaterOrEqual: return text >= value
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: return ordered(text, operation, value) ?? false
         case .contains: return text.contains(value)
         case .doesNotContain: return !text.contains(value)
         case .startsWith: return text.hasPrefix(value)
