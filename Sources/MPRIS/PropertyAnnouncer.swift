@@ -25,13 +25,14 @@ public final class PropertyAnnouncer {
         if last { watched.append(entry) } else { watched.insert(entry, at: watched.firstIndex(where: \.last) ?? watched.endIndex) }
     }
 
-    /// Announces what changed on `interfaces` (nil: on all), in the order they were watched; returns the
-    /// interfaces announced.
+    /// Announces what changed on `interfaces` (nil: on all), in the order they were watched, leaving out the
+    /// properties `unaffected` names by interface (a change cannot have touched them: they are not read); returns
+    /// the interfaces announced.
     @discardableResult
-    public func announce(_ interfaces: Set<String>? = nil) -> [String] {
+    public func announce(_ interfaces: Set<String>? = nil, unaffected: [String: Set<String>] = [:]) -> [String] {
         var announced: [String] = []
         for index in watched.indices where interfaces?.contains(watched[index].interface) ?? true {
-            let changed = watched[index].values.refresh()
+            let changed = watched[index].values.refresh(skipping: unaffected[watched[index].interface] ?? [])
             guard !changed.isEmpty else { continue }
             try? bus.emitPropertiesChanged(path: watched[index].path, interface: watched[index].interface, names: changed)
             announced.append(watched[index].interface)
@@ -41,6 +42,6 @@ public final class PropertyAnnouncer {
 
     /// The value of `name` on `interface` as clients last heard it.
     public func announcedValue(_ name: String, of interface: String) -> DBusValue? {
-        watched.first { $0.interface == interface }?.values.values[name]
+        watched.first { $0.interface == interface }?.values.value(of: name)
     }
 }

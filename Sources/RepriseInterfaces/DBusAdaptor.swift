@@ -33,6 +33,9 @@ public final class DBusAdaptor: ChangeListener {
         Sleep1Export.interface: [.sleep],
         Lyrics1Export.interface: [.lyrics, .lyricsLine, .current],
     ]
+    /// What the Player's Metadata (the costliest property to read) shows: it is read again only after a change to one
+    /// of these — a play or pause, a volume step leave it as it was.
+    private static let metadataShows: ChangeAspects = [.current, .queue, .options, .sound, .chapters, .lyrics, .interstitials]
 
     /// - Parameter policy: told of every transport or track request from a client (before it is carried out) and
     ///   asked before a PlayPause.
@@ -208,6 +211,9 @@ public final class DBusAdaptor: ChangeListener {
         if change.aspects.contains(.library) { libraryChanged() }
         if change.aspects.contains(.storedPlaylists) { playlistsChanged(edited: change.editedPlaylists) }
         guard !interfaces.isEmpty else { return }
-        if announcer.announce(interfaces).contains(MPRIS.playerInterface) { log.debug("PropertiesChanged on the Player") }
+        let unaffected = change.aspects.isDisjoint(with: Self.metadataShows) ? [MPRIS.playerInterface: Set(["Metadata"])] : [:]
+        if announcer.announce(interfaces, unaffected: unaffected).contains(MPRIS.playerInterface) {
+            log.debug("PropertiesChanged on the Player")
+        }
     }
 }

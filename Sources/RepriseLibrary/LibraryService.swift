@@ -130,35 +130,35 @@ public final class LibraryService: LibraryAccess {
         followProgress(progress)
         work.run({ worker.scan(folders: folders, progress: progress) }) { [weak self] result in
             guard let self, !stopped else { return }
-            status.scanning = false
-            status.counts = result.counts
-            if let known = result.outline {
-                outline = known
-                outline.roots = status.folders
-            } else {
-                let counts = result.counts
-                work.run({ worker.outlineNow(counts: counts) }) { [weak self] outline in
-                    guard let self, !stopped else { return }
-                    self.outline = outline
-                    self.outline.roots = status.folders
-                    feed.publish(.library)
-                }
+            if let known = result.outline { return finishPass(result, outline: known, started: started) }
+            // The outline first: a pass is told done when what it found can be browsed (MediaServer2, `list`).
+            let counts = result.counts
+            work.run({ worker.outlineNow(counts: counts) }) { [weak self] outline in
+                guard let self, !stopped else { return }
+                finishPass(result, outline: outline, started: started)
             }
-            status.scanned = result.progress.seen
-            status.total = result.progress.total
-            if let problem = result.problem { log.warning("library: \(problem)") }
-            log.info("library: \(result.counts.tracks) tracks (\(result.progress.read) read, \(result.progress.removed) gone) "
-                     + "in \(oneDecimal(monotonicSeconds() - started)) s")
-            feed.publish(.library)
-            // The pass's readers freed thousands of blocks: their pages go back rather than stay in the process's
-            // RSS (on the worker, after the answer: a few milliseconds no search waits for).
-            work.run({ MallocTuning.returnFreedMemory() }) { _ in }
-            if !watching { startWatching() }
-            measureLoudness()
-            if rescanQueued {
-                rescanQueued = false
-                rescan()
-            }
+        }
+    }
+
+    private func finishPass(_ result: LibraryWorker.ScanResult, outline: LibraryOutline, started: Double) {
+        status.scanning = false
+        status.counts = result.counts
+        self.outline = outline
+        self.outline.roots = status.folders
+        status.scanned = result.progress.seen
+        status.total = result.progress.total
+        if let problem = result.problem { log.warning("library: \(problem)") }
+        log.info("library: \(result.counts.tracks) tracks (\(result.progress.read) read, \(result.progress.removed) gone) "
+                 + "in \(oneDecimal(monotonicSeconds() - started)) s")
+        feed.publish(.library)
+        // The pass's readers freed thousands of blocks: their pages go back rather than stay in the process's
+        // RSS (on the worker, after the answer: a few milliseconds no search waits for).
+        work.run({ MallocTuning.returnFreedMemory() }) { _ in }
+        if !watching { startWatching() }
+        measureLoudness()
+        if rescanQueued {
+            rescanQueued = false
+            rescan()
         }
     }
 

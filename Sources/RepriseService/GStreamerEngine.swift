@@ -257,18 +257,33 @@ final class GStreamerEngine: PlaybackEngine {
     var streamRole = "music"
 
     /// The pipeline's position; while a seek is under way, where it goes (before preroll, the seek waiting for it).
-    /// A seek the pipeline never confirms stops counting after 2 s.
+    /// A seek is under way until the pipeline's position shows it done (``hasReached(_:at:)``); one the pipeline
+    /// never confirms stops counting after 5 s.
     /// A query the sink cannot answer for a moment (its state changing on the pipeline's thread, a busy sound
     /// server) gives the last position it answered, never nothing: a client must not see 0:00 in between.
     var positionMicroseconds: Int64? {
         if !prerolled, let pendingSeek { return pendingSeek / 1000 }
+        let position = playbin.positionNanoseconds
         if let target = seekTarget {
-            if monotonicSeconds() - target.askedAt < 2 { return target.nanoseconds / 1000 }
-            seekTarget = nil
+            if let position, hasReached(target, at: position) {
+                seekTarget = nil
+            } else if monotonicSeconds() - target.askedAt < 5 {
+                return target.nanoseconds / 1000
+            } else {
+                seekTarget = nil
+            }
         }
-        guard let now = playbin.positionNanoseconds.map({ $0 / 1000 }) else { return prerolled ? lastAnsweredPosition : nil }
+        guard let now = position.map({ $0 / 1000 }) else { return prerolled ? lastAnsweredPosition : nil }
         lastAnsweredPosition = now
         return now
+    }
+
+    /// Whether the pipeline at `position` has done the seek to `target`: at most 1 s before it, and past it by no more
+    /// than what has played since (and 1 s). Elsewhere it is still at the place before — the pipeline's confirmation
+    /// (ASYNC_DONE) that arrived was an earlier seek's.
+    private func hasReached(_ target: (nanoseconds: Int64, askedAt: Double), at position: Int64) -> Bool {
+        let ahead = (monotonicSeconds() - target.askedAt + 1) * max(rate, 0) * 1e9
+        return position >= target.nanoseconds - 1_000_000_000 && Double(position) <= Double(target.nanoseconds) + ahead
     }
 
     func handle(_ message: PipelineMessage) {
@@ -289,10 +304,12 @@ final class GStreamerEngine: PlaybackEngine {
             beginFadeIfWaiting()
             scheduleCrossfadeTick()
         case .asyncDone where loaded:
-            seekTarget = nil // the seek is done: the pipeline reports the new place itself
+            // The seek is done when the pipeline is there: then it reports the new place itself.
+            if let target = seekTarget, let position = playbin.positionNanoseconds, hasReached(target, at: position) { seekTarget = nil }
         case .streamStart where loaded && prerolled:
             guard let uri = playbin.takeGaplessSwitch() else { break }
-            lastAnsweredPosition = nil // another stream: the last answer was the previous one's
+            lastAnsweredPosition = nil // another stream: the last answer was the previous one's, a seek its too
+            seekTarget = nil
             if rate != 1, let position = playbin.positionNanoseconds { playbin.seek(toNanoseconds: position, rate: rate) }
             subtitleURI = nextSubtitleURI
             player.engineDidStartNextStream(uri: uri, seekable: playbin.isSeekable)

@@ -2,6 +2,7 @@ import CoreTestDoubles
 import MPRIS
 import RepriseCore
 import SDBus
+import SDBusTesting
 import Testing
 
 /// The four MPRIS interfaces, in-process: what a call does to the player, what a read returns, what is announced.
@@ -50,6 +51,37 @@ import Testing
         #expect(adaptor.signals(player, "Seeked").last == [.int64(5_000_000)])
         try adaptor.bus.call(root, player, "Stop")
         #expect(try adaptor.bus.get(root, player, "PlaybackStatus") == .string("Stopped"))
+    }
+
+    /// A pause or a volume step cannot change Metadata, so it is not read for them (the costliest property); a
+    /// change of the entry's tags after them is announced as before.
+    @Test func propertiesAChangeCannotTouchAreNotReadAgain() throws {
+        let bus = LocalBus()
+        let announcer = PropertyAnnouncer(bus: bus)
+        var reads: [String: Int] = [:]
+        var status = "Playing", title = "One"
+        announcer.watch("x.Player", at: "/x", names: ["PlaybackStatus", "Metadata"]) { name in
+            reads[name, default: 0] += 1
+            return name == "PlaybackStatus" ? .string(status) : .string(title)
+        }
+        status = "Paused"
+        #expect(announcer.announce(["x.Player"], unaffected: ["x.Player": ["Metadata"]]) == ["x.Player"])
+        #expect(reads == ["PlaybackStatus": 2, "Metadata": 1])
+        #expect(announcer.announcedValue("PlaybackStatus", of: "x.Player") == .string("Paused"))
+        title = "Two"
+        #expect(announcer.announce(["x.Player"]) == ["x.Player"])
+        #expect(announcer.announcedValue("Metadata", of: "x.Player") == .string("Two"))
+
+        let adaptor = try InProcessAdaptor()
+        let player = MPRIS.playerInterface
+        try adaptor.bus.call(root, player, "Play")
+        adaptor.player.engineDidPreroll(lengthMicroseconds: 60_000_000, seekable: true)
+        adaptor.forget()
+        try adaptor.bus.call(root, player, "Pause")
+        try adaptor.bus.set(root, player, "Volume", .double(0.5))
+        #expect(adaptor.bus.propertiesChanged(player).allSatisfy { $0["Metadata"] == nil })
+        adaptor.player.engineDidReadTags(TrackTags(title: "Retitled"))
+        #expect(adaptor.bus.propertiesChanged(player).last?["Metadata"]?.dictionary?["xesam:title"] == .string("Retitled"))
     }
 
     @Test func propertiesAreCheckedAndTheirErrorsAreTheSpecsErrors() throws {
