@@ -41,16 +41,20 @@ public struct ChapterPlayback: Equatable, Sendable {
     }
 
     /// With chapter skip on: the start of the chapter Next goes to from `position` (nil: the next track).
-    public func skipNextStart(from position: Int64) -> Int64? {
+    /// (`position` is read only when chapter skip is on and the track has chapters: asking the pipeline costs a
+    /// round through the sound server's lock.)
+    public func skipNextStart(from position: @autoclosure () -> Int64) -> Int64? {
         guard skip, !list.isEmpty else { return nil }
-        return list.nextStart(after: position)
+        return list.nextStart(after: position())
     }
 
     /// With chapter skip on: where Previous goes inside the track (nil: to the previous track) — past the first
     /// chapter, as the Chapters interface's Previous (the current chapter's start when more than 3 s into it, else
     /// the previous chapter's); in the first chapter, to the previous track as without chapters.
-    public func skipPreviousStart(from position: Int64) -> Int64? {
-        guard skip, !list.isEmpty, let index = list.index(at: position), index > 0 else { return nil }
+    public func skipPreviousStart(from position: @autoclosure () -> Int64) -> Int64? {
+        guard skip, !list.isEmpty else { return nil }
+        let position = position()
+        guard let index = list.index(at: position), index > 0 else { return nil }
         return list.previousStart(before: position)
     }
 }

@@ -50,7 +50,10 @@ public struct InterstitialSchedule: Sendable, Equatable {
     }
 
     /// The active interstitial has played long enough to be skipped.
-    public func canSkip(at position: Int64) -> Bool {
+    /// (`position` is read only when there are interstitials.)
+    public func canSkip(at position: @autoclosure () -> Int64) -> Bool {
+        guard !interstitials.isEmpty else { return false }
+        let position = position()
         guard let index = active(at: position), let delay = interstitials[index].skippableAfterMicroseconds else { return false }
         return position - interstitials[index].startMicroseconds >= delay
     }
