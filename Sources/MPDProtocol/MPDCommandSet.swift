@@ -48,6 +48,13 @@ public final class MPDCommandSet {
         ]
     }
 
+    /// Every tag name MPD 0.23 knows (its `src/tag/Names.c`).
+    static let allMPDTags = ["Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort", "Title",
+                             "Track", "Name", "Genre", "Date", "OriginalDate", "Composer", "ComposerSort", "Performer",
+                             "Conductor", "Work", "Ensemble", "Movement", "MovementNumber", "Location", "Grouping", "Comment",
+                             "Disc", "Label", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
+                             "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID"]
+
     /// `tagtypes` (list the enabled ones), `tagtypes clear|all`, `tagtypes enable|disable NAME…`.
     private static func tagTypesCommand(_ call: MPDCall, known: [String]) throws(MPDError) {
         guard let verb = call.arguments.first else {
@@ -59,7 +66,8 @@ public final class MPDCommandSet {
             guard !names.isEmpty else { throw .argument("Not enough arguments") }
             var found: [String] = []
             for name in names {
-                guard let match = known.first(where: { $0.lowercased() == name.lowercased() }) else {
+                // Any tag MPD knows may be named (mpc enables Performer); those Reprise does not keep are never sent.
+                guard let match = (known + allMPDTags).first(where: { $0.lowercased() == name.lowercased() }) else {
                     throw .argument("Unknown tag type: \(name)")
                 }
                 found.append(match)

@@ -151,7 +151,12 @@ extension MPDPlayerBridge {
         while trimmed.hasPrefix("/") { trimmed.removeFirst() }
         let folder = trimmed
         let prefix = folder.isEmpty ? "" : folder + "/"
-        guard library != nil else { return .done }
+        // The root's lsinfo lists the stored playlists too (MPD's old way, which mpc's lsplaylists still asks).
+        let listsPlaylists = folder.isEmpty && !recursive
+        guard library != nil else {
+            if listsPlaylists { writeStoredPlaylists(to: call) }
+            return .done
+        }
         let outcome = try? overTracks({ named in
             var folders = Set<String>()
             var files: [(name: String, track: LibraryTrack)] = []
@@ -188,6 +193,7 @@ extension MPDPlayerBridge {
             } else {
                 for name in folders { call.add("directory", name) }
                 for file in files { songs.write(file.track, name: file.name, to: call) }
+                if listsPlaylists { writeStoredPlaylists(to: call) }
             }
         })
         return outcome ?? .done

@@ -148,7 +148,7 @@ extension MPDPlayerBridge {
 
     /// The entry new ones go after for an `add … POS`: nil position: the end; `+N`/`-N`: relative to the current
     /// entry. Returns the id to insert after (nil: at the start), or `.some(.none)` wrapped for the end.
-    private func insertionPoint(_ text: String?) throws(MPDError) -> InsertionPoint {
+    func insertionPoint(_ text: String?) throws(MPDError) -> InsertionPoint {
         guard let text else { return .end }
         let ids = player.trackIDs
         let position = try position(text)

@@ -11,6 +11,8 @@ public final class MPDPlayerBridge: ChangeListener {
     let library: LibraryAccess?
     /// The sound server's outputs (nil: none known).
     let outputs: MPDOutputs?
+    /// The stored playlists (nil: none).
+    let playlistFiles: MPDPlaylistFiles?
     /// MPD's consume mode (Reprise itself has none): an entry playback moves away from leaves the queue.
     var consume = ConsumeMode.off
     /// The entry that was current after the last change, for consume.
@@ -26,15 +28,18 @@ public final class MPDPlayerBridge: ChangeListener {
     /// Hears each change's subsystems (the server, which tells every connection).
     public weak var listener: MPDIdleListener?
 
-    public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs? = nil, musicFolder: String) {
+    public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs? = nil,
+                playlistFiles: MPDPlaylistFiles? = nil, musicFolder: String) {
         self.player = player
         self.policy = policy
         self.library = library
         self.outputs = outputs
+        self.playlistFiles = playlistFiles
         songs = MPDSongWriter(musicFolder: musicFolder)
         versions = MPDQueueVersions(ids: player.trackIDs)
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
-        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + serverCommands() + outputCommands())
+        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + serverCommands()
+                     + outputCommands())
         if player.status == .playing { playingSince = .now }
         lastCurrentID = player.queue.current?.id
     }

@@ -55,6 +55,7 @@ final class ServiceAssembly {
         }
 
         // The bus: Reprise's objects, the other players, the audio session's interface, screen locks.
+        let playlistLibrary = Self.playlistLibrary(fileSystem)
         let busComponent: BusComponent, adaptor: DBusAdaptor, watcher: PlayerWatcher, audio: AudioSessionController
         let audioInterface: AudioSessionInterface, screenLock: ScreenLockWatch, video: VideoController
         do throws(DBusError) {
@@ -69,7 +70,7 @@ final class ServiceAssembly {
                                            watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(),
                                            log: log)
             video = VideoController(playbin: playbin, player: player, policy: audio, streamEvents: engine.events, speeds: settings.speeds, loop: loop, log: log)
-            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: Self.playlistLibrary(fileSystem),
+            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: playlistLibrary,
                                       identity: identity, policy: audio, log: log) { stop("Quit", 0) }
             busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
             audioInterface = try adaptor.attachAudioSession(audio)
@@ -99,7 +100,11 @@ final class ServiceAssembly {
         let followers: [ChangeListener] = [SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler]
             + gainLookup
         for follower in followers { feed.listen(follower) }
-        let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, outputs: audio, settings: settings.mpd,
+        let storedPlaylists = MPDPlaylistFolder(library: playlistLibrary, fileSystem: fileSystem, watch: adaptor,
+                                                work: BackgroundWork(loop: loop, label: "reprise.playlists"),
+                                                newPlaylists: Self.ownPlaylistFolder)
+        let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, outputs: audio,
+                               playlists: storedPlaylists, settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
                                loop: loop, log: log)
         if mpd.isOn {
@@ -121,9 +126,12 @@ final class ServiceAssembly {
     /// After every component started: the audio session looks at the player once.
     func didStart() { audio.playerChanged() }
 
+    /// Reprise's own playlist folder: where a playlist saved from a client goes.
+    private static var ownPlaylistFolder: String { XDGDirectories.dataHome + "/reprise/playlists" }
+
     /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.
     private static func playlistLibrary(_ fileSystem: FileSystem) -> PlaylistLibrary {
-        PlaylistLibrary(directories: [musicDirectory(fileSystem) + "/Playlists", XDGDirectories.dataHome + "/reprise/playlists"],
+        PlaylistLibrary(directories: [musicDirectory(fileSystem) + "/Playlists", ownPlaylistFolder],
                         fileSystem: fileSystem)
     }
 

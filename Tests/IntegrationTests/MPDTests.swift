@@ -68,6 +68,45 @@ import TestSupport
         #expect(try Self.mpc(session, "status").output.contains("[paused]"))
     }
 
+    /// Playlists saved and edited by mpc are files in Reprise's playlist folder that MPRIS Playlists lists at once;
+    /// loading one queues its entries; a file dropped in the music folder's Playlists is one more.
+    @Test func storedPlaylistsAreReprisesPlaylistFiles() throws {
+        let session = try Session()
+        defer { session.close() }
+        try Self.configure(session)
+        try session.launch([media.first, media.second]) { session.title() == "First Light" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        func playlistCount() -> UInt32? {
+            guard case .uint32(let count)? = try? session.get("PlaylistCount", interface: "org.mpris.MediaPlayer2.Playlists") else { return nil }
+            return count
+        }
+        let before = playlistCount()
+
+        #expect(try Self.mpc(session, "save", "road trip").status == 0)
+        let saved = session.home + "/.local/share/reprise/playlists/road trip.m3u8"
+        let text = try String(contentsOfFile: saved, encoding: .utf8)
+        #expect(text == "#EXTM3U\n\(media.first)\n\(media.second)\n", "\(text)")
+        #expect(session.waitFor { playlistCount() == (before ?? 0) + 1 }, "MPRIS lists it: \(String(describing: playlistCount()))")
+        #expect(try Self.mpc(session, "lsplaylists").output.split(separator: "\n").contains("road trip"))
+        #expect(try Self.mpc(session, "save", "road trip").status != 0, "an existing playlist is not overwritten")
+
+        // mpc has no verb for playlistadd: python-mpd2's.
+        let added = try runCommand("/usr/bin/python3", ["-c", "import mpd, sys; c = mpd.MPDClient(); c.connect(sys.argv[1]); "
+                                                        + "c.playlistadd('road trip', sys.argv[2])", Self.socket(session), media.third],
+                                   environment: session.environment)
+        #expect(added.status == 0, "\(added.errors)")
+        let listed = try Self.mpc(session, "playlist", "road trip")
+        #expect(listed.output.split(separator: "\n").count == 3, "\(listed.output)\(listed.errors)")
+        try Self.mpc(session, "clear")
+        #expect(session.waitFor { Self.trackCount(session) == 0 })
+        try Self.mpc(session, "load", "road trip")
+        #expect(session.waitFor { Self.trackCount(session) == 3 })
+        #expect(try Self.mpc(session, "rm", "road trip").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: saved))
+        #expect(session.waitFor { playlistCount() == before })
+        #expect(try Self.mpc(session, "rm", "road trip").status != 0)
+    }
+
     @Test func pythonMPD2CallsEachCommandGroup() throws {
         let session = try Session()
         defer { session.close() }

@@ -13,9 +13,9 @@ import Testing
         let bridge: MPDPlayerBridge
         let session: MPDSession
 
-        init(tracks: Int = 3, permissions: MPDPermissions = .all, library: LibraryAccess? = nil) {
+        init(tracks: Int = 3, permissions: MPDPermissions = .all, library: LibraryAccess? = nil, playlists: MPDPlaylistFiles? = nil) {
             (player, engine, _) = makePlayer(tracks: tracks)
-            bridge = MPDPlayerBridge(player: player, policy: policy, library: library, musicFolder: "/music")
+            bridge = MPDPlayerBridge(player: player, policy: policy, library: library, playlistFiles: playlists, musicFolder: "/music")
             player.feed.listen(bridge)
             session = MPDSession(commands: bridge.commands, permissions: permissions)
             bridge.listener = self

@@ -13,7 +13,7 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
     private let server: MPDServer?
 
     init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs?,
-         settings: MPDSettings, musicFolder: String,
+         playlists: MPDPlaylistFiles?, settings: MPDSettings, musicFolder: String,
          loop: EventLoop, log: Log) {
         guard settings.enabled else {
             server = nil
@@ -26,7 +26,8 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
             log.warning("MPD server off: password file \(error.message)")
             server = nil
         case .success(let passwords):
-            let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, outputs: outputs, musicFolder: musicFolder)
+            let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, outputs: outputs, playlistFiles: playlists,
+                                         musicFolder: musicFolder)
             feed.listen(bridge)
             server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,
                                loop: loop, log: log)

@@ -1,0 +1,118 @@
+import Glibc
+import LoopKit
+import MPDProtocol
+import PosixFiles
+import RepriseInterfaces
+import RepriseCore
+
+/// MPD's stored playlists over Reprise's playlist folders (those MPRIS Playlists lists): a playlist is named by its
+/// file's name without the extension. Files are read with the playlist reader and written as M3U8 — an existing
+/// M3U file in place, a new playlist in Reprise's own folder — each on a worker, durably; after a write the folders
+/// are looked at again as the periodic look does (MPRIS Playlists' signals, MPD's `stored_playlist`).
+final class MPDPlaylistFolder: MPDPlaylistFiles {
+    private let library: PlaylistLibrary
+    private let fileSystem: FileSystem
+    private let watch: PlaylistFolderWatch
+    /// Nil when no worker thread could be made: nothing is read or written then.
+    private let work: BackgroundWork?
+    /// Where a new playlist is written.
+    private let newPlaylists: String
+
+    init(library: PlaylistLibrary, fileSystem: FileSystem, watch: PlaylistFolderWatch, work: BackgroundWork?, newPlaylists: String) {
+        self.library = library
+        self.fileSystem = fileSystem
+        self.watch = watch
+        self.work = work
+        self.newPlaylists = newPlaylists
+    }
+
+    func list() -> [(name: String, modified: Int64)] {
+        var seen: Set<String> = []
+        return library.playlists.compactMap { playlist in
+            let name = Self.name(of: playlist.path)
+            return seen.insert(name).inserted ? (name, playlist.modified / 1_000_000_000) : nil
+        }
+    }
+
+    func read(_ name: String, then: @escaping ([String]?) -> Void) {
+        guard let playlist = playlist(named: name), let work else { return then(nil) }
+        let fileSystem = fileSystem
+        work.run({ try? MediaLocation.readPlaylist(at: playlist.path, format: playlist.format, in: fileSystem).uris }, then: then)
+    }
+
+    func write(_ uris: [String], as name: String, then: @escaping (String?) -> Void) {
+        let existing = playlist(named: name)
+        if let existing, ![.m3u, .m3u8].contains(existing.format) {
+            return then("\(name) is a \(existing.format.rawValue.uppercased()) file: only M3U playlists are written")
+        }
+        guard let text = Self.m3u(uris) else { return then("an entry's name has a line break, which M3U cannot hold") }
+        guard let work else { return then(Self.noWorker) }
+        let folder = newPlaylists, path = existing?.path ?? newPlaylists + "/" + name + ".m3u8"
+        work.run({ () -> String? in
+            if existing == nil, !DurableFile.makePrivateDirectories(folder, ownComponents: 1) { return "cannot make \(folder)" }
+            var text = text
+            return text.withUTF8 { DurableFile.write(UnsafeRawBufferPointer($0), to: path) } ? nil : "cannot write \(path)"
+        }) { [self] error in
+            lookAgain()
+            then(error)
+        }
+    }
+
+    func remove(_ name: String, then: @escaping (String?) -> Void) {
+        guard let playlist = playlist(named: name) else { return then("No such playlist") }
+        guard let work else { return then(Self.noWorker) }
+        work.run({ unlink(playlist.path) == 0 ? nil : "cannot remove \(playlist.path): \(String(cString: strerror(errno)))" }) { [self] error in
+            lookAgain()
+            then(error)
+        }
+    }
+
+    func rename(_ name: String, to newName: String, then: @escaping (String?) -> Void) {
+        guard let playlist = playlist(named: name) else { return then("No such playlist") }
+        guard let work else { return then(Self.noWorker) }
+        let path = playlist.path, folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let target = folder + "/" + newName + "." + playlist.format.rawValue
+        work.run({ () -> String? in
+            // No rename over an existing file (renameat2's RENAME_NOREPLACE needs a kernel and a file system that
+            // have it; link then unlink is the portable form).
+            guard link(path, target) == 0 else { return "cannot rename \(path): \(String(cString: strerror(errno)))" }
+            unlink(path)
+            return nil
+        }) { [self] error in
+            lookAgain()
+            then(error)
+        }
+    }
+
+    private func playlist(named name: String) -> PlaylistInfo? {
+        library.playlists.first { Self.name(of: $0.path) == name }
+    }
+
+    private func lookAgain() { watch.refreshPlaylists() }
+
+    private static let noWorker = "no thread to write playlists with"
+
+    /// MPD's name for a playlist file: its name without the directory and the extension.
+    static func name(of path: String) -> String {
+        let file = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        return file.lastIndex(of: ".").map { String(file[..<$0]) } ?? file
+    }
+
+    /// An M3U8 playlist of `uris` (local files as their paths), or nil when one cannot be written as a line.
+    static func m3u(_ uris: [String]) -> String? {
+        var text = "#EXTM3U\n"
+        for uri in uris {
+            let line = MediaURI(uri).flatMap { $0.scheme == "file" ? $0.path : nil } ?? uri
+            guard !line.contains(where: \.isNewline), !line.hasPrefix("#") else { return nil }
+            text += line + "\n"
+        }
+        return text
+    }
+}
+
+/// Looks at the playlist folders again and tells clients what changed (the adaptor's periodic look).
+protocol PlaylistFolderWatch: AnyObject {
+    func refreshPlaylists()
+}
+
+extension DBusAdaptor: PlaylistFolderWatch {}
