@@ -23,6 +23,14 @@ import TestSupport
         try "library = \(library)\nmpd-port = \(port)\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
     }
 
+    /// Reprise on the first two test tracks, serving MPD on its socket only; back once the first plays and the
+    /// socket is there.
+    static func launchServing(_ session: Session) throws {
+        try configure(session)
+        try session.launch([media.first, media.second]) { session.title() == "First Light" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: socket(session)) })
+    }
+
     static func trackCount(_ session: Session) -> Int? {
         guard case .array(_, let items)? = try? session.get("Tracks", interface: "org.mpris.MediaPlayer2.TrackList") else { return nil }
         return items.count
@@ -31,9 +39,8 @@ import TestSupport
     @Test func mpcDrivesThePlayerAndMPRISAgreesAtEveryStep() throws {
         let session = try Session()
         defer { session.close() }
-        try Self.configure(session)
-        try session.launch([media.first, media.second]) { session.title() == "First Light" && session.status() == "Playing" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        try Self.launchServing(session)
+        #expect(session.waitFor { session.status() == "Playing" })
 
         let status = try Self.mpc(session, "status")
         #expect(status.status == 0 && status.output.contains("[playing] #1/2"), "\(status.output)\(status.errors)")
@@ -69,13 +76,11 @@ import TestSupport
     }
 
     /// Playlists saved and edited by mpc are files in Reprise's playlist folder that MPRIS Playlists lists at once;
-    /// loading one queues its entries; a file dropped in the music folder's Playlists is one more.
+    /// loading one queues its entries; removing one removes its file.
     @Test func storedPlaylistsAreReprisesPlaylistFiles() throws {
         let session = try Session()
         defer { session.close() }
-        try Self.configure(session)
-        try session.launch([media.first, media.second]) { session.title() == "First Light" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        try Self.launchServing(session)
         func playlistCount() -> UInt32? {
             guard case .uint32(let count)? = try? session.get("PlaylistCount", interface: "org.mpris.MediaPlayer2.Playlists") else { return nil }
             return count
@@ -110,9 +115,7 @@ import TestSupport
     @Test func pythonMPD2CallsEachCommandGroup() throws {
         let session = try Session()
         defer { session.close() }
-        try Self.configure(session)
-        try session.launch([media.first, media.second]) { session.title() == "First Light" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        try Self.launchServing(session)
         let script = session.directory + "/client.py"
         try Self.pythonClient.write(toFile: script, atomically: true, encoding: .utf8)
         let run = try runCommand("/usr/bin/python3", [script, Self.socket(session), media.third], environment: session.environment)

@@ -1,4 +1,4 @@
-import RepriseCore
+@testable import RepriseCore
 import Testing
 
 /// When a listen counts (heard time, not position), the queue of listens and its file read back as hostile input,

@@ -10,16 +10,6 @@ public struct Listen: Sendable, Equatable {
     /// When listening began (Unix seconds, UTC).
     public var listenedAt: Int64
 
-    public init(artist: String, title: String, album: String? = nil, durationMilliseconds: Int64? = nil,
-                trackNumber: Int? = nil, listenedAt: Int64) {
-        self.artist = artist
-        self.title = title
-        self.album = album
-        self.durationMilliseconds = durationMilliseconds
-        self.trackNumber = trackNumber
-        self.listenedAt = listenedAt
-    }
-
     /// The same listen twice (a crash between sending and forgetting it, a queue file written twice): same start,
     /// artist and title. ListenBrainz and Maloja also drop such repeats.
     public struct Key: Hashable, Sendable {
@@ -49,6 +39,9 @@ public struct Listen: Sendable, Equatable {
         return .object([("listened_at", .integer(listenedAt)), ("track_metadata", .object(metadata))])
     }
 
+}
+
+extension Listen {
     /// A payload item read back (the queue file, which is hostile like any file): nil unless it has an artist, a
     /// title, a plausible time and sane numbers. Texts are limited as tags are.
     public init?(json value: JSONValue) {
