@@ -13,6 +13,8 @@ public final class MPDPlayerBridge: ChangeListener {
     let outputs: MPDOutputs?
     /// The stored playlists (nil: none).
     let playlistFiles: MPDPlaylistFiles?
+    /// Covers (nil: none).
+    let artwork: MPDArtwork?
     /// MPD's consume mode (Reprise itself has none): an entry playback moves away from leaves the queue.
     var consume = ConsumeMode.off
     /// The entry that was current after the last change, for consume.
@@ -29,16 +31,18 @@ public final class MPDPlayerBridge: ChangeListener {
     public weak var listener: MPDIdleListener?
 
     public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs? = nil,
-                playlistFiles: MPDPlaylistFiles? = nil, musicFolder: String) {
+                playlistFiles: MPDPlaylistFiles? = nil, artwork: MPDArtwork? = nil, musicFolder: String) {
         self.player = player
         self.policy = policy
         self.library = library
         self.outputs = outputs
         self.playlistFiles = playlistFiles
+        self.artwork = artwork
         songs = MPDSongWriter(musicFolder: musicFolder)
         versions = MPDQueueVersions(ids: player.trackIDs)
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
-        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + serverCommands()
+        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + artworkCommands()
+                     + serverCommands()
                      + outputCommands())
         if player.status == .playing { playingSince = .now }
         lastCurrentID = player.queue.current?.id

@@ -104,7 +104,9 @@ final class ServiceAssembly {
                                                 work: BackgroundWork(loop: loop, label: "reprise.playlists"),
                                                 newPlaylists: Self.ownPlaylistFolder)
         let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, outputs: audio,
-                               playlists: storedPlaylists, settings: settings.mpd,
+                               playlists: storedPlaylists,
+                               artwork: MPDCovers(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true)),
+                               settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
                                loop: loop, log: log)
         if mpd.isOn {

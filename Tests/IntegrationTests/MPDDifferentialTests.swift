@@ -20,6 +20,11 @@ import TestSupport
         "playlistmove mix 1 0", "listplaylistinfo mix", "playlistdelete mix 0", "listplaylist mix", "playlistmove mix 0 4",
         "rename mix mix2", "listplaylist mix", "load mix2", "load mix2 0:1", "playlistclear mix2", "listplaylist mix2", "rm mix2",
         "rm mix2", "save \"bad/name\"", "listplaylists",
+        // Covers: the folder's cover file in binarylimit chunks, an embedded picture, and what has neither.
+        "binarylimit 64", "albumart \"Singles/1 Blue Monday.ogg\" 0", "albumart \"Singles/1 Blue Monday.ogg\" 64",
+        "albumart \"Singles/1 Blue Monday.ogg\" 99999999", "albumart \"Björk/Début/1 Human Behaviour.ogg\" 0",
+        "readpicture \"Covered/covered.flac\" 0", "readpicture \"Covered/covered.flac\" 128",
+        "readpicture \"Singles/1 Blue Monday.ogg\" 0", "albumart \"../x.ogg\" 0",
         "lsinfo", "lsinfo \"Miles Davis\"", "lsinfo \"Miles Davis/Kind of Blue\"", "lsinfo nowhere", "listall", "listall Björk",
         "listallinfo Singles", "frobnicate", "list nosuchtag", "find", "find artist", "count",
         "command_list_ok_begin\nping\nlist genre\ncommand_list_end",
@@ -33,9 +38,13 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let music = try LibraryTests.musicFolder(in: session.home)
+        // A cover file beside one album, a picture embedded in one more song.
+        try media.coverImage.write(to: URL(fileURLWithPath: music + "/Singles/cover.jpg"))
+        try FileManager.default.createDirectory(atPath: music + "/Covered", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: media.covered, toPath: music + "/Covered/covered.flac")
         try MPDTests.configure(session, library: music)
         try session.launch([])
-        #expect(session.waitFor(30) { Self.songs(try? MPDTests.mpc(session, "stats").output) == 6 })
+        #expect(session.waitFor(30) { Self.songs(try? MPDTests.mpc(session, "stats").output) == 7 })
 
         // Debian's mpd on the same folder: its own database, a null output, a socket of its own.
         let mpdDirectory = try session.makeFolder("mpd")
@@ -53,7 +62,7 @@ import TestSupport
         """.write(toFile: mpdDirectory + "/mpd.conf", atomically: true, encoding: .utf8)
         try session.start("/usr/bin/mpd", ["--no-daemon", mpdDirectory + "/mpd.conf"], logName: "mpd")
         #expect(session.waitFor(30) {
-            Self.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output) == 6
+            Self.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output) == 7
         }, "\(session.output(ofLog: "mpd"))")
 
         let script = session.directory + "/ask.py"
@@ -65,6 +74,9 @@ import TestSupport
             return asked.output.components(separatedBy: "\n====\n")
         }
         #expect(replies[0].count == Self.commands.count && replies[1].count == Self.commands.count)
+        // What is compared is there: a cover's first chunk, an embedded picture, a stored playlist.
+        #expect(replies[1].contains { $0.hasPrefix("size: ") && $0.contains("binary: 64") }, "\(replies[1])")
+        #expect(replies[1].contains { $0.contains("type: image/jpeg") } && replies[1].contains { $0.hasPrefix("playlist: mix") })
         for (index, command) in Self.commands.enumerated() where index < min(replies[0].count, replies[1].count) {
             let ours = Self.normalised(replies[0][index]), theirs = Self.normalised(replies[1][index])
             #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")

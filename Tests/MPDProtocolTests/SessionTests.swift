@@ -13,9 +13,11 @@ import Testing
         let bridge: MPDPlayerBridge
         let session: MPDSession
 
-        init(tracks: Int = 3, permissions: MPDPermissions = .all, library: LibraryAccess? = nil, playlists: MPDPlaylistFiles? = nil) {
+        init(tracks: Int = 3, permissions: MPDPermissions = .all, library: LibraryAccess? = nil, playlists: MPDPlaylistFiles? = nil,
+             artwork: MPDArtwork? = nil) {
             (player, engine, _) = makePlayer(tracks: tracks)
-            bridge = MPDPlayerBridge(player: player, policy: policy, library: library, playlistFiles: playlists, musicFolder: "/music")
+            bridge = MPDPlayerBridge(player: player, policy: policy, library: library, playlistFiles: playlists, artwork: artwork,
+                                     musicFolder: "/music")
             player.feed.listen(bridge)
             session = MPDSession(commands: bridge.commands, permissions: permissions)
             bridge.listener = self

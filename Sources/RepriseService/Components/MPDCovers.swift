@@ -1,0 +1,64 @@
+import Glibc
+import LoopKit
+import MPDProtocol
+import PosixFiles
+import RepriseCore
+import RepriseLibrary
+
+/// Covers for MPD clients, read on a worker: a folder's cover file (the names MPD looks for) by the chunk asked, and
+/// a file's embedded picture with the same reader the library uses (TagLib, else GStreamer's discoverer). Files are
+/// opened without following links and only when they are regular files.
+final class MPDCovers: MPDArtwork {
+    /// Nil when no worker thread could be made: no covers then.
+    private let work: BackgroundWork?
+
+    init(work: BackgroundWork?) {
+        self.work = work
+    }
+
+    /// The names MPD 0.23 looks for in a song's folder, in its order.
+    static let coverNames = ["cover.png", "cover.jpg", "cover.webp"]
+
+    func folderCover(in folder: String, offset: Int, length: Int, then: @escaping ((size: Int, bytes: [UInt8])?) -> Void) {
+        guard let work else { return then(nil) }
+        work.run({ () -> (size: Int, bytes: [UInt8])? in
+            for name in Self.coverNames {
+                guard let file = OpenedRegularFile(path: folder + "/" + name) else { continue }
+                let size = Int(file.size)
+                let bytes = Self.read(file.descriptor, from: offset, upTo: min(length, max(0, size - offset)))
+                file.close()
+                return (size, bytes)
+            }
+            return nil
+        }, then: then)
+    }
+
+    func embeddedPicture(of path: String, then: @escaping ((bytes: [UInt8], mediaType: String)?) -> Void) {
+        guard let work else { return then(nil) }
+        work.run({ () -> (bytes: [UInt8], mediaType: String)? in
+            var found: (bytes: [UInt8], mediaType: String)?
+            let reader = TrackFileReader(art: { bytes, mediaType in
+                found = (bytes, mediaType)
+                return nil
+            })
+            _ = reader.read(path)
+            return found
+        }, then: then)
+    }
+
+    /// Up to `count` bytes of `descriptor` from `offset` (fewer at its end or on an error).
+    private static func read(_ descriptor: Int32, from offset: Int, upTo count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                pread(descriptor, buffer.baseAddress! + filled, count - filled, off_t(offset + filled))
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return Array(bytes.prefix(filled))
+    }
+}

@@ -1,0 +1,61 @@
+import RepriseCore
+import Testing
+@testable import MPDProtocol
+
+/// Covers over pictures in memory: sent in chunks of the connection's binary limit with the whole size first, the
+/// embedded picture with its type; MPD's answers for no cover, an offset past the end and a name outside the music
+/// folder.
+@Suite struct ArtworkCommandTests {
+    final class MemoryArtwork: MPDArtwork {
+        var covers: [String: [UInt8]] = [:]
+        var pictures: [String: (bytes: [UInt8], mediaType: String)] = [:]
+        private(set) var asked: [String] = []
+
+        func folderCover(in folder: String, offset: Int, length: Int, then: @escaping ((size: Int, bytes: [UInt8])?) -> Void) {
+            asked.append(folder)
+            guard let cover = covers[folder] else { return then(nil) }
+            let start = min(offset, cover.count)
+            then((cover.count, Array(cover[start..<min(cover.count, start + length)])))
+        }
+
+        func embeddedPicture(of path: String, then: @escaping ((bytes: [UInt8], mediaType: String)?) -> Void) {
+            asked.append(path)
+            then(pictures[path])
+        }
+    }
+
+    @Test func albumartSendsTheFoldersCoverInChunks() {
+        let artwork = MemoryArtwork()
+        artwork.covers["/music/A"] = Array(0..<100)
+        let rig = SessionTests.Rig(tracks: 0, artwork: artwork)
+        #expect(rig.send("binarylimit 64") == "OK\n")
+        let first = Array(rig.session.takeOutputAfter("albumart \"A/1.ogg\" 0"))
+        #expect(first == Array("size: 100\nbinary: 64\n".utf8) + Array(0..<64) + Array("\nOK\n".utf8))
+        let second = Array(rig.session.takeOutputAfter("albumart \"A/1.ogg\" 64"))
+        #expect(second == Array("size: 100\nbinary: 36\n".utf8) + Array(64..<100) + Array("\nOK\n".utf8))
+        #expect(rig.send("albumart \"A/1.ogg\" 101") == "ACK [2@0] {albumart} Offset too large\n")
+        #expect(rig.send("albumart \"B/2.ogg\" 0") == "ACK [50@0] {albumart} No file exists\n")
+        #expect(rig.send("albumart \"../etc/x.ogg\" 0") == "ACK [50@0] {albumart} No file exists\n")
+        #expect(rig.send("albumart /etc/x.ogg 0") == "ACK [50@0] {albumart} No file exists\n")
+        #expect(rig.send("albumart \"A/1.ogg\" -1") .hasPrefix("ACK [2@0] {albumart}"))
+        #expect(!artwork.asked.contains { $0.hasPrefix("/etc") || $0.contains("..") }, "nothing outside the music folder is looked at")
+    }
+
+    @Test func readpictureSendsTheEmbeddedPictureWithItsType() {
+        let artwork = MemoryArtwork()
+        artwork.pictures["/music/A/1.ogg"] = ([1, 2, 3], "image/png")
+        let rig = SessionTests.Rig(tracks: 0, artwork: artwork)
+        let reply = Array(rig.session.takeOutputAfter("readpicture \"A/1.ogg\" 1"))
+        #expect(reply == Array("size: 3\ntype: image/png\nbinary: 2\n".utf8) + [2, 3] + Array("\nOK\n".utf8))
+        #expect(rig.send("readpicture \"A/2.ogg\" 0") == "OK\n", "no picture: an empty reply")
+        #expect(rig.send("readpicture \"A/1.ogg\" 4") == "ACK [2@0] {readpicture} Bad file offset\n")
+    }
+}
+
+extension MPDSession {
+    /// Sends `line` and takes the raw reply (binary included).
+    fileprivate func takeOutputAfter(_ line: String) -> [UInt8] {
+        receive(Array(line.utf8))
+        return takeOutput()
+    }
+}
