@@ -76,6 +76,8 @@ extension MPDPlayerBridge {
                 for position in range { writeEntry(ids[position], position: position, to: call) }
                 return .done
             },
+            MPDCommand("playlistfind", .read, 1, nil) { [self] call throws(MPDError) in try findInQueue(call, ignoringCase: false) },
+            MPDCommand("playlistsearch", .read, 1, nil) { [self] call throws(MPDError) in try findInQueue(call, ignoringCase: true) },
             MPDCommand("playlistid", .read, 0, 1) { [self] call throws(MPDError) in
                 let ids = player.trackIDs
                 if let text = call.arguments.first {
@@ -108,6 +110,21 @@ extension MPDPlayerBridge {
                 return .done
             },
         ]
+    }
+
+    /// `playlistfind`/`playlistsearch`: the queue's entries the filter matches (tag pairs or an expression), in order.
+    private func findInQueue(_ call: MPDCall, ignoringCase: Bool) throws(MPDError) -> MPDOutcome {
+        let filter = try MPDFilter.parse(call.arguments, ignoringCase: ignoringCase)
+        for (position, entry) in player.queue.entries.enumerated() {
+            let tags = entry.tags
+            let song = LibraryTrack(path: FilePath(escaped: MediaURI(entry.uri).map(\.path) ?? entry.uri), title: tags.title,
+                                    artist: tags.artists.isEmpty ? nil : tags.artists.joined(separator: ", "), album: tags.album,
+                                    albumArtist: tags.albumArtists.first, genre: tags.genres.first,
+                                    year: tags.contentCreated.flatMap { Int($0.prefix(4)) }, disc: tags.discNumber,
+                                    track: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds)
+            if filter.matches(song, name: songs.name(of: entry.uri)) { songs.write(entry, position: position, to: call) }
+        }
+        return .done
     }
 
     private func writeEntry(_ id: Int, position: Int, to call: MPDCall) {

@@ -43,6 +43,18 @@ import Testing
         func value(_ key: String, in reply: String) -> String? { pairs(reply).first { $0.0 == key }?.1 }
     }
 
+    @Test func playlistfindAndPlaylistsearchFilterTheQueue() {
+        let rig = Rig(tracks: 3)
+        let ids = rig.player.trackIDs
+        rig.player.entryDescribed(id: ids[0], tags: TrackTags(title: "Blue Monday", artists: ["New Order"]), lengthMicroseconds: nil, artURL: nil)
+        rig.player.entryDescribed(id: ids[2], tags: TrackTags(title: "Blue in Green", artists: ["Miles Davis"]), lengthMicroseconds: nil, artURL: nil)
+        #expect(rig.pairs(rig.send("playlistfind artist \"New Order\"")).filter { $0.0 == "Pos" }.map(\.1) == ["0"])
+        #expect(rig.pairs(rig.send("playlistfind title blue")).isEmpty, "find is exact")
+        #expect(rig.pairs(rig.send("playlistsearch title BLUE")).filter { $0.0 == "Pos" }.map(\.1) == ["0", "2"])
+        #expect(rig.pairs(rig.send("playlistsearch \"(artist contains 'davis')\"")).filter { $0.0 == "Id" }.map(\.1) == ["\(ids[2])"])
+        #expect(rig.send("playlistfind") == "ACK [2@0] {playlistfind} too few arguments for \"playlistfind\"\n")
+    }
+
     @Test func unknownCommandsAndWrongArgumentCountsAreRefusedAsMPDDoes() {
         let rig = Rig()
         #expect(rig.send("frobnicate") == "ACK [5@0] {} unknown command \"frobnicate\"\n")
