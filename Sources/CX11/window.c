@@ -14,6 +14,8 @@ struct rp_window {
     bool fullscreen, visible, picture_in_picture;
     /* Geometry to return to when Picture in Picture ends. */
     int pip_saved_x, pip_saved_y, pip_saved_width, pip_saved_height;
+    /* Picture in Picture ended into fullscreen: the size before it is given back when fullscreen ends. */
+    bool pip_restore_after_fullscreen;
     /* The connection to the X server broke (it went away): nothing is sent any more. */
     bool lost;
     int width, height;
@@ -154,6 +156,11 @@ void rp_window_set_fullscreen(rp_window *w, bool fullscreen) {
     Window root = DefaultRootWindow(w->display);
     if (w->visible && has_window_manager(w)) {
         ask_window_manager(w, fullscreen, w->net_wm_state_fullscreen, None);
+        if (!fullscreen && w->pip_restore_after_fullscreen && !w->picture_in_picture) {
+            XMoveResizeWindow(w->display, w->window, w->pip_saved_x, w->pip_saved_y, (unsigned)w->pip_saved_width,
+                              (unsigned)w->pip_saved_height);
+        }
+        w->pip_restore_after_fullscreen = false;
     } else {
         /* No window manager to ask: cover the screen ourselves, and give the old place back after. */
         if (fullscreen) {
@@ -221,6 +228,17 @@ void rp_window_set_picture_in_picture(rp_window *w, bool on, int x, int y, int w
     if (on) {
         if (width > 0 && height > 0) XMoveResizeWindow(w->display, w->window, x, y, (unsigned)width, (unsigned)height);
         XRaiseWindow(w->display, w->window);
+    } else if (w->fullscreen) {
+        /* Going back to fullscreen (asked already): a size asked now would race the window manager's fullscreen
+         * and could win (sway then shows a small fullscreen window); the old size waits for fullscreen to end. */
+        if (w->visible && has_window_manager(w)) {
+            w->pip_restore_after_fullscreen = w->pip_saved_width > 0;
+        } else if (w->pip_saved_width > 0) {
+            w->saved_x = w->pip_saved_x;
+            w->saved_y = w->pip_saved_y;
+            w->saved_width = w->pip_saved_width;
+            w->saved_height = w->pip_saved_height;
+        }
     } else if (w->pip_saved_width > 0) {
         XMoveResizeWindow(w->display, w->window, w->pip_saved_x, w->pip_saved_y, (unsigned)w->pip_saved_width,
                           (unsigned)w->pip_saved_height);

@@ -230,11 +230,12 @@ final class VideoController: VideoControl, ServiceComponent {
     private func endPictureInPicture(restoring: Bool) {
         guard let window, isPictureInPicture else { return }
         isPictureInPicture = false
+        // Fullscreen is asked first: leaving Picture in Picture then puts no window size over it (the window gets
+        // its old size back when fullscreen ends).
+        let backToFullscreen = restoring && fullscreenBeforePictureInPicture
+        if backToFullscreen { window.isFullscreen = true }
         window.setPictureInPicture(false, frame: (0, 0, 0, 0))
-        if restoring, fullscreenBeforePictureInPicture {
-            window.isFullscreen = true
-            window.raise()
-        }
+        if backToFullscreen { window.raise() }
         log.info("video: Picture in Picture ended")
     }
 
