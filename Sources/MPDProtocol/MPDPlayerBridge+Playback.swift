@@ -75,9 +75,20 @@ extension MPDPlayerBridge {
             },
             MPDCommand("single", .control, 1, 1) { [self] call throws(MPDError) in
                 switch call[0] {
-                case "1": player.setLoopStatus(.track)
-                case "0": if player.loopStatus == .track { player.setLoopStatus(.playlist) }
-                case "oneshot": throw .argument("single oneshot is not supported")
+                case "1":
+                    singleOneshot = nil
+                    player.setLoopStatus(.track)
+                case "0":
+                    let before = singleOneshot?.loopBefore ?? .playlist
+                    singleOneshot = nil
+                    if player.loopStatus == .track { player.setLoopStatus(before) }
+                case "oneshot":
+                    // The entry plays once more (or, when it is not looping yet, to its end and again), then the loop
+                    // status is what it was: Reprise's `single` repeats the entry (see README).
+                    let before = singleOneshot?.loopBefore ?? player.loopStatus
+                    singleOneshot = SingleOneshot(loopBefore: before == .track ? .playlist : before, restarts: player.loopRestarts)
+                    player.setLoopStatus(.track)
+                    listener?.subsystemsChanged(.options)
                 default: throw .argument("Boolean (0/1) expected: \(call[0])")
                 }
                 return .done

@@ -70,6 +70,21 @@ extension MPDPlayerBridge {
                 player.reorder(ids)
                 return .done
             },
+            MPDCommand("prio", .control, 2, nil) { [self] call throws(MPDError) in
+                let priority = try priorityArgument(call[0])
+                let ids = player.trackIDs
+                var chosen: [Int] = []
+                for text in call.arguments.dropFirst() { chosen += ids[try MPDArguments.range(text, count: ids.count)] }
+                setPriority(priority, of: chosen)
+                return .done
+            },
+            MPDCommand("prioid", .control, 2, nil) { [self] call throws(MPDError) in
+                let priority = try priorityArgument(call[0])
+                var chosen: [Int] = []
+                for text in call.arguments.dropFirst() { chosen.append(try existingID(text)) }
+                setPriority(priority, of: chosen)
+                return .done
+            },
             MPDCommand("playlistinfo", .read, 0, 1) { [self] call throws(MPDError) in
                 let ids = player.trackIDs
                 let range = try MPDArguments.range(call.arguments.first, count: ids.count)
@@ -122,14 +137,38 @@ extension MPDPlayerBridge {
                                     albumArtist: tags.albumArtists.first, genre: tags.genres.first,
                                     year: tags.contentCreated.flatMap { Int($0.prefix(4)) }, disc: tags.discNumber,
                                     track: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds)
-            if filter.matches(song, name: songs.name(of: entry.uri)) { songs.write(entry, position: position, to: call) }
+            if filter.matches(song, name: songs.name(of: entry.uri)) {
+                songs.write(entry, position: position, priority: priorities[entry.id] ?? 0, to: call)
+            }
         }
         return .done
     }
 
     private func writeEntry(_ id: Int, position: Int, to call: MPDCall) {
         guard let entry = player.queue.entry(withID: id) else { return }
-        songs.write(player.announcedEntry(entry), position: position, to: call)
+        songs.write(player.announcedEntry(entry), position: position, priority: priorities[id] ?? 0, to: call)
+    }
+
+    private func priorityArgument(_ text: String) throws(MPDError) -> Int {
+        let value = try MPDArguments.integer(text)
+        guard (0...255).contains(value) else { throw .argument("Priority out of range: \(text)") }
+        return value
+    }
+
+    /// Sets the MPD priority of entries `ids`: under random, those of a higher priority play first.
+    private func setPriority(_ priority: Int, of ids: [Int]) {
+        let changed = ids.filter { (priorities[$0] ?? 0) != priority }
+        guard !changed.isEmpty else { return }
+        for id in changed { priorities[id] = priority == 0 ? nil : priority }
+        versions.touch(changed)
+        applyPriorities()
+        listener?.subsystemsChanged(.playlist)
+    }
+
+    /// Under shuffle, the entries to play go by priority, highest first.
+    func applyPriorities() {
+        guard !priorities.isEmpty else { return }
+        player.playFirst { [priorities] id in priorities[id] ?? 0 }
     }
 
     private func existingID(_ text: String) throws(MPDError) -> Int {

@@ -62,7 +62,7 @@ extension MPDPlayerBridge {
         call.add("volume", volumePercent)
         call.add("repeat", player.loopStatus == .none ? 0 : 1)
         call.add("random", player.shuffle ? 1 : 0)
-        call.add("single", player.loopStatus == .track ? "1" : "0")
+        call.add("single", singleOneshot != nil ? "oneshot" : player.loopStatus == .track ? "1" : "0")
         call.add("consume", consume.rawValue)
         call.add("partition", "default")
         call.add("playlist", versions.version)

@@ -14,9 +14,15 @@ public final class MPDPlayerBridge: ChangeListener {
     /// The stored playlists (nil: none).
     let playlistFiles: MPDPlaylistFiles?
     /// Covers (nil: none).
-    let artwork: MPDArtwork?
+    let musicFiles: MPDMusicFiles?
     /// MPD's consume mode (Reprise itself has none): an entry playback moves away from leaves the queue.
     var consume = ConsumeMode.off
+    /// MPD priorities of queue entries (0, the default, is not kept): under random, higher ones play first.
+    var priorities: [Int: Int] = [:]
+    /// Whether the player shuffled at the last change (priorities apply when it starts).
+    private var wasShuffled = false
+    /// `single oneshot` under way: the loop status goes back once the entry has looped.
+    var singleOneshot: SingleOneshot?
     /// The entry that was current after the last change, for consume.
     private var lastCurrentID: Int?
     /// The last `update` job's number.
@@ -31,26 +37,35 @@ public final class MPDPlayerBridge: ChangeListener {
     public weak var listener: MPDIdleListener?
 
     public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs? = nil,
-                playlistFiles: MPDPlaylistFiles? = nil, artwork: MPDArtwork? = nil, musicFolder: String) {
+                playlistFiles: MPDPlaylistFiles? = nil, files: MPDMusicFiles? = nil, musicFolder: String) {
         self.player = player
         self.policy = policy
         self.library = library
         self.outputs = outputs
         self.playlistFiles = playlistFiles
-        self.artwork = artwork
+        self.musicFiles = files
         songs = MPDSongWriter(musicFolder: musicFolder)
         versions = MPDQueueVersions(ids: player.trackIDs)
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
-        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + artworkCommands()
+        commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + fileCommands()
                      + serverCommands()
                      + outputCommands())
         if player.status == .playing { playingSince = .now }
         lastCurrentID = player.queue.current?.id
+        wasShuffled = player.shuffle
     }
 
     public func didChange(_ change: Change) {
-        if change.aspects.contains(.queue) { versions.update(ids: player.trackIDs, edits: change.queueEdits) }
+        if change.aspects.contains(.queue) {
+            versions.update(ids: player.trackIDs, edits: change.queueEdits)
+            if !priorities.isEmpty { priorities = priorities.filter { player.queue.entry(withID: $0.key) != nil } }
+        }
+        if change.aspects.contains(.options), player.shuffle != wasShuffled {
+            wasShuffled = player.shuffle
+            if wasShuffled { applyPriorities() }
+        }
         if change.aspects.contains(.current) { consumeIfMovedOn() }
+        if !change.aspects.isDisjoint(with: [.position, .options]) { endSingleOneshotIfLooped() }
         if change.aspects.contains(.transport) {
             if player.status == .playing, playingSince == nil { playingSince = .now }
             if player.status != .playing, let since = playingSince {
@@ -73,6 +88,17 @@ public final class MPDPlayerBridge: ChangeListener {
             listener?.subsystemsChanged(.options)
         }
         player.removeTrack(id: previous)
+    }
+
+    /// `single oneshot`: once the entry has started again (or anyone set another loop status), single is off.
+    private func endSingleOneshotIfLooped() {
+        guard let oneshot = singleOneshot else { return }
+        if player.loopStatus != .track {
+            singleOneshot = nil
+        } else if player.loopRestarts != oneshot.restarts {
+            singleOneshot = nil
+            player.setLoopStatus(oneshot.loopBefore)
+        }
     }
 
     /// The MPD subsystems a change to `aspects` wakes.
@@ -98,6 +124,12 @@ public final class MPDPlayerBridge: ChangeListener {
 /// MPD's `consume` setting.
 enum ConsumeMode: String {
     case off = "0", on = "1", oneshot
+}
+
+/// `single oneshot`: the loop status to go back to, and the player's loop count when it was asked.
+struct SingleOneshot {
+    var loopBefore: LoopStatus
+    var restarts: Int
 }
 
 /// Hears which MPD subsystems changed.

@@ -32,6 +32,12 @@ public final class MPDQueueVersions {
         }
     }
 
+    /// A new version in which entries `ids` changed (their priority).
+    public func touch(_ ids: [Int]) {
+        version = version == UInt32.max ? 1 : version + 1
+        for id in ids where changedAt[id] != nil { changedAt[id] = version }
+    }
+
     /// Positions and ids of the entries changed after version `since` (every one when `since` is not a version
     /// this queue had).
     public func changes(since: UInt32) -> [(position: Int, id: Int)] {

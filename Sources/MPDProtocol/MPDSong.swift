@@ -49,11 +49,12 @@ public struct MPDSongWriter: Sendable {
         writeTags(tags, lengthMicroseconds: track.lengthMicroseconds, to: call)
     }
 
-    /// Writes the queue entry at list `position`.
-    public func write(_ entry: QueueEntry, position: Int, to call: MPDCall) {
+    /// Writes the queue entry at list `position` (with its MPD priority when it has one).
+    public func write(_ entry: QueueEntry, position: Int, priority: Int = 0, to call: MPDCall) {
         write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, to: call)
         call.add("Pos", position)
         call.add("Id", entry.id)
+        if priority > 0 { call.add("Prio", priority) }
     }
 
     /// Writes a song: its name, tags and length.

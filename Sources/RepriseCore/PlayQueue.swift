@@ -307,6 +307,21 @@ public struct PlayQueue: Sendable {
         if !isShuffled { order = RankedList(ids) }
     }
 
+    /// Under shuffle, puts the entries still to play (those after the current one in the play order) in groups by
+    /// `rank`, highest first, each group keeping its order (MPD's priorities). Without shuffle the list order plays.
+    public mutating func playFirst(rankedBy rank: (Int) -> Int) {
+        guard isShuffled else { return }
+        var ids = order.ids
+        let start = currentID.flatMap { order.index(of: $0) }.map { $0 + 1 } ?? 0
+        let upcoming = ids[start...].enumerated()
+            .map { (offset: $0.offset, id: $0.element, rank: rank($0.element)) }
+            .sorted { $0.rank != $1.rank ? $0.rank > $1.rank : $0.offset < $1.offset }
+            .map(\.id)
+        guard !upcoming.elementsEqual(ids[start...]) else { return }
+        ids.replaceSubrange(start..., with: upcoming)
+        order = RankedList(ids)
+    }
+
     /// Turns shuffle on (the current entry first, the rest in random order) or off (list order).
     public mutating func setShuffled<R: RandomNumberGenerator>(_ shuffled: Bool, using generator: inout R) {
         guard shuffled != isShuffled else { return }

@@ -82,6 +82,11 @@ extension Player {
         }
     }
 
+    /// Under shuffle, the entries still to play go in groups by `rank`, highest first (MPD's priorities).
+    public func playFirst(rankedBy rank: (Int) -> Int) {
+        transaction { queue.playFirst(rankedBy: rank) }
+    }
+
     /// Makes entry `id` current and plays it; an id not in the list has no effect.
     public func goTo(id: Int) {
         transaction {

@@ -105,7 +105,7 @@ final class ServiceAssembly {
                                                 newPlaylists: Self.ownPlaylistFolder)
         let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, outputs: audio,
                                playlists: storedPlaylists,
-                               artwork: MPDCovers(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true)),
+                               files: MPDMusicFolderFiles(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true)),
                                settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
                                loop: loop, log: log)

@@ -14,9 +14,9 @@ import Testing
         let session: MPDSession
 
         init(tracks: Int = 3, permissions: MPDPermissions = .all, library: LibraryAccess? = nil, playlists: MPDPlaylistFiles? = nil,
-             artwork: MPDArtwork? = nil) {
+             files: MPDMusicFiles? = nil) {
             (player, engine, _) = makePlayer(tracks: tracks)
-            bridge = MPDPlayerBridge(player: player, policy: policy, library: library, playlistFiles: playlists, artwork: artwork,
+            bridge = MPDPlayerBridge(player: player, policy: policy, library: library, playlistFiles: playlists, files: files,
                                      musicFolder: "/music")
             player.feed.listen(bridge)
             session = MPDSession(commands: bridge.commands, permissions: permissions)

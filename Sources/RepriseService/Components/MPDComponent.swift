@@ -13,7 +13,7 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
     private let server: MPDServer?
 
     init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs?,
-         playlists: MPDPlaylistFiles?, artwork: MPDArtwork?, settings: MPDSettings, musicFolder: String,
+         playlists: MPDPlaylistFiles?, files: MPDMusicFiles?, settings: MPDSettings, musicFolder: String,
          loop: EventLoop, log: Log) {
         guard settings.enabled else {
             server = nil
@@ -27,7 +27,7 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
             server = nil
         case .success(let passwords):
             let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, outputs: outputs, playlistFiles: playlists,
-                                         artwork: artwork, musicFolder: musicFolder)
+                                         files: files, musicFolder: musicFolder)
             feed.listen(bridge)
             server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,
                                loop: loop, log: log)

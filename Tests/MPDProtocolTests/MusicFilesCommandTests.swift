@@ -2,11 +2,12 @@ import RepriseCore
 import Testing
 @testable import MPDProtocol
 
-/// Covers over pictures in memory: sent in chunks of the connection's binary limit with the whole size first, the
-/// embedded picture with its type; MPD's answers for no cover, an offset past the end and a name outside the music
-/// folder.
-@Suite struct ArtworkCommandTests {
-    final class MemoryArtwork: MPDArtwork {
+/// The music folder's files in memory. Covers: sent in chunks of the connection's binary limit with the whole size
+/// first, the embedded picture with its type; MPD's answers for no cover, an offset past the end and a name outside
+/// the music folder. `listfiles`: a folder's files and folders.
+@Suite struct MusicFilesCommandTests {
+    final class MemoryArtwork: MPDMusicFiles {
+        var folders: [String: [MPDFolderEntry]] = [:]
         var covers: [String: [UInt8]] = [:]
         var pictures: [String: (bytes: [UInt8], mediaType: String)] = [:]
         private(set) var asked: [String] = []
@@ -22,12 +23,40 @@ import Testing
             asked.append(path)
             then(pictures[path])
         }
+
+        func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void) {
+            asked.append(folder)
+            then(folders[folder])
+        }
+    }
+
+    @Test func listfilesListsAFoldersFilesAndFoldersInsideTheMusicFolderOnly() {
+        let files = MemoryArtwork()
+        files.folders["/music"] = [MPDFolderEntry(name: "b.ogg", size: 1234, modified: 0),
+                                   MPDFolderEntry(name: "A", size: nil, modified: 86400)]
+        files.folders["/music/A"] = [MPDFolderEntry(name: "bad\nname", size: 1, modified: 0)]
+        let rig = SessionTests.Rig(tracks: 0, files: files)
+        #expect(rig.send("listfiles") == """
+            directory: A
+            Last-Modified: 1970-01-02T00:00:00Z
+            file: b.ogg
+            size: 1234
+            Last-Modified: 1970-01-01T00:00:00Z
+            OK
+
+            """)
+        #expect(rig.send("listfiles \"A/\"") == "OK\n")
+        #expect(files.asked.last == "/music/A")
+        #expect(rig.send("listfiles B") == "ACK [50@0] {listfiles} No such directory\n")
+        #expect(rig.send("listfiles ../etc") == "ACK [50@0] {listfiles} No such directory\n")
+        #expect(rig.send("listfiles /etc") == "ACK [50@0] {listfiles} No such directory\n")
+        #expect(rig.send("listfiles a b").hasPrefix("ACK [2@0] {listfiles}"))
     }
 
     @Test func albumartSendsTheFoldersCoverInChunks() {
         let artwork = MemoryArtwork()
         artwork.covers["/music/A"] = Array(0..<100)
-        let rig = SessionTests.Rig(tracks: 0, artwork: artwork)
+        let rig = SessionTests.Rig(tracks: 0, files: artwork)
         #expect(rig.send("binarylimit 64") == "OK\n")
         let first = Array(rig.session.takeOutputAfter("albumart \"A/1.ogg\" 0"))
         #expect(first == Array("size: 100\nbinary: 64\n".utf8) + Array(0..<64) + Array("\nOK\n".utf8))
@@ -44,7 +73,7 @@ import Testing
     @Test func readpictureSendsTheEmbeddedPictureWithItsType() {
         let artwork = MemoryArtwork()
         artwork.pictures["/music/A/1.ogg"] = ([1, 2, 3], "image/png")
-        let rig = SessionTests.Rig(tracks: 0, artwork: artwork)
+        let rig = SessionTests.Rig(tracks: 0, files: artwork)
         let reply = Array(rig.session.takeOutputAfter("readpicture \"A/1.ogg\" 1"))
         #expect(reply == Array("size: 3\ntype: image/png\nbinary: 2\n".utf8) + [2, 3] + Array("\nOK\n".utf8))
         #expect(rig.send("readpicture \"A/2.ogg\" 0") == "OK\n", "no picture: an empty reply")

@@ -5,10 +5,10 @@ import PosixFiles
 import RepriseCore
 import RepriseLibrary
 
-/// Covers for MPD clients, read on a worker: a folder's cover file (the names MPD looks for) by the chunk asked, and
-/// a file's embedded picture with the same reader the library uses (TagLib, else GStreamer's discoverer). Files are
-/// opened without following links and only when they are regular files.
-final class MPDCovers: MPDArtwork {
+/// The music folder's files for MPD clients, read on a worker: a folder's cover file (the names MPD looks for) by
+/// the chunk asked, a file's embedded picture with the same reader the library uses (TagLib, else GStreamer's
+/// discoverer), a folder's entries. Files are opened without following links and only when they are regular files.
+final class MPDMusicFolderFiles: MPDMusicFiles {
     /// Nil when no worker thread could be made: no covers then.
     private let work: BackgroundWork?
 
@@ -43,6 +43,29 @@ final class MPDCovers: MPDArtwork {
             })
             _ = reader.read(path)
             return found
+        }, then: then)
+    }
+
+    func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void) {
+        guard let work else { return then(nil) }
+        work.run({ () -> [MPDFolderEntry]? in
+            guard let stream = RawPath.withCString(folder, { opendir($0) }) else { return nil }
+            defer { closedir(stream) }
+            let descriptor = dirfd(stream)
+            var entries: [MPDFolderEntry] = []
+            while let entry = readdir(stream) {
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                guard bytes != [0x2E], bytes != [0x2E, 0x2E] else { continue }
+                let name = RawPath.string(fromBytes: bytes)
+                var info = stat()
+                // Not following links, as MPD's local storage.
+                guard RawPath.withCString(name, { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else { continue }
+                let kind = info.st_mode & S_IFMT
+                guard kind == S_IFREG || kind == S_IFDIR else { continue }
+                entries.append(MPDFolderEntry(name: name, size: kind == S_IFREG ? Int64(info.st_size) : nil,
+                                              modified: Int64(info.st_mtim.tv_sec)))
+            }
+            return entries
         }, then: then)
     }
 

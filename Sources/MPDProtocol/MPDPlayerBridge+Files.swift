@@ -1,0 +1,113 @@
+import RepriseCore
+
+/// The music folder's files, each read off the loop: a folder's cover file, a file's embedded picture, a folder's
+/// entries.
+public protocol MPDMusicFiles: AnyObject {
+    /// The size of `folder`'s cover file (`cover.png`, `cover.jpg` or `cover.webp`, as MPD looks) and its bytes from
+    /// `offset`, at most `length`; nil when it has none.
+    func folderCover(in folder: String, offset: Int, length: Int, then: @escaping ((size: Int, bytes: [UInt8])?) -> Void)
+    /// The first picture embedded in the file at `path`: its bytes and media type; nil when it has none.
+    func embeddedPicture(of path: String, then: @escaping ((bytes: [UInt8], mediaType: String)?) -> Void)
+    /// The regular files and folders in `folder` (links and other kinds left out), nil when it cannot be read.
+    func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void)
+}
+
+/// A file or folder as `listfiles` lists it.
+public struct MPDFolderEntry: Sendable, Equatable {
+    public var name: String
+    /// Nil for a folder.
+    public var size: Int64?
+    /// Seconds since the epoch.
+    public var modified: Int64
+
+    public init(name: String, size: Int64?, modified: Int64) {
+        self.name = name
+        self.size = size
+        self.modified = modified
+    }
+}
+
+/// Covers: `albumart` (the song's folder's cover file) and `readpicture` (the song's embedded picture), in chunks of
+/// at most the connection's `binarylimit`, as MPD sends them; `listfiles`, a music folder's files as they are on disk.
+extension MPDPlayerBridge {
+    func fileCommands() -> [MPDCommand] {
+        [
+            MPDCommand("listfiles", .read, 0, 1) { [self] call throws(MPDError) in
+                let name = call.arguments.first ?? ""
+                let files = try filesSource()
+                guard let folder = musicFolderPath(name.isEmpty ? "" : name) else { throw .noExist("No such directory") }
+                return .later { finish in
+                    files.entries(of: folder) { entries in
+                        guard let entries else { return finish(.noExist("No such directory")) }
+                        for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.name.contains("\n") {
+                            if let size = entry.size {
+                                call.add("file", entry.name)
+                                call.add("size", size)
+                            } else {
+                                call.add("directory", entry.name)
+                            }
+                            call.add("Last-Modified", MPDTime.iso8601(secondsSince1970: entry.modified))
+                        }
+                        finish(nil)
+                    }
+                }
+            },
+            MPDCommand("albumart", .read, 2, 2) { [self] call throws(MPDError) in
+                let (path, offset) = try artworkRequest(call)
+                let artwork = try filesSource()
+                let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+                return .later { finish in
+                    artwork.folderCover(in: folder, offset: offset, length: call.session.binaryLimit) { found in
+                        guard let found else { return finish(.noExist("No file exists")) }
+                        guard offset <= found.size else { return finish(.argument("Offset too large")) }
+                        call.add("size", found.size)
+                        call.binary(found.bytes)
+                        finish(nil)
+                    }
+                }
+            },
+            MPDCommand("readpicture", .read, 2, 2) { [self] call throws(MPDError) in
+                let (path, offset) = try artworkRequest(call)
+                let artwork = try filesSource()
+                return .later { finish in
+                    artwork.embeddedPicture(of: path) { picture in
+                        guard let picture else { return finish(nil) } // none: an empty reply, as MPD's
+                        guard offset <= picture.bytes.count else { return finish(.argument("Bad file offset")) }
+                        call.add("size", picture.bytes.count)
+                        call.add("type", picture.mediaType)
+                        let end = offset + min(picture.bytes.count - offset, call.session.binaryLimit)
+                        call.binary(picture.bytes[offset..<end])
+                        finish(nil)
+                    }
+                }
+            },
+        ]
+    }
+
+    private func filesSource() throws(MPDError) -> MPDMusicFiles {
+        guard let musicFiles else { throw .noExist("No file exists") }
+        return musicFiles
+    }
+
+    /// The song's path and the offset asked for. Only songs inside the music folder: a name with `..` or an absolute
+    /// path outside it names nothing.
+    private func artworkRequest(_ call: MPDCall) throws(MPDError) -> (path: String, offset: Int) {
+        let offset = try MPDArguments.unsigned(call[1])
+        guard let path = musicFolderPath(call[0]) else { throw .noExist("No file exists") }
+        return (path, offset)
+    }
+
+    /// The path of what a client named inside the music folder (`""`: the folder itself); nil for a name with `..`,
+    /// a stream, or a path outside it.
+    private func musicFolderPath(_ name: String) -> String? {
+        if name.isEmpty { return songs.musicFolder }
+        guard let uri = MediaURI(songs.uri(forName: name)), uri.scheme == "file",
+              !uri.path.split(separator: "/").contains(".."),
+              songs.musicFolder == "/" || uri.path.hasPrefix(songs.musicFolder + "/") else {
+            return nil
+        }
+        var path = uri.path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}
