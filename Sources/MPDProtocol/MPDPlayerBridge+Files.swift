@@ -35,10 +35,10 @@ extension MPDPlayerBridge {
             MPDCommand("listfiles", .read, 0, 1) { [self] call throws(MPDError) in
                 let name = call.arguments.first ?? ""
                 let files = try filesSource()
-                guard let folder = musicFolderPath(name.isEmpty ? "" : name) else { throw .noExist("No such directory") }
+                guard let folder = musicFolderPath(name) else { throw MPDError(.system, "No such directory") }
                 return .later { finish in
                     files.entries(of: folder) { entries in
-                        guard let entries else { return finish(.noExist("No such directory")) }
+                        guard let entries else { return finish(MPDError(.system, "No such directory")) }
                         for entry in entries.sorted(by: { $0.name < $1.name }) where !entry.name.contains("\n") {
                             if let size = entry.size {
                                 call.add("file", entry.name)

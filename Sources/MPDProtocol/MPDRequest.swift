@@ -1,3 +1,5 @@
+import RepriseCore
+
 /// One request line, split as MPD splits it: a command name (a letter, then letters, digits and `_`), then
 /// arguments, each either unquoted (no space, no quote) or in double quotes with backslash escapes.
 public struct MPDRequest: Equatable, Sendable {
@@ -8,7 +10,8 @@ public struct MPDRequest: Equatable, Sendable {
     public static let maximumArguments = 4096
 
     /// Splits `line` (without its newline). Throws ``MPDError/Code/unknown`` for a bad command name and
-    /// ``MPDError/Code/argument`` for bad quoting; arguments are UTF-8, invalid bytes replaced.
+    /// ``MPDError/Code/argument`` for bad quoting. Arguments keep their bytes: those that are not UTF-8 (a Latin-1
+    /// file name) are kept as ``RawPath`` escapes, so the name reaches the file system as it was sent.
     public init(parsing line: some Collection<UInt8>) throws(MPDError) {
         var bytes = Array(line)[...]
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
@@ -52,7 +55,7 @@ public struct MPDRequest: Equatable, Sendable {
                     bytes.removeFirst()
                 }
             }
-            arguments.append(String(decoding: value, as: UTF8.self))
+            arguments.append(RawPath.string(fromBytes: value))
             skipSpaces()
         }
         self.name = String(decoding: name, as: UTF8.self)

@@ -1,5 +1,8 @@
+import RepriseCore
+
 /// The bytes of one connection's replies, built a line at a time. Values never break a line: a line feed or other
-/// control character in a tag or a file name becomes a space (a client would read the rest as a new pair).
+/// control character in a tag or a file name becomes a space (a client would read the rest as a new pair). A file
+/// name's bytes that are not UTF-8 (``RawPath`` escapes) are sent as those bytes, as they are on disk.
 public struct MPDResponse {
     public private(set) var bytes: [UInt8] = []
 
@@ -11,7 +14,13 @@ public struct MPDResponse {
     public mutating func add(_ key: String, _ value: String) {
         bytes.append(contentsOf: key.utf8)
         bytes.append(contentsOf: ": ".utf8)
-        bytes.append(contentsOf: Self.oneLine(value).utf8)
+        let line = Self.oneLine(value)
+        // An escape is U+10FF00…U+10FFFF, whose UTF-8 begins with F4: only then is there anything to undo.
+        if line.utf8.contains(0xF4) {
+            bytes.append(contentsOf: RawPath.bytes(of: line))
+        } else {
+            bytes.append(contentsOf: line.utf8)
+        }
         bytes.append(0x0A)
     }
 

@@ -22,6 +22,10 @@ import TestSupport
         "playlistmove mix 1 0", "listplaylistinfo mix", "playlistdelete mix 0", "listplaylist mix", "playlistmove mix 0 4",
         "rename mix mix2", "listplaylist mix", "load mix2", "load mix2 0:1", "playlistclear mix2", "listplaylist mix2", "rm mix2",
         "rm mix2", "save \"bad/name\"", "listplaylists",
+        // Priorities and single oneshot on what load queued (entries' tags are the deviation: not listed here).
+        "prio 10 0", "prio 300 0", "prio 1 99", "prio 5", "prioid 7", "single oneshot", "single 0", "single 2",
+        // The music folder's files as they are on disk (listed in readdir order by mpd: compared as sets).
+        "listfiles", "listfiles Singles", "listfiles \"Björk/Début\"", "listfiles nowhere", "listfiles \"../x\"",
         // Covers: the folder's cover file in binarylimit chunks, an embedded picture, and what has neither.
         "binarylimit 64", "albumart \"Singles/1 Blue Monday.ogg\" 0", "albumart \"Singles/1 Blue Monday.ogg\" 64",
         "albumart \"Singles/1 Blue Monday.ogg\" 99999999", "albumart \"Björk/Début/1 Human Behaviour.ogg\" 0",
@@ -80,7 +84,9 @@ import TestSupport
         #expect(replies[1].contains { $0.hasPrefix("size: ") && $0.contains("binary: 64") }, "\(replies[1])")
         #expect(replies[1].contains { $0.contains("type: image/jpeg") } && replies[1].contains { $0.hasPrefix("playlist: mix") })
         for (index, command) in Self.commands.enumerated() where index < min(replies[0].count, replies[1].count) {
-            let ours = Self.normalised(replies[0][index]), theirs = Self.normalised(replies[1][index])
+            let unordered = command.hasPrefix("listfiles")
+            let ours = Self.normalised(replies[0][index], unordered: unordered)
+            let theirs = Self.normalised(replies[1][index], unordered: unordered)
             #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
         }
     }
@@ -91,12 +97,21 @@ import TestSupport
     }
 
     /// A reply's lines without the ignored pairs; ACK lines keep their code, index and command, not the wording.
-    static func normalised(_ reply: String) -> String {
-        reply.split(separator: "\n").compactMap { line -> String? in
+    /// `unordered`: the files and folders listed (each from its `file:` or `directory:` line) are sorted.
+    static func normalised(_ reply: String, unordered: Bool = false) -> String {
+        let lines = reply.split(separator: "\n").compactMap { line -> String? in
             if line.hasPrefix("ACK ") { return String(line.prefix { $0 != "}" }) + "}" }
             guard let colon = line.range(of: ": ") else { return String(line) }
             return ignoredKeys.contains(String(line[..<colon.lowerBound])) ? nil : String(line)
-        }.joined(separator: "\n")
+        }
+        guard unordered else { return lines.joined(separator: "\n") }
+        var records: [[String]] = [], body = lines
+        let end = body.last == "OK" || body.last?.hasPrefix("ACK ") == true ? body.removeLast() : ""
+        for line in body {
+            if line.hasPrefix("file: ") || line.hasPrefix("directory: ") || records.isEmpty { records.append([]) }
+            records[records.count - 1].append(line)
+        }
+        return (records.map { $0.joined(separator: "\n") }.sorted() + [end]).joined(separator: "\n")
     }
 
     /// Sends each block of commands (blocks split by a ==== line) on one connection and prints the replies the same way.

@@ -47,9 +47,9 @@ import Testing
             """)
         #expect(rig.send("listfiles \"A/\"") == "OK\n")
         #expect(files.asked.last == "/music/A")
-        #expect(rig.send("listfiles B") == "ACK [50@0] {listfiles} No such directory\n")
-        #expect(rig.send("listfiles ../etc") == "ACK [50@0] {listfiles} No such directory\n")
-        #expect(rig.send("listfiles /etc") == "ACK [50@0] {listfiles} No such directory\n")
+        #expect(rig.send("listfiles B") == "ACK [52@0] {listfiles} No such directory\n")
+        #expect(rig.send("listfiles ../etc") == "ACK [52@0] {listfiles} No such directory\n")
+        #expect(rig.send("listfiles /etc") == "ACK [52@0] {listfiles} No such directory\n")
         #expect(rig.send("listfiles a b").hasPrefix("ACK [2@0] {listfiles}"))
     }
 
