@@ -22,6 +22,13 @@ public struct StreamTags: Sendable, Equatable {
     public var chapterComments: [String] = []
     /// The LOCATION tag: where it was recorded, or a live stream's homepage (its `icy-url` header).
     public var location: String?
+    /// MusicBrainz ids as the stream's tags give them (unchecked): recording, release, release track, artists,
+    /// album artists.
+    public var musicBrainzRecording: [String] = []
+    public var musicBrainzRelease: [String] = []
+    public var musicBrainzReleaseTrack: [String] = []
+    public var musicBrainzArtists: [String] = []
+    public var musicBrainzAlbumArtists: [String] = []
     /// What the sound server's copy of these tags left out ("artist: 2000 values"), when it was cut; these are whole.
     public var cutForSoundServer: String?
 
@@ -41,6 +48,11 @@ public struct StreamTags: Sendable, Equatable {
         date = Self.date(list)
         organization = Self.strings(list, "organization").first
         location = Self.strings(list, "location").first
+        musicBrainzRecording = Self.strings(list, "musicbrainz-trackid")
+        musicBrainzRelease = Self.strings(list, "musicbrainz-albumid")
+        musicBrainzReleaseTrack = Self.strings(list, "musicbrainz-releasetrackid")
+        musicBrainzArtists = Self.strings(list, "musicbrainz-artistid")
+        musicBrainzAlbumArtists = Self.strings(list, "musicbrainz-albumartistid")
         chapterComments = Self.strings(list, "extended-comment").filter { $0.uppercased().hasPrefix("CHAPTER") }
     }
 

@@ -13,7 +13,12 @@ public indirect enum MPDFilter: Sendable, Equatable {
     /// Songs in this folder (relative to the music folder) or below.
     case base(String)
 
-    static let tagNames: Set<String> = Set(MPDSongWriter.tagTypes.map { $0.lowercased() } + ["file", "any"])
+    /// Every tag MPD knows may be named (M.A.L.P. groups by `albumartistsort`); those Reprise does not keep have no
+    /// values, apart from the sort tags, which fall back as MPD's do.
+    static let tagNames: Set<String> = Set((MPDSongWriter.tagTypes + MPDCommandSet.allMPDTags).map { $0.lowercased() } + ["file", "any"])
+
+    /// What `any` looks in: the tags Reprise keeps, and the file's name.
+    static let anyTags = MPDSongWriter.tagTypes.map { $0.lowercased() } + ["file"]
 
     /// Parses `arguments`: one filter expression, or `TAG VALUE` pairs. `ignoringCase`: `search`'s comparisons.
     public static func parse(_ arguments: [String], ignoringCase: Bool) throws(MPDError) -> MPDFilter {
@@ -42,7 +47,7 @@ public indirect enum MPDFilter: Sendable, Equatable {
         case .and(let parts): return parts.allSatisfy { $0.matches(song, name: name) }
         case .base(let folder): return folder.isEmpty || name.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
         case .tag(let tag, let comparison, let wanted, let ignoringCase):
-            let values = tag == "any" ? MPDFilter.tagNames.subtracting(["any"]).flatMap { Self.values($0, of: song, name: name) }
+            let values = tag == "any" ? MPDFilter.anyTags.flatMap { Self.values($0, of: song, name: name) }
                 : Self.values(tag, of: song, name: name)
             let test: (String) -> Bool = { value in
                 let (a, b) = ignoringCase ? (value.lowercased(), wanted.lowercased()) : (value, wanted)
@@ -59,11 +64,21 @@ public indirect enum MPDFilter: Sendable, Equatable {
         }
     }
 
-    /// The values of tag `tag` (lower case) of `song`: `albumartist` falls back to the artist, as MPD's does.
+    /// The values of tag `tag` (lower case) of `song`. As MPD's: `albumartist` falls back to the artist, the sort
+    /// tags (which Reprise does not keep) to what they sort.
     public static func values(_ tag: String, of song: LibraryTrack, name: String) -> [String] {
+        switch tag {
+        case "musicbrainz_artistid": return song.musicBrainz.artists
+        case "musicbrainz_albumartistid": return song.musicBrainz.albumArtists
+        default: break
+        }
         let value: String? = switch tag {
-        case "artist": song.artist
-        case "albumartist": song.albumArtist ?? song.artist
+        case "artist", "artistsort": song.artist
+        case "albumartist", "albumartistsort": song.albumArtist ?? song.artist
+        case "albumsort": song.album
+        case "musicbrainz_trackid": song.musicBrainz.recording
+        case "musicbrainz_albumid": song.musicBrainz.release
+        case "musicbrainz_releasetrackid": song.musicBrainz.releaseTrack
         case "album": song.album
         case "title": song.title
         case "genre": song.genre

@@ -221,6 +221,6 @@ extension MPDPlayerBridge {
 
     /// A tag's name as MPD prints it (`albumartist` → `AlbumArtist`).
     static func tagName(_ lowercased: String) -> String {
-        lowercased == "file" ? "file" : MPDSongWriter.tagTypes.first { $0.lowercased() == lowercased } ?? lowercased
+        lowercased == "file" ? "file" : (MPDSongWriter.tagTypes + MPDCommandSet.allMPDTags).first { $0.lowercased() == lowercased } ?? lowercased
     }
 }

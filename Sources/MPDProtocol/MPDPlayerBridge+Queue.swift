@@ -132,11 +132,12 @@ extension MPDPlayerBridge {
         let filter = try MPDFilter.parse(call.arguments, ignoringCase: ignoringCase)
         for (position, entry) in player.queue.entries.enumerated() {
             let tags = entry.tags
-            let song = LibraryTrack(path: FilePath(escaped: MediaURI(entry.uri).map(\.path) ?? entry.uri), title: tags.title,
+            var song = LibraryTrack(path: FilePath(escaped: MediaURI(entry.uri).map(\.path) ?? entry.uri), title: tags.title,
                                     artist: tags.artists.isEmpty ? nil : tags.artists.joined(separator: ", "), album: tags.album,
                                     albumArtist: tags.albumArtists.first, genre: tags.genres.first,
                                     year: tags.contentCreated.flatMap { Int($0.prefix(4)) }, disc: tags.discNumber,
                                     track: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds)
+            song.musicBrainz = tags.musicBrainz
             if filter.matches(song, name: songs.name(of: entry.uri)) {
                 songs.write(entry, position: position, priority: priorities[entry.id] ?? 0, to: call)
             }

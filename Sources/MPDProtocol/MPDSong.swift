@@ -6,7 +6,8 @@ import RepriseCore
 public struct MPDSongWriter: Sendable {
     /// The tag names Reprise has, as `tagtypes` lists them.
     public static let tagTypes = ["Artist", "Album", "AlbumArtist", "Title", "Track", "Name", "Genre", "Date", "Composer",
-                                  "Comment", "Disc"]
+                                  "Comment", "Disc", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
+                                  "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID"]
 
     /// The music folder, without a trailing slash: files inside it are named relative to it.
     public let musicFolder: String
@@ -45,6 +46,7 @@ public struct MPDSongWriter: Sendable {
                              albumArtists: track.albumArtist.map { [$0] } ?? [], trackNumber: track.track, discNumber: track.disc,
                              genres: track.genre.map { [$0] } ?? [])
         tags.contentCreated = track.year.map(String.init)
+        tags.musicBrainz = track.musicBrainz
         call.add("file", name)
         writeTags(tags, lengthMicroseconds: track.lengthMicroseconds, to: call)
     }
@@ -81,6 +83,14 @@ public struct MPDSongWriter: Sendable {
         tag("Composer", tags.composers)
         tag("Comment", tags.comments)
         tag("Name", tags.station.map { [$0] } ?? [])
+        let ids = tags.musicBrainz
+        if !ids.isEmpty {
+            tag("MUSICBRAINZ_ARTISTID", ids.artists)
+            tag("MUSICBRAINZ_ALBUMID", ids.release.map { [$0] } ?? [])
+            tag("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
+            tag("MUSICBRAINZ_TRACKID", ids.recording.map { [$0] } ?? [])
+            tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack.map { [$0] } ?? [])
+        }
         if let length = lengthMicroseconds, length >= 0 {
             let seconds = Double(length) / 1_000_000
             call.add("Time", Int64(seconds.rounded()))

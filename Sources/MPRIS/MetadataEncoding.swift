@@ -26,6 +26,14 @@ public enum MetadataEncoding {
         if !comments.isEmpty { entries.append(("xesam:comment", .strings(Array(comments.prefix(TrackTags.maximumValueCount))))) }
         if let created = tags.contentCreated { entries.append(("xesam:contentCreated", .string(created))) }
         if let lyrics = track.lyricsText { entries.append(("xesam:asText", .string(lyrics))) }
+        // MusicBrainz ids, as Rhythmbox defined them (string lists; the track id is the recording's), under its
+        // spelling and the all-lower-case one some readers use.
+        let ids = tags.musicBrainz
+        for (suffix, values) in [("TrackID", ids.recording.map { [$0] } ?? []), ("AlbumID", ids.release.map { [$0] } ?? []),
+                                 ("ArtistID", ids.artists), ("AlbumArtistID", ids.albumArtists)] where !values.isEmpty {
+            entries.append(("xesam:musicBrainz" + suffix, .strings(values)))
+            entries.append(("xesam:musicbrainz" + suffix, .strings(values)))
+        }
         // Reprise's own keys (documented in the README): the sidecar's subtitle and description, and the
         // interstitial playing now, the ReplayGain applied to it (dB) and which gain that is (track or album).
         if let subtitle = track.subtitle { entries.append(("reprise:subtitle", .string(subtitle))) }

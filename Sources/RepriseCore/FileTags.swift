@@ -40,7 +40,8 @@ public struct FileTags: Sendable, Equatable {
         var date: String?, fallbackDate: String?, lyricsText: String?, otherLyrics: String?, syncedLyrics: String?
         var otherAlbumArtists: [String] = []
         var track: String?, disc: String?, gains: [String: String] = [:]
-        func keep(_ field: inout String?, _ value: String) { if field == nil { field = value } }
+        var artistIDs: [String] = [], albumArtistIDs: [String] = []
+        func keep(_ field: inout String?, _ value: String?) { if field == nil { field = value } }
         for (key, value) in properties where !value.isEmpty {
             switch key {
             case "TITLE": keep(&tags.title, value)
@@ -59,6 +60,11 @@ public struct FileTags: Sendable, Equatable {
             case "SYNCEDLYRICS": keep(&syncedLyrics, value) // ID3v2 SYLT, as LRC text (the shim writes it)
             case "LYRICS": keep(&lyricsText, value)
             case "UNSYNCEDLYRICS", "USLT": keep(&otherLyrics, value) // USLT: ffmpeg writes its lyrics as TXXX:USLT
+            case "MUSICBRAINZ_TRACKID": keep(&tags.musicBrainz.recording, MusicBrainzIDs.id(in: [value]))
+            case "MUSICBRAINZ_ALBUMID": keep(&tags.musicBrainz.release, MusicBrainzIDs.id(in: [value]))
+            case "MUSICBRAINZ_RELEASETRACKID": keep(&tags.musicBrainz.releaseTrack, MusicBrainzIDs.id(in: [value]))
+            case "MUSICBRAINZ_ARTISTID": artistIDs.append(value)
+            case "MUSICBRAINZ_ALBUMARTISTID": albumArtistIDs.append(value)
             case "REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_PEAK",
                  "R128_TRACK_GAIN", "R128_ALBUM_GAIN":
                 if gains[key] == nil { gains[key] = value }
@@ -66,6 +72,8 @@ public struct FileTags: Sendable, Equatable {
             }
         }
         if tags.albumArtists.isEmpty { tags.albumArtists = otherAlbumArtists }
+        if !artistIDs.isEmpty { tags.musicBrainz.artists = MusicBrainzIDs.ids(in: artistIDs.joined(separator: ";")) }
+        if !albumArtistIDs.isEmpty { tags.musicBrainz.albumArtists = MusicBrainzIDs.ids(in: albumArtistIDs.joined(separator: ";")) }
         tags.trackNumber = track.flatMap(Self.position)
         tags.discNumber = disc.flatMap(Self.position)
         if let date = date ?? fallbackDate {

@@ -15,6 +15,8 @@ public struct TrackTags: Sendable, Equatable {
     /// A live stream's station: its name and homepage (Shoutcast/Icecast `icy-name`, `icy-url`).
     public var station: String?
     public var stationURL: String?
+    /// The recording's, release's and artists' MusicBrainz ids, when the file names them.
+    public var musicBrainz = MusicBrainzIDs()
 
     public init(title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
                 trackNumber: Int? = nil, discNumber: Int? = nil, genres: [String] = [], composers: [String] = [],
@@ -58,10 +60,13 @@ public struct TrackTags: Sendable, Equatable {
             }
             return values.lazy.compactMap(text).prefix(Self.maximumValueCount).map { $0 }
         }
-        return TrackTags(title: text(title), artists: list(artists, "artists"), album: text(album),
-                         albumArtists: list(albumArtists, "album artists"), trackNumber: trackNumber, discNumber: discNumber,
-                         genres: list(genres, "genres"), composers: list(composers, "composers"), comments: list(comments, "comments"), contentCreated: text(contentCreated), description: text(description),
-                         station: text(station), stationURL: text(stationURL))
+        var result = TrackTags(title: text(title), artists: list(artists, "artists"), album: text(album),
+                               albumArtists: list(albumArtists, "album artists"), trackNumber: trackNumber, discNumber: discNumber,
+                               genres: list(genres, "genres"), composers: list(composers, "composers"),
+                               comments: list(comments, "comments"), contentCreated: text(contentCreated),
+                               description: text(description), station: text(station), stationURL: text(stationURL))
+        result.musicBrainz = musicBrainz // checked ids only (``MusicBrainzIDs/ids(in:)``)
+        return result
     }
 
     /// Fields set in `newer` replace ours; fields it lacks keep their value.
@@ -80,6 +85,7 @@ public struct TrackTags: Sendable, Equatable {
         if let v = newer.description { result.description = v }
         if let v = newer.station { result.station = v }
         if let v = newer.stationURL { result.stationURL = v }
+        result.musicBrainz = musicBrainz.merged(with: newer.musicBrainz)
         return result
     }
 }

@@ -78,7 +78,7 @@ public final class LibraryScanner {
         FolderWalk.walk(folder, isMusic: Self.isMusic) { found.append(($0.path, $0.size, $0.modified)) }
         try store.batch {
             for (path, size, modified) in found {
-                if let state = known[path], state.size == size, state.modified == modified, state.available { continue }
+                if let state = known[path], state.isCurrent(size: size, modified: modified) { continue }
                 guard let track = reader.read(path) else { continue }
                 try store.store(track, root: root, size: size, modified: modified)
             }

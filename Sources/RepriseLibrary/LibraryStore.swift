@@ -8,7 +8,7 @@ import SQLiteKit
 /// file that is not a database, is damaged, or comes from a newer Reprise is moved aside and rebuilt.
 /// Used on the library's worker thread only.
 public final class LibraryStore {
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     let database: Database
     public let path: String
 
@@ -17,6 +17,13 @@ public final class LibraryStore {
         public var size: Int64
         public var modified: Int64
         public var available: Bool
+        /// False when the row was stored by an earlier version of the tag reading (``tagsVersion``).
+        public var tagsCurrent = true
+
+        /// True when the file of `size` and `modified` needs no reading: the row is of that file, there, and whole.
+        public func isCurrent(size: Int64, modified: Int64) -> Bool {
+            self.size == size && self.modified == modified && available && tagsCurrent
+        }
     }
 
     /// Opens the index; only a file that is damaged, not a database, or from a newer Reprise is moved aside and
@@ -57,6 +64,7 @@ public final class LibraryStore {
         if version < 1 { try migrateToVersion1(database) }
         if version < 2 { try migrateToVersion2(database) }
         if version < 3 { try migrateToVersion3(database) }
+        if version < 4 { try migrateToVersion4(database) }
         _ = try database.prepare("SELECT count(*) FROM tracks").firstInt() // its own error: damaged, or busy
         if try !hasTextTriggers(database) { try rebuildTextIndex(database) } // a pass that ended with the process
         return database
@@ -163,12 +171,19 @@ public final class LibraryStore {
         if storeStatement == nil {
             storeStatement = try database.prepare("""
                 INSERT INTO tracks(path, folder, root, size, modified, title, artist, album, album_artist, genre, year, disc,
-                                   track, length, cover, available, lyrics, track_gain, album_gain, track_peak, album_peak)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1, ?16, ?17, ?18, ?19, ?20)
+                                   track, length, cover, available, lyrics, track_gain, album_gain, track_peak, album_peak,
+                                   mb_recording, mb_release, mb_release_track, mb_artists, mb_album_artists, tags_version)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1, ?16, ?17, ?18, ?19, ?20,
+                        ?21, ?22, ?23, ?24, ?25, \(Self.tagsVersion))
                 ON CONFLICT(path) DO UPDATE SET folder = ?2, root = ?3, size = ?4, modified = ?5, title = ?6, artist = ?7,
                     album = ?8, album_artist = ?9, genre = ?10, year = ?11, disc = ?12, track = ?13, length = ?14,
                     cover = ?15, available = 1, lyrics = ?16, track_gain = ?17, album_gain = ?18, track_peak = ?19,
-                    album_peak = ?20, measured = 0, measured_lufs = NULL, measured_peak = NULL
+                    album_peak = ?20, mb_recording = ?21, mb_release = ?22, mb_release_track = ?23, mb_artists = ?24,
+                    mb_album_artists = ?25, tags_version = \(Self.tagsVersion),
+                    -- The same file read again (its tags' reading changed): what was measured of it still holds.
+                    measured = CASE WHEN size = ?4 AND modified = ?5 THEN measured ELSE 0 END,
+                    measured_lufs = CASE WHEN size = ?4 AND modified = ?5 THEN measured_lufs END,
+                    measured_peak = CASE WHEN size = ?4 AND modified = ?5 THEN measured_peak END
                 """)
         }
         func text(_ value: String?) -> Statement.Value { value.map { .text($0) } ?? .null }
@@ -180,7 +195,7 @@ public final class LibraryStore {
             text(track.genre), number(track.year), number(track.disc), number(track.track),
             track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover), text(track.lyrics),
             real(track.loudness.trackGain), real(track.loudness.albumGain), real(track.loudness.trackPeak),
-            real(track.loudness.albumPeak)])
+            real(track.loudness.albumPeak)] + Self.values(track.musicBrainz))
     }
 
     /// The insert, prepared once (a pass stores thousands of rows).
@@ -203,12 +218,14 @@ public final class LibraryStore {
 
     /// Size, modification time and availability of every file known under `root`, by path.
     public func fileStates(root: String) throws(SQLiteError) -> [String: FileState] {
-        let statement = try database.prepare("SELECT path, size, modified, available FROM tracks WHERE root = ?1")
+        let statement = try database.prepare(
+            "SELECT path, size, modified, available, tags_version = \(Self.tagsVersion) FROM tracks WHERE root = ?1")
         try statement.bind([.text(root)])
         var states: [String: FileState] = [:]
         while try statement.step() {
             guard let path = statement.text(0) else { continue }
-            states[path] = FileState(size: statement.int(1) ?? -1, modified: statement.int(2) ?? -1, available: statement.int(3) == 1)
+            states[path] = FileState(size: statement.int(1) ?? -1, modified: statement.int(2) ?? -1, available: statement.int(3) == 1,
+                                     tagsCurrent: statement.int(4) == 1)
         }
         return states
     }
@@ -226,7 +243,7 @@ public final class LibraryStore {
     // MARK: Reading
 
     static let columns = "path, title, artist, album, album_artist, genre, year, disc, track, length, cover, available, id, "
-        + "track_gain, album_gain, track_peak, album_peak"
+        + "track_gain, album_gain, track_peak, album_peak, mb_recording, mb_release, mb_release_track, mb_artists, mb_album_artists"
 
     private func tracks(_ statement: Statement) throws(SQLiteError) -> [LibraryTrack] {
         var result: [LibraryTrack] = []
@@ -239,6 +256,7 @@ public final class LibraryStore {
                                      cover: statement.text(10), available: statement.int(11) == 1, id: statement.int(12))
             track.loudness = LoudnessTags(trackGain: statement.double(13), albumGain: statement.double(14),
                                           trackPeak: statement.double(15), albumPeak: statement.double(16))
+            track.musicBrainz = Self.musicBrainzIDs(statement, from: 17)
             result.append(track)
         }
         return result

@@ -111,7 +111,7 @@ struct ScanPass {
             guard open else { return }
             shared.found.add(1, ordering: .relaxed)
             let previous = known.removeValue(forKey: file.path)
-            if let previous, previous.size == file.size, previous.modified == file.modified, previous.available {
+            if let previous, previous.isCurrent(size: file.size, modified: file.modified) {
                 shared.looked.add(1, ordering: .relaxed)
                 return
             }

@@ -73,6 +73,7 @@ public final class TrackFileReader {
         track.year = media.tags.date.flatMap { FileTags.year($0) }
         track.disc = media.tags.discNumber
         track.track = media.tags.trackNumber
+        track.musicBrainz = MusicBrainzIDs(media.tags)
         track.lengthMicroseconds = media.durationNanoseconds.map { $0 / 1000 }
         if let image = media.image, let art { track.cover = art(image.bytes, image.mediaType) }
         if track.cover == nil { track.cover = folderCover(of: path) }
@@ -107,5 +108,16 @@ extension LibraryTrack {
         track = file.tags.trackNumber
         lengthMicroseconds = file.lengthMicroseconds
         loudness = file.loudness
+        musicBrainz = file.tags.musicBrainz
+    }
+}
+
+extension MusicBrainzIDs {
+    /// The well-formed ids among a stream's MusicBrainz tags.
+    public init(_ tags: StreamTags) {
+        self.init(recording: Self.id(in: tags.musicBrainzRecording), release: Self.id(in: tags.musicBrainzRelease),
+                  releaseTrack: Self.id(in: tags.musicBrainzReleaseTrack),
+                  artists: Self.ids(in: tags.musicBrainzArtists.joined(separator: ";")),
+                  albumArtists: Self.ids(in: tags.musicBrainzAlbumArtists.joined(separator: ";")))
     }
 }

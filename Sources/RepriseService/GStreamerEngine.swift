@@ -1,6 +1,7 @@
 import Glibc
 import GStreamerKit
 import LoopKit
+import RepriseLibrary
 import RepriseCore
 
 /// The ``PlaybackEngine`` over a GStreamer playbin: turns player requests into pipeline state
@@ -404,8 +405,10 @@ extension TrackTags {
                   trackNumber: tags.trackNumber, discNumber: tags.discNumber, genres: tags.genres,
                   composers: tags.composers, comments: tags.comments, contentCreated: tags.date, description: tags.description,
                   station: tags.organization, stationURL: tags.location)
+        musicBrainz = MusicBrainzIDs(tags)
     }
 }
+
 
 extension GStreamerEngine {
     /// Hands a live stream's title to the player now, or as the latest one when its turn comes.

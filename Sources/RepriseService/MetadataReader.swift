@@ -236,8 +236,10 @@ protocol IndexedFiles: AnyObject {
 extension LibraryTrack {
     /// The tags the queue shows for an indexed track.
     var tags: TrackTags {
-        TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
-                  trackNumber: track, discNumber: disc, genres: genre.map { [$0] } ?? [], contentCreated: year.map(String.init))
+        var tags = TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
+                             trackNumber: track, discNumber: disc, genres: genre.map { [$0] } ?? [], contentCreated: year.map(String.init))
+        tags.musicBrainz = musicBrainz
+        return tags
     }
 }
 

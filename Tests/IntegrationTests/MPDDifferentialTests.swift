@@ -31,6 +31,11 @@ import TestSupport
         "albumart \"Singles/1 Blue Monday.ogg\" 99999999", "albumart \"Björk/Début/1 Human Behaviour.ogg\" 0",
         "readpicture \"Covered/covered.flac\" 0", "readpicture \"Covered/covered.flac\" 128",
         "readpicture \"Singles/1 Blue Monday.ogg\" 0", "albumart \"../x.ogg\" 0",
+        // MusicBrainz ids; M.A.L.P.'s album list (sort tags fall back to what they sort); tags Reprise does not keep.
+        "find musicbrainz_albumid \(MusicBrainzTests.release)", "search musicbrainz_trackid \(MusicBrainzTests.recording.prefix(8))",
+        "list album group musicbrainz_albumid", "list musicbrainz_artistid", "count group musicbrainz_albumartistid",
+        "list album group albumartist group albumartistsort group musicbrainz_albumid group date",
+        "list albumartistsort", "list composer", "find \"(musicbrainz_trackid == '\(MusicBrainzTests.recording)')\"",
         "lsinfo", "lsinfo \"Miles Davis\"", "lsinfo \"Miles Davis/Kind of Blue\"", "lsinfo nowhere", "listall", "listall Björk",
         "listallinfo Singles", "frobnicate", "list nosuchtag", "find", "find artist", "count",
         "command_list_ok_begin\nping\nlist genre\ncommand_list_end",
@@ -48,9 +53,17 @@ import TestSupport
         try media.coverImage.write(to: URL(fileURLWithPath: music + "/Singles/cover.jpg"))
         try FileManager.default.createDirectory(atPath: music + "/Covered", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: media.covered, toPath: music + "/Covered/covered.flac")
+        // A song with MusicBrainz ids (in the order Reprise sends them: its tags come in one fixed order).
+        try FileManager.default.createDirectory(atPath: music + "/Identified", withIntermediateDirectories: true)
+        try generateTone(at: music + "/Identified/1 Identified.ogg", seconds: 3,
+                         tags: "title=(string)\"Identified\",artist=(string)\"The Testers\",album=(string)\"Known\",track-number=(uint)1,"
+                             + "musicbrainz-artistid=(string)\"\(MusicBrainzTests.artist)\",musicbrainz-albumid=(string)\"\(MusicBrainzTests.release)\","
+                             + "musicbrainz-albumartistid=(string)\"\(MusicBrainzTests.albumArtist)\","
+                             + "musicbrainz-trackid=(string)\"\(MusicBrainzTests.recording)\"",
+                         encoder: ["vorbisenc", "!", "oggmux"])
         try MPDTests.configure(session, library: music)
         try session.launch([])
-        #expect(session.waitFor(30) { Self.songs(try? MPDTests.mpc(session, "stats").output) == 7 })
+        #expect(session.waitFor(30) { Self.songs(try? MPDTests.mpc(session, "stats").output) == 8 })
 
         // Debian's mpd on the same folder: its own database, a null output, a socket of its own.
         let mpdDirectory = try session.makeFolder("mpd")
@@ -68,7 +81,7 @@ import TestSupport
         """.write(toFile: mpdDirectory + "/mpd.conf", atomically: true, encoding: .utf8)
         try session.start("/usr/bin/mpd", ["--no-daemon", mpdDirectory + "/mpd.conf"], logName: "mpd")
         #expect(session.waitFor(30) {
-            Self.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output) == 7
+            Self.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output) == 8
         }, "\(session.output(ofLog: "mpd"))")
 
         let script = session.directory + "/ask.py"
@@ -83,6 +96,9 @@ import TestSupport
         // What is compared is there: a cover's first chunk, an embedded picture, a stored playlist.
         #expect(replies[1].contains { $0.hasPrefix("size: ") && $0.contains("binary: 64") }, "\(replies[1])")
         #expect(replies[1].contains { $0.contains("type: image/jpeg") } && replies[1].contains { $0.hasPrefix("playlist: mix") })
+        #expect(replies[1].contains { $0.contains("MUSICBRAINZ_TRACKID: \(MusicBrainzTests.recording)") }
+                && replies[1].contains { $0.contains("MUSICBRAINZ_ALBUMID: \(MusicBrainzTests.release)\nAlbumArtistSort: The Testers") },
+                "\(replies[1])")
         for (index, command) in Self.commands.enumerated() where index < min(replies[0].count, replies[1].count) {
             let unordered = command.hasPrefix("listfiles")
             let ours = Self.normalised(replies[0][index], unordered: unordered)

@@ -18,6 +18,8 @@ public struct LibraryTrack: Sendable, Equatable {
     public var id: Int64?
     /// Gains and peaks from the file's ReplayGain or R128 tags.
     public var loudness = LoudnessTags()
+    /// The recording's, release's and artists' MusicBrainz ids from the file's tags.
+    public var musicBrainz = MusicBrainzIDs()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
     public var lyrics: String?

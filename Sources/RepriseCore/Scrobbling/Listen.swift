@@ -9,6 +9,8 @@ public struct Listen: Sendable, Equatable {
     public var trackNumber: Int?
     /// When listening began (Unix seconds, UTC).
     public var listenedAt: Int64
+    /// The recording's, release's and artists' MusicBrainz ids, sent as ListenBrainz's `additional_info`.
+    public var musicBrainz = MusicBrainzIDs()
 
     /// The same listen twice (a crash between sending and forgetting it, a queue file written twice): same start,
     /// artist and title. ListenBrainz and Maloja also drop such repeats.
@@ -33,6 +35,10 @@ public struct Listen: Sendable, Equatable {
         // Whole seconds ("duration"): ListenBrainz takes it or duration_ms, Maloja only this one.
         if let durationMilliseconds { info.append(("duration", .integer((durationMilliseconds + 500) / 1000))) }
         if let trackNumber { info.append(("tracknumber", .integer(Int64(trackNumber)))) }
+        if let id = musicBrainz.recording { info.append(("recording_mbid", .string(id))) }
+        if let id = musicBrainz.release { info.append(("release_mbid", .string(id))) }
+        if let id = musicBrainz.releaseTrack { info.append(("track_mbid", .string(id))) }
+        if !musicBrainz.artists.isEmpty { info.append(("artist_mbids", .array(musicBrainz.artists.map { .string($0) }))) }
         var metadata: [(String, JSON)] = [("artist_name", .string(artist)), ("track_name", .string(title))]
         if let album { metadata.append(("release_name", .string(album))) }
         metadata.append(("additional_info", .object(info)))
@@ -63,5 +69,9 @@ extension Listen {
         if let number = info?["tracknumber"]?.number, number.rounded() == number, number > 0, number < 100_000 {
             trackNumber = Int(number)
         }
+        func id(_ key: String) -> String? { info?[key]?.string.flatMap { MusicBrainzIDs.id(in: [$0]) } }
+        let artistIDs = info?["artist_mbids"]?.array?.prefix(TrackTags.maximumValueCount).compactMap { $0.string } ?? []
+        musicBrainz = MusicBrainzIDs(recording: id("recording_mbid"), release: id("release_mbid"), releaseTrack: id("track_mbid"),
+                                     artists: MusicBrainzIDs.ids(in: artistIDs.joined(separator: ";")))
     }
 }

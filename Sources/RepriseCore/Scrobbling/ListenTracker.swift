@@ -18,6 +18,8 @@ public struct ListenTracker {
         public var lengthMicroseconds: Int64?
         /// A live stream: each new title is another listen.
         public var isStream: Bool
+        /// The file's MusicBrainz ids (none for a stream).
+        public var musicBrainz = MusicBrainzIDs()
 
         public init(entryID: Int, restarts: Int = 0, artist: String?, title: String?, album: String? = nil,
                     trackNumber: Int? = nil, lengthMicroseconds: Int64?, isStream: Bool = false) {
@@ -151,6 +153,6 @@ public struct ListenTracker {
               let startedAt = candidate.startedAt else { return nil }
         return Listen(artist: artist, title: title, album: play.isStream ? nil : play.album,
                       durationMilliseconds: play.lengthMicroseconds.map { ($0 / 1_000_000 + ($0 % 1_000_000 >= 500_000 ? 1 : 0)) * 1000 }, trackNumber: play.trackNumber,
-                      listenedAt: startedAt)
+                      listenedAt: startedAt, musicBrainz: play.isStream ? MusicBrainzIDs() : play.musicBrainz)
     }
 }

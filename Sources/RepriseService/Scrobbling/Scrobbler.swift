@@ -132,9 +132,11 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
     private func currentPlay() -> ListenTracker.Play? {
         guard let entry = player.loadedEntry else { return nil }
         let tags = entry.tags
-        return ListenTracker.Play(entryID: entry.id, restarts: player.loopRestarts, artist: tags.artists.first, title: tags.title,
-                                  album: tags.album, trackNumber: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds,
-                                  isStream: LiveStream.isLive(uri: entry.uri, lengthMicroseconds: entry.lengthMicroseconds))
+        var play = ListenTracker.Play(entryID: entry.id, restarts: player.loopRestarts, artist: tags.artists.first, title: tags.title,
+                                      album: tags.album, trackNumber: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds,
+                                      isStream: LiveStream.isLive(uri: entry.uri, lengthMicroseconds: entry.lengthMicroseconds))
+        play.musicBrainz = tags.musicBrainz
+        return play
     }
 
     // MARK: The queue

@@ -1,0 +1,54 @@
+import Foundation
+import RepriseCore
+import RepriseLibrary
+import SQLiteKit
+import Testing
+
+/// MusicBrainz ids in the index: kept and read back (checked again on the way out); an index of schema 3 gains the
+/// columns, and its rows are read again at the next pass with what was measured of them kept.
+@Suite struct MusicBrainzIndexTests {
+    let folder: String
+    static let ids = MusicBrainzIDs(recording: "0b2a3c4d-1111-2222-3333-444455556666", release: "1b2a3c4d-1111-2222-3333-444455556666",
+                                    releaseTrack: "4b2a3c4d-1111-2222-3333-444455556666",
+                                    artists: ["2b2a3c4d-1111-2222-3333-444455556666", "5b2a3c4d-1111-2222-3333-444455556666"],
+                                    albumArtists: ["3b2a3c4d-1111-2222-3333-444455556666"])
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "reprise-musicbrainz-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    @Test func idsAreKeptAndAnIndexFromBeforeReadsItsFilesAgainKeepingTheirMeasurements() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/library.db", song = folder + "/a.flac"
+        var track = LibraryTrack(path: FilePath(escaped: song), title: "A", artist: "B", lengthMicroseconds: 60_000_000)
+        track.musicBrainz = Self.ids
+        do {
+            let store = try LibraryStore(path: path) { _ in }
+            try store.store(track, root: folder, size: 10, modified: 1)
+            #expect(try store.track(atPath: song)?.musicBrainz == Self.ids)
+            #expect(try store.fileStates(root: folder)[song]?.isCurrent(size: 10, modified: 1) == true)
+            let waiting = try #require(try store.tracksToMeasure(limit: 1).first)
+            #expect(try store.storeMeasurement(MeasuredLoudness(integratedLUFS: -10, truePeak: 0.9), of: waiting))
+        }
+        // The index as schema 3 had it: without the columns.
+        do {
+            let database = try Database(path: path)
+            for column in ["mb_recording", "mb_release", "mb_release_track", "mb_artists", "mb_album_artists", "tags_version"] {
+                try database.execute("ALTER TABLE tracks DROP COLUMN \(column)")
+            }
+            try database.execute("PRAGMA user_version = 3")
+        }
+        let store = try LibraryStore(path: path) { _ in }
+        #expect(try store.track(atPath: song)?.musicBrainz == MusicBrainzIDs())
+        #expect(try store.fileStates(root: folder)[song]?.isCurrent(size: 10, modified: 1) == false, "read again at the next pass")
+        try store.store(track, root: folder, size: 10, modified: 1)
+        #expect(try store.track(atPath: song)?.musicBrainz == Self.ids)
+        #expect(try store.fileStates(root: folder)[song]?.isCurrent(size: 10, modified: 1) == true)
+        #expect(try store.measuredLoudness(atPath: song)?.track.integratedLUFS == -10, "the same file: its measurement holds")
+        // What the index holds is checked on the way out like any file's contents.
+        try Database(path: path).execute("UPDATE tracks SET mb_release = 'not-an-id', mb_artists = 'x;\(Self.ids.artists[1].uppercased())'")
+        let read = try #require(try store.track(atPath: song)?.musicBrainz)
+        #expect(read.release == nil && read.artists == [Self.ids.artists[1]])
+    }
+}
