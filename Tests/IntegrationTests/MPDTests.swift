@@ -124,6 +124,39 @@ import TestSupport
         #expect(session.waitFor { session.title() == "Third Time" }, "python-mpd2's playid reached the player")
     }
 
+    /// ncmpcpp in a terminal: its browser lists the music folder, Enter on a song plays it (MPRIS agrees), its media
+    /// library lists the artists and albums, it shows MPRIS's pause and `p` plays on, and its queue shows what plays.
+    @Test func ncmpcppBrowsesTheLibraryAndPlays() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try LibraryTests.musicFolder(in: session.home)
+        try Self.configure(session, library: music)
+        try session.launch([])
+        #expect(session.waitFor(30) { (try? session.get("Tracks", interface: LibraryTests.interface)) == .uint32(6) })
+        let terminal = try session.terminal(["ncmpcpp", "-h", Self.socket(session)], columns: 120, rows: 30)
+        #expect(session.waitFor { terminal.text().contains("Playlist") }, "\(terminal.text())")
+        terminal.send("2") // the browser
+        #expect(session.waitFor { ["Björk", "Miles Davis", "Singles"].allSatisfy(terminal.text().contains) }, "\(terminal.text())")
+        let rows = terminal.screen()
+        let singles = try #require(rows.firstIndex { $0.contains("Singles") }), first = try #require(rows.firstIndex { $0.contains("Björk") })
+        for _ in first..<singles { terminal.send("Down") }
+        terminal.send("Enter")
+        #expect(session.waitFor { terminal.text().contains("Blue Monday") }, "\(terminal.text())")
+        terminal.send("Down", "Enter") // past "..", on the folder's one song: add it and play it
+        #expect(session.waitFor { session.title() == "Blue Monday" && session.status() == "Playing" }, "\(terminal.text())")
+        // (The song is 3 s long: paused from MPRIS first, then played on from ncmpcpp.)
+        try session.call("Pause")
+        #expect(session.waitFor { terminal.text().contains("Paused") }, "MPRIS's pause reaches ncmpcpp: \(terminal.text())")
+        terminal.send("p")
+        #expect(session.waitFor { session.status() == "Playing" }, "ncmpcpp's play reaches MPRIS")
+        terminal.send("4") // the media library: artists, then their albums
+        #expect(session.waitFor { ["Björk", "Miles Davis", "New Order"].allSatisfy(terminal.text().contains) }, "\(terminal.text())")
+        terminal.send("1") // the queue
+        #expect(session.waitFor { terminal.text().contains("Blue Monday") && terminal.text().contains("New Order") }, "\(terminal.text())")
+        terminal.send("q")
+        #expect(session.waitFor { terminal.exitStatus == 0 }, "\(terminal.text())")
+    }
+
     /// A python-mpd2 client: connection commands, a command list, status, the queue by id, playback, idle.
     static let pythonClient = #"""
     import sys, mpd
