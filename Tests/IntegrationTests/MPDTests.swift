@@ -157,7 +157,8 @@ import TestSupport
         #expect(session.waitFor { terminal.exitStatus == 0 }, "\(terminal.text())")
     }
 
-    /// A python-mpd2 client: connection commands, a command list, status, the queue by id, playback, idle.
+    /// A python-mpd2 client: connection commands, a command list, status, the queue by id, priorities, single
+    /// oneshot, the music folder's files, playback, idle.
     static let pythonClient = #"""
     import sys, mpd
     sock, third = sys.argv[1], sys.argv[2]
@@ -184,6 +185,15 @@ import TestSupport
     assert [(x["cpos"], x["id"]) for x in changed] == [("1", new_id), ("2", queue[2]["id"])], changed
     c.moveid(new_id, 2)
     assert [q["id"] for q in c.playlistinfo()] == [first_id, queue[2]["id"], new_id]
+    c.prioid(7, new_id)
+    assert c.playlistid(new_id)[0]["prio"] == "7"
+    c.prio(0, "0:3")
+    assert "prio" not in c.playlistid(new_id)[0]
+    c.single("oneshot")
+    assert c.status()["single"] == "oneshot"
+    c.single(0)
+    assert c.status()["single"] == "0" and c.status()["repeat"] == "0"
+    assert isinstance(c.listfiles(), list)
     c.command_list_ok_begin()
     c.setvol(55)
     c.status()
