@@ -4,7 +4,8 @@ import SDBus
 import TestSupport
 
 /// `reprise-fuzz`: starts Reprise on a private bus and PulseAudio, sends it generated hostile calls from several
-/// connections at once, and checks that every call got a reply in bounded time, that the service neither crashed
+/// connections at once, then hostile MPD requests over its MPD socket, and checks that every call got a reply in
+/// bounded time (an MPD request: a reply, or its connection closed), that the service neither crashed
 /// nor hung, that its memory stayed bounded, and that afterwards it still plays and its state file is whole.
 /// Exit status 0 when all of that holds. `make fuzz` runs it long; `make test` runs it short.
 func option(_ name: String, _ fallback: String) -> String {
@@ -18,6 +19,8 @@ let connectionCount = max(1, Int(option("--connections", "4")) ?? 4)
 let seed = UInt64(option("--seed", String(UInt64.random(in: 0...UInt64(UInt32.max))))) ?? 1
 let binary = option("--binary", ".build/debug/reprise")
 let maximumGrowthMiB = Double(option("--max-rss-growth", "24")) ?? 24
+/// Hostile MPD requests after the D-Bus calls (0: none).
+let mpdRequests = Int(option("--mpd-requests", String(calls / 10))) ?? calls / 10
 
 func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
 
@@ -108,6 +111,14 @@ func run() throws -> Bool {
         if sent % 1000 == 0, !service.isRunning() { break }
     }
     let elapsed = monotonicSeconds() - started
+    // The MPD phase: its socket, several clients, every request answered or its connection closed.
+    var mpd = (replied: 0, closed: 0, unanswered: [String]())
+    if mpdRequests > 0, service.isRunning() {
+        let socket = environment["XDG_RUNTIME_DIR"]! + "/reprise/mpd.socket"
+        say("fuzzing the MPD server with \(mpdRequests) requests from \(connectionCount) connections")
+        mpd = fuzzMPD(socketPath: socket, requests: mpdRequests, connections: connectionCount, seed: seed)
+        mpd.unanswered.prefix(5).forEach { say("MPD unanswered: \($0)") }
+    }
     let alive = service.isRunning()
     let rssAfter = alive ? residentMiB(of: service.pid) : 0
     let anonymousAfter = alive ? anonymousResidentMiB(of: service.pid) : 0
@@ -138,11 +149,13 @@ func run() throws -> Bool {
     print("""
         {"calls":\(sent),"replies":\(replies),"errors":\(errors),"unanswered":\(unanswered.count),"seconds":\(String(format: "%.1f", elapsed)),\
         "callsPerSecond":\(String(format: "%.0f", Double(replies) / max(elapsed, 0.001))),"alive":\(alive),"playsAfter":\(plays),\
-        "stateWhole":\(stateWhole),"rssBeforeMiB":\(String(format: "%.1f", rssBefore)),"rssAfterMiB":\(String(format: "%.1f", rssAfter)),"anonymousBeforeMiB":\(String(format: "%.1f", anonymousBefore)),"anonymousAfterMiB":\(String(format: "%.1f", anonymousAfter)),"hostileFiles":\(generator.fileURIs.count),"seed":\(seed)}
+        "stateWhole":\(stateWhole),"rssBeforeMiB":\(String(format: "%.1f", rssBefore)),"rssAfterMiB":\(String(format: "%.1f", rssAfter)),"anonymousBeforeMiB":\(String(format: "%.1f", anonymousBefore)),"anonymousAfterMiB":\(String(format: "%.1f", anonymousAfter)),"hostileFiles":\(generator.fileURIs.count),\
+        "mpdRequests":\(mpdRequests),"mpdReplied":\(mpd.replied),"mpdClosed":\(mpd.closed),"mpdUnanswered":\(mpd.unanswered.count),"seed":\(seed)}
         """)
     unanswered.prefix(5).forEach { say("unanswered: \($0)") }
     if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(6000) ?? "")) }
-    let passed = alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB
+    let mpdAnswered = mpd.unanswered.isEmpty && mpd.replied + mpd.closed == mpdRequests
+    let passed = alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB && mpdAnswered
     if !passed { keepLog(log, seed: seed) }
     return passed
 }

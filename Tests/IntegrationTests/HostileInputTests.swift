@@ -2,16 +2,19 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The D-Bus fuzzer in bounded form (`make fuzz` runs it long): thousands of hostile calls from several
-/// connections; every one answered, no crash or hang, memory bounded, and afterwards Reprise still plays.
+/// The fuzzer in bounded form (`make fuzz` runs it long): thousands of hostile D-Bus calls from several connections,
+/// then hostile MPD requests over its socket; every one answered (an MPD request: or its connection closed, as MPD
+/// closes one on a line too long or not a command), no crash or hang, memory bounded, and afterwards Reprise still plays.
 @Suite(.serialized) struct HostileInputTests {
     @Test func thousandsOfHostileCallsAreAllAnsweredAndChangeNothingThatMatters() throws {
         let fuzzer = packageRoot.appendingPathComponent(".build/debug/reprise-fuzz").path
-        let result = try runCommand(fuzzer, ["--calls", "4000", "--connections", "4", "--binary", repriseBinary])
+        let result = try runCommand(fuzzer, ["--calls", "4000", "--mpd-requests", "4000", "--connections", "4", "--binary", repriseBinary])
         let report = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8))) as? [String: Any] ?? [:]
         #expect(result.status == 0, "\(result.output)\n\(result.errors)")
         #expect(report["calls"] as? Int == 4000 && report["replies"] as? Int == 4000)
         #expect(report["unanswered"] as? Int == 0)
+        let mpdReplied = report["mpdReplied"] as? Int ?? 0, mpdClosed = report["mpdClosed"] as? Int ?? 0
+        #expect(mpdReplied + mpdClosed == 4000 && mpdReplied > 3000 && report["mpdUnanswered"] as? Int == 0, "\(result.output)")
         #expect(report["alive"] as? Bool == true && report["playsAfter"] as? Bool == true && report["stateWhole"] as? Bool == true)
     }
 
