@@ -23,6 +23,126 @@ import TestSupport
         #expect(try MPDTests.mpc(session, "status").status == 0)
     }
 
+    /// A client that neither sends nor idles for 60 s is closed, as MPD closes it; one waiting in `idle` and one that
+    /// pings now and then are kept. (This test waits the minute out.)
+    @Test func aSilentClientIsClosedAfterAMinuteAnIdlingOneIsKept() throws {
+        let session = try Session()
+        defer { session.close() }
+        try MPDTests.launchServing(session)
+        let script = session.directory + "/silent.py"
+        try Self.silent.write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try runCommand("/usr/bin/python3", [script, MPDTests.socket(session)], environment: session.environment)
+        #expect(run.status == 0 && run.output.contains("timeouts as MPD's"), "\(run.output)\(run.errors)")
+    }
+
+    static let silent = #"""
+    import socket, sys, time
+    def connect():
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(sys.argv[1])
+        s.settimeout(5)
+        assert s.recv(100).startswith(b"OK MPD ")
+        return s
+    silent, idling, pinging = connect(), connect(), connect()
+    idling.sendall(b"idle stored_playlist\n")
+    def wait(seconds):
+        started = time.monotonic()
+        while time.monotonic() - started < seconds:
+            time.sleep(10)
+            pinging.sendall(b"ping\n")
+            assert pinging.recv(100) == b"OK\n", "the pinging client was closed"
+    wait(50)
+    # Before the minute the silent one is still there (nothing to read, not closed); after it, it is closed.
+    try:
+        silent.recv(100, socket.MSG_DONTWAIT)
+        raise SystemExit("the silent client was closed before its minute")
+    except (BlockingIOError, socket.timeout):
+        pass
+    wait(20)
+    silent.settimeout(10)
+    try:
+        assert silent.recv(100) == b"", "a silent client was kept"
+    except ConnectionResetError:
+        pass
+    idling.sendall(b"noidle\n")
+    assert idling.recv(100) == b"OK\n", "the idling client was closed"
+    pinging.sendall(b"ping\n")
+    assert pinging.recv(100) == b"OK\n"
+    print("timeouts as MPD's")
+    """#
+
+    /// A thousand clients at once, all asking to idle: a hundred are served and all wake on one PlayPause, the other
+    /// nine hundred are closed without a greeting; once they go, their places are free again and nothing is left
+    /// open in the service.
+    @Test func aThousandIdlingClientsAtOnce() throws {
+        let session = try Session()
+        defer { session.close() }
+        try MPDTests.configure(session)
+        let pid = try session.launch([media.first, media.second]) { session.status() == "Playing" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let openBefore = Self.openDescriptors(pid)
+        let script = session.directory + "/thousand.py"
+        try Self.thousand.write(toFile: script, atomically: true, encoding: .utf8)
+        let run = try runCommand("/usr/bin/python3", [script, MPDTests.socket(session)], environment: session.environment)
+        #expect(run.status == 0 && run.output.contains("100 served, 900 refused, 100 woken"), "\(run.output)\(run.errors)")
+        #expect(session.status() == "Paused", "MPRIS answered throughout")
+        #expect(session.waitFor { Self.openDescriptors(pid) == openBefore }, "\(Self.openDescriptors(pid)) open, \(openBefore) before")
+    }
+
+    /// How many descriptors process `pid` has open.
+    static func openDescriptors(_ pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    static let thousand = #"""
+    import socket, sys, time, subprocess, select
+    path = sys.argv[1]
+    clients = []
+    for _ in range(1000):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        s.sendall(b"idle player\n")
+        clients.append(s)
+    served, refused = [], 0
+    for s in clients:
+        s.settimeout(10)
+        try:
+            greeting = s.recv(100)
+        except ConnectionResetError:
+            greeting = b""
+        if greeting.startswith(b"OK MPD "):
+            served.append(s)
+        else:
+            assert greeting == b"", greeting
+            refused += 1
+    time.sleep(0.5)
+    subprocess.run(["busctl", "--user", "call", "org.mpris.MediaPlayer2.reprise", "/org/mpris/MediaPlayer2",
+                    "org.mpris.MediaPlayer2.Player", "PlayPause"], check=True, timeout=10)
+    woken = 0
+    for s in served:
+        data = b""
+        while not data.endswith(b"OK\n"):
+            chunk = s.recv(1000)
+            assert chunk, "an idle client was closed"
+            data += chunk
+        assert data == b"changed: player\nOK\n", data
+        woken += 1
+    for s in clients:
+        s.close()
+    time.sleep(0.5)
+    # Their places are free again.
+    again = []
+    for _ in range(100):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        s.settimeout(10)
+        assert s.recv(100).startswith(b"OK MPD "), "a place was not freed"
+        again.append(s)
+    for s in again:
+        s.close()
+    print("%d served, %d refused, %d woken" % (len(served), refused, woken))
+    """#
+
     static let hostile = #"""
     import socket, sys, time
     path = sys.argv[1]
