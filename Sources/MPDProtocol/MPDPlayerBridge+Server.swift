@@ -29,8 +29,8 @@ extension MPDPlayerBridge {
     func outputCommands() -> [MPDCommand] {
         [
             MPDCommand("outputs", .read, 0, 0) { [self] call throws(MPDError) in
-                for (index, output) in (outputs?.outputs ?? []).enumerated() {
-                    call.add("outputid", index)
+                for (id, output) in numberedOutputs() {
+                    call.add("outputid", id)
                     call.add("outputname", output.description.isEmpty ? output.name : output.description)
                     call.add("plugin", "pulse")
                     call.add("outputenabled", output.current ? 1 : 0)
@@ -56,10 +56,20 @@ extension MPDPlayerBridge {
     }
 
     private func output(_ text: String) throws(MPDError) -> (name: String, description: String, current: Bool) {
-        let index = try MPDArguments.unsigned(text)
+        let id = try MPDArguments.unsigned(text)
+        guard let found = numberedOutputs().first(where: { $0.id == id }) else { throw .noExist("No such audio output") }
+        return found.output
+    }
+
+    /// The sound server's outputs with their MPD ids, by id. An output keeps its id while others come and go (a
+    /// client's `enableoutput 1` never reaches another one); one seen again gets its old id.
+    private func numberedOutputs() -> [(id: Int, output: (name: String, description: String, current: Bool))] {
         let list = outputs?.outputs ?? []
-        guard index < list.count else { throw .noExist("No such audio output") }
-        return list[index]
+        for output in list where outputIDs[output.name] == nil {
+            if outputIDs.count >= 4096 { outputIDs.removeAll() } // outputs that come and go without end: numbered afresh
+            outputIDs[output.name] = (outputIDs.values.max() ?? -1) + 1
+        }
+        return list.compactMap { output in outputIDs[output.name].map { ($0, output) } }.sorted { $0.id < $1.id }
     }
 
     private func enableOutput(_ text: String, toggling: Bool) throws(MPDError) {

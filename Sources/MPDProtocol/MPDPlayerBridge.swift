@@ -25,6 +25,8 @@ public final class MPDPlayerBridge: ChangeListener {
     var singleOneshot: SingleOneshot?
     /// The entry that was current after the last change, for consume.
     private var lastCurrentID: Int?
+    /// Each output's MPD id, by its name on the sound server: stable while outputs come and go.
+    var outputIDs: [String: Int] = [:]
     /// The last `update` job's number.
     var updateJobs = 0
     public let versions: MPDQueueVersions

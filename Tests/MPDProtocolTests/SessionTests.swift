@@ -175,12 +175,13 @@ import Testing
 }
 
 /// The sound server's outputs as MPD's: enabling one moves Reprise's stream there; the one it plays to cannot be
-/// disabled.
+/// disabled; ids stay with their outputs.
 @Suite struct OutputCommandTests {
     final class TwoOutputs: MPDOutputs {
         var current = "speakers"
+        var speakersPlugged = true
         var outputs: [(name: String, description: String, current: Bool)] {
-            [("speakers", "Speakers", current == "speakers"), ("headphones", "Headphones", current == "headphones")]
+            (speakersPlugged ? [("speakers", "Speakers", current == "speakers")] : []) + [("headphones", "Headphones", current == "headphones")]
         }
         func setOutput(_ name: String) throws(PlayerError) { current = name }
     }
@@ -201,5 +202,12 @@ import Testing
         #expect(send("disableoutput 1").hasPrefix("ACK [52@0] {disableoutput}"))
         #expect(send("toggleoutput 0") == "OK\n" && outputs.current == "speakers")
         #expect(send("enableoutput 7") == "ACK [50@0] {enableoutput} No such audio output\n")
+        // An output that goes takes its id along; the others keep theirs, and it gets its own back.
+        outputs.speakersPlugged = false
+        #expect(send("outputs") == "outputid: 1\noutputname: Headphones\nplugin: pulse\noutputenabled: 0\nOK\n")
+        #expect(send("enableoutput 0") == "ACK [50@0] {enableoutput} No such audio output\n")
+        #expect(send("enableoutput 1") == "OK\n" && outputs.current == "headphones")
+        outputs.speakersPlugged = true
+        #expect(send("outputs").hasPrefix("outputid: 0\noutputname: Speakers\n"))
     }
 }
