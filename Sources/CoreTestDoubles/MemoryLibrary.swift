@@ -58,6 +58,10 @@ public final class MemoryLibrary: LibraryAccess {
         then(body(tracks.filter { Self.track($0, isIn: selector) }))
     }
 
+    public func onWorker<Result: Sendable>(_ body: @escaping @Sendable () -> Result, then: @escaping (Result) -> Void) {
+        then(body())
+    }
+
     public func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
         let available = tracks.filter(\.available)
         let names: [String?] = switch kind {

@@ -35,7 +35,8 @@ public indirect enum MPDFilter: Sendable, Equatable {
             let name = arguments[pair].lowercased()
             if name == "base" { parts.append(.base(arguments[pair + 1])); continue }
             guard tagNames.contains(name) else { throw .argument("Unknown filter type: \(arguments[pair])") }
-            parts.append(.tag(name, ignoringCase ? .contains : .equal, arguments[pair + 1], ignoringCase: ignoringCase))
+            parts.append(.tag(name, ignoringCase ? .contains : .equal, ignoringCase ? folded(arguments[pair + 1]) : arguments[pair + 1],
+                              ignoringCase: ignoringCase))
         }
         return parts.count == 1 ? parts[0] : .and(parts)
     }
@@ -47,21 +48,82 @@ public indirect enum MPDFilter: Sendable, Equatable {
         case .and(let parts): return parts.allSatisfy { $0.matches(song, name: name) }
         case .base(let folder): return folder.isEmpty || name.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
         case .tag(let tag, let comparison, let wanted, let ignoringCase):
-            let values = tag == "any" ? MPDFilter.anyTags.flatMap { Self.values($0, of: song, name: name) }
-                : Self.values(tag, of: song, name: name)
+            // `wanted` is lower case already when case is ignored (``folded(_:)`` at parsing).
             let test: (String) -> Bool = { value in
-                let (a, b) = ignoringCase ? (value.lowercased(), wanted.lowercased()) : (value, wanted)
                 switch comparison {
-                case .equal: return a == b
-                case .notEqual: return a != b
-                case .contains: return a.contains(b)
-                case .startsWith: return a.hasPrefix(b)
+                case .equal: return Self.compare(value, wanted, folding: ignoringCase) { $0.elementsEqual($1) }
+                case .notEqual: return !Self.compare(value, wanted, folding: ignoringCase) { $0.elementsEqual($1) }
+                case .contains: return Self.compare(value, wanted, folding: ignoringCase, Self.contains)
+                case .startsWith: return Self.compare(value, wanted, folding: ignoringCase) { $0.starts(with: $1) }
                 }
             }
+            if tag == "any" { return Self.anyValue(of: song, name: name, comparison: comparison, test) }
+            let values = Self.values(tag, of: song, name: name)
             // A tag the song lacks equals "" (MPD: `(album == '')` finds songs without an album).
             if values.isEmpty { return test("") }
             return comparison == .notEqual ? values.allSatisfy(test) : values.contains(where: test)
         }
+    }
+
+    /// `any`: each kept tag and the name in turn (read straight from the song, as this runs for every track of a
+    /// search), stopping at the first that decides.
+    private static func anyValue(of song: LibraryTrack, name: String, comparison: Comparison, _ test: (String) -> Bool) -> Bool {
+        var sawValue = false, decided: Bool?
+        func visit(_ value: String?) -> Bool {
+            guard let value, !value.isEmpty else { return false }
+            sawValue = true
+            let passed = test(value)
+            if comparison == .notEqual ? !passed : passed { decided = passed }
+            return decided != nil
+        }
+        let ids = song.musicBrainz
+        _ = visit(song.artist) || visit(song.album) || visit(song.albumArtist ?? song.artist) || visit(song.title)
+            || visit(song.track.map(String.init)) || visit(song.genre) || visit(song.year.map(String.init))
+            || visit(song.disc.map(String.init)) || ids.artists.contains(where: visit) || visit(ids.release)
+            || ids.albumArtists.contains(where: visit) || visit(ids.recording) || visit(ids.releaseTrack) || visit(name)
+        if let decided { return decided }
+        return sawValue ? comparison == .notEqual : test("")
+    }
+
+    /// `body` over the UTF-8 bytes of `text` (lower case when `folding`: ASCII folded on the stack, other text
+    /// through `lowercased()`) and of `wanted` (lower case already).
+    private static func compare(_ text: String, _ wanted: String, folding: Bool,
+                                _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var text = text, wanted = wanted
+        return wanted.withUTF8 { needle in
+            text.withUTF8 { raw in
+                guard folding, raw.contains(where: { $0 >= 0x41 && ($0 <= 0x5A || $0 >= 0x80) }) else { return body(raw, needle) }
+                guard !raw.contains(where: { $0 >= 0x80 }) else {
+                    var lowered = String(decoding: raw, as: UTF8.self).lowercased()
+                    return lowered.withUTF8 { body($0, needle) }
+                }
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
+                    for index in 0..<raw.count {
+                        let byte = raw[index]
+                        buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+                    }
+                    return body(UnsafeBufferPointer(buffer), needle)
+                }
+            }
+        }
+    }
+
+    /// Whether `hay` contains `needle`, byte for byte (as MPD compares UTF-8).
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard hay.count >= needle.count else { return false }
+        var index = 0
+        let last = hay.count - needle.count
+        while index <= last {
+            if hay[index] == first, UnsafeBufferPointer(rebasing: hay[index..<index + needle.count]).elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// `text` in lower case (for what a client searches for: folded once, when parsed).
+    static func folded(_ text: String) -> String {
+        text.utf8.contains(where: { $0 >= 0x41 && ($0 <= 0x5A || $0 >= 0x80) }) ? text.lowercased() : text
     }
 
     /// The values of tag `tag` (lower case) of `song`. As MPD's: `albumartist` falls back to the artist, the sort
@@ -170,7 +232,7 @@ public indirect enum MPDFilter: Sendable, Equatable {
             }
             let value = try quoted()
             try expect(")")
-            return .tag(name, comparison, value, ignoringCase: ignoringCase)
+            return .tag(name, comparison, ignoringCase ? MPDFilter.folded(value) : value, ignoringCase: ignoringCase)
         }
     }
 }

@@ -20,17 +20,32 @@ extension MPDPlayerBridge {
         ]
     }
 
-    /// Runs `body` over the library's named tracks (sorted by name) off the loop, then `write` on the loop; the
-    /// command finishes when `write` calls its second argument.
-    private func overTracks<Result: Sendable>(_ body: @escaping @Sendable ([(name: String, track: LibraryTrack)]) -> Result,
-                                              write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
+    /// Runs `body` over the library (its ``MPDLibrarySnapshot``, made from the index when the library changed since
+    /// the last one) where the index is read, off the loop, then `write` on the loop; the command finishes when
+    /// `write` calls its second argument.
+    private func overLibrary<Result: Sendable>(_ body: @escaping @Sendable (MPDLibrarySnapshot) -> Result,
+                                               write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
         guard let library else { throw MPDError(.system, "no library (library = off)") }
         let songs = songs
-        return .later { finish in
+        return .later { [self] finish in
+            if let snapshot = librarySnapshot {
+                return library.onWorker({ body(snapshot) }, then: { write($0, finish) })
+            }
+            let generation = libraryGeneration
             library.withTracks(.all, { tracks in
-                body(tracks.filter(\.available).map { (songs.name(ofPath: $0.path), $0) }.sorted { $0.name < $1.name })
-            }, then: { result in write(result, finish) })
+                let snapshot = MPDLibrarySnapshot(tracks, writer: songs)
+                return (snapshot, body(snapshot))
+            }, then: { [self] (made: (MPDLibrarySnapshot, Result)) in
+                if generation == libraryGeneration { librarySnapshot = made.0 }
+                write(made.1, finish)
+            })
         }
+    }
+
+    /// ``overLibrary(_:write:)`` over the named songs.
+    private func overTracks<Result: Sendable>(_ body: @escaping @Sendable ([(name: String, track: LibraryTrack)]) -> Result,
+                                              write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
+        try overLibrary({ body($0.songs) }, write: write)
     }
 
     private func findCommand(_ name: String, ignoringCase: Bool, adding: Bool) -> MPDCommand {
@@ -86,17 +101,21 @@ extension MPDPlayerBridge {
             : arguments.count == 1 && tag == "album" && !arguments[0].hasPrefix("(") ? .tag("artist", .equal, arguments[0], ignoringCase: false)
             : try MPDFilter.parse(arguments, ignoringCase: false)
         let keys = groups + [tag]
-        return try overTracks({ named in
-            var rows = Set<[String]>()
-            for (name, track) in named where filter?.matches(track, name: name) ?? true {
-                var row: [[String]] = [[]]
-                for key in keys {
-                    let values = MPDFilter.values(key, of: track, name: name)
-                    row = row.flatMap { prefix in (values.isEmpty ? [""] : values).map { prefix + [$0] } }
+        return try overLibrary({ snapshot in
+            func rows() -> [[String]] {
+                var rows = Set<[String]>()
+                for (name, track) in snapshot.songs where filter?.matches(track, name: name) ?? true {
+                    var row: [[String]] = [[]]
+                    for key in keys {
+                        let values = MPDFilter.values(key, of: track, name: name)
+                        row = row.flatMap { prefix in (values.isEmpty ? [""] : values).map { prefix + [$0] } }
+                    }
+                    rows.formUnion(row)
                 }
-                rows.formUnion(row)
+                return rows.sorted { $0.lexicographicallyPrecedes($1) }
             }
-            return rows.sorted { $0.lexicographicallyPrecedes($1) }
+            // Without a filter the answer is the library's own: kept with the snapshot.
+            return filter == nil ? snapshot.memoized(keys.joined(separator: "\u{0}"), rows) : rows()
         }, write: { (rows: [[String]], finish) in
             let names = keys.map(Self.tagName)
             var previous: [String] = []
@@ -157,58 +176,48 @@ extension MPDPlayerBridge {
             if listsPlaylists { writeStoredPlaylists(to: call) }
             return .done
         }
-        let outcome = try? overTracks({ named in
+        typealias Listing = (folders: [String], files: [(name: String, track: LibraryTrack)], tree: [(name: String, track: LibraryTrack?)])
+        let outcome = try? overLibrary({ snapshot -> Listing in
+            if recursive {
+                // The snapshot's tree, from the folder down: the folder itself first, as MPD does.
+                var listed: [(name: String, track: LibraryTrack?)] = []
+                for item in snapshot.tree where folder.isEmpty || item.name == folder || item.name.hasPrefix(prefix) {
+                    listed.append((item.name, item.song.map { snapshot.songs[$0].track }))
+                }
+                return ([], [], listed)
+            }
             var folders = Set<String>()
             var files: [(name: String, track: LibraryTrack)] = []
-            for entry in named where entry.name.hasPrefix(prefix) || entry.name == folder {
+            for entry in snapshot.songs where entry.name.hasPrefix(prefix) || entry.name == folder {
                 if entry.name == folder { files.append(entry); continue }
                 let rest = entry.name.dropFirst(prefix.count)
-                let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
-                if parts.count == 1 {
-                    files.append(entry)
-                } else if recursive {
-                    for depth in 1..<parts.count { folders.insert(prefix + parts[..<depth].joined(separator: "/")) }
-                    files.append(entry)
+                if let slash = rest.firstIndex(of: "/") {
+                    folders.insert(prefix + rest[..<slash])
                 } else {
-                    folders.insert(prefix + parts[0])
+                    files.append(entry)
                 }
             }
-            // listall/listallinfo of a folder name the folder itself first, as MPD does.
-            if recursive && !folder.isEmpty && !files.isEmpty { folders.insert(folder) }
-            return (folders.sorted(), files)
-        }, write: { [self] (result: ([String], [(name: String, track: LibraryTrack)]), finish) in
-            let (folders, files) = result
-            if folders.isEmpty && files.isEmpty && !folder.isEmpty { return finish(MPDError(.noExist, "No such directory")) }
+            return (folders.sorted(), files, [])
+        }, write: { [self] (result: Listing, finish) in
+            if result.folders.isEmpty && result.files.isEmpty && result.tree.isEmpty && !folder.isEmpty {
+                return finish(MPDError(.noExist, "No such directory"))
+            }
             defer { finish(nil) }
             if recursive {
-                // Depth-first, as MPD walks its tree: each folder, then what is in it.
-                var items: [(key: String, isFolder: Bool, track: LibraryTrack?)] = folders.map { ($0, true, nil) }
-                items += files.map { ($0.name, false, $0.track) }
-                items.sort { Self.treeOrder($0.key, $0.isFolder, $1.key, $1.isFolder) }
-                for item in items {
-                    if item.isFolder { call.add("directory", item.key) }
-                    else if withTags, let track = item.track { songs.write(track, name: item.key, to: call) }
-                    else { call.add("file", item.key) }
+                for item in result.tree {
+                    if let track = item.track {
+                        if withTags { songs.write(track, name: item.name, to: call) } else { call.add("file", item.name) }
+                    } else {
+                        call.add("directory", item.name)
+                    }
                 }
             } else {
-                for name in folders { call.add("directory", name) }
-                for file in files { songs.write(file.track, name: file.name, to: call) }
+                for name in result.folders { call.add("directory", name) }
+                for file in result.files { songs.write(file.track, name: file.name, to: call) }
                 if listsPlaylists { writeStoredPlaylists(to: call) }
             }
         })
         return outcome ?? .done
-    }
-
-    /// MPD's tree order: a folder's own songs after its subfolders, each level by name.
-    static func treeOrder(_ a: String, _ aIsFolder: Bool, _ b: String, _ bIsFolder: Bool) -> Bool {
-        let aParts = a.split(separator: "/"), bParts = b.split(separator: "/")
-        for index in 0..<min(aParts.count, bParts.count) where aParts[index] != bParts[index] {
-            // At the first difference: a folder (or an item inside one) comes before a file of the same folder.
-            let aFolderHere = index < aParts.count - 1 || aIsFolder, bFolderHere = index < bParts.count - 1 || bIsFolder
-            if aFolderHere != bFolderHere { return aFolderHere }
-            return aParts[index] < bParts[index]
-        }
-        return aParts.count < bParts.count
     }
 
     private func update(_ call: MPDCall) -> MPDOutcome {

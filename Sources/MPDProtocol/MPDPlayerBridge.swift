@@ -25,6 +25,10 @@ public final class MPDPlayerBridge: ChangeListener {
     var singleOneshot: SingleOneshot?
     /// The entry that was current after the last change, for consume.
     private var lastCurrentID: Int?
+    /// The library as MPD clients walk it, until it changes (nil: made again at the next library command).
+    var librarySnapshot: MPDLibrarySnapshot?
+    /// Counts the library's changes: a snapshot made across one is not kept.
+    var libraryGeneration = 0
     /// Each output's MPD id, by its name on the sound server: stable while outputs come and go.
     var outputIDs: [String: Int] = [:]
     /// The last `update` job's number.
@@ -58,6 +62,10 @@ public final class MPDPlayerBridge: ChangeListener {
     }
 
     public func didChange(_ change: Change) {
+        if change.aspects.contains(.library) {
+            libraryGeneration += 1
+            librarySnapshot = nil
+        }
         if change.aspects.contains(.queue) {
             versions.update(ids: player.trackIDs, edits: change.queueEdits)
             if !priorities.isEmpty { priorities = priorities.filter { player.queue.entry(withID: $0.key) != nil } }

@@ -13,13 +13,15 @@ public struct MPDResponse {
     /// Appends `key: value`.
     public mutating func add(_ key: String, _ value: String) {
         bytes.append(contentsOf: key.utf8)
-        bytes.append(contentsOf: ": ".utf8)
-        let line = Self.oneLine(value)
-        // An escape is U+10FF00…U+10FFFF, whose UTF-8 begins with F4: only then is there anything to undo.
-        if line.utf8.contains(0xF4) {
-            bytes.append(contentsOf: RawPath.bytes(of: line))
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        // One pass over the common value: no control character to replace, no ``RawPath`` escape (whose UTF-8
+        // begins with F4) to turn back into its byte.
+        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F && $0 != 0xF4 }) {
+            bytes.append(contentsOf: value.utf8)
         } else {
-            bytes.append(contentsOf: line.utf8)
+            let line = Self.oneLine(value)
+            if line.utf8.contains(0xF4) { bytes.append(contentsOf: RawPath.bytes(of: line)) } else { bytes.append(contentsOf: line.utf8) }
         }
         bytes.append(0x0A)
     }

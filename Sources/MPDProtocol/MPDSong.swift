@@ -40,15 +40,24 @@ public struct MPDSongWriter: Sendable {
         return path.escaped.hasPrefix(prefix) ? String(path.escaped.dropFirst(prefix.count)) : path.escaped
     }
 
-    /// Writes a library track.
+    /// Writes a library track (its fields as they are: no tags made in between, as this runs for every song of a
+    /// `listallinfo`), in the order ``writeTags(_:lengthMicroseconds:to:)`` writes them.
     public func write(_ track: LibraryTrack, name: String, to call: MPDCall) {
-        var tags = TrackTags(title: track.title, artists: track.artist.map { [$0] } ?? [], album: track.album,
-                             albumArtists: track.albumArtist.map { [$0] } ?? [], trackNumber: track.track, discNumber: track.disc,
-                             genres: track.genre.map { [$0] } ?? [])
-        tags.contentCreated = track.year.map(String.init)
-        tags.musicBrainz = track.musicBrainz
         call.add("file", name)
-        writeTags(tags, lengthMicroseconds: track.lengthMicroseconds, to: call)
+        let wanted = call.session.tagTypes
+        func tag(_ key: String, _ value: String?) {
+            if let value, !value.isEmpty, wanted.contains(key) { call.add(key, value) }
+        }
+        tag("Title", track.title)
+        tag("Artist", track.artist)
+        tag("Album", track.album)
+        tag("AlbumArtist", track.albumArtist)
+        tag("Track", track.track.map(String.init))
+        tag("Disc", track.disc.map(String.init))
+        tag("Date", track.year.map(String.init))
+        tag("Genre", track.genre)
+        writeMusicBrainz(track.musicBrainz, wanted: wanted, to: call)
+        writeLength(track.lengthMicroseconds, to: call)
     }
 
     /// Writes the queue entry at list `position` (with its MPD priority when it has one).
@@ -83,18 +92,27 @@ public struct MPDSongWriter: Sendable {
         tag("Composer", tags.composers)
         tag("Comment", tags.comments)
         tag("Name", tags.station.map { [$0] } ?? [])
-        let ids = tags.musicBrainz
-        if !ids.isEmpty {
-            tag("MUSICBRAINZ_ARTISTID", ids.artists)
-            tag("MUSICBRAINZ_ALBUMID", ids.release.map { [$0] } ?? [])
-            tag("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
-            tag("MUSICBRAINZ_TRACKID", ids.recording.map { [$0] } ?? [])
-            tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack.map { [$0] } ?? [])
+        writeMusicBrainz(tags.musicBrainz, wanted: wanted, to: call)
+        writeLength(lengthMicroseconds, to: call)
+    }
+
+    private func writeMusicBrainz(_ ids: MusicBrainzIDs, wanted: Set<String>, to call: MPDCall) {
+        guard !ids.isEmpty else { return }
+        func tag(_ key: String, _ values: [String]) {
+            guard wanted.contains(key) else { return }
+            for value in values { call.add(key, value) }
         }
-        if let length = lengthMicroseconds, length >= 0 {
-            let seconds = Double(length) / 1_000_000
-            call.add("Time", Int64(seconds.rounded()))
-            call.add("duration", seconds: seconds)
-        }
+        tag("MUSICBRAINZ_ARTISTID", ids.artists)
+        tag("MUSICBRAINZ_ALBUMID", ids.release.map { [$0] } ?? [])
+        tag("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
+        tag("MUSICBRAINZ_TRACKID", ids.recording.map { [$0] } ?? [])
+        tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack.map { [$0] } ?? [])
+    }
+
+    private func writeLength(_ lengthMicroseconds: Int64?, to call: MPDCall) {
+        guard let length = lengthMicroseconds, length >= 0 else { return }
+        let seconds = Double(length) / 1_000_000
+        call.add("Time", Int64(seconds.rounded()))
+        call.add("duration", seconds: seconds)
     }
 }

@@ -236,6 +236,10 @@ public final class LibraryService: LibraryAccess {
         work.run({ body(worker.tracks(selector)) }, then: then)
     }
 
+    public func onWorker<Result: Sendable>(_ body: @escaping @Sendable () -> Result, then: @escaping (Result) -> Void) {
+        work.run(body, then: then)
+    }
+
     public func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {
         let worker = worker
         work.run({ worker.names(kind) }, then: then)

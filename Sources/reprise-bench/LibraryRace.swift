@@ -25,6 +25,8 @@ struct LibraryRaceFigures {
 /// A library server being raced: how to start it from nothing, tell when it has every file, re-scan, search, play.
 protocol RacedLibrary: AnyObject {
     var pid: pid_t { get }
+    /// Where its MPD protocol server listens (Reprise's own, or MPD).
+    var mpdSocket: String { get }
     /// Whether `count` files are searchable and no scan runs.
     func hasIndexed(_ count: Int) -> Bool
     /// Starts a re-scan and returns once it has begun (its end is when ``scanning`` turns false).
@@ -143,20 +145,22 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
                 firstIndex["MPD", default: []].append(seconds)
             }
         }
-        let ours: LibraryRaceFigures
+        let ours: LibraryRaceFigures, oursServed: MPDProtocolFigures?
         do {
             let server = try bench.startReprise(binary: binary, folder: folder)
             defer { server.stop() }
             ours = try bench.raceFigures(server, folder: folder, count: count, runs: runs, searches: searches)
+            oursServed = mpdInstalled ? try bench.mpdProtocolFigures(socket: server.mpdSocket, pid: server.pid, word: "garnet", runs: runs) : nil
         }
         // MPD on the folder as it was (the changes made for Reprise undone): the same files, then the same changes.
         try? FileManager.default.removeItem(atPath: folder)
-        var theirs: LibraryRaceFigures?
+        var theirs: LibraryRaceFigures?, theirsServed: MPDProtocolFigures?
         if mpdInstalled {
             let sameFolder = try bench.flacLibrary(count: count)
             let server = try bench.startMPD(folder: sameFolder, count: count)
             defer { server.stop() }
             theirs = try bench.raceFigures(server, folder: sameFolder, count: count, runs: runs, searches: searches)
+            theirsServed = try bench.mpdProtocolFigures(socket: server.mpdSocket, pid: server.pid, word: "garnet", runs: runs)
         }
         try? FileManager.default.removeItem(atPath: folder)
         func row(_ figure: String, _ unit: String, target: String = "", _ value: (LibraryRaceFigures) -> Double?) -> Row {
@@ -188,7 +192,7 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
             row("RSS idle with the library open", "MiB", target: "< MPD") { $0.rssIdle },
             row("RSS playing one of its files", "MiB", target: "< MPD") { $0.rssPlaying },
             row("CPU playing one of its files, repeated", "%") { $0.cpuPlaying },
-        ]
+        ] + mpdProtocolRows(count: count, reprise: reprise, ours: oursServed, theirs: theirsServed)
     }
     return rows
 }

@@ -14,7 +14,7 @@ final class MPDClient {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(descriptor)
+            close()
             return nil
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
@@ -22,17 +22,36 @@ final class MPDClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0, let greeting = line(), greeting.hasPrefix("OK MPD") else {
-            close(descriptor)
+            close()
             return nil
         }
     }
 
-    deinit { close(descriptor) }
+    private var closed = false
+
+    deinit { close() }
+
+    /// Ends the connection (once).
+    func close() {
+        guard !closed else { return }
+        closed = true
+        Glibc.close(descriptor)
+    }
 
     /// Sends `command` and returns the lines of its reply (without the final `OK`); nil when MPD refused it.
     func send(_ command: String) -> [String]? {
+        guard write(command) else { return nil }
+        return reply()
+    }
+
+    /// Sends `command` without reading its reply (``reply()`` reads it).
+    func write(_ command: String) -> Bool {
         let bytes = Array((command + "\n").utf8)
-        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else { return nil }
+        return bytes.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, $0.count) }) == bytes.count
+    }
+
+    /// The lines of the next reply (without the final `OK`); nil on `ACK` or a closed connection.
+    func reply() -> [String]? {
         var lines: [String] = []
         while let line = line() {
             if line == "OK" { return lines }

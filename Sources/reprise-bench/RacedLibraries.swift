@@ -10,6 +10,7 @@ final class RacedReprise: RacedLibrary {
     private let binary: String
     let name = "org.mpris.MediaPlayer2.reprise", path = "/app/reprise/Reprise", library = "app.reprise.Library1"
     var pid: pid_t { child.pid }
+    var mpdSocket: String { bench.desktop.environment["XDG_RUNTIME_DIR"]! + "/reprise/mpd.socket" }
 
     init(bench: Bench, binary: String, folder: String) throws {
         self.bench = bench
@@ -70,6 +71,7 @@ final class RacedMPD: RacedLibrary {
     private var child: Child
     private let client: MPDClient
     private let socket: String
+    var mpdSocket: String { socket }
     private let folder: String
     private let environment: [String: String]
     var pid: pid_t { child.pid }
@@ -85,6 +87,7 @@ final class RacedMPD: RacedLibrary {
             log_file "\(directory)/log"
             bind_to_address "\(socket)"
             auto_update "no"
+            max_connections "128"
             audio_output {
                 type "pulse"
                 name "bench"

@@ -36,6 +36,9 @@ public protocol LibraryAccess: AnyObject {
     /// the loop); its result comes back on the loop.
     func withTracks<Result: Sendable>(_ selector: LibrarySelector, _ body: @escaping @Sendable ([LibraryTrack]) -> Result,
                                       then: @escaping (Result) -> Void)
+    /// `body` run where the index is read (after what was asked before), its result back on the loop: work over
+    /// what an adaptor keeps of the library, off the loop.
+    func onWorker<Result: Sendable>(_ body: @escaping @Sendable () -> Result, then: @escaping (Result) -> Void)
     /// The albums titled `title` (without case; empty: all), each with who it is by.
     func albums(titled title: String, then: @escaping ([LibraryAlbum]) -> Void)
     /// The entries of a playlist file (read off the loop), with the index's tracks for the files it knows.

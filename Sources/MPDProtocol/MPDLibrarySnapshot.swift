@@ -1,0 +1,60 @@
+import RepriseCore
+import Synchronization
+
+/// The library as MPD clients walk it, built once where the index is read and kept until the library changes: every
+/// available track with its MPD name, sorted by name; the whole tree in MPD's order (each folder, then what is in
+/// it); and the replies of `list` without a filter, which clients ask again and again (M.A.L.P.'s album list).
+/// Immutable but for that memo, which a lock guards; read only where the index is read, off the loop.
+public final class MPDLibrarySnapshot: Sendable {
+    public let songs: [(name: String, track: LibraryTrack)]
+    /// Folders and songs, depth first, as `listall` of the root lists them: a song is its index in ``songs``.
+    let tree: [TreeItem]
+    private let memo = Mutex<[String: [[String]]]>([:])
+
+    struct TreeItem: Sendable {
+        let name: String
+        /// Nil for a folder.
+        let song: Int?
+    }
+
+    init(_ tracks: [LibraryTrack], writer: MPDSongWriter) {
+        let songs = tracks.lazy.filter(\.available).map { (name: writer.name(ofPath: $0.path), track: $0) }.sorted { $0.name < $1.name }
+        self.songs = songs
+        var folders = Set<String>()
+        for (name, _) in songs {
+            var slash = name.lastIndex(of: "/")
+            while let end = slash {
+                let folder = String(name[..<end])
+                guard folders.insert(folder).inserted else { break }
+                slash = folder.lastIndex(of: "/")
+            }
+        }
+        // Each name split once, not at every comparison.
+        var items = folders.map { (parts: $0.split(separator: "/"), item: TreeItem(name: $0, song: nil)) }
+        items += songs.indices.map { (parts: songs[$0].name.split(separator: "/"), item: TreeItem(name: songs[$0].name, song: $0)) }
+        items.sort { Self.treeOrder($0.parts, $0.item.song == nil, $1.parts, $1.item.song == nil) }
+        tree = items.map(\.item)
+    }
+
+    /// MPD's tree order: a folder's own songs after its subfolders, each level by name.
+    static func treeOrder(_ a: [Substring], _ aIsFolder: Bool, _ b: [Substring], _ bIsFolder: Bool) -> Bool {
+        for index in 0..<min(a.count, b.count) where a[index] != b[index] {
+            // At the first difference: a folder (or an item inside one) comes before a file of the same folder.
+            let aFolderHere = index < a.count - 1 || aIsFolder, bFolderHere = index < b.count - 1 || bIsFolder
+            if aFolderHere != bFolderHere { return aFolderHere }
+            return a[index] < b[index]
+        }
+        return a.count < b.count
+    }
+
+    /// The rows `key` names, computed by `make` the first time.
+    func memoized(_ key: String, _ make: () -> [[String]]) -> [[String]] {
+        if let known = memo.withLock({ $0[key] }) { return known }
+        let made = make()
+        memo.withLock { memo in
+            if memo.count >= 64 { memo.removeAll() }
+            memo[key] = made
+        }
+        return made
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// The MPD protocol served by Reprise beside MPD's own, on the same library (section 11, after its other figures,
+/// with the server playing one file on a loop): what MPD clients do most. `mpc status` and `mpc toggle` exec → exit;
+/// in-process over the socket, `listallinfo`, `list album group albumartist` and `search any` (the whole reply
+/// read); an `idle player` client woken by another client's `pause` (write → the `changed:` line read); the server's
+/// resident memory with 10 and with 100 clients waiting in `idle`.
+struct MPDProtocolFigures {
+    var mpcStatus: [Double] = []
+    var mpcToggle: [Double] = []
+    var listAllInfo: [Double] = []
+    var listAlbums: [Double] = []
+    var searchAny: [Double] = []
+    var idleWake: [Double] = []
+    var rssIdleClients: [Int: Double] = [:]
+}
+
+extension Bench {
+    func mpdProtocolFigures(socket: String, pid: pid_t, word: String, runs: Int) throws -> MPDProtocolFigures {
+        var figures = MPDProtocolFigures()
+        guard let client = MPDClient(socket: socket), let other = MPDClient(socket: socket) else {
+            say("MPD protocol: nothing answers at \(socket)")
+            return figures
+        }
+        var environment = desktop.environment
+        environment["MPD_HOST"] = socket
+        func timed(_ body: () throws -> Void) rethrows -> Double {
+            let start = monotonicSeconds()
+            try body()
+            return monotonicSeconds() - start
+        }
+        figures.mpcStatus = try (0..<25).map { _ in try timed { _ = try runCommand("mpc", ["status"], environment: environment) } }
+        figures.mpcToggle = try (0..<24).map { _ in try timed { _ = try runCommand("mpc", ["toggle"], environment: environment) } }
+        figures.listAllInfo = (0..<runs).map { _ in timed { _ = client.send("listallinfo") } }
+        figures.listAlbums = (0..<runs).map { _ in timed { _ = client.send("list album group albumartist") } }
+        figures.searchAny = (0..<runs * 4).map { _ in timed { _ = client.send("search any \"\(word)\"") } }
+        for round in 0..<40 {
+            guard client.write("idle player") else { break }
+            Thread.sleep(forTimeInterval: 0.02) // the idle is in place
+            let start = monotonicSeconds()
+            guard other.write("pause \(round % 2 == 0 ? 1 : 0)"), let woken = client.reply(), woken.contains("changed: player") else { break }
+            figures.idleWake.append(monotonicSeconds() - start)
+            _ = other.reply()
+        }
+        _ = client.send("pause 0")
+        // The measuring clients go first: a server takes 100 connections, and the 100 in idle are what is measured.
+        client.close()
+        other.close()
+        var idling: [MPDClient] = []
+        for count in [10, 100] {
+            while idling.count < count, let next = MPDClient(socket: socket), next.write("idle stored_playlist") { idling.append(next) }
+            Thread.sleep(forTimeInterval: 1)
+            if idling.count == count { figures.rssIdleClients[count] = Double(ProcFS.residentKilobytes(pid)) / 1024 }
+        }
+        return figures
+    }
+}
+
+/// Section 11's MPD protocol rows for one library size: Reprise's MPD server in its column, MPD in its own.
+func mpdProtocolRows(count: Int, reprise: String, ours: MPDProtocolFigures?, theirs: MPDProtocolFigures?) -> [Row] {
+    func sampled(_ figure: String, target: String = "≤ MPD", _ samples: (MPDProtocolFigures) -> [Double]) -> Row {
+        var row = Row(figure: "MPD protocol, \(count) files: " + figure, unit: "ms", target: target)
+        for (name, figures) in [(reprise, ours), ("MPD", theirs)] {
+            guard let figures, !samples(figures).isEmpty else { continue }
+            let values = samples(figures).map { $0 * 1000 }
+            (row.values[name], row.spreads[name]) = (Statistics.median(values), Statistics.spread(values))
+        }
+        return row
+    }
+    func memory(_ clients: Int) -> Row {
+        var row = Row(figure: "MPD protocol, \(count) files: RSS with \(clients) clients in idle", unit: "MiB", target: "≤ MPD")
+        row.values[reprise] = ours?.rssIdleClients[clients]
+        row.values["MPD"] = theirs?.rssIdleClients[clients]
+        return row
+    }
+    return [
+        sampled("`mpc status`, exec → exit") { $0.mpcStatus },
+        sampled("`mpc toggle`, exec → exit") { $0.mpcToggle },
+        sampled("`listallinfo`, whole reply") { $0.listAllInfo },
+        sampled("`list album group albumartist`") { $0.listAlbums },
+        sampled("`search any`, ~1,000 matches, whole reply") { $0.searchAny },
+        sampled("`idle player` woken by another client's `pause`") { $0.idleWake },
+        memory(10), memory(100),
+    ]
+}
