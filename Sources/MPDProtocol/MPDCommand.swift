@@ -52,6 +52,8 @@ public final class MPDCall {
     public func add(_ key: String, _ value: some BinaryInteger) { session.output.add(key, value) }
     public func add(_ key: String, seconds: Double) { session.output.add(key, seconds: seconds) }
     public func binary(_ data: some Collection<UInt8>) { session.output.binary(data) }
+    /// Appends lines made elsewhere (a listing made off the loop).
+    public func append(_ response: MPDResponse) { session.output.append(response) }
 
     /// Argument `index` (the count was checked against the command's).
     public subscript(index: Int) -> String { arguments[index] }

@@ -42,6 +42,16 @@ extension MPDPlayerBridge {
         }
     }
 
+    /// Makes the library's snapshot ahead of the first command that walks it, once a client is connected (and again
+    /// after each change, unless a scan is under way: its end is a change too).
+    public func prepareLibrary() {
+        preparesLibrary = true
+        guard let library, librarySnapshot == nil, !snapshotUnderWay, !library.status.scanning else { return }
+        guard case .later(let start)? = try? overLibrary({ _ in () }, write: { _, finish in finish(nil) }) else { return }
+        snapshotUnderWay = true
+        start { [self] _ in snapshotUnderWay = false }
+    }
+
     /// ``overLibrary(_:write:)`` over the named songs.
     private func overTracks<Result: Sendable>(_ body: @escaping @Sendable ([(name: String, track: LibraryTrack)]) -> Result,
                                               write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
@@ -58,7 +68,8 @@ extension MPDPlayerBridge {
             }
             let filter = try MPDFilter.parse(arguments, ignoringCase: ignoringCase)
             let (sortBy, windowed) = (sortTag, window)
-            let found = try overTracks({ named in
+            let (writer, wanted) = (songs, call.session.tagTypes)
+            let found = try overTracks({ named -> (matches: [(name: String, track: LibraryTrack)], reply: MPDResponse) in
                 var matches = named.filter { filter.matches($0.track, name: $0.name) }
                 if let sortBy {
                     let descending = sortBy.hasPrefix("-"), tag = descending ? String(sortBy.dropFirst()) : sortBy
@@ -71,10 +82,15 @@ extension MPDPlayerBridge {
                 if let windowed {
                     matches = Array(matches[min(windowed.lowerBound, matches.count)..<min(windowed.upperBound, matches.count)])
                 }
-                return matches
-            }, write: { [self] matches, finish in
+                // The reply made here too, off the loop; what is added is added on it.
+                guard !adding else { return (matches, MPDResponse()) }
+                var reply = MPDResponse()
+                for match in matches { writer.write(match.track, name: match.name, wanted: wanted, into: &reply) }
+                return ([], reply)
+            }, write: { [self] found, finish in
+                let matches = found.matches
                 guard adding else {
-                    for match in matches { songs.write(match.track, name: match.name, to: call) }
+                    call.append(found.reply)
                     return finish(nil)
                 }
                 guard !matches.isEmpty else { return finish(nil) }
@@ -176,15 +192,24 @@ extension MPDPlayerBridge {
             if listsPlaylists { writeStoredPlaylists(to: call) }
             return .done
         }
-        typealias Listing = (folders: [String], files: [(name: String, track: LibraryTrack)], tree: [(name: String, track: LibraryTrack?)])
+        // The listing is written where the index is read (it grows with the library): the loop only sends it.
+        typealias Listing = (found: Bool, reply: MPDResponse)
+        let (writer, wanted) = (songs, call.session.tagTypes)
         let outcome = try? overLibrary({ snapshot -> Listing in
+            var reply = MPDResponse()
             if recursive {
                 // The snapshot's tree, from the folder down: the folder itself first, as MPD does.
-                var listed: [(name: String, track: LibraryTrack?)] = []
+                var found = false
                 for item in snapshot.tree where folder.isEmpty || item.name == folder || item.name.hasPrefix(prefix) {
-                    listed.append((item.name, item.song.map { snapshot.songs[$0].track }))
+                    found = true
+                    if let song = item.song {
+                        if withTags { writer.write(snapshot.songs[song].track, name: item.name, wanted: wanted, into: &reply) }
+                        else { reply.add("file", item.name) }
+                    } else {
+                        reply.add("directory", item.name)
+                    }
                 }
-                return ([], [], listed)
+                return (found, reply)
             }
             var folders = Set<String>()
             var files: [(name: String, track: LibraryTrack)] = []
@@ -197,25 +222,14 @@ extension MPDPlayerBridge {
                     files.append(entry)
                 }
             }
-            return (folders.sorted(), files, [])
+            for name in folders.sorted() { reply.add("directory", name) }
+            for file in files { writer.write(file.track, name: file.name, wanted: wanted, into: &reply) }
+            return (!folders.isEmpty || !files.isEmpty, reply)
         }, write: { [self] (result: Listing, finish) in
-            if result.folders.isEmpty && result.files.isEmpty && result.tree.isEmpty && !folder.isEmpty {
-                return finish(MPDError(.noExist, "No such directory"))
-            }
-            defer { finish(nil) }
-            if recursive {
-                for item in result.tree {
-                    if let track = item.track {
-                        if withTags { songs.write(track, name: item.name, to: call) } else { call.add("file", item.name) }
-                    } else {
-                        call.add("directory", item.name)
-                    }
-                }
-            } else {
-                for name in result.folders { call.add("directory", name) }
-                for file in result.files { songs.write(file.track, name: file.name, to: call) }
-                if listsPlaylists { writeStoredPlaylists(to: call) }
-            }
+            if !result.found && !folder.isEmpty { return finish(MPDError(.noExist, "No such directory")) }
+            call.append(result.reply)
+            if listsPlaylists { writeStoredPlaylists(to: call) }
+            finish(nil)
         })
         return outcome ?? .done
     }

@@ -29,6 +29,9 @@ public final class MPDPlayerBridge: ChangeListener {
     var librarySnapshot: MPDLibrarySnapshot?
     /// Counts the library's changes: a snapshot made across one is not kept.
     var libraryGeneration = 0
+    /// Whether a client has connected (from then on the snapshot is made ahead), and whether one is being made.
+    var preparesLibrary = false
+    var snapshotUnderWay = false
     /// Each output's MPD id, by its name on the sound server: stable while outputs come and go.
     var outputIDs: [String: Int] = [:]
     /// The last `update` job's number.
@@ -65,6 +68,7 @@ public final class MPDPlayerBridge: ChangeListener {
         if change.aspects.contains(.library) {
             libraryGeneration += 1
             librarySnapshot = nil
+            if preparesLibrary { prepareLibrary() }
         }
         if change.aspects.contains(.queue) {
             versions.update(ids: player.trackIDs, edits: change.queueEdits)

@@ -3,7 +3,7 @@ import RepriseCore
 /// The bytes of one connection's replies, built a line at a time. Values never break a line: a line feed or other
 /// control character in a tag or a file name becomes a space (a client would read the rest as a new pair). A file
 /// name's bytes that are not UTF-8 (``RawPath`` escapes) are sent as those bytes, as they are on disk.
-public struct MPDResponse {
+public struct MPDResponse: Sendable {
     public private(set) var bytes: [UInt8] = []
 
     public init() {}
@@ -31,6 +31,11 @@ public struct MPDResponse {
     /// Appends `key: value` with three decimals, as MPD gives times.
     public mutating func add(_ key: String, seconds value: Double) {
         add(key, Self.threeDecimals(value))
+    }
+
+    /// Appends the lines of `other`.
+    public mutating func append(_ other: MPDResponse) {
+        if bytes.isEmpty { bytes = other.bytes } else { bytes.append(contentsOf: other.bytes) }
     }
 
     /// Appends a whole line as it is (`OK`, `list_OK`, an ACK).

@@ -40,13 +40,18 @@ public struct MPDSongWriter: Sendable {
         return path.escaped.hasPrefix(prefix) ? String(path.escaped.dropFirst(prefix.count)) : path.escaped
     }
 
-    /// Writes a library track (its fields as they are: no tags made in between, as this runs for every song of a
-    /// `listallinfo`), in the order ``writeTags(_:lengthMicroseconds:to:)`` writes them.
+    /// Writes a library track.
     public func write(_ track: LibraryTrack, name: String, to call: MPDCall) {
-        call.add("file", name)
-        let wanted = call.session.tagTypes
+        write(track, name: name, wanted: call.session.tagTypes, into: &call.session.output)
+    }
+
+    /// Writes a library track into `response` (off the loop: a listing of the whole library is made where the index
+    /// is read), its fields as they are — no tags made in between — in the order ``writeTags(_:lengthMicroseconds:to:)``
+    /// writes them; `wanted`: the connection's tag types.
+    public func write(_ track: LibraryTrack, name: String, wanted: Set<String>, into response: inout MPDResponse) {
+        response.add("file", name)
         func tag(_ key: String, _ value: String?) {
-            if let value, !value.isEmpty, wanted.contains(key) { call.add(key, value) }
+            if let value, !value.isEmpty, wanted.contains(key) { response.add(key, value) }
         }
         tag("Title", track.title)
         tag("Artist", track.artist)
@@ -56,8 +61,8 @@ public struct MPDSongWriter: Sendable {
         tag("Disc", track.disc.map(String.init))
         tag("Date", track.year.map(String.init))
         tag("Genre", track.genre)
-        writeMusicBrainz(track.musicBrainz, wanted: wanted, to: call)
-        writeLength(track.lengthMicroseconds, to: call)
+        Self.writeMusicBrainz(track.musicBrainz, wanted: wanted, into: &response)
+        Self.writeLength(track.lengthMicroseconds, into: &response)
     }
 
     /// Writes the queue entry at list `position` (with its MPD priority when it has one).
@@ -92,15 +97,15 @@ public struct MPDSongWriter: Sendable {
         tag("Composer", tags.composers)
         tag("Comment", tags.comments)
         tag("Name", tags.station.map { [$0] } ?? [])
-        writeMusicBrainz(tags.musicBrainz, wanted: wanted, to: call)
-        writeLength(lengthMicroseconds, to: call)
+        Self.writeMusicBrainz(tags.musicBrainz, wanted: wanted, into: &call.session.output)
+        Self.writeLength(lengthMicroseconds, into: &call.session.output)
     }
 
-    private func writeMusicBrainz(_ ids: MusicBrainzIDs, wanted: Set<String>, to call: MPDCall) {
+    private static func writeMusicBrainz(_ ids: MusicBrainzIDs, wanted: Set<String>, into response: inout MPDResponse) {
         guard !ids.isEmpty else { return }
         func tag(_ key: String, _ values: [String]) {
             guard wanted.contains(key) else { return }
-            for value in values { call.add(key, value) }
+            for value in values { response.add(key, value) }
         }
         tag("MUSICBRAINZ_ARTISTID", ids.artists)
         tag("MUSICBRAINZ_ALBUMID", ids.release.map { [$0] } ?? [])
@@ -109,10 +114,10 @@ public struct MPDSongWriter: Sendable {
         tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack.map { [$0] } ?? [])
     }
 
-    private func writeLength(_ lengthMicroseconds: Int64?, to call: MPDCall) {
+    private static func writeLength(_ lengthMicroseconds: Int64?, into response: inout MPDResponse) {
         guard let length = lengthMicroseconds, length >= 0 else { return }
         let seconds = Double(length) / 1_000_000
-        call.add("Time", Int64(seconds.rounded()))
-        call.add("duration", seconds: seconds)
+        response.add("Time", Int64(seconds.rounded()))
+        response.add("duration", seconds: seconds)
     }
 }

@@ -91,9 +91,13 @@ final class MPDConnection: MPDSessionOwner {
 
     private func flush() {
         guard !isClosed else { return }
-        if session.hasOutput { output.append(contentsOf: session.takeOutput()) }
-        if output.count - sent > MPDServer.Limits.outputBytes {
-            return close(reason: "more than \(MPDServer.Limits.outputBytes) bytes of replies not read")
+        // The limit is on replies left unread while more are asked for: one long reply (a large library's
+        // listallinfo) is sent whole however long it is, as the client reads it.
+        if session.hasOutput {
+            if output.count - sent > MPDServer.Limits.outputBytes {
+                return close(reason: "more than \(MPDServer.Limits.outputBytes) bytes of replies not read")
+            }
+            output.append(contentsOf: session.takeOutput())
         }
         while sent < output.count {
             guard let written = Sockets.write(fd, output[sent...]) else { return close(reason: nil) }

@@ -116,6 +116,7 @@ public final class MPDServer: MPDIdleListener {
             let connection = MPDConnection(fd: fd, peer: name, session: session, server: self)
             connections[ObjectIdentifier(connection)] = connection
             connection.start(on: loop)
+            bridge.prepareLibrary() // a client is here: the library as it walks it, made before it asks
         }
     }
 

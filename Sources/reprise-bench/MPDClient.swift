@@ -5,6 +5,7 @@ import Glibc
 final class MPDClient {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
+    private var start = 0
 
     /// Connects and reads MPD's greeting; nil when nothing answers at `socket`.
     init?(socket path: String) {
@@ -66,17 +67,22 @@ final class MPDClient {
         lines.first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
     }
 
+    /// The next line. Lines are taken from ``start`` on (the buffer is compacted only when it is read into again):
+    /// taking each line off the front would move the rest of a long reply once per line, and time the client.
     private func line() -> String? {
         while true {
-            if let end = buffer.firstIndex(of: 10) {
-                let text = String(decoding: buffer[..<end], as: UTF8.self)
-                buffer.removeSubrange(...end)
+            if let end = buffer[start...].firstIndex(of: 10) {
+                let text = String(decoding: buffer[start..<end], as: UTF8.self)
+                start = end + 1
                 return text
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = read(descriptor, &chunk, chunk.count)
+            buffer.removeSubrange(..<start)
+            start = 0
+            let old = buffer.count
+            buffer += repeatElement(0, count: 65_536)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, 65_536) }
+            buffer.removeLast(65_536 - max(0, count))
             guard count > 0 else { return nil }
-            buffer += chunk[..<count]
         }
     }
 }
