@@ -48,7 +48,8 @@ final class MPDClient {
     /// Sends `command` without reading its reply (``reply()`` reads it).
     func write(_ command: String) -> Bool {
         let bytes = Array((command + "\n").utf8)
-        return bytes.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, $0.count) }) == bytes.count
+        // No SIGPIPE when the server has closed the connection (MPD closes one whose reply outgrows its buffer).
+        return bytes.withUnsafeBytes({ Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == bytes.count
     }
 
     /// The lines of the next reply (without the final `OK`); nil on `ACK` or a closed connection.

@@ -15,12 +15,14 @@ struct MPDProtocolFigures {
     var searchAny: [Double] = []
     var idleWake: [Double] = []
     var rssIdleClients: [Int: Double] = [:]
+    /// Commands whose reply never came whole: the server closed the connection (MPD: "Output buffer is full").
+    var failed: Set<String> = []
 }
 
 extension Bench {
     func mpdProtocolFigures(socket: String, pid: pid_t, word: String, runs: Int) throws -> MPDProtocolFigures {
         var figures = MPDProtocolFigures()
-        guard let client = MPDClient(socket: socket), let other = MPDClient(socket: socket) else {
+        guard var client = MPDClient(socket: socket), let other = MPDClient(socket: socket) else {
             say("MPD protocol: nothing answers at \(socket)")
             return figures
         }
@@ -33,9 +35,25 @@ extension Bench {
         }
         figures.mpcStatus = try (0..<25).map { _ in try timed { _ = try runCommand("mpc", ["status"], environment: environment) } }
         figures.mpcToggle = try (0..<24).map { _ in try timed { _ = try runCommand("mpc", ["toggle"], environment: environment) } }
-        figures.listAllInfo = (0..<runs).map { _ in timed { _ = client.send("listallinfo") } }
-        figures.listAlbums = (0..<runs).map { _ in timed { _ = client.send("list album group albumartist") } }
-        figures.searchAny = (0..<runs * 4).map { _ in timed { _ = client.send("search any \"\(word)\"") } }
+        /// Times `command` `count` times; a reply that does not come whole is a failure (the connection is opened
+        /// again, and the command not timed further).
+        func sample(_ command: String, _ count: Int) -> [Double] {
+            var times: [Double] = []
+            for _ in 0..<count {
+                let start = monotonicSeconds()
+                guard client.send(command) != nil else {
+                    figures.failed.insert(command)
+                    say("MPD protocol: \(command): no whole reply from \(socket)")
+                    if let again = MPDClient(socket: socket) { client = again }
+                    return []
+                }
+                times.append(monotonicSeconds() - start)
+            }
+            return times
+        }
+        figures.listAllInfo = sample("listallinfo", runs)
+        figures.listAlbums = sample("list album group albumartist", runs)
+        figures.searchAny = sample("search any \"\(word)\"", runs * 4)
         for round in 0..<40 {
             guard client.write("idle player") else { break }
             Thread.sleep(forTimeInterval: 0.02) // the idle is in place
