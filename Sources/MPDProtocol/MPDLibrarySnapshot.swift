@@ -18,7 +18,14 @@ public final class MPDLibrarySnapshot: Sendable {
     }
 
     init(_ tracks: [LibraryTrack], writer: MPDSongWriter) {
-        let songs = tracks.lazy.filter(\.available).map { (name: writer.name(ofPath: $0.path), track: $0) }.sorted { $0.name < $1.name }
+        // Kept for as long as the library does not change: only what MPD serves (no cover path, gains or lyrics).
+        let songs = tracks.lazy.filter(\.available).map { track in
+            var kept = track
+            kept.cover = nil
+            kept.lyrics = nil
+            kept.loudness = LoudnessTags()
+            return (name: writer.name(ofPath: track.path), track: kept)
+        }.sorted { $0.name < $1.name }
         self.songs = songs
         var folders = Set<String>()
         for (name, _) in songs {

@@ -51,10 +51,12 @@ public struct MPDResponse: Sendable {
         bytes.append(0x0A)
     }
 
-    /// Takes the bytes built so far, leaving the response empty.
+    /// Takes the bytes built so far, leaving the response empty (without the capacity: a long reply's would stay
+    /// with the connection).
     public mutating func take() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
+        let taken = bytes
+        bytes = []
+        return taken
     }
 
     /// `text` on one line: control characters (line feeds, carriage returns…) become spaces.

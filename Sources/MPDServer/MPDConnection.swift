@@ -97,7 +97,7 @@ final class MPDConnection: MPDSessionOwner {
             if output.count - sent > MPDServer.Limits.outputBytes {
                 return close(reason: "more than \(MPDServer.Limits.outputBytes) bytes of replies not read")
             }
-            output.append(contentsOf: session.takeOutput())
+            if output.isEmpty { output = session.takeOutput() } else { output.append(contentsOf: session.takeOutput()) }
         }
         while sent < output.count {
             guard let written = Sockets.write(fd, output[sent...]) else { return close(reason: nil) }
@@ -106,8 +106,12 @@ final class MPDConnection: MPDSessionOwner {
             lastActivity = MPDServer.nowMilliseconds()
         }
         if sent == output.count {
-            output.removeAll(keepingCapacity: output.count < 1 << 20)
+            let wasLong = output.count >= 1 << 20
+            output.removeAll(keepingCapacity: !wasLong)
             sent = 0
+            // A long reply (a large library's listallinfo) was built and copied in large blocks that malloc keeps
+            // for later: given back to the system once it is sent, so that memory does not stay at its peak.
+            if wasLong { MallocTuning.returnFreedMemory() }
             writeWatch?.cancel()
             writeWatch = nil
             if session.isClosing { close(reason: nil) }
