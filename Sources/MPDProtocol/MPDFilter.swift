@@ -17,9 +17,6 @@ public indirect enum MPDFilter: Sendable, Equatable {
     /// values, apart from the sort tags, which fall back as MPD's do.
     static let tagNames: Set<String> = Set((MPDSongWriter.tagTypes + MPDCommandSet.allMPDTags).map { $0.lowercased() } + ["file", "any"])
 
-    /// What `any` looks in: the tags Reprise keeps, and the file's name.
-    static let anyTags = MPDSongWriter.tagTypes.map { $0.lowercased() } + ["file"]
-
     /// Parses `arguments`: one filter expression, or `TAG VALUE` pairs. `ignoringCase`: `search`'s comparisons.
     public static func parse(_ arguments: [String], ignoringCase: Bool) throws(MPDError) -> MPDFilter {
         if arguments.count == 1, arguments[0].hasPrefix("(") {
@@ -65,7 +62,7 @@ public indirect enum MPDFilter: Sendable, Equatable {
         }
     }
 
-    /// `any`: each kept tag and the name in turn (read straight from the song, as this runs for every track of a
+    /// `any`: each tag Reprise keeps (``MPDSongWriter/tagTypes``) and the name in turn (read straight from the song, as this runs for every track of a
     /// search), stopping at the first that decides.
     private static func anyValue(of song: LibraryTrack, name: String, comparison: Comparison, _ test: (String) -> Bool) -> Bool {
         var sawValue = false, decided: Bool?
