@@ -160,7 +160,7 @@ extension MPDPlayerBridge {
                 let keys = groupTag.map { MPDFilter.values($0, of: track, name: name) } ?? [""]
                 for key in keys.isEmpty ? [""] : keys {
                     totals[key, default: (0, 0)].songs += 1
-                    totals[key, default: (0, 0)].microseconds += max(0, track.lengthMicroseconds ?? 0)
+                    totals[key, default: (0, 0)].microseconds = Self.adding(totals[key]!.microseconds, track.lengthMicroseconds)
                 }
             }
             return totals.sorted { $0.key < $1.key }.map { ($0.key, $0.value.songs, $0.value.microseconds) }

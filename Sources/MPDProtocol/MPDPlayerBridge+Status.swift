@@ -22,7 +22,7 @@ extension MPDPlayerBridge {
                 }
                 return .later { [self] finish in
                     library.withTracks(.all, { tracks in
-                        tracks.reduce(Int64(0)) { $0 + ($1.available ? max(0, $1.lengthMicroseconds ?? 0) : 0) }
+                        tracks.reduce(Int64(0)) { $1.available ? MPDPlayerBridge.adding($0, $1.lengthMicroseconds) : $0 }
                     }, then: { [self] total in
                         let counts = library.status.counts
                         call.add("artists", counts.artists)

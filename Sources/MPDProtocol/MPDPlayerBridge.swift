@@ -128,6 +128,13 @@ public final class MPDPlayerBridge: ChangeListener {
         return idle
     }
 
+    /// `total` plus a track's length (none or negative: nothing), stopping at the largest value: lengths come from
+    /// files and the index, where a hostile one can be as long as Int64 holds.
+    static func adding(_ total: Int64, _ length: Int64?) -> Int64 {
+        let (sum, overflow) = total.addingReportingOverflow(max(0, length ?? 0))
+        return overflow ? .max : sum
+    }
+
     /// Seconds since the bridge began, and seconds spent playing.
     var uptimeSeconds: Int64 { (ContinuousClock.now - started).components.seconds }
     var playtimeSeconds: Int64 {

@@ -27,6 +27,18 @@ import Testing
         #expect(rig.send("find \"(artist =~ 'x')\"").hasPrefix("ACK [2@0] {find} Unknown filter operator"))
     }
 
+    /// Lengths from a hostile index (as long as Int64 holds) add up without a trap: the totals stop at the largest.
+    @Test func totalsOfHostileLengthsDoNotOverflow() {
+        let library = MemoryLibrary(tracks: [
+            LibraryTrack(path: "/music/a.ogg", title: "A", lengthMicroseconds: .max),
+            LibraryTrack(path: "/music/b.ogg", title: "B", lengthMicroseconds: .max),
+            LibraryTrack(path: "/music/c.ogg", title: "C", lengthMicroseconds: -1),
+        ], folders: ["/music"])
+        let rig = SessionTests.Rig(tracks: 0, library: library)
+        #expect(rig.value("db_playtime", in: rig.send("stats")) == String(Int64.max / 1_000_000))
+        #expect(rig.value("playtime", in: rig.send("count \"(title != '')\"")) == String(Int64.max / 1_000_000))
+    }
+
     @Test func listGroupsAndFallsBackToTheArtistForTheAlbumArtist() {
         let rig = rig()
         #expect(rig.send("list album group albumartist")
