@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(name: "reprise", dependencies: ["RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
                                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport", "RepriseCore"]),
-        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "BusInterfaces", "TestSupport"]),
+        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "BusInterfaces", "TestSupport", "RepriseCore"]),
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RepriseCore
 import SDBus
 import TestSupport
 
@@ -152,7 +153,7 @@ func run() throws -> Bool {
         "stateWhole":\(stateWhole),"rssBeforeMiB":\(String(format: "%.1f", rssBefore)),"rssAfterMiB":\(String(format: "%.1f", rssAfter)),"anonymousBeforeMiB":\(String(format: "%.1f", anonymousBefore)),"anonymousAfterMiB":\(String(format: "%.1f", anonymousAfter)),"hostileFiles":\(generator.fileURIs.count),\
         "mpdRequests":\(mpdRequests),"mpdReplied":\(mpd.replied),"mpdClosed":\(mpd.closed),"mpdUnanswered":\(mpd.unanswered.count),"seed":\(seed)}
         """)
-    unanswered.prefix(5).forEach { say("unanswered: \($0)") }
+    unanswered.prefix(5).forEach { say("unanswered: " + TerminalText.sanitized($0)) }
     if !alive { say("reprise died; its log: \(log)\n" + ((try? String(contentsOfFile: log, encoding: .utf8))?.suffix(6000) ?? "")) }
     let mpdAnswered = mpd.unanswered.isEmpty && mpd.replied + mpd.closed == mpdRequests
     let passed = alive && unanswered.isEmpty && replies == sent && plays && stateWhole && growth <= maximumGrowthMiB && mpdAnswered
