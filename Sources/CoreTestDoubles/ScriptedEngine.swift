@@ -15,8 +15,12 @@ public final class ScriptedEngine: PlaybackEngine {
     public var preparedNext: String?
     public let rateRange: ClosedRange<Double> = 0.5...2.0
 
-    public func load(_ uri: String, playing: Bool) -> Bool {
+    /// The range the last load was given.
+    public var loadedRange: PlayRange?
+    public func load(_ uri: String, playing: Bool, range: PlayRange?) -> Bool {
         requests.append(.load(uri, playing: playing))
+        loadedRange = range
+        if let range { position = range.startMicroseconds }
         preparedNext = nil
         return !refuseLoads
     }

@@ -80,13 +80,14 @@ final class PipelineThread: @unchecked Sendable {
         }
     }
 
-    /// Flushing, accurate seek (it takes the pipeline's state lock, so it waits for any state change under way).
-    func seek(toNanoseconds nanoseconds: Int64, rate: Double, generation: UInt64) {
+    /// Flushing, accurate seek, the stream ending at `end` when given (it takes the pipeline's state lock, so it
+    /// waits for any state change under way).
+    func seek(toNanoseconds nanoseconds: Int64, rate: Double, end: Int64?, generation: UInt64) {
         submit { [self] in
             guard isCurrent(generation) else { return }
             let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
             _ = gst_element_seek(element.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
-                                 GST_SEEK_TYPE_NONE, -1)
+                                 end == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, end.map { gint64($0) } ?? -1)
         }
     }
 

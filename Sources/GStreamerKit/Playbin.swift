@@ -133,9 +133,15 @@ public final class Playbin {
     /// Whether the pipeline changes the playback rate without changing pitch (scaletempo is its audio filter).
     public private(set) var keepsPitchAtOtherRates = false
 
+    /// Where the loaded stream ends (ns), when it is to end before the medium does: every seek keeps it (a seek
+    /// after preroll first sets it). A stream handed over gaplessly, a load or a stop clears it.
+    public private(set) var endNanoseconds: Int64?
+
     /// Loads `uri` from its start (with `subtitleURI`, nil: none) on ``outputDevice`` and moves to `state`,
-    /// dropping any gapless handover. Returns at once; the pipeline thread does the rest.
-    public func load(_ uri: String, subtitleURI: String?, state: ElementState) {
+    /// dropping any gapless handover; with `endNanoseconds`, seeks end the stream there. Returns at once; the
+    /// pipeline thread does the rest.
+    public func load(_ uri: String, subtitleURI: String?, state: ElementState, endNanoseconds: Int64? = nil) {
+        self.endNanoseconds = endNanoseconds
         // A file over HTTP(S) is downloaded as it plays (uridecodebin's download buffering, to an unlinked file in
         // the cache folder), so demuxers read it in pull mode: in push mode GStreamer 1.22's oggdemux seeks for the
         // length while theoradec reads the headers, and after a stall the stream could fail as its data resumed.
@@ -159,6 +165,7 @@ public final class Playbin {
 
     /// Unloads the stream (NULL); what was asked of the pipeline before and has not happened yet no longer will.
     public func stop() {
+        endNanoseconds = nil
         handoff.reset()
         generation += 1
         awaitedGeneration = generation // no marker comes until the next load: nothing on the bus is of interest
@@ -199,7 +206,11 @@ public final class Playbin {
     public var isSwitchPending: Bool { handoff.isSwitchPending }
 
     /// Call on stream-start: the URI (once) when the new stream is the one handed over by ``setNextURI(_:)``.
-    public func takeGaplessSwitch() -> String? { handoff.takeSwitch() }
+    public func takeGaplessSwitch() -> String? {
+        guard let uri = handoff.takeSwitch() else { return nil }
+        endNanoseconds = nil
+        return uri
+    }
 
     /// A new audio filter for the next stream (a reference for the pipeline thread to install): scaletempo, then
     /// ReplayGain's elements. scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the
@@ -307,9 +318,10 @@ public final class Playbin {
         return nil
     }
 
-    /// Flushing, accurate seek to `nanoseconds`, playing on at `rate` (on the pipeline thread; returns at once).
+    /// Flushing, accurate seek to `nanoseconds`, playing on at `rate` up to ``endNanoseconds`` (on the pipeline
+    /// thread; returns at once).
     public func seek(toNanoseconds nanoseconds: Int64, rate: Double) {
-        thread.seek(toNanoseconds: nanoseconds, rate: rate, generation: generation)
+        thread.seek(toNanoseconds: nanoseconds, rate: rate, end: endNanoseconds, generation: generation)
     }
 
     /// The name of the audio sink element (errors it posts are output failures, not media failures).

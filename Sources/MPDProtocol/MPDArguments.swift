@@ -1,3 +1,5 @@
+import RepriseCore
+
 /// MPD's argument forms: numbers, booleans, positions and `START:END` ranges, refused as MPD refuses them.
 enum MPDArguments {
     static func integer(_ text: String) throws(MPDError) -> Int {
@@ -44,5 +46,24 @@ enum MPDArguments {
         guard start <= end else { throw .argument("Bad song index") }
         guard end <= count, start <= count else { throw .argument("Bad song index") }
         return start..<end
+    }
+
+    /// `rangeid`'s `START:END` in seconds, fractional, each side optional (missing: the start, the end); both missing:
+    /// the whole song (nil). Read to the millisecond, as MPD reads it; an end not after the start is a bad range.
+    static func timeRange(_ text: String) throws(MPDError) -> PlayRange? {
+        guard let colon = text.firstIndex(of: ":") else { throw .argument("Bad range") }
+        func milliseconds(_ part: Substring) -> Int64?? {
+            if part.isEmpty { return .some(nil) }
+            guard part.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(part),
+                  seconds.isFinite, seconds < 4_294_967 else { return nil }
+            return .some(Int64((seconds * 1000).rounded(.down)))
+        }
+        guard let start = milliseconds(text[..<colon]), let end = milliseconds(text[text.index(after: colon)...]) else {
+            throw .argument("Bad range")
+        }
+        let startMicroseconds = (start ?? 0) * 1000
+        let endMicroseconds = end.flatMap { $0 > 0 ? $0 * 1000 : nil }
+        if let endMicroseconds, endMicroseconds <= startMicroseconds { throw .argument("Bad range") }
+        return PlayRange(startMicroseconds: startMicroseconds, endMicroseconds: endMicroseconds)
     }
 }

@@ -85,6 +85,18 @@ extension MPDPlayerBridge {
                 setPriority(priority, of: chosen)
                 return .done
             },
+            MPDCommand("rangeid", .add, 2, 2) { [self] call throws(MPDError) in
+                let id = try MPDArguments.unsigned(call[0])
+                let range = try MPDArguments.timeRange(call[1])
+                guard player.queue.entry(withID: id) != nil else { throw .noExist("No such song") }
+                if player.status != .stopped, player.queue.current?.id == id { throw MPDError(.permission, "Cannot edit the current song") }
+                do throws(PlayerError) {
+                    try player.setRange(range, ofEntry: id)
+                } catch {
+                    throw .argument("Invalid start offset")
+                }
+                return .done
+            },
             MPDCommand("playlistinfo", .read, 0, 1) { [self] call throws(MPDError) in
                 let ids = player.trackIDs
                 let range = try MPDArguments.range(call.arguments.first, count: ids.count)

@@ -98,7 +98,11 @@ extension Player {
         guard entry.id == queue.current?.id, let track = announcedTrack else { return entry }
         var shown = entry
         shown.tags = track.tags
-        if let length = track.lengthMicroseconds { shown.lengthMicroseconds = length }
+        // A track held while the entry's stream prerolls is shown with its own length, as MPRIS shows it.
+        if let length = track.lengthMicroseconds, length != shown.lengthMicroseconds {
+            shown.range = nil
+            shown.mediumLengthMicroseconds = length
+        }
         return shown
     }
 }

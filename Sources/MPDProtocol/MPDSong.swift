@@ -67,15 +67,19 @@ public struct MPDSongWriter: Sendable {
 
     /// Writes the queue entry at list `position` (with its MPD priority when it has one).
     public func write(_ entry: QueueEntry, position: Int, priority: Int = 0, to call: MPDCall) {
-        write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, to: call)
+        write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, range: entry.range, to: call)
         call.add("Pos", position)
         call.add("Id", entry.id)
         if priority > 0 { call.add("Prio", priority) }
     }
 
-    /// Writes a song: its name, tags and length.
-    public func write(uri: String, tags: TrackTags, lengthMicroseconds: Int64?, to call: MPDCall) {
+    /// Writes a song: its name, the part of it played (MPD's `Range: START-END`, in seconds to the millisecond),
+    /// tags and length.
+    public func write(uri: String, tags: TrackTags, lengthMicroseconds: Int64?, range: PlayRange? = nil, to call: MPDCall) {
         call.add("file", name(of: uri))
+        if let range {
+            call.add("Range", Self.millisecondsText(range.startMicroseconds) + "-" + (range.endMicroseconds.map(Self.millisecondsText) ?? ""))
+        }
         writeTags(tags, lengthMicroseconds: lengthMicroseconds, to: call)
     }
 
@@ -112,6 +116,13 @@ public struct MPDSongWriter: Sendable {
         tag("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
         tag("MUSICBRAINZ_TRACKID", ids.recording.map { [$0] } ?? [])
         tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack.map { [$0] } ?? [])
+    }
+
+    /// `12.345`: seconds with three decimals, as MPD writes a range.
+    static func millisecondsText(_ microseconds: Int64) -> String {
+        let milliseconds = microseconds / 1000
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 
     private static func writeLength(_ lengthMicroseconds: Int64?, into response: inout MPDResponse) {

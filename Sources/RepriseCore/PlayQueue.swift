@@ -21,9 +21,22 @@ public struct QueueEntry: Sendable, Equatable {
         set { changeDetails { $0.tags = newValue } }
     }
 
+    /// The length it plays: the medium's, or its range's (see ``range``).
     public var lengthMicroseconds: Int64? {
+        guard let range else { return mediumLengthMicroseconds }
+        return range.length(ofMedium: mediumLengthMicroseconds)
+    }
+
+    /// The length of the whole medium, as read or as the pipeline found it.
+    public var mediumLengthMicroseconds: Int64? {
         get { details?.lengthMicroseconds }
         set { changeDetails { $0.lengthMicroseconds = newValue } }
+    }
+
+    /// The part of the medium it plays (nil: all of it), as MPD's `rangeid` sets it.
+    public var range: PlayRange? {
+        get { details?.values.range }
+        set { changeDetails { $0.range = newValue } }
     }
 
     public var artURL: String? {
@@ -69,6 +82,7 @@ public struct QueueEntry: Sendable, Equatable {
             var lengthMicroseconds: Int64?
             var artURL: String?
             var sidecar: MediaSidecar?
+            var range: PlayRange?
         }
         var values: Values
         init(_ values: Values) { self.values = values }
@@ -132,6 +146,12 @@ public struct PlayQueue: Sendable {
 
     /// The entries' URIs in list order (O(n), without copying the entries).
     public var uris: [String] { list.ids.map { byID[$0]!.uri } }
+    /// The entries that play part of their medium, by list index.
+    public var ranges: [Int: PlayRange] {
+        var ranges: [Int: PlayRange] = [:]
+        for (index, id) in list.ids.enumerated() { if let range = byID[id]!.range { ranges[index] = range } }
+        return ranges
+    }
 
     /// The last entry's id in list order.
     public var lastEntryID: Int? { list.last }

@@ -2,8 +2,10 @@
 /// Implemented over GStreamer by the executable and by a scripted double in unit tests.
 /// Results arrive back through the ``Player`` `engine…` methods, on the same thread.
 public protocol PlaybackEngine: AnyObject {
-    /// Loads `uri` from its start and moves to playing (or paused). False when refused at once.
-    func load(_ uri: String, playing: Bool) -> Bool
+    /// Loads `uri` and moves to playing (or paused): from its start, or with `range` from the range's start, the stream
+    /// ending at the range's end (every later seek and rate change keeps that end). Positions stay the medium's.
+    /// False when refused at once.
+    func load(_ uri: String, playing: Bool, range: PlayRange?) -> Bool
     /// Resumes the loaded stream. False when refused.
     func resume() -> Bool
     /// Pauses the loaded stream. False when refused.

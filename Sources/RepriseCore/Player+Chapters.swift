@@ -10,7 +10,8 @@ extension Player {
     /// beside it); kept when `uri` is still what is loaded and they are not empty.
     public func didFindChapters(_ found: [Chapter], for uri: String) {
         transaction {
-            guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri else { return }
+            // Chapters are the medium's: a ranged entry (its positions counted from the range's start) shows none.
+            guard let id = stream.loadedEntryID, let entry = queue.entry(withID: id), entry.uri == uri, entry.range == nil else { return }
             let list = ChapterList(found, lengthMicroseconds: entry.lengthMicroseconds)
             guard chapterPlayback.take(list, position: stream.prerolled ? positionMicroseconds : nil) else { return }
             log.info("\(list.count) chapters")

@@ -10,7 +10,7 @@ extension Player {
             stream.seekBeforePreroll = nil
             stream.seekable = seekable
             stream.consecutiveFailures = 0
-            if let length = lengthMicroseconds { queue.update(id: id) { $0.lengthMicroseconds = length } }
+            if let length = lengthMicroseconds { queue.update(id: id) { $0.mediumLengthMicroseconds = length } }
             pending.queueEdits.append(.metadataChanged(id: id))
             stream.heldTrack = nil
             requests.pendingOpens.removeValue(forKey: id)?(nil)
@@ -57,8 +57,8 @@ extension Player {
 
     public func engineLengthDidChange(microseconds: Int64) {
         transaction {
-            guard let id = stream.loadedEntryID, microseconds > 0, queue.entry(withID: id)?.lengthMicroseconds != microseconds else { return }
-            queue.update(id: id) { $0.lengthMicroseconds = microseconds }
+            guard let id = stream.loadedEntryID, microseconds > 0, queue.entry(withID: id)?.mediumLengthMicroseconds != microseconds else { return }
+            queue.update(id: id) { $0.mediumLengthMicroseconds = microseconds }
             if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
         }
     }

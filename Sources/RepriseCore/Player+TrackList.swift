@@ -26,8 +26,8 @@ extension Player {
                 // Tags from the saved state give way to the file's; the stream's own (a radio's title) stay above them.
                 described.tags = entry.hasSavedDescription ? read : read.merged(with: entry.tags)
             }
-            if described.lengthMicroseconds == nil || (entry.hasSavedDescription && lengthMicroseconds != nil) {
-                described.lengthMicroseconds = lengthMicroseconds ?? described.lengthMicroseconds
+            if described.mediumLengthMicroseconds == nil || (entry.hasSavedDescription && lengthMicroseconds != nil) {
+                described.mediumLengthMicroseconds = lengthMicroseconds ?? described.mediumLengthMicroseconds
             }
             described.hasSavedDescription = false
             if described.artURL == nil { described.artURL = artURL }
@@ -85,6 +85,22 @@ extension Player {
     /// Under shuffle, the entries still to play go in groups by `rank`, highest first (MPD's priorities).
     public func playFirst(rankedBy rank: (Int) -> Int) {
         transaction { queue.playFirst(rankedBy: rank) }
+    }
+
+    /// Entry `id` plays only `range` of its medium from now on (nil: all of it), as MPD's `rangeid`: its length,
+    /// positions and seeks become the range's. Refused for an unknown entry, for the entry loaded now (its stream
+    /// already started where it did) and for a range starting past the medium's end; one ending at or past it
+    /// plays to the end.
+    public func setRange(_ range: PlayRange?, ofEntry id: Int) throws(PlayerError) {
+        guard let entry = queue.entry(withID: id) else { throw .invalidArgument("no entry \(id)") }
+        guard stream.loadedEntryID != id || status == .stopped else { throw .invalidArgument("entry \(id) is playing") }
+        let fitted = try range?.fitted(toMedium: entry.mediumLengthMicroseconds)
+        guard fitted != entry.range else { return }
+        transaction {
+            queue.update(id: id) { $0.range = fitted }
+            pending.queueEdits.append(.metadataChanged(id: id))
+            log.info("entry \(id) plays " + (fitted.map { "from \($0.startMicroseconds / 1000) ms to " + ($0.endMicroseconds.map { "\($0 / 1000) ms" } ?? "its end") } ?? "whole"))
+        }
     }
 
     /// Makes entry `id` current and plays it; an id not in the list has no effect.

@@ -85,7 +85,7 @@ public final class Player {
         if stream.loadedEntryID == nil, status == .paused, let saved = stream.positionBeforeOutputFailure { return saved }
         guard status != .stopped, stream.loadedEntryID != nil else { return 0 }
         guard stream.prerolled else { return stream.seekBeforePreroll ?? 0 }
-        var position = max(0, engine.positionMicroseconds ?? 0)
+        var position = max(0, (engine.positionMicroseconds ?? 0) - loadedRangeStart)
         if let length = queue.current?.lengthMicroseconds { position = min(position, length) }
         return position
     }
@@ -282,6 +282,7 @@ public final class Player {
     public var savedState: SavedState {
         var state = SavedState()
         state.uris = queue.uris
+        state.ranges = queue.ranges
         state.currentIndex = queue.current.flatMap { queue.listIndex(of: $0.id) }
         state.positionMicroseconds = positionMicroseconds
         state.loopStatus = loopStatus
@@ -290,10 +291,10 @@ public final class Player {
         state.rate = rate
         if let current = queue.current, current.isDescribed || current.hasSavedDescription {
             state.currentTags = current.tags
-            state.currentLengthMicroseconds = current.lengthMicroseconds
+            state.currentLengthMicroseconds = current.mediumLengthMicroseconds
         }
         var resume = resumePositions
-        if let current = queue.current, stream.loadedEntryID == current.id, stream.prerolled {
+        if let current = queue.current, current.range == nil, stream.loadedEntryID == current.id, stream.prerolled {
             resume.record(uri: current.uri, position: positionMicroseconds, length: current.lengthMicroseconds)
         }
         state.resumePositions = resume.marks
@@ -312,6 +313,9 @@ public final class Player {
             queue.removeAll()
             descriptions.reset()
             appendEntries(state.uris[...], group: nil)
+            for (index, range) in state.ranges {
+                if let id = queue.entry(atListIndex: index)?.id { queue.update(id: id) { $0.range = range } }
+            }
             pending.queueEdits.append(.replaced)
             if let index = state.currentIndex, let id = queue.entry(atListIndex: index)?.id,
                let position = queue.position(of: id) {
@@ -320,7 +324,7 @@ public final class Player {
                 if state.currentTags != nil || state.currentLengthMicroseconds != nil {
                     queue.update(id: id) { entry in
                         if let tags = state.currentTags { entry.tags = tags.sanitized() }
-                        entry.lengthMicroseconds = state.currentLengthMicroseconds
+                        entry.mediumLengthMicroseconds = state.currentLengthMicroseconds
                         entry.hasSavedDescription = true
                     }
                 }
@@ -369,6 +373,8 @@ public final class Player {
         if status != .stopped, let current = queue.current, stream.loadedEntryID == current.id { next = entryFollowing(current) }
         // One that cannot be opened is not handed over: the stream ends and loading it reports why.
         if let candidate = next, unopenableReason(candidate.uri) != nil { next = nil }
+        // A range starts with a seek and ends where the pipeline is told to stop: neither survives a hand-over.
+        if next?.range != nil || queue.current?.range != nil { next = nil }
         // A sleep timer for the end of this track: the stream ends by itself, and what follows waits.
         if sleepTimer?.kind == .endOfTrack { next = nil }
         guard next?.id != stream.preparedEntryID else { return }
@@ -429,11 +435,11 @@ public final class Player {
             return
         }
         applyEngineOutput([.replayGain]) // before the load: the stream's audio filter is made for it
-        guard engine.load(entry.uri, playing: playing) else {
+        guard engine.load(entry.uri, playing: playing, range: entry.range) else {
             streamFailed("the pipeline refused the stream")
             return
         }
-        resumeWhereLeft(entry)
+        if entry.range == nil { resumeWhereLeft(entry) }
     }
 
     /// A long file played before starts where it was left, announced with Seeked.
@@ -447,13 +453,14 @@ public final class Player {
     func rememberPositionOfLoadedEntry() {
         // The queue may already have moved on: the position is the loaded stream's, not the current entry's.
         guard let id = stream.loadedEntryID, stream.prerolled, status != .stopped, let entry = queue.entry(withID: id),
-              let position = engine.positionMicroseconds else { return }
+              entry.range == nil, let position = engine.positionMicroseconds else { return }
         resumePositions.record(uri: entry.uri, position: max(0, position), length: entry.lengthMicroseconds)
     }
 
     func jump(to microseconds: Int64) {
         transaction {
-            guard engine.seek(toMicroseconds: microseconds) else {
+            let (inMedium, overflow) = loadedRangeStart.addingReportingOverflow(microseconds)
+            guard !overflow, engine.seek(toMicroseconds: inMedium) else {
                 log.warning("seek to \(microseconds) us refused")
                 return
             }
@@ -461,6 +468,12 @@ public final class Player {
             sleepTimerFollowSeek(to: microseconds)
             pending.seek = microseconds
         }
+    }
+
+    /// Where the loaded entry's range starts in its medium (0: it plays all of it): engine positions minus this are
+    /// the entry's.
+    var loadedRangeStart: Int64 {
+        stream.loadedEntryID.flatMap { queue.entry(withID: $0)?.range?.startMicroseconds } ?? 0
     }
 
     func unload() {
@@ -494,7 +507,8 @@ public final class Player {
             return
         }
         startLoading(playing: interruption.status == .playing, holding: held ?? announcedTrack)
-        if interruption.positionMicroseconds > 0 { _ = engine.seek(toMicroseconds: interruption.positionMicroseconds) }
+        let (inMedium, overflow) = loadedRangeStart.addingReportingOverflow(interruption.positionMicroseconds)
+        if interruption.positionMicroseconds > 0, !overflow { _ = engine.seek(toMicroseconds: inMedium) }
     }
 
     func streamFailed(_ message: String) {

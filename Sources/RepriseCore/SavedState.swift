@@ -2,6 +2,9 @@
 /// Stored as a line-oriented text; every URI is escaped (``escaped(_:)``), so any URI round-trips.
 public struct SavedState: Equatable, Sendable {
     public var uris: [String] = []
+    /// The entries that play part of their medium (MPD's `rangeid`), by index into `uris`; saved as a `range START
+    /// END` line (END `-`: to the end) after its entry.
+    public var ranges: [Int: PlayRange] = [:]
     /// Index into `uris` of the current entry.
     public var currentIndex: Int?
     public var positionMicroseconds: Int64 = 0
@@ -44,7 +47,10 @@ public struct SavedState: Equatable, Sendable {
             for (name, values) in texts { lines += values.map { "tag \(name) " + Self.escaped($0) } }
         }
         if currentIndex != nil, let length = currentLengthMicroseconds { lines.append("length \(length)") }
-        lines += uris.map { "entry " + Self.escaped($0) }
+        for (index, uri) in uris.enumerated() {
+            lines.append("entry " + Self.escaped(uri))
+            if let range = ranges[index] { lines.append("range \(range.startMicroseconds) " + (range.endMicroseconds.map(String.init) ?? "-")) }
+        }
         lines += resumePositions.map { "resume \($0.microseconds) \(Self.escaped($0.uri))" }
         lines.append("end")
         return lines.joined(separator: "\n") + "\n"
@@ -152,6 +158,17 @@ public struct SavedState: Equatable, Sendable {
                     continue
                 }
                 state.uris.append(entryURI)
+            case "range":
+                // The entry just read's: left out with it, or when it is not a range.
+                let parts = value.split(separator: " ")
+                guard skippedEntries.last != entryCount - 1, !state.uris.isEmpty, state.ranges[state.uris.count - 1] == nil,
+                      parts.count == 2, let start = Int64(parts[0]),
+                      let range = PlayRange(startMicroseconds: start, endMicroseconds: parts[1] == "-" ? nil : Int64(parts[1])),
+                      parts[1] == "-" || range.endMicroseconds != nil else {
+                    state.skippedLines += 1
+                    continue
+                }
+                state.ranges[state.uris.count - 1] = range
             default:
                 throw .malformed("unknown line '\(key)'")
             }
@@ -191,9 +208,11 @@ public struct SavedState: Equatable, Sendable {
     public func keepingOnly(_ keep: (String) -> Bool) -> SavedState {
         var kept = self
         kept.uris = []
+        kept.ranges = [:]
         kept.currentIndex = nil
         for (index, uri) in uris.enumerated() where keep(uri) {
             if index == currentIndex { kept.currentIndex = kept.uris.count }
+            if let range = ranges[index] { kept.ranges[kept.uris.count] = range }
             kept.uris.append(uri)
         }
         if kept.currentIndex == nil {

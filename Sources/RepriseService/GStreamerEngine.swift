@@ -119,11 +119,15 @@ final class GStreamerEngine: PlaybackEngine {
 
     /// The pipeline changes state on its own thread: a refusal arrives later, as an error message or
     /// ``PipelineMessage/stateRefused(generation:)``, and fails the stream then.
-    func load(_ uri: String, playing: Bool) -> Bool {
+    func load(_ uri: String, playing: Bool, range: PlayRange?) -> Bool {
+        let start = range.map { $0.startMicroseconds.multipliedReportingOverflow(by: 1000) }
+        let end = range?.endMicroseconds.map { $0.multipliedReportingOverflow(by: 1000) }
+        guard start?.overflow != true, end?.overflow != true else { return false }
         choosePipeline(forLoading: uri, playing: playing)
         loaded = true
         prerolled = false
-        pendingSeek = nil
+        // A range: once prerolled, the stream goes to its start and is told where to end (a seek sets both).
+        pendingSeek = start?.partialValue
         seekTarget = nil
         lastAnsweredPosition = nil
         dropPendingStreamTitle()
@@ -135,7 +139,7 @@ final class GStreamerEngine: PlaybackEngine {
         events.streamWillLoad()
         renegotiations = 0
         subtitleURI = subtitleFor(uri)
-        playbin.load(uri, subtitleURI: subtitleURI, state: playing ? .playing : .paused)
+        playbin.load(uri, subtitleURI: subtitleURI, state: playing ? .playing : .paused, endNanoseconds: end?.partialValue)
         watchOpening(uri)
         return true
     }
@@ -294,7 +298,7 @@ final class GStreamerEngine: PlaybackEngine {
             stopWatchingOpening()
             prerolled = true
             seekTarget = nil
-            if let target = pendingSeek ?? (rate != 1 ? 0 : nil) {
+            if let target = pendingSeek ?? (rate != 1 || playbin.endNanoseconds != nil ? 0 : nil) {
                 pendingSeek = nil
                 if target > 0 { seekTarget = (target, monotonicSeconds()) }
                 playbin.seek(toNanoseconds: target, rate: rate)

@@ -8,7 +8,7 @@ import SDBus
         var entry = QueueEntry(id: 7, uri: "file:///m/a%20b.flac")
         entry.tags = TrackTags(title: "Title", artists: ["A", "B"], album: "Album", albumArtists: ["AA"],
                                trackNumber: 3, discNumber: 1, genres: ["Rock"], comments: ["c"])
-        entry.lengthMicroseconds = 5_000_000
+        entry.mediumLengthMicroseconds = 5_000_000
         let dict = MetadataEncoding.encode(TrackInfo(entry: entry))
         #expect(dict["mpris:trackid"] == .objectPath("/org/reprise/Reprise/Track/7"))
         #expect(dict["mpris:length"] == .int64(5_000_000))

@@ -111,3 +111,25 @@ import Testing
         _ = (engine, observer)
     }
 }
+
+/// Ranges (MPD's `rangeid`) survive a restart with their entries.
+@Suite struct SavedRangeTests {
+    @Test func rangesRoundTripAndFollowTheirEntries() throws {
+        var state = SavedState()
+        state.uris = ["file:///a.ogg", "file:///b.ogg", "file:///c.ogg"]
+        state.ranges = [1: PlayRange(startMicroseconds: 1_500_000, endMicroseconds: 9_000_000)!,
+                        2: PlayRange(startMicroseconds: 4_000_000, endMicroseconds: nil)!]
+        let text = state.encoded()
+        #expect(text.contains("entry file:///b.ogg\nrange 1500000 9000000\n"))
+        #expect(try SavedState.decode(text).ranges == state.ranges)
+        #expect(state.keepingOnly { $0 != "file:///a.ogg" }.ranges == [0: state.ranges[1]!, 1: state.ranges[2]!])
+    }
+
+    @Test func aRangeThatIsNoneOrWhoseEntryWasLeftOutIsSkipped() throws {
+        let decoded = try SavedState.decode("reprise-state 3\nentry file:///a\nrange 5 3\nentry \\q\nrange 1 2\n"
+                                            + "entry file:///b\nrange 0 -\nrange 7 x\nentry file:///c\nrange 7 -\nrange 8 -\nend\n")
+        #expect(decoded.uris == ["file:///a", "file:///b", "file:///c"])
+        #expect(decoded.ranges == [2: PlayRange(startMicroseconds: 7, endMicroseconds: nil)!])
+        #expect(decoded.skippedLines == 6)
+    }
+}
