@@ -33,6 +33,8 @@ final class GStreamerEngine: PlaybackEngine {
     var lastStreamTitleAt = -Double.infinity
     static let streamTitleInterval = 0.25
     var wantsPlaying = false
+    /// The stream was loaded paused to go to its range's start first; it plays once it is there.
+    var playsAfterRangeSeek = false
     var pendingSeek: Int64?
     /// The loaded stream's position as the sink last answered it (µs); nil since the load.
     var lastAnsweredPosition: Int64?
@@ -139,7 +141,9 @@ final class GStreamerEngine: PlaybackEngine {
         events.streamWillLoad()
         renegotiations = 0
         subtitleURI = subtitleFor(uri)
-        playbin.load(uri, subtitleURI: subtitleURI, state: playing ? .playing : .paused, endNanoseconds: end?.partialValue)
+        // A range prerolls paused and plays once at its start: nothing before it is heard.
+        playsAfterRangeSeek = playing && range != nil
+        playbin.load(uri, subtitleURI: subtitleURI, state: playing && range == nil ? .playing : .paused, endNanoseconds: end?.partialValue)
         watchOpening(uri)
         return true
     }
@@ -302,6 +306,10 @@ final class GStreamerEngine: PlaybackEngine {
                 pendingSeek = nil
                 if target > 0 { seekTarget = (target, monotonicSeconds()) }
                 playbin.seek(toNanoseconds: target, rate: rate)
+            }
+            if playsAfterRangeSeek {
+                playsAfterRangeSeek = false
+                if wantsPlaying { playbin.setState(.playing) }
             }
             player.engineDidPreroll(lengthMicroseconds: playbin.durationNanoseconds.map { $0 / 1000 },
                                     seekable: playbin.isSeekable)

@@ -24,6 +24,11 @@ import TestSupport
         "rm mix2", "save \"bad/name\"", "listplaylists",
         // Priorities and single oneshot on what load queued (entries' tags are the deviation: not listed here).
         "prio 10 0", "prio 300 0", "prio 1 99", "prio 5", "prioid 7", "single oneshot", "single 0", "single 2",
+        // Ranges ($ID0: the id of the queue's first entry, each server's own); the song's Range line is compared.
+        "rangeid $ID0 1.5:2.5", "playlistid $ID0", "rangeid $ID0 2:", "playlistid $ID0", "rangeid $ID0 :1", "playlistid $ID0",
+        "rangeid $ID0 3:1", "rangeid $ID0 2:2", "rangeid $ID0 x", "rangeid $ID0 1", "rangeid 99999 1:2", "rangeid x 1:2",
+        "rangeid $ID0", "rangeid $ID0 :", "playlistid $ID0", "play 0", "rangeid $ID0 1:2", "stop", "rangeid $ID0 0.25:",
+        "playlistid $ID0", "rangeid $ID0 :",
         // The music folder's files as they are on disk (listed in readdir order by mpd: compared as sets).
         "listfiles", "listfiles Singles", "listfiles \"Björk/Début\"", "listfiles nowhere", "listfiles \"../x\"",
         // Covers: the folder's cover file in binarylimit chunks, an embedded picture, and what has neither.
@@ -96,13 +101,17 @@ import TestSupport
         // What is compared is there: a cover's first chunk, an embedded picture, a stored playlist.
         #expect(replies[1].contains { $0.hasPrefix("size: ") && $0.contains("binary: 64") }, "\(replies[1])")
         #expect(replies[1].contains { $0.contains("type: image/jpeg") } && replies[1].contains { $0.hasPrefix("playlist: mix") })
+        #expect(replies[1].contains { $0.contains("Range: 1.500-2.500") } && replies[1].contains { $0.contains("{rangeid} Cannot edit") },
+                "\(replies[1])")
         #expect(replies[1].contains { $0.contains("MUSICBRAINZ_TRACKID: \(MusicBrainzTests.recording)") }
                 && replies[1].contains { $0.contains("MUSICBRAINZ_ALBUMID: \(MusicBrainzTests.release)\nAlbumArtistSort: The Testers") },
                 "\(replies[1])")
         for (index, command) in Self.commands.enumerated() where index < min(replies[0].count, replies[1].count) {
             let unordered = command.hasPrefix("listfiles")
-            let ours = Self.normalised(replies[0][index], unordered: unordered)
-            let theirs = Self.normalised(replies[1][index], unordered: unordered)
+            // A queue entry's tags are the deviation: of the song only its Range is compared.
+            let only: Set<String>? = command.hasPrefix("playlistid $ID") ? ["Range"] : nil
+            let ours = Self.normalised(replies[0][index], unordered: unordered, only: only)
+            let theirs = Self.normalised(replies[1][index], unordered: unordered, only: only)
             #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
         }
     }
@@ -114,11 +123,14 @@ import TestSupport
 
     /// A reply's lines without the ignored pairs; ACK lines keep their code, index and command, not the wording.
     /// `unordered`: the files and folders listed (each from its `file:` or `directory:` line) are sorted.
-    static func normalised(_ reply: String, unordered: Bool = false) -> String {
+    /// `only`: the keys compared (nil: all but the ignored ones).
+    static func normalised(_ reply: String, unordered: Bool = false, only: Set<String>? = nil) -> String {
         let lines = reply.split(separator: "\n").compactMap { line -> String? in
             if line.hasPrefix("ACK ") { return String(line.prefix { $0 != "}" }) + "}" }
             guard let colon = line.range(of: ": ") else { return String(line) }
-            return ignoredKeys.contains(String(line[..<colon.lowerBound])) ? nil : String(line)
+            let key = String(line[..<colon.lowerBound])
+            if let only { return only.contains(key) ? String(line) : nil }
+            return ignoredKeys.contains(key) ? nil : String(line)
         }
         guard unordered else { return lines.joined(separator: "\n") }
         var records: [[String]] = [], body = lines
@@ -138,7 +150,19 @@ import TestSupport
     f = s.makefile("rb")
     f.readline()
     out = []
+    def ask(block):
+        s.sendall((block + "\n").encode())
+        lines = []
+        while True:
+            line = f.readline().decode("utf-8", "replace").rstrip("\n")
+            lines.append(line)
+            if line == "OK" or line.startswith("ACK "):
+                return lines
     for block in sys.argv[2].split("\n====\n"):
+        if "$ID" in block:
+            ids = [l[4:] for l in ask("playlistid") if l.startswith("Id: ")]
+            for n in reversed(range(len(ids))):
+                block = block.replace("$ID%d" % n, ids[n])
         s.sendall((block + "\n").encode())
         lines = []
         while True:

@@ -157,7 +157,7 @@ import TestSupport
         #expect(session.waitFor { terminal.exitStatus == 0 }, "\(terminal.text())")
     }
 
-    /// A python-mpd2 client: connection commands, a command list, status, the queue by id, priorities, single
+    /// A python-mpd2 client: connection commands, a command list, status, the queue by id, priorities, ranges, single
     /// oneshot, the music folder's files, playback, idle.
     static let pythonClient = #"""
     import sys, mpd
@@ -194,6 +194,16 @@ import TestSupport
     c.single(0)
     assert c.status()["single"] == "0" and c.status()["repeat"] == "0"
     assert isinstance(c.listfiles(), list)
+    c.rangeid(new_id, "1.5:4")
+    ranged = c.playlistid(new_id)[0]
+    assert ranged["range"] == "1.500-4.000" and ranged["duration"] == "2.500", ranged
+    try:
+        c.rangeid(first_id, "1:2")
+        raise SystemExit("rangeid changed the song playing")
+    except mpd.CommandError as e:
+        assert "Cannot edit the current song" in str(e), e
+    c.rangeid(new_id, ":")
+    assert "range" not in c.playlistid(new_id)[0]
     c.command_list_ok_begin()
     c.setvol(55)
     c.status()

@@ -1,0 +1,135 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// `rangeid` heard at the speakers: a medium whose middle is another pitch, and an entry told to play only that middle.
+@Suite(.serialized) struct MPDRangeTests {
+    /// 440 Hz for 3 s, 880 Hz for 2 s, 440 Hz for 7 s, in Ogg Vorbis.
+    static func threeParts(in session: Session) throws -> String {
+        let path = session.directory + "/parts.ogg"
+        let made = try runCommand("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
+                                             "-f", "lavfi", "-i", "sine=frequency=880:duration=2",
+                                             "-f", "lavfi", "-i", "sine=frequency=440:duration=7",
+                                             "-filter_complex", "concat=n=3:v=0:a=1", "-ar", "44100", "-c:a", "libvorbis", path])
+        guard made.status == 0 else { throw HarnessError(message: "ffmpeg: \(made.errors)") }
+        return path
+    }
+
+    @Test func aRangedEntryPlaysOnlyItsPartThenTheNextOne() throws {
+        let session = try Session()
+        defer { session.close() }
+        let parts = try Self.threeParts(in: session)
+        try MPDTests.configure(session)
+        try session.launch([media.second]) { session.title() == "Second Wind" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+
+        // python-mpd2: the file put first, told to play 3 s to 5 s; the playlist's song says so.
+        let setUp = try runCommand("/usr/bin/python3", ["-c", """
+            import mpd, sys
+            c = mpd.MPDClient(); c.connect(sys.argv[1])
+            c.stop()
+            song = c.addid(sys.argv[2], 0)
+            c.rangeid(song, "3:5")
+            info = c.playlistid(song)[0]
+            print(info["range"], info["duration"], song)
+            """, MPDTests.socket(session), parts], environment: session.environment)
+        #expect(setUp.status == 0, "\(setUp.errors)")
+        let fields = setUp.output.split(separator: " ").map(String.init)
+        #expect(fields.prefix(2) == ["3.000-5.000", "2.000"], "\(setUp.output)")
+
+        let recording = try session.startRecordingSpeakers()
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try MPDTests.mpc(session, "play", "1").status == 0) // mpc counts positions from 1
+        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"]?.int64Value == 2_000_000 },
+                "MPRIS's length is the part's")
+        let status = try MPDTests.mpc(session, "status", "%totaltime% %currenttime%").trimmed
+        #expect(status.hasPrefix("0:02 0:0"), "mpc: \(status)")
+        #expect((session.position() ?? .max) < 2_000_000, "Position counts from the part's start")
+        #expect(session.waitFor(10) { session.title() == "Second Wind" }, "the entry ended at the part's end")
+        Thread.sleep(forTimeInterval: 0.5)
+        let samples = recording.finish()
+
+        let tones = CrossfadeTests()
+        let low = tones.amplitudes(of: 440, in: samples), high = tones.amplitudes(of: 880, in: samples)
+        let loudest = high.max() ?? 0
+        #expect(loudest > 1000, "the part (880 Hz) was heard")
+        #expect((low.max() ?? 0) < loudest / 10, "nothing outside the part (440 Hz) was heard: \(low.map { Int($0) })")
+        let heard = Double(high.filter { $0 > loudest / 2 }.count) / 10
+        #expect(heard >= 1.5 && heard <= 2.5, "the part sounded \(heard) s of its 2 s")
+        #expect(tones.amplitudes(of: 554, in: samples).contains { $0 > 1000 }, "the next song followed")
+    }
+
+    @Test func aSeekInARangedEntryCountsFromItsStartAndARestartKeepsTheRange() throws {
+        let session = try Session()
+        defer { session.close() }
+        let parts = try Self.threeParts(in: session)
+        try MPDTests.configure(session)
+        try session.launch([media.second]) { session.title() == "Second Wind" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let setUp = try runCommand("/usr/bin/python3", ["-c", """
+            import mpd, sys
+            c = mpd.MPDClient(); c.connect(sys.argv[1])
+            c.stop()
+            song = c.addid(sys.argv[2], 0)
+            c.rangeid(song, "2.5:")
+            c.playid(song)
+            c.pause(1)
+            """, MPDTests.socket(session), parts], environment: session.environment)
+        #expect(setUp.status == 0, "\(setUp.errors)")
+        #expect(session.waitFor { (try? session.get("CanSeek")) == .bool(true) })
+        let seek = try runCommand("/usr/bin/python3", ["-c", "import mpd, sys; c = mpd.MPDClient(); c.connect(sys.argv[1]); c.seekcur('0.5')",
+                                                       MPDTests.socket(session)], environment: session.environment)
+        #expect(seek.status == 0, "\(seek.errors)")
+        // 0.5 s into the part is 3 s into the file: 880 Hz from here, for 2 s.
+        #expect(session.waitFor { abs((session.position() ?? 0) - 500_000) < 50_000 }, "\(String(describing: session.position()))")
+        #expect(session.metadata()["mpris:length"]?.int64Value == 9_500_000)
+        let recording = try session.startRecordingSpeakers()
+        Thread.sleep(forTimeInterval: 0.3)
+        try session.call("Play")
+        Thread.sleep(forTimeInterval: 1.2)
+        let samples = recording.finish()
+        let tones = CrossfadeTests()
+        #expect((tones.amplitudes(of: 880, in: samples).max() ?? 0) > 1000, "the seek went to 3 s of the file")
+        #expect((tones.amplitudes(of: 440, in: samples).max() ?? 0) < 500)
+
+        // The range is saved with the queue: a restarted Reprise has the same part, where it was.
+        try session.call("Pause")
+        let first = try #require(session.ownerProcess(of: Session.name))
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitForExit(first) == 0)
+        try session.launch([]) { session.metadata()["mpris:length"]?.int64Value == 9_500_000 }
+        let position = session.position() ?? 0
+        #expect(position > 1_000_000 && position < 4_000_000, "restored at \(position) µs of the part")
+        let song = try MPDTests.mpc(session, "playlist", "-f", "%file% %time%").output
+        #expect(song.contains("parts.ogg 0:10"), "\(song)")
+    }
+
+    @Test func aRateChangedWhileTheRangePlaysKeepsItsEnd() throws {
+        let session = try Session()
+        defer { session.close() }
+        let parts = try Self.threeParts(in: session)
+        try MPDTests.configure(session)
+        try session.launch([media.second]) { session.title() == "Second Wind" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let setUp = try runCommand("/usr/bin/python3", ["-c", """
+            import mpd, sys
+            c = mpd.MPDClient(); c.connect(sys.argv[1])
+            c.stop()
+            c.rangeid(c.addid(sys.argv[2], 0), "3:5")
+            """, MPDTests.socket(session), parts], environment: session.environment)
+        #expect(setUp.status == 0, "\(setUp.errors)")
+        let recording = try session.startRecordingSpeakers()
+        Thread.sleep(forTimeInterval: 0.3)
+        try MPDTests.mpc(session, "play", "1")
+        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 300_000 })
+        try session.set("Rate", .double(1.25))
+        #expect(session.waitFor(10) { session.title() == "Second Wind" }, "the entry ended at the part's end")
+        Thread.sleep(forTimeInterval: 0.5)
+        let samples = recording.finish()
+        let tones = CrossfadeTests()
+        let loudest = tones.amplitudes(of: 880, in: samples).max() ?? 0
+        #expect(loudest > 1000, "the part (880 Hz) was heard")
+        #expect((tones.amplitudes(of: 440, in: samples).max() ?? 0) < loudest / 10, "the rate's seek kept the part's end")
+    }
+}
