@@ -142,7 +142,8 @@ import TestSupport
         return (records.map { $0.joined(separator: "\n") }.sorted() + [end]).joined(separator: "\n")
     }
 
-    /// Sends each block of commands (blocks split by a ==== line) on one connection and prints the replies the same way.
+    /// Sends each block of commands (blocks split by a ==== line) on one connection and prints the replies the same way;
+    /// `$IDn` in a block is the id of the queue's entry at position n.
     static let asker = #"""
     import socket, sys
     s = socket.socket(socket.AF_UNIX)
@@ -163,14 +164,7 @@ import TestSupport
             ids = [l[4:] for l in ask("playlistid") if l.startswith("Id: ")]
             for n in reversed(range(len(ids))):
                 block = block.replace("$ID%d" % n, ids[n])
-        s.sendall((block + "\n").encode())
-        lines = []
-        while True:
-            line = f.readline().decode("utf-8", "replace").rstrip("\n")
-            lines.append(line)
-            if line == "OK" or line.startswith("ACK "):
-                break
-        out.append("\n".join(lines))
+        out.append("\n".join(ask(block)))
     sys.stdout.write("\n====\n".join(out))
     """#
 }

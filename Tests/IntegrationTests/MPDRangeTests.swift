@@ -5,38 +5,43 @@ import TestSupport
 
 /// `rangeid` heard at the speakers: a medium whose middle is another pitch, and an entry told to play only that middle.
 @Suite(.serialized) struct MPDRangeTests {
-    /// 440 Hz for 3 s, 880 Hz for 2 s, 440 Hz for 7 s, in Ogg Vorbis.
-    static func threeParts(in session: Session) throws -> String {
-        let path = session.directory + "/parts.ogg"
+    /// Reprise playing the second test track, serving MPD on its socket; then python-mpd2 runs `script` with `c`
+    /// connected and `parts` a file of 440 Hz for 3 s, 880 Hz for 2 s and 440 Hz for 7 s (Ogg Vorbis). Its output.
+    static func launch(_ session: Session, thenRun script: String) throws -> String {
+        let parts = session.directory + "/parts.ogg"
         let made = try runCommand("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
                                              "-f", "lavfi", "-i", "sine=frequency=880:duration=2",
                                              "-f", "lavfi", "-i", "sine=frequency=440:duration=7",
-                                             "-filter_complex", "concat=n=3:v=0:a=1", "-ar", "44100", "-c:a", "libvorbis", path])
+                                             "-filter_complex", "concat=n=3:v=0:a=1", "-ar", "44100", "-c:a", "libvorbis", parts])
         guard made.status == 0 else { throw HarnessError(message: "ffmpeg: \(made.errors)") }
-        return path
+        try MPDTests.configure(session)
+        try session.launch([media.second]) { session.title() == "Second Wind" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        return try python(session, "parts = \(pythonString(parts))\n" + script)
     }
+
+    /// Runs `script` with python-mpd2's `c` connected to `session`'s Reprise; its output.
+    static func python(_ session: Session, _ script: String) throws -> String {
+        let run = try runCommand("/usr/bin/python3", ["-c", "import mpd, sys\nc = mpd.MPDClient(); c.connect(sys.argv[1])\n" + script,
+                                                      MPDTests.socket(session)], environment: session.environment)
+        #expect(run.status == 0, "\(run.errors)")
+        return run.output
+    }
+
+    static func pythonString(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "\\'") + "'" }
 
     @Test func aRangedEntryPlaysOnlyItsPartThenTheNextOne() throws {
         let session = try Session()
         defer { session.close() }
-        let parts = try Self.threeParts(in: session)
-        try MPDTests.configure(session)
-        try session.launch([media.second]) { session.title() == "Second Wind" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
-
-        // python-mpd2: the file put first, told to play 3 s to 5 s; the playlist's song says so.
-        let setUp = try runCommand("/usr/bin/python3", ["-c", """
-            import mpd, sys
-            c = mpd.MPDClient(); c.connect(sys.argv[1])
+        // The file put first, told to play 3 s to 5 s; the playlist's song says so.
+        let setUp = try Self.launch(session, thenRun: """
             c.stop()
-            song = c.addid(sys.argv[2], 0)
+            song = c.addid(parts, 0)
             c.rangeid(song, "3:5")
             info = c.playlistid(song)[0]
-            print(info["range"], info["duration"], song)
-            """, MPDTests.socket(session), parts], environment: session.environment)
-        #expect(setUp.status == 0, "\(setUp.errors)")
-        let fields = setUp.output.split(separator: " ").map(String.init)
-        #expect(fields.prefix(2) == ["3.000-5.000", "2.000"], "\(setUp.output)")
+            print(info["range"], info["duration"])
+            """)
+        #expect(setUp.split(separator: " ").map(String.init) == ["3.000-5.000", "2.000\n"], "\(setUp)")
 
         let recording = try session.startRecordingSpeakers()
         Thread.sleep(forTimeInterval: 0.3)
@@ -63,24 +68,15 @@ import TestSupport
     @Test func aSeekInARangedEntryCountsFromItsStartAndARestartKeepsTheRange() throws {
         let session = try Session()
         defer { session.close() }
-        let parts = try Self.threeParts(in: session)
-        try MPDTests.configure(session)
-        try session.launch([media.second]) { session.title() == "Second Wind" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
-        let setUp = try runCommand("/usr/bin/python3", ["-c", """
-            import mpd, sys
-            c = mpd.MPDClient(); c.connect(sys.argv[1])
+        _ = try Self.launch(session, thenRun: """
             c.stop()
-            song = c.addid(sys.argv[2], 0)
+            song = c.addid(parts, 0)
             c.rangeid(song, "2.5:")
             c.playid(song)
             c.pause(1)
-            """, MPDTests.socket(session), parts], environment: session.environment)
-        #expect(setUp.status == 0, "\(setUp.errors)")
+            """)
         #expect(session.waitFor { (try? session.get("CanSeek")) == .bool(true) })
-        let seek = try runCommand("/usr/bin/python3", ["-c", "import mpd, sys; c = mpd.MPDClient(); c.connect(sys.argv[1]); c.seekcur('0.5')",
-                                                       MPDTests.socket(session)], environment: session.environment)
-        #expect(seek.status == 0, "\(seek.errors)")
+        _ = try Self.python(session, "c.seekcur('0.5')")
         // 0.5 s into the part is 3 s into the file: 880 Hz from here, for 2 s.
         #expect(session.waitFor { abs((session.position() ?? 0) - 500_000) < 50_000 }, "\(String(describing: session.position()))")
         #expect(session.metadata()["mpris:length"]?.int64Value == 9_500_000)
@@ -108,17 +104,7 @@ import TestSupport
     @Test func aRateChangedWhileTheRangePlaysKeepsItsEnd() throws {
         let session = try Session()
         defer { session.close() }
-        let parts = try Self.threeParts(in: session)
-        try MPDTests.configure(session)
-        try session.launch([media.second]) { session.title() == "Second Wind" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
-        let setUp = try runCommand("/usr/bin/python3", ["-c", """
-            import mpd, sys
-            c = mpd.MPDClient(); c.connect(sys.argv[1])
-            c.stop()
-            c.rangeid(c.addid(sys.argv[2], 0), "3:5")
-            """, MPDTests.socket(session), parts], environment: session.environment)
-        #expect(setUp.status == 0, "\(setUp.errors)")
+        _ = try Self.launch(session, thenRun: "c.stop()\nc.rangeid(c.addid(parts, 0), '3:5')")
         let recording = try session.startRecordingSpeakers()
         Thread.sleep(forTimeInterval: 0.3)
         try MPDTests.mpc(session, "play", "1")
