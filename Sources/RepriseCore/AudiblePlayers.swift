@@ -20,8 +20,9 @@ public struct AudiblePlayers: Sendable {
     }
 
     private var players: [String: OtherPlayer] = [:]
-    /// Playing (uncorked) streams of other processes, by stream index, with their process ids.
-    private var playingStreams: [UInt32: Int32] = [:]
+    /// Playing (uncorked) streams of other processes, by stream index, each with its process id and that process's
+    /// ancestors (read once, when the stream is reported: a player's every status change is checked against them).
+    private var playingStreams: [UInt32: [Int32]] = [:]
     /// The sound server's state: nil until it first answers, then whether it is connected.
     private var connected: Bool?
     /// The players counted as playing, as last reported.
@@ -48,7 +49,11 @@ public struct AudiblePlayers: Sendable {
     /// A stream of another process was reported; `playing` is false for corked streams (and those that do
     /// not count, such as calls and short sounds).
     public mutating func streamChanged(_ index: UInt32, processID: Int32?, playing: Bool) -> [PolicyEvent] {
-        playingStreams[index] = playing ? processID : nil
+        if playing, let processID {
+            if playingStreams[index]?.first != processID { playingStreams[index] = lineage(of: processID) }
+        } else {
+            playingStreams[index] = nil
+        }
         return reevaluate(found: false)
     }
 
@@ -75,17 +80,16 @@ public struct AudiblePlayers: Sendable {
         case true?: break
         }
         guard let owner = player.processID, owner > 1 else { return false }
-        return playingStreams.values.contains { isProcess($0, descendantOf: owner) }
+        return playingStreams.values.contains { $0.contains(owner) }
     }
 
-    private func isProcess(_ process: Int32, descendantOf ancestor: Int32) -> Bool {
-        var current = process
-        for _ in 0..<64 {
-            if current == ancestor { return true }
-            guard let parent = parentProcess(current), parent > 1, parent != current else { return false }
-            current = parent
+    /// `process` and its ancestors below init, nearest first (at most 64).
+    private func lineage(of process: Int32) -> [Int32] {
+        var lineage = [process]
+        while lineage.count < 64, let parent = parentProcess(lineage[lineage.count - 1]), parent > 1, !lineage.contains(parent) {
+            lineage.append(parent)
         }
-        return false
+        return lineage
     }
 
     /// Reports the players that started or stopped counting; a start is "found" when the player's status is the

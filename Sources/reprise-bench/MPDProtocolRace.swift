@@ -5,7 +5,8 @@ import TestSupport
 /// The MPD protocol served by Reprise beside MPD's own, on the same library (section 11, after its other figures,
 /// with the server playing one file on a loop): what MPD clients do most. `mpc status` and `mpc toggle` exec → exit;
 /// in-process over the socket, `listallinfo`, `list album group albumartist` and `search any` (the whole reply
-/// read); an `idle player` client woken by another client's `pause` (write → the `changed:` line read); the server's
+/// read); an `idle player` client woken by another client's `pause` (write → the `changed:` line read); `pause` →
+/// its `OK` on one connection; the server's
 /// resident memory with 10 and with 100 clients waiting in `idle`.
 struct MPDProtocolFigures {
     var mpcStatus: [Double] = []
@@ -14,6 +15,8 @@ struct MPDProtocolFigures {
     var listAlbums: [Double] = []
     var searchAny: [Double] = []
     var idleWake: [Double] = []
+    /// `pause 1` or `pause 0` sent → its `OK` read, on one connection (what `mpc toggle` waits for, without exec).
+    var pauseReply: [Double] = []
     var rssIdleClients: [Int: Double] = [:]
     /// Commands whose reply never came whole: the server closed the connection (MPD: "Output buffer is full").
     var failed: Set<String> = []
@@ -63,6 +66,13 @@ extension Bench {
             _ = other.reply()
         }
         _ = client.send("pause 0")
+        for round in 0..<40 {
+            let start = monotonicSeconds()
+            guard other.send("pause \(round % 2 == 0 ? 1 : 0)") != nil else { break }
+            figures.pauseReply.append(monotonicSeconds() - start)
+            Thread.sleep(forTimeInterval: 0.05) // what the pause set going has settled
+        }
+        _ = client.send("pause 0")
         // The measuring clients go first: a server takes 100 connections, and the 100 in idle are what is measured.
         client.close()
         other.close()
@@ -100,6 +110,7 @@ func mpdProtocolRows(count: Int, reprise: String, ours: MPDProtocolFigures?, the
         sampled("`list album group albumartist`") { $0.listAlbums },
         sampled("`search any`, ~1,000 matches, whole reply") { $0.searchAny },
         sampled("`idle player` woken by another client's `pause`") { $0.idleWake },
+        sampled("`pause 1`/`pause 0` → its `OK`, one connection") { $0.pauseReply },
         memory(10), memory(100),
     ]
 }

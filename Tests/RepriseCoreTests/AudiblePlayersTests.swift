@@ -36,6 +36,25 @@ import Testing
                 == [.otherPlayerStopped("org.mpris.MediaPlayer2.mpv")])
     }
 
+    @Test func theProcessTreeIsReadWhenAStreamIsReportedNotAtEachStatusChange() {
+        final class Reads: @unchecked Sendable { var count = 0 }
+        let reads = Reads()
+        var players = AudiblePlayers { reads.count += 1; return Self.parents[$0] }
+        _ = players.soundServerConnected(true)
+        _ = players.streamChanged(1, processID: 102, playing: true)
+        let afterReport = reads.count
+        #expect(afterReport == 3, "102 → 101 → 100 → init")
+        for round in 0..<20 {
+            _ = players.playerChanged("org.mpris.MediaPlayer2.playerctld", processID: 200, playing: round % 2 == 0, found: false)
+            _ = players.playerChanged("org.mpris.MediaPlayer2.browser", processID: 100, playing: round % 2 == 0, found: false)
+        }
+        #expect(reads.count == afterReport, "a mirror echoing every toggle costs no reads of /proc")
+        #expect(players.playerChanged("org.mpris.MediaPlayer2.browser", processID: 100, playing: true, found: false)
+                == [.otherPlayerStarted("org.mpris.MediaPlayer2.browser")], "its descendant's stream counts for it")
+        _ = players.streamChanged(1, processID: 102, playing: true)
+        #expect(reads.count == afterReport, "the same stream reported again")
+    }
+
     @Test func aStreamFromADescendantCountsForTheProcessThatOwnsTheName() {
         var players = connected()
         _ = players.playerChanged("org.mpris.MediaPlayer2.firefox.instance_1_5", processID: 100, playing: true, found: false)
