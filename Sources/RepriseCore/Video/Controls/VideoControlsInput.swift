@@ -1,0 +1,174 @@
+/// What a person's input over the controls asks for; the video controller carries it out.
+public enum VideoControlsAction: Equatable, Sendable {
+    case togglePlayPause
+    case seekBy(microseconds: Int64)
+    case seekTo(microseconds: Int64)
+    case toggleFullscreen, toggleFitFill, togglePictureInPicture, leavePictureInPicture, close
+    case skipInterstitial
+    case setRate(Double)
+    case chooseAudio(Int)
+    case chooseSubtitles(Int?)
+    case openMenu(ControlsMenu.Kind)
+    /// The compositor or window manager moves the window with the pointer from here (a press on Picture in
+    /// Picture's picture).
+    case beginWindowMove
+}
+
+/// What the controls show and hold between events, and how pointer and key input becomes actions: press and release
+/// on the same control activates it; a press on the scrubber drags it (the time under the pointer shown) and seeks
+/// where it is let go; a double click on the picture toggles full screen; the wheel over the picture seeks ±10 s;
+/// in Picture in Picture a press on the picture moves the window; an open menu takes the next click. Tab and
+/// Shift-Tab move a visible focus through the controls, Enter and Space activate it, Escape closes a menu or drops
+/// the focus. Every event also counts for ``ControlsVisibility``.
+public struct VideoControlsInput: Sendable {
+    public static let skipStep: Int64 = 10_000_000
+    public static let doubleClickSeconds = 0.4, doubleClickDistance = 8
+
+    public var visibility = ControlsVisibility()
+    /// The menu open, if any.
+    public private(set) var menu: ControlsMenu?
+    /// The control Tab moved to (drawn with a focus ring).
+    public private(set) var focused: OnScreenControl?
+    /// The control pressed and not yet released.
+    public private(set) var pressed: OnScreenControl?
+    /// While the scrubber is dragged: where along it the pointer is (0…1).
+    public private(set) var dragFraction: Double?
+    private var lastClick: (x: Int, y: Int, at: Double)?
+
+    public init() {}
+
+    /// What the bar offers now: its layout, the scrubber, whether the skip button shows, and what menus list.
+    public struct Context: Sendable {
+        public var layout: VideoControlsLayout
+        public var scrubber: VideoScrubber
+        public var skipShown = false
+        public var speeds = SpeedList()
+        public var rate = 1.0
+        public var audioTracks: [String] = [], currentAudio: Int?
+        public var subtitleTracks: [String] = [], currentSubtitles: Int?
+
+        public init(layout: VideoControlsLayout, scrubber: VideoScrubber) {
+            self.layout = layout
+            self.scrubber = scrubber
+        }
+    }
+
+    /// The pointer moved to (`x`, `y`).
+    public mutating func pointerMoved(x: Int, y: Int, at now: Double, in context: Context) {
+        visibility.interacted(at: now)
+        visibility.pointerOverControlsChanged(context.layout.isOverControls(x: x, y: y) || menu?.rect.contains(x: x, y: y) == true, at: now)
+        if pressed == .scrubber { dragFraction = context.layout.scrubberFraction(atX: x) }
+    }
+
+    /// The pointer left the window.
+    public mutating func pointerLeft(at now: Double) {
+        visibility.pointerOverControlsChanged(false, at: now)
+    }
+
+    /// The primary button went down at (`x`, `y`).
+    public mutating func pressed(x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
+        let wasHidden = visibility.interacted(at: now)
+        if let open = menu {
+            menu = nil
+            visibility.menuChanged(open: false, at: now)
+            guard let index = open.item(atX: x, y: y), let action = open.items[index].action else { return [] }
+            return [action]
+        }
+        // A click on hidden controls only shows them; the skip button shows on its own and takes it.
+        let hit = context.layout.control(atX: x, y: y, skipShown: context.skipShown)
+        let control = wasHidden && context.layout.mode == .window && hit != .skipInterstitial ? nil : hit
+        guard let control else {
+            if context.layout.mode == .pictureInPicture { return [.beginWindowMove] }
+            if let last = lastClick, now - last.at <= Self.doubleClickSeconds,
+               abs(x - last.x) <= Self.doubleClickDistance, abs(y - last.y) <= Self.doubleClickDistance {
+                lastClick = nil
+                return [.toggleFullscreen]
+            }
+            lastClick = (x, y, now)
+            return []
+        }
+        lastClick = nil
+        pressed = control
+        if control == .scrubber { dragFraction = context.layout.scrubberFraction(atX: x) }
+        return []
+    }
+
+    /// The primary button came up at (`x`, `y`): the pressed control acts if the pointer is still on it (the
+    /// scrubber wherever it is let go).
+    public mutating func released(x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
+        visibility.interacted(at: now)
+        defer { (pressed, dragFraction) = (nil, nil) }
+        guard let control = pressed else { return [] }
+        if control == .scrubber {
+            return context.scrubber.target(atFraction: context.layout.scrubberFraction(atX: x)).map { [.seekTo(microseconds: $0)] } ?? []
+        }
+        guard context.layout.control(atX: x, y: y, skipShown: context.skipShown) == control else { return [] }
+        return activate(control, at: now, in: context)
+    }
+
+    /// The wheel turned `steps` notches (up: negative) over the window.
+    public mutating func scrolled(steps: Int, x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
+        visibility.interacted(at: now)
+        guard steps != 0, menu == nil, !context.scrubber.refusesSeeks else { return [] }
+        return [.seekBy(microseconds: steps < 0 ? Self.skipStep : -Self.skipStep)]
+    }
+
+    /// The keys the controls take; anything else only shows them (and does what it did before).
+    public enum Key: Sendable { case tab, shiftTab, activate, escape, other }
+
+    /// A key: true when the controls took it (the window's own key handling leaves it alone).
+    public mutating func key(_ key: Key, at now: Double, in context: Context) -> (taken: Bool, actions: [VideoControlsAction]) {
+        visibility.interacted(at: now)
+        let order = context.layout.focusOrder.filter { $0 != .scrubber }
+        switch key {
+        case .tab, .shiftTab:
+            guard !order.isEmpty else { return (true, []) }
+            let here = focused.flatMap { order.firstIndex(of: $0) }
+            let step = key == .tab ? 1 : order.count - 1
+            focused = order[here.map { ($0 + step) % order.count } ?? (key == .tab ? 0 : order.count - 1)]
+            return (true, [])
+        case .activate:
+            guard let focused else { return (false, []) }
+            return (true, activate(focused, at: now, in: context))
+        case .escape:
+            if menu != nil {
+                menu = nil
+                visibility.menuChanged(open: false, at: now)
+                return (true, [])
+            }
+            guard focused != nil else { return (false, []) }
+            focused = nil
+            return (true, [])
+        case .other:
+            return (false, [])
+        }
+    }
+
+    /// What activating `control` does; a menu opens here.
+    private mutating func activate(_ control: OnScreenControl, at now: Double, in context: Context) -> [VideoControlsAction] {
+        let layout = context.layout
+        switch control {
+        case .playPause: return [.togglePlayPause]
+        case .skipBack: return context.scrubber.refusesSeeks ? [] : [.seekBy(microseconds: -Self.skipStep)]
+        case .skipForward: return context.scrubber.refusesSeeks ? [] : [.seekBy(microseconds: Self.skipStep)]
+        case .scrubber: return []
+        case .fitFill: return [.toggleFitFill]
+        case .pictureInPicture: return [.togglePictureInPicture]
+        case .fullscreen: return [.toggleFullscreen]
+        case .skipInterstitial: return context.skipShown ? [.skipInterstitial] : []
+        case .backToWindow: return [.leavePictureInPicture]
+        case .close: return [.close]
+        case .speed, .tracks, .info:
+            guard let anchor = layout.rect(of: control) else { return [] }
+            switch control {
+            case .speed: menu = .speeds(context.speeds, current: context.rate, above: anchor, windowWidth: layout.width)
+            case .tracks:
+                menu = .tracks(audio: context.audioTracks, currentAudio: context.currentAudio, subtitles: context.subtitleTracks,
+                               currentSubtitles: context.currentSubtitles, above: anchor, windowWidth: layout.width)
+            default: menu = ControlsMenu(kind: .info, items: [], above: anchor, windowWidth: layout.width)
+            }
+            visibility.menuChanged(open: true, at: now)
+            return [.openMenu(menu!.kind)]
+        }
+    }
+}
