@@ -94,7 +94,7 @@ extension MPDPlayerBridge {
                     return finish(nil)
                 }
                 guard !matches.isEmpty else { return finish(nil) }
-                player.appendTracks(matches.map(\.track.path.uri)) { error in finish(error.map { MPDError(.noExist, $0.message) }) }
+                player.appendTracks(matches.map { songs.uri(ofLibraryName: $0.name) }) { error in finish(error.map { MPDError(.noExist, $0.message) }) }
             })
             return found
         }

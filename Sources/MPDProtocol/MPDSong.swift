@@ -27,10 +27,15 @@ public struct MPDSongWriter: Sendable {
     }
 
     /// The URI the player is given for what a client named `name`: a path relative to the music folder, an absolute
-    /// path, or a URI with a scheme.
+    /// path, or a URI with a scheme — `SCHEME://…`, as MPD tells one (a file named `Live: 2020.ogg` is a file).
     public func uri(forName name: String) -> String {
+        if name.contains("://"), MediaURI(name) != nil { return name }
+        return uri(ofLibraryName: name)
+    }
+
+    /// The URI of the library's song named `name` (a path relative to the music folder, or absolute outside it).
+    public func uri(ofLibraryName name: String) -> String {
         if name.hasPrefix("/") { return MediaURI.file(path: name) }
-        if let parsed = MediaURI(name), parsed.scheme != "file" || name.hasPrefix("file://") { return name }
         return MediaURI.file(path: (musicFolder == "/" ? "" : musicFolder) + "/" + name)
     }
 

@@ -112,6 +112,20 @@ import TestSupport
         #expect(try Self.mpc(session, "rm", "road trip").status != 0)
     }
 
+    @Test func aFileWithAColonInItsNameIsAFileNotAURI() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try session.makeFolder("Music")
+        try generateTone(at: music + "/Live: Encore.ogg", seconds: 2, tags: "title=(string)\"Encore\"", encoder: ["vorbisenc", "!", "oggmux"])
+        try Self.configure(session, library: music)
+        try session.launch([])
+        #expect(session.waitFor(30) { MPDDifferentialTests.songs(try? Self.mpc(session, "stats").output) == 1 })
+        let added = try Self.mpc(session, "add", "Live: Encore.ogg")
+        #expect(added.status == 0, "\(added.output)\(added.errors)")
+        try Self.mpc(session, "play")
+        #expect(session.waitFor { session.title() == "Encore" }, "MPD names it as a file (SCHEME:// makes a URI), and it plays")
+    }
+
     @Test func pythonMPD2CallsEachCommandGroup() throws {
         let session = try Session()
         defer { session.close() }

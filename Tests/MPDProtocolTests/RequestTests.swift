@@ -1,3 +1,4 @@
+import RepriseCore
 import Testing
 @testable import MPDProtocol
 
@@ -7,6 +8,15 @@ import Testing
         let request = try MPDRequest(parsing: Array(#"find "artist" "The \"Band\"" album A\B"#.utf8))
         #expect(request.name == "find")
         #expect(request.arguments == ["artist", #"The "Band""#, "album", #"A\B"#])
+    }
+
+    @Test func aNameIsAURIOnlyWithSchemeAndSlashesAsMPDTellsOne() {
+        let writer = MPDSongWriter(musicFolder: "/music")
+        #expect(writer.uri(forName: "Live: 2020/a.ogg") == MediaURI.file(path: "/music/Live: 2020/a.ogg"))
+        #expect(writer.uri(forName: "http://radio.example/stream") == "http://radio.example/stream")
+        #expect(writer.uri(forName: "file:///elsewhere/b.ogg") == "file:///elsewhere/b.ogg")
+        #expect(writer.uri(forName: "/elsewhere/c.ogg") == MediaURI.file(path: "/elsewhere/c.ogg"))
+        #expect(writer.uri(ofLibraryName: "x://y.ogg") == MediaURI.file(path: "/music/x://y.ogg"), "a library name is a file")
     }
 
     @Test func badLinesAreRefusedAsMPDRefusesThem() {
