@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
         /// libebur128: EBU R128 loudness and true peak (its C interface is small enough to call as it is).
         .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover.
         .target(name: "CTagLibShim", dependencies: ["CTagLib"]),
         /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
@@ -60,6 +61,8 @@ let package = Package(
         .target(name: "HTTPKit", dependencies: ["CHTTPShim"]),
         /// A thin wrapper over SQLite: a connection, prepared statements, transactions.
         .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        /// The video controls drawn (Pango and Cairo) into a buffer at the output's scale, for either window to show.
+        .target(name: "ControlsKit", dependencies: ["CPangoCairo", "RepriseCore"]),
         /// The music library: its facade on the loop (`LibraryService`), its SQLite index and the scanner that fills it on
         /// a worker thread, loudness measuring, the cover cache.
         .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit", "TagLibKit",
@@ -113,6 +116,7 @@ let package = Package(
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "RepriseCore", "CoreTestDoubles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
+        .testTarget(name: "ControlsKitTests", dependencies: ["ControlsKit", "RepriseCore"]),
         .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "SDBusTesting",
                                                      "PosixFiles", "CoreTestDoubles"]),

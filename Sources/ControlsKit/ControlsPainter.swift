@@ -1,0 +1,53 @@
+import CPangoCairo
+import RepriseCore
+
+/// Pixels of the controls: premultiplied ARGB, one `UInt32` a pixel in native byte order (Cairo's ARGB32, what
+/// wl_shm's ARGB8888 and an X11 32-bit visual take), rows `width` pixels apart; transparent where nothing is drawn.
+public struct ControlsImage: Sendable {
+    public let width: Int, height: Int
+    public let pixels: [UInt32]
+
+    /// The pixel at (`x`, `y`).
+    public func pixel(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+    public static func alpha(_ pixel: UInt32) -> UInt8 { UInt8(pixel >> 24) }
+    /// The brightest of red, green and blue (premultiplied).
+    public static func level(_ pixel: UInt32) -> UInt8 { max(UInt8(pixel >> 16 & 0xFF), UInt8(pixel >> 8 & 0xFF), UInt8(pixel & 0xFF)) }
+}
+
+/// Draws a ``VideoControlsScene`` with Cairo (shapes: every icon is drawn, none is a scaled bitmap) and Pango (text in
+/// the desktop's fonts, through fontconfig) at the output's scale: a scale-2 output gets twice the pixels each way,
+/// drawn at that size.
+public struct ControlsPainter: Sendable {
+    public init() {}
+
+    public func paint(_ scene: VideoControlsScene, scale: Int) -> ControlsImage {
+        let scale = max(1, min(4, scale))
+        let width = scene.layout.width * scale, height = scene.layout.height * scale
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+            return ControlsImage(width: width, height: height, pixels: Array(repeating: 0, count: width * height))
+        }
+        defer {
+            cairo_destroy(cr)
+            cairo_surface_destroy(surface)
+        }
+        cairo_scale(cr, Double(scale), Double(scale))
+        var canvas = Canvas(cr: cr)
+        if scene.shown {
+            if scene.layout.mode == .window { canvas.drawWindowControls(scene) } else { canvas.drawPictureInPicture(scene) }
+        }
+        if let label = scene.skip.label, scene.layout.mode == .window { canvas.drawSkip(label, ready: scene.skip == .ready, in: scene.layout.skipButton) }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else {
+            return ControlsImage(width: width, height: height, pixels: Array(repeating: 0, count: width * height))
+        }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBytes { target in
+            for row in 0..<height {
+                (target.baseAddress! + row * width * 4).copyMemory(from: data + row * stride, byteCount: width * 4)
+            }
+        }
+        return ControlsImage(width: width, height: height, pixels: pixels)
+    }
+}
