@@ -91,7 +91,7 @@ let package = Package(
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
         .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
-                                                       "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit", "MPDServer", "MPDProtocol"]),
+                                                       "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit", "MPDServer", "MPDProtocol", "ControlsKit"]),
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
                                                       .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -117,7 +117,8 @@ let package = Package(
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "RepriseCore", "CoreTestDoubles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "ControlsKitTests", dependencies: ["ControlsKit", "RepriseCore"]),
-        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit"]),
+        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit",
+                                                           "ControlsKit"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "SDBusTesting",
                                                      "PosixFiles", "CoreTestDoubles"]),
         /// The command line's own logic (what is media, what the parser gets), no bus.

@@ -22,6 +22,11 @@ struct rp_window {
     /* Geometry to return to when fullscreen was done without a window manager. */
     int saved_x, saved_y, saved_width, saved_height;
     GC gc;
+    /* The controls drawn over the picture (premultiplied ARGB, the window's size), or NULL. */
+    uint32_t *overlay;
+    int overlay_width, overlay_height;
+    Cursor blank_cursor;
+    bool cursor_hidden;
 };
 
 /* Protocol errors (a request the server refused) are not worth dying for: ignored. */
@@ -54,7 +59,8 @@ rp_window *rp_window_open(const char *display_name, int width, int height, const
     int screen = DefaultScreen(display);
     XSetWindowAttributes attributes = {0};
     attributes.background_pixel = BlackPixel(display, screen);
-    attributes.event_mask = KeyPressMask | StructureNotifyMask | ExposureMask;
+    attributes.event_mask = KeyPressMask | StructureNotifyMask | ExposureMask | ButtonPressMask | ButtonReleaseMask
+                            | PointerMotionMask | LeaveWindowMask;
     w->window = XCreateWindow(display, RootWindow(display, screen), 0, 0, (unsigned)width, (unsigned)height, 0,
                               CopyFromParent, InputOutput, CopyFromParent, CWBackPixel | CWEventMask, &attributes);
     w->width = width;
@@ -94,6 +100,8 @@ void rp_window_close(rp_window *w) {
         free(w);
         return;
     }
+    free(w->overlay);
+    if (w->blank_cursor) XFreeCursor(w->display, w->blank_cursor);
     XFreeGC(w->display, w->gc);
     XDestroyWindow(w->display, w->window);
     XCloseDisplay(w->display);
@@ -292,11 +300,94 @@ void rp_window_flush(rp_window *w) {
 
 bool rp_window_is_lost(const rp_window *w) { return w->lost; }
 
+void rp_window_set_overlay(rp_window *w, const uint32_t *argb, int width, int height) {
+    free(w->overlay);
+    w->overlay = NULL;
+    if (!argb || width < 1 || height < 1) return;
+    size_t bytes = (size_t)width * (size_t)height * 4;
+    w->overlay = malloc(bytes);
+    if (!w->overlay) return;
+    memcpy(w->overlay, argb, bytes);
+    w->overlay_width = width;
+    w->overlay_height = height;
+}
+
+/* The frame in the middle, black around it, the overlay blended over both, put as one image of the window's size. */
+static void draw_frame_with_overlay(rp_window *w, Visual *visual, int depth, const uint8_t *pixels, int width, int height,
+                                    int stride) {
+    size_t count = (size_t)w->width * (size_t)w->height;
+    uint32_t *composed = malloc(count * 4);
+    if (!composed) return;
+    int left = (w->width - width) / 2, top = (w->height - height) / 2;
+    for (int y = 0; y < w->height; y++) {
+        int fy = y - top;
+        for (int x = 0; x < w->width; x++) {
+            int fx = x - left;
+            uint32_t under = 0;
+            if (fy >= 0 && fy < height && fx >= 0 && fx < width) memcpy(&under, pixels + (size_t)fy * (size_t)stride + (size_t)fx * 4, 4);
+            uint32_t over = w->overlay[(size_t)y * (size_t)w->width + (size_t)x];
+            uint32_t keep = 255 - (over >> 24), out = 0;
+            for (int shift = 0; shift < 24; shift += 8) {
+                uint32_t channel = ((over >> shift) & 0xff) + (((under >> shift) & 0xff) * keep + 127) / 255;
+                out |= (channel > 255 ? 255 : channel) << shift;
+            }
+            composed[(size_t)y * (size_t)w->width + (size_t)x] = out;
+        }
+    }
+    XImage *image = XCreateImage(w->display, visual, (unsigned)depth, ZPixmap, 0, (char *)composed, (unsigned)w->width,
+                                 (unsigned)w->height, 32, w->width * 4);
+    if (image) {
+        if (image->bits_per_pixel == 32)
+            XPutImage(w->display, w->window, w->gc, image, 0, 0, 0, 0, (unsigned)w->width, (unsigned)w->height);
+        image->data = NULL;
+        XDestroyImage(image);
+    }
+    free(composed);
+    XFlush(w->display);
+}
+
+void rp_window_set_cursor_hidden(rp_window *w, bool hidden) {
+    if (w->lost || hidden == w->cursor_hidden) return;
+    w->cursor_hidden = hidden;
+    if (hidden && !w->blank_cursor) {
+        char none = 0;
+        Pixmap empty = XCreateBitmapFromData(w->display, w->window, &none, 1, 1);
+        XColor black = {0};
+        w->blank_cursor = XCreatePixmapCursor(w->display, empty, empty, &black, &black, 0, 0);
+        XFreePixmap(w->display, empty);
+    }
+    if (hidden) XDefineCursor(w->display, w->window, w->blank_cursor);
+    else XUndefineCursor(w->display, w->window);
+    XFlush(w->display);
+}
+
+void rp_window_begin_move(rp_window *w, int root_x, int root_y, int button) {
+    if (w->lost) return;
+    /* The window manager moves the window with the pointer (EWMH _NET_WM_MOVERESIZE, direction 8: move). */
+    XUngrabPointer(w->display, CurrentTime);
+    XEvent event = {0};
+    event.xclient.type = ClientMessage;
+    event.xclient.window = w->window;
+    event.xclient.message_type = XInternAtom(w->display, "_NET_WM_MOVERESIZE", False);
+    event.xclient.format = 32;
+    event.xclient.data.l[0] = root_x;
+    event.xclient.data.l[1] = root_y;
+    event.xclient.data.l[2] = 8;
+    event.xclient.data.l[3] = button;
+    event.xclient.data.l[4] = 1;
+    XSendEvent(w->display, DefaultRootWindow(w->display), False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
+    XFlush(w->display);
+}
+
 void rp_window_draw_frame(rp_window *w, const uint8_t *pixels, int width, int height, int stride) {
     if (w->lost || !w->visible || width < 1 || height < 1) return;
     int screen = DefaultScreen(w->display);
     Visual *visual = DefaultVisual(w->display, screen);
     if (visual->red_mask != 0xff0000 || visual->green_mask != 0xff00 || visual->blue_mask != 0xff) return;
+    if (w->overlay && w->overlay_width == w->width && w->overlay_height == w->height) {
+        draw_frame_with_overlay(w, visual, DefaultDepth(w->display, screen), pixels, width, height, stride);
+        return;
+    }
     XImage *image = XCreateImage(w->display, visual, (unsigned)DefaultDepth(w->display, screen), ZPixmap, 0,
                                  (char *)pixels, (unsigned)width, (unsigned)height, 32, stride);
     if (!image) return;
@@ -344,6 +435,23 @@ bool rp_window_next_event(rp_window *w, rp_window_event *out) {
         case ClientMessage:
             if ((Atom)event.xclient.data.l[0] != w->wm_delete) continue;
             out->kind = RP_WINDOW_EVENT_CLOSE;
+            return true;
+        case MotionNotify:
+            out->kind = RP_WINDOW_EVENT_POINTER;
+            out->x = event.xmotion.x;
+            out->y = event.xmotion.y;
+            return true;
+        case ButtonPress:
+        case ButtonRelease:
+            out->kind = event.type == ButtonPress ? RP_WINDOW_EVENT_PRESS : RP_WINDOW_EVENT_RELEASE;
+            out->x = event.xbutton.x;
+            out->y = event.xbutton.y;
+            out->root_x = event.xbutton.x_root;
+            out->root_y = event.xbutton.y_root;
+            out->button = (int)event.xbutton.button;
+            return true;
+        case LeaveNotify:
+            out->kind = RP_WINDOW_EVENT_LEAVE;
             return true;
         default:
             continue;

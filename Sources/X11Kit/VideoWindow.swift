@@ -14,11 +14,17 @@ public final class VideoWindow {
         case exposed
         /// The window manager's close button.
         case closeRequested
+        /// The pointer moved to (`x`, `y`) in the window.
+        case pointerMoved(x: Int, y: Int)
+        /// A button went down (`button` 1 the primary, 4 and 5 the wheel); `rootX`, `rootY` on the screen.
+        case pressed(x: Int, y: Int, button: Int, rootX: Int, rootY: Int)
+        case released(x: Int, y: Int, button: Int)
+        case pointerLeft
     }
 
     /// The keys a video window acts on; others arrive as `.other`.
     public enum Key: Equatable, Sendable {
-        case space, left, right, escape, character(Character), other(UInt)
+        case space, left, right, escape, tab, enter, character(Character), other(UInt)
     }
 
     /// Opens the display named by `$DISPLAY` (or `displayName`); nil when there is none.
@@ -85,6 +91,22 @@ public final class VideoWindow {
         cDots.withUnsafeBufferPointer { rp_window_draw_dots(window, $0.baseAddress, Int32($0.count)) }
     }
 
+    /// The controls to draw over the frames from now on (premultiplied ARGB pixels of the window's size), or none.
+    public func setOverlay(_ pixels: [UInt32]?, width: Int, height: Int) {
+        guard let pixels, pixels.count == width * height else { return rp_window_set_overlay(window, nil, 0, 0) }
+        pixels.withUnsafeBufferPointer { rp_window_set_overlay(window, $0.baseAddress, Int32(width), Int32(height)) }
+    }
+
+    /// The pointer hidden over the window (it hides with the controls).
+    public var isPointerHidden = false {
+        didSet { if isPointerHidden != oldValue { rp_window_set_cursor_hidden(window, isPointerHidden) } }
+    }
+
+    /// The window manager moves the window with the pointer, from a press of `button` at (`rootX`, `rootY`).
+    public func beginMove(rootX: Int, rootY: Int, button: Int) {
+        rp_window_begin_move(window, Int32(clamping: rootX), Int32(clamping: rootY), Int32(clamping: button))
+    }
+
     /// The next pending event, or nil when none waits (never blocks).
     public func nextEvent() -> Event? {
         var event = rp_window_event()
@@ -93,6 +115,11 @@ public final class VideoWindow {
         case RP_WINDOW_EVENT_KEY: return .key(Key(keysym: event.keysym))
         case RP_WINDOW_EVENT_RESIZED: return .resized(width: Int(event.width), height: Int(event.height))
         case RP_WINDOW_EVENT_EXPOSED: return .exposed
+        case RP_WINDOW_EVENT_POINTER: return .pointerMoved(x: Int(event.x), y: Int(event.y))
+        case RP_WINDOW_EVENT_PRESS:
+            return .pressed(x: Int(event.x), y: Int(event.y), button: Int(event.button), rootX: Int(event.root_x), rootY: Int(event.root_y))
+        case RP_WINDOW_EVENT_RELEASE: return .released(x: Int(event.x), y: Int(event.y), button: Int(event.button))
+        case RP_WINDOW_EVENT_LEAVE: return .pointerLeft
         default: return .closeRequested
         }
     }
@@ -107,6 +134,8 @@ extension VideoWindow.Key {
         case 0xff51: self = .left
         case 0xff53: self = .right
         case 0xff1b: self = .escape
+        case 0xff09, 0xfe20: self = .tab
+        case 0xff0d, 0xff8d: self = .enter
         case 0x21...0x7e: self = .character(Character(Unicode.Scalar(UInt8(keysym))))
         default: self = .other(keysym)
         }

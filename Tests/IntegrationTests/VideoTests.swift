@@ -9,13 +9,13 @@ import TestSupport
     static let video = "app.reprise.Video1"
     static let root = "org.mpris.MediaPlayer2"
 
-    /// A session with Reprise playing a generated 4:3 "Test Clip" (with a sidecar `.en.srt`) on a private display.
-    private func start(sidecar: String? = nil, extraMedia: [String] = []) throws -> (Session, VirtualDisplay, String, pid_t) {
+    /// A session with Reprise playing a generated 4:3 "Test Clip" of `seconds` (with a sidecar `.en.srt`) on a private display.
+    static func start(sidecar: String? = nil, extraMedia: [String] = [], seconds: Int = 12) throws -> (Session, VirtualDisplay, String, pid_t) {
         let session = try Session()
         do {
             let display = try session.virtualDisplay()
             let clip = session.directory + "/clip.ogv"
-            try TestMedia.video(at: clip, width: 320, height: 240, seconds: 12, title: "Test Clip")
+            try TestMedia.video(at: clip, width: 320, height: 240, seconds: seconds, title: "Test Clip")
             try TestMedia.subtitles(at: session.directory + "/clip.en.srt")
             if let sidecar { try sidecar.write(toFile: session.directory + "/clip.reprise.json", atomically: true, encoding: .utf8) }
             let pid = try session.launch([clip] + extraMedia, extraEnvironment: ["DISPLAY": display.name])
@@ -26,7 +26,7 @@ import TestSupport
         }
     }
 
-    private func findWindow(_ display: VirtualDisplay, titled title: String, _ session: Session) -> String? {
+    static func findWindow(_ display: VirtualDisplay, titled title: String, _ session: Session) -> String? {
         var found: String?
         _ = session.waitFor { found = display.visibleWindows(title: "^\(NSRegularExpression.escapedPattern(for: title))$").first; return found != nil }
         return found
@@ -35,10 +35,10 @@ import TestSupport
     private func videoProperty(_ session: Session, _ name: String) -> DBusValue? { try? session.get(name, interface: Self.video) }
 
     @Test func aVideoOpensAWindowTitledWithItShowingFramesWithoutStretching() throws {
-        let (session, display, _, pid) = try start()
+        let (session, display, _, pid) = try Self.start()
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
-        let window = try #require(findWindow(display, titled: "Test Clip", session), "no window titled Test Clip")
+        let window = try #require(Self.findWindow(display, titled: "Test Clip", session), "no window titled Test Clip")
         #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [320, 240] }, "opens at the picture's size")
         display.resize(window, width: 854, height: 480)
         #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
@@ -71,10 +71,10 @@ import TestSupport
     /// The X server going away mid-video (a crashed or closed X session, a lost XWayland) turns video off: the
     /// media plays on as sound, the service stays on the bus, and the next video plays its sound only.
     @Test func losingTheDisplayMidVideoTurnsVideoOffAndPlaysOn() throws {
-        let (session, display, clip, pid) = try start(extraMedia: [media.first])
+        let (session, display, clip, pid) = try Self.start(extraMedia: [media.first])
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
-        _ = try #require(findWindow(display, titled: "Test Clip", session))
+        _ = try #require(Self.findWindow(display, titled: "Test Clip", session))
         #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(true) })
         display.stop() // killed by PID, as when the X server crashes
         #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(false) },
@@ -96,10 +96,10 @@ import TestSupport
     }
 
     @Test func fullscreenFollowsMPRISAndTheWindowKeysControlPlayback() throws {
-        let (session, display, _, _) = try start()
+        let (session, display, _, _) = try Self.start()
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
-        let window = try #require(findWindow(display, titled: "Test Clip", session))
+        let window = try #require(Self.findWindow(display, titled: "Test Clip", session))
         #expect(session.waitFor { (try? session.get("CanSetFullscreen", interface: Self.root)) == .bool(true) })
 
         try session.set("Fullscreen", .bool(true), interface: Self.root)
@@ -136,10 +136,10 @@ import TestSupport
     /// the switch is not asserted: a recording of this clip's plain playback under Xvfb already holds a ~60-ms silent
     /// stretch, see the closing note of the session that added this.)
     @Test func pictureInPictureTakesACornerAndGivesThePlaceBack() throws {
-        let (session, display, _, _) = try start()
+        let (session, display, _, _) = try Self.start()
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
-        let window = try #require(findWindow(display, titled: "Test Clip", session))
+        let window = try #require(Self.findWindow(display, titled: "Test Clip", session))
         display.resize(window, width: 640, height: 480)
         #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [640, 480] })
         func geometry() -> [Int] {
@@ -187,7 +187,7 @@ import TestSupport
     }
 
     @Test func sidecarSubtitlesAreListedAndSelectable() throws {
-        let (session, _, _, _) = try start()
+        let (session, _, _, _) = try Self.start()
         defer { session.close() }
         #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
         // Without an information sidecar, the description comes from the tags (audiotestsrc writes one).
@@ -247,10 +247,10 @@ import TestSupport
              "interstitials": [{"start": 2, "end": 6, "title": "Sponsor", "restrictions": ["noSkippingPast", "noSeekingWithin"],
                                 "skippableAfter": 1}]}
             """
-        let (session, display, _, _) = try start(sidecar: sidecar)
+        let (session, display, _, _) = try Self.start(sidecar: sidecar)
         defer { session.close() }
         #expect(session.waitFor { session.title() == "Sidecar Title" })
-        let window = try #require(findWindow(display, titled: "Sidecar Title — Episode 2", session))
+        let window = try #require(Self.findWindow(display, titled: "Sidecar Title — Episode 2", session))
         #expect(!window.isEmpty)
         #expect(session.metadata()["reprise:subtitle"]?.stringValue == "Episode 2")
         #expect(session.metadata()["reprise:description"]?.stringValue == "Colour bars, talking.")
@@ -282,9 +282,9 @@ import TestSupport
     }
 
     @Test func audioOnlyMediaOpensNoWindowAndStopHidesTheVideoWindow() throws {
-        let (session, display, _, _) = try start(extraMedia: [media.first])
+        let (session, display, _, _) = try Self.start(extraMedia: [media.first])
         defer { session.close() }
-        #expect(findWindow(display, titled: "Test Clip", session) != nil)
+        #expect(Self.findWindow(display, titled: "Test Clip", session) != nil)
         try session.call("Next")
         #expect(session.waitFor { session.title() == "First Light" && session.status() == "Playing" })
         #expect(session.waitFor { display.visibleRepriseWindows().isEmpty }, "an audio file has no window")
@@ -293,7 +293,7 @@ import TestSupport
         try session.set("Fullscreen", .bool(true), interface: Self.root)
         #expect(try session.get("Fullscreen", interface: Self.root) == .bool(false))
         try session.call("Previous")
-        #expect(findWindow(display, titled: "Test Clip", session) != nil)
+        #expect(Self.findWindow(display, titled: "Test Clip", session) != nil)
         try session.call("Stop")
         #expect(session.waitFor { display.visibleRepriseWindows().isEmpty })
     }
@@ -340,7 +340,7 @@ import TestSupport
         let pid = try session.launch([server.url], extraEnvironment: ["DISPLAY": display.name])
         #expect(session.waitFor { videoProperty(session, "Loading") == .bool(true) }, "\(session.log(of: pid))")
         // The window shows black with a spinner in the middle, and nothing else.
-        let window = try #require(findWindow(display, titled: "clip", session))
+        let window = try #require(Self.findWindow(display, titled: "clip", session))
         var picture = try display.photograph(window)
         #expect(session.waitFor(4) {
             picture = (try? display.photograph(window)) ?? picture
@@ -356,7 +356,7 @@ import TestSupport
         // as they play, so oggdemux reads them in pull mode.)
         #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 500_000 }, "\(session.status() ?? "") \(session.log(of: pid))")
         #expect(session.waitFor { videoProperty(session, "HasVideo") == .bool(true) })
-        #expect(findWindow(display, titled: "Slow Clip", session) != nil)
+        #expect(Self.findWindow(display, titled: "Slow Clip", session) != nil)
     }
 
     @Test func containerAudioAndSubtitleStreamsAreListedWithLanguagesAndSelectable() throws {
@@ -401,6 +401,6 @@ import TestSupport
         #expect(session.waitForExit(first) == 0)
         try session.launch([video], extraEnvironment: ["DISPLAY": display.name]) { session.title() == "Lecture" && session.status() == "Playing" }
         #expect(session.waitFor { (session.position() ?? 0) >= 300_000_000 }, "resumed at \(session.position() ?? -1)")
-        #expect(findWindow(display, titled: "Lecture", session) != nil)
+        #expect(Self.findWindow(display, titled: "Lecture", session) != nil)
     }
 }

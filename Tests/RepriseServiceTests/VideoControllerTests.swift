@@ -1,3 +1,4 @@
+import ControlsKit
 import CoreTestDoubles
 import GStreamerKit
 import RepriseCore
@@ -156,6 +157,29 @@ import X11Kit
         #expect(rig.userActions.last == .userStopped)
     }
 
+    @Test func thePointerShowsTheControlsAndTheirClicksBecomePlayerRequests() {
+        let rig = Rig()
+        rig.videoStreamReady()
+        rig.window.size = (640, 360)
+        rig.deliver(.resized(width: 640, height: 360))
+        #expect(rig.window.controlsShown.isEmpty, "nothing over the picture before the pointer moves")
+        rig.deliver(.pointerMoved(x: 320, y: 180))
+        let shown = rig.window.controlsShown.last.flatMap { $0 }
+        #expect(shown?.width == 640 && shown?.height == 360)
+        #expect(!rig.window.isPointerHidden)
+        let layout = VideoControlsLayout(width: 640, height: 360)
+        let play = layout.rect(of: .playPause)!
+        rig.deliver(.pressed(x: play.midX, y: play.midY, button: 1, rootX: 0, rootY: 0), .released(x: play.midX, y: play.midY, button: 1))
+        #expect(rig.player.status == .paused && rig.userActions == [.userPaused], "the bar's left end pauses, as Space does")
+        rig.deliver(.pressed(x: 320, y: 180, button: 5, rootX: 0, rootY: 0))
+        #expect(rig.engine.requests.last == .seek(0), "the wheel seeks back 10 s (from 0: to 0)")
+        let full = layout.rect(of: .fullscreen)!
+        rig.deliver(.pressed(x: full.midX, y: full.midY, button: 1, rootX: 0, rootY: 0), .released(x: full.midX, y: full.midY, button: 1))
+        #expect(rig.window.isFullscreen)
+        rig.deliver(.key(.tab), .key(.enter))
+        #expect(rig.player.status == .playing, "Tab focuses play/pause, Enter plays")
+    }
+
     @Test func framesAreDrawnOnlyIntoAVisibleWindow() {
         let rig = Rig()
         rig.pipeline.onFrame?()
@@ -259,6 +283,10 @@ final class FakeWindow: VideoSurface {
     func endLoading() {}
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
     func nextEvent() -> VideoWindow.Event? { events.isEmpty ? nil : events.removeFirst() }
+    /// The controls' images shown, in order (nil: taken away).
+    private(set) var controlsShown: [ControlsImage?] = []
+    func showControls(_ image: ControlsImage?) { controlsShown.append(image) }
+    var isPointerHidden = false
 }
 
 final class FakeVideoLoop: VideoLoop {

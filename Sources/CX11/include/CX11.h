@@ -41,7 +41,15 @@ typedef struct {
 /** Paints the loading screen: black with the spinner's dots. */
 void rp_window_draw_dots(rp_window *window, const rp_dot *dots, int count);
 void rp_window_flush(rp_window *window);
-/** Draws a frame of 32-bit BGRx pixels (`stride` bytes a row) in the middle of the window, black around it. */
+/** The controls to draw over the frames from now on: premultiplied ARGB of the window's size (copied); NULL: none.
+ *  An overlay of another size than the window's is not drawn. */
+void rp_window_set_overlay(rp_window *window, const uint32_t *argb, int width, int height);
+/** Hides the pointer over the window (a blank cursor), or shows it again. */
+void rp_window_set_cursor_hidden(rp_window *window, bool hidden);
+/** Lets the window manager move the window with the pointer, from a press of `button` at root_x, root_y. */
+void rp_window_begin_move(rp_window *window, int root_x, int root_y, int button);
+/** Draws a frame of 32-bit BGRx pixels (`stride` bytes a row) in the middle of the window, black around it (and the
+ *  overlay over both when there is one). */
 void rp_window_draw_frame(rp_window *window, const uint8_t *pixels, int width, int height, int stride);
 /** The connection to the X server broke (the server went away): the window does nothing any more. Until then
  *  Xlib's fatal I/O error is survived (the process is not ended), and protocol errors are ignored. */
@@ -52,12 +60,17 @@ typedef enum {
     RP_WINDOW_EVENT_RESIZED = 2,  /* width, height set */
     RP_WINDOW_EVENT_EXPOSED = 3,
     RP_WINDOW_EVENT_CLOSE = 4,    /* the window manager's close button */
+    RP_WINDOW_EVENT_POINTER = 5,  /* the pointer moved: x, y */
+    RP_WINDOW_EVENT_PRESS = 6,    /* a button went down: x, y, root_x, root_y, button (4 and 5: the wheel) */
+    RP_WINDOW_EVENT_RELEASE = 7,  /* a button came up: x, y, button */
+    RP_WINDOW_EVENT_LEAVE = 8,    /* the pointer left the window */
 } rp_window_event_kind;
 
 typedef struct {
     rp_window_event_kind kind;
     unsigned long keysym;
     int width, height;
+    int x, y, root_x, root_y, button;
 } rp_window_event;
 
 /** Takes the next pending event that matters; false when none is pending (never blocks). */

@@ -12,10 +12,10 @@ final class VideoController: VideoControl, ServiceComponent {
     let name = "video"
     private let loop: VideoLoop
     private let playbin: VideoPipeline
-    private let player: Player
+    let player: Player
     private let log: Log
     /// Nil without a display, and once the display went away.
-    private var window: VideoSurface?
+    private(set) var window: VideoSurface?
     let policy: UserActionPolicy
     let speedList: SpeedList
 
@@ -35,6 +35,10 @@ final class VideoController: VideoControl, ServiceComponent {
     private(set) var isPictureInPicture = false
     /// Whether the window was fullscreen when Picture in Picture began (it is again after).
     private var fullscreenBeforePictureInPicture = false
+    /// The on-screen controls: what pointer and keys did to them, and whether they show (VideoController+Controls).
+    var controls = VideoControlsInput()
+    /// The controls' image the window shows now (nil: none).
+    var controlsShownOnWindow = false
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     /// - Parameter makeWindow: the window on the display (nil without one).
@@ -276,12 +280,16 @@ final class VideoController: VideoControl, ServiceComponent {
 
     // MARK: The window
 
-    private func handleWindowEvents() {
+    func handleWindowEvents() {
         guard let window else { return }
         while let event = window.nextEvent() {
             switch event {
-            case .key(let key): handle(key)
-            case .resized: applyLayout()
+            case .key(let key):
+                if !controlsTookKey(key) { handle(key) }
+            case .pointerMoved, .pressed, .released, .pointerLeft: controlsEvent(event)
+            case .resized:
+                applyLayout()
+                refreshControls()
             case .exposed: drawLatestFrame()
             case .closeRequested:
                 log.info("video window closed: stopping")
@@ -293,7 +301,7 @@ final class VideoController: VideoControl, ServiceComponent {
     }
 
     /// Draws the latest decoded frame into the window (a new one arrived, or the window needs repainting).
-    private func drawLatestFrame() {
+    func drawLatestFrame() {
         guard let window, window.isVisible, !isLoading else { return }
         playbin.withLatestVideoFrame { frame in
             window.drawFrame(pixels: frame.pixels, width: frame.width, height: frame.height, stride: frame.stride)
@@ -313,7 +321,7 @@ final class VideoController: VideoControl, ServiceComponent {
 
     /// Space play/pause, ←/→ 10 s, f fullscreen, p Picture in Picture, Esc leaves either, [ ] speed, a fit/fill, s skips
     /// an interstitial.
-    private func handle(_ key: VideoWindow.Key) {
+    func handle(_ key: VideoWindow.Key) {
         switch key {
         case .space:
             policy.userActed(player.status == .playing ? .userPaused : .userPlayed)
@@ -379,5 +387,6 @@ final class VideoController: VideoControl, ServiceComponent {
             spinnerPhase += 1
             window.drawLoading(phase: spinnerPhase)
         }
+        controlsTick()
     }
 }

@@ -1,3 +1,4 @@
+import ControlsKit
 import GStreamerKit
 import LoopKit
 import Glibc
@@ -54,6 +55,10 @@ protocol VideoSurface: AnyObject {
     /// Runs `handler` on `loop` whenever events may wait, until it returns false.
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool)
     func nextEvent() -> VideoWindow.Event?
+    /// Shows the controls' pixels over the picture from now on (nil: none).
+    func showControls(_ image: ControlsImage?)
+    /// The pointer hidden over the window (with the controls).
+    var isPointerHidden: Bool { get set }
 }
 
 extension VideoWindow: VideoSurface {
@@ -62,6 +67,7 @@ extension VideoWindow: VideoSurface {
     /// The next frame drawn covers the spinner.
     func endLoading() {}
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
+    func showControls(_ image: ControlsImage?) { setOverlay(image?.pixels, width: image?.width ?? 0, height: image?.height ?? 0) }
 }
 
 /// The spinner's dots for a window of `size` (``LoadingSpinner``, shared by both windows).
@@ -84,6 +90,12 @@ extension WaylandVideoWindow: VideoSurface {
     /// Above waylandsink's subsurfaces.
     func drawLoading(phase: Int) { drawDots(spinnerDots(size: size, phase: phase)) }
     func endLoading() { clearDots() }
+    /// Not yet shown in the Wayland window (its subsurface above waylandsink's is the next step).
+    func showControls(_ image: ControlsImage?) {}
+    var isPointerHidden: Bool {
+        get { false }
+        set {}
+    }
     /// Its own GLib source on the loop's main context (see ``WaylandVideoWindow/watch(_:)``).
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { watch(handler) }
 

@@ -74,6 +74,42 @@ final class VirtualDisplay {
         _ = run("xdotool", ["key", "--window", window, key])
     }
 
+    /// Moves the pointer to (`x`, `y`) in the window (XTest, as a mouse would).
+    func movePointer(to window: String, x: Int, y: Int) {
+        _ = run("xdotool", ["mousemove", "--window", window, String(x), String(y)])
+    }
+
+    /// Clicks the primary button at (`x`, `y`) in the window, `count` times in a row.
+    func click(_ window: String, x: Int, y: Int, count: Int = 1) {
+        _ = run("xdotool", ["mousemove", "--window", window, String(x), String(y), "click", "--repeat", String(count), "--delay", "80", "1"])
+    }
+
+    /// How many pixels of the window's rectangle (`x`, `y`, `width`, `height`) are bright (over 200 in a channel).
+    func brightPixels(_ window: String, x: Int, y: Int, width: Int, height: Int) throws -> Int {
+        let (size, data) = try capture(window)
+        var count = 0
+        for row in max(0, y)..<min(size.height, y + height) {
+            for column in max(0, x)..<min(size.width, x + width) {
+                let offset = (row * size.width + column) * 4
+                if max(data[offset], data[offset + 1], data[offset + 2]) > 200 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// The window's pixels, RGBx, as ximagesrc takes them.
+    private func capture(_ window: String) throws -> ((width: Int, height: Int), [UInt8]) {
+        guard let size = size(of: window) else { throw HarnessError(message: "no window \(window)") }
+        let file = directory + "/shot-\(UUID().uuidString).rgbx"
+        defer { unlink(file) }
+        let made = run("gst-launch-1.0", ["-q", "ximagesrc", "show-pointer=false", "xid=\(window)", "num-buffers=1", "!",
+                                          "videoconvert", "!", "video/x-raw,format=RGBx", "!", "filesink", "location=\(file)"])
+        guard made?.status == 0, let data = FileManager.default.contents(atPath: file), data.count == size.width * size.height * 4 else {
+            throw HarnessError(message: "ximagesrc failed: \(made?.errors ?? "")")
+        }
+        return (size, [UInt8](data))
+    }
+
     /// A photograph of the window: the bounding box of its non-black pixels and their share of the window.
     struct Picture {
         var width: Int, height: Int
@@ -84,14 +120,7 @@ final class VirtualDisplay {
     }
 
     func photograph(_ window: String) throws -> Picture {
-        guard let size = size(of: window) else { throw HarnessError(message: "no window \(window)") }
-        let file = directory + "/shot-\(UUID().uuidString).rgbx"
-        defer { unlink(file) }
-        let made = run("gst-launch-1.0", ["-q", "ximagesrc", "show-pointer=false", "xid=\(window)", "num-buffers=1", "!",
-                                          "videoconvert", "!", "video/x-raw,format=RGBx", "!", "filesink", "location=\(file)"])
-        guard made?.status == 0, let data = FileManager.default.contents(atPath: file), data.count == size.width * size.height * 4 else {
-            throw HarnessError(message: "ximagesrc failed: \(made?.errors ?? "")")
-        }
+        let (size, data) = try capture(window)
         var picture = Picture(width: size.width, height: size.height, box: nil, litShare: 0)
         var lit = 0
         data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in

@@ -1,0 +1,124 @@
+import ControlsKit
+import LoopKit
+import RepriseCore
+import X11Kit
+
+/// The on-screen controls over the picture: pointer, wheel and keys go through ``VideoControlsInput`` (the core's
+/// rules), its actions are done here as the keys' are, and the scene is painted (``ControlsPainter``) for the window
+/// to show over the frames while they show. Their timing rides on the controller's quarter-second clock.
+extension VideoController {
+    /// What the bar offers now.
+    var controlsContext: VideoControlsInput.Context {
+        let size = window?.size ?? (width: 1, height: 1)
+        let layout = VideoControlsLayout(width: size.width, height: size.height, mode: isPictureInPicture ? .pictureInPicture : .window)
+        let scrubber = VideoScrubber(positionMicroseconds: player.positionMicroseconds, lengthMicroseconds: player.queue.current?.lengthMicroseconds,
+                                     canSeek: player.canSeek, chapters: player.chapters, schedule: player.interstitialPlayback.schedule)
+        var context = VideoControlsInput.Context(layout: layout, scrubber: scrubber)
+        context.skipShown = player.canSkipInterstitial
+        context.speeds = speedList
+        context.rate = player.rate
+        context.audioTracks = audioTracks.map(\.title)
+        context.currentAudio = currentAudioTrack >= 0 ? currentAudioTrack : nil
+        context.subtitleTracks = subtitleTracks.map(\.title)
+        context.currentSubtitles = currentSubtitleTrack >= 0 ? currentSubtitleTrack : nil
+        return context
+    }
+
+    /// A pointer event of the window.
+    func controlsEvent(_ event: VideoWindow.Event) {
+        guard hasVideo else { return }
+        let now = monotonicSeconds(), context = controlsContext
+        var actions: [VideoControlsAction] = []
+        var pressAt: (x: Int, y: Int, button: Int)?
+        switch event {
+        case .pointerMoved(let x, let y): controls.pointerMoved(x: x, y: y, at: now, in: context)
+        case .pressed(let x, let y, let button, let rootX, let rootY):
+            switch button {
+            case 1:
+                actions = controls.pressed(x: x, y: y, at: now, in: context)
+                pressAt = (rootX, rootY, button)
+            case 4, 5: actions = controls.scrolled(steps: button == 4 ? -1 : 1, x: x, y: y, at: now, in: context)
+            default: break
+            }
+        case .released(let x, let y, let button) where button == 1: actions = controls.released(x: x, y: y, at: now, in: context)
+        case .pointerLeft: controls.pointerLeft(at: now)
+        default: break
+        }
+        perform(actions, pressAt: pressAt)
+        refreshControls()
+    }
+
+    /// Tab, Enter and (with a control focused) Space and Escape go to the controls; true when they took the key.
+    func controlsTookKey(_ key: VideoWindow.Key) -> Bool {
+        guard hasVideo else { return false }
+        let asControls: VideoControlsInput.Key = switch key {
+        case .tab: .tab
+        case .enter: .activate
+        case .space where controls.focused != nil: .activate
+        case .escape where controls.focused != nil || controls.menu != nil: .escape
+        default: .other
+        }
+        let (taken, actions) = controls.key(asControls, at: monotonicSeconds(), in: controlsContext)
+        perform(actions, pressAt: nil)
+        refreshControls()
+        return taken
+    }
+
+    private func perform(_ actions: [VideoControlsAction], pressAt: (x: Int, y: Int, button: Int)?) {
+        for action in actions {
+            switch action {
+            case .togglePlayPause: handle(.space)
+            case .seekBy(let microseconds): player.seek(by: microseconds)
+            case .seekTo(let microseconds): player.setPosition(entryID: player.queue.current?.id, microseconds: microseconds)
+            case .toggleFullscreen: setFullscreen(!isFullscreen)
+            case .toggleFitFill: setAspectMode(aspectMode.toggled)
+            case .togglePictureInPicture: setPictureInPicture(!isPictureInPicture)
+            case .leavePictureInPicture: setPictureInPicture(false)
+            case .close:
+                policy.userActed(.userStopped)
+                player.stop()
+            case .skipInterstitial: try? player.skipInterstitial()
+            case .setRate(let rate): try? player.setRate(rate)
+            case .chooseAudio(let index): try? selectAudioTrack(index)
+            case .chooseSubtitles(let index): try? selectSubtitleTrack(index ?? -1)
+            case .openMenu: break
+            case .beginWindowMove:
+                if let pressAt, let window = window as? VideoWindow { window.beginMove(rootX: pressAt.x, rootY: pressAt.y, button: pressAt.button) }
+            }
+        }
+    }
+
+    /// Every quarter second: the controls hide when due; while they show, the scrubber and times follow playback.
+    func controlsTick() {
+        guard hasVideo else { return }
+        let now = monotonicSeconds()
+        controls.visibility.playbackChanged(playing: player.status == .playing, at: now)
+        if controls.visibility.tick(now: now) || controls.visibility.shown || player.interstitialPlayback.active != nil {
+            refreshControls()
+        }
+    }
+
+    /// Paints the controls for the window (or takes them away) and draws the picture again with them.
+    func refreshControls() {
+        guard let window, hasVideo else { return }
+        controls.visibility.playbackChanged(playing: player.status == .playing, at: monotonicSeconds())
+        var scene = VideoControlsScene(layout: controlsContext.layout, scrubber: controlsContext.scrubber)
+        scene.shown = controls.visibility.shown
+        scene.title = player.announcedTrack?.title ?? ""
+        scene.subtitle = player.announcedTrack?.subtitle
+        scene.playing = player.status == .playing
+        scene.fullscreen = isFullscreen
+        scene.dragFraction = controls.dragFraction
+        scene.focused = controls.focused
+        scene.menu = controls.menu
+        scene.infoText = player.announcedTrack?.description
+        scene.rate = player.rate
+        scene.skip = SkipButtonState(schedule: player.interstitialPlayback.schedule, position: player.positionMicroseconds)
+        let visible = scene.shown || scene.skip != .hidden
+        window.isPointerHidden = controls.visibility.pointerHidden
+        guard visible || controlsShownOnWindow else { return }
+        controlsShownOnWindow = visible
+        window.showControls(visible ? ControlsPainter().paint(scene, scale: 1) : nil)
+        drawLatestFrame()
+    }
+}
