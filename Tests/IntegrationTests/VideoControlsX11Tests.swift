@@ -38,4 +38,64 @@ import TestSupport
         #expect(session.waitFor { (try? session.get("Fullscreen", interface: "org.mpris.MediaPlayer2")) == .bool(true) },
                 "a double click on the picture goes full screen")
     }
+
+    /// Where the bar puts things in an 854×480 window (the core's layout: 8 px margins, 40 px buttons 4 px apart,
+    /// 64 px times): the scrubber from x 208, 306 px wide; the speed button right after the time left.
+    static let scrubber = (x: 208, width: 306), barMiddleY = 480 - 24, speedX = 606
+
+    @Test func aClickOnTheScrubberSeeksThereAndTheSpeedMenuSetsTheRate() throws {
+        let (session, display, _, _) = try VideoTests.start(seconds: 60)
+        defer { session.close() }
+        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"] != nil })
+        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
+        display.resize(window, width: 854, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        let length = try #require(session.metadata()["mpris:length"]?.int64Value)
+        display.movePointer(to: window, x: 427, y: 240)
+        Thread.sleep(forTimeInterval: 0.5)
+        // The window's middle lies at 71.8 % of the scrubber.
+        display.click(window, x: 427, y: Self.barMiddleY)
+        let expected = Double(length) * Double(427 - Self.scrubber.x) / Double(Self.scrubber.width - 1)
+        #expect(session.waitFor { abs(Double(session.position() ?? 0) - expected) < 1_500_000 },
+                "at \(session.position() ?? -1) µs, expected about \(Int(expected))")
+
+        display.click(window, x: Self.speedX, y: Self.barMiddleY)
+        // The menu opens above the button: 0.5×, 1×, 1.25×, 1.5×, 2×, 32 px each, ending 4 px above the bar.
+        let menuTop = 480 - 48 - 4 - 5 * 32
+        display.click(window, x: Self.speedX, y: menuTop + 3 * 32 + 16)
+        #expect(session.waitFor { (try? session.get("Rate"))?.doubleValue == 1.5 }, "the menu's 1.5× set the rate")
+    }
+
+    @Test func theSkipButtonCountsDownOverThePictureAndSkipsOnceAllowed() throws {
+        let sidecar = """
+            {"title": "Test Clip", "interstitials": [{"start": 0, "end": 20, "title": "Sponsor",
+             "restrictions": ["noSkippingPast"], "skippableAfter": 3}]}
+            """
+        let (session, display, _, _) = try VideoTests.start(sidecar: sidecar, seconds: 40)
+        defer { session.close() }
+        #expect(session.waitFor { session.status() == "Playing" })
+        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
+        // Paused 1 s into the interstitial (seeking within it is allowed): the countdown stands still.
+        try session.call("Pause")
+        let id = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [id, .int64(1_000_000)])
+        #expect(session.waitFor { abs((session.position() ?? 0) - 1_000_000) < 100_000 })
+        display.resize(window, width: 854, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        // Its place over the picture's lower right (128×40 above the bar), right of the pillarboxed picture.
+        let skip = (x: 718, y: 480 - 48 - 8 - 40, width: 128, height: 40)
+        // Its text (white; dimmed while counting down) over black: nothing else is drawn there.
+        func label() -> Int { (try? display.brightPixels(window, x: 750, y: skip.y, width: 96, height: skip.height, level: 120)) ?? -1 }
+        #expect(session.waitFor { label() > 10 }, "the countdown shows over the picture")
+        #expect((try? session.get("CanSkipInterstitial", interface: VideoTests.video)) == .bool(false))
+        display.click(window, x: skip.x + 64, y: skip.y + 20)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect((session.position() ?? .max) < 20_000_000, "before it is allowed a click does not skip")
+        // Past its delay: the button reads Skip, and a click skips.
+        try session.call("SetPosition", [id, .int64(5_000_000)])
+        #expect(session.waitFor { (try? session.get("CanSkipInterstitial", interface: VideoTests.video)) == .bool(true) })
+        display.click(window, x: skip.x + 64, y: skip.y + 20)
+        #expect(session.waitFor { (session.position() ?? 0) >= 20_000_000 }, "the Skip button skipped it")
+        #expect(session.waitFor { label() == 0 }, "and is gone")
+    }
 }

@@ -84,14 +84,14 @@ final class VirtualDisplay {
         _ = run("xdotool", ["mousemove", "--window", window, String(x), String(y), "click", "--repeat", String(count), "--delay", "80", "1"])
     }
 
-    /// How many pixels of the window's rectangle (`x`, `y`, `width`, `height`) are bright (over 200 in a channel).
-    func brightPixels(_ window: String, x: Int, y: Int, width: Int, height: Int) throws -> Int {
+    /// How many pixels of the window's rectangle (`x`, `y`, `width`, `height`) are bright (over `level` in a channel).
+    func brightPixels(_ window: String, x: Int, y: Int, width: Int, height: Int, level: UInt8 = 200) throws -> Int {
         let (size, data) = try capture(window)
         var count = 0
         for row in max(0, y)..<min(size.height, y + height) {
             for column in max(0, x)..<min(size.width, x + width) {
                 let offset = (row * size.width + column) * 4
-                if max(data[offset], data[offset + 1], data[offset + 2]) > 200 { count += 1 }
+                if max(data[offset], data[offset + 1], data[offset + 2]) > level { count += 1 }
             }
         }
         return count
