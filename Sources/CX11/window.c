@@ -419,6 +419,8 @@ bool rp_window_next_event(rp_window *w, rp_window_event *out) {
         case KeyPress:
             out->kind = RP_WINDOW_EVENT_KEY;
             out->keysym = XLookupKeysym(&event.xkey, 0);
+            /* Shift-Tab moves the controls' focus back (index 0 is the key without its modifiers). */
+            if (out->keysym == XK_Tab && (event.xkey.state & ShiftMask)) out->keysym = XK_ISO_Left_Tab;
             return true;
         case ConfigureNotify:
             if (event.xconfigure.width == w->width && event.xconfigure.height == w->height) continue;

@@ -24,7 +24,7 @@ public final class VideoWindow {
 
     /// The keys a video window acts on; others arrive as `.other`.
     public enum Key: Equatable, Sendable {
-        case space, left, right, escape, tab, enter, character(Character), other(UInt)
+        case space, left, right, escape, tab, shiftTab, enter, character(Character), other(UInt)
     }
 
     /// Opens the display named by `$DISPLAY` (or `displayName`); nil when there is none.
@@ -134,7 +134,8 @@ extension VideoWindow.Key {
         case 0xff51: self = .left
         case 0xff53: self = .right
         case 0xff1b: self = .escape
-        case 0xff09, 0xfe20: self = .tab
+        case 0xff09: self = .tab
+        case 0xfe20: self = .shiftTab
         case 0xff0d, 0xff8d: self = .enter
         case 0x21...0x7e: self = .character(Character(Unicode.Scalar(UInt8(keysym))))
         default: self = .other(keysym)

@@ -43,7 +43,7 @@ import TestSupport
     /// 64 px times): the scrubber from x 208, 306 px wide; the speed button right after the time left.
     static let scrubber = (x: 208, width: 306), barMiddleY = 480 - 24, speedX = 606
 
-    @Test func aClickOnTheScrubberSeeksThereAndTheSpeedMenuSetsTheRate() throws {
+    @Test func aClickOnTheScrubberSeeksThereTheSpeedMenuSetsTheRateAndKeysReachTheControls() throws {
         let (session, display, _, _) = try VideoTests.start(seconds: 60)
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"] != nil })
@@ -64,6 +64,11 @@ import TestSupport
         let menuTop = 480 - 48 - 4 - 5 * 32
         display.click(window, x: Self.speedX, y: menuTop + 3 * 32 + 16)
         #expect(session.waitFor { (try? session.get("Rate"))?.doubleValue == 1.5 }, "the menu's 1.5× set the rate")
+
+        // Keys alone: Shift-Tab focuses the bar's last control, full screen, and Enter activates it.
+        display.press("shift+Tab", in: window)
+        display.press("Return", in: window)
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: "org.mpris.MediaPlayer2")) == .bool(true) })
     }
 
     @Test func theSkipButtonCountsDownOverThePictureAndSkipsOnceAllowed() throws {

@@ -178,6 +178,8 @@ import X11Kit
         #expect(rig.window.isFullscreen)
         rig.deliver(.key(.tab), .key(.enter))
         #expect(rig.player.status == .playing, "Tab focuses play/pause, Enter plays")
+        rig.deliver(.key(.shiftTab), .key(.enter))
+        #expect(!rig.window.isFullscreen, "Shift-Tab goes back round to full screen, Enter leaves it")
     }
 
     @Test func framesAreDrawnOnlyIntoAVisibleWindow() {

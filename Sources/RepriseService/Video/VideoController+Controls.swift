@@ -53,6 +53,7 @@ extension VideoController {
         guard hasVideo else { return false }
         let asControls: VideoControlsInput.Key = switch key {
         case .tab: .tab
+        case .shiftTab: .shiftTab
         case .enter: .activate
         case .space where controls.focused != nil: .activate
         case .escape where controls.focused != nil || controls.menu != nil: .escape
