@@ -103,7 +103,8 @@ extension VideoController {
     func refreshControls() {
         guard let window, hasVideo else { return }
         controls.visibility.playbackChanged(playing: player.status == .playing, at: monotonicSeconds())
-        var scene = VideoControlsScene(layout: controlsContext.layout, scrubber: controlsContext.scrubber)
+        let context = controlsContext
+        var scene = VideoControlsScene(layout: context.layout, scrubber: context.scrubber)
         scene.shown = controls.visibility.shown
         scene.title = player.announcedTrack?.title ?? ""
         scene.subtitle = player.announcedTrack?.subtitle
