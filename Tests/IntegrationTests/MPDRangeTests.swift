@@ -30,8 +30,9 @@ import TestSupport
 
     static func pythonString(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "\\'") + "'" }
 
-    @Test func aRangedEntryPlaysOnlyItsPartThenTheNextOne() throws {
-        let session = try Session()
+    /// On each sound server users run (and the tests' minimal PulseAudio).
+    @Test(arguments: SoundServerKind.allCases) func aRangedEntryPlaysOnlyItsPartThenTheNextOne(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         // The file put first, told to play 3 s to 5 s; the playlist's song says so.
         let setUp = try Self.launch(session, thenRun: """
