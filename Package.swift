@@ -46,7 +46,7 @@ let package = Package(
         /// GLib's pkg-config flags for the Wayland shim's event source.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "CWayland", dependencies: ["CLibdecor", "CGLib"],
-                linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+                linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("wayland-cursor"), .linkedLibrary("xkbcommon")]),
         .target(name: "CLoopShims", dependencies: ["CSystemd", "CGStreamer"]),
         /// One HTTP POST with libcurl (libcurl4-openssl-dev for its header), loaded with dlopen on first use.
         .target(name: "CHTTPShim"),
@@ -108,6 +108,8 @@ let package = Package(
         .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
+        /// A test tool: a virtual pointer (zwlr_virtual_pointer_v1) for a compositor without input devices.
+        .executableTarget(name: "wl-virtual-pointer", linkerSettings: [.linkedLibrary("wayland-client")]),
         /// A test tool: prints what the sound server's stream-restore remembers.
         .executableTarget(name: "stream-memory", dependencies: ["PulseKit", "LoopKit"]),
         /// A benchmark reference: an idle static Swift process, or one that only owns a bus name (`make bench`).

@@ -12,53 +12,19 @@
 #include <wayland-client.h>
 #include <xkbcommon/xkbcommon.h>
 
-enum { MAX_OUTPUTS = 8, MAX_EVENTS = 64 };
-
-typedef struct {
-    struct wl_output *output;
-    uint32_t name;
-    int width, height, scale; /* the current mode, in pixels */
-} rp_output;
-
-struct rp_wl_window {
-    struct wl_display *display;
-    struct wl_registry *registry;
-    struct wl_compositor *compositor;
-    struct wl_subcompositor *subcompositor;
-    struct wl_shm *shm;
-    struct wl_seat *seat;
-    struct wl_keyboard *keyboard;
-    rp_output outputs[MAX_OUTPUTS];
-    int output_count;
-    rp_output *current_output;
-    struct libdecor *decor;
-    struct libdecor_frame *frame;
-    struct wl_surface *surface;
-    /* Above the video's subsurfaces while loading: black with the spinner. */
-    struct wl_surface *spinner;
-    struct wl_subsurface *spinner_subsurface;
-    struct xkb_context *xkb;
-    struct xkb_keymap *keymap;
-    struct xkb_state *xkb_state;
-    char *title, *app_id;
-    bool visible, fullscreen, picture_in_picture, lost;
-    /* The frame now mapped: whether the compositor has configured it yet (nothing is drawn on the surface before:
-     * a buffer committed to an unconfigured xdg_surface is a protocol error that ends the connection), and the
-     * Picture in Picture state it was made for (a toggle asked meanwhile waits for its configure). */
-    bool frame_configured, frame_picture_in_picture, remap_due;
-    bool configured_filling; /* the last configure was fullscreen (or maximized) */
-    int width, height;                   /* content, logical pixels, as configured */
-    int floating_width, floating_height; /* the size outside fullscreen */
-    int saved_width, saved_height;       /* the size before Picture in Picture */
-    int painted_width, painted_height, painted_scale;
-    rp_wl_event events[MAX_EVENTS];
-    int event_head, event_count;
-};
+#include "window_private.h"
 
 /* libdecor's error callback has no user data: the process has one video window. */
 static rp_wl_window *the_window;
 
-static void push_event(rp_wl_window *window, rp_wl_event event) {
+void rp_wl_push_event(rp_wl_window *window, rp_wl_event event) {
+    if (event.kind == RP_WL_EVENT_POINTER && window->event_count > 0) {
+        rp_wl_event *last = &window->events[(window->event_head + window->event_count - 1) % MAX_EVENTS];
+        if (last->kind == RP_WL_EVENT_POINTER) {
+            *last = event; /* only where the pointer is now matters */
+            return;
+        }
+    }
     if (window->event_count == MAX_EVENTS) return; /* a flood of keys: the oldest are enough */
     window->events[(window->event_head + window->event_count) % MAX_EVENTS] = event;
     window->event_count += 1;
@@ -73,53 +39,86 @@ static void buffer_released(void *data, struct wl_buffer *buffer) {
 
 static const struct wl_buffer_listener buffer_listener = {.release = buffer_released};
 
-static int scale_of(const rp_wl_window *window) {
+int rp_wl_scale_of(const rp_wl_window *window) {
     int scale = window->current_output ? window->current_output->scale : 1;
     return scale >= 1 && scale <= 8 ? scale : 1;
 }
 
-/* A black XRGB buffer the size of the content at the output's scale, with `dots` drawn on it: a fresh memfd is
- * zero pages, black already (only the dots' pages are touched), and the compositor frees it when it releases it. */
-static void paint_with(rp_wl_window *window, struct wl_surface *surface, const rp_wl_dot *dots, int count) {
-    int scale = scale_of(window);
-    long width = (long)window->width * scale, height = (long)window->height * scale, stride = width * 4;
-    if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return;
+/* A buffer of `width`×`height` pixels in a fresh memfd (zero pages: black, or transparent in ARGB) that the
+ * compositor frees when it releases it; `draw(pixels, context)` fills it first when given. NULL on failure. */
+static struct wl_buffer *shm_buffer(rp_wl_window *window, long width, long height, uint32_t format,
+                                    void (*draw)(uint32_t *, long, long, const void *), const void *context) {
+    long stride = width * 4;
+    if (width <= 0 || height <= 0 || width > 16384 || height > 16384) return NULL;
     int fd = memfd_create("reprise-video-window", MFD_CLOEXEC);
-    if (fd < 0) return;
+    if (fd < 0) return NULL;
     if (ftruncate(fd, stride * height) != 0) {
         close(fd);
-        return;
+        return NULL;
     }
-    if (count > 0) {
+    if (draw) {
         uint32_t *pixels = mmap(NULL, (size_t)(stride * height), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (pixels != MAP_FAILED) {
-            for (int i = 0; i < count; i++) {
-                long radius = (long)dots[i].diameter * scale / 2, cx = (long)dots[i].x * scale, cy = (long)dots[i].y * scale;
-                uint32_t level = dots[i].level, colour = 0xFF000000u | level << 16 | level << 8 | level;
-                for (long y = cy - radius; y <= cy + radius; y++)
-                    for (long x = cx - radius; x <= cx + radius; x++)
-                        if (x >= 0 && x < width && y >= 0 && y < height && (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius)
-                            pixels[y * width + x] = colour;
-            }
-            munmap(pixels, (size_t)(stride * height));
+        if (pixels == MAP_FAILED) {
+            close(fd);
+            return NULL;
         }
+        draw(pixels, width, height, context);
+        munmap(pixels, (size_t)(stride * height));
     }
     struct wl_shm_pool *pool = wl_shm_create_pool(window->shm, fd, (int32_t)(stride * height));
-    struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, (int32_t)width, (int32_t)height, (int32_t)stride,
-                                                         WL_SHM_FORMAT_XRGB8888);
+    struct wl_buffer *buffer = wl_shm_pool_create_buffer(pool, 0, (int32_t)width, (int32_t)height, (int32_t)stride, format);
     wl_shm_pool_destroy(pool);
     close(fd);
     wl_buffer_add_listener(buffer, &buffer_listener, NULL);
+    return buffer;
+}
+
+typedef struct {
+    const rp_wl_dot *dots;
+    int count, scale;
+} dots_drawing;
+
+static void draw_dots(uint32_t *pixels, long width, long height, const void *context) {
+    const dots_drawing *drawing = context;
+    for (int i = 0; i < drawing->count; i++) {
+        const rp_wl_dot *dot = &drawing->dots[i];
+        long radius = (long)dot->diameter * drawing->scale / 2, cx = (long)dot->x * drawing->scale, cy = (long)dot->y * drawing->scale;
+        uint32_t level = dot->level, colour = 0xFF000000u | level << 16 | level << 8 | level;
+        for (long y = cy - radius; y <= cy + radius; y++)
+            for (long x = cx - radius; x <= cx + radius; x++)
+                if (x >= 0 && x < width && y >= 0 && y < height && (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius)
+                    pixels[y * width + x] = colour;
+    }
+}
+
+/* Shows `buffer` on `surface` at `scale`, all of it damaged. */
+static void show_buffer(struct wl_surface *surface, struct wl_buffer *buffer, int scale) {
     wl_surface_set_buffer_scale(surface, scale);
     wl_surface_attach(surface, buffer, 0, 0);
     wl_surface_damage_buffer(surface, 0, 0, INT32_MAX, INT32_MAX);
     wl_surface_commit(surface);
 }
 
+/* A black buffer the size of the content at the output's scale, with `dots` drawn on it (only their pages touched). */
+static void paint_with(rp_wl_window *window, struct wl_surface *surface, const rp_wl_dot *dots, int count) {
+    int scale = rp_wl_scale_of(window);
+    dots_drawing drawing = {.dots = dots, .count = count, .scale = scale};
+    struct wl_buffer *buffer = shm_buffer(window, (long)window->width * scale, (long)window->height * scale,
+                                          WL_SHM_FORMAT_XRGB8888, count > 0 ? draw_dots : NULL, &drawing);
+    if (buffer) show_buffer(surface, buffer, scale);
+}
+
+/* A surface of ours above the video that the pointer goes through to the window's surface. */
+static void take_no_input(rp_wl_window *window, struct wl_surface *surface) {
+    struct wl_region *none = wl_compositor_create_region(window->compositor);
+    wl_surface_set_input_region(surface, none);
+    wl_region_destroy(none);
+}
+
 /* Black behind the video, painted again only when the size or scale changed. */
 static void paint(rp_wl_window *window) {
     if (!window->frame || !window->frame_configured || window->width <= 0 || window->height <= 0) return;
-    int scale = scale_of(window);
+    int scale = rp_wl_scale_of(window);
     if (window->painted_width == window->width && window->painted_height == window->height && window->painted_scale == scale)
         return;
     paint_with(window, window->surface, NULL, 0);
@@ -174,12 +173,12 @@ static void frame_configure(struct libdecor_frame *frame, struct libdecor_config
     window->width = width;
     window->height = height;
     paint(window);
-    if (changed) push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_RESIZED, .width = width, .height = height});
+    if (changed) rp_wl_push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_RESIZED, .width = width, .height = height});
 }
 
 static void frame_close(struct libdecor_frame *frame, void *data) {
     (void)frame;
-    push_event(data, (rp_wl_event){.kind = RP_WL_EVENT_CLOSE});
+    rp_wl_push_event(data, (rp_wl_event){.kind = RP_WL_EVENT_CLOSE});
 }
 
 static void frame_commit(struct libdecor_frame *frame, void *data) {
@@ -280,83 +279,6 @@ static void surface_leave(void *data, struct wl_surface *surface, struct wl_outp
 
 static const struct wl_surface_listener surface_listener = {.enter = surface_enter, .leave = surface_leave};
 
-/* ---- keys ------------------------------------------------------------------------------------------------------- */
-
-static void keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd, uint32_t size) {
-    (void)keyboard;
-    rp_wl_window *window = data;
-    if (format != WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1 || size == 0 || size > (16u << 20)) {
-        close(fd);
-        return;
-    }
-    char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (text == MAP_FAILED) return;
-    struct xkb_keymap *keymap = xkb_keymap_new_from_buffer(window->xkb, text, strnlen(text, size), XKB_KEYMAP_FORMAT_TEXT_V1,
-                                                           XKB_KEYMAP_COMPILE_NO_FLAGS);
-    munmap(text, size);
-    if (!keymap) return;
-    struct xkb_state *state = xkb_state_new(keymap);
-    if (!state) {
-        xkb_keymap_unref(keymap);
-        return;
-    }
-    if (window->xkb_state) xkb_state_unref(window->xkb_state);
-    if (window->keymap) xkb_keymap_unref(window->keymap);
-    window->keymap = keymap;
-    window->xkb_state = state;
-}
-
-static void keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface,
-                           struct wl_array *keys) {
-    (void)data, (void)keyboard, (void)serial, (void)surface, (void)keys;
-}
-
-static void keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t serial, struct wl_surface *surface) {
-    (void)data, (void)keyboard, (void)serial, (void)surface;
-}
-
-static void keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time, uint32_t key,
-                         uint32_t state) {
-    (void)keyboard, (void)serial, (void)time;
-    rp_wl_window *window = data;
-    if (state != WL_KEYBOARD_KEY_STATE_PRESSED || !window->xkb_state) return;
-    xkb_keysym_t keysym = xkb_state_key_get_one_sym(window->xkb_state, key + 8); /* evdev codes are 8 below xkb's */
-    if (keysym != XKB_KEY_NoSymbol) push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_KEY, .keysym = keysym});
-}
-
-static void keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t depressed,
-                               uint32_t latched, uint32_t locked, uint32_t group) {
-    (void)keyboard, (void)serial;
-    rp_wl_window *window = data;
-    if (window->xkb_state) xkb_state_update_mask(window->xkb_state, depressed, latched, locked, 0, 0, group);
-}
-
-static void keyboard_repeat_info(void *data, struct wl_keyboard *keyboard, int32_t rate, int32_t delay) {
-    (void)data, (void)keyboard, (void)rate, (void)delay;
-}
-
-static const struct wl_keyboard_listener keyboard_listener = {
-    .keymap = keyboard_keymap, .enter = keyboard_enter, .leave = keyboard_leave, .key = keyboard_key,
-    .modifiers = keyboard_modifiers, .repeat_info = keyboard_repeat_info,
-};
-
-static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities) {
-    rp_wl_window *window = data;
-    bool has_keyboard = capabilities & WL_SEAT_CAPABILITY_KEYBOARD;
-    if (has_keyboard && !window->keyboard) {
-        window->keyboard = wl_seat_get_keyboard(seat);
-        wl_keyboard_add_listener(window->keyboard, &keyboard_listener, window);
-    } else if (!has_keyboard && window->keyboard) {
-        wl_keyboard_destroy(window->keyboard);
-        window->keyboard = NULL;
-    }
-}
-
-static void seat_name(void *data, struct wl_seat *seat, const char *name) { (void)data, (void)seat, (void)name; }
-
-static const struct wl_seat_listener seat_listener = {.capabilities = seat_capabilities, .name = seat_name};
-
 /* ---- the registry ----------------------------------------------------------------------------------------------- */
 
 static uint32_t lower(uint32_t a, uint32_t b) { return a < b ? a : b; }
@@ -371,7 +293,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
         window->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
     } else if (strcmp(interface, wl_seat_interface.name) == 0 && !window->seat) {
         window->seat = wl_registry_bind(registry, name, &wl_seat_interface, lower(version, 5));
-        wl_seat_add_listener(window->seat, &seat_listener, window);
+        rp_wl_listen_to_seat(window);
     } else if (strcmp(interface, wl_output_interface.name) == 0 && window->output_count < MAX_OUTPUTS && version >= 2) {
         rp_output *entry = &window->outputs[window->output_count++];
         *entry = (rp_output){.name = name, .scale = 1};
@@ -446,7 +368,7 @@ void rp_wl_window_close(rp_wl_window *window) {
     }
     if (window->frame) libdecor_frame_unref(window->frame);
     if (window->decor) libdecor_unref(window->decor);
-    if (window->keyboard) wl_keyboard_destroy(window->keyboard);
+    rp_wl_release_input(window);
     if (window->seat) wl_seat_destroy(window->seat);
     for (int i = 0; i < window->output_count; i++)
         if (window->outputs[i].output) wl_output_destroy(window->outputs[i].output);
@@ -454,9 +376,6 @@ void rp_wl_window_close(rp_wl_window *window) {
     if (window->subcompositor) wl_subcompositor_destroy(window->subcompositor);
     if (window->compositor) wl_compositor_destroy(window->compositor);
     if (window->registry) wl_registry_destroy(window->registry);
-    if (window->xkb_state) xkb_state_unref(window->xkb_state);
-    if (window->keymap) xkb_keymap_unref(window->keymap);
-    if (window->xkb) xkb_context_unref(window->xkb);
     wl_display_disconnect(window->display);
     free(window->title);
     free(window->app_id);
@@ -530,7 +449,7 @@ void rp_wl_window_set_picture_in_picture(rp_wl_window *window, bool on, int widt
 
 void rp_wl_window_get_screen_size(const rp_wl_window *window, int *width, int *height) {
     const rp_output *output = window->current_output;
-    int scale = scale_of(window);
+    int scale = rp_wl_scale_of(window);
     *width = output && output->width > 0 ? output->width / scale : 1920;
     *height = output && output->height > 0 ? output->height / scale : 1080;
 }
@@ -540,7 +459,7 @@ void rp_wl_window_get_size(const rp_wl_window *window, int *width, int *height) 
     *height = window->height > 0 ? window->height : window->floating_height;
 }
 
-int rp_wl_window_scale(const rp_wl_window *window) { return scale_of(window); }
+int rp_wl_window_scale(const rp_wl_window *window) { return rp_wl_scale_of(window); }
 
 void rp_wl_window_resize(rp_wl_window *window, int width, int height) {
     if (window->lost || width <= 0 || height <= 0) return;
@@ -557,23 +476,34 @@ void rp_wl_window_resize(rp_wl_window *window, int width, int height) {
     window->width = width;
     window->height = height;
     paint(window);
-    if (changed) push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_RESIZED, .width = width, .height = height});
+    if (changed) rp_wl_push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_RESIZED, .width = width, .height = height});
     flush(window);
 }
 
 bool rp_wl_window_is_lost(const rp_wl_window *window) { return window->lost; }
+
+/* A surface of ours over the whole content, on top of what is there: made when first needed, after waylandsink made
+ * its subsurfaces (a new subsurface goes above its siblings). It takes no input and commits on its own. */
+static void add_layer(rp_wl_window *window, struct wl_surface **surface, struct wl_subsurface **subsurface) {
+    *surface = wl_compositor_create_surface(window->compositor);
+    *subsurface = wl_subcompositor_get_subsurface(window->subcompositor, *surface, window->surface);
+    wl_subsurface_set_desync(*subsurface);
+    wl_subsurface_set_position(*subsurface, 0, 0);
+    take_no_input(window, *surface);
+    wl_surface_commit(window->surface);
+}
 
 void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int count) {
     if (window->lost || !window->frame || !window->frame_configured || !window->subcompositor || window->width <= 0
         || window->height <= 0)
         return;
     if (!window->spinner) {
-        /* Made at the first spinner, after waylandsink made its subsurfaces: a new subsurface goes on top. */
-        window->spinner = wl_compositor_create_surface(window->compositor);
-        window->spinner_subsurface = wl_subcompositor_get_subsurface(window->subcompositor, window->spinner, window->surface);
-        wl_subsurface_set_desync(window->spinner_subsurface);
-        wl_subsurface_set_position(window->spinner_subsurface, 0, 0);
-        wl_surface_commit(window->surface);
+        add_layer(window, &window->spinner, &window->spinner_subsurface);
+        /* The controls stay usable over the spinner. */
+        if (window->controls_subsurface) {
+            wl_subsurface_place_above(window->controls_subsurface, window->spinner);
+            wl_surface_commit(window->surface);
+        }
     }
     paint_with(window, window->spinner, dots, count);
     flush(window);
@@ -583,6 +513,42 @@ void rp_wl_window_clear_dots(rp_wl_window *window) {
     if (window->lost || !window->spinner) return;
     wl_surface_attach(window->spinner, NULL, 0, 0);
     wl_surface_commit(window->spinner);
+    flush(window);
+}
+
+typedef struct {
+    const uint32_t *pixels;
+} copy_drawing;
+
+static void copy_pixels(uint32_t *pixels, long width, long height, const void *context) {
+    memcpy(pixels, ((const copy_drawing *)context)->pixels, (size_t)(width * height * 4));
+}
+
+void rp_wl_window_set_overlay(rp_wl_window *window, const uint32_t *pixels, int width, int height, int scale) {
+    if (window->lost || !window->frame || !window->frame_configured || !window->subcompositor) return;
+    if (!pixels) {
+        if (window->controls && window->controls_attached) {
+            wl_surface_attach(window->controls, NULL, 0, 0);
+            wl_surface_commit(window->controls);
+            window->controls_attached = false;
+            flush(window);
+        }
+        return;
+    }
+    /* A buffer's size is a whole number of logical pixels at its scale. */
+    if (scale < 1 || scale > 8 || width % scale != 0 || height % scale != 0) return;
+    if (!window->controls) add_layer(window, &window->controls, &window->controls_subsurface);
+    copy_drawing drawing = {.pixels = pixels};
+    struct wl_buffer *buffer = shm_buffer(window, width, height, WL_SHM_FORMAT_ARGB8888, copy_pixels, &drawing);
+    if (!buffer) return;
+    show_buffer(window->controls, buffer, scale);
+    window->controls_attached = true;
+    flush(window);
+}
+
+void rp_wl_window_begin_move(rp_wl_window *window) {
+    if (window->lost || !window->frame || !window->seat || window->press_serial == 0) return;
+    libdecor_frame_move(window->frame, window->seat, window->press_serial);
     flush(window);
 }
 

@@ -5,6 +5,8 @@ import RepriseCore
 /// wl_shm's ARGB8888 and an X11 32-bit visual take), rows `width` pixels apart; transparent where nothing is drawn.
 public struct ControlsImage: Sendable {
     public let width: Int, height: Int
+    /// The output scale it was drawn at: `width` and `height` are the content's logical size times it.
+    public let scale: Int
     public let pixels: [UInt32]
 
     /// The pixel at (`x`, `y`).
@@ -25,7 +27,7 @@ public struct ControlsPainter: Sendable {
         let width = scene.layout.width * scale, height = scene.layout.height * scale
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
-            return ControlsImage(width: width, height: height, pixels: Array(repeating: 0, count: width * height))
+            return ControlsImage(width: width, height: height, scale: scale, pixels: Array(repeating: 0, count: width * height))
         }
         defer {
             cairo_destroy(cr)
@@ -40,7 +42,7 @@ public struct ControlsPainter: Sendable {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else {
-            return ControlsImage(width: width, height: height, pixels: Array(repeating: 0, count: width * height))
+            return ControlsImage(width: width, height: height, scale: scale, pixels: Array(repeating: 0, count: width * height))
         }
         var pixels = [UInt32](repeating: 0, count: width * height)
         pixels.withUnsafeMutableBytes { target in
@@ -48,6 +50,6 @@ public struct ControlsPainter: Sendable {
                 (target.baseAddress! + row * width * 4).copyMemory(from: data + row * stride, byteCount: width * 4)
             }
         }
-        return ControlsImage(width: width, height: height, pixels: pixels)
+        return ControlsImage(width: width, height: height, scale: scale, pixels: pixels)
     }
 }

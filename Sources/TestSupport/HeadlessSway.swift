@@ -101,7 +101,11 @@ public final class HeadlessSway {
                    let content = child["window_rect"] as? [String: Int] {
                     found.append(Window(name: child["name"] as? String ?? "", shell: shell, appID: child["app_id"] as? String,
                                         windowClass: (child["window_properties"] as? [String: Any])?["class"] as? String,
-                                        x: (rect["x"] ?? 0) + (content["x"] ?? 0), y: (rect["y"] ?? 0) + (content["y"] ?? 0),
+                                        // Sway's title bar is in neither window_rect's y nor deco_rect (both 0 for a
+                                        // floating window with a title): the content ends a side border above the
+                                        // container's bottom.
+                                        x: (rect["x"] ?? 0) + (content["x"] ?? 0),
+                                        y: (rect["y"] ?? 0) + (rect["height"] ?? 0) - (content["height"] ?? 0) - (content["x"] ?? 0),
                                         width: content["width"] ?? 0, height: content["height"] ?? 0,
                                         fullscreen: (child["fullscreen_mode"] as? Int ?? 0) != 0,
                                         floating: child["type"] as? String == "floating_con"))

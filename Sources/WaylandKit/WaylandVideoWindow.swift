@@ -14,6 +14,13 @@ public final class WaylandVideoWindow {
         case key(keysym: UInt)
         case resized(width: Int, height: Int)
         case closeRequested
+        /// The pointer (or a finger) moved over the content: logical pixels of the content.
+        case pointerMoved(x: Int, y: Int)
+        /// A button pressed: 1 left (or a touch), 2 middle, 3 right; 4 and 5 a wheel step up and down.
+        case pressed(x: Int, y: Int, button: Int)
+        case released(x: Int, y: Int, button: Int)
+        /// The pointer left the content.
+        case pointerLeft
     }
 
     /// Connects to `$WAYLAND_DISPLAY`; nil without a compositor. `appID` names the desktop entry.
@@ -75,6 +82,24 @@ public final class WaylandVideoWindow {
         cDots.withUnsafeBufferPointer { rp_wl_window_draw_dots(window, $0.baseAddress, Int32($0.count)) }
     }
 
+    /// Shows `pixels` (premultiplied ARGB, the content's size times `scale`) above the video and the spinner; nil
+    /// takes them away. The surface takes no input: the pointer stays the window's.
+    public func setOverlay(_ pixels: [UInt32]?, width: Int, height: Int, scale: Int) {
+        guard let pixels, pixels.count == width * height else {
+            rp_wl_window_set_overlay(window, nil, 0, 0, 1)
+            return
+        }
+        pixels.withUnsafeBufferPointer { rp_wl_window_set_overlay(window, $0.baseAddress, Int32(width), Int32(height), Int32(scale)) }
+    }
+
+    /// The pointer hidden over the content.
+    public var isPointerHidden = false {
+        didSet { if isPointerHidden != oldValue { rp_wl_window_set_cursor_hidden(window, isPointerHidden) } }
+    }
+
+    /// Lets the compositor move the window with the pointer whose button (or the finger) went down last.
+    public func beginMove() { rp_wl_window_begin_move(window) }
+
     private final class WatchHandler {
         let handler: () -> Bool
         init(_ handler: @escaping () -> Bool) { self.handler = handler }
@@ -100,6 +125,10 @@ public final class WaylandVideoWindow {
         switch event.kind {
         case RP_WL_EVENT_KEY: return .key(keysym: UInt(event.keysym))
         case RP_WL_EVENT_RESIZED: return .resized(width: Int(event.width), height: Int(event.height))
+        case RP_WL_EVENT_POINTER: return .pointerMoved(x: Int(event.x), y: Int(event.y))
+        case RP_WL_EVENT_PRESS: return .pressed(x: Int(event.x), y: Int(event.y), button: Int(event.button))
+        case RP_WL_EVENT_RELEASE: return .released(x: Int(event.x), y: Int(event.y), button: Int(event.button))
+        case RP_WL_EVENT_LEAVE: return .pointerLeft
         default: return .closeRequested
         }
     }

@@ -14,7 +14,7 @@ import TestSupport
         let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
         defer { session.close() }
         // 4:3, so fullscreen on a 16:9 output shows pillars when it fits and none when it fills.
-        let pid = try playClip(width: 480, height: 360, seconds: 60, title: "Wayland Clip", in: session, under: sway)
+        let pid = try Self.playClip(width: 480, height: 360, seconds: 60, title: "Wayland Clip", in: session, under: sway)
         var window: HeadlessSway.Window? { sway.windows().first { $0.name == "Wayland Clip" } }
         #expect(window?.shell == "xdg_shell" && window?.appID == "reprise", "a native Wayland window: \(String(describing: window))")
         #expect(session.log(of: pid).contains("waylandsink drawing into a Wayland window"))
@@ -92,7 +92,7 @@ import TestSupport
     @Test func pictureInPictureToggledFastKeepsTheWindowAndThePicture() throws {
         let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
         defer { session.close() }
-        let pid = try playClip(width: 480, height: 360, seconds: 120, title: "Toggled Clip", in: session, under: sway)
+        let pid = try Self.playClip(width: 480, height: 360, seconds: 120, title: "Toggled Clip", in: session, under: sway)
         var window: HeadlessSway.Window? { sway.windows().first { $0.name == "Toggled Clip" } }
         let video = "app.reprise.Video1"
         for round in 0..<300 {
@@ -120,7 +120,7 @@ import TestSupport
     @Test func losingTheCompositorIsSurvived() throws {
         let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
         defer { session.close() }
-        let pid = try playClip(width: 320, height: 240, seconds: 60, title: "Lost Clip", in: session, under: sway)
+        let pid = try Self.playClip(width: 320, height: 240, seconds: 60, title: "Lost Clip", in: session, under: sway)
         sway.stop()
         #expect(session.waitFor { session.log(of: pid).contains("lost the display") }, "\(session.log(of: pid))")
         #expect(session.isRunning(pid) && session.status() == "Playing")
@@ -224,16 +224,18 @@ import TestSupport
     }
 
     /// The output as `grim` sees it (PPM), nil when it took none.
-    func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? {
+    static func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? {
         let path = session.directory + "/shot.ppm"
         guard (try? runCommand("grim", ["-t", "ppm", path], environment: ["WAYLAND_DISPLAY": sway.waylandDisplay]))?.status == 0,
               let data = FileManager.default.contents(atPath: path) else { return nil }
         return Screenshot(ppm: data)
     }
 
+    func screenshot(_ sway: HeadlessSway, _ session: Session) -> Screenshot? { Self.screenshot(sway, session) }
+
     /// Generates a clip of `width`×`height` titled `title`, plays it under `sway` and expects its window at the
     /// clip's size; returns Reprise's PID.
-    private func playClip(width: Int, height: Int, seconds: Int, title: String, in session: Session,
+    static func playClip(width: Int, height: Int, seconds: Int, title: String, in session: Session,
                           under sway: HeadlessSway) throws -> pid_t {
         let clip = session.directory + "/clip.ogv"
         try generateVideo(at: clip, width: width, height: height, seconds: seconds, title: title)
@@ -281,6 +283,33 @@ struct Screenshot: CustomStringConvertible {
     }
 
     func isBlack(x: Int, y: Int) -> Bool { rgb(x: x, y: y).count == 3 && rgb(x: x, y: y).allSatisfy { $0 < 16 } }
+
+    /// The mean absolute difference of the channels over a rectangle (same-size pictures; 255 otherwise).
+    func meanDifference(from other: Screenshot, x: Int, y: Int, width: Int, height: Int) -> Double {
+        guard self.width == other.width, self.height == other.height, x >= 0, y >= 0, width > 0, height > 0,
+              x + width <= self.width, y + height <= self.height else { return 255 }
+        var total = 0
+        for row in y..<y + height {
+            for offset in (row * self.width + x) * 3..<(row * self.width + x + width) * 3 {
+                total += abs(Int(pixels[offset]) - Int(other.pixels[offset]))
+            }
+        }
+        return Double(total) / Double(width * height * 3)
+    }
+
+    /// How many of the rectangle's 2×2 blocks (from even coordinates) hold more than one colour: none in a picture
+    /// enlarged twice from its own pixels, many along the edges of one drawn at twice the size.
+    func unevenBlocks(x: Int, y: Int, width: Int, height: Int) -> Int {
+        var count = 0
+        for top in stride(from: y & ~1, to: y + height - 1, by: 2) {
+            for left in stride(from: x & ~1, to: x + width - 1, by: 2) {
+                let first = rgb(x: left, y: top)
+                if [rgb(x: left + 1, y: top), rgb(x: left, y: top + 1), rgb(x: left + 1, y: top + 1)]
+                    .contains(where: { zip($0, first).contains { abs($0 - $1) > 8 } }) { count += 1 }
+            }
+        }
+        return count
+    }
 
     /// The mean absolute difference of the channels over `rows` (same-size pictures; 255 otherwise).
     func meanDifference(from other: Screenshot, rows: Range<Int>) -> Double {

@@ -182,6 +182,24 @@ import X11Kit
         #expect(!rig.window.isFullscreen, "Shift-Tab goes back round to full screen, Enter leaves it")
     }
 
+    /// At output scale 2 the controls are painted with twice the pixels each way (the window shows them at its
+    /// logical size), and a press on Picture in Picture's picture hands the window to the compositor to move.
+    @Test func controlsFollowTheWindowsScaleAndAPictureInPicturePressMovesTheWindow() {
+        let rig = Rig()
+        rig.videoStreamReady()
+        rig.window.scale = 2
+        rig.window.size = (640, 360)
+        rig.deliver(.resized(width: 640, height: 360))
+        rig.deliver(.pointerMoved(x: 320, y: 180))
+        let shown = rig.window.controlsShown.last.flatMap { $0 }
+        #expect(shown?.width == 1280 && shown?.height == 720 && shown?.scale == 2)
+        rig.controller.setPictureInPicture(true)
+        let small = rig.window.size
+        rig.deliver(.pointerMoved(x: small.width / 2, y: small.height / 3),
+                    .pressed(x: small.width / 2, y: small.height / 3, button: 1, rootX: 900, rootY: 500))
+        #expect(rig.window.moves.map { [$0.x, $0.y] } == [[900, 500]], "the press's place goes with the move")
+    }
+
     @Test func framesAreDrawnOnlyIntoAVisibleWindow() {
         let rig = Rig()
         rig.pipeline.onFrame?()
@@ -289,6 +307,10 @@ final class FakeWindow: VideoSurface {
     private(set) var controlsShown: [ControlsImage?] = []
     func showControls(_ image: ControlsImage?) { controlsShown.append(image) }
     var isPointerHidden = false
+    var scale = 1
+    /// The moves handed to the window manager: where the press was.
+    private(set) var moves: [(x: Int, y: Int)] = []
+    func beginMove(rootX: Int, rootY: Int, button: Int) { moves.append((rootX, rootY)) }
 }
 
 final class FakeVideoLoop: VideoLoop {

@@ -46,6 +46,14 @@ typedef struct {
 void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int count);
 /** Takes the loading screen away. */
 void rp_wl_window_clear_dots(rp_wl_window *window);
+/** Shows the on-screen controls above the video and the spinner: `pixels` premultiplied ARGB, `width`×`height` at
+ *  `scale` (the content's size times the scale); NULL takes them away. A subsurface of the window's own that takes no
+ *  input (the window's surface gets the pointer). */
+void rp_wl_window_set_overlay(rp_wl_window *window, const uint32_t *pixels, int width, int height, int scale);
+/** Hides the pointer over the window's content (or shows it again: the cursor theme's arrow). */
+void rp_wl_window_set_cursor_hidden(rp_wl_window *window, bool hidden);
+/** Lets the compositor move the window with the pointer (or touch) whose press came last (xdg_toplevel.move). */
+void rp_wl_window_begin_move(rp_wl_window *window);
 /** The compositor went away or ended the connection: the window does nothing any more. */
 bool rp_wl_window_is_lost(const rp_wl_window *window);
 
@@ -53,12 +61,17 @@ typedef enum {
     RP_WL_EVENT_KEY = 1,      /* keysym set (xkb keysyms are X keysyms) */
     RP_WL_EVENT_RESIZED = 2,  /* width, height set */
     RP_WL_EVENT_CLOSE = 4,    /* the compositor's or the frame's close */
+    RP_WL_EVENT_POINTER = 8,  /* x, y: the pointer (or a touch) moved over the window's content */
+    RP_WL_EVENT_PRESS = 16,   /* x, y, button: 1 left (or a touch), 2 middle, 3 right; 4 and 5 a wheel step up, down */
+    RP_WL_EVENT_RELEASE = 32, /* x, y, button */
+    RP_WL_EVENT_LEAVE = 64,   /* the pointer left the content */
 } rp_wl_event_kind;
 
 typedef struct {
     rp_wl_event_kind kind;
     unsigned long keysym;
     int width, height;
+    int x, y, button; /* logical pixels of the content */
 } rp_wl_event;
 
 /** Reads the connection on the default GLib main context (the loop's), holding a prepared read while it polls so

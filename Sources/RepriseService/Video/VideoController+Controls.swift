@@ -84,7 +84,7 @@ extension VideoController {
             case .chooseSubtitles(let index): try? selectSubtitleTrack(index ?? -1)
             case .openMenu: break
             case .beginWindowMove:
-                if let pressAt, let window = window as? VideoWindow { window.beginMove(rootX: pressAt.x, rootY: pressAt.y, button: pressAt.button) }
+                if let pressAt { window?.beginMove(rootX: pressAt.x, rootY: pressAt.y, button: pressAt.button) }
             }
         }
     }
@@ -120,7 +120,7 @@ extension VideoController {
         window.isPointerHidden = controls.visibility.pointerHidden
         guard visible || controlsShownOnWindow else { return }
         controlsShownOnWindow = visible
-        window.showControls(visible ? ControlsPainter().paint(scene, scale: 1) : nil)
+        window.showControls(visible ? ControlsPainter().paint(scene, scale: window.scale) : nil)
         drawLatestFrame()
     }
 }

@@ -59,6 +59,11 @@ protocol VideoSurface: AnyObject {
     func showControls(_ image: ControlsImage?)
     /// The pointer hidden over the window (with the controls).
     var isPointerHidden: Bool { get set }
+    /// The integer scale the window's own pixels are drawn at (the output's on Wayland; 1 on X11).
+    var scale: Int { get }
+    /// Hands the window to the window manager to move with the pointer whose press was at `rootX`, `rootY`
+    /// (X11's root coordinates; Wayland's compositor knows where its own press was).
+    func beginMove(rootX: Int, rootY: Int, button: Int)
 }
 
 extension VideoWindow: VideoSurface {
@@ -68,6 +73,8 @@ extension VideoWindow: VideoSurface {
     func endLoading() {}
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
     func showControls(_ image: ControlsImage?) { setOverlay(image?.pixels, width: image?.width ?? 0, height: image?.height ?? 0) }
+    /// X11 draws the controls at the window's pixels.
+    var scale: Int { 1 }
 }
 
 /// The spinner's dots for a window of `size` (``LoadingSpinner``, shared by both windows).
@@ -90,12 +97,12 @@ extension WaylandVideoWindow: VideoSurface {
     /// Above waylandsink's subsurfaces.
     func drawLoading(phase: Int) { drawDots(spinnerDots(size: size, phase: phase)) }
     func endLoading() { clearDots() }
-    /// Not yet shown in the Wayland window (its subsurface above waylandsink's is the next step).
-    func showControls(_ image: ControlsImage?) {}
-    var isPointerHidden: Bool {
-        get { false }
-        set {}
+    /// A subsurface above waylandsink's and the spinner's, at the output's scale.
+    func showControls(_ image: ControlsImage?) {
+        setOverlay(image?.pixels, width: image?.width ?? 0, height: image?.height ?? 0, scale: image?.scale ?? 1)
     }
+    /// xdg_toplevel.move with the last press's serial.
+    func beginMove(rootX: Int, rootY: Int, button: Int) { beginMove() }
     /// Its own GLib source on the loop's main context (see ``WaylandVideoWindow/watch(_:)``).
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { watch(handler) }
 
@@ -104,6 +111,11 @@ extension WaylandVideoWindow: VideoSurface {
         case .key(let keysym)?: .key(VideoWindow.Key(keysym: keysym))
         case .resized(let width, let height)?: .resized(width: width, height: height)
         case .closeRequested?: .closeRequested
+        case .pointerMoved(let x, let y)?: .pointerMoved(x: x, y: y)
+        // Wayland gives no root coordinates: the compositor moves the window from its own press.
+        case .pressed(let x, let y, let button)?: .pressed(x: x, y: y, button: button, rootX: x, rootY: y)
+        case .released(let x, let y, let button)?: .released(x: x, y: y, button: button)
+        case .pointerLeft?: .pointerLeft
         case nil: nil
         }
     }

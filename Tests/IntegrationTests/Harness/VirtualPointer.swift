@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// A pointer on a headless sway (which has no input devices): the `wl-virtual-pointer` tool, fed one command a line
+/// and waited for until the compositor has handled each. Coordinates are the output's logical pixels. ``stop()``
+/// (or the session closing) ends it by PID.
+final class VirtualPointer {
+    private let pid: pid_t
+    private let commands: FileHandle
+    private let answers: FileHandle
+
+    init(on sway: HeadlessSway, width: Int, height: Int) throws {
+        let tool = packageRoot.appendingPathComponent(".build/debug/wl-virtual-pointer").path
+        var toTool: [Int32] = [0, 0], fromTool: [Int32] = [0, 0]
+        guard pipe(&toTool) == 0, pipe(&fromTool) == 0 else { throw HarnessError(message: "no pipe") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toTool[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromTool[1], 1)
+        for fd in toTool + fromTool { posix_spawn_file_actions_addclose(&actions, fd) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["WAYLAND_DISPLAY"] = sway.waylandDisplay
+        let words: [String] = [tool, String(width), String(height)]
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let env: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            env.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, tool, &actions, nil, argv, env)
+        close(toTool[0])
+        close(fromTool[1])
+        commands = FileHandle(fileDescriptor: toTool[1], closeOnDealloc: true)
+        answers = FileHandle(fileDescriptor: fromTool[0], closeOnDealloc: true)
+        guard result == 0 else { throw HarnessError(message: "cannot start \(tool): \(String(cString: strerror(result)))") }
+        self.pid = pid
+        guard readLine() == "ready" else {
+            stop()
+            throw HarnessError(message: "the virtual pointer did not start (\(sway.log.suffix(500)))")
+        }
+    }
+
+    private func readLine() -> String? {
+        var line: [UInt8] = []
+        while true {
+            guard let byte = try? answers.read(upToCount: 1), let first = byte.first else { return line.isEmpty ? nil : String(decoding: line, as: UTF8.self) }
+            if first == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
+            line.append(first)
+        }
+    }
+
+    @discardableResult
+    private func send(_ command: String) -> Bool {
+        commands.write(Data((command + "\n").utf8))
+        return readLine() == "ok"
+    }
+
+    func move(x: Int, y: Int) { send("move \(x) \(y)") }
+    func press(_ button: Int = 1) { send("press \(button)") }
+    func release(_ button: Int = 1) { send("release \(button)") }
+    func wheel(_ steps: Int) { send("wheel \(steps)") }
+
+    /// Moves there, then presses and releases `count` times (a double click when two).
+    func click(x: Int, y: Int, count: Int = 1) {
+        move(x: x, y: y)
+        for _ in 0..<count {
+            press()
+            release()
+        }
+    }
+
+    /// Presses at `from`, moves in steps to `to` and releases there.
+    func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), steps: Int = 10) {
+        move(x: from.x, y: from.y)
+        press()
+        usleep(300_000) // the compositor takes the window before the pointer goes
+        for step in 1...steps {
+            move(x: from.x + (to.x - from.x) * step / steps, y: from.y + (to.y - from.y) * step / steps)
+            usleep(20_000)
+        }
+        release()
+    }
+
+    /// Ends the tool by PID (SIGKILL: the test process's blocked signals are the tool's too) and reaps it.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+
+    private var stopped = false
+}

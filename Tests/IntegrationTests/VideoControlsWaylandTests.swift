@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The video window's controls in the native Wayland window under headless sway, driven with a virtual pointer
+/// (`wl-virtual-pointer`: the seat has no other) and seen in `grim`'s screenshots of the output: they appear on
+/// motion over the picture's top and bottom bands and go with the pointer when playback runs on without motion;
+/// their buttons, scrubber, menu and wheel act; a double click goes full screen; Picture in Picture's picture drags
+/// the window; at output scale 2 they are drawn with twice the pixels.
+@Suite(.serialized) struct VideoControlsWaylandTests {
+    /// Where the bar puts things in an 854×480 window (``VideoControlsX11Tests`` has the same layout).
+    static let play = (x: 28, y: 456), scrubber = VideoControlsX11Tests.scrubber, barMiddleY = VideoControlsX11Tests.barMiddleY
+
+    @Test func thePointerShowsTheControlsWhichPauseSeekAndChangeSpeedAndTheyHideWithIt() throws {
+        let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
+        defer { session.close() }
+        _ = try WaylandWindowTests.playClip(width: 854, height: 480, seconds: 60, title: "Pointer Clip", in: session, under: sway)
+        let frame = try #require(sway.windows().first { $0.name == "Pointer Clip" })
+        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"] != nil })
+        Thread.sleep(forTimeInterval: 0.5)
+        // The picture alone, before there is a pointer at all.
+        let plain = try #require(WaylandWindowTests.screenshot(sway, session))
+        func difference(y: Int, height: Int, x: Int? = nil, width: Int? = nil) -> Double {
+            guard let shot = WaylandWindowTests.screenshot(sway, session) else { return -1 }
+            return shot.meanDifference(from: plain, x: x ?? frame.x, y: frame.y + y, width: width ?? frame.width, height: height)
+        }
+        // The bar's band left of the test pattern's moving noise (its lower right quarter).
+        func bottomBand() -> Double { difference(y: frame.height - 48, height: 48, width: frame.width * 7 / 10) }
+        func topBand() -> Double { difference(y: 0, height: 40) }
+        let pointer = try VirtualPointer(on: sway, width: 1280, height: 720)
+        session.onClose { pointer.stop() }
+        let middle = (x: frame.x + 427, y: frame.y + 240)
+
+        pointer.move(x: middle.x, y: middle.y)
+        #expect(session.waitFor { bottomBand() > 8 && topBand() > 4 }, "motion shows the bar and the title: \(bottomBand()) \(topBand())")
+        // README's picture of the controls is this screenshot of the window (the last one taken), made by each run.
+        _ = try? runCommand("ffmpeg", ["-loglevel", "error", "-y", "-i", session.directory + "/shot.ppm", "-vf",
+                                       "crop=\(frame.width):\(frame.height):\(frame.x):\(frame.y)",
+                                       packageRoot.appendingPathComponent("docs/images/video-controls.png").path])
+        pointer.click(x: frame.x + Self.play.x, y: frame.y + Self.play.y)
+        #expect(session.waitFor { session.status() == "Paused" }, "the bar's left end pauses")
+        Thread.sleep(forTimeInterval: 4)
+        #expect(bottomBand() > 8, "paused, the controls stay")
+
+        // Back over the picture, playing on without motion: the controls go, and the pointer with them.
+        pointer.move(x: middle.x, y: middle.y)
+        try session.call("Play")
+        #expect(session.waitFor { session.status() == "Playing" })
+        #expect(session.waitFor(10) { bottomBand() < 3 && topBand() < 3 }, "playing without motion, they hide: \(bottomBand())")
+        #expect(session.waitFor { difference(y: 236, height: 32, x: middle.x - 4, width: 32) < 3 }, "the pointer hides with them")
+
+        // A click on the scrubber at the window's middle seeks to 71.8 % of the clip.
+        let length = try #require(session.metadata()["mpris:length"]?.int64Value)
+        pointer.move(x: middle.x + 10, y: middle.y)
+        #expect(session.waitFor { bottomBand() > 8 })
+        pointer.click(x: middle.x, y: frame.y + Self.barMiddleY)
+        let expected = Double(length) * Double(427 - Self.scrubber.x) / Double(Self.scrubber.width - 1)
+        #expect(session.waitFor { abs(Double(session.position() ?? 0) - expected) < 1_500_000 },
+                "at \(session.position() ?? -1) µs, expected about \(Int(expected))")
+
+        // The wheel over the picture: a step down goes back 10 s.
+        let before = session.position() ?? 0
+        pointer.move(x: middle.x, y: middle.y)
+        pointer.wheel(1)
+        #expect(session.waitFor { (session.position() ?? .max) < before - 5_000_000 }, "from \(before) to \(session.position() ?? -1)")
+
+        // The speed menu opens above its button; its fourth row is 1.5×.
+        pointer.click(x: frame.x + VideoControlsX11Tests.speedX, y: frame.y + Self.barMiddleY)
+        let menuTop = 480 - 48 - 4 - 5 * 32
+        pointer.click(x: frame.x + VideoControlsX11Tests.speedX, y: frame.y + menuTop + 3 * 32 + 16)
+        #expect(session.waitFor { (try? session.get("Rate"))?.doubleValue == 1.5 }, "the menu's 1.5× set the rate")
+
+        // A double click on the picture goes full screen; the bar's right end leaves it.
+        pointer.click(x: middle.x, y: middle.y - 60, count: 2)
+        #expect(session.waitFor { sway.windows().first { $0.name == "Pointer Clip" }?.fullscreen == true }, "\(sway.windows())")
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: "org.mpris.MediaPlayer2")) == .bool(true) })
+        pointer.move(x: 640, y: 300)
+        Thread.sleep(forTimeInterval: 0.3)
+        pointer.click(x: 1280 - 8 - 20, y: 720 - 24)
+        #expect(session.waitFor { sway.windows().first { $0.name == "Pointer Clip" }?.fullscreen == false }, "\(sway.windows())")
+    }
+
+    @Test func atScaleTwoTheControlsHaveTwiceThePixelsAndPictureInPicturesPictureDragsTheWindow() throws {
+        let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
+        defer { session.close() }
+        // Output scale 2: 960×540 logical pixels.
+        sway.message(["output", "HEADLESS-1", "scale", "2"])
+        _ = try WaylandWindowTests.playClip(width: 854, height: 480, seconds: 60, title: "Scaled Clip", in: session, under: sway)
+        var window: HeadlessSway.Window? { sway.windows().first { $0.name == "Scaled Clip" } }
+        let pointer = try VirtualPointer(on: sway, width: 960, height: 540)
+        session.onClose { pointer.stop() }
+
+        // Paused, the play button is a triangle over the picture's even blue: its slanted edges are finer than a
+        // logical pixel, so 2×2 blocks of the screenshot differ inside; a scale-1 drawing enlarged would have none.
+        try session.call("Pause")
+        let frame = try #require(window)
+        pointer.move(x: frame.x + 427, y: frame.y + 200)
+        var shot: Screenshot?, uneven = 0
+        #expect(session.waitFor {
+            shot = WaylandWindowTests.screenshot(sway, session)
+            uneven = shot.map { $0.unevenBlocks(x: (frame.x + 8) * 2, y: (frame.y + 436) * 2, width: 80, height: 80) } ?? 0
+            return shot?.width == 1920 && uneven > 20
+        }, "uneven 2×2 blocks in the play button: \(uneven) in \(String(describing: shot)), window \(frame)")
+
+        // Picture in Picture: a press on its picture (away from its three buttons) drags the small window.
+        try session.call("Play")
+        try session.set("PictureInPicture", .bool(true), interface: VideoTests.video)
+        #expect(session.waitFor { window.map { $0.width < 854 && $0.floating } == true }, "\(sway.windows())")
+        Thread.sleep(forTimeInterval: 0.5)
+        let small = try #require(window)
+        let grip = (x: small.x + small.width / 4, y: small.y + small.height * 3 / 4)
+        let to = (x: max(10, grip.x - 150), y: max(10, grip.y - 100))
+        pointer.move(x: grip.x, y: grip.y)
+        Thread.sleep(forTimeInterval: 0.3)
+        pointer.drag(from: grip, to: to)
+        #expect(session.waitFor { window.map { abs($0.x - (small.x + to.x - grip.x)) < 20 && abs($0.y - (small.y + to.y - grip.y)) < 20 } == true },
+                "from \(small) to \(String(describing: window))")
+    }
+}
