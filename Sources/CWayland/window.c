@@ -500,8 +500,9 @@ void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int cou
     if (!window->spinner) {
         add_layer(window, &window->spinner, &window->spinner_subsurface);
         /* The controls stay usable over the spinner. */
-        if (window->controls_subsurface) {
-            wl_subsurface_place_above(window->controls_subsurface, window->spinner);
+        for (int layer = 0; layer < RP_WL_CONTROLS_LAYERS; layer++) {
+            if (!window->controls_subsurface[layer]) continue;
+            wl_subsurface_place_above(window->controls_subsurface[layer], window->spinner);
             wl_surface_commit(window->surface);
         }
     }
@@ -524,25 +525,34 @@ static void copy_pixels(uint32_t *pixels, long width, long height, const void *c
     memcpy(pixels, ((const copy_drawing *)context)->pixels, (size_t)(width * height * 4));
 }
 
-void rp_wl_window_set_overlay(rp_wl_window *window, const uint32_t *pixels, int width, int height, int scale) {
-    if (window->lost || !window->frame || !window->frame_configured || !window->subcompositor) return;
+void rp_wl_window_set_overlay(rp_wl_window *window, int layer, const uint32_t *pixels, int width, int height, int y, int scale) {
+    if (window->lost || !window->frame || !window->frame_configured || !window->subcompositor || layer < 0
+        || layer >= RP_WL_CONTROLS_LAYERS)
+        return;
+    struct wl_surface **surface = &window->controls[layer];
     if (!pixels) {
-        if (window->controls && window->controls_attached) {
-            wl_surface_attach(window->controls, NULL, 0, 0);
-            wl_surface_commit(window->controls);
-            window->controls_attached = false;
+        if (*surface && window->controls_attached[layer]) {
+            wl_surface_attach(*surface, NULL, 0, 0);
+            wl_surface_commit(*surface);
+            window->controls_attached[layer] = false;
             flush(window);
         }
         return;
     }
     /* A buffer's size is a whole number of logical pixels at its scale. */
-    if (scale < 1 || scale > 8 || width % scale != 0 || height % scale != 0) return;
-    if (!window->controls) add_layer(window, &window->controls, &window->controls_subsurface);
+    if (scale < 1 || scale > 8 || width % scale != 0 || height % scale != 0 || y < 0 || y > 16384) return;
+    if (!*surface) add_layer(window, surface, &window->controls_subsurface[layer]);
     copy_drawing drawing = {.pixels = pixels};
     struct wl_buffer *buffer = shm_buffer(window, width, height, WL_SHM_FORMAT_ARGB8888, copy_pixels, &drawing);
     if (!buffer) return;
-    show_buffer(window->controls, buffer, scale);
-    window->controls_attached = true;
+    if (window->controls_y[layer] != y) {
+        /* A desynchronised subsurface's position applies with its parent's next commit. */
+        window->controls_y[layer] = y;
+        wl_subsurface_set_position(window->controls_subsurface[layer], 0, y);
+        wl_surface_commit(window->surface);
+    }
+    show_buffer(*surface, buffer, scale);
+    window->controls_attached[layer] = true;
     flush(window);
 }
 

@@ -49,10 +49,12 @@ struct rp_wl_window {
     /* Above the video's subsurfaces while loading: black with the spinner. */
     struct wl_surface *spinner;
     struct wl_subsurface *spinner_subsurface;
-    /* Above the video (and the spinner) while they show: the on-screen controls, ARGB at the output's scale. */
-    struct wl_surface *controls;
-    struct wl_subsurface *controls_subsurface;
-    bool controls_attached;
+    /* Above the video (and the spinner) while they show: the on-screen controls' strips (the title's band, the bar
+     * and what rises above it), ARGB at the output's scale. */
+    struct wl_surface *controls[RP_WL_CONTROLS_LAYERS];
+    struct wl_subsurface *controls_subsurface[RP_WL_CONTROLS_LAYERS];
+    bool controls_attached[RP_WL_CONTROLS_LAYERS];
+    int controls_y[RP_WL_CONTROLS_LAYERS];
     struct xkb_context *xkb;
     struct xkb_keymap *keymap;
     struct xkb_state *xkb_state;

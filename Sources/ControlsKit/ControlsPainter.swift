@@ -5,8 +5,10 @@ import RepriseCore
 /// wl_shm's ARGB8888 and an X11 32-bit visual take), rows `width` pixels apart; transparent where nothing is drawn.
 public struct ControlsImage: Sendable {
     public let width: Int, height: Int
-    /// The output scale it was drawn at: `width` and `height` are the content's logical size times it.
+    /// The output scale it was drawn at: `width` and `height` are the drawn rows' logical size times it.
     public let scale: Int
+    /// The first logical row of the window it shows (0: the whole window, or a strip from the top).
+    public var y = 0
     public let pixels: [UInt32]
 
     /// The pixel at (`x`, `y`).
@@ -23,8 +25,19 @@ public struct ControlsPainter: Sendable {
     public init() {}
 
     public func paint(_ scene: VideoControlsScene, scale: Int) -> ControlsImage {
+        paint(scene, scale: scale, rows: 0..<scene.layout.height)
+    }
+
+    /// Only `rows` (logical) of the window: an image of the window's width and the rows' height, `y` their first.
+    public func paint(_ scene: VideoControlsScene, scale: Int, rows: Range<Int>) -> ControlsImage {
+        var image = paintRows(scene, scale: scale, rows: rows)
+        image.y = rows.lowerBound
+        return image
+    }
+
+    private func paintRows(_ scene: VideoControlsScene, scale: Int, rows: Range<Int>) -> ControlsImage {
         let scale = max(1, min(4, scale))
-        let width = scene.layout.width * scale, height = scene.layout.height * scale
+        let width = scene.layout.width * scale, height = max(0, rows.count) * scale
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
             return ControlsImage(width: width, height: height, scale: scale, pixels: Array(repeating: 0, count: width * height))
@@ -34,6 +47,7 @@ public struct ControlsPainter: Sendable {
             cairo_surface_destroy(surface)
         }
         cairo_scale(cr, Double(scale), Double(scale))
+        cairo_translate(cr, 0, -Double(rows.lowerBound))
         var canvas = Canvas(cr: cr)
         if scene.shown {
             if scene.layout.mode == .window { canvas.drawWindowControls(scene) } else { canvas.drawPictureInPicture(scene) }

@@ -82,14 +82,19 @@ public final class WaylandVideoWindow {
         cDots.withUnsafeBufferPointer { rp_wl_window_draw_dots(window, $0.baseAddress, Int32($0.count)) }
     }
 
-    /// Shows `pixels` (premultiplied ARGB, the content's size times `scale`) above the video and the spinner; nil
-    /// takes them away. The surface takes no input: the pointer stays the window's.
-    public func setOverlay(_ pixels: [UInt32]?, width: Int, height: Int, scale: Int) {
+    /// How many strips ``setOverlay(layer:_:width:height:y:scale:)`` shows at once.
+    public static let overlayLayers = Int(RP_WL_CONTROLS_LAYERS)
+
+    /// Shows strip `layer` (premultiplied ARGB `pixels`, the content's width times `scale` wide, from logical row
+    /// `y`) above the video and the spinner; nil takes it away. Strips take no input: the pointer stays the window's.
+    public func setOverlay(layer: Int, _ pixels: [UInt32]?, width: Int, height: Int, y: Int, scale: Int) {
         guard let pixels, pixels.count == width * height else {
-            rp_wl_window_set_overlay(window, nil, 0, 0, 1)
+            rp_wl_window_set_overlay(window, Int32(layer), nil, 0, 0, 0, 1)
             return
         }
-        pixels.withUnsafeBufferPointer { rp_wl_window_set_overlay(window, $0.baseAddress, Int32(width), Int32(height), Int32(scale)) }
+        pixels.withUnsafeBufferPointer {
+            rp_wl_window_set_overlay(window, Int32(layer), $0.baseAddress, Int32(width), Int32(height), Int32(y), Int32(scale))
+        }
     }
 
     /// The pointer hidden over the content.

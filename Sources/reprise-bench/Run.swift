@@ -25,6 +25,8 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     // --only video: the video figures (section 6), with the peers installed; --only sway: those under a headless sway.
     let videoOnly = option("--only") == "video"
     let swayOnly = option("--only") == "sway"
+    // --only controls: just the on-screen controls' rows under a 4K headless sway (section 6's last).
+    let controlsOnly = option("--only") == "controls"
     // --only mpd: the library beside MPD (section 11), at --library-sizes.
     let mpdOnly = option("--only") == "mpd"
     // --only queue: the queue scale and editing figures (section 4).
@@ -99,6 +101,11 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         }
         if callsOnly {
             rows += try callRows(binary: binary, long, runs: runs, contender: reprise)
+            throw EndOfRun()
+        }
+        if controlsOnly {
+            say("6/12 video controls under a headless sway")
+            rows += try bench.controlsUnderSway(binary: binary, runs: quick ? 1 : 3, seconds: quick ? 3.0 : 10.0)
             throw EndOfRun()
         }
         if videoOnly || swayOnly {

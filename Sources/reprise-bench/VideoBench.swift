@@ -195,8 +195,104 @@ extension Bench {
                 }
                 rows += [rssRow, cpuRow]
             }
+            if output.0 == 3840 { rows += try controlsUnderSway(sway, binary: binary, video: video, runs: footprintRuns, seconds: seconds) }
         }
         return rows
+    }
+
+    /// Reprise's Wayland window fullscreen (1280×720 on the 4K output) with its on-screen controls: CPU with them
+    /// hidden and with the pointer (`wl-virtual-pointer`, beside this executable) moving over them at 100 Hz, and the
+    /// time from the first motion to the bar on screen (grim polling a block of the pause icon, white only then).
+    func controlsUnderSway(binary: String, runs: Int, seconds: Double) throws -> [Row] {
+        let video = workDirectory + "/video-720.ogv"
+        try generateVideo(at: video, width: 1280, height: 720, seconds: 60, title: VideoContender.title)
+        chmod(video, 0o644)
+        let sway = try HeadlessSway(width: 3840, height: 2160)
+        defer { sway.stop() }
+        return try controlsUnderSway(sway, binary: binary, video: video, runs: runs, seconds: seconds)
+    }
+
+    func controlsUnderSway(_ sway: HeadlessSway, binary: String, video: String, runs: Int, seconds: Double) throws -> [Row] {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("wl-virtual-pointer").path
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            say("no \(tool): the controls' rows are left out")
+            return []
+        }
+        let player = VideoContender.repriseOnWayland(binary: binary, waylandDisplay: sway.waylandDisplay, fullscreen: true)
+        let name = player.contender.name, size = (width: 3840, height: 2160)
+        let typing = ["WAYLAND_DISPLAY": sway.waylandDisplay, "PATH": "/usr/bin:/bin"]
+        func barShown() -> Bool {
+            let path = workDirectory + "/controls.ppm"
+            guard (try? runCommand("grim", ["-t", "ppm", "-g", "22,\(size.height - 30) 4x4", path], environment: typing))?.status == 0,
+                  let shot = FileManager.default.contents(atPath: path), shot.count >= 48 else { return false }
+            return shot.suffix(48).allSatisfy { $0 > 200 }
+        }
+        var hiddenRow = Row(figure: "video controls under sway: CPU, 1280×720 fullscreen on 3840×2160, controls hidden (\(Int(seconds)) s)", unit: "%")
+        var movingRow = Row(figure: "video controls under sway: CPU, the same with the pointer moving over the shown controls (100 Hz)", unit: "%",
+                            note: "issue 44: at most 1.5× hidden")
+        var appearRow = Row(figure: "video controls under sway: first motion → bar on screen (grim polling)", unit: "ms",
+                            note: "a frame of the 25 fps picture is 40 ms")
+        var captureRow = Row(figure: "video controls under sway: one grim capture of a 4×4 block at 3840×2160 (the polling's own time)", unit: "ms")
+        var hidden: [Double] = [], moving: [Double] = [], appear: [Double] = [], capture: [Double] = []
+        var trials = 0, withinFrame = 0
+        for _ in 0..<runs {
+            var running = try startPlaying(player.contender, video)
+            defer { stop(&running) }
+            guard eventually(10, { sway.windows().contains { $0.name == VideoContender.title } }) else {
+                say("\(name): no window under sway: \(sway.windows())")
+                continue
+            }
+            try player.makeFullscreen?(self, player.contender)
+            guard eventually(10, { sway.windows().contains { $0.name == VideoContender.title && $0.fullscreen } }) else { continue }
+            // The pointer exists first (its first entry shows the controls), then they hide again, unmoved.
+            let pointer = try VirtualPointer(tool: tool, on: sway, width: size.width, height: size.height)
+            defer { pointer.stop() }
+            pointer.move(x: size.width / 2, y: size.height / 2)
+            pump(for: 1)
+            _ = eventually(10, { !barShown() })
+            let pid = running.child.pid
+            func cpu(_ body: () -> Void) -> Double {
+                let before = ProcFS.cpuNanoseconds(pid), start = monotonicSeconds()
+                body()
+                return Double(ProcFS.cpuNanoseconds(pid) - before) / 1_000_000_000 / (monotonicSeconds() - start) * 100
+            }
+            hidden.append(cpu { Thread.sleep(forTimeInterval: seconds) })
+            let polled = monotonicSeconds()
+            _ = barShown()
+            capture.append((monotonicSeconds() - polled) * 1000)
+            // A capture asked one frame (40 ms) after a motion over the picture, the controls hidden before it.
+            for trial in 0..<4 {
+                guard eventually(10, { !barShown() }) else { break }
+                pointer.move(x: size.width / 2 + 40 * (trial + 1), y: size.height / 2)
+                Thread.sleep(forTimeInterval: 0.04)
+                trials += 1
+                if barShown() { withinFrame += 1 }
+            }
+            let moved = monotonicSeconds()
+            pointer.move(x: size.width / 2, y: size.height - 24)
+            if eventually(5, pollEvery: 0, barShown) { appear.append((monotonicSeconds() - moved) * 1000) }
+            moving.append(cpu {
+                let start = monotonicSeconds()
+                var step = 0
+                while monotonicSeconds() - start < seconds {
+                    step += 1
+                    pointer.move(x: size.width / 4 + (step * 7) % (size.width / 2), y: size.height - 24)
+                    usleep(10_000)
+                }
+            })
+        }
+        func fill(_ row: inout Row, _ values: [Double]) {
+            row.values[name] = Statistics.median(values)
+            row.spreads[name] = Statistics.spread(values)
+        }
+        fill(&hiddenRow, hidden)
+        fill(&movingRow, moving)
+        fill(&appearRow, appear)
+        fill(&captureRow, capture)
+        var frameRow = Row(figure: "video controls under sway: captures asked 40 ms (a frame) after a motion that show the bar", unit: "% of trials",
+                           note: "\(withinFrame) of \(trials)")
+        frameRow.values[name] = trials > 0 ? Double(withinFrame) / Double(trials) * 100 : nil
+        return [hiddenRow, movingRow, appearRow, captureRow, frameRow]
     }
 
     /// exec → window in sway's tree, and Space typed with wtype → PropertiesChanged, for each player under sway.

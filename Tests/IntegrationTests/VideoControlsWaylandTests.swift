@@ -6,7 +6,8 @@ import TestSupport
 /// (`wl-virtual-pointer`: the seat has no other) and seen in `grim`'s screenshots of the output: they appear on
 /// motion over the picture's top and bottom bands and go with the pointer when playback runs on without motion;
 /// their buttons, scrubber, menu and wheel act; a double click goes full screen; Picture in Picture's picture drags
-/// the window; at output scale 2 they are drawn with twice the pixels.
+/// the window (the native one through xdg_toplevel.move, the X11 one through XWayland's window manager); at output
+/// scale 2 they are drawn with twice the pixels; the skip button skips only once allowed.
 @Suite(.serialized) struct VideoControlsWaylandTests {
     /// Where the bar puts things in an 854×480 window (``VideoControlsX11Tests`` has the same layout).
     static let play = (x: 28, y: 456), scrubber = VideoControlsX11Tests.scrubber, barMiddleY = VideoControlsX11Tests.barMiddleY
@@ -114,6 +115,68 @@ import TestSupport
         Thread.sleep(forTimeInterval: 0.3)
         pointer.drag(from: grip, to: to)
         #expect(session.waitFor { window.map { abs($0.x - (small.x + to.x - grip.x)) < 20 && abs($0.y - (small.y + to.y - grip.y)) < 20 } == true },
+                "from \(small) to \(String(describing: window))")
+    }
+
+    /// The skip button over the picture's lower right: a click before `skippableAfter` does nothing, after it skips
+    /// the interstitial; meanwhile the scrubber spans the interstitial alone.
+    @Test func theSkipButtonSkipsOnlyOnceAllowed() throws {
+        let (session, sway) = try sessionUnderSway(width: 1280, height: 720)
+        defer { session.close() }
+        let sidecar = """
+            {"title": "Skip Clip", "interstitials": [{"start": 0, "end": 20, "title": "Sponsor",
+             "restrictions": ["noSkippingPast"], "skippableAfter": 3}]}
+            """
+        _ = try WaylandWindowTests.playClip(width: 854, height: 480, seconds: 40, title: "Skip Clip", sidecar: sidecar, in: session, under: sway)
+        let frame = try #require(sway.windows().first { $0.name == "Skip Clip" })
+        #expect(session.waitFor { session.status() == "Playing" })
+        try session.call("Pause")
+        let id = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [id, .int64(1_000_000)])
+        #expect(session.waitFor { abs((session.position() ?? 0) - 1_000_000) < 100_000 })
+        let pointer = try VirtualPointer(on: sway, width: 1280, height: 720)
+        session.onClose { pointer.stop() }
+        // 128×40 above the bar's right end.
+        let skip = (x: frame.x + 854 - 8 - 64, y: frame.y + 480 - 48 - 8 - 20)
+        pointer.move(x: frame.x + 427, y: frame.y + 200)
+        Thread.sleep(forTimeInterval: 0.5)
+        pointer.click(x: skip.x, y: skip.y)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect((session.position() ?? .max) < 20_000_000, "before it is allowed a click does not skip")
+        // While it plays the scrubber spans the interstitial alone: its far right is the interstitial's end, not the
+        // clip's (seeking within is allowed, past it is not).
+        pointer.click(x: frame.x + Self.scrubber.x + Self.scrubber.width - 2, y: frame.y + Self.barMiddleY)
+        #expect(session.waitFor { (15_000_000..<20_000_000).contains(session.position() ?? 0) },
+                "the scrubber's end is the interstitial's: at \(session.position() ?? -1)")
+        try session.call("SetPosition", [id, .int64(5_000_000)])
+        #expect(session.waitFor { (try? session.get("CanSkipInterstitial", interface: VideoTests.video)) == .bool(true) })
+        Thread.sleep(forTimeInterval: 0.5)
+        pointer.click(x: skip.x, y: skip.y)
+        #expect(session.waitFor { (session.position() ?? 0) >= 20_000_000 }, "the Skip button skipped it")
+    }
+
+    /// The X11 window's Picture in Picture drag asks the window manager to move it (_NET_WM_MOVERESIZE): under sway
+    /// through XWayland (Xvfb alone has no window manager to ask), the small window follows the virtual pointer.
+    @Test func theX11WindowsPictureInPictureDragsThroughTheWindowManager() throws {
+        let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
+        defer { session.close() }
+        let clip = session.directory + "/clip.ogv"
+        try generateVideo(at: clip, width: 854, height: 480, seconds: 60, title: "X11 Clip")
+        _ = try session.launch([clip], extraEnvironment: ["DISPLAY": sway.xDisplay, "REPRISE_VIDEO_WINDOW": "x11"])
+        var window: HeadlessSway.Window? { sway.windows().first { $0.name == "X11 Clip" } }
+        #expect(session.waitFor { window?.shell == "xwayland" }, "\(sway.windows())")
+        let pointer = try VirtualPointer(on: sway, width: 1920, height: 1080)
+        session.onClose { pointer.stop() }
+        try session.set("PictureInPicture", .bool(true), interface: VideoTests.video)
+        #expect(session.waitFor { window.map { $0.width < 854 } == true }, "\(sway.windows())")
+        Thread.sleep(forTimeInterval: 0.5)
+        let small = try #require(window)
+        let grip = (x: small.x + small.width / 4, y: small.y + small.height * 3 / 4)
+        let to = (x: max(10, grip.x - 300), y: max(10, grip.y - 200))
+        pointer.move(x: grip.x, y: grip.y)
+        Thread.sleep(forTimeInterval: 0.3)
+        pointer.drag(from: grip, to: to)
+        #expect(session.waitFor { window.map { abs($0.x - (small.x + to.x - grip.x)) < 30 && abs($0.y - (small.y + to.y - grip.y)) < 30 } == true },
                 "from \(small) to \(String(describing: window))")
     }
 }

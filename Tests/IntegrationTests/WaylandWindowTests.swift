@@ -235,10 +235,11 @@ import TestSupport
 
     /// Generates a clip of `width`×`height` titled `title`, plays it under `sway` and expects its window at the
     /// clip's size; returns Reprise's PID.
-    static func playClip(width: Int, height: Int, seconds: Int, title: String, in session: Session,
+    static func playClip(width: Int, height: Int, seconds: Int, title: String, sidecar: String? = nil, in session: Session,
                           under sway: HeadlessSway) throws -> pid_t {
         let clip = session.directory + "/clip.ogv"
         try generateVideo(at: clip, width: width, height: height, seconds: seconds, title: title)
+        if let sidecar { try sidecar.write(toFile: session.directory + "/clip.reprise.json", atomically: true, encoding: .utf8) }
         let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": sway.waylandDisplay])
         #expect(session.waitFor { sway.windows().contains { $0.name == title && [$0.width, $0.height] == [width, height] } },
                 "\(sway.windows())\n\(session.log(of: pid))")

@@ -305,3 +305,43 @@ import Testing
         #expect(step35.taken == false)
     }
 }
+
+@Suite struct VideoControlsSceneTests {
+    private func scene(at position: Int64) -> VideoControlsScene {
+        var scene = VideoControlsScene(layout: VideoControlsLayout(width: 854, height: 480),
+                                       scrubber: VideoScrubber(positionMicroseconds: position, lengthMicroseconds: 600_000_000, canSeek: true))
+        scene.shown = true
+        return scene
+    }
+
+    /// Repainting is skipped while nothing drawn would change: playback within a pixel of the scrubber and a second
+    /// of the times; a new second, a menu or a focus repaints.
+    @Test func aSceneDrawsTheSameUntilAPixelATimeOrAControlChanges() {
+        #expect(scene(at: 10_100_000).drawsTheSame(as: scene(at: 10_400_000)), "the same second, the same pixel of 10 minutes")
+        #expect(!scene(at: 10_900_000).drawsTheSame(as: scene(at: 11_100_000)), "the elapsed time changed")
+        var focused = scene(at: 10_100_000)
+        focused.focused = .speed
+        #expect(!focused.drawsTheSame(as: scene(at: 10_100_000)))
+        var hidden = scene(at: 10_100_000)
+        hidden.shown = false
+        #expect(!hidden.drawsTheSame(as: scene(at: 10_100_000)))
+    }
+
+    /// Only the title's band and the bar (with what rises above it) are drawn on: a 4K window's controls are two
+    /// strips, not 4K of pixels; the skip button alone is a strip of its own; Picture in Picture is all of it.
+    @Test func theControlsAreDrawnOnTheTitlesBandAndTheBarsStripOnly() {
+        var shown = scene(at: 0)
+        #expect(shown.drawnRows == [0..<56, 480 - 48 - 32..<480])
+        shown.shown = false
+        #expect(shown.drawnRows.isEmpty)
+        shown.skip = .ready
+        #expect(shown.drawnRows == [480 - 48 - 8 - 40..<480])
+        var small = VideoControlsScene(layout: VideoControlsLayout(width: 160, height: 90, mode: .pictureInPicture),
+                                       scrubber: VideoScrubber(positionMicroseconds: 0, lengthMicroseconds: 1, canSeek: true))
+        small.shown = true
+        #expect(small.drawnRows == [0..<90])
+        var short = VideoControlsScene(layout: VideoControlsLayout(width: 320, height: 120), scrubber: shown.scrubber)
+        short.shown = true
+        #expect(short.drawnRows == [0..<120], "strips that meet are one")
+    }
+}

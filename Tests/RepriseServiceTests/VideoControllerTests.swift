@@ -167,6 +167,9 @@ import X11Kit
         let shown = rig.window.controlsShown.last.flatMap { $0 }
         #expect(shown?.width == 640 && shown?.height == 360)
         #expect(!rig.window.isPointerHidden)
+        let painted = rig.window.controlsShown.count
+        rig.deliver(.pointerMoved(x: 330, y: 185), .pointerMoved(x: 340, y: 190))
+        #expect(rig.window.controlsShown.count == painted, "motion that changes nothing drawn paints nothing")
         let layout = VideoControlsLayout(width: 640, height: 360)
         let play = layout.rect(of: .playPause)!
         rig.deliver(.pressed(x: play.midX, y: play.midY, button: 1, rootX: 0, rootY: 0), .released(x: play.midX, y: play.midY, button: 1))
@@ -305,7 +308,7 @@ final class FakeWindow: VideoSurface {
     func nextEvent() -> VideoWindow.Event? { events.isEmpty ? nil : events.removeFirst() }
     /// The controls' images shown, in order (nil: taken away).
     private(set) var controlsShown: [ControlsImage?] = []
-    func showControls(_ image: ControlsImage?) { controlsShown.append(image) }
+    func showControls(_ scene: VideoControlsScene?) { controlsShown.append(scene.map { ControlsPainter().paint($0, scale: scale) }) }
     var isPointerHidden = false
     var scale = 1
     /// The moves handed to the window manager: where the press was.

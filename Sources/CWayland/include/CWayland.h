@@ -46,10 +46,12 @@ typedef struct {
 void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int count);
 /** Takes the loading screen away. */
 void rp_wl_window_clear_dots(rp_wl_window *window);
-/** Shows the on-screen controls above the video and the spinner: `pixels` premultiplied ARGB, `width`×`height` at
- *  `scale` (the content's size times the scale); NULL takes them away. A subsurface of the window's own that takes no
- *  input (the window's surface gets the pointer). */
-void rp_wl_window_set_overlay(rp_wl_window *window, const uint32_t *pixels, int width, int height, int scale);
+/** How many strips of on-screen controls the window shows at once. */
+enum { RP_WL_CONTROLS_LAYERS = 2 };
+/** Shows strip `layer` of the on-screen controls above the video and the spinner: `pixels` premultiplied ARGB,
+ *  `width`×`height` at `scale` (the content's width times the scale), from logical row `y` down; NULL takes it away.
+ *  Each is a subsurface of the window's own that takes no input (the window's surface gets the pointer). */
+void rp_wl_window_set_overlay(rp_wl_window *window, int layer, const uint32_t *pixels, int width, int height, int y, int scale);
 /** Hides the pointer over the window's content (or shows it again: the cursor theme's arrow). */
 void rp_wl_window_set_cursor_hidden(rp_wl_window *window, bool hidden);
 /** Lets the compositor move the window with the pointer (or touch) whose press came last (xdg_toplevel.move). */

@@ -37,8 +37,10 @@ final class VideoController: VideoControl, ServiceComponent {
     private var fullscreenBeforePictureInPicture = false
     /// The on-screen controls: what pointer and keys did to them, and whether they show (VideoController+Controls).
     var controls = VideoControlsInput()
-    /// The controls' image the window shows now (nil: none).
-    var controlsShownOnWindow = false
+    /// The controls' scene the window shows now, and the scale it was painted at (nil: none shown).
+    var paintedControls: (scene: VideoControlsScene, scale: Int)?
+    /// The controls' fonts are loaded (``warmUpControls()``, once, when video first shows).
+    private var controlsWarmedUp = false
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     /// - Parameter makeWindow: the window on the display (nil without one).
@@ -193,6 +195,11 @@ final class VideoController: VideoControl, ServiceComponent {
         if !shown {
             window.isFullscreen = false
             endPictureInPicture(restoring: false)
+        }
+        if shown, !window.isVisible, !controlsWarmedUp {
+            // A second after the window shows: not in the way of its first configure and first frame.
+            controlsWarmedUp = true
+            loop.once(afterMilliseconds: 1000) { [weak self] in self?.warmUpControls() }
         }
         window.isVisible = shown
     }

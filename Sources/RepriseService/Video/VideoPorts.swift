@@ -55,8 +55,8 @@ protocol VideoSurface: AnyObject {
     /// Runs `handler` on `loop` whenever events may wait, until it returns false.
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool)
     func nextEvent() -> VideoWindow.Event?
-    /// Shows the controls' pixels over the picture from now on (nil: none).
-    func showControls(_ image: ControlsImage?)
+    /// Shows the controls over the picture from now on, painted by the window at its scale (nil: none).
+    func showControls(_ scene: VideoControlsScene?)
     /// The pointer hidden over the window (with the controls).
     var isPointerHidden: Bool { get set }
     /// The integer scale the window's own pixels are drawn at (the output's on Wayland; 1 on X11).
@@ -72,7 +72,11 @@ extension VideoWindow: VideoSurface {
     /// The next frame drawn covers the spinner.
     func endLoading() {}
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
-    func showControls(_ image: ControlsImage?) { setOverlay(image?.pixels, width: image?.width ?? 0, height: image?.height ?? 0) }
+    /// Blended over each frame: painted whole, at the window's pixels.
+    func showControls(_ scene: VideoControlsScene?) {
+        let image = scene.map { ControlsPainter().paint($0, scale: scale) }
+        setOverlay(image?.pixels, width: image?.width ?? 0, height: image?.height ?? 0)
+    }
     /// X11 draws the controls at the window's pixels.
     var scale: Int { 1 }
 }
@@ -97,9 +101,18 @@ extension WaylandVideoWindow: VideoSurface {
     /// Above waylandsink's subsurfaces.
     func drawLoading(phase: Int) { drawDots(spinnerDots(size: size, phase: phase)) }
     func endLoading() { clearDots() }
-    /// A subsurface above waylandsink's and the spinner's, at the output's scale.
-    func showControls(_ image: ControlsImage?) {
-        setOverlay(image?.pixels, width: image?.width ?? 0, height: image?.height ?? 0, scale: image?.scale ?? 1)
+    /// Subsurfaces above waylandsink's and the spinner's, at the output's scale: only the strips drawn on (the
+    /// title's band, the bar and what rises above it), so a 4K window paints and composites a few rows, not 4K.
+    func showControls(_ scene: VideoControlsScene?) {
+        let strips = scene?.drawnRows ?? []
+        for layer in 0..<WaylandVideoWindow.overlayLayers {
+            guard let scene, layer < strips.count else {
+                setOverlay(layer: layer, nil, width: 0, height: 0, y: 0, scale: 1)
+                continue
+            }
+            let image = ControlsPainter().paint(scene, scale: scale, rows: strips[layer])
+            setOverlay(layer: layer, image.pixels, width: image.width, height: image.height, y: image.y, scale: image.scale)
+        }
     }
     /// xdg_toplevel.move with the last press's serial.
     func beginMove(rootX: Int, rootY: Int, button: Int) { beginMove() }

@@ -12,3 +12,10 @@ func sessionUnderSway(width: Int, height: Int) throws -> (Session, HeadlessSway)
         throw error
     }
 }
+
+extension VirtualPointer {
+    /// A pointer on `sway` from the debug build's `wl-virtual-pointer`.
+    convenience init(on sway: HeadlessSway, width: Int, height: Int) throws {
+        try self.init(tool: packageRoot.appendingPathComponent(".build/debug/wl-virtual-pointer").path, on: sway, width: width, height: height)
+    }
+}

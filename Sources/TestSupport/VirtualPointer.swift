@@ -1,17 +1,16 @@
 import Foundation
 import Glibc
-import TestSupport
 
 /// A pointer on a headless sway (which has no input devices): the `wl-virtual-pointer` tool, fed one command a line
 /// and waited for until the compositor has handled each. Coordinates are the output's logical pixels. ``stop()``
-/// (or the session closing) ends it by PID.
-final class VirtualPointer {
+/// ends it by PID.
+public final class VirtualPointer {
     private let pid: pid_t
     private let commands: FileHandle
     private let answers: FileHandle
 
-    init(on sway: HeadlessSway, width: Int, height: Int) throws {
-        let tool = packageRoot.appendingPathComponent(".build/debug/wl-virtual-pointer").path
+    /// Starts `tool` (the built `wl-virtual-pointer`) on `sway`, whose layout is `width`×`height` logical pixels.
+    public init(tool: String, on sway: HeadlessSway, width: Int, height: Int) throws {
         var toTool: [Int32] = [0, 0], fromTool: [Int32] = [0, 0]
         guard pipe(&toTool) == 0, pipe(&fromTool) == 0 else { throw HarnessError(message: "no pipe") }
         var actions = posix_spawn_file_actions_t()
@@ -58,13 +57,13 @@ final class VirtualPointer {
         return readLine() == "ok"
     }
 
-    func move(x: Int, y: Int) { send("move \(x) \(y)") }
-    func press(_ button: Int = 1) { send("press \(button)") }
-    func release(_ button: Int = 1) { send("release \(button)") }
-    func wheel(_ steps: Int) { send("wheel \(steps)") }
+    public func move(x: Int, y: Int) { send("move \(x) \(y)") }
+    public func press(_ button: Int = 1) { send("press \(button)") }
+    public func release(_ button: Int = 1) { send("release \(button)") }
+    public func wheel(_ steps: Int) { send("wheel \(steps)") }
 
     /// Moves there, then presses and releases `count` times (a double click when two).
-    func click(x: Int, y: Int, count: Int = 1) {
+    public func click(x: Int, y: Int, count: Int = 1) {
         move(x: x, y: y)
         for _ in 0..<count {
             press()
@@ -73,7 +72,7 @@ final class VirtualPointer {
     }
 
     /// Presses at `from`, moves in steps to `to` and releases there.
-    func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), steps: Int = 10) {
+    public func drag(from: (x: Int, y: Int), to: (x: Int, y: Int), steps: Int = 10) {
         move(x: from.x, y: from.y)
         press()
         usleep(300_000) // the compositor takes the window before the pointer goes
@@ -85,7 +84,7 @@ final class VirtualPointer {
     }
 
     /// Ends the tool by PID (SIGKILL: the test process's blocked signals are the tool's too) and reaps it.
-    func stop() {
+    public func stop() {
         guard !stopped else { return }
         stopped = true
         kill(pid, SIGKILL)
