@@ -71,6 +71,27 @@ import TestSupport
         #expect(session.waitFor { (try? session.get("Fullscreen", interface: "org.mpris.MediaPlayer2")) == .bool(true) })
     }
 
+    /// The tracks menu (the button after the speed) lists "Audio" and its track, then "Subtitles": "Off" and the
+    /// sidecar's English subtitles; its rows turn the subtitles off and on again.
+    @Test func theTracksMenuTurnsSubtitlesOffAndOn() throws {
+        let (session, display, _, _) = try VideoTests.start(seconds: 60)
+        defer { session.close() }
+        #expect(session.waitFor { session.status() == "Playing" && (try? session.get("SubtitleTrack", interface: VideoTests.video)) == .int32(0) })
+        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
+        display.resize(window, width: 854, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        display.movePointer(to: window, x: 427, y: 240)
+        Thread.sleep(forTimeInterval: 0.5)
+        // Five rows of 32 px ending 4 px above the bar: Audio, its track, Subtitles, Off, en.
+        let tracksX = Self.speedX + 44, menuTop = 480 - 48 - 4 - 5 * 32
+        display.click(window, x: tracksX, y: Self.barMiddleY)
+        display.click(window, x: tracksX, y: menuTop + 3 * 32 + 16)
+        #expect(session.waitFor { (try? session.get("SubtitleTrack", interface: VideoTests.video)) == .int32(-1) }, "Off turned the subtitles off")
+        display.click(window, x: tracksX, y: Self.barMiddleY)
+        display.click(window, x: tracksX, y: menuTop + 4 * 32 + 16)
+        #expect(session.waitFor { (try? session.get("SubtitleTrack", interface: VideoTests.video)) == .int32(0) }, "en turned them on again")
+    }
+
     @Test func theSkipButtonCountsDownOverThePictureAndSkipsOnceAllowed() throws {
         let sidecar = """
             {"title": "Test Clip", "interstitials": [{"start": 0, "end": 20, "title": "Sponsor",
