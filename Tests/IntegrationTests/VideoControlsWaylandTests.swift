@@ -109,12 +109,8 @@ import TestSupport
         #expect(session.waitFor { window.map { $0.width < 854 && $0.floating } == true }, "\(sway.windows())")
         Thread.sleep(forTimeInterval: 0.5)
         let small = try #require(window)
-        let grip = (x: small.x + small.width / 4, y: small.y + small.height * 3 / 4)
-        let to = (x: max(10, grip.x - 150), y: max(10, grip.y - 100))
-        pointer.move(x: grip.x, y: grip.y)
-        Thread.sleep(forTimeInterval: 0.3)
-        pointer.drag(from: grip, to: to)
-        #expect(session.waitFor { window.map { abs($0.x - (small.x + to.x - grip.x)) < 20 && abs($0.y - (small.y + to.y - grip.y)) < 20 } == true },
+        let target = Self.drag(small, by: (-150, -100), with: pointer)
+        #expect(session.waitFor { window.map { abs($0.x - target.x) < 20 && abs($0.y - target.y) < 20 } == true },
                 "from \(small) to \(String(describing: window))")
     }
 
@@ -171,12 +167,19 @@ import TestSupport
         #expect(session.waitFor { window.map { $0.width < 854 } == true }, "\(sway.windows())")
         Thread.sleep(forTimeInterval: 0.5)
         let small = try #require(window)
+        let target = Self.drag(small, by: (-300, -200), with: pointer)
+        #expect(session.waitFor { window.map { abs($0.x - target.x) < 30 && abs($0.y - target.y) < 30 } == true },
+                "from \(small) to \(String(describing: window))")
+    }
+
+    /// Drags `small` by its picture (a quarter in from the left, three quarters down: away from Picture in Picture's
+    /// buttons) by `offset`, kept 10 px inside the output; returns where its corner should then be.
+    static func drag(_ small: HeadlessSway.Window, by offset: (x: Int, y: Int), with pointer: VirtualPointer) -> (x: Int, y: Int) {
         let grip = (x: small.x + small.width / 4, y: small.y + small.height * 3 / 4)
-        let to = (x: max(10, grip.x - 300), y: max(10, grip.y - 200))
+        let to = (x: max(10, grip.x + offset.x), y: max(10, grip.y + offset.y))
         pointer.move(x: grip.x, y: grip.y)
         Thread.sleep(forTimeInterval: 0.3)
         pointer.drag(from: grip, to: to)
-        #expect(session.waitFor { window.map { abs($0.x - (small.x + to.x - grip.x)) < 30 && abs($0.y - (small.y + to.y - grip.y)) < 30 } == true },
-                "from \(small) to \(String(describing: window))")
+        return (small.x + to.x - grip.x, small.y + to.y - grip.y)
     }
 }
