@@ -27,7 +27,7 @@ test: deps
 bench: build
 	$(SWIFT) build -c release $(RELEASE_LINK) --product swift-floor
 	$(SWIFT) build -c release --product reprise-bench
-	$(SWIFT) build -c release --product wl-virtual-pointer
+	$(SWIFT) build -c release --product wl-virtual-input
 	mkdir -p build
 	.build/release/reprise-bench --binary .build/release/reprise --output build/bench.md
 

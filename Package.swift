@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "CSDBusShims", dependencies: ["CSystemd"]),
         .target(name: "CGStreamerShims", dependencies: ["CGStreamer"],
                 linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gsttag-1.0")]),
-        .target(name: "CX11", linkerSettings: [.linkedLibrary("X11")]),
+        .target(name: "CX11", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xi")]),
         /// libdecor's pkg-config flags for the Wayland shim.
         .systemLibrary(name: "CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
         /// A Wayland toplevel (libwayland-client, libdecor, xkbcommon): the surface waylandsink draws video into.
@@ -109,7 +109,7 @@ let package = Package(
         /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
         .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
         /// A test tool: a virtual pointer (zwlr_virtual_pointer_v1) for a compositor without input devices.
-        .executableTarget(name: "wl-virtual-pointer", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .executableTarget(name: "wl-virtual-input", linkerSettings: [.linkedLibrary("wayland-client")]),
         /// A test tool: prints what the sound server's stream-restore remembers.
         .executableTarget(name: "stream-memory", dependencies: ["PulseKit", "LoopKit"]),
         /// A benchmark reference: an idle static Swift process, or one that only owns a bus name (`make bench`).

@@ -7,9 +7,9 @@ packages=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-pulseaudio
   libpulse-dev pulseaudio pulseaudio-utils
   dbus dbus-daemon dbus-bin playerctl procps tmux
-  libx11-dev gstreamer1.0-x xvfb xdotool x11-utils
+  libx11-dev libxi-dev gstreamer1.0-x xvfb xdotool x11-utils
   libwayland-dev libdecor-0-dev libdecor-0-plugin-1-cairo libxkbcommon-dev
-  mpv mpv-mpris shared-mime-info gcc libc6-dev sway xwayland x11-xserver-utils wtype grim
+  mpv mpv-mpris shared-mime-info gcc libc6-dev sway xwayland x11-xserver-utils wtype grim kwin-wayland
   pipewire pipewire-pulse wireplumber pipewire-bin util-linux
   gstreamer1.0-libav ffmpeg libsqlite3-dev
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sqlite3 libtag1-dev g++ libebur128-dev libcurl4-openssl-dev

@@ -3,6 +3,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <X11/extensions/XInput2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,27 @@ struct rp_window {
     int overlay_width, overlay_height;
     Cursor blank_cursor;
     bool cursor_hidden;
+    /* XInput 2.2's touch events, when the server has them (its major opcode; 0 without): the first finger acts as
+     * the left button, as on Wayland. Without them the server turns touches into pointer events itself. */
+    int xinput_opcode;
+    bool touching;
+    int touch_id;
 };
+
+/* Asks for the window's touch events, if the server speaks XInput 2.2. A client that selects them gets touches as
+ * touches, and no pointer events emulated from them. */
+static void select_touch(rp_window *w) {
+    int opcode, first_event, first_error;
+    if (!XQueryExtension(w->display, "XInputExtension", &opcode, &first_event, &first_error)) return;
+    int major = 2, minor = 2;
+    if (XIQueryVersion(w->display, &major, &minor) != Success || major < 2 || (major == 2 && minor < 2)) return;
+    unsigned char bits[XIMaskLen(XI_LASTEVENT)] = {0};
+    XISetMask(bits, XI_TouchBegin);
+    XISetMask(bits, XI_TouchUpdate);
+    XISetMask(bits, XI_TouchEnd);
+    XIEventMask mask = {.deviceid = XIAllMasterDevices, .mask_len = sizeof bits, .mask = bits};
+    if (XISelectEvents(w->display, w->window, &mask, 1) == Success) w->xinput_opcode = opcode;
+}
 
 /* Protocol errors (a request the server refused) are not worth dying for: ignored. */
 static int ignore_protocol_error(Display *display, XErrorEvent *error) {
@@ -89,6 +110,7 @@ rp_window *rp_window_open(const char *display_name, int width, int height, const
         XFree(wm);
     }
     w->gc = XCreateGC(display, w->window, 0, NULL);
+    select_touch(w);
     XFlush(display);
     return w;
 }
@@ -409,10 +431,43 @@ void rp_window_draw_frame(rp_window *w, const uint8_t *pixels, int width, int he
     XFlush(w->display);
 }
 
+/* An XInput 2 touch on the window, as the pointer's left button: the first finger down presses, its motion moves,
+ * its lifting releases; other fingers are let be. */
+static bool touch_event(rp_window *w, XEvent *event, rp_window_event *out) {
+    XGenericEventCookie *cookie = &event->xcookie;
+    if (w->xinput_opcode == 0 || cookie->extension != w->xinput_opcode || !XGetEventData(w->display, cookie)) return false;
+    const XIDeviceEvent *touch = cookie->data;
+    bool taken = false;
+    memset(out, 0, sizeof *out);
+    if (touch->event == w->window) {
+        out->x = (int)touch->event_x;
+        out->y = (int)touch->event_y;
+        out->root_x = (int)touch->root_x;
+        out->root_y = (int)touch->root_y;
+        out->button = 1;
+        if (cookie->evtype == XI_TouchBegin && !w->touching) {
+            w->touching = true;
+            w->touch_id = touch->detail;
+            out->kind = RP_WINDOW_EVENT_PRESS;
+            taken = true;
+        } else if (w->touching && touch->detail == w->touch_id) {
+            if (cookie->evtype == XI_TouchEnd) w->touching = false;
+            out->kind = cookie->evtype == XI_TouchEnd ? RP_WINDOW_EVENT_RELEASE : RP_WINDOW_EVENT_POINTER;
+            taken = true;
+        }
+    }
+    XFreeEventData(w->display, cookie);
+    return taken;
+}
+
 bool rp_window_next_event(rp_window *w, rp_window_event *out) {
     while (!w->lost && XPending(w->display) > 0) {
         XEvent event;
         XNextEvent(w->display, &event);
+        if (event.type == GenericEvent) {
+            if (touch_event(w, &event, out)) return true;
+            continue;
+        }
         if (event.xany.window != w->window) continue;
         memset(out, 0, sizeof *out);
         switch (event.type) {

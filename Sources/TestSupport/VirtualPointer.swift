@@ -1,16 +1,25 @@
 import Foundation
 import Glibc
 
-/// A pointer on a headless sway (which has no input devices): the `wl-virtual-pointer` tool, fed one command a line
-/// and waited for until the compositor has handled each. Coordinates are the output's logical pixels. ``stop()``
-/// ends it by PID.
+/// A headless compositor that virtual input can be added to.
+public protocol VirtualInputTarget: AnyObject {
+    /// The Wayland socket's full path.
+    var waylandDisplay: String { get }
+    var log: String { get }
+}
+
+extension HeadlessSway: VirtualInputTarget {}
+
+/// A pointer on a headless compositor (which has no input devices), and on KWin a touchscreen: the
+/// `wl-virtual-input` tool, fed one command a line and waited for until the compositor has handled each.
+/// Coordinates are the output's logical pixels. ``stop()`` ends it by PID.
 public final class VirtualPointer {
     private let pid: pid_t
     private let commands: FileHandle
     private let answers: FileHandle
 
-    /// Starts `tool` (the built `wl-virtual-pointer`) on `sway`, whose layout is `width`×`height` logical pixels.
-    public init(tool: String, on sway: HeadlessSway, width: Int, height: Int) throws {
+    /// Starts `tool` (the built `wl-virtual-input`) on `compositor`, whose layout is `width`×`height` logical pixels.
+    public init(tool: String, on compositor: some VirtualInputTarget, width: Int, height: Int) throws {
         var toTool: [Int32] = [0, 0], fromTool: [Int32] = [0, 0]
         guard pipe(&toTool) == 0, pipe(&fromTool) == 0 else { throw HarnessError(message: "no pipe") }
         var actions = posix_spawn_file_actions_t()
@@ -20,7 +29,7 @@ public final class VirtualPointer {
         posix_spawn_file_actions_adddup2(&actions, fromTool[1], 1)
         for fd in toTool + fromTool { posix_spawn_file_actions_addclose(&actions, fd) }
         var environment = ProcessInfo.processInfo.environment
-        environment["WAYLAND_DISPLAY"] = sway.waylandDisplay
+        environment["WAYLAND_DISPLAY"] = compositor.waylandDisplay
         let words: [String] = [tool, String(width), String(height)]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let env: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -38,7 +47,7 @@ public final class VirtualPointer {
         self.pid = pid
         guard readLine() == "ready" else {
             stop()
-            throw HarnessError(message: "the virtual pointer did not start (\(sway.log.suffix(500)))")
+            throw HarnessError(message: "the virtual pointer did not start (\(compositor.log.suffix(500)))")
         }
     }
 
@@ -81,6 +90,29 @@ public final class VirtualPointer {
             usleep(20_000)
         }
         release()
+    }
+
+    /// Finger `finger` touches (`x`, `y`), moves there, lifts (KWin only).
+    public func touchDown(_ finger: Int = 0, x: Int, y: Int) { send("down \(finger) \(x) \(y)") }
+    public func touchMove(_ finger: Int = 0, x: Int, y: Int) { send("motion \(finger) \(x) \(y)") }
+    public func touchUp(_ finger: Int = 0) { send("up \(finger)") }
+
+    /// One finger taps (`x`, `y`) `count` times (KWin only).
+    public func tap(x: Int, y: Int, count: Int = 1) {
+        for _ in 0..<count {
+            touchDown(x: x, y: y)
+            touchUp()
+        }
+    }
+
+    /// One finger touches `from`, slides in steps to `to` and lifts there (KWin only).
+    public func swipe(from: (x: Int, y: Int), to: (x: Int, y: Int), steps: Int = 10) {
+        touchDown(x: from.x, y: from.y)
+        for step in 1...steps {
+            touchMove(x: from.x + (to.x - from.x) * step / steps, y: from.y + (to.y - from.y) * step / steps)
+            usleep(20_000)
+        }
+        touchUp()
     }
 
     /// Ends the tool by PID (SIGKILL: the test process's blocked signals are the tool's too) and reaps it.

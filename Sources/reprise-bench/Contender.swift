@@ -3,7 +3,7 @@ import TestSupport
 
 /// A program measured by the benchmark: Reprise, the bare GStreamer floor, or another MPRIS player.
 struct Contender: Sendable {
-    let name: String
+    var name: String
     /// Its MPRIS bus name; nil for the floor, which has none.
     let busName: String?
     /// The command that plays `file`.

@@ -27,6 +27,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
     let swayOnly = option("--only") == "sway"
     // --only controls: just the on-screen controls' rows under a 4K headless sway (section 6's last).
     let controlsOnly = option("--only") == "controls"
+    // --only first-frame: exec → first frame on screen under a 1920×1080 headless sway, in both windows, trials taken
+    // in turn with --baseline PATH (an earlier build's reprise) when given, so a change is measured against it.
+    let firstFrameOnly = option("--only") == "first-frame"
+    let baseline = option("--baseline").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     // --only mpd: the library beside MPD (section 11), at --library-sizes.
     let mpdOnly = option("--only") == "mpd"
     // --only queue: the queue scale and editing figures (section 4).
@@ -106,6 +110,11 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         if controlsOnly {
             say("6/12 video controls under a headless sway")
             rows += try bench.controlsUnderSway(binary: binary, runs: quick ? 1 : 3, seconds: quick ? 3.0 : 10.0)
+            throw EndOfRun()
+        }
+        if firstFrameOnly {
+            say("6/12 video under a headless sway: exec → first frame\(baseline.map { ", against \($0)" } ?? "")")
+            rows += try bench.firstFrameUnderSway(binary: binary, baseline: baseline, runs: quick ? 5 : 15)
             throw EndOfRun()
         }
         if videoOnly || swayOnly {

@@ -201,7 +201,7 @@ extension Bench {
     }
 
     /// Reprise's Wayland window fullscreen (1280×720 on the 4K output) with its on-screen controls: CPU with them
-    /// hidden and with the pointer (`wl-virtual-pointer`, beside this executable) moving over them at 100 Hz, and the
+    /// hidden and with the pointer (`wl-virtual-input`, beside this executable) moving over them at 100 Hz, and the
     /// time from the first motion to the bar on screen (grim polling a block of the pause icon, white only then).
     func controlsUnderSway(binary: String, runs: Int, seconds: Double) throws -> [Row] {
         let video = workDirectory + "/video-720.ogv"
@@ -213,7 +213,7 @@ extension Bench {
     }
 
     func controlsUnderSway(_ sway: HeadlessSway, binary: String, video: String, runs: Int, seconds: Double) throws -> [Row] {
-        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("wl-virtual-pointer").path
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("wl-virtual-input").path
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             say("no \(tool): the controls' rows are left out")
             return []
@@ -312,16 +312,7 @@ extension Bench {
         let typing = ["WAYLAND_DISPLAY": sway.waylandDisplay, "PATH": "/usr/bin:/bin"]
         var keeper = try Child.spawn("wtype", ["-s", "600000"], environment: typing, stdout: "/dev/null", stderr: "/dev/null")
         defer { kill(keeper.pid, SIGKILL); _ = keeper.wait() }
-        // The first frame on screen: a grim capture of a 4×4 block a quarter down the window's middle (the test
-        // pattern's bars there are lit; the window's own black is not).
-        func frameShown() -> Bool {
-            let path = workDirectory + "/first-frame.ppm"
-            guard let window = sway.windows().first(where: { $0.name == VideoContender.title }),
-                  (try? runCommand("grim", ["-t", "ppm", "-g", "\(window.x + window.width / 2),\(window.y + window.height / 4) 4x4", path],
-                                   environment: typing))?.status == 0,
-                  let shot = FileManager.default.contents(atPath: path) else { return false }
-            return shot.suffix(48).contains { $0 > 100 }
-        }
+        func frameShown() -> Bool { firstFrameShown(under: sway) }
         var frameRow = Row(figure: "video under sway: exec → first frame on screen (grim polling), 1920×1080", unit: "ms")
         var shownRow = Row(figure: "video under sway: exec → window in sway's tree (swaymsg polling), 1920×1080", unit: "ms")
         var keyRow = Row(figure: "video under sway: Space (wtype, incl. its own start) → PropertiesChanged", unit: "ms")
@@ -355,5 +346,50 @@ extension Bench {
             keyRow.spreads[contender.name] = Statistics.spread(keys)
         }
         return [shownRow, frameRow, keyRow]
+    }
+
+    /// Whether the first frame is on screen: a grim capture of a 4×4 block a quarter down the window's middle (the
+    /// test pattern's bars there are lit; the window's own black is not).
+    func firstFrameShown(under sway: HeadlessSway) -> Bool {
+        let path = workDirectory + "/first-frame.ppm"
+        guard let window = sway.windows().first(where: { $0.name == VideoContender.title }),
+              (try? runCommand("grim", ["-t", "ppm", "-g", "\(window.x + window.width / 2),\(window.y + window.height / 4) 4x4", path],
+                               environment: ["WAYLAND_DISPLAY": sway.waylandDisplay, "PATH": "/usr/bin:/bin"]))?.status == 0,
+              let shot = FileManager.default.contents(atPath: path) else { return false }
+        return shot.suffix(48).contains { $0 > 100 }
+    }
+
+    /// exec → first frame on screen under a 1920×1080 headless sway, Reprise's X11 and Wayland windows, and the same
+    /// for `baseline` (an earlier build) when given: each trial of one is followed by the same trial of the others.
+    func firstFrameUnderSway(binary: String, baseline: String?, runs: Int) throws -> [Row] {
+        let video = workDirectory + "/video-720.ogv"
+        try generateVideo(at: video, width: 1280, height: 720, seconds: 60, title: VideoContender.title)
+        chmod(video, 0o644)
+        let sway = try HeadlessSway(width: 1920, height: 1080)
+        defer { sway.stop() }
+        func players(_ binary: String, _ suffix: String) -> [Contender] {
+            var x11 = VideoContender.reprise(binary: binary, display: sway.xDisplay, fullscreen: false).contender
+            var wayland = VideoContender.repriseOnWayland(binary: binary, waylandDisplay: sway.waylandDisplay, fullscreen: false).contender
+            x11.name = "Reprise (X11)" + suffix
+            wayland.name += suffix
+            return [x11, wayland]
+        }
+        let contenders = players(binary, "") + (baseline.map { players($0, " before") } ?? [])
+        var frames: [String: [Double]] = [:]
+        for _ in 0..<runs {
+            for contender in contenders {
+                var running = try startPlaying(contender, video)
+                if eventually(10, pollEvery: 0, { firstFrameShown(under: sway) }) {
+                    frames[contender.name, default: []].append((monotonicSeconds() - running.startedAt) * 1000)
+                }
+                stop(&running)
+            }
+        }
+        var row = Row(figure: "video under sway: exec → first frame on screen (grim polling), 1920×1080, trials in turn", unit: "ms")
+        for contender in contenders {
+            row.values[contender.name] = Statistics.median(frames[contender.name] ?? [])
+            row.spreads[contender.name] = Statistics.spread(frames[contender.name] ?? [])
+        }
+        return [row]
     }
 }

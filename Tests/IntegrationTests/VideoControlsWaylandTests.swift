@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The video window's controls in the native Wayland window under headless sway, driven with a virtual pointer
-/// (`wl-virtual-pointer`: the seat has no other) and seen in `grim`'s screenshots of the output: they appear on
+/// (`wl-virtual-input`: the seat has no other) and seen in `grim`'s screenshots of the output: they appear on
 /// motion over the picture's top and bottom bands and go with the pointer when playback runs on without motion;
 /// their buttons, scrubber, menu and wheel act; a double click goes full screen; Picture in Picture's picture drags
 /// the window (the native one through xdg_toplevel.move, the X11 one through XWayland's window manager); at output

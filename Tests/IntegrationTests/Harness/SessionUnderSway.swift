@@ -14,8 +14,9 @@ func sessionUnderSway(width: Int, height: Int) throws -> (Session, HeadlessSway)
 }
 
 extension VirtualPointer {
-    /// A pointer on `sway` from the debug build's `wl-virtual-pointer`.
-    convenience init(on sway: HeadlessSway, width: Int, height: Int) throws {
-        try self.init(tool: packageRoot.appendingPathComponent(".build/debug/wl-virtual-pointer").path, on: sway, width: width, height: height)
+    /// A pointer (and on KWin touch) on `compositor` from the debug build's `wl-virtual-input`.
+    convenience init(on compositor: some VirtualInputTarget, width: Int, height: Int) throws {
+        try self.init(tool: packageRoot.appendingPathComponent(".build/debug/wl-virtual-input").path, on: compositor,
+                      width: width, height: height)
     }
 }
