@@ -104,8 +104,7 @@ struct Canvas {
     private mutating func drawMenu(_ menu: ControlsMenu, info: String?) {
         roundedRect(menu.rect, radius: 8, gray: 0.1, alpha: 0.92)
         if menu.kind == .info {
-            _ = text(info ?? "", font: "Sans 11", x: Double(menu.rect.x + 12), y: Double(menu.rect.y + 10),
-                     width: menu.rect.width - 24, height: menu.rect.height - 20, wrap: true)
+            drawInfo(menu, text: info ?? "")
             return
         }
         for (index, item) in menu.items.enumerated() {
@@ -115,6 +114,27 @@ struct Canvas {
             _ = text(item.label, font: item.action == nil ? "Sans Bold 10" : "Sans 11", x: Double(row.x + 32),
                      y: Double(row.y + 7), width: row.width - 40, alpha: item.action == nil ? 0.6 : 1)
         }
+    }
+
+    static let infoFont = "Sans 11"
+
+    /// The info panel's text, all its lines, scrolled and clipped to the panel's insets, with a scroll bar at its
+    /// right edge when it does not fit.
+    private mutating func drawInfo(_ menu: ControlsMenu, text string: String) {
+        let r = menu.rect
+        let inner = ControlRect(x: r.x + ControlsMenu.infoInsetX, y: r.y + ControlsMenu.infoInsetY,
+                                width: r.width - 2 * ControlsMenu.infoInsetX, height: r.height - 2 * ControlsMenu.infoInsetY)
+        guard inner.width > 0, inner.height > 0 else { return }
+        cairo_save(cr)
+        cairo_rectangle(cr, Double(inner.x), Double(inner.y), Double(inner.width), Double(inner.height))
+        cairo_clip(cr)
+        text(string, font: Self.infoFont, x: Double(inner.x), y: Double(inner.y - menu.scroll), width: inner.width, wrap: true)
+        cairo_restore(cr)
+        guard menu.scrollLimit > 0, menu.contentHeight > 0 else { return }
+        let thumb = max(16, inner.height * inner.height / menu.contentHeight)
+        let thumbY = inner.y + (inner.height - thumb) * menu.scroll / menu.scrollLimit
+        roundedRect(ControlRect(x: r.x + r.width - 7, y: inner.y, width: 3, height: inner.height), radius: 1.5, gray: 1, alpha: 0.2)
+        roundedRect(ControlRect(x: r.x + r.width - 7, y: thumbY, width: 3, height: thumb), radius: 1.5, gray: 1, alpha: 0.7)
     }
 
     // MARK: Icons (drawn in a 40×40 button, white)
@@ -287,29 +307,49 @@ struct Canvas {
         cairo_stroke(cr)
     }
 
-    /// Draws `string` (ellipsized to `width`, or wrapped within `height`) with its top left at (`x`, `y`); returns its
-    /// height.
+    /// Draws `string` with its top left at (`x`, `y`), `width` wide: one line ellipsized, or when `wrap` lines
+    /// wrapped (ellipsized at `height` if given, all of them if not); returns its height.
     @discardableResult
     private func text(_ string: String, font: String, x: Double, y: Double, width: Int, height: Int? = nil,
                       wrap: Bool = false, alpha: Double = 1) -> Double {
-        guard width > 0, let layout = pango_cairo_create_layout(cr) else { return 0 }
+        guard let layout = Self.layout(string, font: font, on: cr, width: width, height: height, wrap: wrap) else { return 0 }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        let description = pango_font_description_from_string(font)
-        defer { pango_font_description_free(description) }
-        pango_layout_set_font_description(layout, description)
-        pango_layout_set_width(layout, Int32(clamping: width * Int(PANGO_SCALE)))
-        if wrap, let height {
-            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            pango_layout_set_height(layout, Int32(clamping: height * Int(PANGO_SCALE)))
-        }
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        pango_layout_set_text(layout, string, -1)
         cairo_set_source_rgba(cr, 1, 1, 1, alpha)
         cairo_move_to(cr, x, y)
         pango_cairo_show_layout(cr, layout)
         var w: Int32 = 0, h: Int32 = 0
         pango_layout_get_pixel_size(layout, &w, &h)
         return Double(h)
+    }
+
+    /// A Pango layout of `string` for `text(…)` (the caller unrefs it); nil when `width` leaves no room.
+    private static func layout(_ string: String, font: String, on cr: OpaquePointer, width: Int, height: Int?,
+                               wrap: Bool) -> OpaquePointer? {
+        guard width > 0, let layout = pango_cairo_create_layout(cr) else { return nil }
+        let description = pango_font_description_from_string(font)
+        defer { pango_font_description_free(description) }
+        pango_layout_set_font_description(layout, description)
+        pango_layout_set_width(layout, Int32(clamping: width * Int(PANGO_SCALE)))
+        if wrap {
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            if let height { pango_layout_set_height(layout, Int32(clamping: height * Int(PANGO_SCALE))) }
+        }
+        pango_layout_set_ellipsize(layout, wrap && height == nil ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END)
+        pango_layout_set_text(layout, string, -1)
+        return layout
+    }
+
+    /// The height of `string` in `font` wrapped to `width`, all its lines.
+    static func wrappedHeight(_ string: String, font: String, width: Int) -> Int {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return 0 }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { return 0 }
+        defer { cairo_destroy(cr) }
+        guard let layout = layout(string, font: font, on: cr, width: width, height: nil, wrap: true) else { return 0 }
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var w: Int32 = 0, h: Int32 = 0
+        pango_layout_get_pixel_size(layout, &w, &h)
+        return Int(h)
     }
 
     /// Draws `string` centred in `rect`.

@@ -24,6 +24,13 @@ public struct ControlsImage: Sendable {
 public struct ControlsPainter: Sendable {
     public init() {}
 
+    /// How tall the info panel's text (`description`) is, all its lines wrapped to the panel in a window
+    /// `windowWidth` wide (``ControlsMenu/infoTextWidth(windowWidth:)``), in logical pixels.
+    public static func infoTextHeight(_ description: String, windowWidth: Int) -> Int {
+        description.isEmpty ? 0
+            : Canvas.wrappedHeight(description, font: Canvas.infoFont, width: ControlsMenu.infoTextWidth(windowWidth: windowWidth))
+    }
+
     public func paint(_ scene: VideoControlsScene, scale: Int) -> ControlsImage {
         paint(scene, scale: scale, rows: 0..<scene.layout.height)
     }

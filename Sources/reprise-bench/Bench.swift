@@ -100,7 +100,9 @@ final class Bench {
         }
         guard ready, let audio = firstEvent("new", on: "sink-input", after: startedAt) else {
             kill(child.pid, SIGKILL)
-            throw HarnessError(message: "\(contender.name) did not start playing; see \(workDirectory)/player-\(logCount).log")
+            let log = (try? String(contentsOfFile: workDirectory + "/player-\(logCount).log", encoding: .utf8)) ?? ""
+            throw HarnessError(message: "\(contender.name) did not start playing within 20 s (its bus name \(contender.busName.map { nameOwnedAt[$0] != nil ? "owned" : "not owned" } ?? "none"), "
+                               + "\(firstEvent("new", on: "sink-input", after: startedAt) == nil ? "no" : "a") stream); its log ends:\n\(log.suffix(2000))")
         }
         // pulsesink opens a short-lived probe stream first: the playing stream is the one that stays.
         pump(for: 0.3)

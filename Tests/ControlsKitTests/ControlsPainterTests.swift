@@ -116,6 +116,40 @@ import Testing
             #expect(Self.ink(image, in: pip.rect(of: control)!, scale: 1) > 20, "\(control)")
         }
     }
+
+    @Test func theInfoPanelShowsAllOfALongDescriptionByScrolling() throws {
+        let words = (1...150).map { "word\($0)" }.joined(separator: " ")
+        let height = ControlsPainter.infoTextHeight(words, windowWidth: 640)
+        #expect(height > 200, "150 words wrap to many lines: \(height)")
+        #expect(ControlsPainter.infoTextHeight(words, windowWidth: 300) > height, "a narrower panel wraps to more")
+        #expect(ControlsPainter.infoTextHeight("", windowWidth: 640) == 0)
+
+        var input = VideoControlsInput()
+        var context = VideoControlsInput.Context(layout: Self.layout, scrubber: Self.scene().scrubber)
+        context.infoTextHeight = height
+        input.visibility.interacted(at: 0)
+        let info = try #require(Self.layout.rect(of: .info))
+        _ = input.pressed(x: info.midX, y: info.midY, at: 0, in: context)
+        _ = input.released(x: info.midX, y: info.midY, at: 0, in: context)
+        let panel = try #require(input.menu)
+        #expect(panel.scrollLimit > 0, "a 360-pixel window has no room for it all")
+        var scene = Self.scene()
+        scene.menu = panel
+        scene.infoText = words
+        let text = ControlRect(x: panel.rect.x + ControlsMenu.infoInsetX, y: panel.rect.y + ControlsMenu.infoInsetY,
+                               width: panel.rect.width - 2 * ControlsMenu.infoInsetX - 8, height: panel.rect.height - 2 * ControlsMenu.infoInsetY)
+        let top = ControlsPainter().paint(scene, scale: 1)
+        #expect(Self.ink(top, in: text, scale: 1) > 100, "the first lines show")
+        for _ in 0..<100 { _ = input.key(.scrollDown, at: 1, in: context) }
+        scene.menu = input.menu
+        let bottom = ControlsPainter().paint(scene, scale: 1)
+        #expect(input.menu?.scroll == panel.scrollLimit)
+        #expect(Self.ink(bottom, in: text, scale: 1) > 100, "the last lines show")
+        #expect(top.pixels != bottom.pixels, "other lines show once scrolled")
+        // Nothing is drawn above the panel: the text is clipped to it.
+        let above = ControlRect(x: panel.rect.x, y: panel.rect.y - 6, width: panel.rect.width, height: 6)
+        #expect(Self.ink(bottom, in: above, scale: 1) == 0)
+    }
 }
 
 @Suite struct SkipButtonStateTests {

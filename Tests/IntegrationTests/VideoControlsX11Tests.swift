@@ -41,7 +41,7 @@ import TestSupport
 
     /// Where the bar puts things in an 854×480 window (the core's layout: 8 px margins, 40 px buttons 4 px apart,
     /// 64 px times): the scrubber from x 208, 306 px wide; the speed button right after the time left.
-    static let scrubber = (x: 208, width: 306), barMiddleY = 480 - 24, speedX = 606
+    static let scrubber = (x: 208, width: 306), barMiddleY = 480 - 24, speedX = 606, infoX = 782
 
     @Test func aClickOnTheScrubberSeeksThereTheSpeedMenuSetsTheRateAndKeysReachTheControls() throws {
         let (session, display, _, _) = try VideoTests.start(seconds: 60)
@@ -90,6 +90,42 @@ import TestSupport
         display.click(window, x: tracksX, y: Self.barMiddleY)
         display.click(window, x: tracksX, y: menuTop + 4 * 32 + 16)
         #expect(session.waitFor { (try? session.get("SubtitleTrack", interface: VideoTests.video)) == .int32(0) }, "en turned them on again")
+    }
+
+    @Test func theInfoPanelShowsALongDescriptionWholeByScrolling() throws {
+        // 140 words, 1,000 characters after the sidecar's cut: more lines than an 854×480 window has room for.
+        let description = (1...140).map { "word\($0)" }.joined(separator: " ")
+        let (session, display, _, _) = try VideoTests.start(sidecar: #"{"title": "Test Clip", "description": "\#(description)"}"#, seconds: 60)
+        defer { session.close() }
+        #expect(session.waitFor { session.status() == "Playing" })
+        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
+        display.resize(window, width: 854, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        try session.call("Pause")
+        let id = try #require(session.metadata()["mpris:trackid"])
+        try session.call("SetPosition", [id, .int64(30_000_000)])
+        #expect(session.waitFor { abs((session.position() ?? 0) - 30_000_000) < 100_000 })
+        display.movePointer(to: window, x: 427, y: 240)
+        Thread.sleep(forTimeInterval: 0.5)
+        // The panel: 360 wide at the window's right (above the info button, 782), from under the title's band (56 +
+        // 4) down to its button; its text inset 12 and 10. Right of the picture (640×480 from x 107 to 747) the
+        // window is black, so there only the text is bright.
+        display.click(window, x: Self.infoX, y: Self.barMiddleY)
+        let text = (x: 752, y: 60 + 10, width: 854 - 12 - 8 - 752, height: 480 - 48 + 4 - 4 - 60 - 20)
+        func rows() -> [Int] {
+            (try? display.brightPixelsByRow(window, x: text.x, y: text.y, width: text.width, height: text.height, level: 150)) ?? []
+        }
+        var first: [Int] = []
+        #expect(session.waitFor { first = rows(); return first.prefix(272 - text.y).reduce(0, +) > 200 },
+                "the text rises above where a panel of a fixed 160 px ended (y 272): \(first)")
+        // The wheel over the panel scrolls its text, and seeks nothing; Up scrolls it back.
+        display.wheel(window, x: 674, y: 250, down: true)
+        #expect(session.waitFor { let now = rows(); return !now.isEmpty && now != first }, "the wheel scrolled the text")
+        #expect(abs((session.position() ?? 0) - 30_000_000) < 100_000, "the wheel over the panel does not seek")
+        display.press("Up", in: window)
+        #expect(session.waitFor { rows() == first }, "Up scrolled it back to its first line")
+        display.press("Escape", in: window)
+        #expect(session.waitFor { let now = rows(); return !now.isEmpty && now != first }, "Escape closed it")
     }
 
     @Test func theSkipButtonCountsDownOverThePictureAndSkipsOnceAllowed() throws {

@@ -248,6 +248,46 @@ import Testing
         #expect(step23 == [] && input.menu == nil, "a click elsewhere closes it")
     }
 
+    @Test func theInfoPanelIsAsTallAsItsTextWhereThereIsRoomAndScrollsWhereThereIsNot() throws {
+        var input = VideoControlsInput()
+        input.visibility.interacted(at: 0)
+        var context = Self.context()
+        context.infoTextHeight = 120
+        #expect(Self.click(.info, &input, at: 1, in: context) == [.openMenu(.info)])
+        let short = try #require(input.menu)
+        #expect(short.rect.height == 120 + 2 * ControlsMenu.infoInsetY && short.scrollLimit == 0, "\(short.rect)")
+        #expect(input.scrolled(steps: 1, x: short.rect.midX, y: short.rect.midY, at: 2, in: context) == [])
+        #expect(input.menu?.scroll == 0, "what fits does not scroll")
+        #expect(input.pressed(x: 600, y: 300, at: 3, in: context) == [] && input.menu == nil)
+
+        // 1,000 characters in a 720-pixel window: taller than the room between the title's band and the bar.
+        context.infoTextHeight = 900
+        _ = Self.click(.info, &input, at: 4, in: context)
+        let long = try #require(input.menu)
+        let band = try #require(Self.layout.topBand)
+        #expect(long.rect.y == band.y + band.height + VideoControlsLayout.gap, "it rises to the title's band: \(long.rect)")
+        #expect(long.rect.y + long.rect.height + VideoControlsLayout.gap == Self.layout.rect(of: .info)?.y, "down to its button")
+        #expect(long.scrollLimit == 900 - (long.rect.height - 2 * ControlsMenu.infoInsetY))
+        // The wheel over it scrolls its text, not the video; over the picture it seeks as ever.
+        #expect(input.scrolled(steps: 1, x: long.rect.midX, y: long.rect.midY, at: 5, in: context) == [])
+        #expect(input.menu?.scroll == VideoControlsInput.infoScrollStep)
+        #expect(input.scrolled(steps: -5, x: long.rect.midX, y: long.rect.midY, at: 6, in: context) == [])
+        #expect(input.menu?.scroll == 0, "not above its first line")
+        // A drag on it (a finger's way) scrolls too, and leaves it open.
+        #expect(input.pressed(x: long.rect.midX, y: long.rect.y + 300, at: 7, in: context) == [])
+        input.pointerMoved(x: long.rect.midX, y: long.rect.y + 100, at: 7.1, in: context)
+        #expect(input.menu?.scroll == 200)
+        #expect(input.released(x: long.rect.midX, y: long.rect.y + 100, at: 7.2, in: context) == [])
+        input.pointerMoved(x: long.rect.midX, y: long.rect.y + 50, at: 7.3, in: context)
+        #expect(input.menu?.scroll == 200, "the drag ended with the release")
+        // The arrow keys scroll it while it is open, to its last line at the most.
+        for _ in 0..<40 { _ = input.key(.scrollDown, at: 8, in: context) }
+        #expect(input.menu?.scroll == long.scrollLimit)
+        #expect(input.key(.scrollUp, at: 9, in: context).taken && input.menu?.scroll == long.scrollLimit - VideoControlsInput.infoScrollStep)
+        #expect(input.key(.escape, at: 10, in: context).taken && input.menu == nil)
+        #expect(!input.key(.scrollDown, at: 11, in: context).taken, "without the panel the arrows are not the controls'")
+    }
+
     @Test func theSkipButtonActsOnlyWhenItShowsEvenWithTheControlsHidden() {
         var input = VideoControlsInput()
         let skip = Self.layout.skipButton

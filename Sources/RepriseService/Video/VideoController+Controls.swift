@@ -21,7 +21,17 @@ extension VideoController {
         context.currentAudio = currentAudioTrack >= 0 ? currentAudioTrack : nil
         context.subtitleTracks = subtitleTracks.map(\.title)
         context.currentSubtitles = currentSubtitleTrack >= 0 ? currentSubtitleTrack : nil
+        context.infoTextHeight = infoTextHeight(windowWidth: size.width)
         return context
+    }
+
+    /// The description's height in the info panel, measured with Pango once for each text and window width.
+    private func infoTextHeight(windowWidth: Int) -> Int {
+        let text = player.announcedTrack?.description ?? ""
+        if let measured = measuredInfoText, measured.text == text, measured.windowWidth == windowWidth { return measured.height }
+        let height = ControlsPainter.infoTextHeight(text, windowWidth: windowWidth)
+        measuredInfoText = (text, windowWidth, height)
+        return height
     }
 
     /// A pointer event of the window.
@@ -48,7 +58,11 @@ extension VideoController {
         refreshControls(followingPlayback: false)
     }
 
-    /// Tab, Enter and (with a control focused) Space and Escape go to the controls; true when they took the key.
+    /// The arrow and page keys' keysyms (X11's and xkbcommon's alike), which scroll an open info panel.
+    static let upKeysym: UInt = 0xFF52, downKeysym: UInt = 0xFF54, pageUpKeysym: UInt = 0xFF55, pageDownKeysym: UInt = 0xFF56
+
+    /// Tab, Enter and (with a control focused) Space and Escape go to the controls, and the arrow keys while the info
+    /// panel is open; true when they took the key.
     func controlsTookKey(_ key: VideoWindow.Key) -> Bool {
         guard hasVideo else { return false }
         let asControls: VideoControlsInput.Key = switch key {
@@ -57,6 +71,8 @@ extension VideoController {
         case .enter: .activate
         case .space where controls.focused != nil: .activate
         case .escape where controls.focused != nil || controls.menu != nil: .escape
+        case .other(Self.upKeysym), .other(Self.pageUpKeysym): .scrollUp
+        case .other(Self.downKeysym), .other(Self.pageDownKeysym): .scrollDown
         default: .other
         }
         let (taken, actions) = controls.key(asControls, at: monotonicSeconds(), in: controlsContext)

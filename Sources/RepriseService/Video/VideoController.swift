@@ -39,6 +39,8 @@ final class VideoController: VideoControl, ServiceComponent {
     var controls = VideoControlsInput()
     /// The controls' scene the window shows now, and the scale it was painted at (nil: none shown).
     var paintedControls: (scene: VideoControlsScene, scale: Int)?
+    /// The description's wrapped height for the info panel, kept while the text and the window's width stay.
+    var measuredInfoText: (text: String, windowWidth: Int, height: Int)?
     /// The controls' fonts are loaded (``warmUpControls()``, once, when video first shows).
     private var controlsWarmedUp = false
 

@@ -84,17 +84,25 @@ final class VirtualDisplay {
         _ = run("xdotool", ["mousemove", "--window", window, String(x), String(y), "click", "--repeat", String(count), "--delay", "80", "1"])
     }
 
+    /// Turns the wheel a notch at (`x`, `y`) in the window: down (button 5) or up (button 4).
+    func wheel(_ window: String, x: Int, y: Int, down: Bool) {
+        _ = run("xdotool", ["mousemove", "--window", window, String(x), String(y), "click", down ? "5" : "4"])
+    }
+
     /// How many pixels of the window's rectangle (`x`, `y`, `width`, `height`) are bright (over `level` in a channel).
     func brightPixels(_ window: String, x: Int, y: Int, width: Int, height: Int, level: UInt8 = 200) throws -> Int {
+        try brightPixelsByRow(window, x: x, y: y, width: width, height: height, level: level).reduce(0, +)
+    }
+
+    /// How many pixels of each row of the window's rectangle are bright, top row first.
+    func brightPixelsByRow(_ window: String, x: Int, y: Int, width: Int, height: Int, level: UInt8 = 200) throws -> [Int] {
         let (size, data) = try capture(window)
-        var count = 0
-        for row in max(0, y)..<min(size.height, y + height) {
-            for column in max(0, x)..<min(size.width, x + width) {
+        return (max(0, y)..<min(size.height, y + height)).map { row in
+            (max(0, x)..<min(size.width, x + width)).count { column in
                 let offset = (row * size.width + column) * 4
-                if max(data[offset], data[offset + 1], data[offset + 2]) > level { count += 1 }
+                return max(data[offset], data[offset + 1], data[offset + 2]) > level
             }
         }
-        return count
     }
 
     /// The window's pixels, RGBx, as ximagesrc takes them.

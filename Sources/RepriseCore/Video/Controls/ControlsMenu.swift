@@ -1,5 +1,6 @@
-/// A menu the bar opens above one of its buttons: the playback speeds, or the audio and subtitle tracks; each item
-/// says what choosing it does and whether it is the one in use.
+/// A menu the bar opens above one of its buttons: the playback speeds, or the audio and subtitle tracks, each item
+/// saying what choosing it does and whether it is the one in use; or the info panel with the description, as tall as
+/// its text where the window has room and scrolled where it has not.
 public struct ControlsMenu: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case speed, tracks, info }
 
@@ -12,21 +13,52 @@ public struct ControlsMenu: Equatable, Sendable {
         }
     }
 
-    public static let itemHeight = 32, width = 200, infoWidth = 360, infoHeight = 160
+    public static let itemHeight = 32, width = 200, infoWidth = 360
+    /// The info panel's text sits this far inside its edges (left and right, top and bottom).
+    public static let infoInsetX = 12, infoInsetY = 10
+    /// The info panel is never shorter than this.
+    public static let infoMinimumHeight = 40
 
     public let kind: Kind
     public let items: [Item]
     /// Where it is drawn: above its button, inside the window.
     public let rect: ControlRect
+    /// The info panel's text height (its lines wrapped to ``infoTextWidth(windowWidth:)``); 0 for a menu.
+    public let contentHeight: Int
+    /// How far the info panel's text is scrolled up, 0…``scrollLimit``.
+    public private(set) var scroll = 0
 
     public init(kind: Kind, items: [Item], above anchor: ControlRect, windowWidth: Int) {
+        self.init(kind: kind, items: items, height: max(1, items.count) * Self.itemHeight, contentHeight: 0, above: anchor,
+                  windowWidth: windowWidth)
+    }
+
+    private init(kind: Kind, items: [Item], height: Int, contentHeight: Int, above anchor: ControlRect, windowWidth: Int) {
         self.kind = kind
         self.items = items
+        self.contentHeight = contentHeight
         let width = min(kind == .info ? Self.infoWidth : Self.width, max(1, windowWidth))
-        let height = kind == .info ? Self.infoHeight : max(1, items.count) * Self.itemHeight
         let x = min(max(0, anchor.midX - width / 2), max(0, windowWidth - width))
         rect = ControlRect(x: x, y: max(0, anchor.y - height - VideoControlsLayout.gap), width: width, height: height)
     }
+
+    /// The info panel above `anchor`: as tall as its text (`textHeight` pixels at ``infoTextWidth(windowWidth:)``), but
+    /// not above `top` (below the title's band); a longer text scrolls.
+    public static func info(textHeight: Int, above anchor: ControlRect, windowWidth: Int, top: Int) -> ControlsMenu {
+        let room = max(Self.infoMinimumHeight, anchor.y - VideoControlsLayout.gap - top)
+        let wanted = max(Self.infoMinimumHeight, max(0, textHeight).addingReportingOverflow(2 * Self.infoInsetY).partialValue)
+        return ControlsMenu(kind: .info, items: [], height: min(wanted, room), contentHeight: max(0, textHeight), above: anchor,
+                            windowWidth: windowWidth)
+    }
+
+    /// The width the info panel's text wraps to in a window `windowWidth` wide.
+    public static func infoTextWidth(windowWidth: Int) -> Int { max(1, min(Self.infoWidth, max(1, windowWidth)) - 2 * Self.infoInsetX) }
+
+    /// How far the info panel's text can scroll: what does not fit between its insets.
+    public var scrollLimit: Int { max(0, contentHeight - (rect.height - 2 * Self.infoInsetY)) }
+
+    /// Scrolls the info panel's text to `offset` (kept within 0…``scrollLimit``).
+    public mutating func scroll(to offset: Int) { scroll = min(max(0, offset), scrollLimit) }
 
     /// The playback speeds, the one in use checked.
     public static func speeds(_ list: SpeedList, current rate: Double, above anchor: ControlRect, windowWidth: Int) -> ControlsMenu {

@@ -17,12 +17,15 @@ public enum VideoControlsAction: Equatable, Sendable {
 /// What the controls show and hold between events, and how pointer and key input becomes actions: press and release
 /// on the same control activates it; a press on the scrubber drags it (the time under the pointer shown) and seeks
 /// where it is let go; a double click on the picture toggles full screen; the wheel over the picture seeks ±10 s;
-/// in Picture in Picture a press on the picture moves the window; an open menu takes the next click. Tab and
-/// Shift-Tab move a visible focus through the controls, Enter and Space activate it, Escape closes a menu or drops
-/// the focus. Every event also counts for ``ControlsVisibility``.
+/// in Picture in Picture a press on the picture moves the window; an open menu takes the next click, but the info
+/// panel's text scrolls with the wheel, a drag on it or the arrow keys. Tab and Shift-Tab move a visible focus through
+/// the controls, Enter and Space activate it, Escape closes a menu or drops the focus. Every event also counts for
+/// ``ControlsVisibility``.
 public struct VideoControlsInput: Sendable {
     public static let skipStep: Int64 = 10_000_000
     public static let doubleClickSeconds = 0.4, doubleClickDistance = 8
+    /// A wheel step or an arrow key scrolls the info panel's text this far (three lines).
+    public static let infoScrollStep = 48
 
     public var visibility = ControlsVisibility()
     /// The menu open, if any.
@@ -34,6 +37,8 @@ public struct VideoControlsInput: Sendable {
     /// While the scrubber is dragged: where along it the pointer is (0…1).
     public private(set) var dragFraction: Double?
     private var lastClick: (x: Int, y: Int, at: Double)?
+    /// While the info panel is dragged: where the press was, and the scroll then.
+    private var panelDrag: (y: Int, scroll: Int)?
 
     public init() {}
 
@@ -46,6 +51,8 @@ public struct VideoControlsInput: Sendable {
         public var rate = 1.0
         public var audioTracks: [String] = [], currentAudio: Int?
         public var subtitleTracks: [String] = [], currentSubtitles: Int?
+        /// The description's height, wrapped to the info panel's text width (``ControlsMenu/infoTextWidth(windowWidth:)``).
+        public var infoTextHeight = 0
 
         public init(layout: VideoControlsLayout, scrubber: VideoScrubber) {
             self.layout = layout
@@ -56,6 +63,7 @@ public struct VideoControlsInput: Sendable {
     /// The pointer moved to (`x`, `y`).
     public mutating func pointerMoved(x: Int, y: Int, at now: Double, in context: Context) {
         visibility.interacted(at: now)
+        if let drag = panelDrag { menu?.scroll(to: drag.scroll - (y - drag.y)) }
         visibility.pointerOverControlsChanged(context.layout.isOverControls(x: x, y: y) || menu?.rect.contains(x: x, y: y) == true, at: now)
         if pressed == .scrubber { dragFraction = context.layout.scrubberFraction(atX: x) }
     }
@@ -68,6 +76,11 @@ public struct VideoControlsInput: Sendable {
     /// The primary button went down at (`x`, `y`).
     public mutating func pressed(x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
         let wasHidden = visibility.interacted(at: now)
+        // The info panel stays open under a press: dragging on it scrolls its text (a finger's way).
+        if let open = menu, open.kind == .info, open.rect.contains(x: x, y: y) {
+            panelDrag = (y, open.scroll)
+            return []
+        }
         if let open = menu {
             menu = nil
             visibility.menuChanged(open: false, at: now)
@@ -97,7 +110,7 @@ public struct VideoControlsInput: Sendable {
     /// scrubber wherever it is let go).
     public mutating func released(x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
         visibility.interacted(at: now)
-        defer { (pressed, dragFraction) = (nil, nil) }
+        defer { (pressed, dragFraction, panelDrag) = (nil, nil, nil) }
         guard let control = pressed else { return [] }
         if control == .scrubber {
             return context.scrubber.target(atFraction: context.layout.scrubberFraction(atX: x)).map { [.seekTo(microseconds: $0)] } ?? []
@@ -109,12 +122,18 @@ public struct VideoControlsInput: Sendable {
     /// The wheel turned `steps` notches (up: negative) over the window.
     public mutating func scrolled(steps: Int, x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
         visibility.interacted(at: now)
+        if var open = menu, open.kind == .info, open.rect.contains(x: x, y: y) {
+            open.scroll(to: open.scroll + steps * Self.infoScrollStep)
+            menu = open
+            return []
+        }
         guard steps != 0, menu == nil, !context.scrubber.refusesSeeks else { return [] }
         return [.seekBy(microseconds: steps < 0 ? Self.skipStep : -Self.skipStep)]
     }
 
     /// The keys the controls take; anything else only shows them (and does what it did before).
-    public enum Key: Sendable { case tab, shiftTab, activate, escape, other }
+    /// `scrollUp` and `scrollDown` (the arrow keys) are taken only while the info panel is open.
+    public enum Key: Sendable { case tab, shiftTab, activate, escape, scrollUp, scrollDown, other }
 
     /// A key: true when the controls took it (the window's own key handling leaves it alone).
     public mutating func key(_ key: Key, at now: Double, in context: Context) -> (taken: Bool, actions: [VideoControlsAction]) {
@@ -138,6 +157,11 @@ public struct VideoControlsInput: Sendable {
             }
             guard focused != nil else { return (false, []) }
             focused = nil
+            return (true, [])
+        case .scrollUp, .scrollDown:
+            guard var open = menu, open.kind == .info else { return (false, []) }
+            open.scroll(to: open.scroll + (key == .scrollDown ? Self.infoScrollStep : -Self.infoScrollStep))
+            menu = open
             return (true, [])
         case .other:
             return (false, [])
@@ -165,7 +189,9 @@ public struct VideoControlsInput: Sendable {
             case .tracks:
                 menu = .tracks(audio: context.audioTracks, currentAudio: context.currentAudio, subtitles: context.subtitleTracks,
                                currentSubtitles: context.currentSubtitles, above: anchor, windowWidth: layout.width)
-            default: menu = ControlsMenu(kind: .info, items: [], above: anchor, windowWidth: layout.width)
+            default:
+                let top = (layout.topBand.map { $0.y + $0.height } ?? 0) + VideoControlsLayout.gap
+                menu = .info(textHeight: context.infoTextHeight, above: anchor, windowWidth: layout.width, top: top)
             }
             visibility.menuChanged(open: true, at: now)
             return [.openMenu(menu!.kind)]
