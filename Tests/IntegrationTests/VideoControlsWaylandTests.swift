@@ -103,15 +103,31 @@ import TestSupport
             return shot?.width == 1920 && uneven > 20
         }, "uneven 2×2 blocks in the play button: \(uneven) in \(String(describing: shot)), window \(frame)")
 
-        // Picture in Picture: a press on its picture (away from its three buttons) drags the small window.
+        // The bar's Picture in Picture button; there a press on its picture (away from its three buttons) drags the
+        // small window, and its top left button goes back to the full window.
         try session.call("Play")
-        try session.set("PictureInPicture", .bool(true), interface: VideoTests.video)
+        pointer.click(x: frame.x + Self.pictureInPictureX, y: frame.y + Self.barMiddleY)
         #expect(session.waitFor { window.map { $0.width < 854 && $0.floating } == true }, "\(sway.windows())")
         Thread.sleep(forTimeInterval: 0.5)
         let small = try #require(window)
         let target = Self.drag(small, by: (-150, -100), with: pointer)
         #expect(session.waitFor { window.map { abs($0.x - target.x) < 20 && abs($0.y - target.y) < 20 } == true },
                 "from \(small) to \(String(describing: window))")
+        try Self.backToWindow(window, session, pointer)
+        #expect(session.waitFor { window?.width == 854 }, "\(sway.windows())")
+    }
+
+    /// Where the bar's Picture in Picture button is in an 854×480 window.
+    static let pictureInPictureX = 738
+
+    /// Clicks Picture in Picture's top left button (back to the full window), the controls shown first by motion.
+    static func backToWindow(_ window: HeadlessSway.Window?, _ session: Session, _ pointer: VirtualPointer) throws {
+        let small = try #require(window)
+        pointer.move(x: small.x + small.width / 2, y: small.y + small.height / 2)
+        Thread.sleep(forTimeInterval: 0.3)
+        pointer.click(x: small.x + 28, y: small.y + 28)
+        #expect(session.waitFor { (try? session.get("PictureInPicture", interface: VideoTests.video)) == .bool(false) },
+                "the top left button left Picture in Picture")
     }
 
     /// The skip button over the picture's lower right: a click before `skippableAfter` does nothing, after it skips
@@ -152,7 +168,8 @@ import TestSupport
     }
 
     /// The X11 window's Picture in Picture drag asks the window manager to move it (_NET_WM_MOVERESIZE): under sway
-    /// through XWayland (Xvfb alone has no window manager to ask), the small window follows the virtual pointer.
+    /// through XWayland (Xvfb alone has no window manager to ask), the small window follows the virtual pointer. The
+    /// bar's button enters Picture in Picture and the small window's top left button leaves it.
     @Test func theX11WindowsPictureInPictureDragsThroughTheWindowManager() throws {
         let (session, sway) = try sessionUnderSway(width: 1920, height: 1080)
         defer { session.close() }
@@ -163,13 +180,18 @@ import TestSupport
         #expect(session.waitFor { window?.shell == "xwayland" }, "\(sway.windows())")
         let pointer = try VirtualPointer(on: sway, width: 1920, height: 1080)
         session.onClose { pointer.stop() }
-        try session.set("PictureInPicture", .bool(true), interface: VideoTests.video)
+        let whole = try #require(window)
+        pointer.move(x: whole.x + 427, y: whole.y + 240)
+        Thread.sleep(forTimeInterval: 0.3)
+        pointer.click(x: whole.x + Self.pictureInPictureX, y: whole.y + Self.barMiddleY)
         #expect(session.waitFor { window.map { $0.width < 854 } == true }, "\(sway.windows())")
         Thread.sleep(forTimeInterval: 0.5)
         let small = try #require(window)
         let target = Self.drag(small, by: (-300, -200), with: pointer)
         #expect(session.waitFor { window.map { abs($0.x - target.x) < 30 && abs($0.y - target.y) < 30 } == true },
                 "from \(small) to \(String(describing: window))")
+        try Self.backToWindow(window, session, pointer)
+        #expect(session.waitFor { window?.width == 854 }, "\(sway.windows())")
     }
 
     /// Drags `small` by its picture (a quarter in from the left, three quarters down: away from Picture in Picture's
