@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "CTagLibShim", dependencies: ["CTagLib"]),
         /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
         .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"]),
-        // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib alone.
+        // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib and libXi alone.
         .target(name: "CSDBusShims", dependencies: ["CSystemd"]),
         .target(name: "CGStreamerShims", dependencies: ["CGStreamer"],
                 linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gsttag-1.0")]),

@@ -431,6 +431,12 @@ void rp_window_draw_frame(rp_window *w, const uint8_t *pixels, int width, int he
     XFlush(w->display);
 }
 
+/* A coordinate of an XInput 2 event (a double) as an int: X11's coordinates are 16-bit, anything past that is cut
+ * rather than converted out of range. */
+static int coordinate(double value) {
+    return value > 32767 ? 32767 : value < -32768 ? -32768 : (int)value;
+}
+
 /* An XInput 2 touch on the window, as the pointer's left button: the first finger down presses, its motion moves,
  * its lifting releases; other fingers are let be. */
 static bool touch_event(rp_window *w, XEvent *event, rp_window_event *out) {
@@ -440,10 +446,10 @@ static bool touch_event(rp_window *w, XEvent *event, rp_window_event *out) {
     bool taken = false;
     memset(out, 0, sizeof *out);
     if (touch->event == w->window) {
-        out->x = (int)touch->event_x;
-        out->y = (int)touch->event_y;
-        out->root_x = (int)touch->root_x;
-        out->root_y = (int)touch->root_y;
+        out->x = coordinate(touch->event_x);
+        out->y = coordinate(touch->event_y);
+        out->root_x = coordinate(touch->root_x);
+        out->root_y = coordinate(touch->root_y);
         out->button = 1;
         if (cookie->evtype == XI_TouchBegin && !w->touching) {
             w->touching = true;

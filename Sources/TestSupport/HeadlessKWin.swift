@@ -15,8 +15,6 @@ public final class HeadlessKWin: VirtualInputTarget {
     public var waylandDisplay: String { runtimeFolder + "/wayland-reprise" }
     public var log: String { (try? String(contentsOfFile: folder + "/kwin.log", encoding: .utf8)) ?? "" }
 
-    /// Whether this machine has KWin (Debian's kwin-wayland).
-    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: installed) }
     private static let installed = "/usr/bin/kwin_wayland"
 
     public init(width: Int, height: Int) throws {

@@ -46,8 +46,9 @@ public struct ControlsMenu: Equatable, Sendable {
     /// not above `top` (below the title's band); a longer text scrolls.
     public static func info(textHeight: Int, above anchor: ControlRect, windowWidth: Int, top: Int) -> ControlsMenu {
         let room = max(Self.infoMinimumHeight, anchor.y - VideoControlsLayout.gap - top)
-        let wanted = max(Self.infoMinimumHeight, max(0, textHeight).addingReportingOverflow(2 * Self.infoInsetY).partialValue)
-        return ControlsMenu(kind: .info, items: [], height: min(wanted, room), contentHeight: max(0, textHeight), above: anchor,
+        let textHeight = max(0, textHeight)
+        let height = max(Self.infoMinimumHeight, min(textHeight, room) + 2 * Self.infoInsetY)
+        return ControlsMenu(kind: .info, items: [], height: min(height, room), contentHeight: textHeight, above: anchor,
                             windowWidth: windowWidth)
     }
 

@@ -122,9 +122,8 @@ public struct VideoControlsInput: Sendable {
     /// The wheel turned `steps` notches (up: negative) over the window.
     public mutating func scrolled(steps: Int, x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
         visibility.interacted(at: now)
-        if var open = menu, open.kind == .info, open.rect.contains(x: x, y: y) {
-            open.scroll(to: open.scroll + steps * Self.infoScrollStep)
-            menu = open
+        if let open = menu, open.kind == .info, open.rect.contains(x: x, y: y) {
+            menu?.scroll(to: open.scroll + steps * Self.infoScrollStep)
             return []
         }
         guard steps != 0, menu == nil, !context.scrubber.refusesSeeks else { return [] }
@@ -159,9 +158,8 @@ public struct VideoControlsInput: Sendable {
             focused = nil
             return (true, [])
         case .scrollUp, .scrollDown:
-            guard var open = menu, open.kind == .info else { return (false, []) }
-            open.scroll(to: open.scroll + (key == .scrollDown ? Self.infoScrollStep : -Self.infoScrollStep))
-            menu = open
+            guard let open = menu, open.kind == .info else { return (false, []) }
+            menu?.scroll(to: open.scroll + (key == .scrollDown ? Self.infoScrollStep : -Self.infoScrollStep))
             return (true, [])
         case .other:
             return (false, [])
