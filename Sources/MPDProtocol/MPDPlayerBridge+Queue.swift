@@ -8,11 +8,11 @@ extension MPDPlayerBridge {
         [
             MPDCommand("add", .add, 1, 2) { [self] call throws(MPDError) in
                 let after = try insertionPoint(call.arguments.count > 1 ? call[1] : nil)
-                return add(call[0], after: after, then: nil)
+                return add(try permittedURI(forName: call[0], in: call), after: after, then: nil)
             },
             MPDCommand("addid", .add, 1, 2) { [self] call throws(MPDError) in
                 let after = try insertionPoint(call.arguments.count > 1 ? call[1] : nil)
-                return add(call[0], after: after) { id in call.add("Id", id) }
+                return add(try permittedURI(forName: call[0], in: call), after: after) { id in call.add("Id", id) }
             },
             MPDCommand("delete", .control, 1, 1) { [self] call throws(MPDError) in
                 let ids = player.trackIDs
@@ -229,10 +229,21 @@ extension MPDPlayerBridge {
         case start, end, after(Int)
     }
 
-    /// Adds what a client named: resolved off the loop like any client URI, answered once it is in the queue.
-    private func add(_ name: String, after point: InsertionPoint, then: ((Int) -> Void)?) -> MPDOutcome {
+    /// The URI of the song `call`'s client named. A local file outside the music folder is refused with MPD's
+    /// "Access denied" unless the client may name local files (its owner's, on the Unix socket).
+    func permittedURI(forName name: String, in call: MPDCall) throws(MPDError) -> String {
         let uri = songs.uri(forName: name)
-        return .later { [self] finish in
+        guard !call.session.mayNameLocalFiles, let media = MediaURI(uri), media.scheme == "file" else { return uri }
+        let folder = songs.musicFolder
+        guard !media.path.split(separator: "/").contains(".."), folder == "/" || media.path.hasPrefix(folder + "/") else {
+            throw MPDError(.permission, "Access denied")
+        }
+        return uri
+    }
+
+    /// Adds `uri`: resolved off the loop like any client URI, answered once it is in the queue.
+    private func add(_ uri: String, after point: InsertionPoint, then: ((Int) -> Void)?) -> MPDOutcome {
+        .later { [self] finish in
             let before = Set(player.trackIDs)
             let completion: (PlayerError?) -> Void = { [self] error in
                 if let error { return finish(MPDError(.noExist, error.message)) }

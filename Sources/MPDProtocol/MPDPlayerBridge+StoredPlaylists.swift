@@ -3,8 +3,9 @@ import RepriseCore
 /// Where MPD's stored playlists live: Reprise's playlist files (the folders MPRIS Playlists lists), named as MPD names
 /// them — the file name without its extension. Reading and writing happen off the loop; the answers come on it.
 public protocol MPDPlaylistFiles: AnyObject {
-    /// Every playlist: its name and when its file was last written (seconds since 1970).
-    func list() -> [(name: String, modified: Int64)]
+    /// Every playlist as the folders hold it now: its name, when its file was last written (seconds since 1970), and
+    /// whether it is one Reprise writes (M3U), which alone may be changed, removed or renamed.
+    func list() -> [(name: String, modified: Int64, isWritable: Bool)]
     /// The URIs playlist `name` lists, or nil when there is none of that name.
     func read(_ name: String, then: @escaping ([String]?) -> Void)
     /// Writes `uris` as playlist `name`: its file when there is one, else a new one. Nil when written, else why not.
@@ -16,8 +17,10 @@ public protocol MPDPlaylistFiles: AnyObject {
 }
 
 /// Stored playlists: `listplaylists`, `listplaylist`, `listplaylistinfo`, `load`, `save`, `rm`, `rename`,
-/// `playlistadd`, `playlistdelete`, `playlistmove`, `playlistclear`. An edit reads the file, changes its list here
-/// and writes it back whole.
+/// `playlistadd`, `playlistdelete`, `playlistmove`, `playlistclear`. Every name is checked as MPD checks it. Changes
+/// run one at a time, in the order clients asked for them (``MPDSerialWork``): an edit reads the file, changes its
+/// list here and writes it back whole before the next change starts, and each check for an existing name sees every
+/// earlier change. Only M3U files (those Reprise writes) are changed, removed or renamed.
 extension MPDPlayerBridge {
     func storedPlaylistCommands() -> [MPDCommand] {
         [
@@ -47,24 +50,32 @@ extension MPDPlayerBridge {
                 }
             },
             MPDCommand("save", .control, 1, 1) { [self] call throws(MPDError) in
-                let name = try Self.playlistName(call[0])
-                guard !(try files().list().contains { $0.name == name }) else { throw MPDError(.exist, "Playlist already exists") }
-                return writing(player.queue.entries.map(\.uri), as: name)
+                let files = try files(), name = try Self.playlistName(call[0])
+                let uris = player.queue.entries.map(\.uri)
+                return changing { finish in
+                    guard !files.list().contains(where: { $0.name == name }) else { return finish(MPDError(.exist, "Playlist already exists")) }
+                    files.write(uris, as: name) { finish($0.map { MPDError(.system, $0) }) }
+                }
             },
             MPDCommand("rm", .control, 1, 1) { [self] call throws(MPDError) in
-                let files = try files(), name = call[0]
-                return .later { finish in files.remove(name) { finish($0.map { MPDError(.noExist, $0) }) } }
+                let files = try files(), name = try Self.playlistName(call[0])
+                return changing { finish in
+                    if let refusal = Self.refusalToChange(name, in: files) { return finish(refusal) }
+                    files.remove(name) { finish($0.map { MPDError(.system, $0) }) }
+                }
             },
             MPDCommand("rename", .control, 2, 2) { [self] call throws(MPDError) in
-                let files = try files(), name = call[0], newName = try Self.playlistName(call[1])
-                guard files.list().contains(where: { $0.name == name }) else { throw .noExist("No such playlist") }
-                guard !files.list().contains(where: { $0.name == newName }) else { throw MPDError(.exist, "Playlist already exists") }
-                return .later { finish in files.rename(name, to: newName) { finish($0.map { MPDError(.system, $0) }) } }
+                let files = try files(), name = try Self.playlistName(call[0]), newName = try Self.playlistName(call[1])
+                return changing { finish in
+                    if let refusal = Self.refusalToChange(name, in: files) { return finish(refusal) }
+                    guard !files.list().contains(where: { $0.name == newName }) else { return finish(MPDError(.exist, "Playlist already exists")) }
+                    files.rename(name, to: newName) { finish($0.map { MPDError(.system, $0) }) }
+                }
             },
             MPDCommand("playlistadd", .control, 2, 3) { [self] call throws(MPDError) in
-                let name = try Self.playlistName(call[0]), uri = songs.uri(forName: call[1])
+                let name = try Self.playlistName(call[0]), uri = try permittedURI(forName: call[1], in: call)
                 let position = try call.arguments.count > 2 ? MPDArguments.unsigned(call[2]) : nil
-                return editing(name, creating: true) { uris throws(MPDError) in
+                return try editing(name, creating: true) { uris throws(MPDError) in
                     let at = position ?? uris.count
                     guard at <= uris.count else { throw .argument("Bad position") }
                     uris.insert(uri, at: at)
@@ -72,19 +83,19 @@ extension MPDPlayerBridge {
             },
             MPDCommand("playlistdelete", .control, 2, 2) { [self] call throws(MPDError) in
                 let which = call[1]
-                return editing(call[0], creating: false) { uris throws(MPDError) in
+                return try editing(try Self.playlistName(call[0]), creating: false) { uris throws(MPDError) in
                     uris.removeSubrange(try MPDArguments.range(which, count: uris.count))
                 }
             },
             MPDCommand("playlistmove", .control, 3, 3) { [self] call throws(MPDError) in
                 let from = try MPDArguments.unsigned(call[1]), to = try MPDArguments.unsigned(call[2])
-                return editing(call[0], creating: false) { uris throws(MPDError) in
+                return try editing(try Self.playlistName(call[0]), creating: false) { uris throws(MPDError) in
                     guard from < uris.count, to < uris.count else { throw .argument("Bad song index") }
                     uris.insert(uris.remove(at: from), at: to)
                 }
             },
             MPDCommand("playlistclear", .control, 1, 1) { [self] call throws(MPDError) in
-                editing(call[0], creating: false) { uris throws(MPDError) in uris.removeAll() }
+                try editing(try Self.playlistName(call[0]), creating: false) { uris throws(MPDError) in uris.removeAll() }
             },
         ]
     }
@@ -105,7 +116,7 @@ extension MPDPlayerBridge {
     /// Reads the playlist the call's first argument names, then runs `body` on its URIs on the loop.
     private func reading(_ call: MPDCall, _ body: @escaping ([String], @escaping (MPDError?) -> Void) throws(MPDError) -> Void)
         throws(MPDError) -> MPDOutcome {
-        let files = try files(), name = call[0]
+        let files = try files(), name = try Self.playlistName(call[0])
         return .later { finish in
             files.read(name) { uris in
                 guard let uris else { return finish(.noExist("No such playlist")) }
@@ -114,21 +125,43 @@ extension MPDPlayerBridge {
         }
     }
 
-    private func writing(_ uris: [String], as name: String) -> MPDOutcome {
-        guard let playlistFiles else { return .later { $0(MPDError(.system, "no playlist folder")) } }
-        return .later { finish in playlistFiles.write(uris, as: name) { finish($0.map { MPDError(.system, $0) }) } }
-    }
-
-    /// Reads playlist `name` (an empty one when there is none and `creating`), edits its URIs and writes it back.
-    private func editing(_ name: String, creating: Bool, _ edit: @escaping (inout [String]) throws(MPDError) -> Void) -> MPDOutcome {
-        guard let playlistFiles else { return .later { $0(MPDError(.system, "no playlist folder")) } }
-        return .later { finish in
-            playlistFiles.read(name) { found in
-                guard var uris = found ?? (creating ? [] : nil) else { return finish(.noExist("No such playlist")) }
-                do throws(MPDError) { try edit(&uris) } catch { return finish(error) }
-                playlistFiles.write(uris, as: name) { finish($0.map { MPDError(.system, $0) }) }
+    /// A change of the stored playlists, run after every change asked for before it has finished.
+    private func changing(_ change: @escaping (_ finish: @escaping (MPDError?) -> Void) -> Void) -> MPDOutcome {
+        .later { [playlistChanges] finish in
+            playlistChanges.run { done in
+                change { error in
+                    done()
+                    finish(error)
+                }
             }
         }
+    }
+
+    /// Reads playlist `name` (an empty one when there is none and `creating`), edits its URIs and writes it back,
+    /// with no other change of the stored playlists in between.
+    private func editing(_ name: String, creating: Bool, _ edit: @escaping (inout [String]) throws(MPDError) -> Void)
+        throws(MPDError) -> MPDOutcome {
+        let files = try files()
+        return changing { finish in
+            if files.list().contains(where: { $0.name == name }), let refusal = Self.refusalToChange(name, in: files) {
+                return finish(refusal)
+            }
+            files.read(name) { found in
+                guard var uris = found ?? (creating ? [] : nil) else { return finish(.noExist("No such playlist")) }
+                do throws(MPDError) { try edit(&uris) } catch { return finish(error) }
+                files.write(uris, as: name) { finish($0.map { MPDError(.system, $0) }) }
+            }
+        }
+    }
+
+    /// Why playlist `name` may not be changed, removed or renamed: there is none, or it is not a file Reprise writes
+    /// (an XSPF or PLS file the user made is read, never changed).
+    private static func refusalToChange(_ name: String, in files: MPDPlaylistFiles) -> MPDError? {
+        guard let playlist = files.list().first(where: { $0.name == name }) else { return .noExist("No such playlist") }
+        guard playlist.isWritable else {
+            return MPDError(.permission, "\(name) is not an M3U playlist: only those Reprise writes are changed, removed or renamed")
+        }
+        return nil
     }
 
     /// Adds `uris` (each checked like any client's URI) at `point`; answers once they are in the queue.
@@ -174,9 +207,16 @@ extension MPDPlayerBridge {
         uris[try MPDArguments.range(text, count: uris.count)]
     }
 
-    /// A name MPD accepts for a stored playlist: not empty, no slash, no line break, not starting with a dot.
+    /// The longest name: a file name's 255 bytes less the `.m3u8` it is written with.
+    static let maximumPlaylistNameBytes = 250
+
+    /// A name MPD accepts for a stored playlist (not empty, no slash, no line feed or carriage return), that is
+    /// also a file name Reprise can write and list: no NUL (the file system would read a shorter name), not starting
+    /// with a dot (a hidden file), at most ``maximumPlaylistNameBytes`` bytes. Anything else: MPD's "Bad playlist name".
     static func playlistName(_ name: String) throws(MPDError) -> String {
-        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"), !name.contains(where: \.isNewline) else {
+        let bytes = name.utf8
+        guard !bytes.isEmpty, bytes.count <= maximumPlaylistNameBytes, bytes.first != UInt8(ascii: "."),
+              !bytes.contains(where: { $0 == 0 || $0 == UInt8(ascii: "/") || $0 == 0x0A || $0 == 0x0D }) else {
             throw .argument("Bad playlist name")
         }
         return name

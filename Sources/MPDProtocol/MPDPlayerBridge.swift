@@ -13,6 +13,8 @@ public final class MPDPlayerBridge: ChangeListener {
     let outputs: MPDOutputs?
     /// The stored playlists (nil: none).
     let playlistFiles: MPDPlaylistFiles?
+    /// Changes of the stored playlists, one at a time.
+    let playlistChanges = MPDSerialWork()
     /// Covers (nil: none).
     let musicFiles: MPDMusicFiles?
     /// MPD's consume mode (Reprise itself has none): an entry playback moves away from leaves the queue.

@@ -3,8 +3,10 @@ import LoopKit
 import MPDProtocol
 
 /// One client's socket: bytes read into lines for its ``MPDSession``, replies written as the socket takes them.
-/// A line longer than ``MPDServer/Limits/lineBytes``, more than ``MPDServer/Limits/outputBytes`` waiting to be sent,
-/// or input the session refuses closes this connection only.
+/// A line longer than ``MPDServer/Limits/lineBytes`` or input the session refuses closes this connection only.
+/// Before each command the session runs, more than ``MPDServer/Limits/outputBytes`` of replies left unread closes
+/// the connection (one long reply alone is sent whole), and a run that has held the loop for
+/// ``MPDServer/Limits/sliceNanoseconds`` is paused until the loop's next turn, after other clients.
 final class MPDConnection: MPDSessionOwner {
     let fd: Int32
     let session: MPDSession
@@ -21,6 +23,10 @@ final class MPDConnection: MPDSessionOwner {
     private(set) var isClosed = false
     /// The loop's clock when the client last sent something or a reply went out.
     private(set) var lastActivity: UInt64
+    /// When the work of the current loop callback began, in nanoseconds.
+    private var sliceStart: UInt64 = 0
+    /// The paused session's resumption at the loop's next turn.
+    private var resumption: LoopTimer?
 
     init(fd: Int32, peer: String, session: MPDSession, server: MPDServer) {
         self.fd = fd
@@ -45,6 +51,32 @@ final class MPDConnection: MPDSessionOwner {
         processLines() // lines that came while a command ran
     }
 
+    func sessionShouldPause(_ session: MPDSession) -> Bool {
+        // Replies left unread while more are asked for (in a list or not): past the limit the client is closed, as
+        // MPD closes it, and its replies' memory released. One long reply alone is sent whole, as the client reads.
+        if output.count - sent + session.outputCount > MPDServer.Limits.outputBytes {
+            flush() // what the socket takes at once
+            if isClosed { return true }
+            if output.count - sent > MPDServer.Limits.outputBytes {
+                close(reason: "more than \(MPDServer.Limits.outputBytes) bytes of replies not read")
+                return true
+            }
+        }
+        guard MPDServer.nowNanoseconds() &- sliceStart > MPDServer.Limits.sliceNanoseconds else { return false }
+        resumeAtNextTurn()
+        return true
+    }
+
+    private func resumeAtNextTurn() {
+        guard resumption == nil else { return }
+        resumption = server.loop.once(afterMilliseconds: 0) { [weak self] in
+            guard let self, !self.isClosed else { return }
+            self.resumption = nil
+            self.sliceStart = MPDServer.nowNanoseconds()
+            self.session.resume()
+        }
+    }
+
     private func readable() -> Bool {
         guard !isClosed else { return false }
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -57,6 +89,7 @@ final class MPDConnection: MPDSessionOwner {
             return false
         case .bytes(let count):
             lastActivity = MPDServer.nowMilliseconds()
+            sliceStart = MPDServer.nowNanoseconds()
             input.append(contentsOf: chunk[..<count])
             processLines()
             guard !isClosed else { return false }
@@ -92,11 +125,9 @@ final class MPDConnection: MPDSessionOwner {
     private func flush() {
         guard !isClosed else { return }
         // The limit is on replies left unread while more are asked for: one long reply (a large library's
-        // listallinfo) is sent whole however long it is, as the client reads it.
+        // listallinfo) is sent whole however long it is, as the client reads it; the session is paused before its
+        // next command while more than the limit waits (``sessionShouldPause(_:)``).
         if session.hasOutput {
-            if output.count - sent > MPDServer.Limits.outputBytes {
-                return close(reason: "more than \(MPDServer.Limits.outputBytes) bytes of replies not read")
-            }
             if output.isEmpty { output = session.takeOutput() } else { output.append(contentsOf: session.takeOutput()) }
         }
         while sent < output.count {
@@ -119,6 +150,7 @@ final class MPDConnection: MPDSessionOwner {
             writeWatch = server.loop.watch(fd, for: .writable) { [weak self] in
                 guard let self, !self.isClosed else { return false }
                 self.writeWatch = nil
+                self.sliceStart = MPDServer.nowNanoseconds()
                 self.flush()
                 return false
             }
@@ -129,9 +161,15 @@ final class MPDConnection: MPDSessionOwner {
     func close(reason: String?) {
         guard !isClosed else { return }
         isClosed = true
+        resumption?.cancel()
+        resumption = nil
         readWatch?.cancel()
         writeWatch?.cancel()
         Glibc.close(fd)
+        let held = output.count + input.count
+        output = []
+        input = []
+        if held >= 1 << 20 { MallocTuning.returnFreedMemory() }
         server.connectionClosed(self, reason: reason)
     }
 }

@@ -17,8 +17,10 @@ public final class MPDServer: MPDIdleListener {
         public static let timeoutMilliseconds: UInt64 = 60_000
         /// The longest request line.
         public static let lineBytes = 64 * 1024
-        /// Replies waiting for a client that does not read.
+        /// Replies waiting for a client that does not read: a further command past this closes the client.
         public static let outputBytes = 8 * 1024 * 1024
+        /// How long one client's commands may hold the loop before the rest wait for its next turn.
+        public static let sliceNanoseconds: UInt64 = 4_000_000
         /// What a client may send while one of its commands runs (a command list's worth).
         public static let waitingInputBytes = MPDSession.maximumCommandListBytes + lineBytes
     }
@@ -112,7 +114,11 @@ public final class MPDServer: MPDIdleListener {
                 close(fd)
                 continue
             }
-            let session = MPDSession(commands: bridge.commands, permissions: passwords.defaultPermissions)
+            // MPD's rule: only a client of the server's own user, on the Unix socket, may name files outside the
+            // music folder (a TCP client could be any local user).
+            let isOwnersSocket = name == socketPath && Sockets.peerUserID(fd) == geteuid()
+            let session = MPDSession(commands: bridge.commands, permissions: passwords.defaultPermissions,
+                                     mayNameLocalFiles: isOwnersSocket)
             let connection = MPDConnection(fd: fd, peer: name, session: session, server: self)
             connections[ObjectIdentifier(connection)] = connection
             connection.start(on: loop)
@@ -127,9 +133,16 @@ public final class MPDServer: MPDIdleListener {
 
     private func closeSilentConnections() {
         let now = Self.nowMilliseconds()
-        for connection in Array(connections.values) where !connection.isIdling && !connection.session.isBusy {
+        for connection in Array(connections.values) where !connection.isIdling && !connection.session.isCommandRunning {
             if now &- connection.lastActivity > Limits.timeoutMilliseconds { connection.close(reason: nil) }
         }
+    }
+
+    /// The monotonic clock in nanoseconds.
+    static func nowNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// The monotonic clock in milliseconds.

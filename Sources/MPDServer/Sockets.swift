@@ -86,6 +86,16 @@ enum Sockets {
         case closed
     }
 
+    /// The user id of the process at the other end of Unix socket `fd` (`SO_PEERCRED`), nil when it cannot be told.
+    static func peerUserID(_ fd: Int32) -> uid_t? {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (Glibc hides it from Swift without _GNU_SOURCE).
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+              Int(length) == MemoryLayout.size(ofValue: credentials) else { return nil }
+        return credentials.uid
+    }
+
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
         if count > 0 { return .bytes(count) }

@@ -6,9 +6,16 @@ public enum DurableFile {
     /// Writes `bytes` to a temporary file beside `path` (mode 0600), fsyncs it, renames it over `path` and
     /// fsyncs the directory. Returns false (leaving any old file untouched) on failure.
     public static func write(_ bytes: UnsafeRawBufferPointer, to path: String) -> Bool {
-        let temporary = path + ".tmp.\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // A new hidden file of a short name beside the target (mkstemp's: 0600, never an existing one), so that two
+        // writers never share it and a target name of up to 255 bytes still has room.
+        // A NUL would end the path where the C calls read it: another file.
+        guard !path.utf8.contains(0) else { return false }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var template = ((directory.isEmpty ? "" : directory) + "/.reprise-XXXXXX").utf8CString
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return false }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var offset = 0
         var written = true
         while offset < bytes.count {
@@ -26,7 +33,6 @@ public enum DurableFile {
             unlink(temporary)
             return false
         }
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let directoryFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
             fsync(directoryFD)

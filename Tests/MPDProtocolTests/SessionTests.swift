@@ -14,12 +14,12 @@ import Testing
         let session: MPDSession
 
         init(tracks: Int = 3, permissions: MPDPermissions = .all, library: LibraryAccess? = nil, playlists: MPDPlaylistFiles? = nil,
-             files: MPDMusicFiles? = nil) {
+             files: MPDMusicFiles? = nil, mayNameLocalFiles: Bool = false) {
             (player, engine, _) = makePlayer(tracks: tracks)
             bridge = MPDPlayerBridge(player: player, policy: policy, library: library, playlistFiles: playlists, files: files,
                                      musicFolder: "/music")
             player.feed.listen(bridge)
-            session = MPDSession(commands: bridge.commands, permissions: permissions)
+            session = MPDSession(commands: bridge.commands, permissions: permissions, mayNameLocalFiles: mayNameLocalFiles)
             bridge.listener = self
         }
 

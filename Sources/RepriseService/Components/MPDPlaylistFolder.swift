@@ -26,12 +26,20 @@ final class MPDPlaylistFolder: MPDPlaylistFiles {
         self.newPlaylists = newPlaylists
     }
 
-    func list() -> [(name: String, modified: Int64)] {
+    func list() -> [(name: String, modified: Int64, isWritable: Bool)] {
+        lookAgain() // a few stat calls when nothing changed: the folders as they are now, from the first call on
         var seen: Set<String> = []
         return library.playlists.compactMap { playlist in
             let name = Self.name(of: playlist.path)
-            return seen.insert(name).inserted ? (name, playlist.modified / 1_000_000_000) : nil
+            return seen.insert(name).inserted ? (name, playlist.modified / 1_000_000_000, Self.isWritable(playlist)) : nil
         }
+    }
+
+    /// Whether Reprise writes (and so may change, remove or rename) this playlist's file: M3U only.
+    private static func isWritable(_ playlist: PlaylistInfo) -> Bool { [.m3u, .m3u8].contains(playlist.format) }
+
+    private static func refusal(_ playlist: PlaylistInfo) -> String {
+        "\(name(of: playlist.path)) is a \(playlist.format.rawValue.uppercased()) file: only M3U playlists are changed"
     }
 
     func read(_ name: String, then: @escaping ([String]?) -> Void) {
@@ -42,9 +50,7 @@ final class MPDPlaylistFolder: MPDPlaylistFiles {
 
     func write(_ uris: [String], as name: String, then: @escaping (String?) -> Void) {
         let existing = playlist(named: name)
-        if let existing, ![.m3u, .m3u8].contains(existing.format) {
-            return then("\(name) is a \(existing.format.rawValue.uppercased()) file: only M3U playlists are written")
-        }
+        if let existing, !Self.isWritable(existing) { return then(Self.refusal(existing)) }
         guard let text = Self.m3u(uris) else { return then("an entry's name has a line break, which M3U cannot hold") }
         guard let work else { return then(Self.noWorker) }
         let folder = newPlaylists, path = existing?.path ?? newPlaylists + "/" + name + ".m3u8"
@@ -60,6 +66,7 @@ final class MPDPlaylistFolder: MPDPlaylistFiles {
 
     func remove(_ name: String, then: @escaping (String?) -> Void) {
         guard let playlist = playlist(named: name) else { return then("No such playlist") }
+        guard Self.isWritable(playlist) else { return then(Self.refusal(playlist)) }
         guard let work else { return then(Self.noWorker) }
         work.run({ unlink(playlist.path) == 0 ? nil : "cannot remove \(playlist.path): \(String(cString: strerror(errno)))" }) { [self] error in
             lookAgain()
@@ -69,6 +76,8 @@ final class MPDPlaylistFolder: MPDPlaylistFiles {
 
     func rename(_ name: String, to newName: String, then: @escaping (String?) -> Void) {
         guard let playlist = playlist(named: name) else { return then("No such playlist") }
+        guard Self.isWritable(playlist) else { return then(Self.refusal(playlist)) }
+        guard !newName.utf8.contains(0), !newName.contains("/") else { return then("Bad playlist name") }
         guard let work else { return then(Self.noWorker) }
         let path = playlist.path, folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let target = folder + "/" + newName + "." + playlist.format.rawValue
