@@ -43,6 +43,15 @@ public final class LibraryStore {
     private static func open(_ path: String) throws(SQLiteError) -> Database {
         // Private like the rest of what Reprise writes (SQLite gives its WAL and shared-memory files the database's mode).
         // Never through a symbolic link: a link there is refused, not followed to create or open its target.
+        // Anything else that is not a regular file (a FIFO, a device, a socket, a folder) is no database: set aside.
+        var found = stat()
+        if RawPath.withCString(path, { lstat($0, &found) }) == 0 {
+            switch found.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK: throw SQLiteError.cannotOpen("\(path) is a symbolic link; not followed")
+            default: throw SQLiteError.notADatabase("\(path) is not a regular file")
+            }
+        }
         let descriptor = RawPath.withCString(path) { Glibc.open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) }
         if descriptor >= 0 {
             var info = stat()

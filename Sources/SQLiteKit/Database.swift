@@ -14,6 +14,8 @@ public struct SQLiteError: Error, CustomStringConvertible {
     public var isCorruption: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
     /// The file cannot be opened (SQLITE_CANTOPEN): not a regular file, a symbolic link, no permission.
     public static func cannotOpen(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_CANTOPEN, message: message) }
+    /// What is at the path is no database (SQLITE_NOTADB): a FIFO, a device, a folder where the file should be.
+    public static func notADatabase(_ message: String) -> SQLiteError { SQLiteError(code: SQLITE_NOTADB, message: message) }
 }
 
 /// One SQLite connection, used from one thread at a time (the caller's worker).

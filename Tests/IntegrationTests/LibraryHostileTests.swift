@@ -104,6 +104,23 @@ import TestSupport
         #expect(try session.call("Search", [.string("blue"), .uint32(5)], interface: Self.interface).count == 3, "still answers")
     }
 
+    /// A FIFO (or anything else that is not a regular file) where the index goes is moved aside with a log line and
+    /// the index built again: the library is whole for that run.
+    @Test func aFIFOWhereTheIndexGoesIsMovedAsideAndTheLibraryBuilt() throws {
+        let session = try Session()
+        defer { session.close() }
+        let home = session.home
+        _ = try LibraryTests.musicFolder(in: home)
+        let data = home + "/.local/share/reprise"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        #expect(mkfifo(data + "/library.db", 0o600) == 0)
+        let pid = try session.launch([])
+        #expect(scanned(session, tracks: 6), "\(session.log(of: pid))")
+        #expect(session.log(of: pid).contains("not a regular file"), "\(session.log(of: pid))")
+        var aside = stat()
+        #expect(lstat(data + "/library.db.broken", &aside) == 0 && aside.st_mode & S_IFMT == S_IFIFO, "the FIFO was moved aside")
+    }
+
     /// A row edited outside Reprise (a track number past Int32) is listed, not trapped on.
     @Test func aDamagedRowIsListedByMediaServer2() throws {
         let session = try Session()
