@@ -7,7 +7,18 @@ public final class MemoryLibrary: LibraryAccess {
         didSet { rebuild() }
     }
     public var status = LibraryStatus()
-    public private(set) var outline = LibraryOutline()
+    /// The outline as the service's loop reads it; each read is counted in ``outlineReads``.
+    public var outline: LibraryOutline {
+        outlineReads += 1
+        return builtOutline
+    }
+    private var builtOutline = LibraryOutline()
+    /// How often ``outline`` was read.
+    public private(set) var outlineReads = 0
+    /// When true, ``onWorker(_:then:)`` keeps its work in ``heldWork`` until ``runHeldWork()``, as a worker thread
+    /// would answer later: a test can see what a caller does before its work runs.
+    public var holdsWork = false
+    public private(set) var heldWork: [() -> Void] = []
     public let feed: ChangeFeed
     public private(set) var rescans = 0
     /// Playlist files' entries, by the playlist's path (what reading the file would give).
@@ -29,7 +40,7 @@ public final class MemoryLibrary: LibraryAccess {
         var folders: [String: Int] = [:]
         for track in tracks where track.available { folders[track.path.folder.escaped, default: 0] += 1 }
         for (folder, count) in folders.sorted(by: { $0.key < $1.key }) { outline.addFolder(folder, tracks: count) }
-        self.outline = outline
+        builtOutline = outline
         status.counts.tracks = tracks.count
         status.counts.unavailable = tracks.count { !$0.available }
         status.counts.albums = Set(tracks.compactMap { track in track.album.map { LibraryAlbum.key(title: $0, artist: track.albumBy) } }).count
@@ -59,7 +70,13 @@ public final class MemoryLibrary: LibraryAccess {
     }
 
     public func onWorker<Result: Sendable>(_ body: @escaping @Sendable () -> Result, then: @escaping (Result) -> Void) {
-        then(body())
+        guard holdsWork else { return then(body()) }
+        heldWork.append { then(body()) }
+    }
+
+    /// Runs the work ``holdsWork`` kept, in order (and any it adds).
+    public func runHeldWork() {
+        while !heldWork.isEmpty { heldWork.removeFirst()() }
     }
 
     public func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void) {

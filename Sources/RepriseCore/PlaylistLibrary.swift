@@ -101,7 +101,7 @@ public final class PlaylistLibrary {
         var ordered: [PlaylistInfo]
         switch ordering {
         case .alphabetical:
-            ordered = playlists.map { (info: $0, key: NaturalSortKey($0.name)) }.sorted { $0.key < $1.key }.map(\.info)
+            ordered = Self.sortedByName(playlists)
         case .modifiedDate:
             ordered = playlists.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }
         }
@@ -118,6 +118,11 @@ public final class PlaylistLibrary {
     }
 
     /// The playlists in name order, as people read them.
+    /// `playlists` in name order, as people read names.
+    public static func sortedByName(_ playlists: [PlaylistInfo]) -> [PlaylistInfo] {
+        playlists.map { (info: $0, key: NaturalSortKey($0.name)) }.sorted { $0.key < $1.key }.map(\.info)
+    }
+
     public var byName: [PlaylistInfo] { list(from: 0, maxCount: playlists.count, ordering: .alphabetical, reversed: false) }
 
     public func markActive(_ playlist: PlaylistInfo?) { active = playlist }

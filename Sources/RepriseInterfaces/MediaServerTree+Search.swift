@@ -5,19 +5,17 @@ import SDBus
 
 extension MediaServerTree {
     /// SearchObjects: the containers and items under `path` (at any depth) that `query` matches, containers first,
-    /// paged and filtered like a listing. Containers are tested on the loop from the outline; tracks on the
-    /// library's worker; a playlist's entries once read.
+    /// paged and filtered like a listing. Containers are walked and tested, tracks found (narrowed in SQL) and
+    /// placed, a playlist's entries tested, and the page described — all on the library's worker: the loop only
+    /// hands the work over and keeps the page's items, whatever the size of the library.
     func search(_ path: String, query: MediaQuery, offset: Int, max: Int, filter: [String],
                 then: @escaping ([[String: DBusValue]]) -> Void) {
         guard let node = node(at: path), node != .item else { return then([]) }
         if node == .root || node == .playlists { refreshPlaylists() }
-        let containers = query.canMatch(type: "container")
-            ? descendantContainers(of: path).filter { query.matches(queryProperties(of: $0)) } : []
-        let finish: ([String]) -> Void = { [weak self] itemPaths in
-            guard let self else { return then([]) }
-            let all = containers + itemPaths
-            let start = min(all.count, offset)
-            then(all[start..<(max == 0 ? all.count : min(all.count, start + max))].map { self.describe($0, filter: filter) })
+        let view = self.view, page = Page(offset: offset, max: max, filter: filter)
+        let wantsContainers = query.canMatch(type: "container")
+        let containers: @Sendable (MediaServerView) -> [String] = { view in
+            wantsContainers ? view.descendantContainers(of: path).filter { query.matches(view.queryProperties(of: $0)) } : []
         }
         let selector: LibrarySelector
         var inContainer = false
@@ -29,34 +27,39 @@ extension MediaServerTree {
             (selector, inContainer) = (.albumBy(title: album.title, artist: album.artist), true)
         case .genre(let genre): (selector, inContainer) = (.genre(genre), true)
         case .folder(let folder): selector = .folder(FilePath(escaped: folder))
-        case .playlists: return finish([])
+        case .playlists: return answer(page, view, then: then) { (containers($0), []) }
         case .playlist(let playlist):
             return library.entries(of: playlist) { [weak self] entries in
-                guard let self else { return then([]) }
-                finish(entries.enumerated().compactMap { index, entry in
-                    guard query.matches(entry.track?.mediaProperties ?? ["URLs": .texts([entry.uri]), "Type": .text("music"),
-                                                                         "upnp:class": .text(MediaQuery.musicTrackClass),
-                                                                         "DisplayName": .text(entry.displayTitle)]) else { return nil }
-                    return remember(entry, at: path + "/" + Self.encode(String(index + 1)))
-                })
+                self?.answer(page, view, then: then) { view in
+                    (containers(view), entries.enumerated().compactMap { index, entry in
+                        guard query.matches(entry.track?.mediaProperties ?? ["URLs": .texts([entry.uri]), "Type": .text("music"),
+                                                                             "upnp:class": .text(MediaQuery.musicTrackClass),
+                                                                             "DisplayName": .text(entry.displayTitle)]) else { return nil }
+                        return (path + "/" + Self.encode(String(index + 1)), entry)
+                    })
+                }
             }
         default: selector = .all
         }
-        guard query.canMatch(type: "music") else { return finish([]) }
+        guard query.canMatch(type: "music") else { return answer(page, view, then: then) { (containers($0), []) } }
         let albumOfArtist: String? = if case .artistAlbum(let artist, let album) = node { "\(artist)\u{0}\(album)" } else { nil }
+        let placedInContainer = inContainer
         library.tracks(selector, matching: query) { [weak self] tracks in
-            guard let self else { return then([]) }
-            let inAlbum = tracks.filter { albumOfArtist == nil || "\($0.albumBy ?? "")\u{0}\($0.album ?? "")" == albumOfArtist }
-            finish(inAlbum.map { track in
-                // In a container of tracks, under it; elsewhere under the track's folder (a container every track has).
-                let parent = inContainer ? path : Self.root + "/Folders/" + Self.encode(track.path.folder.escaped)
-                return remember(PlaylistEntry(uri: track.path.uri, track: track), at: parent + "/" + Self.itemElement(track))
-            })
+            self?.answer(page, view, then: then) { view in
+                let inAlbum = tracks.filter { albumOfArtist == nil || "\($0.albumBy ?? "")\u{0}\($0.album ?? "")" == albumOfArtist }
+                return (containers(view), inAlbum.map { track in
+                    // In a container of tracks, under it; elsewhere under the track's folder (a container every track has).
+                    let parent = placedInContainer ? path : Self.root + "/Folders/" + Self.encode(track.path.folder.escaped)
+                    return (parent + "/" + Self.itemElement(track), PlaylistEntry(uri: track.path.uri, track: track))
+                })
+            }
         }
     }
+}
 
+extension MediaServerView {
     /// Every container below `path`, breadth first (at most 50,000).
-    private func descendantContainers(of path: String) -> [String] {
+    func descendantContainers(of path: String) -> [String] {
         var found: [String] = [], queue = [path], index = 0
         while index < queue.count, found.count < 50_000 {
             defer { index += 1 }
@@ -69,7 +72,7 @@ extension MediaServerTree {
     }
 
     /// A container's properties as a query sees them, with its UPnP class.
-    private func queryProperties(of path: String) -> [String: MediaQuery.Value] {
+    func queryProperties(of path: String) -> [String: MediaQuery.Value] {
         var values: [String: MediaQuery.Value] = [:]
         switch node(at: path) {
         case .album?, .artistAlbum?: values["upnp:class"] = .text("object.container.album.musicAlbum")
@@ -78,7 +81,7 @@ extension MediaServerTree {
         case .playlist?: values["upnp:class"] = .text("object.container.playlistContainer")
         default: values["upnp:class"] = .text(MediaQuery.folderClass)
         }
-        for interface in [Self.objectInterface, Self.containerInterface] {
+        for interface in [MediaServerTree.objectInterface, MediaServerTree.containerInterface] {
             for (name, value) in properties(at: path, interface: interface) ?? [] {
                 switch value {
                 case .string(let text), .objectPath(let text): values[name] = .text(text)

@@ -32,7 +32,7 @@ final class MediaServerTree {
     // MARK: Paths
 
     /// What an object path names.
-    enum Node: Equatable {
+    enum Node: Equatable, Sendable {
         case root, artists, albums, genres
         case artist(String), artistAlbum(String, String), album(String), genre(String)
         case folders, folder(String)
@@ -64,168 +64,86 @@ final class MediaServerTree {
     /// is indexed. (A playlist's entries are named by their place: "_" and the hex of the number.)
     static func itemElement(_ track: LibraryTrack) -> String { track.id.map { "t\($0)" } ?? encode(track.path.escaped) }
 
-    func node(at path: String) -> Node? {
-        guard path == Self.root || path.hasPrefix(Self.root + "/") else { return nil }
-        let parts = path.dropFirst(Self.root.count).split(separator: "/")
-        guard let first = parts.first else { return .root }
-        if Self.itemDepths[first] == parts.count { return items[path] != nil ? .item : nil }
-        let names = parts.dropFirst().map(Self.decode)
-        guard !names.contains(where: { $0 == nil }) else { return nil }
-        let n = names.compactMap { $0 }
-        let outline = library.outline
-        switch (first, n.count) {
-        case ("Artists", 0): return .artists
-        case ("Artists", 1): return outline.artists[n[0]] != nil ? .artist(n[0]) : nil
-        case ("Artists", 2): return outline.artists[n[0]]?[n[1]] != nil ? .artistAlbum(n[0], n[1]) : nil
-        case ("Albums", 0): return .albums
-        case ("Albums", 1): return outline.albums[n[0]] != nil ? .album(n[0]) : nil
-        case ("Genres", 0): return .genres
-        case ("Genres", 1): return outline.genres[n[0]] != nil ? .genre(n[0]) : nil
-        case ("Folders", 0): return .folders
-        case ("Folders", 1): return n[0].hasPrefix("/") && outline.hasFolder(n[0]) ? .folder(n[0]) : nil
-        case ("Playlists", 0): return .playlists
-        case ("Playlists", 1): return playlists.playlist(withID: n[0]).map { .playlist($0) }
-        default: return nil
-        }
-    }
+    /// The tree as it is now (a few references copied): what paths name and how objects are described.
+    var view: MediaServerView { MediaServerView(outline: library.outline, playlists: playlists.playlists, items: items) }
 
-    // MARK: Properties
-
-    private func containerChildren(_ node: Node) -> [(name: String, path: String, count: Int, isContainer: Bool)]? {
-        let outline = library.outline
-        switch node {
-        case .root:
-            return [("Artists", Self.root + "/Artists", outline.artists.count, true),
-                    ("Albums", Self.root + "/Albums", outline.albums.count, true),
-                    ("Genres", Self.root + "/Genres", outline.genres.count, true),
-                    ("Folders", Self.root + "/Folders", outline.roots.count, true),
-                    ("Playlists", Self.root + "/Playlists", playlists.playlists.count, true)]
-        case .playlists:
-            return playlists.byName.map { ($0.name, Self.root + "/Playlists/" + Self.encode($0.id), $0.entryCount, true) }
-        case .folders:
-            return outline.roots.map { ($0, Self.root + "/Folders/" + Self.encode($0), 0, true) }
-        case .folder(let folder):
-            // Its subfolders here; its own tracks are listed from the index after them (see list).
-            return outline.subfolders(of: folder).map { ($0, Self.root + "/Folders/" + Self.encode(folder + "/" + $0), 0, true) }
-        case .artists:
-            return LibraryOutline.sorted(outline.artists.keys).map {
-                ($0, Self.root + "/Artists/" + Self.encode($0), outline.artists[$0]?.count ?? 0, true)
-            }
-        case .artist(let artist):
-            let albums = outline.artists[artist] ?? [:]
-            return LibraryOutline.sorted(albums.keys).map {
-                ($0.isEmpty ? "Other" : $0, Self.root + "/Artists/" + Self.encode(artist) + "/" + Self.encode($0), albums[$0] ?? 0, true)
-            }
-        case .albums:
-            return outline.albumsForDisplay().map { ($0.name, Self.root + "/Albums/" + Self.encode($0.key), outline.albums[$0.key] ?? 0, true) }
-        case .genres:
-            return LibraryOutline.sorted(outline.genres.keys).map { ($0, Self.root + "/Genres/" + Self.encode($0), outline.genres[$0] ?? 0, true) }
-        default:
-            return nil // tracks: listed from the index
-        }
-    }
-
-    /// Tracks in a container of tracks.
-    private func trackCount(_ node: Node) -> Int {
-        let outline = library.outline
-        switch node {
-        case .artistAlbum(let artist, let album): return outline.artists[artist]?[album] ?? 0
-        case .album(let album): return outline.albums[album] ?? 0
-        case .genre(let genre): return outline.genres[genre] ?? 0
-        case .folder(let folder): return outline.folders[folder] ?? 0
-        case .playlist(let playlist): return playlist.entryCount
-        default: return 0
-        }
-    }
-
-    private func displayName(_ node: Node, path: String) -> String {
-        switch node {
-        case .root: return "Reprise"
-        case .artists: return "Artists"
-        case .albums: return "Albums"
-        case .genres: return "Genres"
-        case .folders: return "Folders"
-        case .playlists: return "Playlists"
-        case .playlist(let playlist): return playlist.name
-        case .folder(let folder): return library.outline.roots.contains(folder) ? folder : String(folder[folder.index(after: folder.lastIndex(of: "/")!)...])
-        case .album(let key): return library.outline.albumName(key)
-        case .artist(let name), .genre(let name): return name
-        case .artistAlbum(_, let album): return album.isEmpty ? "Other" : album
-        case .item: return items[path]?.displayTitle ?? ""
-        }
-    }
-
-    private func parent(of path: String) -> String {
-        // A folder's parent is the folder above it (its object path holds the whole folder path).
-        if case .folder(let folder)? = node(at: path), !library.outline.roots.contains(folder),
-           let slash = folder.lastIndex(of: "/") {
-            return Self.root + "/Folders/" + Self.encode(String(folder[..<slash]))
-        }
-        return path == Self.root ? Self.root : String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-    }
+    func node(at path: String) -> Node? { view.node(at: path) }
 
     /// Every property of the object at `path` on `interface` (nil: not there).
     func properties(at path: String, interface: String) -> [(String, DBusValue)]? {
-        guard let node = node(at: path) else { return nil }
-        let isItem = if case .item = node { true } else { false }
-        switch interface {
-        case Self.objectInterface:
-            return [("Parent", .objectPath(parent(of: path))), ("Type", .string(isItem ? "music" : "container")),
-                    ("Path", .objectPath(path)), ("DisplayName", .string(displayName(node, path: path)))]
-        case Self.containerInterface where !isItem:
-            let children = containerChildren(node)
-            let containers = children?.count ?? 0
-            let tracks = children == nil || isFolder(node) ? trackCount(node) : 0
-            if node == .root || node == .playlists { refreshPlaylists() }
-            return [("ChildCount", .uint32(UInt32(clamping: containers + tracks))), ("ItemCount", .uint32(UInt32(clamping: tracks))),
-                    ("ContainerCount", .uint32(UInt32(clamping: containers))), ("Searchable", .bool(true))]
-        case Self.itemInterface where isItem:
-            guard let entry = items[path] else { return nil }
-            let track = entry.track
-            return [("URLs", .strings([entry.uri])), ("MIMEType", .string(LibraryTrack.mimeType(MediaURI(entry.uri)?.path ?? entry.uri))),
-                    ("Artist", .string(track?.artist ?? "")), ("Album", .string(track?.album ?? "")), ("Genre", .string(track?.genre ?? "")),
-                    ("TrackNumber", .int32(track?.track.flatMap { Int32(exactly: $0) } ?? -1)), // a damaged row: unknown
-                    ("Duration", .int32(Int32(clamping: (track?.lengthMicroseconds ?? -1_000_000) / 1_000_000)))]
-        default:
-            return nil
-        }
+        if interface == Self.containerInterface, path == Self.root || path == Self.root + "/Playlists" { refreshPlaylists() }
+        return view.properties(at: path, interface: interface)
     }
 
-    private func isFolder(_ node: Node) -> Bool {
-        if case .folder = node { true } else { false }
-    }
+    func containers(of node: Node) -> [String] { view.containers(of: node) }
+
+    func describe(_ path: String, filter: [String]) -> [String: DBusValue] { view.describe(path, filter: filter) }
 
     // MARK: Listing
 
     /// The children of `path` (containers and/or items), with the properties `filter` names ("*" or empty: all).
+    /// Listed, paged and described on the library's worker (``answerPage``).
     func list(_ path: String, offset: Int, max: Int, filter: [String], containers: Bool, itemsToo: Bool,
               then: @escaping ([[String: DBusValue]]) -> Void) {
         guard let node = node(at: path) else { return then([]) }
         if node == .root || node == .playlists { refreshPlaylists() }
-        func page(_ all: [String]) -> [[String: DBusValue]] {
-            let start = min(all.count, offset)
-            return all[start..<(max == 0 ? all.count : min(all.count, start + max))].map { describe($0, filter: filter) }
-        }
-        let childContainers = containers ? self.containers(of: node) : []
-        guard itemsToo, containerChildren(node) == nil || isFolder(node) else { return then(page(childContainers)) }
+        let view = self.view
+        let page = Page(offset: offset, max: max, filter: filter)
+        let childContainers: @Sendable (MediaServerView) -> [String] = { containers ? $0.containers(of: node) : [] }
+        guard itemsToo, Self.holdsItems(node) else { return answer(page, view, then: then) { (childContainers($0), []) } }
         if case .playlist(let playlist) = node {
             // Entries by their place in the file (one may come twice).
             return library.entries(of: playlist) { [weak self] entries in
-                guard let self else { return then([]) }
-                then(page(childContainers + entries.enumerated().map { remember($1, at: path + "/" + Self.encode(String($0 + 1))) }))
+                self?.answer(page, view, then: then) { view in
+                    (childContainers(view), entries.enumerated().map { (path + "/" + Self.encode(String($0 + 1)), $1) })
+                }
             }
         }
         guard let (selector, keep) = Self.tracks(of: node) else { return then([]) }
         library.tracks(selector) { [weak self] tracks in
-            guard let self else { return then([]) }
-            then(page(childContainers + tracks.filter(keep).map {
-                remember(PlaylistEntry(uri: $0.path.uri, track: $0), at: path + "/" + Self.itemElement($0))
-            }))
+            self?.answer(page, view, then: then) { view in
+                (childContainers(view), tracks.filter(keep).map { (path + "/" + Self.itemElement($0), PlaylistEntry(uri: $0.path.uri, track: $0)) })
+            }
+        }
+    }
+
+    /// Which part of a listing or search a client asked for, and the properties it wants.
+    struct Page: Sendable {
+        let offset: Int, max: Int, filter: [String]
+    }
+
+    /// Answers with `page` of what `make` finds in `view` — containers first, then items with their object paths —
+    /// made, paged and described on the library's worker, however many there are; on the loop only the page's items
+    /// are kept for their property reads.
+    func answer(_ page: Page, _ view: MediaServerView, then: @escaping ([[String: DBusValue]]) -> Void,
+                _ make: @escaping @Sendable (MediaServerView) -> (containers: [String], items: [(String, PlaylistEntry)])) {
+        library.onWorker({ () -> (described: [[String: DBusValue]], items: [(String, PlaylistEntry)]) in
+            var view = view
+            let (containers, items) = make(view)
+            let total = containers.count + items.count
+            let start = min(total, page.offset), end = page.max == 0 ? total : min(total, start + page.max)
+            let shownItems = Array(items[min(items.count, Swift.max(0, start - containers.count))..<Swift.max(0, end - containers.count)])
+            for (path, entry) in shownItems { view.items[path] = entry }
+            let described = (start..<end).map { index in
+                view.describe(index < containers.count ? containers[index] : items[index - containers.count].0, filter: page.filter)
+            }
+            return (described, shownItems)
+        }, then: { [weak self] result in
+            for (path, entry) in result.items { _ = self?.remember(entry, at: path) }
+            then(result.described)
+        })
+    }
+
+    /// Whether a node lists items (tracks or playlist entries) after its containers.
+    static func holdsItems(_ node: Node) -> Bool {
+        switch node {
+        case .artistAlbum, .album, .genre, .folder, .playlist: true
+        default: false
         }
     }
 
     /// What a container of library tracks holds: the selector to ask the index with, and the test of each track.
-    static func tracks(of node: Node) -> (LibrarySelector, (LibraryTrack) -> Bool)? {
+    static func tracks(of node: Node) -> (LibrarySelector, @Sendable (LibraryTrack) -> Bool)? {
         switch node {
         case .artistAlbum(let artist, let album):
             return (.artist(artist), { ($0.album ?? "") == album && ($0.albumArtist ?? $0.artist) == artist })
@@ -283,19 +201,6 @@ final class MediaServerTree {
             }
             call.reply([.variant(value)])
         }
-    }
-
-    /// The object paths of the containers directly in `node`.
-    func containers(of node: Node) -> [String] { (containerChildren(node) ?? []).map(\.path) }
-
-    /// An object's properties on all three interfaces, as a listing gives them (`filter`: the names wanted).
-    func describe(_ path: String, filter: [String]) -> [String: DBusValue] {
-        var entries: [(String, DBusValue)] = []
-        for interface in [Self.objectInterface, Self.containerInterface, Self.itemInterface] {
-            entries += properties(at: path, interface: interface) ?? []
-        }
-        if !(filter.isEmpty || filter.contains("*")) { entries = entries.filter { filter.contains($0.0) } }
-        return Dictionary(entries, uniquingKeysWith: { first, _ in first })
     }
 
     /// Keeps `entry` as the item at `path` for its property reads; returns the path.

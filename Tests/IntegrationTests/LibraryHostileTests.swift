@@ -88,13 +88,18 @@ import TestSupport
         #expect(session.log(of: pid).contains("6 tracks (0 read, 0 gone)"), "nothing read again: \(session.log(of: pid))")
     }
 
+    /// Makes the session's music folder and the folder the index goes in; returns the latter.
+    static func musicAndIndexFolder(_ session: Session) throws -> String {
+        _ = try LibraryTests.musicFolder(in: session.home)
+        let data = session.home + "/.local/share/reprise"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        return data
+    }
+
     @Test func aSymbolicLinkWhereTheIndexGoesIsNotFollowed() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.home
-        _ = try LibraryTests.musicFolder(in: home)
-        let data = home + "/.local/share/reprise"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let data = try Self.musicAndIndexFolder(session)
         let target = session.directory + "/elsewhere.db"
         try FileManager.default.createSymbolicLink(atPath: data + "/library.db", withDestinationPath: target)
         let pid = try session.launch([])
@@ -109,10 +114,7 @@ import TestSupport
     @Test func aFIFOWhereTheIndexGoesIsMovedAsideAndTheLibraryBuilt() throws {
         let session = try Session()
         defer { session.close() }
-        let home = session.home
-        _ = try LibraryTests.musicFolder(in: home)
-        let data = home + "/.local/share/reprise"
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let data = try Self.musicAndIndexFolder(session)
         #expect(mkfifo(data + "/library.db", 0o600) == 0)
         let pid = try session.launch([])
         #expect(scanned(session, tracks: 6), "\(session.log(of: pid))")

@@ -18,6 +18,14 @@ import TestSupport
         #expect(run.status == 0 && run.output.contains("done"), "\(run.output)\(run.errors)\n\(session.log(of: pid).suffix(2000))")
     }
 
+    /// Reprise playing the first test track, serving MPD on its socket; its PID once the socket is there.
+    static func launchServing(_ session: Session) throws -> pid_t {
+        try MPDTests.configure(session)
+        let pid = try session.launch([media.first]) { session.status() == "Playing" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        return pid
+    }
+
     /// The shared helpers of the scripts.
     static let prelude = #"""
     import socket, sys, time, os, select
@@ -65,9 +73,7 @@ import TestSupport
     @Test func aListAtMPDsLimitRunsWhileAnotherClientIsServed() throws {
         let session = try Session()
         defer { session.close() }
-        try MPDTests.configure(session)
-        let pid = try session.launch([media.first]) { session.status() == "Playing" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let pid = try Self.launchServing(session)
         try Self.runScript(session, "limit", Self.prelude + "\n" + Self.longList, [MPDTests.socket(session)], pid: pid)
         #expect(session.status() == "Playing", "MPRIS answers after the list")
     }
@@ -107,9 +113,7 @@ import TestSupport
     @Test func aClientThatNeverReadsIsClosedAtTheCapInsideOneList() throws {
         let session = try Session()
         defer { session.close() }
-        try MPDTests.configure(session)
-        let pid = try session.launch([media.first]) { session.status() == "Playing" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let pid = try Self.launchServing(session)
         try Self.runScript(session, "unread", Self.prelude + "\n" + Self.neverReads, [MPDTests.socket(session), "\(pid)", media.second],
                            pid: pid)
     }
@@ -159,9 +163,7 @@ import TestSupport
     @Test func twoClientsRacingOnOnePlaylistLoseNothing() throws {
         let session = try Session()
         defer { session.close() }
-        try MPDTests.configure(session)
-        let pid = try session.launch([media.first]) { session.status() == "Playing" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let pid = try Self.launchServing(session)
         try Self.runScript(session, "race", Self.prelude + "\n" + Self.race, [MPDTests.socket(session), media.second], pid: pid)
     }
 
@@ -239,7 +241,7 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let music = try session.makeFolder("Music")
-        let port = try Self.freePort()
+        let port = Int(try freeLoopbackPort())
         try MPDTests.configure(session, library: music, port: port)
         let pid = try session.launch([]) { FileManager.default.fileExists(atPath: MPDTests.socket(session)) }
         try Self.runScript(session, "local", Self.prelude + "\n" + Self.localFiles,
@@ -261,19 +263,4 @@ import TestSupport
     assert b"file: " + song + b"\n" in ask(owner, b"playlistinfo")
     print("done")
     """#
-
-    /// A TCP port nothing listens on now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw HarnessError(message: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
