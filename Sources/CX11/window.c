@@ -1,4 +1,4 @@
-#include "CX11.h"
+#include "window_private.h"
 
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
@@ -7,33 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct rp_window {
-    Display *display;
-    Window window;
-    Atom wm_delete, net_wm_name, utf8_string, net_wm_state, net_wm_state_fullscreen;
-    Atom net_wm_state_above, net_wm_state_sticky, motif_wm_hints;
-    bool fullscreen, visible, picture_in_picture;
-    /* Geometry to return to when Picture in Picture ends. */
-    int pip_saved_x, pip_saved_y, pip_saved_width, pip_saved_height;
-    /* Picture in Picture ended into fullscreen: the size before it is given back when fullscreen ends. */
-    bool pip_restore_after_fullscreen;
-    /* The connection to the X server broke (it went away): nothing is sent any more. */
-    bool lost;
-    int width, height;
-    /* Geometry to return to when fullscreen was done without a window manager. */
-    int saved_x, saved_y, saved_width, saved_height;
-    GC gc;
-    /* The controls drawn over the picture (premultiplied ARGB, the window's size), or NULL. */
-    uint32_t *overlay;
-    int overlay_width, overlay_height;
-    Cursor blank_cursor;
-    bool cursor_hidden;
-    /* XInput 2.2's touch events, when the server has them (its major opcode; 0 without): the first finger acts as
-     * the left button, as on Wayland. Without them the server turns touches into pointer events itself. */
-    int xinput_opcode;
-    bool touching;
-    int touch_id;
-};
 
 /* Asks for the window's touch events, if the server speaks XInput 2.2. A client that selects them gets touches as
  * touches, and no pointer events emulated from them. */
@@ -122,7 +95,7 @@ void rp_window_close(rp_window *w) {
         free(w);
         return;
     }
-    free(w->overlay);
+    for (int i = 0; i < RP_WINDOW_OVERLAY_STRIPS; i++) free(w->overlay[i].pixels);
     if (w->blank_cursor) XFreeCursor(w->display, w->blank_cursor);
     XFreeGC(w->display, w->gc);
     XDestroyWindow(w->display, w->window);
@@ -322,52 +295,6 @@ void rp_window_flush(rp_window *w) {
 
 bool rp_window_is_lost(const rp_window *w) { return w->lost; }
 
-void rp_window_set_overlay(rp_window *w, const uint32_t *argb, int width, int height) {
-    free(w->overlay);
-    w->overlay = NULL;
-    if (!argb || width < 1 || height < 1) return;
-    size_t bytes = (size_t)width * (size_t)height * 4;
-    w->overlay = malloc(bytes);
-    if (!w->overlay) return;
-    memcpy(w->overlay, argb, bytes);
-    w->overlay_width = width;
-    w->overlay_height = height;
-}
-
-/* The frame in the middle, black around it, the overlay blended over both, put as one image of the window's size. */
-static void draw_frame_with_overlay(rp_window *w, Visual *visual, int depth, const uint8_t *pixels, int width, int height,
-                                    int stride) {
-    size_t count = (size_t)w->width * (size_t)w->height;
-    uint32_t *composed = malloc(count * 4);
-    if (!composed) return;
-    int left = (w->width - width) / 2, top = (w->height - height) / 2;
-    for (int y = 0; y < w->height; y++) {
-        int fy = y - top;
-        for (int x = 0; x < w->width; x++) {
-            int fx = x - left;
-            uint32_t under = 0;
-            if (fy >= 0 && fy < height && fx >= 0 && fx < width) memcpy(&under, pixels + (size_t)fy * (size_t)stride + (size_t)fx * 4, 4);
-            uint32_t over = w->overlay[(size_t)y * (size_t)w->width + (size_t)x];
-            uint32_t keep = 255 - (over >> 24), out = 0;
-            for (int shift = 0; shift < 24; shift += 8) {
-                uint32_t channel = ((over >> shift) & 0xff) + (((under >> shift) & 0xff) * keep + 127) / 255;
-                out |= (channel > 255 ? 255 : channel) << shift;
-            }
-            composed[(size_t)y * (size_t)w->width + (size_t)x] = out;
-        }
-    }
-    XImage *image = XCreateImage(w->display, visual, (unsigned)depth, ZPixmap, 0, (char *)composed, (unsigned)w->width,
-                                 (unsigned)w->height, 32, w->width * 4);
-    if (image) {
-        if (image->bits_per_pixel == 32)
-            XPutImage(w->display, w->window, w->gc, image, 0, 0, 0, 0, (unsigned)w->width, (unsigned)w->height);
-        image->data = NULL;
-        XDestroyImage(image);
-    }
-    free(composed);
-    XFlush(w->display);
-}
-
 void rp_window_set_cursor_hidden(rp_window *w, bool hidden) {
     if (w->lost || hidden == w->cursor_hidden) return;
     w->cursor_hidden = hidden;
@@ -398,36 +325,6 @@ void rp_window_begin_move(rp_window *w, int root_x, int root_y, int button) {
     event.xclient.data.l[3] = button;
     event.xclient.data.l[4] = 1;
     XSendEvent(w->display, DefaultRootWindow(w->display), False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
-    XFlush(w->display);
-}
-
-void rp_window_draw_frame(rp_window *w, const uint8_t *pixels, int width, int height, int stride) {
-    if (w->lost || !w->visible || width < 1 || height < 1) return;
-    int screen = DefaultScreen(w->display);
-    Visual *visual = DefaultVisual(w->display, screen);
-    if (visual->red_mask != 0xff0000 || visual->green_mask != 0xff00 || visual->blue_mask != 0xff) return;
-    if (w->overlay && w->overlay_width == w->width && w->overlay_height == w->height) {
-        draw_frame_with_overlay(w, visual, DefaultDepth(w->display, screen), pixels, width, height, stride);
-        return;
-    }
-    XImage *image = XCreateImage(w->display, visual, (unsigned)DefaultDepth(w->display, screen), ZPixmap, 0,
-                                 (char *)pixels, (unsigned)width, (unsigned)height, 32, stride);
-    if (!image) return;
-    /* The picture in the middle (fit leaves bars, fill covers the window), black around it. */
-    int x = (w->width - width) / 2, y = (w->height - height) / 2;
-    if (image->bits_per_pixel == 32)
-        XPutImage(w->display, w->window, w->gc, image, 0, 0, x, y, (unsigned)width, (unsigned)height);
-    image->data = NULL; /* the pixels belong to the caller */
-    XDestroyImage(image);
-    XSetForeground(w->display, w->gc, BlackPixel(w->display, screen));
-    if (y > 0) {
-        XFillRectangle(w->display, w->window, w->gc, 0, 0, (unsigned)w->width, (unsigned)y);
-        XFillRectangle(w->display, w->window, w->gc, 0, y + height, (unsigned)w->width, (unsigned)(w->height - y - height));
-    }
-    if (x > 0) {
-        XFillRectangle(w->display, w->window, w->gc, 0, 0, (unsigned)x, (unsigned)w->height);
-        XFillRectangle(w->display, w->window, w->gc, x + width, 0, (unsigned)(w->width - x - width), (unsigned)w->height);
-    }
     XFlush(w->display);
 }
 

@@ -91,10 +91,24 @@ public final class VideoWindow {
         cDots.withUnsafeBufferPointer { rp_window_draw_dots(window, $0.baseAddress, Int32($0.count)) }
     }
 
-    /// The controls to draw over the frames from now on (premultiplied ARGB pixels of the window's size), or none.
-    public func setOverlay(_ pixels: [UInt32]?, width: Int, height: Int) {
-        guard let pixels, pixels.count == width * height else { return rp_window_set_overlay(window, nil, 0, 0) }
-        pixels.withUnsafeBufferPointer { rp_window_set_overlay(window, $0.baseAddress, Int32(width), Int32(height)) }
+    /// How many strips of controls ``setOverlay(strip:_:width:height:y:)`` draws at once.
+    public static let overlayStrips = Int(RP_WINDOW_OVERLAY_STRIPS)
+
+    /// Strip `strip` of the controls to draw over the frames from now on (premultiplied ARGB pixels, as wide as
+    /// ``drawnSize``, put at row `y`), or none.
+    public func setOverlay(strip: Int, _ pixels: [UInt32]?, width: Int, height: Int, y: Int) {
+        guard let pixels, pixels.count == width * height, let width32 = Int32(exactly: width), let height32 = Int32(exactly: height),
+              let y32 = Int32(exactly: y) else {
+            return rp_window_set_overlay(window, Int32(strip), nil, 0, 0, 0)
+        }
+        pixels.withUnsafeBufferPointer { rp_window_set_overlay(window, Int32(strip), $0.baseAddress, width32, height32, y32) }
+    }
+
+    /// The part of the window drawn on: its size, at most the screen's (a larger window shows its top left part).
+    public var drawnSize: (width: Int, height: Int) {
+        var width: Int32 = 0, height: Int32 = 0
+        rp_window_get_drawn_size(window, &width, &height)
+        return (Int(width), Int(height))
     }
 
     /// The pointer hidden over the window (it hides with the controls).

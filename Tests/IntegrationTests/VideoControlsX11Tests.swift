@@ -39,6 +39,39 @@ import TestSupport
                 "a double click on the picture goes full screen")
     }
 
+    /// A window manager (or a script) resizing the window between 1×1 and far past the screen, 200 times, while the
+    /// controls show: the service keeps answering, and at 16000×16000 the picture and the controls are drawn at the
+    /// size the 1280×720 screen shows — the bar along the screen's bottom, its play button working.
+    @Test func aWindowFarLargerThanTheScreenIsDrawnAtTheSizeThatCanBeSeen() throws {
+        let (session, display, _, _) = try VideoTests.start(seconds: 60)
+        defer { session.close() }
+        #expect(session.waitFor { session.status() == "Playing" })
+        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
+        display.resize(window, width: 854, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        try session.call("Pause")
+        #expect(session.waitFor { session.status() == "Paused" })
+        display.movePointer(to: window, x: 427, y: 240) // paused, the controls stay
+        for _ in 0..<100 {
+            display.resize(window, width: 16000, height: 16000)
+            display.resize(window, width: 1, height: 1)
+        }
+        display.resize(window, width: 16000, height: 16000)
+        display.move(window, x: 0, y: 0)
+        #expect(session.status() == "Paused", "the service answers at once after the resizes")
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [16000, 16000] })
+        display.movePointer(to: window, x: 640, y: 360)
+        // The play button at the bar's left end, along the screen's bottom (the bar: 48 px high).
+        let play = (x: 8, y: VirtualDisplay.height - 48 + 4, width: 40, height: 40)
+        #expect(session.waitFor { ((try? display.brightPixelsOnScreen(x: play.x, y: play.y, width: play.width, height: play.height)) ?? 0) > 40 },
+                "the controls show where the screen shows the window")
+        display.click(window, x: play.x + 20, y: play.y + 20)
+        #expect(session.waitFor { session.status() == "Playing" }, "the play button at the seen bottom plays")
+        display.resize(window, width: 854, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        #expect(session.status() == "Playing")
+    }
+
     /// Where the bar puts things in an 854×480 window (the core's layout: 8 px margins, 40 px buttons 4 px apart,
     /// 64 px times): the scrubber from x 208, 306 px wide; the speed button right after the time left.
     static let scrubber = (x: 208, width: 306), barMiddleY = 480 - 24, speedX = 606, infoX = 782

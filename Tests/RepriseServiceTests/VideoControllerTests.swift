@@ -289,6 +289,8 @@ final class FakeWindow: VideoSurface {
     var isVisible = false
     var isFullscreen = false
     var size: (width: Int, height: Int) = (320, 240)
+    /// As X11 draws it: the window's size, at most the screen's.
+    var drawnSize: (width: Int, height: Int) { (min(size.width, screenSize.width), min(size.height, screenSize.height)) }
     var events: [VideoWindow.Event] = []
     private(set) var resizes: [(width: Int, height: Int)] = []
     private(set) var framesDrawn = 0

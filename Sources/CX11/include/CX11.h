@@ -41,15 +41,20 @@ typedef struct {
 /** Paints the loading screen: black with the spinner's dots. */
 void rp_window_draw_dots(rp_window *window, const rp_dot *dots, int count);
 void rp_window_flush(rp_window *window);
-/** The controls to draw over the frames from now on: premultiplied ARGB of the window's size (copied); NULL: none.
- *  An overlay of another size than the window's is not drawn. */
-void rp_window_set_overlay(rp_window *window, const uint32_t *argb, int width, int height);
+/** How many strips of controls can be drawn over the frames at once (the title's band, the bar and what rises above it). */
+enum { RP_WINDOW_OVERLAY_STRIPS = 2 };
+/** Strip `strip` of the controls to draw over the frames from now on: premultiplied ARGB, `width` x `height`, at row
+ *  `y` of the window (copied); NULL: none. A strip of another width than the drawn area's is not drawn. */
+void rp_window_set_overlay(rp_window *window, int strip, const uint32_t *argb, int width, int height, int y);
+/** The part of the window that is drawn: the window's size, at most the screen's (a window larger than the screen is
+ *  drawn at the size that can be seen, from its top left corner). */
+void rp_window_get_drawn_size(const rp_window *window, int *width, int *height);
 /** Hides the pointer over the window (a blank cursor), or shows it again. */
 void rp_window_set_cursor_hidden(rp_window *window, bool hidden);
 /** Lets the window manager move the window with the pointer, from a press of `button` at root_x, root_y. */
 void rp_window_begin_move(rp_window *window, int root_x, int root_y, int button);
-/** Draws a frame of 32-bit BGRx pixels (`stride` bytes a row) in the middle of the window, black around it (and the
- *  overlay over both when there is one). */
+/** Draws a frame of 32-bit BGRx pixels (`stride` bytes a row) in the middle of the drawn area, black around it, and
+ *  the controls' strips over both: what is sent costs the frame's and the strips' pixels, never the window's. */
 void rp_window_draw_frame(rp_window *window, const uint8_t *pixels, int width, int height, int stride);
 /** The connection to the X server broke (the server went away): the window does nothing any more. Until then
  *  Xlib's fatal I/O error is survived (the process is not ended), and protocol errors are ignored. */

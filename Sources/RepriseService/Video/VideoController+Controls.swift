@@ -9,7 +9,7 @@ import X11Kit
 extension VideoController {
     /// What the bar offers now.
     var controlsContext: VideoControlsInput.Context {
-        let size = window?.size ?? (width: 1, height: 1)
+        let size = window?.drawnSize ?? (width: 1, height: 1)
         let layout = VideoControlsLayout(width: size.width, height: size.height, mode: isPictureInPicture ? .pictureInPicture : .window)
         let scrubber = VideoScrubber(positionMicroseconds: player.positionMicroseconds, lengthMicroseconds: player.queue.current?.lengthMicroseconds,
                                      canSeek: player.canSeek, chapters: player.chapters, schedule: player.interstitialPlayback.schedule)

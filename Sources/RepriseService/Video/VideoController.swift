@@ -352,7 +352,14 @@ final class VideoController: VideoControl, ServiceComponent {
     /// paused picture is redrawn. An unchanged layout is not applied again (each change renegotiates the stream).
     private func applyLayout(windowSize: (width: Int, height: Int)? = nil, redrawingPausedPicture: Bool = true) {
         guard let window, let format else { return }
-        let size = windowSize ?? window.size
+        var size = windowSize ?? window.drawnSize
+        if case .frames = window.videoOutput, windowSize != nil {
+            // X11 draws a window larger than the screen at the size that can be seen (a frame of 16000 x 16000 would
+            // be scaled, copied and sent for nothing): a size asked for is bounded as the window's own is.
+            let screen = window.screenSize
+            if screen.width > 0 { size.width = min(size.width, screen.width) }
+            if screen.height > 0 { size.height = min(size.height, screen.height) }
+        }
         let layout = VideoLayout(aspectRatio: format.displayAspectRatio, windowWidth: size.width, windowHeight: size.height,
                                  mode: aspectMode)
         guard layout != appliedLayout else {

@@ -44,6 +44,9 @@ protocol VideoSurface: AnyObject {
     var isVisible: Bool { get set }
     var isFullscreen: Bool { get set }
     var size: (width: Int, height: Int) { get }
+    /// The part of the window that pictures and controls are laid out in: X11 draws a window larger than the screen
+    /// at the size that can be seen; a Wayland compositor sizes the window to what it shows.
+    var drawnSize: (width: Int, height: Int) { get }
     func resize(width: Int, height: Int)
     var screenSize: (width: Int, height: Int) { get }
     func setPictureInPicture(_ on: Bool, frame: (x: Int, y: Int, width: Int, height: Int))
@@ -72,10 +75,18 @@ extension VideoWindow: VideoSurface {
     /// The next frame drawn covers the spinner.
     func endLoading() {}
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
-    /// Blended over each frame: painted whole, at the window's pixels.
+    /// Blended over each frame: only the strips drawn on (the title's band, the bar with what rises above it), at
+    /// the window's pixels, so a large window paints and sends a few rows, not its area.
     func showControls(_ scene: VideoControlsScene?) {
-        let image = scene.map { ControlsPainter().paint($0, scale: scale) }
-        setOverlay(image?.pixels, width: image?.width ?? 0, height: image?.height ?? 0)
+        let strips = scene?.drawnRows ?? []
+        for strip in 0..<VideoWindow.overlayStrips {
+            guard let scene, strip < strips.count else {
+                setOverlay(strip: strip, nil, width: 0, height: 0, y: 0)
+                continue
+            }
+            let image = ControlsPainter().paint(scene, scale: 1, rows: strips[strip])
+            setOverlay(strip: strip, image.pixels, width: image.width, height: image.height, y: image.y)
+        }
     }
     /// X11 draws the controls at the window's pixels.
     var scale: Int { 1 }
@@ -89,6 +100,7 @@ private func spinnerDots(size: (width: Int, height: Int), phase: Int) -> [(x: In
 extension WaylandVideoWindow: VideoSurface {
     var videoOutput: VideoOutput { .waylandSurface(display: display, surface: surface, size: size) }
     var handle: UInt { UInt(bitPattern: surface) }
+    var drawnSize: (width: Int, height: Int) { size }
 
     func setPictureInPicture(_ on: Bool, frame: (x: Int, y: Int, width: Int, height: Int)) {
         setPictureInPicture(on, width: frame.width, height: frame.height)

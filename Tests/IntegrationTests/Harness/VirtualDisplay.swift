@@ -105,12 +105,28 @@ final class VirtualDisplay {
         }
     }
 
-    /// The window's pixels, RGBx, as ximagesrc takes them.
-    private func capture(_ window: String) throws -> ((width: Int, height: Int), [UInt8]) {
-        guard let size = size(of: window) else { throw HarnessError(message: "no window \(window)") }
+    /// How many pixels of the screen's rectangle are bright: what a person sees, whatever the windows' sizes.
+    func brightPixelsOnScreen(x: Int, y: Int, width: Int, height: Int, level: UInt8 = 200) throws -> Int {
+        let (size, data) = try capture(nil)
+        return (max(0, y)..<min(size.height, y + height)).reduce(0) { sum, row in
+            sum + (max(0, x)..<min(size.width, x + width)).count { column in
+                let offset = (row * size.width + column) * 4
+                return max(data[offset], data[offset + 1], data[offset + 2]) > level
+            }
+        }
+    }
+
+    /// Moves the window's top left corner to (`x`, `y`) on the screen.
+    func move(_ window: String, x: Int, y: Int) {
+        _ = run("xdotool", ["windowmove", window, String(x), String(y)])
+    }
+
+    /// The window's pixels (nil: the screen's), RGBx, as ximagesrc takes them.
+    private func capture(_ window: String?) throws -> ((width: Int, height: Int), [UInt8]) {
+        guard let size = window.map({ size(of: $0) }) ?? (Self.width, Self.height) else { throw HarnessError(message: "no window \(window ?? "")") }
         let file = directory + "/shot-\(UUID().uuidString).rgbx"
         defer { unlink(file) }
-        let made = run("gst-launch-1.0", ["-q", "ximagesrc", "show-pointer=false", "xid=\(window)", "num-buffers=1", "!",
+        let made = run("gst-launch-1.0", ["-q", "ximagesrc", "show-pointer=false"] + (window.map { ["xid=\($0)"] } ?? []) + ["num-buffers=1", "!",
                                           "videoconvert", "!", "video/x-raw,format=RGBx", "!", "filesink", "location=\(file)"])
         guard made?.status == 0, let data = FileManager.default.contents(atPath: file), data.count == size.width * size.height * 4 else {
             throw HarnessError(message: "ximagesrc failed: \(made?.errors ?? "")")
