@@ -11,9 +11,7 @@ import TestSupport
         let (session, display, _, _) = try VideoTests.start(seconds: 60)
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
-        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
-        display.resize(window, width: 854, height: 480)
-        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        let window = try Self.windowAt854x480(display, session)
         // The play/pause button sits at the bar's left end: over the pillarbox's black, so its icon alone lights it.
         let play = (x: 8, y: 480 - 48 + 4, width: 40, height: 40)
         func playButtonLight() -> Int {
@@ -46,9 +44,7 @@ import TestSupport
         let (session, display, _, _) = try VideoTests.start(seconds: 60)
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
-        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
-        display.resize(window, width: 854, height: 480)
-        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        let window = try Self.windowAt854x480(display, session)
         try session.call("Pause")
         #expect(session.waitFor { session.status() == "Paused" })
         display.movePointer(to: window, x: 427, y: 240) // paused, the controls stay
@@ -72,6 +68,14 @@ import TestSupport
         #expect(session.status() == "Playing")
     }
 
+    /// The clip's window, resized to 854×480 (the size the tests' coordinates are for).
+    static func windowAt854x480(_ display: VirtualDisplay, _ session: Session) throws -> String {
+        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
+        display.resize(window, width: 854, height: 480)
+        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        return window
+    }
+
     /// Where the bar puts things in an 854×480 window (the core's layout: 8 px margins, 40 px buttons 4 px apart,
     /// 64 px times): the scrubber from x 208, 306 px wide; the speed button right after the time left.
     static let scrubber = (x: 208, width: 306), barMiddleY = 480 - 24, speedX = 606, infoX = 782
@@ -80,9 +84,7 @@ import TestSupport
         let (session, display, _, _) = try VideoTests.start(seconds: 60)
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"] != nil })
-        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
-        display.resize(window, width: 854, height: 480)
-        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        let window = try Self.windowAt854x480(display, session)
         let length = try #require(session.metadata()["mpris:length"]?.int64Value)
         display.movePointer(to: window, x: 427, y: 240)
         Thread.sleep(forTimeInterval: 0.5)
@@ -110,9 +112,7 @@ import TestSupport
         let (session, display, _, _) = try VideoTests.start(seconds: 60)
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" && (try? session.get("SubtitleTrack", interface: VideoTests.video)) == .int32(0) })
-        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
-        display.resize(window, width: 854, height: 480)
-        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        let window = try Self.windowAt854x480(display, session)
         display.movePointer(to: window, x: 427, y: 240)
         Thread.sleep(forTimeInterval: 0.5)
         // Five rows of 32 px ending 4 px above the bar: Audio, its track, Subtitles, Off, en.
@@ -131,9 +131,7 @@ import TestSupport
         let (session, display, _, _) = try VideoTests.start(sidecar: #"{"title": "Test Clip", "description": "\#(description)"}"#, seconds: 60)
         defer { session.close() }
         #expect(session.waitFor { session.status() == "Playing" })
-        let window = try #require(VideoTests.findWindow(display, titled: "Test Clip", session))
-        display.resize(window, width: 854, height: 480)
-        #expect(session.waitFor { display.size(of: window).map { [$0.width, $0.height] } == [854, 480] })
+        let window = try Self.windowAt854x480(display, session)
         try session.call("Pause")
         let id = try #require(session.metadata()["mpris:trackid"])
         try session.call("SetPosition", [id, .int64(30_000_000)])
