@@ -111,13 +111,15 @@ final class MPDConnection: MPDSessionOwner {
         isProcessing = true
         defer { isProcessing = false }
         var start = 0
-        while !session.isBusy, !session.isClosing, let end = input[start...].firstIndex(of: 0x0A) {
+        // A command may close the connection (its input then released): nothing of the input is touched after that.
+        while !isClosed, !session.isBusy, !session.isClosing, let end = input[start...].firstIndex(of: 0x0A) {
             var line = Array(input[start..<end])
             if line.last == 0x0D { line.removeLast() }
             start = end + 1
             guard line.count <= MPDServer.Limits.lineBytes else { return close(reason: "a line longer than \(MPDServer.Limits.lineBytes) bytes") }
             session.receive(line)
         }
+        guard !isClosed else { return }
         if start > 0 { input.removeFirst(start) }
         flush()
     }

@@ -62,16 +62,24 @@ import TestSupport
         // A third file added by mpc joins MPRIS's track list; mpc lists the queue in order.
         try Self.mpc(session, "add", media.third)
         #expect(session.waitFor { Self.trackCount(session) == 3 })
-        let playlist = try Self.mpc(session, "playlist", "-f", "%title%").output.split(separator: "\n")
-        #expect(playlist == ["First Light", "Second Wind", "Third Time"], "\(playlist)")
+        // Once the third file's tags are read (a file added from outside the library is read after it is queued).
+        var playlist: [Substring] = []
+        #expect(session.waitFor { playlist = (try? Self.mpc(session, "playlist", "-f", "%title%").output.split(separator: "\n")) ?? []
+                                  return playlist == ["First Light", "Second Wind", "Third Time"] }, "\(playlist)")
 
-        // MPRIS's PlayPause wakes an MPD client waiting in idle.
-        let idle = try session.start("mpc", ["-h", Self.socket(session), "idle", "player"], logName: "idle")
+        // MPRIS's PlayPause wakes an MPD client waiting in idle. The client's connection answers a ping before it
+        // idles, so the change comes after the session exists (a change before idle, after that, still wakes it).
         #expect(session.waitFor { (try? Self.mpc(session, "status").output.contains("[playing]")) == true })
-        Thread.sleep(forTimeInterval: 0.3) // the idle command is in place before the change
+        let idle = try session.start("/usr/bin/python3", ["-c", """
+            import mpd, sys
+            c = mpd.MPDClient(); c.connect(sys.argv[1]); c.ping()
+            print("ready", flush=True)
+            print(" ".join(c.idle("player")), flush=True)
+            """, Self.socket(session)], logName: "idle")
+        #expect(session.waitFor { session.output(ofLog: "idle").contains("ready") }, "\(session.output(ofLog: "idle"))")
         try session.call("PlayPause")
         #expect(session.waitForExit(idle) == 0)
-        #expect(session.output(ofLog: "idle").trimmingCharacters(in: .whitespacesAndNewlines) == "player")
+        #expect(session.output(ofLog: "idle").split(separator: "\n").last == "player", "\(session.output(ofLog: "idle"))")
         #expect(try Self.mpc(session, "status").output.contains("[paused]"))
     }
 

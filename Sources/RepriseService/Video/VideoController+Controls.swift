@@ -150,7 +150,9 @@ extension VideoController {
         guard !visible || paintedControls.map({
             $0.scale == window.scale && scene.drawsTheSame(as: $0.scene, ignoringPlayback: !followingPlayback)
         }) != true else { return }
+        let wereShown = paintedControls?.scene.shown ?? false
         paintedControls = visible ? (scene, window.scale) : nil
+        if scene.shown != wereShown { log.debug(scene.shown ? "video controls shown" : "video controls hidden") }
         window.showControls(visible ? scene : nil)
         drawLatestFrame()
     }

@@ -13,7 +13,7 @@ final class VideoController: VideoControl, ServiceComponent {
     private let loop: VideoLoop
     private let playbin: VideoPipeline
     let player: Player
-    private let log: Log
+    let log: Log
     /// Nil without a display, and once the display went away.
     private(set) var window: VideoSurface?
     let policy: UserActionPolicy
