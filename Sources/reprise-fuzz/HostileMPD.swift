@@ -5,8 +5,9 @@ import TestSupport
 
 /// Generates hostile MPD requests: every command the server lists, with wrong argument counts, extreme and malformed
 /// numbers and ranges, bad quoting, filter expressions cut short, names outside the music folder, bytes that are not
-/// UTF-8, long lines and binary garbage; command lists and `idle`/`noidle` in their shapes, so that every request
-/// has one reply to wait for (or the connection is closed, which is then counted).
+/// UTF-8, NUL inside names, long lines and binary garbage; command lists (some at MPD's 2 MiB limit, some past it)
+/// and `idle`/`noidle` in their shapes, so that every request has one reply to wait for (or the connection is
+/// closed, which is then counted).
 struct HostileMPDRequests {
     private var random: SplitMix
     /// What the server says it implements (its `commands`), read at the start.
@@ -20,7 +21,30 @@ struct HostileMPDRequests {
                          "(artist == 'x')", "((artist == 'x') AND (album != ''))", "(!(title contains 'a'))", "((", "(artist ==",
                          "(artist == \"x\")", "(base '..')", "(file starts_with '/')", "../../etc/passwd", "/etc/passwd",
                          "/dev/zero", "file:///dev/zero", "http://127.0.0.1:1/x", "Björk", "\u{202E}rtl", "\\", "\\\"",
-                         "read,add", "admin", "clear", "all", "enable", "disable", "Performer", "nosuchtag"]
+                         "read,add", "admin", "clear", "all", "enable", "disable", "Performer", "nosuchtag",
+                         "keep\u{0}", "a\u{0}b", "\u{0}", "x\r", String(repeating: "n", count: 251)]
+
+    /// Commands that take a stored playlist's name first.
+    static let playlistCommands = ["save", "rm", "rename", "playlistadd", "playlistclear", "playlistdelete", "playlistmove",
+                                   "listplaylist", "listplaylistinfo", "load"]
+
+    /// MPD's largest command list (`max_command_list_size`), in bytes of its lines.
+    static let commandListBytes = 2 * 1024 * 1024
+
+    /// A command list at MPD's size limit or just past it, of commands that need no permission and change nothing:
+    /// the whole list is answered (or, past the limit, the connection closed).
+    private mutating func listAtTheLimit() -> [UInt8] {
+        let limit = Self.commandListBytes + (chance(0.3) ? 5 : 0)
+        var body: [UInt8] = []
+        while true {
+            let line = Array("\(pick(["ping", "status", "currentsong", "getvol", "playlistinfo 0:1"]))\n".utf8)
+            guard body.count + line.count <= limit else { break }
+            body += line
+        }
+        // The rest with a ping padded by spaces (no arguments for MPD's tokenizer).
+        if limit - body.count >= 5 { body += Array("ping".utf8) + [UInt8](repeating: 0x20, count: limit - body.count - 5) + [0x0A] }
+        return Array("command_list_ok_begin\n".utf8) + body + Array("command_list_end\n".utf8)
+    }
 
     private mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 10_000) < probability * 10_000 }
     private mutating func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
@@ -54,6 +78,11 @@ struct HostileMPDRequests {
         case 4: return (0..<Int(random.next() % 200)).map { _ in UInt8(truncatingIfNeeded: random.next() | 1) }.map { $0 == 0x0A ? 0x20 : $0 } + [0x0A]
         case 5: return Array("frobnicate \(pick(Self.tokens))\n".utf8)
         case 6: return Array("password \(pick(Self.tokens).isEmpty ? "x" : "wrong")\n".utf8)
+        case 8 where chance(0.05): return listAtTheLimit()
+        case 9:
+            // A stored playlist's name with NUL, CR, a slash or past the file name limit, where a name goes.
+            let name = pick(["keep\u{0}", "a\u{0}b", "x\r", "a/b", String(repeating: "n", count: 251)])
+            return Array("\(pick(Self.playlistCommands)) \"\(name)\" \(pick(Self.tokens))\n".utf8).map { $0 == 0x0A ? 0x20 : $0 } + [0x0A]
         case 7 where chance(0.2): return Array("find any \"".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 70_000) + [0x22, 0x0A] // past the line limit
         default: return line(pick(commands.filter { !Self.avoided.contains($0) }), Int(random.next() % 5))
         }
