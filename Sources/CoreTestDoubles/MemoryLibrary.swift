@@ -60,13 +60,16 @@ public final class MemoryLibrary: LibraryAccess {
         then(tracks.filter { Self.track($0, isIn: selector) })
     }
 
-    public func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void) {
-        then(tracks.filter { Self.track($0, isIn: selector) && query.matches($0.mediaProperties) })
+    public func withTracks<Result: Sendable>(_ selector: LibrarySelector, matching query: MediaQuery,
+                                             _ body: @escaping @Sendable ([LibraryTrack]) -> Result, then: @escaping (Result) -> Void) {
+        let found = tracks.filter { Self.track($0, isIn: selector) && query.matches($0.mediaProperties) }
+        onWorker({ body(found) }, then: then)
     }
 
     public func withTracks<Result: Sendable>(_ selector: LibrarySelector, _ body: @escaping @Sendable ([LibraryTrack]) -> Result,
                                              then: @escaping (Result) -> Void) {
-        then(body(tracks.filter { Self.track($0, isIn: selector) }))
+        let found = tracks.filter { Self.track($0, isIn: selector) }
+        onWorker({ body(found) }, then: then)
     }
 
     public func onWorker<Result: Sendable>(_ body: @escaping @Sendable () -> Result, then: @escaping (Result) -> Void) {

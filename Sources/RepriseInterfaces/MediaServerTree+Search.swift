@@ -44,8 +44,8 @@ extension MediaServerTree {
         guard query.canMatch(type: "music") else { return answer(page, view, then: then) { (containers($0), []) } }
         let albumOfArtist: String? = if case .artistAlbum(let artist, let album) = node { "\(artist)\u{0}\(album)" } else { nil }
         let placedInContainer = inContainer
-        library.tracks(selector, matching: query) { [weak self] tracks in
-            self?.answer(page, view, then: then) { view in
+        library.withTracks(selector, matching: query, { tracks in
+            Self.describe(page, of: view) { view in
                 let inAlbum = tracks.filter { albumOfArtist == nil || "\($0.albumBy ?? "")\u{0}\($0.album ?? "")" == albumOfArtist }
                 return (containers(view), inAlbum.map { track in
                     // In a container of tracks, under it; elsewhere under the track's folder (a container every track has).
@@ -53,7 +53,7 @@ extension MediaServerTree {
                     return (parent + "/" + Self.itemElement(track), PlaylistEntry(uri: track.path.uri, track: track))
                 })
             }
-        }
+        }, then: { [weak self] in self?.keep($0, then: then) })
     }
 }
 

@@ -99,12 +99,12 @@ final class MediaServerTree {
                 }
             }
         }
-        guard let (selector, keep) = Self.tracks(of: node) else { return then([]) }
-        library.tracks(selector) { [weak self] tracks in
-            self?.answer(page, view, then: then) { view in
-                (childContainers(view), tracks.filter(keep).map { (path + "/" + Self.itemElement($0), PlaylistEntry(uri: $0.path.uri, track: $0)) })
+        guard let (selector, isInside) = Self.tracks(of: node) else { return then([]) }
+        library.withTracks(selector, { tracks in
+            Self.describe(page, of: view) { view in
+                (childContainers(view), tracks.filter(isInside).map { (path + "/" + Self.itemElement($0), PlaylistEntry(uri: $0.path.uri, track: $0)) })
             }
-        }
+        }, then: { [weak self] in self?.keep($0, then: then) })
     }
 
     /// Which part of a listing or search a client asked for, and the properties it wants.
@@ -112,26 +112,37 @@ final class MediaServerTree {
         let offset: Int, max: Int, filter: [String]
     }
 
+    /// A page's descriptions, and its items with their object paths (to keep for their property reads).
+    typealias DescribedPage = (described: [[String: DBusValue]], items: [(String, PlaylistEntry)])
+
     /// Answers with `page` of what `make` finds in `view` — containers first, then items with their object paths —
     /// made, paged and described on the library's worker, however many there are; on the loop only the page's items
     /// are kept for their property reads.
     func answer(_ page: Page, _ view: MediaServerView, then: @escaping ([[String: DBusValue]]) -> Void,
                 _ make: @escaping @Sendable (MediaServerView) -> (containers: [String], items: [(String, PlaylistEntry)])) {
-        library.onWorker({ () -> (described: [[String: DBusValue]], items: [(String, PlaylistEntry)]) in
-            var view = view
-            let (containers, items) = make(view)
-            let total = containers.count + items.count
-            let start = min(total, page.offset), end = page.max == 0 ? total : min(total, start + page.max)
-            let shownItems = Array(items[min(items.count, Swift.max(0, start - containers.count))..<Swift.max(0, end - containers.count)])
-            for (path, entry) in shownItems { view.items[path] = entry }
-            let described = (start..<end).map { index in
-                view.describe(index < containers.count ? containers[index] : items[index - containers.count].0, filter: page.filter)
-            }
-            return (described, shownItems)
-        }, then: { [weak self] result in
-            for (path, entry) in result.items { _ = self?.remember(entry, at: path) }
-            then(result.described)
-        })
+        library.onWorker({ Self.describe(page, of: view, make) }, then: { [weak self] in self?.keep($0, then: then) })
+    }
+
+    /// `page` of what `make` finds in `view`, described (run on the worker).
+    static func describe(_ page: Page, of view: MediaServerView,
+                         _ make: (MediaServerView) -> (containers: [String], items: [(String, PlaylistEntry)])) -> DescribedPage {
+        let (containers, items) = make(view)
+        let total = containers.count + items.count
+        let start = min(total, page.offset), end = page.max == 0 ? total : min(total, start + page.max)
+        let shownItems = Array(items[min(items.count, Swift.max(0, start - containers.count))..<Swift.max(0, end - containers.count)])
+        // Described by a view that holds the page's items alone (no copy of every item remembered).
+        var view = view
+        view.items = Dictionary(shownItems, uniquingKeysWith: { first, _ in first })
+        let described = (start..<end).map { index in
+            view.describe(index < containers.count ? containers[index] : items[index - containers.count].0, filter: page.filter)
+        }
+        return (described, shownItems)
+    }
+
+    /// Keeps a described page's items for their property reads and answers with its descriptions (on the loop).
+    func keep(_ page: DescribedPage, then: ([[String: DBusValue]]) -> Void) {
+        for (path, entry) in page.items { _ = remember(entry, at: path) }
+        then(page.described)
     }
 
     /// Whether a node lists items (tracks or playlist entries) after its containers.

@@ -225,9 +225,10 @@ public final class LibraryService: LibraryAccess {
         work.run({ worker.tracks(selector) }, then: then)
     }
 
-    public func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void) {
+    public func withTracks<Result: Sendable>(_ selector: LibrarySelector, matching query: MediaQuery,
+                                             _ body: @escaping @Sendable ([LibraryTrack]) -> Result, then: @escaping (Result) -> Void) {
         let worker = worker
-        work.run({ worker.tracks(selector, narrowedBy: query).filter { query.matches($0.mediaProperties) } }, then: then)
+        work.run({ body(worker.tracks(selector, narrowedBy: query).filter { query.matches($0.mediaProperties) }) }, then: then)
     }
 
     public func withTracks<Result: Sendable>(_ selector: LibrarySelector, _ body: @escaping @Sendable ([LibraryTrack]) -> Result,

@@ -29,8 +29,10 @@ public protocol LibraryAccess: AnyObject {
     var feed: ChangeFeed { get }
     func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void)
     func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void)
-    /// The tracks of `selector` that `query` matches (tested on the worker: a search over every track).
-    func tracks(_ selector: LibrarySelector, matching query: MediaQuery, then: @escaping ([LibraryTrack]) -> Void)
+    /// `body` run, where the index is read, over the tracks of `selector` that `query` matches (narrowed in SQL, then
+    /// tested one by one there: a search over every track); its result comes back on the loop.
+    func withTracks<Result: Sendable>(_ selector: LibrarySelector, matching query: MediaQuery,
+                                      _ body: @escaping @Sendable ([LibraryTrack]) -> Result, then: @escaping (Result) -> Void)
     func names(_ kind: LibraryNameKind, then: @escaping ([String]) -> Void)
     /// `body` run over the tracks of `selector` where the index is read (work that grows with the library stays off
     /// the loop); its result comes back on the loop.
