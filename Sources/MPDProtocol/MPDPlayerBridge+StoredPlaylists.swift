@@ -143,9 +143,8 @@ extension MPDPlayerBridge {
         throws(MPDError) -> MPDOutcome {
         let files = try files()
         return changing { finish in
-            if files.list().contains(where: { $0.name == name }), let refusal = Self.refusalToChange(name, in: files) {
-                return finish(refusal)
-            }
+            // A playlist that is not there yet is made when `creating`; one that is must be one Reprise writes.
+            if let refusal = Self.refusalToChange(name, in: files), refusal.code != .noExist { return finish(refusal) }
             files.read(name) { found in
                 guard var uris = found ?? (creating ? [] : nil) else { return finish(.noExist("No such playlist")) }
                 do throws(MPDError) { try edit(&uris) } catch { return finish(error) }

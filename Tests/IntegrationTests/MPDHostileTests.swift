@@ -106,17 +106,20 @@ import TestSupport
         except (BrokenPipeError, ConnectionResetError):
             pass  # one of the 900 refused, closed by the service before it sent (a loaded machine's order)
         clients.append(s)
-    served, refused = [], 0
-    for s in clients:
+    def greeting(s):
+        # The greeting, or b"" for a connection the service refused (closed without one).
         s.settimeout(10)
         try:
-            greeting = s.recv(100)
+            return s.recv(100)
         except ConnectionResetError:
-            greeting = b""
-        if greeting.startswith(b"OK MPD "):
+            return b""
+    served, refused = [], 0
+    for s in clients:
+        answer = greeting(s)
+        if answer.startswith(b"OK MPD "):
             served.append(s)
         else:
-            assert greeting == b"", greeting
+            assert answer == b"", answer
             refused += 1
     time.sleep(0.5)
     subprocess.run(["busctl", "--user", "call", "org.mpris.MediaPlayer2.reprise", "/org/mpris/MediaPlayer2",
@@ -138,12 +141,7 @@ import TestSupport
     while len(again) < 100:
         s = socket.socket(socket.AF_UNIX)
         s.connect(path)
-        s.settimeout(10)
-        try:
-            greeting = s.recv(100)
-        except ConnectionResetError:
-            greeting = b""
-        if greeting.startswith(b"OK MPD "):
+        if greeting(s).startswith(b"OK MPD "):
             again.append(s)
         else:
             s.close()
