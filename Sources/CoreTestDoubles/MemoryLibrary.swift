@@ -45,6 +45,8 @@ public final class MemoryLibrary: LibraryAccess {
         status.counts.unavailable = tracks.count { !$0.available }
         status.counts.albums = Set(tracks.compactMap { track in track.album.map { LibraryAlbum.key(title: $0, artist: track.albumBy) } }).count
         status.counts.artists = Set(tracks.compactMap(\.albumBy)).count
+        status.contentVersion += 1
+        status.contentChanged = 1_700_000_000 + Int64(status.contentVersion)
         feed.publish(.library)
     }
 

@@ -2,13 +2,19 @@ import RepriseCore
 import Synchronization
 
 /// The library as MPD clients walk it, built once where the index is read and kept until the library changes: every
-/// available track with its MPD name, sorted by name; the whole tree in MPD's order (each folder, then what is in
+/// available track the index could read (a file it found no length and no tags in — one that only looks like audio —
+/// is left out, as MPD leaves out what its decoders cannot read) with its MPD name, sorted by name; `stats`' counts; the whole tree in MPD's order (each folder, then what is in
 /// it); and the replies of `list` without a filter, which clients ask again and again (M.A.L.P.'s album list).
 /// Immutable but for that memo, which a lock guards; read only where the index is read, off the loop.
 public final class MPDLibrarySnapshot: Sendable {
     public let songs: [(name: String, track: LibraryTrack)]
     /// Folders and songs, depth first, as `listall` of the root lists them: a song is its index in ``songs``.
     let tree: [TreeItem]
+    /// `stats`: distinct artists and albums (the Artist and Album tags' values, as MPD counts them) and the songs'
+    /// total length in seconds.
+    let artistCount: Int
+    let albumCount: Int
+    let totalSeconds: Int64
     private let memo = Mutex<[String: [[String]]]>([:])
 
     struct TreeItem: Sendable {
@@ -19,7 +25,7 @@ public final class MPDLibrarySnapshot: Sendable {
 
     init(_ tracks: [LibraryTrack], writer: MPDSongWriter) {
         // Kept for as long as the library does not change: only what MPD serves (no cover path, gains or lyrics).
-        let songs = tracks.lazy.filter(\.available).map { track in
+        let songs = tracks.lazy.filter { $0.available && Self.wasRead($0) }.map { track in
             var kept = track
             kept.cover = nil
             kept.lyrics = nil
@@ -27,6 +33,9 @@ public final class MPDLibrarySnapshot: Sendable {
             return (name: writer.name(ofPath: track.path), track: kept)
         }.sorted { $0.name < $1.name }
         self.songs = songs
+        artistCount = Set(songs.compactMap(\.track.artist)).count
+        albumCount = Set(songs.compactMap(\.track.album)).count
+        totalSeconds = songs.reduce(Int64(0)) { MPDPlayerBridge.adding($0, $1.track.lengthMicroseconds) } / 1_000_000
         var folders = Set<String>()
         for (name, _) in songs {
             var slash = name.lastIndex(of: "/")
@@ -41,6 +50,11 @@ public final class MPDLibrarySnapshot: Sendable {
         items += songs.indices.map { (parts: songs[$0].name.split(separator: "/"), item: TreeItem(name: songs[$0].name, song: $0)) }
         items.sort { Self.treeOrder($0.parts, $0.item.song == nil, $1.parts, $1.item.song == nil) }
         tree = items.map(\.item)
+    }
+
+    /// Whether the index read anything of `track`: a length or a tag.
+    static func wasRead(_ track: LibraryTrack) -> Bool {
+        track.lengthMicroseconds != nil || track.title != nil || track.artist != nil || track.album != nil
     }
 
     /// MPD's tree order: a folder's own songs after its subfolders, each level by name.

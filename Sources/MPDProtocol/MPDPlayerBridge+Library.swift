@@ -23,7 +23,7 @@ extension MPDPlayerBridge {
     /// Runs `body` over the library (its ``MPDLibrarySnapshot``, made from the index when the library changed since
     /// the last one) where the index is read, off the loop, then `write` on the loop; the command finishes when
     /// `write` calls its second argument.
-    private func overLibrary<Result: Sendable>(_ body: @escaping @Sendable (MPDLibrarySnapshot) -> Result,
+    func overLibrary<Result: Sendable>(_ body: @escaping @Sendable (MPDLibrarySnapshot) -> Result,
                                                write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
         guard let library else { throw MPDError(.system, "no library (library = off)") }
         let songs = songs

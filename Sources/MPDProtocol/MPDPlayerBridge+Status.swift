@@ -20,20 +20,19 @@ extension MPDPlayerBridge {
                     call.add("playtime", playtimeSeconds)
                     return .done
                 }
-                return .later { [self] finish in
-                    library.withTracks(.all, { tracks in
-                        tracks.reduce(Int64(0)) { $1.available ? MPDPlayerBridge.adding($0, $1.lengthMicroseconds) : $0 }
-                    }, then: { [self] total in
-                        let counts = library.status.counts
-                        call.add("artists", counts.artists)
-                        call.add("albums", counts.albums)
-                        call.add("songs", counts.tracks - counts.unavailable)
-                        call.add("uptime", uptimeSeconds)
-                        call.add("db_playtime", total / 1_000_000)
-                        call.add("playtime", playtimeSeconds)
-                        finish(nil)
-                    })
-                }
+                return try overLibrary({ snapshot in
+                    (snapshot.artistCount, snapshot.albumCount, snapshot.songs.count, snapshot.totalSeconds)
+                }, write: { [self] counts, finish in
+                    call.add("uptime", uptimeSeconds)
+                    call.add("playtime", playtimeSeconds)
+                    call.add("artists", counts.0)
+                    call.add("albums", counts.1)
+                    call.add("songs", counts.2)
+                    call.add("db_playtime", counts.3)
+                    // When what the library holds last changed: Cantata loads the library when this grows.
+                    if let changed = library.status.contentChanged { call.add("db_update", changed) }
+                    finish(nil)
+                })
             },
             MPDCommand("idle", .read, 0, nil) { call throws(MPDError) in
                 var wanted: MPDIdle = []

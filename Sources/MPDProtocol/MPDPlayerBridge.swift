@@ -31,6 +31,9 @@ public final class MPDPlayerBridge: ChangeListener {
     var librarySnapshot: MPDLibrarySnapshot?
     /// Counts the library's changes: a snapshot made across one is not kept.
     var libraryGeneration = 0
+    /// The library's ``LibraryStatus/contentVersion`` and scanning state at the last change.
+    private var libraryContentVersion: Int
+    private var wasScanning: Bool
     /// Whether a client has connected (from then on the snapshot is made ahead), and whether one is being made.
     var preparesLibrary = false
     var snapshotUnderWay = false
@@ -56,6 +59,8 @@ public final class MPDPlayerBridge: ChangeListener {
         self.playlistFiles = playlistFiles
         self.musicFiles = files
         songs = MPDSongWriter(musicFolder: musicFolder)
+        libraryContentVersion = library?.status.contentVersion ?? 0
+        wasScanning = library?.status.scanning ?? false
         versions = MPDQueueVersions(ids: player.trackIDs)
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
         commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + fileCommands()
@@ -67,11 +72,8 @@ public final class MPDPlayerBridge: ChangeListener {
     }
 
     public func didChange(_ change: Change) {
-        if change.aspects.contains(.library) {
-            libraryGeneration += 1
-            librarySnapshot = nil
-            if preparesLibrary { prepareLibrary() }
-        }
+        var changed = Self.subsystems(of: change.aspects)
+        if change.aspects.contains(.library) { changed.formUnion(libraryChanged()) }
         if change.aspects.contains(.queue) {
             versions.update(ids: player.trackIDs, edits: change.queueEdits)
             if !priorities.isEmpty { priorities = priorities.filter { player.queue.entry(withID: $0.key) != nil } }
@@ -89,8 +91,26 @@ public final class MPDPlayerBridge: ChangeListener {
                 playingSince = nil
             }
         }
-        let changed = Self.subsystems(of: change.aspects)
         if !changed.isEmpty { listener?.subsystemsChanged(changed) }
+    }
+
+    /// What a library change is to MPD clients: `update` when a pass began or ended; `database`, and a new snapshot,
+    /// when what the index holds changed. A pass's progress and measured loudness are neither.
+    private func libraryChanged() -> MPDIdle {
+        guard let status = library?.status else { return [] }
+        var changed: MPDIdle = []
+        if status.scanning != wasScanning {
+            wasScanning = status.scanning
+            changed.insert(.update)
+        }
+        if status.contentVersion != libraryContentVersion {
+            libraryContentVersion = status.contentVersion
+            libraryGeneration += 1
+            librarySnapshot = nil
+            if preparesLibrary { prepareLibrary() }
+            changed.insert(.database)
+        }
+        return changed
     }
 
     /// With consume on, the entry playback moved away from (to the next, or another one chosen) leaves the queue;
@@ -117,14 +137,13 @@ public final class MPDPlayerBridge: ChangeListener {
         }
     }
 
-    /// The MPD subsystems a change to `aspects` wakes.
+    /// The MPD subsystems a change to `aspects` wakes (a library change: ``libraryChanged()``).
     public static func subsystems(of aspects: ChangeAspects) -> MPDIdle {
         var idle: MPDIdle = []
         if !aspects.isDisjoint(with: [.transport, .position, .current]) { idle.insert(.player) }
         if aspects.contains(.queue) { idle.insert(.playlist) }
         if aspects.contains(.volume) { idle.insert(.mixer) }
         if !aspects.isDisjoint(with: [.options, .sound]) { idle.insert(.options) }
-        if aspects.contains(.library) { idle.formUnion([.database, .update]) }
         if aspects.contains(.storedPlaylists) { idle.insert(.storedPlaylist) }
         if aspects.contains(.audioSession) { idle.insert(.output) }
         return idle

@@ -143,6 +143,7 @@ public final class LibraryService: LibraryAccess {
     private func finishPass(_ result: LibraryWorker.ScanResult, outline: LibraryOutline, started: Double) {
         status.scanning = false
         status.counts = result.counts
+        noteContentChanged()
         self.outline = outline
         self.outline.roots = status.folders
         status.scanned = result.progress.seen
@@ -160,6 +161,11 @@ public final class LibraryService: LibraryAccess {
             rescanQueued = false
             rescan()
         }
+    }
+
+    private func noteContentChanged() {
+        status.contentVersion += 1
+        status.contentChanged = Int64(time(nil))
     }
 
     /// Twice a second while a pass runs: the files looked at so far, announced.
@@ -208,6 +214,7 @@ public final class LibraryService: LibraryAccess {
         work.run({ worker.apply(changes, folders: folders, watcher: watcher) }) { [weak self] result in
             guard let self, !stopped, let (counts, outline) = result else { return }
             status.counts = counts
+            noteContentChanged()
             self.outline = outline
             self.outline.roots = status.folders
             feed.publish(.library)

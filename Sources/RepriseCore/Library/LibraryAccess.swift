@@ -14,6 +14,10 @@ public struct LibraryStatus: Sendable, Equatable {
     public var loudnessWaiting = 0
     /// Whether loudness is being measured now.
     public var measuring = false
+    /// Counts the changes of what the index holds (a pass ended, files changed on disk), and when the last one was
+    /// (seconds since 1970; nil before the first pass ended): not a pass's progress, not measured loudness.
+    public var contentVersion = 0
+    public var contentChanged: Int64?
 
     public init() {}
 }

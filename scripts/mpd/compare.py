@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Compares two replays of one transcript (replay.py's output: the reference MPD's, then Reprise's) reply by reply.
+What varies from run to run (times, the uptime) is left out; each deliberate difference is a rule named in README's
+table of deviations from MPD ("| `name` | …"), and a rule README does not list is an error. Prints every
+difference with the commands that led to it; exits 1 when there is one.
+
+    compare.py MPD_REPLAY REPRISE_REPLAY README
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from transcript import ends_reply, escape, parse  # noqa: E402
+
+# Values that differ between any two runs of one server.
+VARYING = {b"Last-Modified", b"Added", b"uptime", b"playtime", b"db_update", b"bitrate"}
+
+
+def rule_utf8_names(line):
+    """`non-utf8-names`: MPD sends a file name's bytes as they are on disk; Reprise sends valid UTF-8, each byte
+    that is not UTF-8 as U+10FF00 + byte."""
+    try:
+        line.decode("utf-8")
+        return line
+    except UnicodeDecodeError:
+        out, pos = bytearray(), 0
+        while pos < len(line):
+            try:
+                out += line[pos:].decode("utf-8").encode("utf-8")
+                break
+            except UnicodeDecodeError as error:
+                out += line[pos:pos + error.start]
+                for byte in line[pos + error.start:pos + error.end]:
+                    out += chr(0x10FF00 + byte).encode("utf-8")
+                pos += error.end
+        return bytes(out)
+
+
+# Rules: name → (keys dropped from both replies, a function applied to MPD's lines).
+RULES = {
+    "decoded-format": ({b"Format", b"audio"}, None),
+    "non-utf8-names": (set(), rule_utf8_names),
+}
+
+
+def normalised(lines, mpd):
+    result = []
+    for line in lines:
+        key, sep, value = line.partition(b": ")
+        if sep and key in VARYING:
+            line = key + b": *"
+        elif sep and key == b"elapsed":
+            line = key + b": " + value.split(b".")[0]
+        elif sep and key == b"time" and b":" in value:
+            line = key + b": *:" + value.split(b":")[1]
+        if sep and any(key in dropped for dropped, _ in RULES.values()):
+            continue
+        if mpd:
+            for _, rewrite in RULES.values():
+                if rewrite:
+                    line = rewrite(line)
+        result.append(line)
+    return result
+
+
+def exchanges(path):
+    """Each reply with the lines sent on its connection since the last reply: [(connection, sent, reply)]."""
+    sent, replies, current = {}, [], {}
+    for connection, kind, data in parse(path):
+        if kind == ">":
+            sent.setdefault(connection, []).append(data)
+        elif kind == "<":
+            current.setdefault(connection, []).append(data)
+            if ends_reply(data) or data in (b"<closed>", b"<no reply>"):
+                replies.append((connection, sent.pop(connection, []), current.pop(connection)))
+    return replies
+
+
+def main():
+    mpd_path, reprise_path, readme = sys.argv[1:4]
+    listed = set(re.findall(r"^\| `([a-z0-9-]+)` \|", open(readme, encoding="utf-8").read(), re.M))
+    unlisted = set(RULES) - listed
+    if unlisted:
+        print("deviations not listed in README: " + ", ".join(sorted(unlisted)))
+        return 1
+    theirs, ours = exchanges(mpd_path), exchanges(reprise_path)
+    differences = 0
+    if len(theirs) != len(ours):
+        print("MPD gave %d replies, Reprise %d" % (len(theirs), len(ours)))
+        differences += 1
+    for (connection, sent, mpd_reply), (_, _, reprise_reply) in zip(theirs, ours):
+        a, b = normalised(mpd_reply, True), normalised(reprise_reply, False)
+        if a != b:
+            differences += 1
+            print("== connection %d: %s" % (connection, " | ".join(escape(line) for line in sent)))
+            for line in a:
+                if line not in b:
+                    print("  mpd only:     " + escape(line))
+            for line in b:
+                if line not in a:
+                    print("  reprise only: " + escape(line))
+            if sorted(a) == sorted(b):
+                print("  (same lines, another order)")
+    print("%d of %d replies differ" % (differences, len(theirs)))
+    return 1 if differences else 0
+
+
+sys.exit(main())
