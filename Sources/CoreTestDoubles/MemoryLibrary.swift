@@ -58,6 +58,11 @@ public final class MemoryLibrary: LibraryAccess {
         then(LibraryResults(grouping: Array(found.prefix(limit)), for: query))
     }
 
+    public func currentTracks(at paths: [FilePath], then: @escaping ([FilePath: LibraryTrack]) -> Void) {
+        let wanted = Set(paths)
+        then(Dictionary(tracks.filter { $0.available && wanted.contains($0.path) }.map { ($0.path, $0) }) { first, _ in first })
+    }
+
     public func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void) {
         then(tracks.filter { Self.track($0, isIn: selector) })
     }

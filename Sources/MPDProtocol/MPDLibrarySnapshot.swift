@@ -52,6 +52,28 @@ public final class MPDLibrarySnapshot: Sendable {
         tree = items.map(\.item)
     }
 
+    /// The paths of the songs `name` names — that song, or every song in that folder and below it (`""`: all) — in
+    /// MPD's tree order. (The names are sorted, so a folder's songs are one run of them.)
+    func paths(under name: String) -> [FilePath] {
+        if name.isEmpty { return tree.compactMap { $0.song.map { songs[$0].track.path } } }
+        var low = 0, high = songs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if songs[middle].name < name { low = middle + 1 } else { high = middle }
+        }
+        if low < songs.count, songs[low].name == name { return [songs[low].track.path] }
+        let prefix = name + "/"
+        var inFolder: [(parts: [Substring], index: Int)] = []
+        var index = low
+        while index < songs.count, songs[index].name < prefix { index += 1 }
+        while index < songs.count, songs[index].name.hasPrefix(prefix) {
+            inFolder.append((songs[index].name.split(separator: "/"), index))
+            index += 1
+        }
+        inFolder.sort { Self.treeOrder($0.parts, false, $1.parts, false) }
+        return inFolder.map { songs[$0.index].track.path }
+    }
+
     /// Whether the index read anything of `track`: a length or a tag.
     static func wasRead(_ track: LibraryTrack) -> Bool {
         track.lengthMicroseconds != nil || track.title != nil || track.artist != nil || track.album != nil

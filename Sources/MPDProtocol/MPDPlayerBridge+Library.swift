@@ -93,8 +93,13 @@ extension MPDPlayerBridge {
                     call.append(found.reply)
                     return finish(nil)
                 }
-                guard !matches.isEmpty else { return finish(nil) }
-                player.appendTracks(matches.map { songs.uri(ofLibraryName: $0.name) }) { error in finish(error.map { MPDError(.noExist, $0.message) }) }
+                guard !matches.isEmpty, let library else { return finish(nil) }
+                let paths = matches.map(\.track.path)
+                library.currentTracks(at: paths) { [self] indexed in
+                    var known: [String: KnownDescription] = [:]
+                    for (path, track) in indexed { known[path.uri] = track.knownDescription }
+                    add(paths.map(\.uri), after: .end, known: known, then: nil, finish: finish)
+                }
             })
             return found
         }

@@ -33,13 +33,12 @@ extension MPDPlayerBridge {
                 policy.userActed(.userStopped)
                 player.stop()
             },
-            simple("next") { [self] in
-                policy.userActed(.userChangedTrack)
-                player.next()
+            MPDCommand("next", .control, 0, 0) { [self] _ throws(MPDError) in
+                // Past the last song (repeat off), playback stops, as MPD's.
+                try changeTrack { player.canGoNext ? player.next() : player.stop() }
             },
-            simple("previous") { [self] in
-                policy.userActed(.userChangedTrack)
-                player.previous()
+            MPDCommand("previous", .control, 0, 0) { [self] _ throws(MPDError) in
+                try changeTrack { player.previous() }
             },
             MPDCommand("seek", .control, 2, 2) { [self] call throws(MPDError) in
                 let position = try MPDArguments.unsigned(call[0])
@@ -88,7 +87,7 @@ extension MPDPlayerBridge {
                     let before = singleOneshot?.loopBefore ?? player.loopStatus
                     singleOneshot = SingleOneshot(loopBefore: before == .track ? .playlist : before, restarts: player.loopRestarts)
                     player.setLoopStatus(.track)
-                    listener?.subsystemsChanged(.options)
+                    announceDifferences()
                 default: throw .argument("Boolean (0/1) expected: \(call[0])")
                 }
                 return .done
@@ -101,10 +100,8 @@ extension MPDPlayerBridge {
                 case "oneshot": mode = .oneshot
                 default: throw .argument("Boolean (0/1) expected: \(call[0])")
                 }
-                if mode != consume {
-                    consume = mode
-                    listener?.subsystemsChanged(.options)
-                }
+                consume = mode
+                announceDifferences()
                 return .done
             },
             MPDCommand("setvol", .control, 1, 1) { [self] call throws(MPDError) in
@@ -144,6 +141,11 @@ extension MPDPlayerBridge {
             let id = try entry(number)
             policy.userActed(.userChangedTrack)
             player.goTo(id: id)
+        } else if currentEntry == nil, player.status == .stopped, let first = player.queue.entry(atPosition: 0) {
+            // No song played yet (MPD has no current one): the first in the order of play, not the one Reprise
+            // holds as current since the queue was filled.
+            policy.userActed(.userPlayed)
+            player.goTo(id: first.id)
         } else {
             policy.userActed(.userPlayed)
             player.play()
@@ -159,13 +161,24 @@ extension MPDPlayerBridge {
         }
     }
 
-    /// Seeks entry `id` to `seconds`: the current entry seeks, another starts there.
+    /// `next`/`previous`, as MPD: refused while stopped ("Not playing"); from pause, the new entry plays.
+    private func changeTrack(_ move: () -> Void) throws(MPDError) -> MPDOutcome {
+        guard player.status != .stopped else { throw MPDError(.playerSync, "Not playing") }
+        let wasPaused = player.status == .paused
+        policy.userActed(.userChangedTrack)
+        move()
+        if wasPaused, player.status == .paused { player.play() }
+        return .done
+    }
+
+    /// Seeks entry `id` to `seconds`: the current entry seeks, another starts there — paused when playback was
+    /// paused, as MPD's.
     private func seek(entry id: Int, to seconds: Double) throws(MPDError) {
         guard seconds >= 0 else { throw .argument("Negative position") }
         let microseconds = Int64((seconds * 1_000_000).rounded())
         if player.queue.current?.id != id || player.status == .stopped {
             policy.userActed(.userChangedTrack)
-            player.goTo(id: id)
+            player.goTo(id: id, playing: player.status != .paused)
         }
         player.setPosition(entryID: id, microseconds: microseconds)
     }

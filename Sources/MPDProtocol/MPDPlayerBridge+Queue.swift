@@ -8,11 +8,11 @@ extension MPDPlayerBridge {
         [
             MPDCommand("add", .add, 1, 2) { [self] call throws(MPDError) in
                 let after = try insertionPoint(call.arguments.count > 1 ? call[1] : nil)
-                return add(try permittedURI(forName: call[0], in: call), after: after, then: nil)
+                return try add(named: call[0], after: after, in: call, then: nil)
             },
             MPDCommand("addid", .add, 1, 2) { [self] call throws(MPDError) in
                 let after = try insertionPoint(call.arguments.count > 1 ? call[1] : nil)
-                return add(try permittedURI(forName: call[0], in: call), after: after) { id in call.add("Id", id) }
+                return try add(named: call[0], after: after, in: call) { id in call.add("Id", id) }
             },
             MPDCommand("delete", .control, 1, 1) { [self] call throws(MPDError) in
                 let ids = player.trackIDs
@@ -175,7 +175,7 @@ extension MPDPlayerBridge {
         for id in changed { priorities[id] = priority == 0 ? nil : priority }
         versions.touch(changed)
         applyPriorities()
-        listener?.subsystemsChanged(.playlist)
+        announceDifferences(also: .playlist)
     }
 
     /// Under shuffle, the entries to play go by priority, highest first.
@@ -200,7 +200,7 @@ extension MPDPlayerBridge {
     private func position(_ text: String) throws(MPDError) -> Int {
         let value = try MPDArguments.integer(text)
         guard text.hasPrefix("+") || text.hasPrefix("-") else { return value }
-        guard let current = player.queue.current, let position = player.queue.listIndex(of: current.id) else {
+        guard let current = currentEntry, let position = player.queue.listIndex(of: current.id) else {
             throw MPDError(.playerSync, "No current song")
         }
         let (sum, overflow) = value.addingReportingOverflow(position + (text.hasPrefix("+") ? 1 : 0))
@@ -241,20 +241,59 @@ extension MPDPlayerBridge {
         return uri
     }
 
-    /// Adds `uri`: resolved off the loop like any client URI, answered once it is in the queue.
-    private func add(_ uri: String, after point: InsertionPoint, then: ((Int) -> Void)?) -> MPDOutcome {
-        .later { [self] finish in
-            let before = Set(player.trackIDs)
-            let completion: (PlayerError?) -> Void = { [self] error in
-                if let error { return finish(MPDError(.noExist, error.message)) }
-                if let then, let added = player.trackIDs.first(where: { !before.contains($0) }) { then(added) }
-                finish(nil)
+    /// Adds what a client named: a song or a folder of the library (`""`: all of it), in the order MPD walks them and
+    /// queued with the library's tags (a client reading the queue right after sees them); any other name — a file
+    /// not indexed (yet), one outside the music folder, a stream — is read as a URI.
+    func add(named name: String, after point: InsertionPoint, in call: MPDCall, then: ((Int) -> Void)?) throws(MPDError) -> MPDOutcome {
+        let uri = try permittedURI(forName: name, in: call)
+        guard let library, let inside = libraryName(name) else {
+            return .later { [self] finish in add([uri], after: point, known: [:], then: then, finish: finish) }
+        }
+        return try overLibrary({ snapshot in snapshot.paths(under: inside) }, write: { [self] paths, finish in
+            // Not in the library: a file on disk that is not indexed yet still is added (MPD's wording if it is not).
+            guard !paths.isEmpty else { return add([uri], after: point, known: [:], then: then, finish: finish, missing: "No such directory") }
+            library.currentTracks(at: paths) { [self] indexed in
+                var known: [String: KnownDescription] = [:]
+                for (path, track) in indexed { known[path.uri] = track.knownDescription }
+                add(paths.map(\.uri), after: point, known: known, then: then, finish: finish)
             }
-            switch point {
-            case .end: player.appendTracks([uri], completion: completion)
-            case .start: player.addTrack(uri, after: nil, makeCurrent: false, completion: completion)
-            case .after(let id): player.addTrack(uri, after: id, makeCurrent: false, completion: completion)
-            }
+        })
+    }
+
+    /// `name` as a library name (relative to the music folder, without a trailing slash); nil for a stream or an
+    /// absolute path.
+    private func libraryName(_ name: String) -> String? {
+        guard !name.hasPrefix("/"), !(name.contains("://") && MediaURI(name) != nil) else { return nil }
+        var inside = name
+        while inside.hasSuffix("/") { inside.removeLast() }
+        return inside
+    }
+
+    /// Adds `uris` as ``add(_:after:known:then:finish:)`` does, the library's files among them queued with its tags.
+    func addDescribed(_ uris: [String], after point: InsertionPoint, finish: @escaping (MPDError?) -> Void) {
+        guard let library else { return add(uris, after: point, known: [:], then: nil, finish: finish) }
+        let paths = uris.compactMap { uri in MediaURI(uri).flatMap { $0.scheme == "file" ? FilePath(escaped: $0.path) : nil } }
+        library.currentTracks(at: paths) { [self] indexed in
+            var known: [String: KnownDescription] = [:]
+            for (path, track) in indexed { known[path.uri] = track.knownDescription }
+            add(uris, after: point, known: known, then: nil, finish: finish)
+        }
+    }
+
+    /// Adds `uris` at `point`, resolved off the loop like any client URI (those `known` describes queued with it);
+    /// `finish` hears the outcome once they are in the queue (`missing`: the ACK's text when they could not be read).
+    func add(_ uris: [String], after point: InsertionPoint, known: [String: KnownDescription], then: ((Int) -> Void)?,
+             finish: @escaping (MPDError?) -> Void, missing: String? = nil) {
+        let before = Set(player.trackIDs)
+        let completion: (PlayerError?) -> Void = { [self] error in
+            if let error { return finish(MPDError(.noExist, missing ?? error.message)) }
+            if let then, let added = player.trackIDs.first(where: { !before.contains($0) }) { then(added) }
+            finish(nil)
+        }
+        switch point {
+        case .end: player.appendTracks(uris, known: known, completion: completion)
+        case .start: player.insertTracks(uris, after: nil, known: known, completion: completion)
+        case .after(let id): player.insertTracks(uris, after: id, known: known, completion: completion)
         }
     }
 }

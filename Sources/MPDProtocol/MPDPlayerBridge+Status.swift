@@ -9,7 +9,7 @@ extension MPDPlayerBridge {
                 return .done
             },
             MPDCommand("currentsong", .read, 0, 0) { [self] call throws(MPDError) in
-                if let entry = player.queue.current, let position = player.queue.listIndex(of: entry.id) {
+                if let entry = currentEntry, let position = player.queue.listIndex(of: entry.id) {
                     songs.write(player.announcedEntry(entry), position: position, to: call)
                 }
                 return .done
@@ -70,7 +70,7 @@ extension MPDPlayerBridge {
         call.add("state", player.status == .playing ? "play" : player.status == .paused ? "pause" : "stop")
         let crossfade = player.sound.crossfade.seconds
         if crossfade > 0 { call.add("xfade", Int64(crossfade.rounded())) }
-        let current = queue.current
+        let current = currentEntry
         if let current, let position = queue.listIndex(of: current.id) {
             call.add("song", position)
             call.add("songid", current.id)
@@ -83,18 +83,30 @@ extension MPDPlayerBridge {
             call.add("bitrate", 0)
             if let length { call.add("duration", seconds: length) }
         }
-        if let next = queue.nextPosition(wrap: player.loopStatus == .playlist), let entry = queue.entry(atPosition: next),
-           let position = queue.listIndex(of: entry.id), player.loopStatus != .track {
+        // The next song: under single (Reprise's Track loop, which repeats) the current one again, as MPD's.
+        let next = player.loopStatus == .track ? current
+            : current == nil ? nil : queue.nextPosition(wrap: player.loopStatus == .playlist).flatMap(queue.entry(atPosition:))
+        if let next, let position = queue.listIndex(of: next.id) {
             call.add("nextsong", position)
-            call.add("nextsongid", entry.id)
+            call.add("nextsongid", next.id)
         }
     }
 }
 
+extension MPDPlayerBridge {
+    /// The entry MPD clients see as current: the player's, once playback has run on it. MPD has none until a song is
+    /// played (a queue just filled has none, so `insert` goes to the front) and keeps it after `stop`.
+    var currentEntry: QueueEntry? {
+        guard let current = player.queue.current, player.status != .stopped || current.id == playedEntryID else { return nil }
+        return current
+    }
+}
+
 extension Player {
-    /// `entry` as clients see it: the current entry with the stream's tags (a radio's title) when it is loaded.
+    /// `entry` as clients see it: the current entry with the stream's tags (a radio's title) once its own stream is
+    /// loaded — never the tags of the track held on screen while it prerolls (a reply never mixes two entries).
     func announcedEntry(_ entry: QueueEntry) -> QueueEntry {
-        guard entry.id == queue.current?.id, let track = announcedTrack else { return entry }
+        guard entry.id == queue.current?.id, let track = announcedTrack, track.entryID == entry.id else { return entry }
         var shown = entry
         shown.tags = track.tags
         // A track held while the entry's stream prerolls is shown with its own length, as MPRIS shows it.

@@ -46,7 +46,7 @@ extension MPDPlayerBridge {
                 return try reading(call) { [self] uris, finish throws(MPDError) in
                     let chosen = try Self.window(uris, call.arguments.count > 1 ? call[1] : nil)
                     guard !chosen.isEmpty else { return finish(nil) }
-                    add(Array(chosen), after: point) { error in finish(error.map { MPDError(.noExist, $0.message) }) }
+                    addDescribed(Array(chosen), after: point, finish: finish)
                 }
             },
             MPDCommand("save", .control, 1, 1) { [self] call throws(MPDError) in
@@ -161,23 +161,6 @@ extension MPDPlayerBridge {
             return MPDError(.permission, "\(name) is not an M3U playlist: only those Reprise writes are changed, removed or renamed")
         }
         return nil
-    }
-
-    /// Adds `uris` (each checked like any client's URI) at `point`; answers once they are in the queue.
-    private func add(_ uris: [String], after point: InsertionPoint, then: @escaping (PlayerError?) -> Void) {
-        let before = Set(player.trackIDs)
-        player.appendTracks(uris) { [self] error in
-            let ids = player.trackIDs
-            let kept = ids.filter { before.contains($0) }, added = ids.filter { !before.contains($0) }
-            let cut: Int
-            switch point {
-            case .end: cut = kept.count
-            case .start: cut = 0
-            case .after(let id): cut = kept.firstIndex(of: id).map { $0 + 1 } ?? kept.count
-            }
-            if error == nil, cut < kept.count { player.reorder(Array(kept[..<cut]) + added + Array(kept[cut...])) }
-            then(error)
-        }
     }
 
     /// Song blocks for `uris`: what the library knows of each (by its file), else the name alone.

@@ -27,6 +27,10 @@ public final class MPDPlayerBridge: ChangeListener {
     var singleOneshot: SingleOneshot?
     /// The entry that was current after the last change, for consume.
     private var lastCurrentID: Int?
+    /// The entry playback last ran on (``currentEntry``).
+    var playedEntryID: Int?
+    /// What clients saw at the last change (``announceDifferences(also:)``).
+    var lastObserved = MPDObservedState(playback: "", options: [], volume: 0, outputs: [])
     /// The library as MPD clients walk it, until it changes (nil: made again at the next library command).
     var librarySnapshot: MPDLibrarySnapshot?
     /// Counts the library's changes: a snapshot made across one is not kept.
@@ -68,20 +72,28 @@ public final class MPDPlayerBridge: ChangeListener {
                      + outputCommands())
         if player.status == .playing { playingSince = .now }
         lastCurrentID = player.queue.current?.id
+        playedEntryID = lastCurrentID // a queue restored at start: its entry was current when Reprise last ran
         wasShuffled = player.shuffle
+        lastObserved = observedState
     }
 
     public func didChange(_ change: Change) {
-        var changed = Self.subsystems(of: change.aspects)
+        var changed: MPDIdle = []
         if change.aspects.contains(.library) { changed.formUnion(libraryChanged()) }
+        if change.aspects.contains(.storedPlaylists) { changed.insert(.storedPlaylist) }
+        if change.aspects.contains(.position), player.status != .stopped { changed.insert(.player) } // a seek
         if change.aspects.contains(.queue) {
-            versions.update(ids: player.trackIDs, edits: change.queueEdits)
+            let queue = player.queue
+            if versions.update(ids: player.trackIDs, edits: change.queueEdits, shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
+                changed.insert(.playlist)
+            }
             if !priorities.isEmpty { priorities = priorities.filter { player.queue.entry(withID: $0.key) != nil } }
         }
         if change.aspects.contains(.options), player.shuffle != wasShuffled {
             wasShuffled = player.shuffle
             if wasShuffled { applyPriorities() }
         }
+        if player.status != .stopped { playedEntryID = player.queue.current?.id }
         if change.aspects.contains(.current) { consumeIfMovedOn() }
         if !change.aspects.isDisjoint(with: [.position, .options]) { endSingleOneshotIfLooped() }
         if change.aspects.contains(.transport) {
@@ -91,7 +103,7 @@ public final class MPDPlayerBridge: ChangeListener {
                 playingSince = nil
             }
         }
-        if !changed.isEmpty { listener?.subsystemsChanged(changed) }
+        announceDifferences(also: changed)
     }
 
     /// What a library change is to MPD clients: `update` when a pass began or ended; `database`, and a new snapshot,
@@ -119,10 +131,7 @@ public final class MPDPlayerBridge: ChangeListener {
         let current = player.queue.current?.id
         defer { lastCurrentID = current }
         guard consume != .off, let previous = lastCurrentID, previous != current, player.queue.entry(withID: previous) != nil else { return }
-        if consume == .oneshot {
-            consume = .off
-            listener?.subsystemsChanged(.options)
-        }
+        if consume == .oneshot { consume = .off } // announced with the change that moved on
         player.removeTrack(id: previous)
     }
 
@@ -135,18 +144,6 @@ public final class MPDPlayerBridge: ChangeListener {
             singleOneshot = nil
             player.setLoopStatus(oneshot.loopBefore)
         }
-    }
-
-    /// The MPD subsystems a change to `aspects` wakes (a library change: ``libraryChanged()``).
-    public static func subsystems(of aspects: ChangeAspects) -> MPDIdle {
-        var idle: MPDIdle = []
-        if !aspects.isDisjoint(with: [.transport, .position, .current]) { idle.insert(.player) }
-        if aspects.contains(.queue) { idle.insert(.playlist) }
-        if aspects.contains(.volume) { idle.insert(.mixer) }
-        if !aspects.isDisjoint(with: [.options, .sound]) { idle.insert(.options) }
-        if aspects.contains(.storedPlaylists) { idle.insert(.storedPlaylist) }
-        if aspects.contains(.audioSession) { idle.insert(.output) }
-        return idle
     }
 
     /// `total` plus a track's length (none or negative: nothing), stopping at the largest value: lengths come from

@@ -6,6 +6,9 @@ import RepriseCore
 public final class MPDQueueVersions {
     public private(set) var version: UInt32 = 1
     private var changedAt: [Int: UInt32] = [:]
+    /// What clients were shown of each entry (``MPDQueueVersions/shown(_:)``'s hash): a retag that changes none of it is
+    /// no change (a stream that starts and reports the length the library had).
+    private var shownHashes: [Int: Int] = [:]
     private var lastIDs: [Int] = []
 
     public init(ids: [Int] = []) {
@@ -13,23 +16,47 @@ public final class MPDQueueVersions {
         for id in ids { changedAt[id] = version }
     }
 
-    /// Follows a change of the queue: a new version, with the entries added, moved or retagged stamped with it.
-    public func update(ids: [Int], edits: [TrackListChange]) {
-        version = version == UInt32.max ? 1 : version + 1
+    /// Follows a change of the queue: when an entry was added, removed or moved, or what clients see of one changed
+    /// (`shown`: the hash of what they see of an entry, nil for one gone), a new version, with those entries stamped
+    /// with it. Returns whether there was one (an order of play shuffled, or a retag to the same, is none).
+    @discardableResult
+    public func update(ids: [Int], edits: [TrackListChange], shown: (Int) -> Int?) -> Bool {
+        let next = version == UInt32.max ? 1 : version + 1
+        var changed = false
         if ids != lastIDs {
             // An entry whose position changed counts as changed; removed ones are forgotten.
             var stillThere = Set<Int>()
             stillThere.reserveCapacity(ids.count)
             for (position, id) in ids.enumerated() {
                 stillThere.insert(id)
-                if position >= lastIDs.count || lastIDs[position] != id { changedAt[id] = version }
+                if position >= lastIDs.count || lastIDs[position] != id { changedAt[id] = next }
+                if shownHashes[id] == nil { shownHashes[id] = shown(id) }
             }
             if changedAt.count > ids.count { changedAt = changedAt.filter { stillThere.contains($0.key) } }
+            if shownHashes.count > ids.count { shownHashes = shownHashes.filter { stillThere.contains($0.key) } }
             lastIDs = ids
+            changed = true
         }
         for edit in edits {
-            if case .metadataChanged(let id) = edit, changedAt[id] != nil { changedAt[id] = version }
+            guard case .metadataChanged(let id) = edit, changedAt[id] != nil, let hash = shown(id), hash != shownHashes[id] else { continue }
+            shownHashes[id] = hash
+            changedAt[id] = next
+            changed = true
         }
+        if changed { version = next }
+        return changed
+    }
+
+    /// The hash of what clients see of `entry`: its file, the tags ``MPDSongWriter`` writes, length and range.
+    public static func shown(_ entry: QueueEntry) -> Int {
+        var hasher = Hasher()
+        var tags = entry.tags
+        (tags.comments, tags.description, tags.stationURL) = ([], nil, nil)
+        hasher.combine(entry.uri)
+        hasher.combine(tags)
+        hasher.combine(entry.lengthMicroseconds)
+        hasher.combine(entry.range)
+        return hasher.finalize()
     }
 
     /// A new version in which entries `ids` changed (their priority).

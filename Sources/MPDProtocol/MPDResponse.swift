@@ -1,8 +1,9 @@
 import RepriseCore
 
 /// The bytes of one connection's replies, built a line at a time. Values never break a line: a line feed or other
-/// control character in a tag or a file name becomes a space (a client would read the rest as a new pair). A file
-/// name's bytes that are not UTF-8 (``RawPath`` escapes) are sent as those bytes, as they are on disk.
+/// control character in a tag or a file name becomes a space (a client would read the rest as a new pair). Every
+/// line is valid UTF-8: a file name's bytes that are not UTF-8 are sent as their ``RawPath`` escapes (the
+/// private-use characters U+10FF80…U+10FFFF), which name the file when a client sends them back.
 public struct MPDResponse: Sendable {
     public private(set) var bytes: [UInt8] = []
 
@@ -15,14 +16,7 @@ public struct MPDResponse: Sendable {
         bytes.append(contentsOf: key.utf8)
         bytes.append(0x3A)
         bytes.append(0x20)
-        // One pass over the common value: no control character to replace, no ``RawPath`` escape (whose UTF-8
-        // begins with F4) to turn back into its byte.
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F && $0 != 0xF4 }) {
-            bytes.append(contentsOf: value.utf8)
-        } else {
-            let line = Self.oneLine(value)
-            if line.utf8.contains(0xF4) { bytes.append(contentsOf: RawPath.bytes(of: line)) } else { bytes.append(contentsOf: line.utf8) }
-        }
+        bytes.append(contentsOf: Self.oneLine(value).utf8)
         bytes.append(0x0A)
     }
 

@@ -4,9 +4,9 @@ import RepriseCore
 /// is inside it), its tags in MPD's names (of those the connection asked for), `Time`/`duration`, and for the
 /// queue `Pos`/`Id`.
 public struct MPDSongWriter: Sendable {
-    /// The tag names Reprise has, as `tagtypes` lists them.
+    /// The tag names Reprise has, as `tagtypes` lists them (MPD 0.23 lists no `Comment`: it is not sent).
     public static let tagTypes = ["Artist", "Album", "AlbumArtist", "Title", "Track", "Name", "Genre", "Date", "Composer",
-                                  "Comment", "Disc", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
+                                  "Disc", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
                                   "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID"]
 
     /// The music folder, without a trailing slash: files inside it are named relative to it.
@@ -104,7 +104,6 @@ public struct MPDSongWriter: Sendable {
         tag("Date", tags.contentCreated.map { [$0] } ?? [])
         tag("Genre", tags.genres)
         tag("Composer", tags.composers)
-        tag("Comment", tags.comments)
         tag("Name", tags.station.map { [$0] } ?? [])
         Self.writeMusicBrainz(tags.musicBrainz, wanted: wanted, into: &call.session.output)
         Self.writeLength(lengthMicroseconds, into: &call.session.output)

@@ -2,7 +2,7 @@
 /// release (`MUSICBRAINZ_ALBUMID`), the track on that release (`MUSICBRAINZ_RELEASETRACKID`), the artists
 /// (`MUSICBRAINZ_ARTISTID`) and album artists (`MUSICBRAINZ_ALBUMARTISTID`). Only well-formed UUIDs are kept, lower
 /// case: anything else in those tags is not an id.
-public struct MusicBrainzIDs: Sendable, Equatable {
+public struct MusicBrainzIDs: Sendable, Hashable {
     public var recording: String?
     public var release: String?
     public var releaseTrack: String?

@@ -1,7 +1,7 @@
 /// The part of a medium a queue entry plays instead of all of it (MPD's `rangeid`): from `start` up to `end` (nil: the
 /// medium's end), in microseconds of the medium. The entry then behaves as a shorter medium: its length is the range's,
 /// and positions, seeks and Position are counted from the range's start.
-public struct PlayRange: Equatable, Sendable {
+public struct PlayRange: Hashable, Sendable {
     public let startMicroseconds: Int64
     public let endMicroseconds: Int64?
 

@@ -50,10 +50,27 @@ extension Player {
 
     /// Adds `uris` (playlists become their entries; the unplayable ones are logged and left out) at the end of
     /// the list, each announced with TrackAdded.
-    public func appendTracks(_ uris: [String], completion: @escaping (PlayerError?) -> Void) {
+    /// `known`: what the library already read of some of them (queued described, not read again).
+    public func appendTracks(_ uris: [String], known: [String: KnownDescription] = [:], completion: @escaping (PlayerError?) -> Void) {
         resolving(uris, completion) { [self] resolved throws(PlayerError) in
             try checkRoom(for: resolved, replacing: false)
-            transaction { _ = insert(resolved, after: queue.lastEntryID) }
+            transaction { _ = insert(resolved, after: queue.lastEntryID, known: known) }
+            completion(nil)
+        }
+    }
+
+    /// Inserts `uris` in order after entry `after` (nil: at the start), as ``appendTracks(_:known:completion:)`` appends.
+    public func insertTracks(_ uris: [String], after: Int?, known: [String: KnownDescription] = [:],
+                             completion: @escaping (PlayerError?) -> Void) {
+        if let after, queue.entry(withID: after) == nil {
+            return completion(.invalidArgument("no track \(after) in the track list"))
+        }
+        resolving(uris, completion) { [self] resolved throws(PlayerError) in
+            if let after, queue.entry(withID: after) == nil {
+                throw .invalidArgument("track \(after) was removed while the tracks were read")
+            }
+            try checkRoom(for: resolved, replacing: false)
+            transaction { _ = insert(resolved, after: after, known: known) }
             completion(nil)
         }
     }

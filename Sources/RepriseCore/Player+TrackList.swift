@@ -61,14 +61,26 @@ extension Player {
     public func track(id: Int) -> TrackInfo? { queue.entry(withID: id).map(TrackInfo.init) }
 
     /// Inserts `uris` in order after entry `after` (nil: at the start); returns the first one's id and play-order position.
-    func insert(_ uris: [String], after: Int?) -> (id: Int?, position: Int?) {
+    /// Entries whose URI `known` describes are added described (their tags, length and cover as given, not read again).
+    func insert(_ uris: [String], after: Int?, known: [String: KnownDescription] = [:]) -> (id: Int?, position: Int?) {
         guard let (ids, position) = queue.insert(uris, after: after), let first = ids.first else { return (nil, nil) }
         var previous = after
-        for id in ids {
+        var toRead: [Int] = []
+        for (id, uri) in zip(ids, uris) {
             pending.queueEdits.append(.added(id: id, after: previous))
             previous = id
+            if let description = known[uri] {
+                queue.update(id: id) { entry in
+                    entry.tags = description.tags.sanitized()
+                    entry.mediumLengthMicroseconds = description.lengthMicroseconds
+                    entry.artURL = description.artURL
+                    entry.isDescribed = true
+                }
+            } else {
+                toRead.append(id)
+            }
         }
-        descriptions.add(ids)
+        descriptions.add(toRead)
         return (first, position)
     }
 
@@ -103,13 +115,13 @@ extension Player {
         }
     }
 
-    /// Makes entry `id` current and plays it; an id not in the list has no effect.
-    public func goTo(id: Int) {
+    /// Makes entry `id` current and plays it (`playing` false: loads it paused); an id not in the list has no effect.
+    public func goTo(id: Int, playing: Bool = true) {
         transaction {
             guard let position = queue.position(of: id) else { return }
             let before = announcedTrack
             queue.move(to: position)
-            startLoading(playing: true, holding: before)
+            startLoading(playing: playing, holding: before)
         }
     }
 

@@ -233,11 +233,15 @@ public final class Player {
         }
     }
 
-    /// Sets the position in the entry `entryID`; ignored for a stale id or a position outside [0, length].
+    /// Sets the position in the entry `entryID`; ignored for a stale id or a position outside [0, length]. While the
+    /// entry's stream is still loading, the seek is made once it is ready (a client's seek right after a track change
+    /// is not lost).
     public func setPosition(entryID: Int?, microseconds: Int64) {
         transaction {
-            guard canSeek, let current = queue.current, entryID == current.id, microseconds >= 0 else { return }
+            guard let current = queue.current, entryID == current.id, microseconds >= 0 else { return }
             if let length = current.lengthMicroseconds, microseconds > length { return }
+            let loading = status != .stopped && stream.loadedEntryID == current.id && !stream.prerolled
+            guard canSeek || loading else { return }
             seekRespectingInterstitials(to: microseconds)
         }
     }

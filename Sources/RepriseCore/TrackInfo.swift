@@ -1,5 +1,5 @@
 /// Tags read from a stream. Strings are valid UTF-8 by construction (Swift `String`).
-public struct TrackTags: Sendable, Equatable {
+public struct TrackTags: Sendable, Hashable {
     public var title: String?
     public var artists: [String] = []
     public var album: String?

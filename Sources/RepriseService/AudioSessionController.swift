@@ -127,8 +127,11 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     private var knownOutputName: String? {
         tracker.currentOutput?.name ?? tracker.chosenName ?? tracker.defaultName.flatMap { tracker.output(named: $0)?.name }
     }
+    /// Each output, `current` for the one Reprise's sound goes to (``outputName``: with no stream now, the one the
+    /// next opens on), so it reads the same whether or not something plays.
     var outputs: [(name: String, description: String, current: Bool)] {
-        tracker.sortedOutputs.map { ($0.name, $0.description, $0.index == tracker.streamSink) }
+        let current = knownOutputName
+        return tracker.sortedOutputs.map { ($0.name, $0.description, $0.name == current) }
     }
 
     func setCategory(_ category: AudioCategory, options: AudioOptions) {

@@ -108,8 +108,8 @@ final class MetadataReader: ServiceComponent {
                 rest.append(entry)
                 continue
             }
-            player.entryDescribed(id: entry.id, tags: track.tags, lengthMicroseconds: track.lengthMicroseconds,
-                                  artURL: track.cover.map(MediaURI.file(path:)))
+            let known = track.knownDescription
+            player.entryDescribed(id: entry.id, tags: known.tags, lengthMicroseconds: known.lengthMicroseconds, artURL: known.artURL)
         }
         guard let work else {
             forDiscoverer.append(contentsOf: rest.map { ($0.id, $0.uri) })
@@ -231,16 +231,6 @@ enum FileDescription: Sendable {
 protocol IndexedFiles: AnyObject {
     /// The index's tracks for those of `paths` it has as the files are now (same size and modification time).
     func currentTracks(at paths: [FilePath], then: @escaping ([FilePath: LibraryTrack]) -> Void)
-}
-
-extension LibraryTrack {
-    /// The tags the queue shows for an indexed track.
-    var tags: TrackTags {
-        var tags = TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
-                             trackNumber: track, discNumber: disc, genres: genre.map { [$0] } ?? [], contentCreated: year.map(String.init))
-        tags.musicBrainz = musicBrainz
-        return tags
-    }
 }
 
 /// Reads tags, length and the embedded picture of one URI at a time, reporting on the loop (``Discoverer``).

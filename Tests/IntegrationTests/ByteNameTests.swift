@@ -91,8 +91,9 @@ import TestSupport
                 "\(session.metadata())")
     }
 
-    /// An MPD client sees a Latin-1 name's exact bytes (`listall`, `lsinfo`, `listfiles`) and sends them back to add
-    /// and play it: MPRIS plays the file of that name.
+    /// An MPD client reads only valid UTF-8 (python-mpd2 would raise on the whole listing otherwise): a Latin-1 name's
+    /// bytes come as the private-use characters U+10FF00 + byte (`listall`, `lsinfo`, `listfiles`, `find`), and that
+    /// name sent back adds and plays the file (as do its raw bytes): MPRIS plays the file of that name.
     @Test func latin1NamesRoundTripThroughMPD() throws {
         let session = try Session()
         defer { session.close() }
@@ -111,7 +112,7 @@ import TestSupport
                 "\(session.metadata())")
     }
 
-    /// Lists the Latin-1 song by its bytes and plays it by the same bytes.
+    /// Lists the Latin-1 song, every reply strictly UTF-8, and plays it by the name it was listed under.
     static let bytesClient = #"""
     import socket, sys
     s = socket.socket(socket.AF_UNIX)
@@ -125,16 +126,22 @@ import TestSupport
             line = f.readline()
             lines.append(line)
             if line == b"OK\n" or line.startswith(b"ACK "):
-                return b"".join(lines)
-    folder, name = b"\xc9t\xe9", b"\xc9t\xe9/caf\xe9.ogg"
+                reply = b"".join(lines)
+                reply.decode("utf-8")  # strict: raises on a byte that is not UTF-8
+                return reply
+    folder = "\U0010ffc9t\U0010ffe9".encode()
+    name = folder + "/caf\U0010ffe9.ogg".encode()
+    ask(b"listallinfo")
     listed = ask(b"listall")
     assert b"file: " + name + b"\n" in listed, listed
     assert b"directory: " + folder + b"\n" in ask(b"lsinfo"), ask(b"lsinfo")
-    assert b"file: caf\xe9.ogg\n" in ask(b'listfiles "' + folder + b'"'), ask(b'listfiles "' + folder + b'"')
+    assert b"file: " + "caf\U0010ffe9.ogg".encode() + b"\n" in ask(b'listfiles "' + folder + b'"'), ask(b'listfiles "' + folder + b'"')
     assert b"file: " + name + b"\n" in ask(b'find "(base \'' + folder + b'\')"')
     assert ask(b"clear") == b"OK\n"
     assert ask(b'add "' + name + b'"') == b"OK\n"
     assert b"file: " + name + b"\n" in ask(b"playlistinfo"), ask(b"playlistinfo")
+    assert ask(b'add "\xc9t\xe9/caf\xe9.ogg"') == b"OK\n"  # its raw bytes name it too
+    assert ask(b"playlist").count(name) == 2, ask(b"playlist")
     assert ask(b"play 0") == b"OK\n"
     print("round trip")
     """#

@@ -37,9 +37,34 @@ def rule_utf8_names(line):
         return bytes(out)
 
 
+# The song tags whose order Reprise fixes (`tag-order`).
+TAGS = {b"Title", b"Artist", b"Album", b"AlbumArtist", b"Track", b"Disc", b"Date", b"Genre", b"Composer", b"Performer",
+        b"Comment", b"Name", b"ArtistSort", b"AlbumArtistSort", b"AlbumSort", b"Label", b"OriginalDate",
+        b"MUSICBRAINZ_ARTISTID", b"MUSICBRAINZ_ALBUMID", b"MUSICBRAINZ_ALBUMARTISTID", b"MUSICBRAINZ_TRACKID",
+        b"MUSICBRAINZ_RELEASETRACKID", b"MUSICBRAINZ_WORKID"}
+
+
+def rule_tag_order(lines):
+    """`tag-order`: MPD writes a song's tags in the order its file has them; Reprise in one fixed order. Within
+    each song, the tag lines are compared as a set (sorted in the places tag lines hold)."""
+    out, tags, places = list(lines), [], []
+    for index, line in enumerate(lines + [b"file: "]):
+        key = line.partition(b": ")[0]
+        if key in TAGS:
+            tags.append(line)
+            places.append(index)
+        elif key in (b"file", b"directory", b"playlist") or index == len(lines):
+            for place, tag in zip(places, sorted(tags)):
+                out[place] = tag
+            tags, places = [], []
+    return out
+
+
 # Rules: name → (keys dropped from both replies, a function applied to MPD's lines).
 RULES = {
     "decoded-format": ({b"Format", b"audio"}, None),
+    "file-times": ({b"Last-Modified", b"Added"}, None),
+    "tag-order": (set(), None),
     "non-utf8-names": (set(), rule_utf8_names),
 }
 
@@ -61,7 +86,7 @@ def normalised(lines, mpd):
                 if rewrite:
                     line = rewrite(line)
         result.append(line)
-    return result
+    return rule_tag_order(result)
 
 
 def exchanges(path):

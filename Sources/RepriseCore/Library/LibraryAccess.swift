@@ -33,6 +33,8 @@ public protocol LibraryAccess: AnyObject {
     var feed: ChangeFeed { get }
     func search(_ query: LibraryQuery, limit: Int, then: @escaping (LibraryResults) -> Void)
     func tracks(_ selector: LibrarySelector, then: @escaping ([LibraryTrack]) -> Void)
+    /// The index's tracks for those of `paths` it has as the files are now (same size and modification time).
+    func currentTracks(at paths: [FilePath], then: @escaping ([FilePath: LibraryTrack]) -> Void)
     /// `body` run, where the index is read, over the tracks of `selector` that `query` matches (narrowed in SQL, then
     /// tested one by one there: a search over every track); its result comes back on the loop.
     func withTracks<Result: Sendable>(_ selector: LibrarySelector, matching query: MediaQuery,

@@ -112,6 +112,29 @@ public struct LibraryAlbum: Sendable, Equatable {
 }
 
 /// What `reprise play --artist/--album/--genre` and the browse tree pick from the library.
+extension LibraryTrack {
+    /// What the queue shows for an indexed track: its tags, length and cover, as the index has them.
+    public var knownDescription: KnownDescription {
+        var tags = TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
+                             trackNumber: track, discNumber: disc, genres: genre.map { [$0] } ?? [], contentCreated: year.map(String.init))
+        tags.musicBrainz = musicBrainz
+        return KnownDescription(tags: tags, lengthMicroseconds: lengthMicroseconds, artURL: cover.map(MediaURI.file(path:)))
+    }
+}
+
+/// What is already known of a medium (the library's index has read it): queued with this, it is not read again.
+public struct KnownDescription: Sendable, Equatable {
+    public var tags: TrackTags
+    public var lengthMicroseconds: Int64?
+    public var artURL: String?
+
+    public init(tags: TrackTags, lengthMicroseconds: Int64?, artURL: String?) {
+        self.tags = tags
+        self.lengthMicroseconds = lengthMicroseconds
+        self.artURL = artURL
+    }
+}
+
 public enum LibrarySelector: Sendable, Equatable {
     case artist(String), album(String), genre(String), folder(FilePath), search(LibraryQuery)
     /// One album: its title and who it is by (album artist, else artist; nil: nobody), names compared without case.

@@ -1,0 +1,47 @@
+import RepriseCore
+
+/// What MPD clients see of the player, by subsystem: a change of the player wakes `idle` only for the subsystems
+/// whose part differs from what they saw before (MPD wakes `player` for `play`, not `options` and `output` too;
+/// `random` wakes `options`, not `playlist`).
+struct MPDObservedState: Equatable {
+    /// `player`: the state and the current song as `status` reports them.
+    var playback: String
+    /// `options`: repeat, random, single, consume, crossfade and ReplayGain.
+    var options: [String]
+    /// `mixer`: the volume in percent.
+    var volume: Int
+    /// `output`: the outputs and which is enabled.
+    var outputs: [String]
+
+    /// The subsystems whose part differs between `self` and `other`.
+    func differences(from other: MPDObservedState) -> MPDIdle {
+        var changed: MPDIdle = []
+        if playback != other.playback { changed.insert(.player) }
+        if options != other.options { changed.insert(.options) }
+        if volume != other.volume { changed.insert(.mixer) }
+        if outputs != other.outputs { changed.insert(.output) }
+        return changed
+    }
+}
+
+extension MPDPlayerBridge {
+    /// The player as MPD clients see it now.
+    var observedState: MPDObservedState {
+        let state = player.status == .playing ? "play" : player.status == .paused ? "pause" : "stop"
+        return MPDObservedState(
+            playback: state + " " + (currentEntry.map { String($0.id) } ?? "-"),
+            options: [player.loopStatus.rawValue, String(player.shuffle), String(singleOneshot != nil), consume.rawValue,
+                      String(player.sound.crossfade.seconds), player.sound.replayGain.mode.rawValue],
+            volume: volumePercent,
+            outputs: (outputs?.outputs ?? []).map { $0.name + ($0.current ? " *" : "") })
+    }
+
+    /// Wakes the subsystems whose part of what clients see changed since the last look (`also`: those a change
+    /// wakes whatever it did — a seek, an edit of the queue).
+    func announceDifferences(also: MPDIdle = []) {
+        let now = observedState
+        let changed = now.differences(from: lastObserved).union(also)
+        lastObserved = now
+        if !changed.isEmpty { listener?.subsystemsChanged(changed) }
+    }
+}
