@@ -4,7 +4,7 @@ import RepriseCore
 /// whose part differs from what they saw before (MPD wakes `player` for `play`, not `options` and `output` too;
 /// `random` wakes `options`, not `playlist`).
 struct MPDObservedState: Equatable {
-    /// `player`: the state and the current song as `status` reports them.
+    /// `player`: the state, and the current song while one plays.
     var playback: String
     /// `options`: repeat, random, single, consume, crossfade and ReplayGain.
     var options: [String]
@@ -29,7 +29,8 @@ extension MPDPlayerBridge {
     var observedState: MPDObservedState {
         let state = player.status == .playing ? "play" : player.status == .paused ? "pause" : "stop"
         return MPDObservedState(
-            playback: state + " " + (currentEntry.map { String($0.id) } ?? "-"),
+            // While stopped, the current song leaving (a clear) is no change of the player, as in MPD.
+            playback: state + " " + (player.status == .stopped ? "" : currentEntry.map { String($0.id) } ?? "-"),
             options: [player.loopStatus.rawValue, String(player.shuffle), String(singleOneshot != nil), consume.rawValue,
                       String(player.sound.crossfade.seconds), player.sound.replayGain.mode.rawValue],
             volume: volumePercent,
@@ -45,3 +46,4 @@ extension MPDPlayerBridge {
         if !changed.isEmpty { listener?.subsystemsChanged(changed) }
     }
 }
+

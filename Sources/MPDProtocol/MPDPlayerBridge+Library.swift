@@ -98,6 +98,7 @@ extension MPDPlayerBridge {
                 library.currentTracks(at: paths) { [self] indexed in
                     var known: [String: KnownDescription] = [:]
                     for (path, track) in indexed { known[path.uri] = track.knownDescription }
+                    queueChangeSteps = UInt32(clamping: paths.count) // MPD's findadd: a version for each song
                     add(paths.map(\.uri), after: .end, known: known, then: nil, finish: finish)
                 }
             })

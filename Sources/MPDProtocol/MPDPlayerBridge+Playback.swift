@@ -166,8 +166,10 @@ extension MPDPlayerBridge {
         guard player.status != .stopped else { throw MPDError(.playerSync, "Not playing") }
         let wasPaused = player.status == .paused
         policy.userActed(.userChangedTrack)
-        move()
-        if wasPaused, player.status == .paused { player.play() }
+        player.together {
+            move()
+            if wasPaused, player.status == .paused { player.play() }
+        }
         return .done
     }
 

@@ -25,6 +25,11 @@ extension MPDPlayerBridge {
                 return .done
             },
             MPDCommand("clear", .control, 0, 0) { [self] _ throws(MPDError) in
+                // An empty queue cleared is a new version all the same, as MPD's.
+                if player.queue.count == 0 {
+                    versions.touch([])
+                    announceDifferences(also: .playlist)
+                }
                 player.clear()
                 return .done
             },

@@ -29,6 +29,8 @@ public final class MPDPlayerBridge: ChangeListener {
     private var lastCurrentID: Int?
     /// The entry playback last ran on (``currentEntry``).
     var playedEntryID: Int?
+    /// How many versions the next change of the queue counts for (``MPDQueueVersions/update(ids:edits:steps:shown:)``).
+    var queueChangeSteps: UInt32 = 1
     /// What clients saw at the last change (``announceDifferences(also:)``).
     var lastObserved = MPDObservedState(playback: "", options: [], volume: 0, outputs: [])
     /// The library as MPD clients walk it, until it changes (nil: made again at the next library command).
@@ -84,7 +86,10 @@ public final class MPDPlayerBridge: ChangeListener {
         if change.aspects.contains(.position), player.status != .stopped { changed.insert(.player) } // a seek
         if change.aspects.contains(.queue) {
             let queue = player.queue
-            if versions.update(ids: player.trackIDs, edits: change.queueEdits, shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
+            let steps = queueChangeSteps
+            queueChangeSteps = 1
+            if versions.update(ids: player.trackIDs, edits: change.queueEdits, steps: steps,
+                               shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
                 changed.insert(.playlist)
             }
             if !priorities.isEmpty { priorities = priorities.filter { player.queue.entry(withID: $0.key) != nil } }

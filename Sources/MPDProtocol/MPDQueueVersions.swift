@@ -19,9 +19,11 @@ public final class MPDQueueVersions {
     /// Follows a change of the queue: when an entry was added, removed or moved, or what clients see of one changed
     /// (`shown`: the hash of what they see of an entry, nil for one gone), a new version, with those entries stamped
     /// with it. Returns whether there was one (an order of play shuffled, or a retag to the same, is none).
+    /// `steps`: how many versions the change counts for (MPD's `findadd` counts one per song it adds).
     @discardableResult
-    public func update(ids: [Int], edits: [TrackListChange], shown: (Int) -> Int?) -> Bool {
-        let next = version == UInt32.max ? 1 : version + 1
+    public func update(ids: [Int], edits: [TrackListChange], steps: UInt32 = 1, shown: (Int) -> Int?) -> Bool {
+        let (sum, overflow) = version.addingReportingOverflow(max(1, steps))
+        let next = overflow ? 1 : sum
         var changed = false
         if ids != lastIDs {
             // An entry whose position changed counts as changed; removed ones are forgotten.
@@ -54,7 +56,7 @@ public final class MPDQueueVersions {
         (tags.comments, tags.description, tags.stationURL) = ([], nil, nil)
         hasher.combine(entry.uri)
         hasher.combine(tags)
-        hasher.combine(entry.lengthMicroseconds)
+        hasher.combine(entry.lengthMicroseconds.map { $0 / 1000 }) // as `duration` shows it: to the millisecond
         hasher.combine(entry.range)
         return hasher.finalize()
     }

@@ -313,7 +313,7 @@ public struct PlayQueue: Sendable {
         currentID = nil
         uriBytes = 0
         history.removeAll()
-        isShuffled = false
+        // Shuffle is a mode of playback, not of these entries: it stays on for what is added next.
     }
 
     /// Puts the entries `sortedIDs` in that order, in the list slots they occupy now; the current entry stays

@@ -18,8 +18,11 @@ transcript_path, server_path, output_path = sys.argv[1:4]
 events = parse(transcript_path)
 out = open(output_path, "w", encoding="utf-8")
 connections = {}
-# How many reply lines the recording had on each connection since its last complete reply.
-partial = {}
+# Per connection: the last line it sent, the recorded reply being collected, the last idle reply recorded, and
+# whether another connection sent a command since that reply.
+last_sent, recorded, last_idle, commands_since = {}, {}, {}, {}
+REPEAT_WAIT_SECONDS = 1
+IDLE_WAIT_SECONDS = 3
 
 
 def write(connection, kind, data=b""):
@@ -31,11 +34,15 @@ for connection, kind, data in events:
         sock = socket.socket(socket.AF_UNIX)
         sock.connect(server_path)
         sock.settimeout(WAIT_SECONDS)
-        reader = ReplyReader(sock.makefile("rb"))
+        reader = ReplyReader(sock)
         reader.line()  # the greeting
         connections[connection] = (sock, reader)
         write(connection, "+")
     elif kind == ">":
+        last_sent[connection] = data
+        if data not in (b"idle", b"noidle") and not data.startswith(b"idle "):
+            for other in commands_since:
+                commands_since[other] = True
         write(connection, ">", data)
         sock, _ = connections.get(connection, (None, None))
         if sock is not None:
@@ -44,12 +51,25 @@ for connection, kind, data in events:
             except OSError:
                 pass
     elif kind == "<":
+        recorded.setdefault(connection, []).append(data)
         if not ends_reply(data):
             continue
+        reply = recorded.pop(connection)
         sock, reader = connections.get(connection, (None, None))
         if reader is None:
             write(connection, "<", b"<closed>")
             continue
+        is_idle = last_sent.get(connection, b"").split(b" ")[0] == b"idle"
+        if is_idle:
+            # When the change is reported differs between servers and between runs (MPD's player thread may report
+            # a `play` again a moment later; a server may merge two changes into one reply): an idle the server
+            # does not answer in time is ended with `noidle`, and compare.py compares each connection's changes
+            # as one stream. A repeat of the reply before (no command since) is waited for only briefly.
+            repeat = last_idle.get(connection) == reply and not commands_since.get(connection, True)
+            last_idle[connection] = reply
+            commands_since[connection] = False
+            if not reader.has_data(REPEAT_WAIT_SECONDS if repeat else IDLE_WAIT_SECONDS):
+                sock.sendall(b"noidle\n")
         try:
             while True:
                 line = reader.line()

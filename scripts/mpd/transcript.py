@@ -6,6 +6,7 @@ Bytes that are not UTF-8 are written `\\xNN` and a backslash `\\\\`; a binary ch
 `N< <binary SIZE sha256:HEX>`. Used by record.py (which writes them) and replay.py (which reads them).
 """
 import hashlib
+import select
 
 
 def escape(data: bytes) -> str:
@@ -43,23 +44,39 @@ def binary_line(payload: bytes) -> bytes:
 
 
 class ReplyReader:
-    """Reads a server's lines from a buffered binary file, turning each binary chunk into one `<binary …>` line."""
+    """Reads a server's lines from a socket, turning each binary chunk into one `<binary …>` line."""
 
-    def __init__(self, stream):
-        self.stream = stream
+    def __init__(self, sock):
+        self.sock = sock
+        self.buffer = b""
         self.pending_binary = None
+
+    def _fill(self):
+        data = self.sock.recv(65536)
+        if not data:
+            raise EOFError
+        self.buffer += data
+
+    def has_data(self, seconds):
+        """Whether something arrives within `seconds`."""
+        if self.buffer:
+            return True
+        return bool(select.select([self.sock], [], [], seconds)[0])
 
     def line(self):
         """The next line without its line feed (bytes), or None at the end."""
-        if self.pending_binary is not None:
-            size, self.pending_binary = self.pending_binary, None
-            payload = self.stream.read(size)
-            self.stream.read(1)
-            return binary_line(payload)
-        line = self.stream.readline()
-        if not line:
+        try:
+            if self.pending_binary is not None:
+                size, self.pending_binary = self.pending_binary, None
+                while len(self.buffer) < size + 1:
+                    self._fill()
+                payload, self.buffer = self.buffer[:size], self.buffer[size + 1:]
+                return binary_line(payload)
+            while b"\n" not in self.buffer:
+                self._fill()
+        except EOFError:
             return None
-        line = line.rstrip(b"\n")
+        line, self.buffer = self.buffer.split(b"\n", 1)
         if line.startswith(b"binary: "):
             self.pending_binary = int(line[8:])
         return line

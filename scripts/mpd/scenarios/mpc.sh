@@ -28,10 +28,12 @@ m repeat on
 m single on
 m consume on
 m status
+# Turned off in the order a user turning single off before repeat would (Reprise's single is its Track loop, which
+# repeat 0 also ends: README's `single-repeats`).
+m consume off
+m single off
 m random off
 m repeat off
-m single off
-m consume off
 m volume 50
 m volume +10
 m volume
