@@ -23,7 +23,7 @@ enum MPDArguments {
 
     /// Seconds, fractional allowed; finite and at most a year.
     static func seconds(_ text: String) throws(MPDError) -> Double {
-        guard let value = Double(text), value.isFinite, abs(value) <= 366 * 86_400 else { throw .argument("Number expected: \(text)") }
+        guard let value = Double(text), value.isFinite, abs(value) <= 366 * 86_400 else { throw .argument("Float expected: \(text)") }
         return value
     }
 

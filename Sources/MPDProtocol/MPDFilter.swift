@@ -15,6 +15,12 @@ public indirect enum MPDFilter: Sendable, Equatable {
 
     /// Every tag MPD knows may be named (M.A.L.P. groups by `albumartistsort`); those Reprise does not keep have no
     /// values, apart from the sort tags, which fall back as MPD's do.
+    /// A filter's tag name in lower case; `filename` is MPD's older name for `file` (Audio::MPD, mpdtoys send it).
+    static func canonicalName(_ name: String) -> String {
+        let lowered = name.lowercased()
+        return lowered == "filename" ? "file" : lowered
+    }
+
     static let tagNames: Set<String> = Set((MPDSongWriter.tagTypes + MPDCommandSet.allMPDTags).map { $0.lowercased() } + ["file", "any"])
 
     /// Parses `arguments`: one filter expression, or `TAG VALUE` pairs. `ignoringCase`: `search`'s comparisons.
@@ -29,7 +35,7 @@ public indirect enum MPDFilter: Sendable, Equatable {
         guard arguments.count.isMultiple(of: 2), !arguments.isEmpty else { throw .argument("Incorrect number of filter arguments") }
         var parts: [MPDFilter] = []
         for pair in stride(from: 0, to: arguments.count, by: 2) {
-            let name = arguments[pair].lowercased()
+            let name = Self.canonicalName(arguments[pair])
             if name == "base" { parts.append(.base(arguments[pair + 1])); continue }
             guard tagNames.contains(name) else { throw .argument("Unknown filter type: \(arguments[pair])") }
             parts.append(.tag(name, ignoringCase ? .contains : .equal, ignoringCase ? folded(arguments[pair + 1]) : arguments[pair + 1],
@@ -212,7 +218,7 @@ public indirect enum MPDFilter: Sendable, Equatable {
                 }
                 return parts.count == 1 ? parts[0] : .and(parts)
             }
-            let name = word().lowercased()
+            let name = MPDFilter.canonicalName(word())
             if name == "base" {
                 let folder = try quoted()
                 try expect(")")
@@ -225,7 +231,7 @@ public indirect enum MPDFilter: Sendable, Equatable {
             case "!=": comparison = .notEqual
             case "contains": comparison = .contains
             case "starts_with": comparison = .startsWith
-            case let other: throw .argument("Unknown filter operator: \(other)")
+            default: throw .argument("'==' or '!=' expected")
             }
             let value = try quoted()
             try expect(")")

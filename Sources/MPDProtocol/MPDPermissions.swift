@@ -40,6 +40,8 @@ public struct MPDIdle: OptionSet, Sendable, Hashable {
     public static let output = MPDIdle(rawValue: 1 << 5)
     public static let options = MPDIdle(rawValue: 1 << 6)
     public static let update = MPDIdle(rawValue: 1 << 8)
+    public static let subscription = MPDIdle(rawValue: 1 << 9)
+    public static let message = MPDIdle(rawValue: 1 << 10)
     public static let every = MPDIdle(rawValue: (1 << UInt16(names.count)) - 1)
 
     /// The subsystem called `name` (any case), nil for an unknown one.

@@ -6,8 +6,9 @@ public protocol MPDMusicFiles: AnyObject {
     /// The size of `folder`'s cover file (`cover.png`, `cover.jpg` or `cover.webp`, as MPD looks) and its bytes from
     /// `offset`, at most `length`; nil when it has none.
     func folderCover(in folder: String, offset: Int, length: Int, then: @escaping ((size: Int, bytes: [UInt8])?) -> Void)
-    /// The first picture embedded in the file at `path`: its bytes and media type; nil when it has none.
-    func embeddedPicture(of path: String, then: @escaping ((bytes: [UInt8], mediaType: String)?) -> Void)
+    /// The first picture embedded in the file at `path`: its bytes and media type; `.some(nil)` when it has none,
+    /// nil when there is no such file.
+    func embeddedPicture(of path: String, then: @escaping (((bytes: [UInt8], mediaType: String)?)?) -> Void)
     /// The regular files and folders in `folder` (links and other kinds left out), nil when it cannot be read.
     func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void)
 }
@@ -55,7 +56,8 @@ extension MPDPlayerBridge {
             MPDCommand("albumart", .read, 2, 2) { [self] call throws(MPDError) in
                 let (path, offset) = try artworkRequest(call)
                 let artwork = try filesSource()
-                let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+                // A song's folder; a name ending in a slash is the folder itself (Cantata asks so).
+                let folder = call[0].hasSuffix("/") ? path : String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
                 return .later { finish in
                     artwork.folderCover(in: folder, offset: offset, length: call.session.binaryLimit) { found in
                         guard let found else { return finish(.noExist("No file exists")) }
@@ -70,8 +72,9 @@ extension MPDPlayerBridge {
                 let (path, offset) = try artworkRequest(call)
                 let artwork = try filesSource()
                 return .later { finish in
-                    artwork.embeddedPicture(of: path) { picture in
-                        guard let picture else { return finish(nil) } // none: an empty reply, as MPD's
+                    artwork.embeddedPicture(of: path) { found in
+                        guard let found else { return finish(.noExist("No such song")) }
+                        guard let picture = found else { return finish(nil) } // none: an empty reply, as MPD's
                         guard offset <= picture.bytes.count else { return finish(.argument("Bad file offset")) }
                         call.add("size", picture.bytes.count)
                         call.add("type", picture.mediaType)

@@ -42,14 +42,16 @@ extension MPDPlayerBridge {
             },
             MPDCommand("seek", .control, 2, 2) { [self] call throws(MPDError) in
                 let position = try MPDArguments.unsigned(call[0])
+                let seconds = try Self.nonNegativeSeconds(call[1])
                 guard let entry = player.queue.entry(atListIndex: position) else { throw .argument("Bad song index") }
-                try seek(entry: entry.id, to: try MPDArguments.seconds(call[1]))
+                seek(entry: entry.id, to: seconds)
                 return .done
             },
             MPDCommand("seekid", .control, 2, 2) { [self] call throws(MPDError) in
                 let id = try MPDArguments.unsigned(call[0])
+                let seconds = try Self.nonNegativeSeconds(call[1])
                 guard player.queue.entry(withID: id) != nil else { throw .noExist("No such song") }
-                try seek(entry: id, to: try MPDArguments.seconds(call[1]))
+                seek(entry: id, to: seconds)
                 return .done
             },
             MPDCommand("seekcur", .control, 1, 1) { [self] call throws(MPDError) in
@@ -59,7 +61,7 @@ extension MPDPlayerBridge {
                 if text.hasPrefix("+") || text.hasPrefix("-") {
                     player.seek(by: Int64((value * 1_000_000).rounded()))
                 } else {
-                    try seek(entry: current.id, to: value)
+                    seek(entry: current.id, to: value)
                 }
                 return .done
             },
@@ -106,13 +108,13 @@ extension MPDPlayerBridge {
             },
             MPDCommand("setvol", .control, 1, 1) { [self] call throws(MPDError) in
                 let percent = try MPDArguments.integer(call[0])
-                guard (0...100).contains(percent) else { throw .argument("Invalid volume value") }
+                guard (0...100).contains(percent) else { throw .argument("Number too large: \(call[0])") }
                 try setVolume(percent)
                 return .done
             },
             MPDCommand("volume", .control, 1, 1) { [self] call throws(MPDError) in
                 let change = try MPDArguments.integer(call[0])
-                guard (-100...100).contains(change) else { throw .argument("Invalid volume value") }
+                guard (-100...100).contains(change) else { throw .argument("Number too large: \(call[0])") }
                 try setVolume(min(max(volumePercent + change, 0), 100))
                 return .done
             },
@@ -175,14 +177,20 @@ extension MPDPlayerBridge {
 
     /// Seeks entry `id` to `seconds`: the current entry seeks, another starts there — paused when playback was
     /// paused, as MPD's.
-    private func seek(entry id: Int, to seconds: Double) throws(MPDError) {
-        guard seconds >= 0 else { throw .argument("Negative position") }
+    private func seek(entry id: Int, to seconds: Double) {
         let microseconds = Int64((seconds * 1_000_000).rounded())
         if player.queue.current?.id != id || player.status == .stopped {
             policy.userActed(.userChangedTrack)
             player.goTo(id: id, playing: player.status != .paused)
         }
         player.setPosition(entryID: id, microseconds: microseconds)
+    }
+
+    /// A position to seek to, as MPD reads one: a number ("Float expected"), not negative.
+    private static func nonNegativeSeconds(_ text: String) throws(MPDError) -> Double {
+        let seconds = try MPDArguments.seconds(text)
+        guard seconds >= 0 else { throw .argument("Negative value not allowed: \(text)") }
+        return seconds
     }
 
     private func setVolume(_ percent: Int) throws(MPDError) {

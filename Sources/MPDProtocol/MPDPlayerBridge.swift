@@ -13,6 +13,8 @@ public final class MPDPlayerBridge: ChangeListener {
     let outputs: MPDOutputs?
     /// The stored playlists (nil: none).
     let playlistFiles: MPDPlaylistFiles?
+    /// Client-to-client messages.
+    let messages = MPDMessageChannels()
     /// Changes of the stored playlists, one at a time.
     let playlistChanges = MPDSerialWork()
     /// Covers (nil: none).
@@ -71,7 +73,7 @@ public final class MPDPlayerBridge: ChangeListener {
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
         commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + fileCommands()
                      + serverCommands()
-                     + outputCommands())
+                     + outputCommands() + messageCommands())
         if player.status == .playing { playingSince = .now }
         lastCurrentID = player.queue.current?.id
         playedEntryID = lastCurrentID // a queue restored at start: its entry was current when Reprise last ran

@@ -44,7 +44,7 @@ public struct MPDRequest: Equatable, Sendable {
                         value.append(next)
                     }
                 }
-                guard closed else { throw .argument("Missing closing '\"'") }
+                guard closed else { throw MPDError(.unknown, "Missing closing '\"'") }
                 if let after = bytes.first, !isSpace(after) { throw .argument("Space expected after closing '\"'") }
             } else {
                 while let next = bytes.first, !isSpace(next) {

@@ -69,6 +69,6 @@ import Testing
         rig.session.owner = owner
         for line in ["command_list_begin", "ping", "ping", "setvol 150", "ping", "command_list_end"] { rig.session.receive(Array(line.utf8)) }
         while rig.session.isPaused { rig.session.resume() }
-        #expect(String(decoding: rig.session.takeOutput(), as: UTF8.self) == "ACK [2@2] {setvol} Invalid volume value\n")
+        #expect(String(decoding: rig.session.takeOutput(), as: UTF8.self) == "ACK [2@2] {setvol} Number too large: 150\n")
     }
 }

@@ -10,6 +10,8 @@ import Testing
         var folders: [String: [MPDFolderEntry]] = [:]
         var covers: [String: [UInt8]] = [:]
         var pictures: [String: (bytes: [UInt8], mediaType: String)] = [:]
+        /// Paths that are no file at all.
+        var missing: Set<String> = []
         private(set) var asked: [String] = []
 
         func folderCover(in folder: String, offset: Int, length: Int, then: @escaping ((size: Int, bytes: [UInt8])?) -> Void) {
@@ -19,9 +21,9 @@ import Testing
             then((cover.count, Array(cover[start..<min(cover.count, start + length)])))
         }
 
-        func embeddedPicture(of path: String, then: @escaping ((bytes: [UInt8], mediaType: String)?) -> Void) {
+        func embeddedPicture(of path: String, then: @escaping (((bytes: [UInt8], mediaType: String)?)?) -> Void) {
             asked.append(path)
-            then(pictures[path])
+            then(missing.contains(path) ? nil : .some(pictures[path]))
         }
 
         func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void) {

@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func badLinesAreRefusedAsMPDRefusesThem() {
-        #expect(throws: MPDError(.argument, "Missing closing '\"'")) { try MPDRequest(parsing: Array(#"add "open"#.utf8)) }
+        #expect(throws: MPDError(.unknown, "Missing closing '\"'")) { try MPDRequest(parsing: Array(#"add "open"#.utf8)) }
         #expect(throws: MPDError(.argument, "Space expected after closing '\"'")) { try MPDRequest(parsing: Array(#"add "a"b"#.utf8)) }
         #expect(throws: MPDError(.argument, "Invalid unquoted character")) { try MPDRequest(parsing: Array("add it's".utf8)) }
         #expect(throws: MPDError(.unknown, "Invalid word character")) { try MPDRequest(parsing: Array("st-atus".utf8)) }

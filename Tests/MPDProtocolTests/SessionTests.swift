@@ -66,7 +66,7 @@ import Testing
     @Test func aCommandListStopsAtTheFirstErrorAndNamesItsIndex() {
         let rig = Rig()
         let reply = rig.send("command_list_ok_begin", "ping", "setvol 150", "ping", "command_list_end")
-        #expect(reply == "list_OK\nACK [2@1] {setvol} Invalid volume value\n")
+        #expect(reply == "list_OK\nACK [2@1] {setvol} Number too large: 150\n")
         #expect(rig.send("command_list_begin", "setvol 40", "getvol", "command_list_end") == "volume: 40\nOK\n")
         #expect(rig.player.volume == 0.4)
     }

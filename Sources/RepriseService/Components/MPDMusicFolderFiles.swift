@@ -33,16 +33,18 @@ final class MPDMusicFolderFiles: MPDMusicFiles {
         }, then: then)
     }
 
-    func embeddedPicture(of path: String, then: @escaping ((bytes: [UInt8], mediaType: String)?) -> Void) {
-        guard let work else { return then(nil) }
-        work.run({ () -> (bytes: [UInt8], mediaType: String)? in
+    func embeddedPicture(of path: String, then: @escaping (((bytes: [UInt8], mediaType: String)?)?) -> Void) {
+        guard let work else { return then(.some(nil)) }
+        work.run({ () -> ((bytes: [UInt8], mediaType: String)?)? in
+            var info = stat()
+            guard RawPath.withCString(path, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
             var found: (bytes: [UInt8], mediaType: String)?
             let reader = TrackFileReader(art: { bytes, mediaType in
                 found = (bytes, mediaType)
                 return nil
             })
             _ = reader.read(path)
-            return found
+            return .some(found)
         }, then: then)
     }
 

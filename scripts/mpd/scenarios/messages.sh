@@ -1,0 +1,40 @@
+# Client-to-client messages as mpdscribble's "love" and mpd-sima use them, through mpc (waitmessage, sendmessage,
+# channels) and python-mpd2 (subscribe, readmessages, partitions) (sourced by record-transcripts.sh).
+start messages "mpc $(dpkg-query -W -f '${Version}' mpc) and python-mpd2 $(dpkg-query -W -f '${Version}' python3-mpd): channels, messages, partitions"
+export MPD_HOST="$proxy"
+mpc waitmessage mpdscribble > /dev/null & waiting=$!
+sleep 0.5
+/usr/bin/python3 - "$proxy" <<'PY'
+import sys, time
+from mpd import MPDClient, CommandError
+client = MPDClient()
+client.connect(sys.argv[1])
+def step(*command):
+    try:
+        print(command, getattr(client, command[0])(*command[1:]))
+    except CommandError as error:
+        print("error:", error)
+    time.sleep(0.2)
+step("channels")
+step("subscribe", "mpd-sima")
+step("subscribe", "mpd-sima")
+step("subscribe", "bad channel")
+step("channels")
+step("readmessages")
+step("sendmessage", "mpdscribble", "love")
+step("sendmessage", "mpd-sima", "hello")
+step("sendmessage", "nobody", "x")
+step("readmessages")
+step("readmessages")
+step("unsubscribe", "mpd-sima")
+step("unsubscribe", "mpd-sima")
+step("channels")
+step("listpartitions")
+step("partition", "default")
+step("partition", "elsewhere")
+client.close()
+PY
+wait "$waiting" || true
+mpc channels || true
+unset MPD_HOST
+stop
