@@ -67,6 +67,8 @@ RULES = {
     "tag-order": (set(), None),
     "single-repeats": (set(), None),
     "outputs": ({b"outputname", b"plugin"}, None),
+    "decoders": (set(), None),
+    "commands-not-served": (set(), None),
     "non-utf8-names": (set(), rule_utf8_names),
 }
 
@@ -91,11 +93,11 @@ def normalised(lines, mpd):
         key, sep, value = line.partition(b": ")
         if sep and key in VARYING:
             line = key + b": *"
-        elif sep and key == b"elapsed":
-            line = key + b": " + value.split(b".")[0]
         elif sep and key == b"time" and b":" in value:
             line = key + b": *:" + value.split(b":")[1]
         if sep and any(key in dropped for dropped, _ in RULES.values()):
+            continue
+        if sep and key == b"command" and value in COMMANDS_NOT_SERVED:
             continue
         if mpd:
             for _, rewrite in RULES.values():
@@ -103,6 +105,29 @@ def normalised(lines, mpd):
                     line = rewrite(line)
         result.append(line)
     return rule_tag_order(result)
+
+
+def close_enough(a, b):
+    """The replies with their `elapsed` lines made equal when they are within two seconds: a replay's pace is not the
+    recording's, and each server plays on in real time between commands."""
+    def elapsed(lines):
+        return next((float(line[9:]) for line in lines if line.startswith(b"elapsed: ")), None)
+    x, y = elapsed(a), elapsed(b)
+    if x is None or y is None or abs(x - y) > 2:
+        return a, b
+    same = lambda lines: [b"elapsed: ~" if line.startswith(b"elapsed: ") else line for line in lines]
+    return same(a), same(b)
+
+
+# Commands whose replies are not compared (each a deviation README lists): `decoders` (Reprise plays through
+# GStreamer: one plugin, with the suffixes it takes as media, where mpd lists its decoder plugins) and `commands`
+# and `notcommands`, compared with the commands Reprise has not taken up left out (see COMMANDS_NOT_SERVED).
+NOT_COMPARED = {b"decoders"}
+
+# MPD 0.23's commands Reprise does not serve (README's `commands-not-served`).
+COMMANDS_NOT_SERVED = {b"addtagid", b"cleartagid", b"clearerror", b"config", b"delpartition", b"getfingerprint", b"kill",
+                       b"listmounts", b"mixrampdb", b"mixrampdelay", b"mount", b"moveoutput", b"newpartition",
+                       b"outputset", b"readcomments", b"searchaddpl", b"unmount"}
 
 
 def exchanges(path):
@@ -121,9 +146,10 @@ def exchanges(path):
                     stream = idle.setdefault(connection, [])
                     for line in reply:
                         if line.startswith(b"changed: "):
-                            # MPD reports a `play` or a seek once from the command and again from its player
-                            # thread: one report or two is the same change.
-                            if not (line == b"changed: player" and stream and stream[-1] == line):
+                            # Two changes of one subsystem before the client idles again are one report (a server
+                            # merges them; MPD reports a `play` again from its player thread): one or two in a row
+                            # is the same. (A change reported twice still shows in the queue's version.)
+                            if not (stream and stream[-1] == line):
                                 stream.append(line)
                         elif not ends_reply(line):
                             stream.append(line)
@@ -152,7 +178,9 @@ def main():
         print("MPD gave %d replies, Reprise %d" % (len(theirs), len(ours)))
         differences += 1
     for (connection, sent, mpd_reply), (_, _, reprise_reply) in zip(theirs, ours):
-        a, b = normalised(mpd_reply, True), normalised(reprise_reply, False)
+        a, b = close_enough(normalised(mpd_reply, True), normalised(reprise_reply, False))
+        if sent and sent[-1].split(b" ")[0] in NOT_COMPARED:
+            continue
         if a != b:
             differences += 1
             print("== connection %d: %s" % (connection, " | ".join(escape(line) for line in sent)))
