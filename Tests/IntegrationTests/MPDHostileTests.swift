@@ -248,7 +248,7 @@ import TestSupport
 
     # Commands with wrong argument counts and types are refused one by one.
     for line, code in [("play x", "2"), ("seek 0", "2"), ("setvol 101", "2"), ("deleteid 99999", "50"), ("add", "2"),
-                       ("status extra", "2"), ("add \"unclosed", "2"), ("frobnicate", "5")]:
+                       ("status extra", "2"), ("add \"unclosed", "5"), ("frobnicate", "5")]:
         reply = ask(good, line)
         assert reply.startswith("ACK [" + code + "@0]"), (line, reply)
     assert "state:" in ask(good, "status")

@@ -24,7 +24,15 @@ import TestSupport
     /// The songs of the music folder as both servers count them.
     static let songCount = 11
 
-    @Test(arguments: ["mpc", "python-mpd2"])
+    /// Every recorded transcript, by client.
+    static let clients: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: transcripts)) ?? [])
+        .filter { $0.hasSuffix(".transcript") }.map { String($0.dropLast(".transcript".count)) }.sorted()
+
+    @Test func theClientsUsersRunAreRecorded() {
+        #expect(Set(["mpc", "python-mpd2", "ncmpcpp", "messages"]).isSubset(of: Set(Self.clients)), "\(Self.clients)")
+    }
+
+    @Test(arguments: clients)
     func replaysAsDebiansMPD(_ client: String) throws {
         let transcript = Self.transcripts + "/\(client).transcript"
         let session = try Session()
