@@ -13,7 +13,7 @@ packages=(
   pipewire pipewire-pulse wireplumber pipewire-bin util-linux
   gstreamer1.0-libav ffmpeg libsqlite3-dev
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sqlite3 libtag1-dev g++ libebur128-dev libcurl4-openssl-dev
-  mpd mpc ncmpcpp python3-mpd
+  mpd mpc ncmpcpp python3-mpd cantata
   libpango1.0-dev libcairo2-dev fonts-dejavu-core
 )
 missing=()

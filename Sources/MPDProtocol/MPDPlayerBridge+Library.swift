@@ -12,7 +12,13 @@ extension MPDPlayerBridge {
             findCommand("searchadd", ignoringCase: true, adding: true),
             MPDCommand("list", .read, 1, nil) { [self] call throws(MPDError) in try list(call) },
             MPDCommand("count", .read, 1, nil) { [self] call throws(MPDError) in try count(call) },
-            MPDCommand("lsinfo", .read, 0, 1) { [self] call throws(MPDError) in tree(call, recursive: false, withTags: true) },
+            MPDCommand("lsinfo", .read, 0, 1) { [self] call throws(MPDError) in
+                // A URI names no folder of the library (Cantata asks `mpd-client://cantata/…` to tell servers apart).
+                if let name = call.arguments.first, let uri = MediaURI(name), name.contains("://"), !SupportedSchemes.all.contains(uri.scheme) {
+                    throw .argument("Unsupported URI scheme")
+                }
+                return tree(call, recursive: false, withTags: true)
+            },
             MPDCommand("listall", .read, 0, 1) { [self] call throws(MPDError) in tree(call, recursive: true, withTags: false) },
             MPDCommand("listallinfo", .read, 0, 1) { [self] call throws(MPDError) in tree(call, recursive: true, withTags: true) },
             MPDCommand("update", .control, 0, 1) { [self] call throws(MPDError) in update(call) },
