@@ -24,6 +24,26 @@ import TestSupport
     /// The songs of the music folder as both servers count them.
     static let songCount = 11
 
+    /// Reprise and Debian's mpd on the recorded music folder, each with an empty queue, both scanned; mpd's socket.
+    static func startServers(_ session: Session) throws -> String {
+        let music = Self.musicFolder
+        try MPDTests.configure(session, library: music)
+        try session.launch([])
+        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == Self.songCount },
+                "\(String(describing: try? MPDTests.mpc(session, "stats").output))")
+        let mpdDirectory = try session.makeFolder("mpd")
+        try session.makeFolder("mpd/playlists")
+        let config = try runCommand(Self.tools + "/mpd-config.sh", [music, mpdDirectory])
+        try config.output.write(toFile: mpdDirectory + "/mpd.conf", atomically: true, encoding: .utf8)
+        try session.start("/usr/bin/mpd", ["--no-daemon", mpdDirectory + "/mpd.conf"], logName: "mpd")
+        let mpdSocket = mpdDirectory + "/socket"
+        #expect(session.waitFor(60) {
+            MPDDifferentialTests.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output)
+                == Self.songCount
+        }, "\(session.output(ofLog: "mpd"))")
+        return mpdSocket
+    }
+
     /// Every recorded transcript, by client.
     static let clients: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: transcripts)) ?? [])
         .filter { $0.hasSuffix(".transcript") }.map { String($0.dropLast(".transcript".count)) }.sorted()
@@ -37,23 +57,7 @@ import TestSupport
         let transcript = Self.transcripts + "/\(client).transcript"
         let session = try Session()
         defer { session.close() }
-        let music = Self.musicFolder
-        try MPDTests.configure(session, library: music)
-        try session.launch([])
-        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == Self.songCount },
-                "\(String(describing: try? MPDTests.mpc(session, "stats").output))")
-
-        let mpdDirectory = try session.makeFolder("mpd")
-        try session.makeFolder("mpd/playlists")
-        let config = try runCommand(Self.tools + "/mpd-config.sh", [music, mpdDirectory])
-        try config.output.write(toFile: mpdDirectory + "/mpd.conf", atomically: true, encoding: .utf8)
-        try session.start("/usr/bin/mpd", ["--no-daemon", mpdDirectory + "/mpd.conf"], logName: "mpd")
-        let mpdSocket = mpdDirectory + "/socket"
-        #expect(session.waitFor(60) {
-            MPDDifferentialTests.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output)
-                == Self.songCount
-        }, "\(session.output(ofLog: "mpd"))")
-
+        let mpdSocket = try Self.startServers(session)
         var replays: [String] = []
         for (name, socket) in [("mpd", mpdSocket), ("reprise", MPDTests.socket(session))] {
             let replay = session.directory + "/\(client).\(name).replay"

@@ -116,6 +116,14 @@ final class VirtualDisplay {
         }
     }
 
+    /// The screen's pixels, RGBx, row by row.
+    func screenPixels() throws -> [UInt8] { try capture(nil).1 }
+
+    /// Moves the pointer to (`x`, `y`) on the screen and clicks there.
+    func clickScreen(x: Int, y: Int) {
+        _ = run("xdotool", ["mousemove", String(x), String(y), "click", "1"])
+    }
+
     /// Moves the window's top left corner to (`x`, `y`) on the screen.
     func move(_ window: String, x: Int, y: Int) {
         _ = run("xdotool", ["windowmove", window, String(x), String(y)])
