@@ -120,6 +120,21 @@ import TestSupport
         #expect(try Self.mpc(session, "rm", "road trip").status != 0)
     }
 
+    /// A playlist file written while Reprise runs (by another program, between two of the folder's periodic looks)
+    /// is loaded at once when a client names it: the folders are looked at when asked, as MPD reads its own.
+    @Test func aPlaylistWrittenAMomentAgoLoadsAtOnce() throws {
+        let session = try Session()
+        defer { session.close() }
+        try Self.launchServing(session)
+        let folder = try session.makeHomeFolder(".local/share/reprise/playlists")
+        try "#EXTM3U\n\(media.third)\n".write(toFile: folder + "/Road Trip.m3u8", atomically: true, encoding: .utf8)
+        try Self.mpc(session, "clear")
+        #expect(session.waitFor { Self.trackCount(session) == 0 })
+        let loaded = try Self.mpc(session, "load", "Road Trip")
+        #expect(loaded.status == 0, "\(loaded.output)\(loaded.errors)")
+        #expect(session.waitFor { Self.trackCount(session) == 1 })
+    }
+
     @Test func aFileWithAColonInItsNameIsAFileNotAURI() throws {
         let session = try Session()
         defer { session.close() }

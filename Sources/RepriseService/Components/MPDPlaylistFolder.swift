@@ -93,8 +93,12 @@ final class MPDPlaylistFolder: MPDPlaylistFiles {
         }
     }
 
+    /// The playlist called `name`; when none is known, the folders are looked at again first (one made since the
+    /// last look — or before the first periodic look after start — is found, as MPD reads its folder when asked).
     private func playlist(named name: String) -> PlaylistInfo? {
-        library.playlists.first { Self.name(of: $0.path) == name }
+        if let known = library.playlists.first(where: { Self.name(of: $0.path) == name }) { return known }
+        lookAgain()
+        return library.playlists.first { Self.name(of: $0.path) == name }
     }
 
     private func lookAgain() { watch.refreshPlaylists() }
