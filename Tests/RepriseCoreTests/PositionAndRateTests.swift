@@ -48,6 +48,28 @@ import Testing
         #expect(!engine.requests.contains { if case .seek = $0 { true } else { false } })
     }
 
+    /// A client that seeks right after a track change (MPD's `seek 1 7` as the song loads) is not ignored: the seek is
+    /// made once the stream is ready (the engine holds it), and the position reads it meanwhile.
+    @Test func setPositionWhileTheEntryLoadsIsMadeWhenItIsReady() {
+        let (player, engine, _) = makePlayer()
+        player.play()
+        let current = player.queue.current!.id
+        player.setPosition(entryID: current, microseconds: 7_000_000)
+        #expect(engine.requests.last == .seek(7_000_000))
+        #expect(player.positionMicroseconds == 7_000_000)
+        player.stop()
+        player.setPosition(entryID: current, microseconds: 3_000_000)
+        #expect(engine.requests.filter { if case .seek = $0 { true } else { false } } == [.seek(7_000_000)], "stopped: nothing to seek")
+    }
+
+    /// Shuffle is a mode of playback: clearing the queue leaves it on for what is added next.
+    @Test func clearingTheQueueKeepsShuffle() {
+        let (player, _, _) = makePlayer()
+        player.setShuffle(true)
+        player.clear()
+        #expect(player.shuffle)
+    }
+
     @Test func setPositionIgnoresStaleIdsAndOutOfRangePositions() {
         let (player, engine, observer) = playing()
         let current = player.queue.current!.id
