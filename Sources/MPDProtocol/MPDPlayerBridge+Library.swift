@@ -99,14 +99,9 @@ extension MPDPlayerBridge {
                     call.append(found.reply)
                     return finish(nil)
                 }
-                guard !matches.isEmpty, let library else { return finish(nil) }
-                let paths = matches.map(\.track.path)
-                library.currentTracks(at: paths) { [self] indexed in
-                    var known: [String: KnownDescription] = [:]
-                    for (path, track) in indexed { known[path.uri] = track.knownDescription }
-                    queueChangeSteps = UInt32(clamping: paths.count) // MPD's findadd: a version for each song
-                    add(paths.map(\.uri), after: .end, known: known, then: nil, finish: finish)
-                }
+                guard !matches.isEmpty else { return finish(nil) }
+                queueChangeSteps = UInt32(clamping: matches.count) // MPD's findadd: a version for each song
+                addDescribed(matches.map(\.track.path.uri), after: .end, finish: finish)
             })
             return found
         }

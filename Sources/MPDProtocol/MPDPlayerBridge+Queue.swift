@@ -251,17 +251,13 @@ extension MPDPlayerBridge {
     /// not indexed (yet), one outside the music folder, a stream — is read as a URI.
     func add(named name: String, after point: InsertionPoint, in call: MPDCall, then: ((Int) -> Void)?) throws(MPDError) -> MPDOutcome {
         let uri = try permittedURI(forName: name, in: call)
-        guard let library, let inside = libraryName(name) else {
+        guard library != nil, let inside = libraryName(name) else {
             return .later { [self] finish in add([uri], after: point, known: [:], then: then, finish: finish) }
         }
         return try overLibrary({ snapshot in snapshot.paths(under: inside) }, write: { [self] paths, finish in
             // Not in the library: a file on disk that is not indexed yet still is added (MPD's wording if it is not).
             guard !paths.isEmpty else { return add([uri], after: point, known: [:], then: then, finish: finish, missing: "No such directory") }
-            library.currentTracks(at: paths) { [self] indexed in
-                var known: [String: KnownDescription] = [:]
-                for (path, track) in indexed { known[path.uri] = track.knownDescription }
-                add(paths.map(\.uri), after: point, known: known, then: then, finish: finish)
-            }
+            addDescribed(paths.map(\.uri), after: point, then: then, finish: finish)
         })
     }
 
@@ -275,13 +271,13 @@ extension MPDPlayerBridge {
     }
 
     /// Adds `uris` as ``add(_:after:known:then:finish:)`` does, the library's files among them queued with its tags.
-    func addDescribed(_ uris: [String], after point: InsertionPoint, finish: @escaping (MPDError?) -> Void) {
-        guard let library else { return add(uris, after: point, known: [:], then: nil, finish: finish) }
+    func addDescribed(_ uris: [String], after point: InsertionPoint, then: ((Int) -> Void)? = nil, finish: @escaping (MPDError?) -> Void) {
+        guard let library else { return add(uris, after: point, known: [:], then: then, finish: finish) }
         let paths = uris.compactMap { uri in MediaURI(uri).flatMap { $0.scheme == "file" ? FilePath(escaped: $0.path) : nil } }
         library.currentTracks(at: paths) { [self] indexed in
             var known: [String: KnownDescription] = [:]
             for (path, track) in indexed { known[path.uri] = track.knownDescription }
-            add(uris, after: point, known: known, then: nil, finish: finish)
+            add(uris, after: point, known: known, then: then, finish: finish)
         }
     }
 

@@ -9,8 +9,11 @@ public struct MPDRequest: Equatable, Sendable {
     /// The most arguments one command takes (MPD's `COMMAND_ARGV_MAX`).
     public static let maximumArguments = 4096
 
-    /// Splits `line` (without its newline). Throws ``MPDError/Code/unknown`` for a bad command name and
-    /// ``MPDError/Code/argument`` for bad quoting. Arguments keep their bytes: those that are not UTF-8 (a Latin-1
+    /// An argument's quote left open: MPD's code 5, and the connection kept (unlike a bad command name).
+    public static let unclosedQuote = MPDError(.unknown, "Missing closing '\"'")
+
+    /// Splits `line` (without its newline). Throws ``MPDError/Code/unknown`` for a bad command name or an unclosed
+    /// quote and ``MPDError/Code/argument`` for other bad quoting. Arguments keep their bytes: those that are not UTF-8 (a Latin-1
     /// file name) are kept as ``RawPath`` escapes, so the name reaches the file system as it was sent.
     public init(parsing line: some Collection<UInt8>) throws(MPDError) {
         var bytes = Array(line)[...]
@@ -44,7 +47,7 @@ public struct MPDRequest: Equatable, Sendable {
                         value.append(next)
                     }
                 }
-                guard closed else { throw MPDError(.unknown, "Missing closing '\"'") }
+                guard closed else { throw Self.unclosedQuote }
                 if let after = bytes.first, !isSpace(after) { throw .argument("Space expected after closing '\"'") }
             } else {
                 while let next = bytes.first, !isSpace(next) {

@@ -172,7 +172,7 @@ public final class MPDSession {
             request = try MPDRequest(parsing: line)
         } catch {
             fail(error.line(command: "", index: listIndex))
-            if error.code == .unknown { close() }
+            if error.code == .unknown, error != MPDRequest.unclosedQuote { close() } // a bad command name, as MPD
             return
         }
         guard let command = commands.command(named: request.name) else {

@@ -109,6 +109,14 @@ import Testing
         #expect(rig.value("Title", in: song) == "Ballad" && rig.value("Id", in: song) == String(ids[1]), "\(song)")
     }
 
+    @Test func anUnclosedQuoteIsRefusedAndTheConnectionKept() {
+        let rig = Rig(tracks: 1)
+        #expect(rig.send("add \"open") == "ACK [5@0] {} Missing closing '\"'\n")
+        #expect(rig.send("ping") == "OK\n")
+        _ = rig.send("-bad") // a line that is no command at all closes the connection
+        #expect(rig.session.isClosing)
+    }
+
     @Test func nextsongUnderSingleIsTheSongAgain() {
         let rig = Rig(tracks: 3)
         _ = rig.send("play 1")
