@@ -27,6 +27,12 @@ final class VirtualDisplay {
         return result.output.split(separator: "\n").map(String.init)
     }
 
+    /// Ids of mapped windows whose class matches the regular expression `windowClass`.
+    func visibleWindows(class windowClass: String) -> [String] {
+        guard let result = run("xdotool", ["search", "--onlyvisible", "--class", windowClass]), result.status == 0 else { return [] }
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
     /// Mapped windows of class `reprise` (any title).
     func visibleRepriseWindows() -> [String] {
         guard let result = run("xdotool", ["search", "--onlyvisible", "--class", "reprise"]), result.status == 0 else { return [] }

@@ -1,6 +1,6 @@
 # Cantata under Xvfb as its users drive it, by the pointer (sourced by record-transcripts.sh): it loads the library
 # (covers by `albumart`, its music folder not readable, as on another machine), an artist opened, an album added to
-# the queue, played, the next song. The clicks are MPDTranscriptTests.cantataClicks's.
+# the queue, played, the next song. The clicks are CantataTests.clicks'.
 start cantata "Cantata $(dpkg-query -W -f '${Version}' cantata) under Xvfb: library with covers, an album queued, play, next"
 home="$work/cantata-home"
 mkdir -p "$home/.config/cantata"
