@@ -70,9 +70,32 @@ extension Bench {
         sync()
     }
 
-    func startReprise(binary: String, folder: String) throws -> RacedReprise {
+    func startReprise(binary: String, folder: String, measuringLoudness: Bool = false) throws -> RacedReprise {
         try? FileManager.default.removeItem(atPath: desktop.environment["HOME"]! + "/.local/share/reprise")
-        return try RacedReprise(bench: self, binary: binary, folder: folder)
+        return try RacedReprise(bench: self, binary: binary, folder: folder, measuringLoudness: measuringLoudness)
+    }
+
+    /// `list album group albumartist` over Reprise's MPD socket while it measures the library's loudness, as it does
+    /// for hours after a real library's first index: a fresh index of `folder` with measuring on (the default), each
+    /// sample kept only when `Measuring` held before and after it.
+    func listAlbumsWhileMeasuring(binary: String, folder: String, count: Int, runs: Int) throws -> [Double] {
+        let server = try startReprise(binary: binary, folder: folder, measuringLoudness: true)
+        defer { server.stop() }
+        guard eventually(600, pollEvery: 0.005, { server.hasIndexed(count) && server.measuring }),
+              let client = MPDClient(socket: server.mpdSocket) else {
+            say("MPD protocol: Reprise never measured loudness on \(folder)")
+            return []
+        }
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let start = monotonicSeconds()
+            guard client.send("list album group albumartist") != nil else { break }
+            let seconds = monotonicSeconds() - start
+            guard server.measuring else { break }
+            times.append(seconds)
+            Thread.sleep(forTimeInterval: 0.2) // a measured batch or two between samples
+        }
+        return times
     }
 
     func startMPD(folder: String, count: Int) throws -> RacedMPD {
@@ -145,12 +168,16 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
                 firstIndex["MPD", default: []].append(seconds)
             }
         }
-        let ours: LibraryRaceFigures, oursServed: MPDProtocolFigures?
+        let ours: LibraryRaceFigures
+        var oursServed: MPDProtocolFigures?
         do {
             let server = try bench.startReprise(binary: binary, folder: folder)
             defer { server.stop() }
             ours = try bench.raceFigures(server, folder: folder, count: count, runs: runs, searches: searches)
             oursServed = mpdInstalled ? try bench.mpdProtocolFigures(socket: server.mpdSocket, pid: server.pid, word: "garnet", runs: runs) : nil
+        }
+        if mpdInstalled {
+            oursServed?.listAlbumsWhileMeasuring = try bench.listAlbumsWhileMeasuring(binary: binary, folder: folder, count: count, runs: runs * 4)
         }
         // MPD on the folder as it was (the changes made for Reprise undone): the same files, then the same changes.
         try? FileManager.default.removeItem(atPath: folder)
@@ -160,7 +187,9 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
             let server = try bench.startMPD(folder: sameFolder, count: count)
             defer { server.stop() }
             theirs = try bench.raceFigures(server, folder: sameFolder, count: count, runs: runs, searches: searches)
-            theirsServed = try bench.mpdProtocolFigures(socket: server.mpdSocket, pid: server.pid, word: "garnet", runs: runs)
+            var served = try bench.mpdProtocolFigures(socket: server.mpdSocket, pid: server.pid, word: "garnet", runs: runs)
+            served.listAlbumsWhileMeasuring = served.listAlbums // MPD measures no loudness
+            theirsServed = served
         }
         try? FileManager.default.removeItem(atPath: folder)
         func row(_ figure: String, _ unit: String, target: String = "", _ value: (LibraryRaceFigures) -> Double?) -> Row {

@@ -13,6 +13,8 @@ struct MPDProtocolFigures {
     var mpcToggle: [Double] = []
     var listAllInfo: [Double] = []
     var listAlbums: [Double] = []
+    /// `list album group albumartist` while loudness is measured (for MPD, which measures none, its ``listAlbums``).
+    var listAlbumsWhileMeasuring: [Double] = []
     var searchAny: [Double] = []
     var idleWake: [Double] = []
     /// `pause 1` or `pause 0` sent → its `OK` read, on one connection (what `mpc toggle` waits for, without exec).
@@ -108,6 +110,7 @@ func mpdProtocolRows(count: Int, reprise: String, ours: MPDProtocolFigures?, the
         sampled("`mpc toggle`, exec → exit") { $0.mpcToggle },
         sampled("`listallinfo`, whole reply") { $0.listAllInfo },
         sampled("`list album group albumartist`") { $0.listAlbums },
+        sampled("`list album group albumartist` while Reprise measures loudness (MPD measures none)") { $0.listAlbumsWhileMeasuring },
         sampled("`search any`, ~1,000 matches, whole reply") { $0.searchAny },
         sampled("`idle player` woken by another client's `pause`") { $0.idleWake },
         sampled("`pause 1`/`pause 0` → its `OK`, one connection") { $0.pauseReply },

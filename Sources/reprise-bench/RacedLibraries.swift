@@ -12,11 +12,13 @@ final class RacedReprise: RacedLibrary {
     var pid: pid_t { child.pid }
     var mpdSocket: String { bench.desktop.environment["XDG_RUNTIME_DIR"]! + "/reprise/mpd.socket" }
 
-    init(bench: Bench, binary: String, folder: String) throws {
+    /// `measuringLoudness` false: MPD measures no loudness, and the race is of indexing, so Reprise's measuring after
+    /// the pass is off unless a figure is of what clients meet while it runs.
+    init(bench: Bench, binary: String, folder: String, measuringLoudness: Bool = false) throws {
         self.bench = bench
         self.binary = binary
-        // MPD measures no loudness: the race is of indexing, so Reprise's measuring after the pass is off here.
-        let environment = bench.desktop.environment.merging(try bench.configuredEnvironment("measure-loudness = off", named: "no-loudness")) { $1 }
+        let environment = measuringLoudness ? bench.desktop.environment
+            : bench.desktop.environment.merging(try bench.configuredEnvironment("measure-loudness = off", named: "no-loudness")) { $1 }
         child = try Child.spawn(binary, ["--library", folder], environment: environment,
                                 stdout: bench.workDirectory + "/race-reprise.log", stderr: bench.workDirectory + "/race-reprise.log")
     }
@@ -31,6 +33,9 @@ final class RacedReprise: RacedLibrary {
     }
 
     var scanning: Bool { property("Scanning") == .bool(true) }
+
+    /// Loudness is being measured (Library1.Measuring).
+    var measuring: Bool { property("Measuring") == .bool(true) }
 
     func startRescan() -> Bool { (try? bench.bus.call(destination: name, path: path, interface: library, member: "Rescan")) != nil }
 
