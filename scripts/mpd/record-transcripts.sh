@@ -2,7 +2,8 @@
 # Records what real MPD clients send to Debian's mpd, and what it answers, while they do what their users do:
 # writes Tests/IntegrationTests/MPDTranscripts/*.transcript (MPDTranscriptTests replays each against mpd and
 # Reprise). Each client's session runs against a fresh mpd (empty queue, no stored playlists) on the music folder
-# scripts/mpd-test-library.sh makes, through record.py. Needs mpd, mpc, python3-mpd, ncmpcpp and tmux.
+# scripts/mpd-test-library.sh makes, through record.py. Needs mpd, mpc, python3-mpd, ncmpcpp and tmux;
+# cantata and Xvfb, mpdscribble, mpdris2 and playerctl for their scenarios.
 #     scripts/mpd/record-transcripts.sh [SCENARIO…]      (default: all)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -35,7 +36,7 @@ stop() {
 }
 
 mkdir -p "$work/mpd"
-for scenario in "${@:-mpc python-mpd2 ncmpcpp}"; do
+for scenario in "${@:-$(cd "$here/scenarios" && ls -- *.sh | sed "s/\.sh$//")}"; do
     for one in $scenario; do
         echo "recording $one"
         # shellcheck source=/dev/null
