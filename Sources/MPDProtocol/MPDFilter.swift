@@ -46,13 +46,18 @@ public indirect enum MPDFilter: Sendable, Equatable {
 
     /// Whether `song` matches; `name` is the song's file name as clients see it.
     public func matches(_ song: LibraryTrack, name: String) -> Bool {
+        matches(MPDNamedTrack(name: name, track: song))
+    }
+
+    /// Whether `song` matches, its values read as it lends them.
+    public func matches(_ song: some MPDFilterableSong) -> Bool {
         switch self {
-        case .not(let inner): return !inner.matches(song, name: name)
-        case .and(let parts): return parts.allSatisfy { $0.matches(song, name: name) }
-        case .base(let folder): return folder.isEmpty || name.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+        case .not(let inner): return !inner.matches(song)
+        case .and(let parts): return parts.allSatisfy { $0.matches(song) }
+        case .base(let folder): return folder.isEmpty || song.name.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
         case .tag(let tag, let comparison, let wanted, let ignoringCase):
             // `wanted` is lower case already when case is ignored (``folded(_:)`` at parsing).
-            let test: (String) -> Bool = { value in
+            let test: (UnsafeBufferPointer<UInt8>) -> Bool = { value in
                 switch comparison {
                 case .equal: return Self.compare(value, wanted, folding: ignoringCase) { $0.elementsEqual($1) }
                 case .notEqual: return !Self.compare(value, wanted, folding: ignoringCase) { $0.elementsEqual($1) }
@@ -60,53 +65,55 @@ public indirect enum MPDFilter: Sendable, Equatable {
                 case .startsWith: return Self.compare(value, wanted, folding: ignoringCase) { $0.starts(with: $1) }
                 }
             }
-            if tag == "any" { return Self.anyValue(of: song, name: name, comparison: comparison, test) }
-            let values = Self.values(tag, of: song, name: name)
+            let empty = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+            if tag == "any" { return Self.anyValue(of: song, comparison: comparison, test) }
             // A tag the song lacks equals "" (MPD: `(album == '')` finds songs without an album).
-            if values.isEmpty { return test("") }
-            return comparison == .notEqual ? values.allSatisfy(test) : values.contains(where: test)
+            guard let field = MPDSongField(tag: tag) else { return test(empty) }
+            var sawValue = false
+            let found = song.anyValue(field) { value in
+                sawValue = true
+                return comparison == .notEqual ? !test(value) : test(value)
+            }
+            if !sawValue { return test(empty) }
+            return comparison == .notEqual ? !found : found
         }
     }
 
-    /// `any`: each tag Reprise keeps (``MPDSongWriter/tagTypes``) and the name in turn (read straight from the song, as this runs for every track of a
-    /// search), stopping at the first that decides.
-    private static func anyValue(of song: LibraryTrack, name: String, comparison: Comparison, _ test: (String) -> Bool) -> Bool {
+    /// `any`: each tag Reprise keeps (``MPDSongWriter/tagTypes``) and the name in turn, stopping at the first that
+    /// decides.
+    private static func anyValue(of song: some MPDFilterableSong, comparison: Comparison,
+                                 _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         var sawValue = false, decided: Bool?
-        func visit(_ value: String?) -> Bool {
-            guard let value, !value.isEmpty else { return false }
-            sawValue = true
-            let passed = test(value)
-            if comparison == .notEqual ? !passed : passed { decided = passed }
-            return decided != nil
+        for field in MPDSongField.anyOrder {
+            let stopped = song.anyValue(field) { value in
+                sawValue = true
+                let passed = test(value)
+                if comparison == .notEqual ? !passed : passed { decided = passed }
+                return decided != nil
+            }
+            if stopped { break }
         }
-        let ids = song.musicBrainz
-        _ = visit(song.artist) || visit(song.album) || visit(song.albumArtist ?? song.artist) || visit(song.title)
-            || visit(song.track.map(String.init)) || visit(song.genre) || visit(song.year.map(String.init))
-            || visit(song.disc.map(String.init)) || ids.artists.contains(where: visit) || visit(ids.release)
-            || ids.albumArtists.contains(where: visit) || visit(ids.recording) || visit(ids.releaseTrack) || visit(name)
         if let decided { return decided }
-        return sawValue ? comparison == .notEqual : test("")
+        return sawValue ? comparison == .notEqual : test(UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// `body` over the UTF-8 bytes of `text` (lower case when `folding`: ASCII folded on the stack, other text
+    /// `body` over the UTF-8 bytes of `raw` (lower case when `folding`: ASCII folded on the stack, other text
     /// through `lowercased()`) and of `wanted` (lower case already).
-    private static func compare(_ text: String, _ wanted: String, folding: Bool,
+    private static func compare(_ raw: UnsafeBufferPointer<UInt8>, _ wanted: String, folding: Bool,
                                 _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-        var text = text, wanted = wanted
+        var wanted = wanted
         return wanted.withUTF8 { needle in
-            text.withUTF8 { raw in
-                guard folding, raw.contains(where: { $0 >= 0x41 && ($0 <= 0x5A || $0 >= 0x80) }) else { return body(raw, needle) }
-                guard !raw.contains(where: { $0 >= 0x80 }) else {
-                    var lowered = String(decoding: raw, as: UTF8.self).lowercased()
-                    return lowered.withUTF8 { body($0, needle) }
+            guard folding, raw.contains(where: { $0 >= 0x41 && ($0 <= 0x5A || $0 >= 0x80) }) else { return body(raw, needle) }
+            guard !raw.contains(where: { $0 >= 0x80 }) else {
+                var lowered = String(decoding: raw, as: UTF8.self).lowercased()
+                return lowered.withUTF8 { body($0, needle) }
+            }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
+                for index in 0..<raw.count {
+                    let byte = raw[index]
+                    buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
                 }
-                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: raw.count) { buffer in
-                    for index in 0..<raw.count {
-                        let byte = raw[index]
-                        buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-                    }
-                    return body(UnsafeBufferPointer(buffer), needle)
-                }
+                return body(UnsafeBufferPointer(buffer), needle)
             }
         }
     }

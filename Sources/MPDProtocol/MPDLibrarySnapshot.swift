@@ -3,13 +3,16 @@ import Synchronization
 
 /// The library as MPD clients walk it, built once where the index is read and kept until the library changes: every
 /// available track the index could read (a file it found no length and no tags in — one that only looks like audio —
-/// is left out, as MPD leaves out what its decoders cannot read) with its MPD name, sorted by name; `stats`' counts; the whole tree in MPD's order (each folder, then what is in
+/// is left out, as MPD leaves out what its decoders cannot read) with its MPD name, sorted by name, kept compactly
+/// (``MPDSongTable``); `stats`' counts; the whole tree in MPD's order (each folder, then what is in
 /// it); and the replies of `list` without a filter, which clients ask again and again (M.A.L.P.'s album list).
 /// Immutable but for that memo, which a lock guards; read only where the index is read, off the loop.
 public final class MPDLibrarySnapshot: Sendable {
-    public let songs: [(name: String, track: LibraryTrack)]
-    /// Folders and songs, depth first, as `listall` of the root lists them: a song is its index in ``songs``.
+    public let songs: MPDSongTable
+    /// Folders and songs, depth first, as `listall` of the root lists them.
     let tree: [TreeItem]
+    /// The folders' names, by a folder's position in ``tree``'s items.
+    private let folderNames: MPDTextBuffer
     /// `stats`: distinct artists and albums (the Artist and Album tags' values, as MPD counts them) and the songs'
     /// total length in seconds.
     let artistCount: Int
@@ -17,22 +20,16 @@ public final class MPDLibrarySnapshot: Sendable {
     let totalSeconds: Int64
     private let memo = Mutex<[String: [[String]]]>([:])
 
-    struct TreeItem: Sendable {
-        let name: String
-        /// Nil for a folder.
-        let song: Int?
+    /// A folder (its name's position in ``folderNames``) or a song (its position in ``songs``).
+    enum TreeItem: Sendable {
+        case folder(Int)
+        case song(Int)
     }
 
     init(_ tracks: [LibraryTrack], writer: MPDSongWriter) {
-        // Kept for as long as the library does not change: only what MPD serves (no cover path, gains or lyrics).
         let songs = tracks.lazy.filter { $0.available && Self.wasRead($0) }.map { track in
-            var kept = track
-            kept.cover = nil
-            kept.lyrics = nil
-            kept.loudness = LoudnessTags()
-            return (name: writer.name(ofPath: track.path), track: kept)
+            (name: writer.name(ofPath: track.path), track: track)
         }.sorted { $0.name < $1.name }
-        self.songs = songs
         artistCount = Set(songs.compactMap(\.track.artist)).count
         albumCount = Set(songs.compactMap(\.track.album)).count
         totalSeconds = songs.reduce(Int64(0)) { MPDPlayerBridge.adding($0, $1.track.lengthMicroseconds) } / 1_000_000
@@ -46,32 +43,45 @@ public final class MPDLibrarySnapshot: Sendable {
             }
         }
         // Each name split once, not at every comparison.
-        var items = folders.map { (parts: $0.split(separator: "/"), item: TreeItem(name: $0, song: nil)) }
-        items += songs.indices.map { (parts: songs[$0].name.split(separator: "/"), item: TreeItem(name: songs[$0].name, song: $0)) }
-        items.sort { Self.treeOrder($0.parts, $0.item.song == nil, $1.parts, $1.item.song == nil) }
+        var names = MPDTextBuffer()
+        var items = folders.map { (parts: $0.split(separator: "/"), item: TreeItem.folder(names.append($0))) }
+        items += songs.indices.map { (parts: songs[$0].name.split(separator: "/"), item: TreeItem.song($0)) }
+        items.sort { Self.treeOrder($0.parts, $0.item.isFolder, $1.parts, $1.item.isFolder) }
         tree = items.map(\.item)
+        names.shrink()
+        folderNames = names
+        // Kept for as long as the library does not change: only what MPD serves, compactly.
+        self.songs = MPDSongTable(songs, folderPrefix: writer.folderPrefix)
     }
 
     /// The paths of the songs `name` names — that song, or every song in that folder and below it (`""`: all) — in
     /// MPD's tree order. (The names are sorted, so a folder's songs are one run of them.)
     func paths(under name: String) -> [FilePath] {
-        if name.isEmpty { return tree.compactMap { $0.song.map { songs[$0].track.path } } }
+        if name.isEmpty { return tree.compactMap { if case .song(let position) = $0 { songs.path(at: position) } else { nil } } }
         var low = 0, high = songs.count
         while low < high {
             let middle = (low + high) / 2
-            if songs[middle].name < name { low = middle + 1 } else { high = middle }
+            if songs.name(at: middle) < name { low = middle + 1 } else { high = middle }
         }
-        if low < songs.count, songs[low].name == name { return [songs[low].track.path] }
+        if low < songs.count, songs.name(at: low) == name { return [songs.path(at: low)] }
         let prefix = name + "/"
         var inFolder: [(parts: [Substring], index: Int)] = []
         var index = low
-        while index < songs.count, songs[index].name < prefix { index += 1 }
-        while index < songs.count, songs[index].name.hasPrefix(prefix) {
-            inFolder.append((songs[index].name.split(separator: "/"), index))
+        while index < songs.count, songs.name(at: index) < prefix { index += 1 }
+        while index < songs.count, songs.name(at: index).hasPrefix(prefix) {
+            inFolder.append((songs.name(at: index).split(separator: "/"), index))
             index += 1
         }
         inFolder.sort { Self.treeOrder($0.parts, false, $1.parts, false) }
-        return inFolder.map { songs[$0.index].track.path }
+        return inFolder.map { songs.path(at: $0.index) }
+    }
+
+    /// A tree item's name: the folder's, or the song's.
+    func name(of item: TreeItem) -> String {
+        switch item {
+        case .folder(let position): folderNames[position]
+        case .song(let position): songs.name(at: position)
+        }
     }
 
     /// Whether the index read anything of `track`: a length or a tag.
@@ -100,4 +110,8 @@ public final class MPDLibrarySnapshot: Sendable {
         }
         return made
     }
+}
+
+extension MPDLibrarySnapshot.TreeItem {
+    var isFolder: Bool { if case .folder = self { true } else { false } }
 }

@@ -59,7 +59,7 @@ extension MPDPlayerBridge {
     }
 
     /// ``overLibrary(_:write:)`` over the named songs.
-    private func overTracks<Result: Sendable>(_ body: @escaping @Sendable ([(name: String, track: LibraryTrack)]) -> Result,
+    private func overTracks<Result: Sendable>(_ body: @escaping @Sendable (MPDSongTable) -> Result,
                                               write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
         try overLibrary({ body($0.songs) }, write: write)
     }
@@ -76,7 +76,7 @@ extension MPDPlayerBridge {
             let (sortBy, windowed) = (sortTag, window)
             let (writer, wanted) = (songs, call.session.tagTypes)
             let found = try overTracks({ named -> (matches: [(name: String, track: LibraryTrack)], reply: MPDResponse) in
-                var matches = named.filter { filter.matches($0.track, name: $0.name) }
+                var matches = named.positions(matching: filter).map { named[$0] }
                 if let sortBy {
                     let descending = sortBy.hasPrefix("-"), tag = descending ? String(sortBy.dropFirst()) : sortBy
                     matches.sort { a, b in
@@ -127,7 +127,7 @@ extension MPDPlayerBridge {
         return try overLibrary({ snapshot in
             func rows() -> [[String]] {
                 var rows = Set<[String]>()
-                for (name, track) in snapshot.songs where filter?.matches(track, name: name) ?? true {
+                for (name, track) in (filter.map(snapshot.songs.positions(matching:)) ?? Array(snapshot.songs.indices)).lazy.map({ snapshot.songs[$0] }) {
                     var row: [[String]] = [[]]
                     for key in keys {
                         let values = MPDFilter.values(key, of: track, name: name)
@@ -163,7 +163,7 @@ extension MPDPlayerBridge {
         let groupTag = group
         return try overTracks({ named in
             var totals: [String: (songs: Int, microseconds: Int64)] = [:]
-            for (name, track) in named where filter?.matches(track, name: name) ?? true {
+            for (name, track) in (filter.map(named.positions(matching:)) ?? Array(named.indices)).lazy.map({ named[$0] }) {
                 let keys = groupTag.map { MPDFilter.values($0, of: track, name: name) } ?? [""]
                 for key in keys.isEmpty ? [""] : keys {
                     totals[key, default: (0, 0)].songs += 1
@@ -207,26 +207,28 @@ extension MPDPlayerBridge {
             if recursive {
                 // The snapshot's tree, from the folder down: the folder itself first, as MPD does.
                 var found = false
-                for item in snapshot.tree where folder.isEmpty || item.name == folder || item.name.hasPrefix(prefix) {
+                for item in snapshot.tree {
+                    let name = snapshot.name(of: item)
+                    guard folder.isEmpty || name == folder || name.hasPrefix(prefix) else { continue }
                     found = true
-                    if let song = item.song {
-                        if withTags { writer.write(snapshot.songs[song].track, name: item.name, wanted: wanted, into: &reply) }
-                        else { reply.add("file", item.name) }
-                    } else {
-                        reply.add("directory", item.name)
+                    switch item {
+                    case .song(let song) where withTags: writer.write(snapshot.songs[song].track, name: name, wanted: wanted, into: &reply)
+                    case .song: reply.add("file", name)
+                    case .folder: reply.add("directory", name)
                     }
                 }
                 return (found, reply)
             }
             var folders = Set<String>()
             var files: [(name: String, track: LibraryTrack)] = []
-            for entry in snapshot.songs where entry.name.hasPrefix(prefix) || entry.name == folder {
-                if entry.name == folder { files.append(entry); continue }
-                let rest = entry.name.dropFirst(prefix.count)
-                if let slash = rest.firstIndex(of: "/") {
+            for position in snapshot.songs.indices {
+                let name = snapshot.songs.name(at: position)
+                guard name.hasPrefix(prefix) || name == folder else { continue }
+                let rest = name.dropFirst(prefix.count)
+                if name != folder, let slash = rest.firstIndex(of: "/") {
                     folders.insert(prefix + rest[..<slash])
                 } else {
-                    files.append(entry)
+                    files.append(snapshot.songs[position])
                 }
             }
             for name in folders.sorted() { reply.add("directory", name) }

@@ -41,9 +41,11 @@ public struct MPDSongWriter: Sendable {
 
     /// The name of a library track's file: relative to the music folder (an absolute path outside it).
     public func name(ofPath path: FilePath) -> String {
-        let prefix = musicFolder == "/" ? "/" : musicFolder + "/"
-        return path.escaped.hasPrefix(prefix) ? String(path.escaped.dropFirst(prefix.count)) : path.escaped
+        path.escaped.hasPrefix(folderPrefix) ? String(path.escaped.dropFirst(folderPrefix.count)) : path.escaped
     }
+
+    /// The music folder with a slash after it: what a file's name is relative to.
+    var folderPrefix: String { musicFolder == "/" ? "/" : musicFolder + "/" }
 
     /// Writes a library track.
     public func write(_ track: LibraryTrack, name: String, to call: MPDCall) {

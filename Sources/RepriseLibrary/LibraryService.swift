@@ -241,7 +241,12 @@ public final class LibraryService: LibraryAccess {
     public func withTracks<Result: Sendable>(_ selector: LibrarySelector, _ body: @escaping @Sendable ([LibraryTrack]) -> Result,
                                              then: @escaping (Result) -> Void) {
         let worker = worker
-        work.run({ body(worker.tracks(selector)) }, then: then)
+        work.run({
+            let result = body(worker.tracks(selector))
+            // Every row read and freed (a snapshot of the whole library keeps none of them): their pages go back.
+            if selector == .all { MallocTuning.returnFreedMemory() }
+            return result
+        }, then: then)
     }
 
     public func onWorker<Result: Sendable>(_ body: @escaping @Sendable () -> Result, then: @escaping (Result) -> Void) {

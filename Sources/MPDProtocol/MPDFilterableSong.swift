@@ -1,0 +1,80 @@
+import RepriseCore
+
+/// A value of a song that a filter compares, by what MPD calls it (``init(tag:)``).
+public enum MPDSongField: Sendable, CaseIterable {
+    case artist, album, albumArtist, title, track, genre, date, disc, artistIDs, release, albumArtistIDs, recording, releaseTrack, file
+
+    /// The order `any` looks in: the tags Reprise keeps (``MPDSongWriter/tagTypes``), then the name.
+    static let anyOrder: [MPDSongField] = allCases
+
+    /// The field a filter's tag name (lower case) reads; nil for a tag Reprise does not keep. The sort tags read
+    /// what they sort, as MPD's fall back when a file has none.
+    init?(tag: String) {
+        switch tag {
+        case "artist", "artistsort": self = .artist
+        case "albumartist", "albumartistsort": self = .albumArtist
+        case "album", "albumsort": self = .album
+        case "title": self = .title
+        case "genre": self = .genre
+        case "date": self = .date
+        case "track": self = .track
+        case "disc": self = .disc
+        case "musicbrainz_artistid": self = .artistIDs
+        case "musicbrainz_albumartistid": self = .albumArtistIDs
+        case "musicbrainz_trackid": self = .recording
+        case "musicbrainz_albumid": self = .release
+        case "musicbrainz_releasetrackid": self = .releaseTrack
+        case "file": self = .file
+        default: return nil
+        }
+    }
+}
+
+/// A song as filters read it: each value lent as UTF-8 for the comparison, so that a filter run over the whole
+/// library need build nothing for the songs it does not match.
+public protocol MPDFilterableSong {
+    /// The song's file name as clients see it.
+    var name: String { get }
+
+    /// Lends each non-empty value of `field` to `body` until it returns true; whether it did. The album artist is
+    /// the artist when the song has none (as MPD's).
+    func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool
+}
+
+/// A track and its name, as filters read them.
+struct MPDNamedTrack: MPDFilterableSong {
+    let name: String
+    let track: LibraryTrack
+
+    func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        let ids = track.musicBrainz
+        switch field {
+        case .artistIDs: return ids.artists.contains { Self.lend($0, body) }
+        case .albumArtistIDs: return ids.albumArtists.contains { Self.lend($0, body) }
+        default: break
+        }
+        let value: String? = switch field {
+        case .artist: track.artist
+        case .album: track.album
+        case .albumArtist: track.albumArtist ?? track.artist
+        case .title: track.title
+        case .track: track.track.map(String.init)
+        case .genre: track.genre
+        case .date: track.year.map(String.init)
+        case .disc: track.disc.map(String.init)
+        case .release: ids.release
+        case .recording: ids.recording
+        case .releaseTrack: ids.releaseTrack
+        case .file: name
+        case .artistIDs, .albumArtistIDs: nil
+        }
+        return value.map { Self.lend($0, body) } ?? false
+    }
+
+    /// `body` over `text`'s UTF-8; false for an empty text (no value).
+    static func lend(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        guard !text.isEmpty else { return false }
+        var text = text
+        return text.withUTF8(body)
+    }
+}

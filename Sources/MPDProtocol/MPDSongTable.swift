@@ -1,0 +1,201 @@
+import RepriseCore
+
+/// The songs of an ``MPDLibrarySnapshot`` — each with its MPD name and its track as the index described it — kept
+/// compactly for as long as the library does not change: a song is a record of small numbers, about a fifth of a
+/// ``LibraryTrack``'s size, its texts ranges of one buffer of UTF-8 (the tag values an album's songs share, such as
+/// artist, album and genre, kept once). No string of the index's rows is kept: one left among their freed blocks
+/// would keep its page resident. Reading a song builds its track from the record. Exact: a song whose numbers do not fit the record (a year or track number beyond 32 bits) is kept whole
+/// beside it.
+public struct MPDSongTable: RandomAccessCollection, Sendable {
+    public typealias Element = (name: String, track: LibraryTrack)
+
+    /// One song: texts as ranges of ``text`` by index into ``starts`` (0: none), lists of ids into ``lists``,
+    /// numbers with a value that stands for none.
+    struct Record: Sendable {
+        var name: UInt32, path: UInt32, title: UInt32, artist: UInt32, album: UInt32, albumArtist: UInt32, genre: UInt32
+        var recording: UInt32, release: UInt32, releaseTrack: UInt32, artistIDs: UInt32, albumArtistIDs: UInt32
+        var year: Int32, disc: Int32, track: Int32
+        var lengthMicroseconds: Int64
+        var id: Int64
+    }
+
+    static let noNumber = Int32.min, noLength = Int64.min
+
+    private let records: [Record]
+    /// The music folder with a slash after it: a song's path is this and its name (or its name, when absolute)
+    /// unless its record names a path of its own.
+    private let folderPrefix: String
+    /// The texts; the first (position 0) stands for none.
+    private let texts: MPDTextBuffer
+    /// Songs whose numbers do not fit a ``Record``, by position.
+    private let unusual: [Int: LibraryTrack]
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { records.count }
+
+    /// `songs` as they are (in their order), named as MPD names them under `folderPrefix` (the music folder and a
+    /// slash): each track's cover, lyrics and loudness are not kept (MPD serves none of them), nor whether it is
+    /// available (only available tracks are snapshot).
+    init(_ songs: [(name: String, track: LibraryTrack)], folderPrefix: String) {
+        self.folderPrefix = folderPrefix
+        var builder = Builder()
+        var records: [Record] = []
+        records.reserveCapacity(songs.count)
+        var unusual: [Int: LibraryTrack] = [:]
+        for (index, (name, track)) in songs.enumerated() {
+            guard let year = Self.packed(track.year), let disc = Self.packed(track.disc), let number = Self.packed(track.track),
+                  track.lengthMicroseconds != Self.noLength, track.id != Self.noLength,
+                  let artistIDs = builder.list(track.musicBrainz.artists), let albumArtistIDs = builder.list(track.musicBrainz.albumArtists) else {
+                unusual[index] = Self.kept(track)
+                records.append(Record(name: builder.unique(name), path: 0, title: 0, artist: 0, album: 0, albumArtist: 0, genre: 0,
+                                      recording: 0, release: 0, releaseTrack: 0, artistIDs: 0, albumArtistIDs: 0,
+                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0))
+                continue
+            }
+            let ids = track.musicBrainz
+            records.append(Record(
+                name: builder.unique(name),
+                path: Self.path(ofName: name, under: folderPrefix) == track.path.escaped ? 0 : builder.unique(track.path.escaped),
+                title: builder.unique(track.title),
+                artist: builder.shared(track.artist), album: builder.shared(track.album), albumArtist: builder.shared(track.albumArtist),
+                genre: builder.shared(track.genre), recording: builder.unique(ids.recording), release: builder.shared(ids.release),
+                releaseTrack: builder.unique(ids.releaseTrack), artistIDs: artistIDs, albumArtistIDs: albumArtistIDs,
+                year: year, disc: disc, track: number, lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
+                id: track.id ?? Self.noLength))
+        }
+        self.records = records
+        builder.texts.shrink()
+        texts = builder.texts
+        self.unusual = unusual
+    }
+
+    public subscript(position: Int) -> Element {
+        let record = records[position]
+        let name = own(record.name)!
+        if let track = unusual[position] { return (name, track) }
+        var track = LibraryTrack(
+            path: path(of: record), title: own(record.title), artist: own(record.artist),
+            album: own(record.album), albumArtist: own(record.albumArtist), genre: own(record.genre), year: Self.number(record.year),
+            disc: Self.number(record.disc), track: Self.number(record.track),
+            lengthMicroseconds: record.lengthMicroseconds == Self.noLength ? nil : record.lengthMicroseconds,
+            id: record.id == Self.noLength ? nil : record.id)
+        track.musicBrainz = MusicBrainzIDs(recording: own(record.recording), release: own(record.release),
+                                           releaseTrack: own(record.releaseTrack), artists: list(record.artistIDs),
+                                           albumArtists: list(record.albumArtistIDs))
+        return (name, track)
+    }
+
+    /// The song at `position` as filters read it (no track built).
+    public func song(at position: Int) -> Song { Song(table: self, position: position) }
+
+    /// The positions of the songs `filter` matches, in order (no track built).
+    public func positions(matching filter: MPDFilter) -> [Int] {
+        indices.filter { filter.matches(Song(table: self, position: $0)) }
+    }
+
+    /// A song of the table as filters read it: each value lent from the table's buffer.
+    public struct Song: MPDFilterableSong {
+        let table: MPDSongTable
+        let position: Int
+
+        public var name: String { table.name(at: position) }
+
+        public func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            if let track = table.unusual[position] { return MPDNamedTrack(name: name, track: track).anyValue(field, body) }
+            let record = table.records[position]
+            func text(_ id: UInt32) -> Bool { id != 0 && table.texts.lend(Int(id), body) }
+            func number(_ value: Int32) -> Bool { value != MPDSongTable.noNumber && MPDNamedTrack.lend(String(value), body) }
+            func list(_ id: UInt32) -> Bool {
+                id != 0 && table.texts.lend(Int(id)) { joined in
+                    joined.split(separator: UInt8(ascii: ",")).contains { body(UnsafeBufferPointer(rebasing: $0)) }
+                }
+            }
+            return switch field {
+            case .artist: text(record.artist)
+            case .album: text(record.album)
+            case .albumArtist: record.albumArtist != 0 ? text(record.albumArtist) : text(record.artist)
+            case .title: text(record.title)
+            case .track: number(record.track)
+            case .genre: text(record.genre)
+            case .date: number(record.year)
+            case .disc: number(record.disc)
+            case .artistIDs: list(record.artistIDs)
+            case .release: text(record.release)
+            case .albumArtistIDs: list(record.albumArtistIDs)
+            case .recording: text(record.recording)
+            case .releaseTrack: text(record.releaseTrack)
+            case .file: text(record.name)
+            }
+        }
+    }
+
+    /// The song's MPD name alone (no track built).
+    public func name(at position: Int) -> String { own(records[position].name)! }
+
+    /// The song's file alone (no track built).
+    public func path(at position: Int) -> FilePath {
+        unusual[position]?.path ?? path(of: records[position])
+    }
+
+    private func path(of record: Record) -> FilePath {
+        FilePath(escaped: own(record.path) ?? Self.path(ofName: own(record.name)!, under: folderPrefix))
+    }
+
+    /// The path a name stands for (the inverse of ``MPDSongWriter/name(ofPath:)``).
+    private static func path(ofName name: String, under folderPrefix: String) -> String {
+        name.hasPrefix("/") ? name : folderPrefix + name
+    }
+
+    private func own(_ id: UInt32) -> String? { id == 0 ? nil : texts[Int(id)] }
+
+    /// A list of ids, kept as one text (they are UUIDs: no comma in any).
+    private func list(_ id: UInt32) -> [String] { id == 0 ? [] : texts[Int(id)].split(separator: ",").map(String.init) }
+
+
+    /// A number as the record keeps it (``noNumber`` for none); nil when it does not fit.
+    private static func packed(_ value: Int?) -> Int32? {
+        guard let value else { return noNumber }
+        guard let small = Int32(exactly: value), small != noNumber else { return nil }
+        return small
+    }
+
+    private static func number(_ value: Int32) -> Int? { value == noNumber ? nil : Int(value) }
+
+    /// What the snapshot keeps of a track: what MPD serves (no cover, lyrics or loudness).
+    static func kept(_ track: LibraryTrack) -> LibraryTrack {
+        var kept = track
+        kept.cover = nil
+        kept.lyrics = nil
+        kept.loudness = LoudnessTags()
+        return kept
+    }
+
+    /// The table being made: texts met once (names, paths, titles) appended, tag values looked up so that each is
+    /// kept once.
+    private struct Builder {
+        var texts = MPDTextBuffer()
+        private var known: [String: UInt32] = [:]
+
+        init() { _ = texts.append("") }
+
+        mutating func unique(_ value: String?) -> UInt32 {
+            guard let value else { return 0 }
+            return UInt32(texts.append(value))
+        }
+
+        mutating func shared(_ value: String?) -> UInt32 {
+            guard let value else { return 0 }
+            if let id = known[value] { return id }
+            let id = unique(value)
+            known[value] = id
+            return id
+        }
+
+        /// A list of ids as one text; nil when it cannot be one (a value with a comma, or empty).
+        mutating func list(_ values: [String]) -> UInt32? {
+            if values.isEmpty { return 0 }
+            guard values.allSatisfy({ !$0.isEmpty && !$0.contains(",") }) else { return nil }
+            return shared(values.joined(separator: ","))
+        }
+    }
+}
