@@ -76,22 +76,22 @@ extension MPDPlayerBridge {
             let (sortBy, windowed) = (sortTag, window)
             let (writer, wanted) = (songs, call.session.tagTypes)
             let found = try overTracks({ named -> (matches: [(name: String, track: LibraryTrack)], reply: MPDResponse) in
-                var matches = named.positions(matching: filter).map { named[$0] }
+                var matches = named.positions(matching: filter)
                 if let sortBy {
                     let descending = sortBy.hasPrefix("-"), tag = descending ? String(sortBy.dropFirst()) : sortBy
-                    matches.sort { a, b in
-                        let (x, y) = (MPDFilter.values(tag, of: a.track, name: a.name).first ?? "",
-                                      MPDFilter.values(tag, of: b.track, name: b.name).first ?? "")
-                        return descending ? x > y : x < y
+                    let keyed = matches.map { position in
+                        let (name, track) = named[position]
+                        return (position: position, key: MPDFilter.values(tag, of: track, name: name).first ?? "")
                     }
+                    matches = keyed.sorted { descending ? $0.key > $1.key : $0.key < $1.key }.map(\.position)
                 }
                 if let windowed {
                     matches = Array(matches[min(windowed.lowerBound, matches.count)..<min(windowed.upperBound, matches.count)])
                 }
                 // The reply made here too, off the loop; what is added is added on it.
-                guard !adding else { return (matches, MPDResponse()) }
+                guard !adding else { return (matches.map { named[$0] }, MPDResponse()) }
                 var reply = MPDResponse()
-                for match in matches { writer.write(match.track, name: match.name, wanted: wanted, into: &reply) }
+                for position in matches { writer.write(named.song(at: position), wanted: wanted, into: &reply) }
                 return ([], reply)
             }, write: { [self] found, finish in
                 let matches = found.matches
@@ -212,7 +212,7 @@ extension MPDPlayerBridge {
                     guard folder.isEmpty || name == folder || name.hasPrefix(prefix) else { continue }
                     found = true
                     switch item {
-                    case .song(let song) where withTags: writer.write(snapshot.songs[song].track, name: name, wanted: wanted, into: &reply)
+                    case .song(let song) where withTags: writer.write(snapshot.songs.song(at: song), wanted: wanted, into: &reply)
                     case .song: reply.add("file", name)
                     case .folder: reply.add("directory", name)
                     }
@@ -220,7 +220,7 @@ extension MPDPlayerBridge {
                 return (found, reply)
             }
             var folders = Set<String>()
-            var files: [(name: String, track: LibraryTrack)] = []
+            var files: [Int] = []
             for position in snapshot.songs.indices {
                 let name = snapshot.songs.name(at: position)
                 guard name.hasPrefix(prefix) || name == folder else { continue }
@@ -228,11 +228,11 @@ extension MPDPlayerBridge {
                 if name != folder, let slash = rest.firstIndex(of: "/") {
                     folders.insert(prefix + rest[..<slash])
                 } else {
-                    files.append(snapshot.songs[position])
+                    files.append(position)
                 }
             }
             for name in folders.sorted() { reply.add("directory", name) }
-            for file in files { writer.write(file.track, name: file.name, wanted: wanted, into: &reply) }
+            for file in files { writer.write(snapshot.songs.song(at: file), wanted: wanted, into: &reply) }
             return (!folders.isEmpty || !files.isEmpty, reply)
         }, write: { [self] (result: Listing, finish) in
             if !result.found && !folder.isEmpty { return finish(MPDError(.noExist, "No such directory")) }

@@ -22,6 +22,20 @@ public struct MPDResponse: Sendable {
 
     public mutating func add(_ key: String, _ value: some BinaryInteger) { add(key, String(value)) }
 
+    /// Appends `key: value` from `value`'s UTF-8, on one line as ``oneLine(_:)`` makes it (a control character is
+    /// one byte in UTF-8, never part of another character's).
+    public mutating func add(_ key: String, utf8 value: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        if value.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            bytes.append(contentsOf: value.lazy.map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 })
+        } else {
+            bytes.append(contentsOf: value)
+        }
+        bytes.append(0x0A)
+    }
+
     /// Appends `key: value` with three decimals, as MPD gives times.
     public mutating func add(_ key: String, seconds value: Double) {
         add(key, Self.threeDecimals(value))

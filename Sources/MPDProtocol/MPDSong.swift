@@ -72,6 +72,34 @@ public struct MPDSongWriter: Sendable {
         Self.writeLength(track.lengthMicroseconds, into: &response)
     }
 
+    /// Writes a song of the library's snapshot as ``write(_:name:wanted:into:)`` writes its track, each value lent
+    /// from the table (nothing built: a listing of the whole library writes straight from it).
+    public func write(_ song: MPDSongTable.Song, wanted: Set<String>, into response: inout MPDResponse) {
+        if let track = song.unusualTrack { return write(track, name: song.name, wanted: wanted, into: &response) }
+        func tag(_ key: String, _ field: MPDSongField) {
+            guard key == "file" || wanted.contains(key) else { return }
+            _ = song.anyValue(field, albumArtistFallsBack: false) { value in
+                response.add(key, utf8: value)
+                return false // every value
+            }
+        }
+        tag("file", .file)
+        tag("Title", .title)
+        tag("Artist", .artist)
+        tag("Album", .album)
+        tag("AlbumArtist", .albumArtist)
+        tag("Track", .track)
+        tag("Disc", .disc)
+        tag("Date", .date)
+        tag("Genre", .genre)
+        tag("MUSICBRAINZ_ARTISTID", .artistIDs)
+        tag("MUSICBRAINZ_ALBUMID", .release)
+        tag("MUSICBRAINZ_ALBUMARTISTID", .albumArtistIDs)
+        tag("MUSICBRAINZ_TRACKID", .recording)
+        tag("MUSICBRAINZ_RELEASETRACKID", .releaseTrack)
+        Self.writeLength(song.lengthMicroseconds, into: &response)
+    }
+
     /// Writes the queue entry at list `position` (with its MPD priority when it has one).
     public func write(_ entry: QueueEntry, position: Int, priority: Int = 0, to call: MPDCall) {
         write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, range: entry.range, to: call)

@@ -100,8 +100,24 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
 
         public var name: String { table.name(at: position) }
 
+        /// The whole track, for a song whose numbers did not fit a record (nil for every other).
+        var unusualTrack: LibraryTrack? { table.unusual[position] }
+
+        var lengthMicroseconds: Int64? {
+            let length = table.records[position].lengthMicroseconds
+            return length == MPDSongTable.noLength ? nil : length
+        }
+
         public func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-            if let track = table.unusual[position] { return MPDNamedTrack(name: name, track: track).anyValue(field, body) }
+            anyValue(field, albumArtistFallsBack: true, body)
+        }
+
+        /// ``anyValue(_:_:)``; `albumArtistFallsBack` false: the album artist tag itself (what a listing writes).
+        func anyValue(_ field: MPDSongField, albumArtistFallsBack: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            if let track = table.unusual[position] {
+                if field == .albumArtist, !albumArtistFallsBack { return track.albumArtist.map { MPDNamedTrack.lend($0, body) } ?? false }
+                return MPDNamedTrack(name: name, track: track).anyValue(field, body)
+            }
             let record = table.records[position]
             func text(_ id: UInt32) -> Bool { id != 0 && table.texts.lend(Int(id), body) }
             func number(_ value: Int32) -> Bool { value != MPDSongTable.noNumber && MPDNamedTrack.lend(String(value), body) }
@@ -113,7 +129,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             return switch field {
             case .artist: text(record.artist)
             case .album: text(record.album)
-            case .albumArtist: record.albumArtist != 0 ? text(record.albumArtist) : text(record.artist)
+            case .albumArtist: record.albumArtist != 0 || !albumArtistFallsBack ? text(record.albumArtist) : text(record.artist)
             case .title: text(record.title)
             case .track: number(record.track)
             case .genre: text(record.genre)

@@ -90,4 +90,30 @@ import Testing
         let search = try MPDFilter.parse(["any", "début"], ignoringCase: true)
         #expect(table.positions(matching: search) == [0, 2, 3, 4])
     }
+
+    /// A listing written from the table is byte for byte the one written from the tracks (every tag wanted, or a few).
+    @Test func listingsFromTheTableAreTheTracksOwn() {
+        var controls = full("/music/e.ogg")
+        controls.title = "Line\none\tand\u{7F}more"
+        var noAlbumArtist = full("/music/b.ogg")
+        noAlbumArtist.albumArtist = nil
+        var unusual = full("/music/d.ogg")
+        unusual.disc = Int(Int32.max) + 1
+        let songs: [(name: String, track: LibraryTrack)] = [
+            ("Björk/Début/01 Human.flac", full("/music/Björk/Début/01 Human.flac")), ("bare.ogg", LibraryTrack(path: "/music/bare.ogg")),
+            ("b.ogg", noAlbumArtist), ("d.ogg", unusual), ("e.ogg", controls),
+        ]
+        let table = MPDSongTable(songs, folderPrefix: prefix)
+        let writer = MPDSongWriter(musicFolder: "/music")
+        let everyTag = Set(MPDSongWriter.tagTypes + ["MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
+                                                     "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID"])
+        for wanted in [everyTag, ["Title", "Artist"], []] {
+            for (index, song) in songs.enumerated() {
+                var fromTable = MPDResponse(), fromTrack = MPDResponse()
+                writer.write(table.song(at: index), wanted: wanted, into: &fromTable)
+                writer.write(song.track, name: song.name, wanted: wanted, into: &fromTrack)
+                #expect(fromTable.bytes == fromTrack.bytes, "\(String(decoding: fromTable.bytes, as: UTF8.self))")
+            }
+        }
+    }
 }
