@@ -77,10 +77,12 @@ public struct MPDSongWriter: Sendable {
     public func write(_ song: MPDSongTable.Song, wanted: Set<String>, into response: inout MPDResponse) {
         if let track = song.unusualTrack { return write(track, name: song.name, wanted: wanted, into: &response) }
         func tag(_ key: String, _ field: MPDSongField) {
-            guard key == "file" || wanted.contains(key) else { return }
+            var isWanted: Bool? // asked once the song has a value
             _ = song.anyValue(field, albumArtistFallsBack: false) { value in
-                response.add(key, utf8: value)
-                return false // every value
+                let writes = isWanted ?? (key == "file" || wanted.contains(key))
+                isWanted = writes
+                if writes { response.add(key, utf8: value) }
+                return !writes // every value, or none
             }
         }
         tag("file", .file)

@@ -97,14 +97,22 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     public struct Song: MPDFilterableSong {
         let table: MPDSongTable
         let position: Int
+        /// The song's record; nil when it is kept whole (``unusualTrack``).
+        private let record: Record?
+
+        init(table: MPDSongTable, position: Int) {
+            self.table = table
+            self.position = position
+            record = table.unusual.isEmpty || table.unusual[position] == nil ? table.records[position] : nil
+        }
 
         public var name: String { table.name(at: position) }
 
         /// The whole track, for a song whose numbers did not fit a record (nil for every other).
-        var unusualTrack: LibraryTrack? { table.unusual[position] }
+        var unusualTrack: LibraryTrack? { record == nil ? table.unusual[position] : nil }
 
         var lengthMicroseconds: Int64? {
-            let length = table.records[position].lengthMicroseconds
+            guard let length = record?.lengthMicroseconds else { return unusualTrack?.lengthMicroseconds }
             return length == MPDSongTable.noLength ? nil : length
         }
 
@@ -114,15 +122,16 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
 
         /// ``anyValue(_:_:)``; `albumArtistFallsBack` false: the album artist tag itself (what a listing writes).
         func anyValue(_ field: MPDSongField, albumArtistFallsBack: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-            if let track = table.unusual[position] {
+            guard let record else {
+                let track = table.unusual[position]!
                 if field == .albumArtist, !albumArtistFallsBack { return track.albumArtist.map { MPDNamedTrack.lend($0, body) } ?? false }
                 return MPDNamedTrack(name: name, track: track).anyValue(field, body)
             }
-            let record = table.records[position]
-            func text(_ id: UInt32) -> Bool { id != 0 && table.texts.lend(Int(id), body) }
+            let texts = table.texts
+            func text(_ id: UInt32) -> Bool { id != 0 && texts.lend(Int(id), body) }
             func number(_ value: Int32) -> Bool { value != MPDSongTable.noNumber && MPDNamedTrack.lend(String(value), body) }
             func list(_ id: UInt32) -> Bool {
-                id != 0 && table.texts.lend(Int(id)) { joined in
+                id != 0 && texts.lend(Int(id)) { joined in
                     joined.split(separator: UInt8(ascii: ",")).contains { body(UnsafeBufferPointer(rebasing: $0)) }
                 }
             }
