@@ -136,31 +136,16 @@ public indirect enum MPDFilter: Sendable, Equatable {
         text.utf8.contains(where: { $0 >= 0x41 && ($0 <= 0x5A || $0 >= 0x80) }) ? text.lowercased() : text
     }
 
-    /// The values of tag `tag` (lower case) of `song`. As MPD's: `albumartist` falls back to the artist, the sort
-    /// tags (which Reprise does not keep) to what they sort.
+    /// The values of tag `tag` (lower case) of `song`, as filters read them (``MPDSongField/init(tag:)``): the album
+    /// artist falls back to the artist, the sort tags (which Reprise does not keep) to what they sort, as MPD's do.
     public static func values(_ tag: String, of song: LibraryTrack, name: String) -> [String] {
-        switch tag {
-        case "musicbrainz_artistid": return song.musicBrainz.artists
-        case "musicbrainz_albumartistid": return song.musicBrainz.albumArtists
-        default: break
+        guard let field = MPDSongField(tag: tag) else { return [] }
+        var values: [String] = []
+        _ = MPDNamedTrack(name: name, track: song).anyValue(field) { value in
+            values.append(String(decoding: value, as: UTF8.self))
+            return false // every value
         }
-        let value: String? = switch tag {
-        case "artist", "artistsort": song.artist
-        case "albumartist", "albumartistsort": song.albumArtist ?? song.artist
-        case "albumsort": song.album
-        case "musicbrainz_trackid": song.musicBrainz.recording
-        case "musicbrainz_albumid": song.musicBrainz.release
-        case "musicbrainz_releasetrackid": song.musicBrainz.releaseTrack
-        case "album": song.album
-        case "title": song.title
-        case "genre": song.genre
-        case "date": song.year.map(String.init)
-        case "track": song.track.map(String.init)
-        case "disc": song.disc.map(String.init)
-        case "file": name
-        default: nil
-        }
-        return value.map { $0.isEmpty ? [] : [$0] } ?? []
+        return values
     }
 
     /// The recursive-descent parser of filter expressions.

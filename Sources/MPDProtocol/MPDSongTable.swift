@@ -4,13 +4,13 @@ import RepriseCore
 /// compactly for as long as the library does not change: a song is a record of small numbers, about a fifth of a
 /// ``LibraryTrack``'s size, its texts ranges of one buffer of UTF-8 (the tag values an album's songs share, such as
 /// artist, album and genre, kept once). No string of the index's rows is kept: one left among their freed blocks
-/// would keep its page resident. Reading a song builds its track from the record. Exact: a song whose numbers do not fit the record (a year or track number beyond 32 bits) is kept whole
-/// beside it.
+/// would keep its page resident. Reading a song builds its track from the record. Exact: a song that does not fit a
+/// record (a year or track number beyond 32 bits, ids that cannot be joined) is kept whole beside it.
 public struct MPDSongTable: RandomAccessCollection, Sendable {
     public typealias Element = (name: String, track: LibraryTrack)
 
-    /// One song: texts as ranges of ``text`` by index into ``starts`` (0: none), lists of ids into ``lists``,
-    /// numbers with a value that stands for none.
+    /// One song: texts (a list of ids joined by commas) as positions in ``texts`` (0: none), numbers with a value
+    /// that stands for none.
     struct Record: Sendable {
         var name: UInt32, path: UInt32, title: UInt32, artist: UInt32, album: UInt32, albumArtist: UInt32, genre: UInt32
         var recording: UInt32, release: UInt32, releaseTrack: UInt32, artistIDs: UInt32, albumArtistIDs: UInt32
@@ -27,7 +27,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     private let folderPrefix: String
     /// The texts; the first (position 0) stands for none.
     private let texts: MPDTextBuffer
-    /// Songs whose numbers do not fit a ``Record``, by position.
+    /// Songs that do not fit a ``Record``, by position.
     private let unusual: [Int: LibraryTrack]
 
     public var startIndex: Int { 0 }
@@ -108,7 +108,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
 
         public var name: String { table.name(at: position) }
 
-        /// The whole track, for a song whose numbers did not fit a record (nil for every other).
+        /// The whole track, for a song that did not fit a record (nil for every other).
         var unusualTrack: LibraryTrack? { record == nil ? table.unusual[position] : nil }
 
         var lengthMicroseconds: Int64? {
@@ -175,7 +175,6 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
 
     /// A list of ids, kept as one text (they are UUIDs: no comma in any).
     private func list(_ id: UInt32) -> [String] { id == 0 ? [] : texts[Int(id)].split(separator: ",").map(String.init) }
-
 
     /// A number as the record keeps it (``noNumber`` for none); nil when it does not fit.
     private static func packed(_ value: Int?) -> Int32? {
