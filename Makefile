@@ -3,26 +3,47 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 
-.PHONY: all deps build run test bench bench-deps fuzz soak install uninstall clean
+.PHONY: all deps test-deps binaries build run test package-test deb bench bench-deps fuzz soak install uninstall clean
 
 all: build
 
+# What building and running need; `test-deps` adds the rigs the tests drive and the packaging tools.
 deps:
 	scripts/install-deps.sh
 
+test-deps:
+	scripts/install-deps.sh --test
+
 # The Swift runtime linked statically (fewer pages mapped than its shared libraries), with lld; relative relocations
-# packed (RELR, glibc 2.36+): the loader reads a few KiB instead of 660 KiB of them at every start.
-RELEASE_LINK = --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+# packed (RELR, glibc 2.36+): the loader reads a few KiB instead of 660 KiB of them at every start. No $ORIGIN
+# run path: with the runtime linked in, the binaries load only the system's libraries.
+RELEASE_LINK = --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+# Extra SwiftPM flags (the Debian build passes --disable-sandbox).
+SWIFTPM_FLAGS ?=
 
 build: deps
-	$(SWIFT) build -c release $(RELEASE_LINK) --product reprised
-	$(SWIFT) build -c release $(RELEASE_LINK) --product reprise
+	$(MAKE) binaries
+
+# The two release binaries, assuming the dependencies are there (debian/rules builds with this).
+binaries:
+	$(SWIFT) build $(SWIFTPM_FLAGS) -c release $(RELEASE_LINK) --product reprised
+	$(SWIFT) build $(SWIFTPM_FLAGS) -c release $(RELEASE_LINK) --product reprise
 
 run: build
 	REPRISE_BINARY=.build/release/reprise scripts/demo.sh
 
-test: deps
+test: test-deps
 	SWIFT="$(SWIFT)" scripts/run-tests.sh
+	$(MAKE) package-test
+
+# The Debian package, built offline from an export of this tree with its SwiftPM dependency vendored: build/deb/.
+deb:
+	scripts/install-deps.sh --deb
+	SWIFT="$(SWIFT)" scripts/build-deb.sh
+
+# Builds the package, lints and validates it, installs it, starts it by D-Bus activation, plays, and purges it.
+package-test: deb
+	scripts/package-test.sh
 
 bench: build
 	$(SWIFT) build -c release $(RELEASE_LINK) --product swift-floor

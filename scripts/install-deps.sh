@@ -1,21 +1,43 @@
 #!/usr/bin/env bash
-# Installs the Debian packages that building, running and testing Reprise need (only the missing ones).
+# Installs the Debian packages Reprise needs (only the missing ones).
+#   install-deps.sh          what building and running need: `make run` and `make build`
+#   install-deps.sh --test   that, and the rigs the tests drive: `make test`
+#   install-deps.sh --deb    that, and what building and checking the Debian package needs: `make deb`
 set -euo pipefail
-packages=(
-  pkg-config libsystemd-dev libglib2.0-dev libglib2.0-bin
-  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
-  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-pulseaudio
-  libpulse-dev pulseaudio pulseaudio-utils
-  dbus dbus-daemon dbus-bin playerctl procps tmux
-  libx11-dev libxi-dev gstreamer1.0-x xvfb xdotool x11-utils
-  libwayland-dev libdecor-0-dev libdecor-0-plugin-1-cairo libxkbcommon-dev
-  mpv mpv-mpris shared-mime-info gcc libc6-dev sway xwayland x11-xserver-utils wtype grim kwin-wayland
-  pipewire pipewire-pulse wireplumber pipewire-bin util-linux
-  gstreamer1.0-libav ffmpeg libsqlite3-dev
-  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly sqlite3 libtag1-dev g++ libebur128-dev libcurl4-openssl-dev
-  mpd mpc ncmpcpp python3-mpd cantata
-  libpango1.0-dev libcairo2-dev fonts-dejavu-core
+# Building: the toolchain's C side and the -dev packages behind the shim targets (debian/control's Build-Depends
+# lists the same).
+build=(
+  pkg-config gcc g++ libc6-dev
+  libsystemd-dev libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libpulse-dev
+  libx11-dev libxi-dev libwayland-dev libdecor-0-dev libxkbcommon-dev
+  libsqlite3-dev libtag1-dev libebur128-dev libcurl4-openssl-dev libpango1.0-dev libcairo2-dev
 )
+# Running, as a desktop has it: GStreamer's plugin set, a sound server, the session bus, and what the demo shows
+# (playerctl; gdbus from libglib2.0-bin; gst-launch-1.0 makes the samples).
+run=(
+  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+  gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-pulseaudio gstreamer1.0-x
+  libdecor-0-plugin-1-cairo fonts-dejavu-core shared-mime-info
+  pulseaudio pulseaudio-utils dbus dbus-daemon dbus-bin libglib2.0-bin playerctl
+)
+# The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its
+# clients, PipeWire's set, and tools that make hostile media.
+test=(
+  procps tmux util-linux xvfb xdotool x11-utils x11-xserver-utils
+  sway xwayland wtype grim kwin-wayland
+  mpv mpv-mpris ffmpeg sqlite3
+  pipewire pipewire-pulse wireplumber pipewire-bin
+  mpd mpc ncmpcpp python3-mpd cantata
+)
+# The Debian package: building it, and the checks its test runs.
+deb=(debhelper dpkg-dev fakeroot python3 lintian desktop-file-utils appstream systemd)
+packages=("${build[@]}" "${run[@]}")
+case "${1:-}" in
+  --test) packages+=("${test[@]}" "${deb[@]}") ;;
+  --deb) packages+=("${deb[@]}") ;;
+  "") ;;
+  *) echo "usage: $0 [--test|--deb]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -350,14 +350,14 @@ public final class Player {
 
     // MARK: Internals
 
-    /// Runs one request or event; its change is published once, when the outermost one ends.
-    @discardableResult
     /// Runs several requests as one change: listeners hear what they did together, once (MPD's `next` from pause,
     /// which moves on and plays, is one change of the player, not two).
     public func together(_ body: () -> Void) {
         transaction(body)
     }
 
+    /// Runs one request or event; its change is published once, when the outermost one ends.
+    @discardableResult
     func transaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         if pending.depth == 0 {
             pending.affectsSavedState = true

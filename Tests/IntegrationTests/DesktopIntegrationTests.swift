@@ -23,6 +23,7 @@ import Testing
         let installed = try install(prefix: prefix)
         #expect(installed.status == 0, "\(installed.errors)")
         let expected = ["bin/reprise", "libexec/reprised", "share/applications/reprise.desktop", "share/icons/hicolor/scalable/apps/reprise.svg",
+                        "share/metainfo/app.reprise.Reprise.metainfo.xml",
                         "share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service",
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.xml",
                         "share/dbus-1/interfaces/org.mpris.MediaPlayer2.Player.xml",
