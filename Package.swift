@@ -1,13 +1,5 @@
 // swift-tools-version:6.0
-import Foundation
 import PackageDescription
-
-/// The one SwiftPM dependency: from `vendor/` when `scripts/vendor.sh` has copied it there (the Debian package's
-/// offline build), else from its repository.
-let vendoredArgumentParser = Context.packageDirectory + "/vendor/swift-argument-parser"
-let argumentParser: Package.Dependency = FileManager.default.fileExists(atPath: vendoredArgumentParser + "/Package.swift")
-    ? .package(path: vendoredArgumentParser)
-    : .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
 
 /// Reprise: an MPRIS2 media player service over sd-bus and GStreamer.
 /// Layers (each its own target): C system libraries and shims → thin Swift wrappers
@@ -26,7 +18,7 @@ let package = Package(
         .executable(name: "swift-floor", targets: ["swift-floor"]),
     ],
     dependencies: [
-        argumentParser,
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
