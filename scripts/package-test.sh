@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make package-test`: checks the Debian package `make deb` built, then installs it on this machine (as root, with
-# apt), starts the installed service by D-Bus activation on a private session bus, plays a tone it hears at a private
-# PulseAudio's null sink, and purges the package, checking nothing of it is left.
+# apt), starts the installed service by D-Bus activation on a private session bus in the user unit's sandbox
+# (scripts/package-play.sh), hears it play a tone at a private PulseAudio's null sink, and purges the package,
+# checking nothing of it is left.
 # Every check prints "ok" or "FAIL"; the script exits 1 after the first failure's teardown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,10 +13,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 work=$(mktemp -d /tmp/reprise-package-test.XXXXXX)
 chmod 700 "$work"
-pids=()
 teardown() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done; done
   if dpkg-query -W -f='${Status}' reprise 2>/dev/null | grep -q "ok installed"; then
     $sudo dpkg --purge reprise >/dev/null 2>&1 || true
   fi
@@ -90,56 +88,9 @@ grep -q '^Exec=/usr/libexec/reprised$' /usr/share/dbus-1/services/org.mpris.Medi
 [ ! -e /etc/systemd/user/default.target.wants/reprise.service ] || fail "the unit was enabled for every user"
 ok "activation file names /usr/libexec/reprised and reprise.service; the unit is not enabled for every user"
 
-echo "== activation and playback"
-export HOME=$work/home XDG_DATA_HOME=$work/home/.local/share XDG_CONFIG_HOME=$work/home/.config
-export XDG_STATE_HOME=$work/home/.local/state XDG_CACHE_HOME=$work/home/.cache XDG_MUSIC_DIR=$work/music
-# Only the system's service folder: activation must find the installed file, not one under /usr/local.
-export XDG_DATA_DIRS=/usr/share
-mkdir -p "$HOME" "$XDG_MUSIC_DIR"
-{ read -r address; read -r bus_pid; } < <(dbus-daemon --session --fork --print-address=1 --print-pid=1)
-pids+=("$bus_pid")
-export DBUS_SESSION_BUS_ADDRESS=$address
-pulseaudio --daemonize=yes --exit-idle-time=-1 -n --load=module-native-protocol-unix \
-  --load="module-null-sink sink_name=speakers" --log-target=stderr 2>"$work/pulse.log"
-for _ in $(seq 100); do [ -S "$XDG_RUNTIME_DIR/pulse/native" ] && [ -s "$XDG_RUNTIME_DIR/pulse/pid" ] && break; sleep 0.1; done
-pids+=("$(cat "$XDG_RUNTIME_DIR/pulse/pid")")
-export PULSE_SERVER=unix:$XDG_RUNTIME_DIR/pulse/native
-gst-launch-1.0 -q audiotestsrc num-buffers=$((30 * 44100 / 1024)) freq=440 volume=0.3 \
-  ! "audio/x-raw,rate=44100,channels=2" ! audioconvert ! vorbisenc ! oggmux ! filesink location="$XDG_MUSIC_DIR/tone.ogg"
-
-gdbus call --session --dest org.mpris.MediaPlayer2.reprise --object-path /org/mpris/MediaPlayer2 \
-  --method org.freedesktop.DBus.Peer.Ping >/dev/null || fail "activating org.mpris.MediaPlayer2.reprise"
-service_pid=$(gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
-  --method org.freedesktop.DBus.GetConnectionUnixProcessID org.mpris.MediaPlayer2.reprise | sed 's/.*uint32 \([0-9]*\).*/\1/')
-pids=("$service_pid" "${pids[@]}")
-[ "$(readlink "/proc/$service_pid/exe")" = /usr/libexec/reprised ] \
-  || fail "the activated service is $(readlink "/proc/$service_pid/exe"), not /usr/libexec/reprised"
-ok "the first call started /usr/libexec/reprised by D-Bus activation (pid $service_pid)"
-
-/usr/bin/reprise "$XDG_MUSIC_DIR/tone.ogg" || fail "reprise FILE"
-for _ in $(seq 100); do [ "$(/usr/bin/reprise status --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin).get("status",""))' 2>/dev/null)" = Playing ] && break; sleep 0.1; done
-/usr/bin/reprise status || true
-parec --device=speakers.monitor --format=s16le --rate=44100 --channels=1 --raw > "$work/heard.raw" &
-parec_pid=$!
-pids+=("$parec_pid")
-sleep 2
-kill "$parec_pid"; wait "$parec_pid" 2>/dev/null || true
-python3 - "$work/heard.raw" <<'EOF' || fail "the tone was not heard at the null sink"
-import array, math, sys
-samples = array.array("h", open(sys.argv[1], "rb").read())
-samples = samples[len(samples) // 4:]  # past the start of playback
-rms = math.sqrt(sum(s * s for s in samples) / max(len(samples), 1))
-crossings = sum(1 for a, b in zip(samples, samples[1:]) if (a < 0) != (b < 0))
-frequency = crossings / 2 / (len(samples) / 44100) if samples else 0
-print(f"   heard: rms {rms:.0f}, {frequency:.0f} Hz over {len(samples) / 44100:.2f} s")
-sys.exit(0 if rms > 1000 and abs(frequency - 440) < 20 else 1)
-EOF
-ok "the installed service plays: a 440 Hz tone at the sink's monitor"
-gdbus call --session --dest org.mpris.MediaPlayer2.reprise --object-path /org/mpris/MediaPlayer2 \
-  --method org.mpris.MediaPlayer2.Quit >/dev/null
-for _ in $(seq 100); do kill -0 "$service_pid" 2>/dev/null || break; sleep 0.1; done
-kill -0 "$service_pid" 2>/dev/null && fail "the service did not quit"
-ok "Quit ends the service"
+echo "== activation and playback, in the unit's sandbox"
+mkdir "$work/play"
+unshare -m --propagation private -- scripts/package-play.sh "$work/play" || fail "activation and playback"
 
 echo "== purge"
 $sudo dpkg --purge reprise > "$work/purge.txt" 2>&1 || { cat "$work/purge.txt"; fail "dpkg --purge"; }
