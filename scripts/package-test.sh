@@ -71,6 +71,7 @@ appstreamcli validate --no-net /usr/share/metainfo/app.reprise.Reprise.metainfo.
 grep -q '<launchable type="desktop-id">reprise.desktop</launchable>' /usr/share/metainfo/app.reprise.Reprise.metainfo.xml \
   || fail "the metainfo's launchable is not reprise.desktop"
 desktop-file-validate /usr/share/applications/reprise.desktop || fail "desktop-file-validate reprise.desktop"
+desktop-file-validate /usr/share/krunner/dbusplugins/reprise.desktop || fail "desktop-file-validate (KRunner's)"
 ok "appstreamcli and desktop-file-validate"
 
 echo "== the user unit"
