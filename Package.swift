@@ -69,7 +69,9 @@ let package = Package(
                                                        "LoopKit", "LoudnessKit"]),
         /// Loudness measured from decoded sound (libebur128 over GStreamer's decoding), for tracks without ReplayGain.
         .target(name: "LoudnessKit", dependencies: ["CEbur128", "GStreamerKit", "RepriseCore"]),
-        .target(name: "RepriseCore"),
+        /// debian/changelog's newest version, generated into RepriseCore as `RepriseVersion`.
+        .plugin(name: "VersionFromChangelog", capability: .buildTool()),
+        .target(name: "RepriseCore", plugins: ["VersionFromChangelog"]),
         .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
         // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
         .executableTarget(name: "dbus-codegen"),

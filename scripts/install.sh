@@ -39,7 +39,13 @@ subst() { sed -e "s|@BINDIR@|$bindir|g" -e "s|@LIBEXECDIR@|$libexecdir|g" "$1"; 
 install -Dm755 "$binary" "$root$bindir/reprise"
 install -Dm755 "$(dirname "$binary")/reprised" "$root$libexecdir/reprised"
 install -Dm644 data/reprise.desktop "$root$share/applications/reprise.desktop"
-install -Dm644 data/app.reprise.Reprise.metainfo.xml "$root$share/metainfo/app.reprise.Reprise.metainfo.xml"
+# The release the metainfo lists: debian/changelog's newest entry, its version and day.
+version=$(sed -n '1s/^reprise (\([^)]*\)).*/\1/p' debian/changelog)
+released=$(date -u -d "$(sed -n '0,/^ -- /s/^ -- .*>  //p' debian/changelog)" +%F)
+install -d "$root$share/metainfo"
+sed -e "s|@VERSION@|$version|g" -e "s|@DATE@|$released|g" data/app.reprise.Reprise.metainfo.xml.in \
+  > "$root$share/metainfo/app.reprise.Reprise.metainfo.xml"
+chmod 644 "$root$share/metainfo/app.reprise.Reprise.metainfo.xml"
 install -Dm644 data/reprise.svg "$root$share/icons/hicolor/scalable/apps/reprise.svg"
 install -d "$root$share/dbus-1/services" "$root$prefix/lib/systemd/user"
 subst dbus/org.mpris.MediaPlayer2.reprise.service.in > "$root$share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service"

@@ -70,6 +70,8 @@ echo "== metadata"
 appstreamcli validate --no-net /usr/share/metainfo/app.reprise.Reprise.metainfo.xml || fail "appstreamcli validate"
 grep -q '<launchable type="desktop-id">reprise.desktop</launchable>' /usr/share/metainfo/app.reprise.Reprise.metainfo.xml \
   || fail "the metainfo's launchable is not reprise.desktop"
+grep -q "<release version=\"$package_version\" date=\"" /usr/share/metainfo/app.reprise.Reprise.metainfo.xml \
+  || fail "the metainfo's release is not $package_version"
 desktop-file-validate /usr/share/applications/reprise.desktop || fail "desktop-file-validate reprise.desktop"
 desktop-file-validate /usr/share/krunner/dbusplugins/reprise.desktop || fail "desktop-file-validate (KRunner's)"
 ok "appstreamcli and desktop-file-validate"
