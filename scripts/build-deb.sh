@@ -17,9 +17,12 @@ scripts/vendor.sh "$tree"
 home=$(mktemp -d)
 trap 'rm -rf "$home"' EXIT
 offline=()
-# No network: a network namespace of its own with nothing in it (root, or an unprivileged user namespace).
-if [ "$(id -u)" -eq 0 ] && unshare -n true 2>/dev/null; then offline=(unshare -n --)
-elif unshare -r -n true 2>/dev/null; then offline=(unshare -r -n --)
+# No network: a network namespace of its own with only loopback up (root, or an unprivileged user namespace).
+# Loopback stays: Foundation's run loop in SwiftPM's plugin host wakes itself through a loopback socket pair, and
+# without one the build hangs.
+with_loopback=(sh -c 'ip link set lo up && exec "$@"' sh)
+if [ "$(id -u)" -eq 0 ] && unshare -n true 2>/dev/null; then offline=(unshare -n -- "${with_loopback[@]}")
+elif unshare -r -n true 2>/dev/null; then offline=(unshare -r -n -- "${with_loopback[@]}")
 else echo "build-deb: cannot drop the network here; building with it" >&2; fi
 (cd "$tree" && "${offline[@]}" env -i PATH="$PATH" HOME="$home" LANG=C.UTF-8 SWIFT="${SWIFT:-swift}" \
   dpkg-buildpackage -us -uc -b)

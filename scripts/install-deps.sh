@@ -30,7 +30,7 @@ test=(
   mpd mpc ncmpcpp python3-mpd cantata
 )
 # The Debian package: building it, and the checks its test runs.
-deb=(debhelper dpkg-dev fakeroot python3 lintian desktop-file-utils appstream systemd)
+deb=(debhelper dpkg-dev fakeroot python3 lintian desktop-file-utils appstream systemd iproute2)
 packages=("${build[@]}" "${run[@]}")
 case "${1:-}" in
   --test) packages+=("${test[@]}" "${deb[@]}") ;;
