@@ -7,7 +7,7 @@ set -euo pipefail
 # Building: the toolchain's C side and the -dev packages behind the shim targets (debian/control's Build-Depends
 # lists the same).
 build=(
-  pkg-config gcc g++ libc6-dev
+  pkg-config gcc g++ libc6-dev python3
   libsystemd-dev libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libpulse-dev
   libx11-dev libxi-dev libwayland-dev libdecor-0-dev libxkbcommon-dev
   libsqlite3-dev libtag1-dev libebur128-dev libcurl4-openssl-dev libpango1.0-dev libcairo2-dev

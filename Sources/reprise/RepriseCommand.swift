@@ -49,20 +49,32 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Play media (files, directories, playlists, URIs); the default when no verb is given.",
-        discussion: """
-            With no service running, starts one that plays the media (or, with none, restores the saved queue).
-            With one running, hands the media to it, replacing its queue (or adding to it with --enqueue), and exits.
-            """)
+        discussion: "With no service running, starts one that plays the media (or, with none, restores the saved "
+                    + "queue). With one running, hands the media to it, replacing its queue (or adding to it with "
+                    + "--enqueue), and exits.")
 
     @Flag(name: .shortAndLong, help: "Log every event.") var verbose = false
     @Flag(help: "Add to the running service's queue instead of replacing it.") var enqueue = false
     @Flag(help: "Start another instance even when one runs (it takes org.mpris.MediaPlayer2.reprise.instance<PID>).")
     var newInstance = false
-    @Option(help: "Audio category: ambient, soloAmbient, playback, record, playAndRecord.") var category: String?
+    @Option(help: ArgumentHelp("Audio category: ambient, soloAmbient, playback, record, playAndRecord.",
+                               discussion: "playback (the default) plays in silent mode and interrupts other "
+                                           + "players; ambient mixes with them and soloAmbient does not, and both go "
+                                           + "quiet in silent mode."))
+    var category: String?
     @Option(help: "Audio options, comma-separated: mixWithOthers, duckOthers, notifyOthersOnDeactivation.") var options: String?
     @Flag(help: "Start in silent mode.") var silent = false
-    @Option(help: "ReplayGain: off, track, album or auto.") var replaygain: String?
-    @Option(help: "Crossfade between tracks: seconds (0.5 to 12) or off.") var crossfade: String?
+    @Option(help: ArgumentHelp("ReplayGain: off, track, album or auto.",
+                               discussion: "Loudness levelling from the tracks' ReplayGain tags (or measured "
+                                           + "loudness), applied inside Reprise's pipeline. auto, the default: album "
+                                           + "gain while an album plays in order, track gain under shuffle or in a "
+                                           + "mixed queue."))
+    var replaygain: String?
+    @Option(help: ArgumentHelp("Crossfade between tracks: seconds (0.5 to 12) or off.",
+                               discussion: "An equal-power fade over the end of one track and the start of the next "
+                                           + "(off by default). Tracks of one album that follow each other stay "
+                                           + "gapless; a user's change of track fades over 0.3 s."))
+    var crossfade: String?
     @Option(help: "Index and search this music folder for this run (instead of the configured ones).") var library: String?
     @Argument(help: ArgumentHelp("Files, directories, playlists or URIs.", valueName: "media")) var parsedMedia: [String] = []
 
