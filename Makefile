@@ -9,10 +9,10 @@ all: build
 
 # What building and running need; `test-deps` adds the rigs the tests drive and the packaging tools.
 deps:
-	scripts/install-deps.sh
+	SWIFT="$(SWIFT)" scripts/install-deps.sh
 
 test-deps:
-	scripts/install-deps.sh --test
+	SWIFT="$(SWIFT)" scripts/install-deps.sh --test
 
 # The Swift runtime linked statically (fewer pages mapped than its shared libraries), with lld; relative relocations
 # packed (RELR, glibc 2.36+): the loader reads a few KiB instead of 660 KiB of them at every start. No $ORIGIN
@@ -38,7 +38,7 @@ test: test-deps
 
 # The Debian package, built offline from an export of this tree with its SwiftPM dependency vendored: build/deb/.
 deb:
-	scripts/install-deps.sh --deb
+	SWIFT="$(SWIFT)" scripts/install-deps.sh --deb
 	SWIFT="$(SWIFT)" scripts/build-deb.sh
 
 # Builds the package, lints and validates it, installs it, starts it by D-Bus activation, plays, and purges it.

@@ -38,6 +38,17 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: $0 [--test|--deb]" >&2; exit 2 ;;
 esac
+# The Swift toolchain is not a Debian package (Debian 12 has none): say where it comes from rather than fail later.
+swift=${SWIFT:-swift}
+if ! swift_version=$("$swift" --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\)\..*/\1/p' | head -1) \
+   || [ -z "$swift_version" ]; then
+  echo "install-deps: no Swift toolchain ('$swift'): Reprise needs Swift 6 from https://www.swift.org/install/linux/" >&2
+  echo "  (Debian 12 packages none); unpack it, e.g. in /opt/swift, and put its usr/bin on PATH." >&2
+  exit 1
+elif [ "$swift_version" -lt 6 ]; then
+  echo "install-deps: $("$swift" --version 2>&1 | head -1) is too old: Reprise needs Swift 6 (https://www.swift.org)" >&2
+  exit 1
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
