@@ -69,7 +69,7 @@ public final class MPDPlayerBridge: ChangeListener {
         songs = MPDSongWriter(musicFolder: musicFolder)
         libraryContentVersion = library?.status.contentVersion ?? 0
         wasScanning = library?.status.scanning ?? false
-        versions = MPDQueueVersions(ids: player.trackIDs)
+        versions = MPDQueueVersions(ids: player.trackIDs, listVersion: player.queue.listVersion)
         commands = MPDCommandSet(tagTypes: MPDSongWriter.tagTypes)
         commands.add(statusCommands() + playbackCommands() + queueCommands() + libraryCommands() + storedPlaylistCommands() + fileCommands()
                      + serverCommands()
@@ -90,7 +90,7 @@ public final class MPDPlayerBridge: ChangeListener {
             let queue = player.queue
             let steps = queueChangeSteps
             queueChangeSteps = 1
-            if versions.update(ids: player.trackIDs, edits: change.queueEdits, steps: steps,
+            if versions.update(listVersion: queue.listVersion, ids: { player.trackIDs }, edits: change.queueEdits, steps: steps,
                                shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
                 changed.insert(.playlist)
             }

@@ -10,9 +10,12 @@ public final class MPDQueueVersions {
     /// no change (a stream that starts and reports the length the library had).
     private var shownHashes: [Int: Int] = [:]
     private var lastIDs: [Int] = []
+    /// The queue's ``PlayQueue/listVersion`` when `lastIDs` was read.
+    private var lastListVersion: UInt32?
 
-    public init(ids: [Int] = []) {
+    public init(ids: [Int] = [], listVersion: UInt32? = nil) {
         lastIDs = ids
+        lastListVersion = listVersion
         for id in ids { changedAt[id] = version }
     }
 
@@ -20,12 +23,17 @@ public final class MPDQueueVersions {
     /// (`shown`: the hash of what they see of an entry, nil for one gone), a new version, with those entries stamped
     /// with it. Returns whether there was one (an order of play shuffled, or a retag to the same, is none).
     /// `steps`: how many versions the change counts for (MPD's `findadd` counts one per song it adds).
+    /// `ids` is read only when `listVersion` (the queue's ``PlayQueue/listVersion``; nil: unknown) moved, so a retag
+    /// of one entry in a long queue costs no pass over it.
     @discardableResult
-    public func update(ids: [Int], edits: [TrackListChange], steps: UInt32 = 1, shown: (Int) -> Int?) -> Bool {
+    public func update(listVersion: UInt32? = nil, ids readIDs: () -> [Int], edits: [TrackListChange], steps: UInt32 = 1,
+                       shown: (Int) -> Int?) -> Bool {
         let (sum, overflow) = version.addingReportingOverflow(max(1, steps))
         let next = overflow ? 1 : sum
         var changed = false
-        if ids != lastIDs {
+        let listMoved = listVersion == nil || listVersion != lastListVersion
+        lastListVersion = listVersion
+        if listMoved, case let ids = readIDs(), ids != lastIDs {
             // An entry whose position changed counts as changed; removed ones are forgotten.
             var stillThere = Set<Int>()
             stillThere.reserveCapacity(ids.count)

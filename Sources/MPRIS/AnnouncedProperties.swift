@@ -1,17 +1,21 @@
 import BusInterfaces
+import RepriseCore
 import SDBus
 
-/// The values of an interface's announced properties as clients last heard them: each refresh reads them again
-/// and tells which changed, for one PropertiesChanged carrying exactly those.
+/// The values of an interface's announced properties as clients last heard them: each refresh reads again those
+/// that follow a part the change names and tells which changed, for one PropertiesChanged carrying exactly those.
 struct AnnouncedProperties {
     let names: [String]
+    /// The parts each property follows, in `names` order.
+    let parts: [ChangeAspects]
     private let read: (String) -> DBusValue?
     /// What clients last heard, in `names` order.
     private var heard: [DBusValue?]
 
     /// Reads every property once (what clients see at first).
-    init(_ names: [String], read: @escaping (String) -> DBusValue?) {
+    init(_ names: [String], parts: [ChangeAspects], read: @escaping (String) -> DBusValue?) {
         self.names = names
+        self.parts = parts
         self.read = read
         heard = names.map(read)
     }
@@ -21,16 +25,16 @@ struct AnnouncedProperties {
         names.firstIndex(of: name).flatMap { heard[$0] }
     }
 
-    /// Reads them again, but those named in `unaffected` (what the change cannot have touched); returns the names
-    /// whose values changed, in `names` order.
-    mutating func refresh(skipping unaffected: Set<String> = []) -> [String] {
-        var changed: [String] = []
-        for index in names.indices where !unaffected.contains(names[index]) {
+    /// Reads again those following one of `changed` (the others cannot have changed); returns the names whose
+    /// values changed, in `names` order.
+    mutating func refresh(following changed: ChangeAspects) -> [String] {
+        var result: [String] = []
+        for index in names.indices where !parts[index].isDisjoint(with: changed) {
             let now = read(names[index])
             guard now != heard[index] else { continue }
             heard[index] = now
-            changed.append(names[index])
+            result.append(names[index])
         }
-        return changed
+        return result
     }
 }

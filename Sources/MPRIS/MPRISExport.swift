@@ -50,11 +50,11 @@ public final class MPRISExport {
         try bus.export(playerExport, at: RepriseObjects.mprisPath)
         try bus.export(MediaPlayer2TrackListExport(trackListInterface), at: RepriseObjects.mprisPath)
         try bus.export(MediaPlayer2PlaylistsExport(playlistsInterface), at: RepriseObjects.mprisPath)
-        announcer.watch(MPRIS.rootInterface, at: RepriseObjects.mprisPath, names: RootInterface.announcedProperties) { [root] in try? root.value(of: $0) }
+        announcer.watch(MPRIS.root, at: RepriseObjects.mprisPath, names: RootInterface.announcedProperties) { [root] in try? root.value(of: $0) }
         // The values last announced are the current ones (every change is announced when it happens): reads (GetAll
         // from every widget) are served from them instead of being computed again.
         playerExport.cachedValue = { [unowned announcer] in announcer.announcedValue($0, of: MPRIS.playerInterface) }
-        announcer.watch(MPRIS.playerInterface, at: RepriseObjects.mprisPath, names: MPRIS.announcedPlayerProperties, last: true) {
+        announcer.watch(MPRIS.player, at: RepriseObjects.mprisPath, last: true) {
             [playerInterface] in try? playerInterface.value(of: $0)
         }
     }

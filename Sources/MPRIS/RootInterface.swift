@@ -51,5 +51,5 @@ final class RootInterface: MediaPlayer2Handler {
     /// The video window, when the executable has one to offer.
     weak var video: WindowControl?
     var onFullscreenSet: (() -> Void)?
-    static let announcedProperties = ["Fullscreen", "CanSetFullscreen", "CanRaise"]
+    static let announcedProperties = MPRIS.root.properties.filter { !$0.parts.isEmpty }.map(\.name)
 }

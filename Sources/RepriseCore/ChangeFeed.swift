@@ -38,6 +38,24 @@ public struct ChangeAspects: OptionSet, Sendable, Hashable {
     /// The library stored loudness it measured (a track's ReplayGain may follow).
     public static let measurements = ChangeAspects(rawValue: 1 << 17)
 
+    /// Each part by the name the interfaces' XML gives it (`app.reprise.Codegen.Parts`).
+    public static let byName: [String: ChangeAspects] = [
+        "transport": .transport, "position": .position, "current": .current, "queue": .queue, "volume": .volume,
+        "options": .options, "sound": .sound, "chapters": .chapters, "lyrics": .lyrics, "lyricsLine": .lyricsLine,
+        "sleep": .sleep, "interstitials": .interstitials, "video": .video, "audioSession": .audioSession,
+        "library": .library, "storedPlaylists": .storedPlaylists, "scrobbling": .scrobbling, "measurements": .measurements,
+    ]
+
+    /// The parts `names` names; nil when one of them is no part.
+    public init?(named names: [String]) {
+        var parts: ChangeAspects = []
+        for name in names {
+            guard let part = Self.byName[name] else { return nil }
+            parts.formUnion(part)
+        }
+        self = parts
+    }
+
     /// Everything the player itself owns.
     public static let player: ChangeAspects = [.transport, .position, .current, .queue, .volume, .options, .sound, .chapters,
                                                .lyrics, .lyricsLine, .sleep, .interstitials]

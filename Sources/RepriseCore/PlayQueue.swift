@@ -99,12 +99,14 @@ public struct QueueEntry: Sendable, Equatable {
 public struct PlayQueue: Sendable {
     private var byID: [Int: QueueEntry] = [:] { didSet { version &+= 1 } }
     /// Entry ids in list order.
-    private var list = RankedList() { didSet { version &+= 1 } }
+    private var list = RankedList() { didSet { version &+= 1; listVersion &+= 1 } }
     /// Entry ids in the order they play.
     private var order = RankedList() { didSet { version &+= 1 } }
     /// Counts every edit of the entries (added, removed, moved, reordered, their details): the same version, the
     /// same queue (MPD's playlist version). Moving to another entry is no edit.
     public private(set) var version: UInt32 = 0
+    /// Counts edits of the list order alone (added, removed, moved, reordered): the same, the same ``ids``.
+    public private(set) var listVersion: UInt32 = 0
     /// The current entry's id.
     private var currentID: Int?
     private var nextID = 1

@@ -23,20 +23,6 @@ public final class DBusAdaptor: ChangeListener {
     private var desktopSearch: DesktopSearch?
     private var mediaServer: MediaServerTree?
     private var videoInterface: VideoInterface?
-    /// Which parts of the state each interface shows: it is read again after a change to any of them.
-    private var following: [String: ChangeAspects] = [
-        MPRIS.rootInterface: [.video],
-        MPRIS.playerInterface: [.transport, .current, .queue, .volume, .options, .sound, .chapters, .lyrics, .interstitials],
-        Controls1Export.interface: ChangeAspects.player.subtracting([.position, .lyricsLine]).union(.video),
-        Sound1Export.interface: [.sound, .current, .volume, .transport],
-        Chapters1Export.interface: [.chapters, .current],
-        Sleep1Export.interface: [.sleep],
-        Lyrics1Export.interface: [.lyrics, .lyricsLine, .current],
-    ]
-    /// What the Player's Metadata (the costliest property to read) shows: it is read again only after a change to one
-    /// of these — a play or pause, a volume step leave it as it was.
-    private static let metadataShows: ChangeAspects = [.current, .queue, .options, .sound, .chapters, .lyrics, .interstitials]
-
     /// - Parameter policy: told of every transport or track request from a client (before it is carried out) and
     ///   asked before a PlayPause.
     public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity,
@@ -57,20 +43,20 @@ public final class DBusAdaptor: ChangeListener {
         try bus.export(Sleep1Export(sleep), at: RepriseObjects.ownPath)
         let lyrics = LyricsInterface(player: player)
         try bus.export(Lyrics1Export(lyrics), at: RepriseObjects.ownPath)
-        announcer.watch(Sound1Export.interface, at: RepriseObjects.ownPath, names: Sound1Export.announcedProperties) { try? sound.value(of: $0) }
-        announcer.watch(Chapters1Export.interface, at: RepriseObjects.ownPath, names: Chapters1Export.announcedProperties) {
+        announcer.watch(Sound1Export.description, at: RepriseObjects.ownPath) { try? sound.value(of: $0) }
+        announcer.watch(Chapters1Export.description, at: RepriseObjects.ownPath) {
             try? chapters.value(of: $0)
         }
         // Lines are announced when other lyrics were found or forgotten (a serial says so), not compared line by
         // line after every event.
-        announcer.watch(Lyrics1Export.interface, at: RepriseObjects.ownPath, names: Lyrics1Export.announcedProperties) { [player] name in
+        announcer.watch(Lyrics1Export.description, at: RepriseObjects.ownPath) { [player] name in
             name == "Lines" ? .uint64(UInt64(player.lyricsSerial)) : try? lyrics.value(of: name)
         }
         // A new timer is announced (its kind and serial decide), not the time left as it counts down.
-        announcer.watch(Sleep1Export.interface, at: RepriseObjects.ownPath, names: Sleep1Export.announcedProperties) { _ in
+        announcer.watch(Sleep1Export.description, at: RepriseObjects.ownPath) { _ in
             .string(sleep.announcementKey ?? "off")
         }
-        announcer.watch(Controls1Export.interface, at: RepriseObjects.ownPath, names: Controls1Export.announcedProperties) {
+        announcer.watch(Controls1Export.description, at: RepriseObjects.ownPath) {
             [controlsInterface] in try? controlsInterface.value(of: $0)
         }
         player.feed.listen(self)
@@ -136,10 +122,9 @@ public final class DBusAdaptor: ChangeListener {
             log.warning("could not export MediaServer2: \(error)")
         }
         mediaServer = tree
-        announcer.watch(Library1Export.interface, at: RepriseObjects.ownPath, names: Library1Export.announcedProperties) {
+        announcer.watch(Library1Export.description, at: RepriseObjects.ownPath) {
             try? interface.value(of: $0)
         }
-        following[Library1Export.interface] = .library
         attachedLibrary = library
         lastOutline = library.outline
     }
@@ -168,10 +153,9 @@ public final class DBusAdaptor: ChangeListener {
     public func attachScrobbling(_ control: ScrobbleControl) throws(DBusError) {
         let interface = ScrobbleInterface(control: control)
         try bus.export(Scrobble1Export(interface), at: RepriseObjects.ownPath)
-        announcer.watch(Scrobble1Export.interface, at: RepriseObjects.ownPath, names: Scrobble1Export.announcedProperties) {
+        announcer.watch(Scrobble1Export.description, at: RepriseObjects.ownPath) {
             try? interface.value(of: $0)
         }
-        following[Scrobble1Export.interface] = .scrobbling
     }
 
     /// Offers the MPD server's addresses and client count through app.reprise.MPDServer1 (read on demand).
@@ -184,8 +168,7 @@ public final class DBusAdaptor: ChangeListener {
         mpris.attachWindow(control) { [feed = player.feed] in feed.publish(.video) }
         let video = VideoInterface(control: control, player: player) { [feed = player.feed] in feed.publish(.video) }
         try bus.export(Video1Export(video), at: RepriseObjects.ownPath)
-        announcer.watch(Video1Export.interface, at: RepriseObjects.ownPath, names: Video1Export.announcedProperties) { try? video.value(of: $0) }
-        following[Video1Export.interface] = [.video, .interstitials, .current, .transport, .options]
+        announcer.watch(Video1Export.description, at: RepriseObjects.ownPath) { try? video.value(of: $0) }
         videoInterface = video
         controlsInterface.video = control
     }
@@ -195,10 +178,9 @@ public final class DBusAdaptor: ChangeListener {
         let interface = AudioSessionInterface(control: control, signals: AudioSession1Signals(bus: bus, path: RepriseObjects.ownPath),
                                               log: log) { [feed = player.feed] in feed.publish(.audioSession) }
         try bus.export(AudioSession1Export(interface), at: RepriseObjects.ownPath)
-        announcer.watch(AudioSession1Export.interface, at: RepriseObjects.ownPath, names: AudioSession1Export.announcedProperties) {
+        announcer.watch(AudioSession1Export.description, at: RepriseObjects.ownPath) {
             try? interface.value(of: $0)
         }
-        following[AudioSession1Export.interface] = .audioSession
         return interface
     }
 
@@ -207,12 +189,9 @@ public final class DBusAdaptor: ChangeListener {
     public func didChange(_ change: Change) {
         if let position = change.seekedToMicroseconds { mpris.playerDidSeek(toMicroseconds: position) }
         if !change.queueEdits.isEmpty { mpris.playerTrackListDidChange(change.queueEdits) }
-        let interfaces = Set(following.compactMap { !$0.value.isDisjoint(with: change.aspects) ? $0.key : nil })
         if change.aspects.contains(.library) { libraryChanged() }
         if change.aspects.contains(.storedPlaylists) { playlistsChanged(edited: change.editedPlaylists) }
-        guard !interfaces.isEmpty else { return }
-        let unaffected = change.aspects.isDisjoint(with: Self.metadataShows) ? [MPRIS.playerInterface: Set(["Metadata"])] : [:]
-        if announcer.announce(interfaces, unaffected: unaffected).contains(MPRIS.playerInterface) {
+        if announcer.announce(change.aspects).contains(MPRIS.playerInterface) {
             log.debug("PropertiesChanged on the Player")
         }
     }

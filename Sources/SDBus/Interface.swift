@@ -28,11 +28,15 @@ public struct InterfaceDescription: Sendable {
         public let signature: String
         public let writable: Bool
         public let emits: ChangeSignal
-        public init(_ name: String, _ signature: String, writable: Bool = false, emits: ChangeSignal = .change) {
+        /// The parts of the owner's state whose change can change the value (the XML's `app.reprise.Codegen.Parts`
+        /// annotation); empty when not declared.
+        public let parts: [String]
+        public init(_ name: String, _ signature: String, writable: Bool = false, emits: ChangeSignal = .change, parts: [String] = []) {
             self.name = name
             self.signature = signature
             self.writable = writable
             self.emits = emits
+            self.parts = parts
         }
     }
 

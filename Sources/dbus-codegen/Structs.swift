@@ -6,6 +6,10 @@
 /// `<annotation name="app.reprise.Codegen.Struct" value="ChapterEntry(title, start)"/>`. A structure whose
 /// signature was named once elsewhere needs none; every other structure must be named (the generator refuses).
 let structAnnotation = "app.reprise.Codegen.Struct"
+/// The annotation naming, space-separated, the parts of the service's state whose change can change a property's
+/// value (`<annotation name="app.reprise.Codegen.Parts" value="transport current"/>`): after a change, only the
+/// properties following one of its parts are read again for PropertiesChanged.
+let partsAnnotation = "app.reprise.Codegen.Parts"
 
 /// A complete D-Bus type.
 indirect enum SignatureNode: Equatable {

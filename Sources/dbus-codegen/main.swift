@@ -54,7 +54,11 @@ func elements(_ xml: String) -> [Element] {
 
 struct Argument { var name: String; var type: String; var direction: String; var structName: String? = nil }
 struct Member { var name: String; var arguments: [Argument] = []; var isAsync = false }
-struct Property { var name: String; var type: String; var access: String; var emits = "true"; var structName: String? = nil }
+struct Property {
+    var name: String; var type: String; var access: String; var emits = "true"; var structName: String? = nil
+    /// The `app.reprise.Codegen.Parts` annotation: the parts of the state a change of which can change the value.
+    var parts: [String] = []
+}
 struct Interface {
     var name: String
     var methods: [Member] = []
@@ -120,6 +124,10 @@ func interfaces(in xml: String, file: String) throws -> [Interface] {
             if element.attributes["name"] == "org.freedesktop.DBus.Property.EmitsChangedSignal", let value = element.attributes["value"] {
                 property?.emits = value
             }
+            if element.attributes["name"] == partsAnnotation, let value = element.attributes["value"] {
+                guard property != nil else { throw CodegenError.malformed("\(file): \(partsAnnotation) outside a property") }
+                property?.parts = value.split(separator: " ").map(String.init)
+            }
             if element.attributes["name"] == structAnnotation, let value = element.attributes["value"] {
                 if inArgument, let last = member?.value.arguments.indices.last {
                     member?.value.arguments[last].structName = value
@@ -169,6 +177,7 @@ func swift(_ interface: Interface) -> String {
         case "const": text += ", emits: .constant"
         default: break
         }
+        if !property.parts.isEmpty { text += ", parts: [\(property.parts.map(literal).joined(separator: ", "))]" }
         return text + ")"
     }
     return """

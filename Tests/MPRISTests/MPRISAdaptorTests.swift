@@ -1,6 +1,8 @@
+import BusInterfaces
 import CoreTestDoubles
 import MPRIS
 import RepriseCore
+import RepriseInterfaces
 import SDBus
 import SDBusTesting
 import Testing
@@ -60,16 +62,22 @@ import Testing
         let announcer = PropertyAnnouncer(bus: bus)
         var reads: [String: Int] = [:]
         var status = "Playing", title = "One"
-        announcer.watch("x.Player", at: "/x", names: ["PlaybackStatus", "Metadata"]) { name in
+        let description = InterfaceDescription(name: "x.Player", methods: [], properties: [
+            .init("PlaybackStatus", "s", parts: ["transport"]), .init("Metadata", "a{sv}", parts: ["current", "queue"]),
+        ], signals: [])
+        announcer.watch(description, at: "/x") { name in
             reads[name, default: 0] += 1
             return name == "PlaybackStatus" ? .string(status) : .string(title)
         }
         status = "Paused"
-        #expect(announcer.announce(["x.Player"], unaffected: ["x.Player": ["Metadata"]]) == ["x.Player"])
+        #expect(announcer.announce(.transport) == ["x.Player"])
         #expect(reads == ["PlaybackStatus": 2, "Metadata": 1])
         #expect(announcer.announcedValue("PlaybackStatus", of: "x.Player") == .string("Paused"))
+        #expect(announcer.announce(.volume).isEmpty)
+        #expect(reads == ["PlaybackStatus": 2, "Metadata": 1])
         title = "Two"
-        #expect(announcer.announce(["x.Player"]) == ["x.Player"])
+        #expect(announcer.announce(.queue) == ["x.Player"])
+        #expect(reads == ["PlaybackStatus": 2, "Metadata": 2])
         #expect(announcer.announcedValue("Metadata", of: "x.Player") == .string("Two"))
 
         let adaptor = try InProcessAdaptor()
@@ -174,5 +182,21 @@ import Testing
         #expect(active.first == .bool(true))
         let unknown = try #require(adaptor.answer(root, playlists, "ActivatePlaylist", [.objectPath(MPRIS.playlistPathPrefix + "nothing")]))
         #expect(unknown.failure?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+    }
+}
+
+/// Every property announced with its value names, in `dbus/*.xml`, the parts of the state it follows, each a part
+/// the core knows: one left out would be read after every change, one misspelt never.
+@Suite struct AnnouncedPropertyPartsTests {
+    @Test(arguments: [
+        MPRIS.player, Sound1Export.description, Chapters1Export.description, Lyrics1Export.description,
+        Sleep1Export.description, Controls1Export.description, Video1Export.description, Library1Export.description,
+        Scrobble1Export.description, AudioSession1Export.description,
+    ].map { ($0.name, $0) })
+    func everyAnnouncedPropertyFollowsKnownParts(_ name: String, _ interface: InterfaceDescription) {
+        for property in interface.properties where property.emits == .change {
+            #expect(!property.parts.isEmpty, "\(name).\(property.name) names no parts")
+            #expect(ChangeAspects(named: property.parts) != nil, "\(name).\(property.name): \(property.parts)")
+        }
     }
 }
