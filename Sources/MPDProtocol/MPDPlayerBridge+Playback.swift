@@ -21,17 +21,14 @@ extension MPDPlayerBridge {
                 let pause = try call.arguments.first.map { text throws(MPDError) in try MPDArguments.bool(text) }
                     ?? (player.status == .playing)
                 if pause {
-                    policy.userActed(.userPaused)
-                    player.pause()
+                    remote.pause()
                 } else if player.status == .paused {
-                    policy.userActed(.userPlayed)
-                    player.play()
+                    remote.play()
                 }
                 return .done
             },
             simple("stop") { [self] in
-                policy.userActed(.userStopped)
-                player.stop()
+                remote.stop()
             },
             MPDCommand("next", .control, 0, 0) { [self] _ throws(MPDError) in
                 // Past the last song (repeat off), playback stops, as MPD's.
@@ -141,16 +138,13 @@ extension MPDPlayerBridge {
         let number = try argument.map { text throws(MPDError) in try MPDArguments.integer(text) } ?? -1
         if number >= 0 {
             let id = try entry(number)
-            policy.userActed(.userChangedTrack)
-            player.goTo(id: id)
+            remote.goTo(id: id)
         } else if currentEntry == nil, player.status == .stopped, let first = player.queue.entry(atPosition: 0) {
             // No song played yet (MPD has no current one): the first in the order of play, not the one Reprise
             // holds as current since the queue was filled.
-            policy.userActed(.userPlayed)
-            player.goTo(id: first.id)
+            remote.request(.userPlayed) { player.goTo(id: first.id) }
         } else {
-            policy.userActed(.userPlayed)
-            player.play()
+            remote.play()
         }
         return .done
     }
@@ -167,10 +161,11 @@ extension MPDPlayerBridge {
     private func changeTrack(_ move: () -> Void) throws(MPDError) -> MPDOutcome {
         guard player.status != .stopped else { throw MPDError(.playerSync, "Not playing") }
         let wasPaused = player.status == .paused
-        policy.userActed(.userChangedTrack)
-        player.together {
-            move()
-            if wasPaused, player.status == .paused { player.play() }
+        remote.request(.userChangedTrack) {
+            player.together {
+                move()
+                if wasPaused, player.status == .paused { player.play() }
+            }
         }
         return .done
     }
@@ -180,8 +175,7 @@ extension MPDPlayerBridge {
     private func seek(entry id: Int, to seconds: Double) {
         let microseconds = Int64((seconds * 1_000_000).rounded())
         if player.queue.current?.id != id || player.status == .stopped {
-            policy.userActed(.userChangedTrack)
-            player.goTo(id: id, playing: player.status != .paused)
+            remote.goTo(id: id, playing: player.status != .paused)
         }
         player.setPosition(entryID: id, microseconds: microseconds)
     }

@@ -5,7 +5,8 @@ import RepriseCore
 /// becomes MPD `idle` subsystems for every connection, and queue edits bump the queue's version.
 public final class MPDPlayerBridge: ChangeListener {
     let player: Player
-    let policy: UserActionPolicy
+    /// Every transport and track request goes through it (the audio policy told first, as for MPRIS).
+    let remote: RemoteControl
     let songs: MPDSongWriter
     /// The music library (nil: `library = off`).
     let library: LibraryAccess?
@@ -61,7 +62,7 @@ public final class MPDPlayerBridge: ChangeListener {
     public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs? = nil,
                 playlistFiles: MPDPlaylistFiles? = nil, files: MPDMusicFiles? = nil, musicFolder: String) {
         self.player = player
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
         self.library = library
         self.outputs = outputs
         self.playlistFiles = playlistFiles

@@ -5,44 +5,37 @@ import SDBus
 /// org.mpris.MediaPlayer2.Player
 final class PlayerInterface: MediaPlayer2PlayerHandler {
     private let player: Player
-    private let policy: UserActionPolicy
+    private let remote: RemoteControl
 
     init(player: Player, policy: UserActionPolicy) {
         self.player = player
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
     }
 
     func next() throws(DBusError) {
-        policy.userActed(.userChangedTrack)
-        player.next()
+        remote.next()
     }
 
     func previous() throws(DBusError) {
-        policy.userActed(.userChangedTrack)
-        player.previous()
+        remote.previous()
     }
 
     func pause() throws(DBusError) {
-        policy.userActed(.userPaused)
-        player.pause()
+        remote.pause()
     }
 
     func playPause() throws(DBusError) {
         // The spec: with CanPause false, PlayPause has no effect and raises an error (the others only have no effect).
         guard player.canPause else { throw .notSupported("nothing to play or pause (CanPause is false)") }
-        guard policy.allowsPlayPause() else { return }
-        policy.userActed(player.status == .playing ? .userPaused : .userPlayed)
-        player.playPause()
+        remote.playPause()
     }
 
     func stop() throws(DBusError) {
-        policy.userActed(.userStopped)
-        player.stop()
+        remote.stop()
     }
 
     func play() throws(DBusError) {
-        policy.userActed(.userPlayed)
-        player.play()
+        remote.play()
     }
 
     func seek(offset: Int64) throws(DBusError) { player.seek(by: offset) }
@@ -52,8 +45,7 @@ final class PlayerInterface: MediaPlayer2PlayerHandler {
     }
 
     func openUri(uri: String, reply: Reply<Void>) throws(DBusError) {
-        policy.userActed(.userChangedTrack)
-        player.open(uri, completion: reply.answer)
+        remote.open(uri, completion: reply.answer)
     }
 
     var playbackStatus: String { player.status.rawValue }

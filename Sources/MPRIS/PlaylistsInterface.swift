@@ -11,7 +11,7 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
     private let bus: any ObjectBus
     /// Sends PlaylistChanged for a playlist renamed.
     private let signals: MediaPlayer2PlaylistsSignals
-    let policy: UserActionPolicy
+    private let remote: RemoteControl
 
     /// Playlists that came, went or were written again are published as ``ChangeAspects/storedPlaylists`` into
     /// the player's feed (the MediaServer2 tree announces them).
@@ -20,7 +20,7 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
         self.player = player
         self.bus = bus
         signals = MediaPlayer2PlaylistsSignals(bus: bus, path: RepriseObjects.mprisPath)
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
         self.log = log
     }
 
@@ -49,13 +49,14 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
             throw .invalidArgs("\(playlistId) is not one of the playlists")
         }
         log.info("activating playlist \(playlist.path)")
-        policy.userActed(.userChangedTrack)
-        player.replaceQueue(validating: [MediaURI.file(path: playlist.path)]) { [self] error in
-            if error == nil {
-                library.markActive(playlist)
-                announceProperties(["ActivePlaylist"])
+        remote.request(.userChangedTrack) {
+            player.replaceQueue(validating: [MediaURI.file(path: playlist.path)]) { [self] error in
+                if error == nil {
+                    library.markActive(playlist)
+                    announceProperties(["ActivePlaylist"])
+                }
+                reply.answer(error)
             }
-            reply.answer(error)
         }
     }
 

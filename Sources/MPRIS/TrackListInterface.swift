@@ -5,11 +5,11 @@ import SDBus
 /// org.mpris.MediaPlayer2.TrackList
 final class TrackListInterface: MediaPlayer2TrackListHandler {
     private let player: Player
-    let policy: UserActionPolicy
+    private let remote: RemoteControl
 
     init(player: Player, policy: UserActionPolicy) {
         self.player = player
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
     }
 
     /// The most bytes of metadata one GetTracksMetadata reply carries (half of D-Bus's array limit).
@@ -39,8 +39,8 @@ final class TrackListInterface: MediaPlayer2TrackListHandler {
             guard let id = MPRIS.entryID(fromTrackPath: afterTrack) else { throw .invalidArgs("\(afterTrack) is not a track of this list") }
             after = id
         }
-        if setAsCurrent { policy.userActed(.userChangedTrack) }
-        player.addTrack(uri, after: after, makeCurrent: setAsCurrent, completion: reply.answer)
+        let add = { [player] in player.addTrack(uri, after: after, makeCurrent: setAsCurrent, completion: reply.answer) }
+        if setAsCurrent { remote.request(.userChangedTrack, add) } else { add() }
     }
 
     func removeTrack(trackId: String) throws(DBusError) {
@@ -48,8 +48,7 @@ final class TrackListInterface: MediaPlayer2TrackListHandler {
     }
 
     func goTo(trackId: String) throws(DBusError) {
-        policy.userActed(.userChangedTrack)
-        if let id = MPRIS.entryID(fromTrackPath: trackId) { player.goTo(id: id) }
+        remote.request(.userChangedTrack) { if let id = MPRIS.entryID(fromTrackPath: trackId) { player.goTo(id: id) } }
     }
 
     var tracks: [String] { player.trackIDs.map(MPRIS.trackPath) }

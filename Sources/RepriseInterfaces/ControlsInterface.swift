@@ -7,14 +7,14 @@ import SDBus
 /// and queue requests MPRIS lacks (replace or enqueue many URIs, clear).
 final class ControlsInterface: Controls1Handler {
     private let player: Player
-    let policy: UserActionPolicy
+    private let remote: RemoteControl
 
     /// The video window, whose Picture in Picture is an action while it shows video.
     weak var video: VideoControl?
 
     init(player: Player, policy: UserActionPolicy) {
         self.player = player
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
     }
 
     private var windowActions: [CustomAction] {
@@ -35,14 +35,12 @@ final class ControlsInterface: Controls1Handler {
         if enqueue {
             player.appendTracks(uris, completion: reply.answer)
         } else {
-            policy.userActed(.userChangedTrack)
-            player.replaceQueue(validating: uris, completion: reply.answer)
+            remote.request(.userChangedTrack) { player.replaceQueue(validating: uris, completion: reply.answer) }
         }
     }
 
     func clear() throws(DBusError) {
-        policy.userActed(.userStopped)
-        player.clear()
+        remote.request(.userStopped) { player.clear() }
     }
 
     var actions: [ControlAction] {

@@ -49,13 +49,13 @@ final class DesktopSearch {
     private let player: Player
     private let log: Log
     private var shown: [String: SearchResult] = [:]
-    let policy: UserActionPolicy
+    private let remote: RemoteControl
     static let limit = 20
 
     init(library: LibraryAccess, player: Player, policy: UserActionPolicy, log: Log) {
         self.library = library
         self.player = player
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
         self.log = log
     }
 
@@ -77,7 +77,6 @@ final class DesktopSearch {
     func activate(_ id: String, then: @escaping (DBusError?) -> Void) {
         guard let (kind, value) = SearchResult.parse(id) else { return then(.invalidArgs("no such result")) }
         log.info("desktop search: playing \(kind.rawValue) \(value)")
-        policy.userActed(.userChangedTrack)
         let play: ([String]) -> Void = { [player] uris in
             guard !uris.isEmpty else { return then(.invalidArgs("nothing in the library is that \(kind.rawValue) now")) }
             player.replaceQueue(validating: uris) { error in
@@ -94,6 +93,6 @@ final class DesktopSearch {
             guard let album = LibraryAlbum.parse(key: value) else { return then(.invalidArgs("no such result")) }
             selector = .albumBy(title: album.title, artist: album.artist)
         }
-        library.tracks(selector) { play($0.map(\.path.uri)) }
+        remote.request(.userChangedTrack) { library.tracks(selector) { play($0.map(\.path.uri)) } }
     }
 }

@@ -11,12 +11,12 @@ final class LibraryInterface: Library1Handler {
     /// Looks at the playlist folders again (announcing what changed on MPRIS Playlists).
     private let refreshPlaylists: () -> Void
     private let player: Player
-    let policy: UserActionPolicy
+    private let remote: RemoteControl
 
     init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void, player: Player,
          policy: UserActionPolicy) {
         self.library = library
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
         self.playlists = playlists
         self.refreshPlaylists = refreshPlaylists
         self.player = player
@@ -40,7 +40,7 @@ final class LibraryInterface: Library1Handler {
             let selector = try Self.selector(kind: kind, value: value)
             found = { [library] then in library.tracks(selector) { then($0.map(\.path.uri)) } }
         }
-        found { [player, policy] uris in
+        found { [player, remote] uris in
             guard !uris.isEmpty else {
                 return reply.fail(.invalidArgs("nothing in the library is \(kind) '\(value)'"))
             }
@@ -52,8 +52,7 @@ final class LibraryInterface: Library1Handler {
             if enqueue {
                 player.appendTracks(uris, completion: done)
             } else {
-                policy.userActed(.userChangedTrack)
-                player.replaceQueue(validating: uris, completion: done)
+                remote.request(.userChangedTrack) { player.replaceQueue(validating: uris, completion: done) }
             }
         }
     }

@@ -92,8 +92,7 @@ extension VideoController {
             case .togglePictureInPicture: setPictureInPicture(!isPictureInPicture)
             case .leavePictureInPicture: setPictureInPicture(false)
             case .close:
-                policy.userActed(.userStopped)
-                player.stop()
+                remote.stop()
             case .skipInterstitial: try? player.skipInterstitial()
             case .setRate(let rate): try? player.setRate(rate)
             case .chooseAudio(let index): try? selectAudioTrack(index)

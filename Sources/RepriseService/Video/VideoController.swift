@@ -16,7 +16,8 @@ final class VideoController: VideoControl, ServiceComponent {
     let log: Log
     /// Nil without a display, and once the display went away.
     private(set) var window: VideoSurface?
-    let policy: UserActionPolicy
+    /// Every play, pause and stop asked from the window's keys and controls (the audio policy is told first).
+    let remote: RemoteControl
     let speedList: SpeedList
 
     private(set) var hasVideo = false
@@ -51,7 +52,7 @@ final class VideoController: VideoControl, ServiceComponent {
     init(playbin: VideoPipeline, player: Player, policy: UserActionPolicy, streamEvents: StreamEvents, speeds: SpeedList,
          loop: VideoLoop, log: Log, makeWindow: () -> VideoSurface? = openVideoWindow) {
         self.playbin = playbin
-        self.policy = policy
+        remote = RemoteControl(player: player, policy: policy)
         self.loop = loop
         self.player = player
         self.log = log
@@ -302,8 +303,7 @@ final class VideoController: VideoControl, ServiceComponent {
             case .exposed: drawLatestFrame()
             case .closeRequested:
                 log.info("video window closed: stopping")
-                policy.userActed(.userStopped)
-                player.stop()
+                remote.stop()
             }
         }
         if window.isLost { displayLost() }
@@ -333,8 +333,7 @@ final class VideoController: VideoControl, ServiceComponent {
     func handle(_ key: VideoWindow.Key) {
         switch key {
         case .space:
-            policy.userActed(player.status == .playing ? .userPaused : .userPlayed)
-            player.playPause()
+            remote.togglePlayback()
         case .left: player.seek(by: -CustomActions.skipMicroseconds)
         case .right: player.seek(by: CustomActions.skipMicroseconds)
         case .character("f"): setFullscreen(!isFullscreen)
