@@ -59,7 +59,6 @@ public final class DBusAdaptor: ChangeListener {
         announcer.watch(Controls1Export.description, at: RepriseObjects.ownPath) {
             [controlsInterface] in try? controlsInterface.value(of: $0)
         }
-        player.feed.listen(self)
     }
 
     /// Takes MediaServer2's own name (its objects are exported by ``attachLibrary(_:)``); false when another

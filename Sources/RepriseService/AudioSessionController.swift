@@ -74,7 +74,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         audiblePlayers = AudiblePlayers(parentProcess: parentProcess)
         triggerRoles = settings.triggerRoles
         leftByPreviousRun = changes.load() ?? ChangedStreamsStore.Saved()
-        lastStatus = .stopped // the first playerChanged() reports playback already under way
+        lastStatus = .stopped // the first lookAtPlaybackStatus() reports playback already under way
         apply(policy.configure(category: settings.category, options: settings.options, playing: false))
         apply(policy.handle(.silentModeChanged(settings.silent), playing: false))
         engine.setStreamRole(settings.category.streamRole)
@@ -168,7 +168,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     func userActed(_ action: PolicyEvent) { feed(action) }
 
     /// After every player change: Reprise's audio starting or ending is an input too.
-    func playerChanged() {
+    func lookAtPlaybackStatus() {
         let status = player.status
         defer { lastStatus = status }
         if status == .playing && lastStatus != .playing {

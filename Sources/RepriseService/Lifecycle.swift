@@ -13,19 +13,41 @@ protocol ServiceComponent: AnyObject {
 /// A component that follows the player: told after each change of the player's state (``ChangeAspects/player``),
 /// in the order the service lists them, reading what it needs from the player.
 protocol PlayerFollower: ChangeListener {
-    func playerChanged()
+    /// The parts of the player's state it follows.
+    var followedParts: ChangeAspects { get }
+    /// Reads `change`, which names at least one followed part.
+    func follow(_ change: Change)
 }
 
 extension PlayerFollower {
     func didChange(_ change: Change) {
-        if !change.aspects.isDisjoint(with: .player) { playerChanged() }
+        if !change.aspects.isDisjoint(with: followedParts) { follow(change) }
     }
 }
 
-extension AudioSessionController: PlayerFollower {}
-extension ListeningClock: PlayerFollower {}
-extension MetadataReader: PlayerFollower {}
-extension VideoController: PlayerFollower, StreamEventListener {}
+/// The audio session counts the player's starts and stops.
+extension AudioSessionController: PlayerFollower {
+    var followedParts: ChangeAspects { .transport }
+    func follow(_ change: Change) { lookAtPlaybackStatus() }
+}
+
+/// Chapters, the sleep timer and the position's ticks follow the whole player.
+extension ListeningClock: PlayerFollower {
+    var followedParts: ChangeAspects { .player }
+    func follow(_ change: Change) { followPlayback() }
+}
+
+/// Entries to describe come with queue edits; the current one goes first.
+extension MetadataReader: PlayerFollower {
+    var followedParts: ChangeAspects { [.queue, .current] }
+    func follow(_ change: Change) { scheduleReading() }
+}
+
+/// The window shows what plays and how.
+extension VideoController: PlayerFollower, StreamEventListener {
+    var followedParts: ChangeAspects { .player }
+    func follow(_ change: Change) { followPlayback() }
+}
 
 /// The state saver follows the changes that touch what is saved.
 final class SavedStateFollower: ChangeListener {

@@ -26,7 +26,7 @@ final class ListeningClock: TimedComponent {
     var isTicking: Bool { timer.isSet }
 
     /// Call after every player change.
-    func playerChanged() {
+    func followPlayback() {
         lookUpMP4Chapters()
         scheduleTick()
     }

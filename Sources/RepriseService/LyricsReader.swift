@@ -29,7 +29,11 @@ final class LyricsReader: TimedComponent, PlayerFollower {
     /// Whether a line's timer is set (for tests).
     var isWaitingForALine: Bool { timer.isSet }
 
-    func playerChanged() {
+    /// The current entry's lyrics and the line sung follow the whole player.
+    var followedParts: ChangeAspects { .player }
+    func follow(_ change: Change) { followPlayback() }
+
+    func followPlayback() {
         lookUp()
         scheduleNextLine()
     }
@@ -65,7 +69,7 @@ final class LyricsReader: TimedComponent, PlayerFollower {
             return
         }
         timer.set(afterMilliseconds: UInt32(clamping: delay)) { [weak self] in
-            self?.player.updateLyricsLine() // a change: playerChanged sets the next timer
+            self?.player.updateLyricsLine() // a change: followPlayback sets the next timer
             if self?.timer.isSet == false { self?.scheduleNextLine() }
         }
     }

@@ -68,9 +68,9 @@ final class MetadataReader: ServiceComponent {
     /// The next pass, scheduled after a player change (cancelled on stop).
     private var scheduledPump: LoopTimer?
 
-    /// After every player change: entries may be waiting (the follow-up runs on the next turn of the loop, so an
+    /// After a change of the queue or of the current entry: entries may be waiting (the follow-up runs on the next turn of the loop, so an
     /// entry answered here, which changes the player again, never nests another pass).
-    func playerChanged() {
+    func scheduleReading() {
         guard !pumpScheduled, !stopped else { return }
         pumpScheduled = true
         scheduledPump = loop.once(afterMilliseconds: 0) { [weak self] in

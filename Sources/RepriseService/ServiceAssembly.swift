@@ -95,15 +95,10 @@ final class ServiceAssembly {
         let lyrics = LyricsReader(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.lyrics", background: true),
                                   fileSystem: fileSystem, log: log)
 
-        // After the adaptor (which listens from its init), in this order.
-        let gainLookup: [ChangeListener] = library.map { [MeasuredGainLookup(player: player, library: $0)] } ?? []
-        let followers: [ChangeListener] = [SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler]
-            + gainLookup
-        for follower in followers { feed.listen(follower) }
         let storedPlaylists = MPDPlaylistFolder(library: playlistLibrary, fileSystem: fileSystem, watch: adaptor,
                                                 work: BackgroundWork(loop: loop, label: "reprise.playlists"),
                                                 newPlaylists: Self.ownPlaylistFolder)
-        let mpd = MPDComponent(player: player, feed: feed, policy: audio, library: library, outputs: audio,
+        let mpd = MPDComponent(player: player, policy: audio, library: library, outputs: audio,
                                playlists: storedPlaylists,
                                files: MPDMusicFolderFiles(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true)),
                                settings: settings.mpd,
@@ -112,6 +107,13 @@ final class ServiceAssembly {
         if mpd.isOn {
             do throws(DBusError) { try adaptor.attachMPDServer(mpd) } catch { log.warning("could not export the MPD server's interface: \(error)") }
         }
+        // Every listener of the feed, in the order each change reaches them: the bus's interfaces first (clients
+        // hear a change before anything follows up on it), then the service's followers, the MPD server last.
+        let listeners: [ChangeListener?] = [
+            adaptor, SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler,
+            library.map { MeasuredGainLookup(player: player, library: $0) }, mpd.changeListener,
+        ]
+        for listener in listeners.compactMap({ $0 }) { feed.listen(listener) }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []
@@ -126,7 +128,7 @@ final class ServiceAssembly {
     }
 
     /// After every component started: the audio session looks at the player once.
-    func didStart() { audio.playerChanged() }
+    func didStart() { audio.lookAtPlaybackStatus() }
 
     /// Reprise's own playlist folder: where a playlist saved from a client goes.
     private static var ownPlaylistFolder: String { XDGDirectories.dataHome + "/reprise/playlists" }

@@ -54,13 +54,13 @@ import Testing
         let clock = ListeningClock(player: player, timers: loop, work: nil, log: Log(verbose: false))
         player.play()
         try player.setSleep(.after(microseconds: 30_000_000))
-        clock.playerChanged()
+        clock.followPlayback()
         #expect(clock.isTicking && loop.pendingOnce == 1)
         loop.runOnce()
         #expect(clock.isTicking, "it goes on ticking")
         clock.stop {}
         #expect(!clock.isTicking && loop.activeTimers == 0)
-        clock.playerChanged()
+        clock.followPlayback()
         #expect(loop.activeTimers == 0, "nothing scheduled after stop")
     }
 

@@ -17,7 +17,7 @@ import Testing
         let lifecycle = Lifecycle(loop: loop, log: log)
         try lifecycle.start([saver, listening, periodic])
         player.play()
-        listening.playerChanged()
+        listening.followPlayback()
         saver.markDirty()
         loop.tick()
         #expect(refreshes == 1 && loop.activeTimers > 0)

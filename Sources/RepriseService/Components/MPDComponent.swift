@@ -11,12 +11,15 @@ import RepriseCore
 final class MPDComponent: ServiceComponent, MPDServerStatus {
     let name = "mpd"
     private let server: MPDServer?
+    /// The bridge, which follows the change feed (nil when the server is off).
+    let changeListener: ChangeListener?
 
-    init(player: Player, feed: ChangeFeed, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs?,
+    init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs?,
          playlists: MPDPlaylistFiles?, files: MPDMusicFiles?, settings: MPDSettings, musicFolder: String,
          loop: EventLoop, log: Log) {
         guard settings.enabled else {
             server = nil
+            changeListener = nil
             return
         }
         let defaults = MPDPermissions(list: settings.defaultPermissions) ?? .all
@@ -25,10 +28,11 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
         case .failure(let error):
             log.warning("MPD server off: password file \(error.message)")
             server = nil
+            changeListener = nil
         case .success(let passwords):
             let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, outputs: outputs, playlistFiles: playlists,
                                          files: files, musicFolder: musicFolder)
-            feed.listen(bridge)
+            changeListener = bridge
             server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,
                                loop: loop, log: log)
         }

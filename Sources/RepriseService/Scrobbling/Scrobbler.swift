@@ -100,13 +100,17 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
         retryTimer?.cancel()
         retryTimer = nil
         retryAt = 0
-        playerChanged()
+        trackListening()
         sendNext()
     }
 
     // MARK: Following the player
 
-    func playerChanged() {
+    /// What is heard, and for how long, follows the whole player.
+    var followedParts: ChangeAspects { .player }
+    func follow(_ change: Change) { trackListening() }
+
+    func trackListening() {
         guard isEnabled, !stopped else { return }
         let now = monotonicSeconds()
         let events = tracker.update(play: currentPlay(), sounding: player.isSounding, rate: player.rate,
@@ -124,7 +128,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
         listenTimer = tracker.secondsUntilListen(now: now).map { seconds in
             timers.once(afterMilliseconds: UInt32(min(seconds * 1000 + 1, 86_400_000))) { [weak self] in
                 self?.listenTimer = nil
-                self?.playerChanged()
+                self?.trackListening()
             }
         }
     }
@@ -190,7 +194,7 @@ final class Scrobbler: ServiceComponent, PlayerFollower, ScrobbleControl {
             }
             noteQueueOverflow()
             player.feed.publish(.scrobbling)
-            playerChanged()
+            trackListening()
             sendNext()
         }
     }

@@ -175,7 +175,7 @@ final class VideoController: VideoControl, ServiceComponent {
     }
 
     /// After every player change: the window follows the track (title) and the status (hidden when stopped).
-    func playerChanged() {
+    func followPlayback() {
         if player.status == .stopped, hasVideo || !audioTracks.isEmpty {
             hasVideo = false
             format = nil
