@@ -1,9 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Reprise: an MPRIS2 media player service over sd-bus and GStreamer.
-/// Layers (each its own target): C system libraries and shims → thin Swift wrappers
-/// (SDBus, GStreamerKit) → pure-Swift core (RepriseCore) → MPRIS adaptor → executable.
+/// Reprise: a media player service for the Linux desktop — MPRIS2 over sd-bus, playback with GStreamer, an audio
+/// policy over libpulse, a music library, an MPD server, a command line, a terminal view and a video window.
+/// Each target's folder under Sources/ names its layer, and targets are listed here in that order: Core (no
+/// dependencies), Shims, Wrappers, Library, Surfaces, Service, Executables; then Testing, Tools and the tests.
+/// ARCHITECTURE.md draws the same picture.
 let package = Package(
     name: "Reprise",
     platforms: [.macOS(.v13)],
@@ -21,103 +23,116 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0", providers: [.apt(["libgstreamer1.0-dev"])]),
-        .systemLibrary(name: "CGStreamerPbutils", pkgConfig: "gstreamer-pbutils-1.0",
+        // Core: the player, its queue and rules, the audio policy, the change feed, what a person asks (RemoteControl), the
+        // ports the service implements. The Swift standard library only; unit-tested without a bus.
+        /// debian/changelog's newest version, generated into RepriseCore as `RepriseVersion`.
+        .plugin(name: "VersionFromChangelog", capability: .buildTool()),
+        .target(name: "RepriseCore", path: "Sources/Core/RepriseCore", plugins: ["VersionFromChangelog"]),
+        // Shims: Debian's C libraries as Swift sees them (pkg-config system libraries), and small C shims over them.
+        .systemLibrary(name: "CSystemd", path: "Sources/Shims/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CGStreamer", path: "Sources/Shims/CGStreamer", pkgConfig: "gstreamer-1.0", providers: [.apt(["libgstreamer1.0-dev"])]),
+        .systemLibrary(name: "CGStreamerPbutils", path: "Sources/Shims/CGStreamerPbutils", pkgConfig: "gstreamer-pbutils-1.0",
                        providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
+        .systemLibrary(name: "CPulse", path: "Sources/Shims/CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/Shims/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CTagLib", path: "Sources/Shims/CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
         /// libebur128: EBU R128 loudness and true peak (its C interface is small enough to call as it is).
-        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
-        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CEbur128", path: "Sources/Shims/CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CPangoCairo", path: "Sources/Shims/CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover.
-        .target(name: "CTagLibShim", dependencies: ["CTagLib"]),
-        /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
-        .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"]),
+        .target(name: "CTagLibShim", dependencies: ["CTagLib"], path: "Sources/Shims/CTagLibShim"),
         // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib and libXi alone.
-        .target(name: "CSDBusShims", dependencies: ["CSystemd"]),
-        .target(name: "CGStreamerShims", dependencies: ["CGStreamer"],
+        .target(name: "CSDBusShims", dependencies: ["CSystemd"], path: "Sources/Shims/CSDBusShims"),
+        .target(name: "CGStreamerShims", dependencies: ["CGStreamer"], path: "Sources/Shims/CGStreamerShims",
                 linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gsttag-1.0")]),
-        .target(name: "CX11", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xi")]),
+        .target(name: "CX11", path: "Sources/Shims/CX11", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xi")]),
         /// libdecor's pkg-config flags for the Wayland shim.
-        .systemLibrary(name: "CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
-        /// A Wayland toplevel (libwayland-client, libdecor, xkbcommon): the surface waylandsink draws video into.
+        .systemLibrary(name: "CLibdecor", path: "Sources/Shims/CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
         /// GLib's pkg-config flags for the Wayland shim's event source.
-        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .target(name: "CWayland", dependencies: ["CLibdecor", "CGLib"],
+        .systemLibrary(name: "CGLib", path: "Sources/Shims/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        /// A Wayland toplevel (libwayland-client, libdecor, xkbcommon): the surface waylandsink draws video into.
+        .target(name: "CWayland", dependencies: ["CLibdecor", "CGLib"], path: "Sources/Shims/CWayland",
                 linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("wayland-cursor"), .linkedLibrary("xkbcommon")]),
-        .target(name: "CLoopShims", dependencies: ["CSystemd", "CGStreamer"]),
+        .target(name: "CLoopShims", dependencies: ["CSystemd", "CGStreamer"], path: "Sources/Shims/CLoopShims"),
         /// One HTTP POST with libcurl (libcurl4-openssl-dev for its header), loaded with dlopen on first use.
-        .target(name: "CHTTPShim"),
-        .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"]),
-        /// An in-process bus (``LocalBus``) for tests of the adaptors: only tests and tools link it.
-        .target(name: "SDBusTesting", dependencies: ["SDBus"]),
-        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims"]),
-        .target(name: "X11Kit", dependencies: ["CX11"]),
-        .target(name: "WaylandKit", dependencies: ["CWayland"]),
-        .target(name: "PulseKit", dependencies: ["CPulse"]),
+        .target(name: "CHTTPShim", path: "Sources/Shims/CHTTPShim"),
+        // Wrappers: thin safe Swift over each C library (some take the core's value types), and the event loop.
+        /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
+        .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"], path: "Sources/Wrappers/TagLibKit"),
+        .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"], path: "Sources/Wrappers/SDBus"),
+        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims"], path: "Sources/Wrappers/GStreamerKit"),
+        .target(name: "X11Kit", dependencies: ["CX11"], path: "Sources/Wrappers/X11Kit"),
+        .target(name: "WaylandKit", dependencies: ["CWayland"], path: "Sources/Wrappers/WaylandKit"),
+        .target(name: "PulseKit", dependencies: ["CPulse"], path: "Sources/Wrappers/PulseKit"),
         /// Blocking HTTP POSTs (for a worker): answers bounded, timeouts, http and https only.
-        .target(name: "HTTPKit", dependencies: ["CHTTPShim"]),
+        .target(name: "HTTPKit", dependencies: ["CHTTPShim"], path: "Sources/Wrappers/HTTPKit"),
         /// A thin wrapper over SQLite: a connection, prepared statements, transactions.
-        .target(name: "SQLiteKit", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteKit", dependencies: ["CSQLite"], path: "Sources/Wrappers/SQLiteKit"),
         /// The video controls drawn (Pango and Cairo) into a buffer at the output's scale, for either window to show.
-        .target(name: "ControlsKit", dependencies: ["CPangoCairo", "RepriseCore"]),
+        .target(name: "ControlsKit", dependencies: ["CPangoCairo", "RepriseCore"], path: "Sources/Wrappers/ControlsKit"),
+        /// Loudness measured from decoded sound (libebur128 over GStreamer's decoding), for tracks without ReplayGain.
+        .target(name: "LoudnessKit", dependencies: ["CEbur128", "GStreamerKit", "RepriseCore"], path: "Sources/Wrappers/LoudnessKit"),
+        .target(name: "PosixFiles", dependencies: ["RepriseCore"], path: "Sources/Wrappers/PosixFiles"),
+        /// The event loop (GLib with sd-event inside), the monotonic clock, standard error and systemd's notifications.
+        .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"], path: "Sources/Wrappers/LoopKit"),
+        // Library: the music library over SQLite, TagLib and GStreamer, on workers.
         /// The music library: its facade on the loop (`LibraryService`), its SQLite index and the scanner that fills it on
         /// a worker thread, loudness measuring, the cover cache.
         .target(name: "RepriseLibrary", dependencies: ["SQLiteKit", "RepriseCore", "PosixFiles", "GStreamerKit", "TagLibKit",
-                                                       "LoopKit", "LoudnessKit"]),
-        /// Loudness measured from decoded sound (libebur128 over GStreamer's decoding), for tracks without ReplayGain.
-        .target(name: "LoudnessKit", dependencies: ["CEbur128", "GStreamerKit", "RepriseCore"]),
-        /// debian/changelog's newest version, generated into RepriseCore as `RepriseVersion`.
-        .plugin(name: "VersionFromChangelog", capability: .buildTool()),
-        .target(name: "RepriseCore", plugins: ["VersionFromChangelog"]),
-        .target(name: "PosixFiles", dependencies: ["RepriseCore"]),
-        // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
-        .executableTarget(name: "dbus-codegen"),
+                                                       "LoopKit", "LoudnessKit"], path: "Sources/Library/RepriseLibrary"),
+        // Surfaces: what clients talk to. D-Bus (the code generated from dbus/*.xml, MPRIS, Reprise's own interfaces and
+        // the desktop's exports) and the MPD protocol and its server. The video windows are X11Kit and WaylandKit (wrappers).
         .plugin(name: "DBusInterfaces", capability: .buildTool(), dependencies: ["dbus-codegen"]),
         /// Generated from dbus/*.xml: per interface its description, handler protocol, export, signals and client proxy.
-        .target(name: "BusInterfaces", dependencies: ["SDBus"], plugins: ["DBusInterfaces"]),
+        .target(name: "BusInterfaces", dependencies: ["SDBus"], path: "Sources/Surfaces/BusInterfaces", plugins: ["DBusInterfaces"]),
         /// The MPRIS spec's four interfaces over a Player.
-        .target(name: "MPRIS", dependencies: ["SDBus", "BusInterfaces", "RepriseCore"]),
+        .target(name: "MPRIS", dependencies: ["SDBus", "BusInterfaces", "RepriseCore"], path: "Sources/Surfaces/MPRIS"),
         /// Reprise's own interfaces (app.reprise.*), the desktop exports (search providers, MediaServer2) and the
         /// composition of everything the service offers on the bus (``DBusAdaptor``).
-        .target(name: "RepriseInterfaces", dependencies: ["MPRIS", "SDBus", "BusInterfaces", "RepriseCore"]),
+        .target(name: "RepriseInterfaces", dependencies: ["MPRIS", "SDBus", "BusInterfaces", "RepriseCore"], path: "Sources/Surfaces/RepriseInterfaces"),
         /// The MPD protocol without sockets: request lines, replies, a connection's session (command lists, idle),
         /// and every command over the same Player MPRIS drives.
-        .target(name: "MPDProtocol", dependencies: ["RepriseCore"]),
+        .target(name: "MPDProtocol", dependencies: ["RepriseCore"], path: "Sources/Surfaces/MPDProtocol"),
         /// The MPD server: listening sockets (TCP on loopback, a Unix socket) and non-blocking connections on the loop.
-        .target(name: "MPDServer", dependencies: ["MPDProtocol", "RepriseCore", "LoopKit"]),
-        /// The event loop (GLib with sd-event inside), the monotonic clock, standard error and systemd's notifications.
-        .target(name: "LoopKit", dependencies: ["CLoopShims", "CGStreamer", "CSystemd"]),
+        .target(name: "MPDServer", dependencies: ["MPDProtocol", "RepriseCore", "LoopKit"], path: "Sources/Surfaces/MPDServer"),
+        // Service: the components with start and stop, and their composition (ServiceAssembly builds the surfaces).
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
         .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
-                                                       "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit", "MPDServer", "MPDProtocol", "ControlsKit"]),
+                                                       "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit", "MPDServer", "MPDProtocol", "ControlsKit"], path: "Sources/Service/RepriseService"),
+        // Executables: `reprise`, the command people type (its verbs in RepriseClient), and `reprised`, the service.
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
         .target(name: "RepriseClient", dependencies: ["MPRIS", "BusInterfaces", "RepriseCore", "PosixFiles", "SDBus", "LoopKit",
-                                                      .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                                                      .product(name: "ArgumentParser", package: "swift-argument-parser")], path: "Sources/Executables/RepriseClient"),
         /// `reprised`: the service, lean (no argument-parsing library, no client verbs: their code and the
         /// FoundationEssentials it brings cost ~2.3 MiB of mapped pages in every run). It takes its own options and
         /// `-- MEDIA` only; `reprise`, D-Bus activation and the systemd unit start it.
-        .executableTarget(name: "reprised", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "PosixFiles"]),
+        .executableTarget(name: "reprised", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "PosixFiles"], path: "Sources/Executables/reprised"),
         /// `reprise`: the one command people type — every verb, help, completions, and serving: media handed to the
         /// running service, or `reprised` exec'd (same PID) when none runs. It does not link the service.
         .executableTarget(name: "reprise", dependencies: ["RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",
-                                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport", "RepriseCore"]),
-        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "BusInterfaces", "TestSupport", "RepriseCore"]),
-        .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "BusInterfaces", "TestSupport"]),
-        /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
-        .executableTarget(name: "silent-player", dependencies: ["SDBus"]),
-        /// A test tool: a virtual pointer (zwlr_virtual_pointer_v1) for a compositor without input devices.
-        .executableTarget(name: "wl-virtual-input", linkerSettings: [.linkedLibrary("wayland-client")]),
-        /// A test tool: prints what the sound server's stream-restore remembers.
-        .executableTarget(name: "stream-memory", dependencies: ["PulseKit", "LoopKit"]),
-        /// A benchmark reference: an idle static Swift process, or one that only owns a bus name (`make bench`).
-        .executableTarget(name: "swift-floor", dependencies: ["SDBus"]),
+                                                         .product(name: "ArgumentParser", package: "swift-argument-parser")], path: "Sources/Executables/reprise"),
+        // Testing: doubles and harness support, linked by tests and tools only.
+        /// An in-process bus (``LocalBus``) for tests of the adaptors: only tests and tools link it.
+        .target(name: "SDBusTesting", dependencies: ["SDBus"], path: "Sources/Testing/SDBusTesting"),
         /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
-        .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"]),
+        .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"], path: "Sources/Testing/CoreTestDoubles"),
+        .target(name: "TestSupport", path: "Sources/Testing/TestSupport"),
+        // Tools: the interface generator, the benchmark, the fuzzer and soak runner, and test tools.
+        // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
+        .executableTarget(name: "dbus-codegen", path: "Sources/Tools/dbus-codegen"),
+        .executableTarget(name: "reprise-bench", dependencies: ["SDBus", "TestSupport", "RepriseCore"], path: "Sources/Tools/reprise-bench"),
+        .executableTarget(name: "reprise-fuzz", dependencies: ["SDBus", "MPRIS", "BusInterfaces", "TestSupport", "RepriseCore"], path: "Sources/Tools/reprise-fuzz"),
+        .executableTarget(name: "reprise-soak", dependencies: ["SDBus", "BusInterfaces", "TestSupport"], path: "Sources/Tools/reprise-soak"),
+        /// A test double: an MPRIS player that plays no sound here (a mirror, a proxy).
+        .executableTarget(name: "silent-player", dependencies: ["SDBus"], path: "Sources/Tools/silent-player"),
+        /// A test tool: a virtual pointer (zwlr_virtual_pointer_v1) for a compositor without input devices.
+        .executableTarget(name: "wl-virtual-input", path: "Sources/Tools/wl-virtual-input", linkerSettings: [.linkedLibrary("wayland-client")]),
+        /// A test tool: prints what the sound server's stream-restore remembers.
+        .executableTarget(name: "stream-memory", dependencies: ["PulseKit", "LoopKit"], path: "Sources/Tools/stream-memory"),
+        /// A benchmark reference: an idle static Swift process, or one that only owns a bus name (`make bench`).
+        .executableTarget(name: "swift-floor", dependencies: ["SDBus"], path: "Sources/Tools/swift-floor"),
+        // Tests.
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "RepriseCore", "CoreTestDoubles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "ControlsKitTests", dependencies: ["ControlsKit", "RepriseCore"]),
@@ -127,7 +142,6 @@ let package = Package(
                                                      "PosixFiles", "CoreTestDoubles"]),
         /// The command line's own logic (what is media, what the parser gets), no bus.
         .testTarget(name: "RepriseClientTests", dependencies: ["RepriseClient", "SDBus", "RepriseCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(name: "TestSupport"),
         /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.
         .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport",
                                                           "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit"]),

@@ -71,7 +71,7 @@ import Testing
         let library = MemoryLibrary(tracks: paths.map { LibraryTrack(path: FilePath(escaped: $0), album: $0.hasSuffix("other.ogg") ? "Other" : "A") },
                                     folders: [folder])
         let (player, _, _) = makePlayer(tracks: 0)
-        let bridge = MPDPlayerBridge(player: player, policy: RecordingPolicy(), library: library, musicFolder: folder)
+        let bridge = MPDPlayerBridge(player: player, remote: RemoteControl(player: player, policy: RecordingPolicy()), library: library, musicFolder: folder)
         let session = MPDSession(commands: bridge.commands, permissions: .all)
         session.receive(Array("findadd album A".utf8))
         #expect(String(decoding: session.takeOutput(), as: UTF8.self) == "OK\n")

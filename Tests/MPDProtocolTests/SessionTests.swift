@@ -16,7 +16,7 @@ import Testing
         init(tracks: Int = 3, permissions: MPDPermissions = .all, library: LibraryAccess? = nil, playlists: MPDPlaylistFiles? = nil,
              files: MPDMusicFiles? = nil, mayNameLocalFiles: Bool = false) {
             (player, engine, _) = makePlayer(tracks: tracks)
-            bridge = MPDPlayerBridge(player: player, policy: policy, library: library, playlistFiles: playlists, files: files,
+            bridge = MPDPlayerBridge(player: player, remote: RemoteControl(player: player, policy: policy), library: library, playlistFiles: playlists, files: files,
                                      musicFolder: "/music")
             player.feed.listen(bridge)
             session = MPDSession(commands: bridge.commands, permissions: permissions, mayNameLocalFiles: mayNameLocalFiles)
@@ -189,7 +189,7 @@ import Testing
     @Test func enablingAnOutputMovesTheStreamAndTheCurrentOneStays() {
         let (player, _, _) = makePlayer(tracks: 1)
         let outputs = TwoOutputs()
-        let bridge = MPDPlayerBridge(player: player, policy: RecordingPolicy(), library: nil, outputs: outputs, musicFolder: "/music")
+        let bridge = MPDPlayerBridge(player: player, remote: RemoteControl(player: player, policy: RecordingPolicy()), library: nil, outputs: outputs, musicFolder: "/music")
         let session = MPDSession(commands: bridge.commands, permissions: .all)
         func send(_ line: String) -> String {
             session.receive(Array(line.utf8))

@@ -34,7 +34,7 @@ final class InProcessAdaptor {
         var quit: () -> Void = {}
         service = try DBusAdaptor(bus: bus, player: player, playlists: playlists,
                                    identity: .init(name: "Reprise", desktopEntry: "app.reprise.Reprise") { ["audio/ogg"] },
-                                   policy: policy, log: Log(verbose: false)) { quit() }
+                                   remote: RemoteControl(player: player, policy: policy), log: Log(verbose: false)) { quit() }
         player.feed.listen(service)
         quit = { [unowned self] in quits += 1 }
     }

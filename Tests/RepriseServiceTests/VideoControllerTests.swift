@@ -26,7 +26,7 @@ import X11Kit
             (player, engine, _) = makePlayer(tracks: 2)
             let window = self.window
             window.videoOutput = output
-            controller = VideoController(playbin: pipeline, player: player, policy: policy, streamEvents: StreamEvents(),
+            controller = VideoController(playbin: pipeline, player: player, remote: RemoteControl(player: player, policy: policy), streamEvents: StreamEvents(),
                                          speeds: SpeedList(), loop: loop, log: Log(verbose: false),
                                          makeWindow: { withDisplay ? window : nil })
             player.feed.listen(ChangeClosure { [unowned self] in if $0.aspects.contains(.video) { changes += 1 } })

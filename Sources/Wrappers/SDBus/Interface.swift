@@ -32,11 +32,7 @@ public struct InterfaceDescription: Sendable {
         /// annotation); empty when not declared.
         public let parts: [String]
         public init(_ name: String, _ signature: String, writable: Bool = false, emits: ChangeSignal = .change, parts: [String] = []) {
-            self.name = name
-            self.signature = signature
-            self.writable = writable
-            self.emits = emits
-            self.parts = parts
+            (self.name, self.signature, self.writable, self.emits, self.parts) = (name, signature, writable, emits, parts)
         }
     }
 

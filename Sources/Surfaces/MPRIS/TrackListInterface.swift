@@ -7,9 +7,9 @@ final class TrackListInterface: MediaPlayer2TrackListHandler {
     private let player: Player
     private let remote: RemoteControl
 
-    init(player: Player, policy: UserActionPolicy) {
+    init(player: Player, remote: RemoteControl) {
         self.player = player
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
     }
 
     /// The most bytes of metadata one GetTracksMetadata reply carries (half of D-Bus's array limit).

@@ -12,9 +12,9 @@ final class ControlsInterface: Controls1Handler {
     /// The video window, whose Picture in Picture is an action while it shows video.
     weak var video: VideoControl?
 
-    init(player: Player, policy: UserActionPolicy) {
+    init(player: Player, remote: RemoteControl) {
         self.player = player
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
     }
 
     private var windowActions: [CustomAction] {

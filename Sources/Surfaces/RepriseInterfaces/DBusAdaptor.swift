@@ -18,24 +18,24 @@ public final class DBusAdaptor: ChangeListener {
     private let mpris: MPRISExport
     private let controlsInterface: ControlsInterface
     private let announcer: PropertyAnnouncer
-    private let policy: UserActionPolicy
+    private let remote: RemoteControl
     private var libraryInterface: LibraryInterface?
     private var desktopSearch: DesktopSearch?
     private var mediaServer: MediaServerTree?
     private var videoInterface: VideoInterface?
-    /// - Parameter policy: told of every transport or track request from a client (before it is carried out) and
-    ///   asked before a PlayPause.
+    /// - Parameter remote: carries out every transport or track request from a client (the audio policy told
+    ///   first, and asked before a PlayPause).
     public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity,
-                policy: UserActionPolicy, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
+                remote: RemoteControl, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
         self.log = log
         self.playlists = playlists
+        self.remote = remote
         announcer = PropertyAnnouncer(bus: bus)
         mpris = try MPRISExport(bus: bus, player: player, playlists: playlists, identity: identity, announcer: announcer,
-                                policy: policy, log: log, onQuit: onQuit)
-        controlsInterface = ControlsInterface(player: player, policy: policy)
-        self.policy = policy
+                                remote: remote, log: log, onQuit: onQuit)
+        controlsInterface = ControlsInterface(player: player, remote: remote)
         let sound = SoundInterface(player: player), chapters = ChaptersInterface(player: player), sleep = SleepInterface(player: player)
         try bus.export(Controls1Export(controlsInterface), at: RepriseObjects.ownPath)
         try bus.export(Sound1Export(sound), at: RepriseObjects.ownPath)
@@ -89,14 +89,14 @@ public final class DBusAdaptor: ChangeListener {
     public func attachLibrary(_ library: LibraryAccess) {
         let interface = LibraryInterface(library: library, playlists: playlists,
                                          refreshPlaylists: { [mpris] in mpris.refreshPlaylists() }, player: player,
-                                         policy: policy)
+                                         remote: remote)
         do {
             try bus.export(Library1Export(interface), at: RepriseObjects.ownPath)
         } catch {
             return log.warning("could not export the library: \(error)")
         }
         libraryInterface = interface
-        let search = DesktopSearch(library: library, player: player, policy: policy, log: log)
+        let search = DesktopSearch(library: library, player: player, remote: remote, log: log)
         desktopSearch = search
         do {
             try bus.export(ShellSearchProvider2Export(GnomeSearchProvider(search: search)), at: GnomeSearchProvider.objectPath)

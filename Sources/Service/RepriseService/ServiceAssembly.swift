@@ -57,7 +57,7 @@ final class ServiceAssembly {
         // The bus: Reprise's objects, the other players, the audio session's interface, screen locks.
         let playlistLibrary = Self.playlistLibrary(fileSystem)
         let busComponent: BusComponent, adaptor: DBusAdaptor, watcher: PlayerWatcher, audio: AudioSessionController
-        let audioInterface: AudioSessionInterface, screenLock: ScreenLockWatch, video: VideoController
+        let audioInterface: AudioSessionInterface, screenLock: ScreenLockWatch, video: VideoController, remote: RemoteControl
         do throws(DBusError) {
             let bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
@@ -69,9 +69,11 @@ final class ServiceAssembly {
             audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
                                            watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(),
                                            log: log)
-            video = VideoController(playbin: playbin, player: player, policy: audio, streamEvents: engine.events, speeds: settings.speeds, loop: loop, log: log)
+            // What people ask, from every surface: the audio policy told first, then the player.
+            remote = RemoteControl(player: player, policy: audio)
+            video = VideoController(playbin: playbin, player: player, remote: remote, streamEvents: engine.events, speeds: settings.speeds, loop: loop, log: log)
             adaptor = try DBusAdaptor(bus: bus, player: player, playlists: playlistLibrary,
-                                      identity: identity, policy: audio, log: log) { stop("Quit", 0) }
+                                      identity: identity, remote: remote, log: log) { stop("Quit", 0) }
             busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
             audioInterface = try adaptor.attachAudioSession(audio)
             audio.interface = audioInterface
@@ -98,7 +100,7 @@ final class ServiceAssembly {
         let storedPlaylists = MPDPlaylistFolder(library: playlistLibrary, fileSystem: fileSystem, watch: adaptor,
                                                 work: BackgroundWork(loop: loop, label: "reprise.playlists"),
                                                 newPlaylists: Self.ownPlaylistFolder)
-        let mpd = MPDComponent(player: player, policy: audio, library: library, outputs: audio,
+        let mpd = MPDComponent(player: player, remote: remote, library: library, outputs: audio,
                                playlists: storedPlaylists,
                                files: MPDMusicFolderFiles(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true)),
                                settings: settings.mpd,

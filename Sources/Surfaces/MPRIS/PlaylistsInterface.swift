@@ -15,12 +15,12 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
 
     /// Playlists that came, went or were written again are published as ``ChangeAspects/storedPlaylists`` into
     /// the player's feed (the MediaServer2 tree announces them).
-    init(library: PlaylistLibrary, player: Player, bus: any ObjectBus, policy: UserActionPolicy, log: Log) {
+    init(library: PlaylistLibrary, player: Player, bus: any ObjectBus, remote: RemoteControl, log: Log) {
         self.library = library
         self.player = player
         self.bus = bus
         signals = MediaPlayer2PlaylistsSignals(bus: bus, path: RepriseObjects.mprisPath)
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
         self.log = log
     }
 

@@ -47,12 +47,12 @@ final class VideoController: VideoControl, ServiceComponent {
 
     /// Opens the window (hidden) and gives it to playbin; call before the first stream loads.
     /// - Parameter makeWindow: the window on the display (nil without one).
-    /// - Parameter policy: told of every action taken from the window's keys (the audio policy counts them).
+    /// - Parameter remote: carries out every action taken from the window's keys (the audio policy told first).
     /// - Parameter streamEvents: the engine's: the window follows loads, prerolls and buffering.
-    init(playbin: VideoPipeline, player: Player, policy: UserActionPolicy, streamEvents: StreamEvents, speeds: SpeedList,
+    init(playbin: VideoPipeline, player: Player, remote: RemoteControl, streamEvents: StreamEvents, speeds: SpeedList,
          loop: VideoLoop, log: Log, makeWindow: () -> VideoSurface? = openVideoWindow) {
         self.playbin = playbin
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
         self.loop = loop
         self.player = player
         self.log = log

@@ -35,16 +35,16 @@ public final class MPRISExport {
     /// Exports the four interfaces. The root's properties are announced first and the Player's last of all the
     /// interfaces `announcer` watches after a change (clients that see a new track find the rest already told).
     public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, announcer: PropertyAnnouncer,
-                policy: UserActionPolicy, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
+                remote: RemoteControl, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
         self.log = log
         playerSignals = MediaPlayer2PlayerSignals(bus: bus, path: RepriseObjects.mprisPath)
         trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: RepriseObjects.mprisPath)
         root = RootInterface(identity: identity, onQuit: onQuit)
-        playerInterface = PlayerInterface(player: player, policy: policy)
-        trackListInterface = TrackListInterface(player: player, policy: policy)
-        playlistsInterface = PlaylistsInterface(library: playlists, player: player, bus: bus, policy: policy, log: log)
+        playerInterface = PlayerInterface(player: player, remote: remote)
+        trackListInterface = TrackListInterface(player: player, remote: remote)
+        playlistsInterface = PlaylistsInterface(library: playlists, player: player, bus: bus, remote: remote, log: log)
         let playerExport = MediaPlayer2PlayerExport(playerInterface)
         try bus.export(MediaPlayer2Export(root), at: RepriseObjects.mprisPath)
         try bus.export(playerExport, at: RepriseObjects.mprisPath)

@@ -14,9 +14,9 @@ final class LibraryInterface: Library1Handler {
     private let remote: RemoteControl
 
     init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void, player: Player,
-         policy: UserActionPolicy) {
+         remote: RemoteControl) {
         self.library = library
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
         self.playlists = playlists
         self.refreshPlaylists = refreshPlaylists
         self.player = player

@@ -52,10 +52,10 @@ final class DesktopSearch {
     private let remote: RemoteControl
     static let limit = 20
 
-    init(library: LibraryAccess, player: Player, policy: UserActionPolicy, log: Log) {
+    init(library: LibraryAccess, player: Player, remote: RemoteControl, log: Log) {
         self.library = library
         self.player = player
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
         self.log = log
     }
 

@@ -7,9 +7,9 @@ final class PlayerInterface: MediaPlayer2PlayerHandler {
     private let player: Player
     private let remote: RemoteControl
 
-    init(player: Player, policy: UserActionPolicy) {
+    init(player: Player, remote: RemoteControl) {
         self.player = player
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
     }
 
     func next() throws(DBusError) {

@@ -14,7 +14,7 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
     /// The bridge, which follows the change feed (nil when the server is off).
     let changeListener: ChangeListener?
 
-    init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs?,
+    init(player: Player, remote: RemoteControl, library: LibraryAccess?, outputs: MPDOutputs?,
          playlists: MPDPlaylistFiles?, files: MPDMusicFiles?, settings: MPDSettings, musicFolder: String,
          loop: EventLoop, log: Log) {
         guard settings.enabled else {
@@ -30,7 +30,7 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
             server = nil
             changeListener = nil
         case .success(let passwords):
-            let bridge = MPDPlayerBridge(player: player, policy: policy, library: library, outputs: outputs, playlistFiles: playlists,
+            let bridge = MPDPlayerBridge(player: player, remote: remote, library: library, outputs: outputs, playlistFiles: playlists,
                                          files: files, musicFolder: musicFolder)
             changeListener = bridge
             server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,

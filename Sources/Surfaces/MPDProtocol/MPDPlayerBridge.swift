@@ -59,10 +59,10 @@ public final class MPDPlayerBridge: ChangeListener {
     /// Hears each change's subsystems (the server, which tells every connection).
     public weak var listener: MPDIdleListener?
 
-    public init(player: Player, policy: UserActionPolicy, library: LibraryAccess?, outputs: MPDOutputs? = nil,
+    public init(player: Player, remote: RemoteControl, library: LibraryAccess?, outputs: MPDOutputs? = nil,
                 playlistFiles: MPDPlaylistFiles? = nil, files: MPDMusicFiles? = nil, musicFolder: String) {
         self.player = player
-        remote = RemoteControl(player: player, policy: policy)
+        self.remote = remote
         self.library = library
         self.outputs = outputs
         self.playlistFiles = playlistFiles
