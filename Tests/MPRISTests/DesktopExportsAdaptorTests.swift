@@ -11,20 +11,25 @@ import Testing
 @Suite struct DesktopExportsAdaptorTests {
     /// An adaptor with a library of two albums, three playable files.
     static func withLibrary() throws -> (InProcessAdaptor, MemoryLibrary) {
-        let adaptor = try InProcessAdaptor(tracks: 0)
-        let tracks = [
-            LibraryTrack(path: FilePath(escaped: try adaptor.file("Music/Blue/1.ogg")), title: "Morning", artist: "Ana", album: "Blue", genre: "Jazz"),
-            LibraryTrack(path: FilePath(escaped: try adaptor.file("Music/Blue/2.ogg")), title: "Noon", artist: "Ana", album: "Blue", genre: "Jazz"),
-            LibraryTrack(path: FilePath(escaped: try adaptor.file("Music/Red/1.ogg")), title: "Evening", artist: "Bo", album: "Red", genre: "Folk"),
-        ].enumerated().map { index, track in
-            var track = track
-            track.track = index + 1
-            track.id = Int64(index + 1)
-            return track
+        var made: MemoryLibrary?
+        let adaptor = try InProcessAdaptor(tracks: 0) { setup in
+            func file(_ name: String) throws -> FilePath { FilePath(escaped: try InProcessAdaptor.file(name, in: setup.folder)) }
+            let tracks = [
+                LibraryTrack(path: try file("Music/Blue/1.ogg"), title: "Morning", artist: "Ana", album: "Blue", genre: "Jazz"),
+                LibraryTrack(path: try file("Music/Blue/2.ogg"), title: "Noon", artist: "Ana", album: "Blue", genre: "Jazz"),
+                LibraryTrack(path: try file("Music/Red/1.ogg"), title: "Evening", artist: "Bo", album: "Red", genre: "Folk"),
+            ].enumerated().map { index, track in
+                var track = track
+                track.track = index + 1
+                track.id = Int64(index + 1)
+                return track
+            }
+            let library = MemoryLibrary(tracks: tracks, folders: [setup.folder + "/Music"], feed: setup.player.feed)
+            made = library
+            return DBusAdaptor.Surfaces(library: try LibraryExports(bus: setup.bus, library: library, playlists: setup.playlists,
+                                                                    player: setup.player, remote: setup.remote, log: Log(verbose: false)))
         }
-        let library = MemoryLibrary(tracks: tracks, folders: [adaptor.folder + "/Music"], feed: adaptor.player.feed)
-        adaptor.service.attachLibrary(library)
-        return (adaptor, library)
+        return (adaptor, try #require(made))
     }
 
     let path = InProcessAdaptor.reprise
@@ -96,8 +101,9 @@ import Testing
         #expect(search == [.array(elementSignature: "a{sv}", [.vardict([("DisplayName", .string("Evening"))])])])
         #expect(try #require(adaptor.answer(root, container, "SearchObjects", [.string("Artist ="), .uint32(0), .uint32(0), .strings([])])).failure != nil)
         // Its own name, taken and given back.
-        #expect(adaptor.service.claimMediaServerName() && adaptor.bus.ownedNames.contains("org.gnome.UPnP.MediaServer2.Reprise"))
-        adaptor.service.releaseMediaServerName()
+        let exports = try #require(adaptor.surfaces.library)
+        #expect(exports.claimMediaServerName() && adaptor.bus.ownedNames.contains("org.gnome.UPnP.MediaServer2.Reprise"))
+        exports.releaseMediaServerName()
         #expect(adaptor.bus.ownedNames.isEmpty)
     }
 }

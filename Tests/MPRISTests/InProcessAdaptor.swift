@@ -17,6 +17,8 @@ final class InProcessAdaptor {
     let policy = RecordingPolicy()
     let engine: ScriptedEngine
     let service: DBusAdaptor
+    /// The optional surfaces it offers.
+    let surfaces: DBusAdaptor.Surfaces
     let folder: String
     private(set) var quits = 0
 
@@ -26,16 +28,26 @@ final class InProcessAdaptor {
     static let root = RepriseObjects.mprisPath
     static let reprise = RepriseObjects.ownPath
 
-    init(tracks: Int = 3) throws {
+    /// What the optional surfaces are built over, before the adaptor that offers them.
+    struct Setup {
+        let bus: LocalBus, player: Player, remote: RemoteControl, playlists: PlaylistLibrary, folder: String
+    }
+
+    /// - Parameter surfaces: the optional surfaces to offer (none by default), built over `Setup`.
+    init(tracks: Int = 3, surfaces: (Setup) throws -> DBusAdaptor.Surfaces = { _ in .init() }) throws {
         (player, engine, _) = makePlayer(tracks: tracks)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-adaptor-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/Playlists", withIntermediateDirectories: true)
-        let playlists = PlaylistLibrary(directories: [folder + "/Playlists"], fileSystem: PosixFileSystem())
+        let playlists = PlaylistLibrary(directories: [folder + "/Playlists"], fileSystem: PosixFileSystem(), feed: player.feed)
+        let remote = RemoteControl(player: player, policy: policy)
+        let surfaces = try surfaces(Setup(bus: bus, player: player, remote: remote, playlists: playlists, folder: folder))
+        self.surfaces = surfaces
         var quit: () -> Void = {}
         service = try DBusAdaptor(bus: bus, player: player, playlists: playlists,
-                                   identity: .init(name: "Reprise", desktopEntry: "app.reprise.Reprise") { ["audio/ogg"] },
-                                   remote: RemoteControl(player: player, policy: policy), log: Log(verbose: false)) { quit() }
+                                  identity: .init(name: "Reprise", desktopEntry: "app.reprise.Reprise") { ["audio/ogg"] },
+                                  remote: remote, surfaces: surfaces, log: Log(verbose: false)) { quit() }
         player.feed.listen(service)
+        if let library = surfaces.library { player.feed.listen(library) }
         quit = { [unowned self] in quits += 1 }
     }
 
@@ -43,7 +55,11 @@ final class InProcessAdaptor {
 
     /// Makes an empty file under the adaptor's folder; returns its path.
     @discardableResult
-    func file(_ name: String, _ contents: String = "") throws -> String {
+    func file(_ name: String, _ contents: String = "") throws -> String { try Self.file(name, contents, in: folder) }
+
+    /// Makes an empty file under `folder`; returns its path.
+    @discardableResult
+    static func file(_ name: String, _ contents: String = "", in folder: String) throws -> String {
         let path = folder + "/" + name
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try contents.write(toFile: path, atomically: true, encoding: .utf8)

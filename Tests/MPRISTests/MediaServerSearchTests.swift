@@ -20,7 +20,7 @@ import Testing
     }
 
     static func tree(_ library: MemoryLibrary) -> MediaServerTree {
-        MediaServerTree(library: library, playlists: PlaylistLibrary(directories: [], fileSystem: PosixFileSystem())) {}
+        MediaServerTree(library: library, playlists: PlaylistLibrary(directories: [], fileSystem: PosixFileSystem()))
     }
 
     static let everything = try! MediaQuery(parsing: #"upnp:class derivedfrom "object""#)

@@ -64,9 +64,16 @@ import Testing
     }
 
     @Test func theAudioSessionInterfaceOverItsControl() throws {
-        let adaptor = try InProcessAdaptor()
         let control = FakeAudioSession()
-        let interface = try adaptor.service.attachAudioSession(control)
+        var made: AudioSessionInterface?
+        let adaptor = try InProcessAdaptor { setup in
+            let interface = AudioSessionInterface(control: control, bus: setup.bus, log: Log(verbose: false)) {
+                setup.player.feed.publish(.audioSession)
+            }
+            made = interface
+            return .init(audioSession: interface)
+        }
+        let interface = try #require(made)
         let session = AudioSession1Export.interface
         try adaptor.bus.call(path, session, "SetCategory", [.string("ambient"), .strings(["mixWithOthers"])])
         #expect(control.category == .ambient && control.options.names == ["mixWithOthers"])
@@ -83,9 +90,8 @@ import Testing
     }
 
     @Test func theVideoInterfaceOverItsControl() throws {
-        let adaptor = try InProcessAdaptor()
         let control = FakeVideo()
-        try adaptor.service.attachVideo(control)
+        let adaptor = try InProcessAdaptor { _ in .init(video: control) }
         let video = Video1Export.interface
         #expect(try adaptor.bus.get(InProcessAdaptor.root, MPRIS.rootInterface, "CanSetFullscreen") == .bool(true))
         try adaptor.bus.call(path, video, "SetFullscreen", [.bool(true)])

@@ -70,16 +70,16 @@ public struct Change: Sendable, Equatable {
     public var seekedToMicroseconds: Int64?
     /// False when nothing saved across a restart changed (tags read in the background, a lyrics line).
     public var affectsSavedState: Bool
-    /// The ids of playlist files written again (with ``ChangeAspects/storedPlaylists``).
-    public var editedPlaylists: [String]
+    /// What a look at the playlist folders found (with ``ChangeAspects/storedPlaylists``).
+    public var playlists: PlaylistLibrary.Changes
 
     public init(_ aspects: ChangeAspects, queueEdits: [TrackListChange] = [], seekedToMicroseconds: Int64? = nil,
-                affectsSavedState: Bool = false, editedPlaylists: [String] = []) {
+                affectsSavedState: Bool = false, playlists: PlaylistLibrary.Changes = .init()) {
         self.aspects = aspects
         self.queueEdits = queueEdits
         self.seekedToMicroseconds = seekedToMicroseconds
         self.affectsSavedState = affectsSavedState
-        self.editedPlaylists = editedPlaylists
+        self.playlists = playlists
     }
 }
 

@@ -18,10 +18,13 @@ public enum PlaylistOrdering: String, Sendable, CaseIterable {
 }
 
 /// The playlist files in a few directories (MPRIS Playlists): found again whenever a directory changes,
-/// listed in the orderings clients ask for, and which one was activated last.
+/// listed in the orderings clients ask for, and which one was activated last. What a look finds is published into
+/// the feed as ``ChangeAspects/storedPlaylists``, whoever looked (a client listing them, the MPD server after
+/// writing one, the periodic look).
 public final class PlaylistLibrary {
     public let directories: [String]
     private let fileSystem: FileSystem
+    private let feed: ChangeFeed?
     public private(set) var playlists: [PlaylistInfo] = []
     /// The playlist activated last, while it still exists.
     public private(set) var active: PlaylistInfo?
@@ -29,9 +32,10 @@ public final class PlaylistLibrary {
     private var scannedTimes: [String: Int64?] = [:]
     private var scannedOnce = false
 
-    public init(directories: [String], fileSystem: FileSystem) {
+    public init(directories: [String], fileSystem: FileSystem, feed: ChangeFeed? = nil) {
         self.directories = directories
         self.fileSystem = fileSystem
+        self.feed = feed
     }
 
     /// What a refresh found: whether the set of playlists changed, and playlists that kept their id but got a new name.
@@ -40,6 +44,10 @@ public final class PlaylistLibrary {
         public var renamed: [PlaylistInfo] = []
         /// Playlists that kept their id but whose file was written again.
         public var edited: [PlaylistInfo] = []
+
+        public init() {}
+
+        public var isEmpty: Bool { !listChanged && renamed.isEmpty && edited.isEmpty }
     }
 
     /// Scans again when a directory or a playlist file was modified (or on the first call): a few `stat` calls.
@@ -73,6 +81,7 @@ public final class PlaylistLibrary {
         }
         playlists = found
         if let active { self.active = found.first { $0.id == active.id } }
+        if !changes.isEmpty { feed?.publish(Change(.storedPlaylists, playlists: changes)) }
         return changes
     }
 

@@ -18,7 +18,6 @@ final class ServiceAssembly {
     let components: [ServiceComponent]
     let player: Player
     private let bus: BusComponent
-    private let adaptor: DBusAdaptor
     private let audio: AudioSessionController
     private let audioInterface: AudioSessionInterface
 
@@ -54,50 +53,41 @@ final class ServiceAssembly {
             engine.whenSettled(timeoutMilliseconds: 2000, done) // a pipeline stuck on the sound server never holds up quitting
         }
 
-        // The bus: Reprise's objects, the other players, the audio session's interface, screen locks.
-        let playlistLibrary = Self.playlistLibrary(fileSystem)
-        let busComponent: BusComponent, adaptor: DBusAdaptor, watcher: PlayerWatcher, audio: AudioSessionController
-        let audioInterface: AudioSessionInterface, screenLock: ScreenLockWatch, video: VideoController, remote: RemoteControl
+        // The bus; the audio policy, which every surface people act through tells of their requests.
+        let bus: Bus
         do throws(DBusError) {
-            let bus = try Bus.session()
+            bus = try Bus.session()
             try bus.attach(toEvent: loop.sdEvent)
-            let identity = DBusAdaptor.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
-                SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
-            })
-            // The audio policy first: every surface people act through tells it of their requests.
-            watcher = PlayerWatcher(bus: bus, log: log)
-            audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
-                                           watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(),
-                                           log: log)
-            // What people ask, from every surface: the audio policy told first, then the player.
-            remote = RemoteControl(player: player, policy: audio)
-            video = VideoController(playbin: playbin, player: player, remote: remote, streamEvents: engine.events, speeds: settings.speeds, loop: loop, log: log)
-            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: playlistLibrary,
-                                      identity: identity, remote: remote, log: log) { stop("Quit", 0) }
-            busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
-            audioInterface = try adaptor.attachAudioSession(audio)
-            audio.interface = audioInterface
-            try adaptor.attachVideo(video)
-            screenLock = ScreenLockWatch(bus: bus) { audio.sessionLockChanged($0) }
         } catch {
             throw Failure(message: "session bus: \(error)")
         }
+        let busComponent = BusComponent(bus: bus, log: log) { stop("lost the session bus", 1) }
+        let watcher = PlayerWatcher(bus: bus, log: log)
+        let audio = AudioSessionController(player: player, engine: engine, pulse: PulseClient(applicationName: "Reprise"),
+                                           watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(), log: log)
+        let audioInterface = AudioSessionInterface(control: audio, bus: bus, log: log) { feed.publish(.audioSession) }
+        audio.interface = audioInterface
+        let screenLock = ScreenLockWatch(bus: bus) { audio.sessionLockChanged($0) }
+        // What people ask, from every surface: the audio policy told first, then the player.
+        let remote = RemoteControl(player: player, policy: audio)
+
+        // What follows the player, and the optional surfaces, each before what offers it.
+        let video = VideoController(playbin: playbin, player: player, remote: remote, streamEvents: engine.events,
+                                    speeds: settings.speeds, loop: loop, log: log)
         let saver = StateSaver(store: store, player: player, loop: loop, log: log, keepsState: { busComponent.ownsPlainName },
                                dirtyAtStart: media != nil)
         let art = ArtCache.standard()
         let library = Self.library(settings, fileSystem: fileSystem, loop: loop, art: art, feed: feed, log: log)
-        if let library { adaptor.attachLibrary(library) }
         let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log, index: library,
                                     work: BackgroundWork(loop: loop, label: "reprise.tags", background: true))
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
         let listening = ListeningClock(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.chapters"),
                                        log: log)
         let scrobbler = Scrobbler(player: player, settings: settings.scrobble, timers: loop, loop: loop, log: log)
-        do throws(DBusError) { try adaptor.attachScrobbling(scrobbler) } catch { log.warning("could not export scrobbling: \(error)") }
         let lyrics = LyricsReader(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.lyrics", background: true),
                                   fileSystem: fileSystem, log: log)
-
-        let storedPlaylists = MPDPlaylistFolder(library: playlistLibrary, fileSystem: fileSystem, watch: adaptor,
+        let playlistLibrary = Self.playlistLibrary(fileSystem, feed: feed)
+        let storedPlaylists = MPDPlaylistFolder(library: playlistLibrary, fileSystem: fileSystem,
                                                 work: BackgroundWork(loop: loop, label: "reprise.playlists"),
                                                 newPlaylists: Self.ownPlaylistFolder)
         let mpd = MPDComponent(player: player, remote: remote, library: library, outputs: audio,
@@ -106,25 +96,44 @@ final class ServiceAssembly {
                                settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
                                loop: loop, log: log)
-        if mpd.isOn {
-            do throws(DBusError) { try adaptor.attachMPDServer(mpd) } catch { log.warning("could not export the MPD server's interface: \(error)") }
+        let libraryExports = library.flatMap { library -> LibraryExports? in
+            do throws(DBusError) {
+                return try LibraryExports(bus: bus, library: library, playlists: playlistLibrary, player: player, remote: remote, log: log)
+            } catch {
+                log.warning("could not export the library: \(error)")
+                return nil
+            }
         }
+
+        // Reprise's objects on the bus, over all of the above.
+        let adaptor: DBusAdaptor
+        do throws(DBusError) {
+            let identity = DBusAdaptor.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
+                SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
+            })
+            let surfaces = DBusAdaptor.Surfaces(audioSession: audioInterface, video: video, scrobbling: scrobbler,
+                                                library: libraryExports, mpdServer: mpd.isOn ? mpd : nil)
+            adaptor = try DBusAdaptor(bus: bus, player: player, playlists: playlistLibrary, identity: identity, remote: remote,
+                                      surfaces: surfaces, log: log) { stop("Quit", 0) }
+        } catch {
+            throw Failure(message: "session bus: \(error)")
+        }
+
         // Every listener of the feed, in the order each change reaches them: the bus's interfaces first (clients
         // hear a change before anything follows up on it), then the service's followers, the MPD server last.
         let listeners: [ChangeListener?] = [
-            adaptor, SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler,
+            adaptor, libraryExports, SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler,
             library.map { MeasuredGainLookup(player: player, library: $0) }, mpd.changeListener,
         ]
         for listener in listeners.compactMap({ $0 }) { feed.listen(listener) }
-        let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { adaptor.refreshPlaylists() }
+        let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { playlistLibrary.refresh() }
         // The library after the bus: its first pass runs in the background once the name is owned.
-        let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, service: adaptor)] } ?? []
+        let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, exports: libraryExports)] } ?? []
 
         components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, scrobbler, playlists]
             + libraryComponent + [mpd, ArtTrim(art: art), systemd]
         self.player = player
-        bus = busComponent
-        self.adaptor = adaptor
+        self.bus = busComponent
         self.audio = audio
         self.audioInterface = audioInterface
     }
@@ -136,9 +145,9 @@ final class ServiceAssembly {
     private static var ownPlaylistFolder: String { XDGDirectories.dataHome + "/reprise/playlists" }
 
     /// Playlist files in `$XDG_MUSIC_DIR/Playlists` and `$XDG_DATA_HOME/reprise/playlists`.
-    private static func playlistLibrary(_ fileSystem: FileSystem) -> PlaylistLibrary {
+    private static func playlistLibrary(_ fileSystem: FileSystem, feed: ChangeFeed) -> PlaylistLibrary {
         PlaylistLibrary(directories: [musicDirectory(fileSystem) + "/Playlists", ownPlaylistFolder],
-                        fileSystem: fileSystem)
+                        fileSystem: fileSystem, feed: feed)
     }
 
     /// The user's music folder (`$XDG_MUSIC_DIR`, else `user-dirs.dirs`, else ~/Music).

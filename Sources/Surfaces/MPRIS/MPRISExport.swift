@@ -19,9 +19,6 @@ public final class MPRISExport {
         }
     }
 
-    /// The MPRIS interfaces whose values follow the player: announced after each of its changes.
-    public static let followingPlayer: Set<String> = [MPRIS.rootInterface, MPRIS.playerInterface]
-
     private let bus: any ObjectBus
     private let player: Player
     private let log: Log
@@ -32,16 +29,17 @@ public final class MPRISExport {
     private let playerSignals: MediaPlayer2PlayerSignals
     private let trackListSignals: MediaPlayer2TrackListSignals
 
-    /// Exports the four interfaces. The root's properties are announced first and the Player's last of all the
+    /// Exports the four interfaces; the root offers `window` (Fullscreen, Raise) when there is one. The root's properties are announced first and the Player's last of all the
     /// interfaces `announcer` watches after a change (clients that see a new track find the rest already told).
-    public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, announcer: PropertyAnnouncer,
-                remote: RemoteControl, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
+    public init(bus: any ObjectBus, player: Player, playlists: PlaylistLibrary, identity: Identity, window: WindowControl?,
+                announcer: PropertyAnnouncer, remote: RemoteControl, log: Log, onQuit: @escaping () -> Void) throws(DBusError) {
         self.bus = bus
         self.player = player
         self.log = log
         playerSignals = MediaPlayer2PlayerSignals(bus: bus, path: RepriseObjects.mprisPath)
         trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: RepriseObjects.mprisPath)
-        root = RootInterface(identity: identity, onQuit: onQuit)
+        root = RootInterface(identity: identity, window: window, onFullscreenSet: { [feed = player.feed] in feed.publish(.video) },
+                             onQuit: onQuit)
         playerInterface = PlayerInterface(player: player, remote: remote)
         trackListInterface = TrackListInterface(player: player, remote: remote)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, bus: bus, remote: remote, log: log)
@@ -59,15 +57,8 @@ public final class MPRISExport {
         }
     }
 
-    /// Looks at the playlist folders again and announces what changed (call now and then).
-    public func refreshPlaylists() { playlistsInterface.refresh() }
-
-    /// Offers the video window through the root interface (Fullscreen, Raise); `onFullscreenSet` follows a write
-    /// of Fullscreen.
-    public func attachWindow(_ control: WindowControl, onFullscreenSet: @escaping () -> Void) {
-        root.video = control
-        root.onFullscreenSet = onFullscreenSet
-    }
+    /// Tells Playlists clients what a look at the playlist folders found.
+    public func playlistsDidChange(_ changes: PlaylistLibrary.Changes) { playlistsInterface.playlistsDidChange(changes) }
 
     public func playerDidSeek(toMicroseconds microseconds: Int64) {
         log.debug("Seeked \(microseconds)")

@@ -13,8 +13,7 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
     private let signals: MediaPlayer2PlaylistsSignals
     private let remote: RemoteControl
 
-    /// Playlists that came, went or were written again are published as ``ChangeAspects/storedPlaylists`` into
-    /// the player's feed (the MediaServer2 tree announces them).
+    /// Playlists that came, went or were written again reach ``playlistsDidChange(_:)`` through the feed.
     init(library: PlaylistLibrary, player: Player, bus: any ObjectBus, remote: RemoteControl, log: Log) {
         self.library = library
         self.player = player
@@ -32,14 +31,13 @@ final class PlaylistsInterface: MediaPlayer2PlaylistsHandler {
         try? bus.emitPropertiesChanged(path: RepriseObjects.mprisPath, interface: MPRIS.playlistsInterface, names: names)
     }
 
-    /// Looks at the playlist folders again and tells clients what changed.
-    func refresh() {
-        let changes = library.refresh()
+    /// Looks at the playlist folders again (what changed comes back through the feed).
+    func refresh() { library.refresh() }
+
+    /// Tells clients what a look at the playlist folders found: renamed playlists, a new count.
+    func playlistsDidChange(_ changes: PlaylistLibrary.Changes) {
         for playlist in changes.renamed { announceChange(Self.encode(playlist)) }
         if changes.listChanged { announceProperties(["PlaylistCount", "ActivePlaylist"]) }
-        if changes.listChanged || !changes.renamed.isEmpty || !changes.edited.isEmpty {
-            player.feed.publish(Change(.storedPlaylists, editedPlaylists: changes.edited.map(\.id)))
-        }
     }
 
     func activatePlaylist(playlistId: String, reply: Reply<Void>) throws(DBusError) {

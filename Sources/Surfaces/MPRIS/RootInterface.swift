@@ -18,9 +18,15 @@ final class RootInterface: MediaPlayer2Handler {
     private let application: MPRISExport.Identity
     private let onQuit: () -> Void
     private lazy var mimeTypes = application.supportedMimeTypes()
+    /// The video window, when the executable has one to offer.
+    private weak var video: WindowControl?
+    private let onFullscreenSet: () -> Void
 
-    init(identity: MPRISExport.Identity, onQuit: @escaping () -> Void) {
+    /// - Parameter onFullscreenSet: follows a write of Fullscreen.
+    init(identity: MPRISExport.Identity, window: WindowControl?, onFullscreenSet: @escaping () -> Void, onQuit: @escaping () -> Void) {
         application = identity
+        video = window
+        self.onFullscreenSet = onFullscreenSet
         self.onQuit = onQuit
     }
 
@@ -45,11 +51,8 @@ final class RootInterface: MediaPlayer2Handler {
     /// While CanSetFullscreen is false setting it has no effect.
     func set(fullscreen value: Bool) throws(DBusError) {
         video?.setFullscreen(value)
-        onFullscreenSet?()
+        onFullscreenSet()
     }
 
-    /// The video window, when the executable has one to offer.
-    weak var video: WindowControl?
-    var onFullscreenSet: (() -> Void)?
     static let announcedProperties = MPRIS.root.properties.filter { !$0.parts.isEmpty }.map(\.name)
 }

@@ -28,9 +28,10 @@ public final class AudioSessionInterface: AudioSession1Handler {
     /// Announces the properties that changed since the last call (one PropertiesChanged).
     public let announceChanges: () -> Void
 
-    init(control: AudioSessionControl, signals: AudioSession1Signals, log: Log, announceChanges: @escaping () -> Void) {
+    /// Sends its signals on `bus` at Reprise's own path; `announceChanges` has the adaptor announce its properties.
+    public init(control: AudioSessionControl, bus: any ObjectBus, log: Log, announceChanges: @escaping () -> Void) {
         self.control = control
-        self.signals = signals
+        signals = AudioSession1Signals(bus: bus, path: RepriseObjects.ownPath)
         self.log = log
         self.announceChanges = announceChanges
     }

@@ -10,11 +10,12 @@ final class ControlsInterface: Controls1Handler {
     private let remote: RemoteControl
 
     /// The video window, whose Picture in Picture is an action while it shows video.
-    weak var video: VideoControl?
+    private weak var video: VideoControl?
 
-    init(player: Player, remote: RemoteControl) {
+    init(player: Player, remote: RemoteControl, video: VideoControl?) {
         self.player = player
         self.remote = remote
+        self.video = video
     }
 
     private var windowActions: [CustomAction] {

@@ -8,17 +8,13 @@ import SDBus
 final class LibraryInterface: Library1Handler {
     private let library: LibraryAccess
     private let playlists: PlaylistLibrary
-    /// Looks at the playlist folders again (announcing what changed on MPRIS Playlists).
-    private let refreshPlaylists: () -> Void
     private let player: Player
     private let remote: RemoteControl
 
-    init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void, player: Player,
-         remote: RemoteControl) {
+    init(library: LibraryAccess, playlists: PlaylistLibrary, player: Player, remote: RemoteControl) {
         self.library = library
         self.remote = remote
         self.playlists = playlists
-        self.refreshPlaylists = refreshPlaylists
         self.player = player
     }
 
@@ -64,7 +60,7 @@ final class LibraryInterface: Library1Handler {
 
     func names(kind: String, reply: Reply<[String]>) throws(DBusError) {
         if kind == "playlists" {
-            refreshPlaylists()
+            playlists.refresh()
             return reply.send(playlists.byName.map(\.name))
         }
         guard let names = LibraryNameKind(rawValue: kind) else { throw .invalidArgs("Names takes artists, albums or genres") }
@@ -90,7 +86,7 @@ final class LibraryInterface: Library1Handler {
     /// The playlist `name` means (looked for again in the playlist folders).
     private func playlist(named name: String) throws(DBusError) -> PlaylistInfo {
         guard !name.isEmpty, name.utf8.count <= 4096 else { throw .invalidArgs("an empty or overlong playlist name") }
-        refreshPlaylists()
+        playlists.refresh()
         guard let playlist = playlists.playlist(named: name) else { throw .invalidArgs("there is no playlist '\(name)'") }
         return playlist
     }

@@ -11,7 +11,7 @@ extension MediaServerTree {
     func search(_ path: String, query: MediaQuery, offset: Int, max: Int, filter: [String],
                 then: @escaping ([[String: DBusValue]]) -> Void) {
         guard let node = node(at: path), node != .item else { return then([]) }
-        if node == .root || node == .playlists { refreshPlaylists() }
+        if node == .root || node == .playlists { playlists.refresh() }
         let view = self.view, page = Page(offset: offset, max: max, filter: filter)
         let wantsContainers = query.canMatch(type: "container")
         let containers: @Sendable (MediaServerView) -> [String] = { view in

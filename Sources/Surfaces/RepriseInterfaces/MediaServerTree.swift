@@ -17,16 +17,13 @@ final class MediaServerTree {
     static let itemInterface = "org.gnome.UPnP.MediaItem2"
 
     let library: LibraryAccess
-    private let playlists: PlaylistLibrary
-    /// Looks at the playlist folders again (announcing what changed to MPRIS clients too).
-    let refreshPlaylists: () -> Void
+    let playlists: PlaylistLibrary
     /// Items listed lately, by their object path (a client reads an item's properties after listing it).
     private var items: [String: PlaylistEntry] = [:]
 
-    init(library: LibraryAccess, playlists: PlaylistLibrary, refreshPlaylists: @escaping () -> Void) {
+    init(library: LibraryAccess, playlists: PlaylistLibrary) {
         self.library = library
         self.playlists = playlists
-        self.refreshPlaylists = refreshPlaylists
     }
 
     // MARK: Paths
@@ -71,7 +68,7 @@ final class MediaServerTree {
 
     /// Every property of the object at `path` on `interface` (nil: not there).
     func properties(at path: String, interface: String) -> [(String, DBusValue)]? {
-        if interface == Self.containerInterface, path == Self.root || path == Self.root + "/Playlists" { refreshPlaylists() }
+        if interface == Self.containerInterface, path == Self.root || path == Self.root + "/Playlists" { playlists.refresh() }
         return view.properties(at: path, interface: interface)
     }
 
@@ -86,7 +83,7 @@ final class MediaServerTree {
     func list(_ path: String, offset: Int, max: Int, filter: [String], containers: Bool, itemsToo: Bool,
               then: @escaping ([[String: DBusValue]]) -> Void) {
         guard let node = node(at: path) else { return then([]) }
-        if node == .root || node == .playlists { refreshPlaylists() }
+        if node == .root || node == .playlists { playlists.refresh() }
         let view = self.view
         let page = Page(offset: offset, max: max, filter: filter)
         let childContainers: @Sendable (MediaServerView) -> [String] = { containers ? $0.containers(of: node) : [] }
@@ -177,7 +174,7 @@ final class MediaServerTree {
     /// Looks up the item at `path` (an index id under its container, or a playlist entry by its place) and keeps it
     /// as if listed; `then(true)` when it is there.
     func resolveItem(_ path: String, then: @escaping (Bool) -> Void) {
-        if path.hasPrefix(Self.root + "/Playlists/") { refreshPlaylists() } // not looked at yet in this run, maybe
+        if path.hasPrefix(Self.root + "/Playlists/") { playlists.refresh() } // not looked at yet in this run, maybe
         guard let slash = path.lastIndex(of: "/"), let container = node(at: String(path[..<slash])) else { return then(false) }
         let element = path[path.index(after: slash)...]
         let parent = String(path[..<slash])

@@ -8,21 +8,22 @@ import RepriseLibrary
 final class LibraryComponent: ServiceComponent {
     let name = "library"
     private let library: LibraryService
-    private let service: DBusAdaptor
+    private let exports: LibraryExports?
 
-    init(library: LibraryService, service: DBusAdaptor) {
+    /// - Parameter exports: the library on the bus, when it could be offered there.
+    init(library: LibraryService, exports: LibraryExports?) {
         self.library = library
-        self.service = service
+        self.exports = exports
     }
 
     func start() {
-        service.claimMediaServerName()
+        exports?.claimMediaServerName()
         library.start()
     }
 
     func stop(_ done: @escaping () -> Void) {
         library.stop()
-        service.releaseMediaServerName()
+        exports?.releaseMediaServerName()
         done()
     }
 }

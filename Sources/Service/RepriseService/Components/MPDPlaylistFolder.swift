@@ -12,16 +12,14 @@ import RepriseCore
 final class MPDPlaylistFolder: MPDPlaylistFiles {
     private let library: PlaylistLibrary
     private let fileSystem: FileSystem
-    private let watch: PlaylistFolderWatch
     /// Nil when no worker thread could be made: nothing is read or written then.
     private let work: BackgroundWork?
     /// Where a new playlist is written.
     private let newPlaylists: String
 
-    init(library: PlaylistLibrary, fileSystem: FileSystem, watch: PlaylistFolderWatch, work: BackgroundWork?, newPlaylists: String) {
+    init(library: PlaylistLibrary, fileSystem: FileSystem, work: BackgroundWork?, newPlaylists: String) {
         self.library = library
         self.fileSystem = fileSystem
-        self.watch = watch
         self.work = work
         self.newPlaylists = newPlaylists
     }
@@ -101,7 +99,8 @@ final class MPDPlaylistFolder: MPDPlaylistFiles {
         return library.playlists.first { Self.name(of: $0.path) == name }
     }
 
-    private func lookAgain() { watch.refreshPlaylists() }
+    /// Looks at the folders again; what changed reaches every client through the feed.
+    private func lookAgain() { library.refresh() }
 
     private static let noWorker = "no thread to write playlists with"
 
@@ -124,8 +123,3 @@ final class MPDPlaylistFolder: MPDPlaylistFiles {
 }
 
 /// Looks at the playlist folders again and tells clients what changed (the adaptor's periodic look).
-protocol PlaylistFolderWatch: AnyObject {
-    func refreshPlaylists()
-}
-
-extension DBusAdaptor: PlaylistFolderWatch {}
