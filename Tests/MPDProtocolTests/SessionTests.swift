@@ -211,3 +211,23 @@ import Testing
         #expect(send("outputs").hasPrefix("outputid: 0\noutputname: Speakers\n"))
     }
 }
+
+/// One mapping from the player's refusals to MPD's ACK codes, as MPD codes the same refusals.
+@Suite struct PlayerErrorACKTests {
+    @Test func eachRefusalHasMPDsCode() {
+        #expect(MPDError(PlayerError.invalidArgument("bad")) == MPDError(.argument, "bad"))
+        #expect(MPDError(PlayerError.unsupportedScheme("gopher")) == MPDError(.noExist, "gopher"))
+        #expect(MPDError(PlayerError.unplayable("gone"), text: "No such song") == MPDError(.noExist, "No such song"))
+        #expect(MPDError(PlayerError.busy("later")) == MPDError(.system, "later"))
+    }
+
+    @Test func aFileThatCannotBeReadIsNoSuchSong() {
+        let (player, _, _) = makePlayer(tracks: 0)
+        let bridge = MPDPlayerBridge(player: player, remote: RemoteControl(player: player, policy: RecordingPolicy()), library: nil,
+                                     outputs: nil, musicFolder: "/music")
+        let session = MPDSession(commands: bridge.commands, permissions: .all)
+        session.receive(Array("add \"gopher://example.invalid/a.ogg\"".utf8))
+        let reply = String(decoding: session.takeOutput(), as: UTF8.self)
+        #expect(reply.hasPrefix("ACK [50@0] {add}"), "\(reply)")
+    }
+}

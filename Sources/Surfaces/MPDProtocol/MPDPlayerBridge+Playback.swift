@@ -191,7 +191,7 @@ extension MPDPlayerBridge {
         do throws(PlayerError) {
             try player.setVolume(Double(percent) / 100)
         } catch {
-            throw MPDError(.system, error.message)
+            throw MPDError(error)
         }
     }
 }

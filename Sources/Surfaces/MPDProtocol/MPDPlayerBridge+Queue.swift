@@ -98,7 +98,7 @@ extension MPDPlayerBridge {
                 do throws(PlayerError) {
                     try player.setRange(range, ofEntry: id)
                 } catch {
-                    throw .argument("Invalid start offset")
+                    throw MPDError(error, text: "Invalid start offset")
                 }
                 return .done
             },
@@ -287,7 +287,7 @@ extension MPDPlayerBridge {
              finish: @escaping (MPDError?) -> Void, missing: String? = nil) {
         let before = Set(player.trackIDs)
         let completion: (PlayerError?) -> Void = { [self] error in
-            if let error { return finish(MPDError(.noExist, missing ?? error.message)) }
+            if let error { return finish(MPDError(error, text: missing)) }
             if let then, let added = player.trackIDs.first(where: { !before.contains($0) }) { then(added) }
             finish(nil)
         }

@@ -81,7 +81,7 @@ extension MPDPlayerBridge {
         do throws(PlayerError) {
             try outputs?.setOutput(chosen.name)
         } catch {
-            throw MPDError(.system, error.message)
+            throw MPDError(error)
         }
     }
 }
