@@ -29,7 +29,7 @@ import Testing
         #expect(player.lastChangeAffectsSavedState, "the current entry's tags are saved")
         engine.position = 20_000_000
         let text = player.savedState.encoded()
-        #expect(text.hasPrefix("reprise-state 3\n") && text.contains("tag title Long\n") && text.contains("length 60000000\n"))
+        #expect(text.hasPrefix("reprise-state 4\n") && text.contains("tag title Long\n") && text.contains("length 60000000\n"))
         let state = try SavedState.decode(text)
         #expect(state.currentTags?.artists == ["A \\ B", "C\nD"] && state.currentTags?.trackNumber == 3)
 

@@ -39,6 +39,12 @@ public struct QueueEntry: Sendable, Equatable {
         set { changeDetails { $0.range = newValue } }
     }
 
+    /// How early it plays under shuffle (MPD's priority, 0 to 255; 0 by default): higher ones first.
+    public var priority: Int {
+        get { details?.values.priority ?? 0 }
+        set { changeDetails { $0.priority = newValue } }
+    }
+
     public var artURL: String? {
         get { details?.artURL }
         set { changeDetails { $0.artURL = newValue } }
@@ -83,6 +89,7 @@ public struct QueueEntry: Sendable, Equatable {
             var artURL: String?
             var sidecar: MediaSidecar?
             var range: PlayRange?
+            var priority = 0
         }
         var values: Values
         init(_ values: Values) { self.values = values }
@@ -153,6 +160,13 @@ public struct PlayQueue: Sendable {
         var ranges: [Int: PlayRange] = [:]
         for (index, id) in list.ids.enumerated() { if let range = byID[id]!.range { ranges[index] = range } }
         return ranges
+    }
+
+    /// The entries' priorities other than 0, by list index.
+    public var priorities: [Int: Int] {
+        var priorities: [Int: Int] = [:]
+        for (index, id) in list.ids.enumerated() where byID[id]!.priority != 0 { priorities[index] = byID[id]!.priority }
+        return priorities
     }
 
     /// The last entry's id in list order.

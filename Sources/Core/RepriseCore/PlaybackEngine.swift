@@ -49,4 +49,6 @@ public enum TrackListChange: Equatable, Sendable {
     /// The whole list was replaced.
     case replaced
     case metadataChanged(id: Int)
+    /// Entry `id`'s priority changed (MPD's; nothing MPRIS shows).
+    case priorityChanged(id: Int)
 }

@@ -5,6 +5,8 @@ public final class Player {
     public internal(set) var queue = PlayQueue()
     public internal(set) var status: PlaybackStatus = .stopped
     public internal(set) var loopStatus: LoopStatus = .none
+    /// Consume and `single oneshot` (``QueueModes``).
+    public internal(set) var queueModes = QueueModes()
     public internal(set) var rate = 1.0
     public internal(set) var volume = 1.0
     /// Where each long file was left, to resume there.
@@ -279,7 +281,10 @@ public final class Player {
     }
 
     public func setShuffle(_ on: Bool) {
-        transaction { shuffleQueue(on) }
+        transaction {
+            shuffleQueue(on)
+            if on { playByPriority() }
+        }
     }
 
     /// The queue, current entry, position and settings, for saving.
@@ -287,6 +292,9 @@ public final class Player {
         var state = SavedState()
         state.uris = queue.uris
         state.ranges = queue.ranges
+        state.priorities = queue.priorities
+        state.consume = queueModes.consume
+        state.singleOneshotLoopBefore = queueModes.singleOneshot?.loopBefore
         state.currentIndex = queue.current.flatMap { queue.listIndex(of: $0.id) }
         state.positionMicroseconds = positionMicroseconds
         state.loopStatus = loopStatus
@@ -320,6 +328,9 @@ public final class Player {
             for (index, range) in state.ranges {
                 if let id = queue.entry(atListIndex: index)?.id { queue.update(id: id) { $0.range = range } }
             }
+            for (index, priority) in state.priorities {
+                if let id = queue.entry(atListIndex: index)?.id { queue.update(id: id) { $0.priority = priority } }
+            }
             pending.queueEdits.append(.replaced)
             if let index = state.currentIndex, let id = queue.entry(atListIndex: index)?.id,
                let position = queue.position(of: id) {
@@ -335,7 +346,10 @@ public final class Player {
             }
             resumePositions = ResumePositions(marks: state.resumePositions)
             loopStatus = state.loopStatus
+            queueModes.consume = state.consume
+            queueModes.singleOneshot = state.singleOneshotLoopBefore.map { .init(loopBefore: $0, restarts: loopRestarts) }
             shuffleQueue(state.shuffle)
+            if state.shuffle { playByPriority() }
             volume = state.volume
             engine.setVolume(volume)
             if engine.rateRange.contains(state.rate) {
@@ -365,6 +379,8 @@ public final class Player {
         }
         pending.depth += 1
         defer {
+            // What consume and single oneshot do belongs to the same change.
+            if pending.depth == 1, let before = pending.stateBefore { followQueueModes(from: before) }
             pending.depth -= 1
             if pending.depth == 0 {
                 prepareNextEntry()

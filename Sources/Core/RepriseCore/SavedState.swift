@@ -5,6 +5,12 @@ public struct SavedState: Equatable, Sendable {
     /// The entries that play part of their medium (MPD's `rangeid`), by index into `uris`; saved as a `range START
     /// END` line (END `-`: to the end) after its entry.
     public var ranges: [Int: PlayRange] = [:]
+    /// The entries' priorities other than 0, by index into `uris`; saved as a `priority N` line after its entry.
+    public var priorities: [Int: Int] = [:]
+    /// MPD's consume (a `consume on|oneshot` line; none when off).
+    public var consume = QueueModes.Consume.off
+    /// The loop status a `single oneshot` under way goes back to (a `single-oneshot LOOP` line).
+    public var singleOneshotLoopBefore: LoopStatus?
     /// Index into `uris` of the current entry.
     public var currentIndex: Int?
     public var positionMicroseconds: Int64 = 0
@@ -24,7 +30,9 @@ public struct SavedState: Equatable, Sendable {
 
     public init() {}
 
-    static let header = "reprise-state 3"
+    static let header = "reprise-state 4"
+    /// Files written before consume, single oneshot and priorities were kept (read, never written).
+    static let headerVersion3 = "reprise-state 3"
     /// Files written before the current entry's tags were kept (read, never written).
     static let headerVersion2 = "reprise-state 2"
     /// Files written before URIs were escaped (read, never written).
@@ -38,6 +46,8 @@ public struct SavedState: Equatable, Sendable {
                      "volume \(volume)",
                      "rate \(rate)",
                      "position \(positionMicroseconds)"]
+        if consume != .off { lines.append("consume \(consume.rawValue)") }
+        if let loop = singleOneshotLoopBefore { lines.append("single-oneshot \(loop.rawValue)") }
         if let currentIndex { lines.append("current \(currentIndex)") }
         if currentIndex != nil, let tags = currentTags {
             let texts: [(String, [String])] = [("title", tags.title.map { [$0] } ?? []), ("artist", tags.artists),
@@ -50,6 +60,7 @@ public struct SavedState: Equatable, Sendable {
         for (index, uri) in uris.enumerated() {
             lines.append("entry " + Self.escaped(uri))
             if let range = ranges[index] { lines.append("range \(range.startMicroseconds) " + (range.endMicroseconds.map(String.init) ?? "-")) }
+            if let priority = priorities[index] { lines.append("priority \(priority)") }
         }
         lines += resumePositions.map { "resume \($0.microseconds) \(Self.escaped($0.uri))" }
         lines.append("end")
@@ -101,7 +112,7 @@ public struct SavedState: Equatable, Sendable {
     public static func decode(_ text: String) throws(StateError) -> SavedState {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
-        let escapedURIs = lines.first == Substring(header) || lines.first == Substring(headerVersion2)
+        let escapedURIs = [header, headerVersion3, headerVersion2].contains { lines.first == Substring($0) }
         guard escapedURIs || lines.first == Substring(headerVersion1) else { throw .malformed("missing header") }
         guard lines.last == "end" else { throw .malformed("truncated (no end line)") }
         func uri(_ text: Substring) -> String? {
@@ -118,6 +129,12 @@ public struct SavedState: Equatable, Sendable {
                 guard let loop = LoopStatus(rawValue: value) else { throw .malformed("loop \(value)") }
                 state.loopStatus = loop
             case "shuffle": state.shuffle = value == "1"
+            case "consume":
+                guard let consume = QueueModes.Consume(rawValue: value) else { throw .malformed("consume \(value)") }
+                state.consume = consume
+            case "single-oneshot":
+                guard let loop = LoopStatus(rawValue: value), loop != .track else { throw .malformed("single-oneshot \(value)") }
+                state.singleOneshotLoopBefore = loop
             case "volume":
                 guard let volume = Double(value), volume.isFinite else { throw .malformed("volume \(value)") }
                 state.volume = min(max(volume, 0), 1)
@@ -169,6 +186,14 @@ public struct SavedState: Equatable, Sendable {
                     continue
                 }
                 state.ranges[state.uris.count - 1] = range
+            case "priority":
+                // The entry just read's, as a range line: left out with it, or when it is no priority MPD allows.
+                guard skippedEntries.last != entryCount - 1, !state.uris.isEmpty, state.priorities[state.uris.count - 1] == nil,
+                      let priority = Int(value), (1...255).contains(priority) else {
+                    state.skippedLines += 1
+                    continue
+                }
+                state.priorities[state.uris.count - 1] = priority
             default:
                 throw .malformed("unknown line '\(key)'")
             }

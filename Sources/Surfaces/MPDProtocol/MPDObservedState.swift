@@ -31,7 +31,7 @@ extension MPDPlayerBridge {
         return MPDObservedState(
             // While stopped, the current song leaving (a clear) is no change of the player, as in MPD.
             playback: state + " " + (player.status == .stopped ? "" : currentEntry.map { String($0.id) } ?? "-"),
-            options: [player.loopStatus.rawValue, String(player.shuffle), String(singleOneshot != nil), consume.rawValue,
+            options: [player.loopStatus.rawValue, String(player.shuffle), player.single.rawValue, player.queueModes.consume.rawValue,
                       String(player.sound.crossfade.seconds), player.sound.replayGain.mode.rawValue],
             volume: volumePercent,
             outputs: (outputs?.outputs ?? []).map { $0.name + ($0.current ? " *" : "") })

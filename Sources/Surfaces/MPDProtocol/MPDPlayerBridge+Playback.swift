@@ -71,36 +71,14 @@ extension MPDPlayerBridge {
                 player.setLoopStatus(on ? (player.loopStatus == .track ? .track : .playlist) : .none)
                 return .done
             },
+            // Reprise's `single` repeats the entry (see README): oneshot plays it once more, then the loop status is
+            // what it was.
             MPDCommand("single", .control, 1, 1) { [self] call throws(MPDError) in
-                switch call[0] {
-                case "1":
-                    singleOneshot = nil
-                    player.setLoopStatus(.track)
-                case "0":
-                    let before = singleOneshot?.loopBefore ?? .playlist
-                    singleOneshot = nil
-                    if player.loopStatus == .track { player.setLoopStatus(before) }
-                case "oneshot":
-                    // The entry plays once more (or, when it is not looping yet, to its end and again), then the loop
-                    // status is what it was: Reprise's `single` repeats the entry (see README).
-                    let before = singleOneshot?.loopBefore ?? player.loopStatus
-                    singleOneshot = SingleOneshot(loopBefore: before == .track ? .playlist : before, restarts: player.loopRestarts)
-                    player.setLoopStatus(.track)
-                    announceDifferences()
-                default: throw .argument("Boolean (0/1) expected: \(call[0])")
-                }
+                player.setSingle(try Self.mode(call[0], SingleMode.self))
                 return .done
             },
             MPDCommand("consume", .control, 1, 1) { [self] call throws(MPDError) in
-                let mode: ConsumeMode
-                switch call[0] {
-                case "0": mode = .off
-                case "1": mode = .on
-                case "oneshot": mode = .oneshot
-                default: throw .argument("Boolean (0/1) expected: \(call[0])")
-                }
-                consume = mode
-                announceDifferences()
+                player.setConsume(try Self.mode(call[0], QueueModes.Consume.self))
                 return .done
             },
             MPDCommand("setvol", .control, 1, 1) { [self] call throws(MPDError) in
@@ -147,6 +125,19 @@ extension MPDPlayerBridge {
             remote.play()
         }
         return .done
+    }
+
+    /// `single`'s or `consume`'s argument: 0, 1 or oneshot.
+    private static func mode<Mode: RawRepresentable<String>>(_ text: String, _: Mode.Type) throws(MPDError) -> Mode {
+        guard let mode = Mode(rawValue: text == "0" ? "off" : text == "1" ? "on" : text == "oneshot" ? text : "") else {
+            throw .argument("Boolean (0/1) expected: \(text)")
+        }
+        return mode
+    }
+
+    /// What `status` says of a mode: 0, 1 or oneshot.
+    static func mpdValue<Mode: RawRepresentable<String>>(_ mode: Mode) -> String {
+        mode.rawValue == "off" ? "0" : mode.rawValue == "on" ? "1" : mode.rawValue
     }
 
     /// A command without arguments that always succeeds.

@@ -80,14 +80,14 @@ extension MPDPlayerBridge {
                 let ids = player.trackIDs
                 var chosen: [Int] = []
                 for text in call.arguments.dropFirst() { chosen += ids[try MPDArguments.range(text, count: ids.count)] }
-                setPriority(priority, of: chosen)
+                player.setPriority(priority, ofEntries: chosen)
                 return .done
             },
             MPDCommand("prioid", .control, 2, nil) { [self] call throws(MPDError) in
                 let priority = try priorityArgument(call[0])
                 var chosen: [Int] = []
                 for text in call.arguments.dropFirst() { chosen.append(try existingID(text)) }
-                setPriority(priority, of: chosen)
+                player.setPriority(priority, ofEntries: chosen)
                 return .done
             },
             MPDCommand("rangeid", .add, 2, 2) { [self] call throws(MPDError) in
@@ -156,7 +156,7 @@ extension MPDPlayerBridge {
                                     track: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds)
             song.musicBrainz = tags.musicBrainz
             if filter.matches(song, name: songs.name(of: entry.uri)) {
-                songs.write(entry, position: position, priority: priorities[entry.id] ?? 0, to: call)
+                songs.write(entry, position: position, priority: entry.priority, to: call)
             }
         }
         return .done
@@ -164,29 +164,13 @@ extension MPDPlayerBridge {
 
     private func writeEntry(_ id: Int, position: Int, to call: MPDCall) {
         guard let entry = player.queue.entry(withID: id) else { return }
-        songs.write(player.announcedEntry(entry), position: position, priority: priorities[id] ?? 0, to: call)
+        songs.write(player.announcedEntry(entry), position: position, priority: entry.priority, to: call)
     }
 
     private func priorityArgument(_ text: String) throws(MPDError) -> Int {
         let value = try MPDArguments.integer(text)
         guard (0...255).contains(value) else { throw .argument("Priority out of range: \(text)") }
         return value
-    }
-
-    /// Sets the MPD priority of entries `ids`: under random, those of a higher priority play first.
-    private func setPriority(_ priority: Int, of ids: [Int]) {
-        let changed = ids.filter { (priorities[$0] ?? 0) != priority }
-        guard !changed.isEmpty else { return }
-        for id in changed { priorities[id] = priority == 0 ? nil : priority }
-        versions.touch(changed)
-        applyPriorities()
-        announceDifferences(also: .playlist)
-    }
-
-    /// Under shuffle, the entries to play go by priority, highest first.
-    func applyPriorities() {
-        guard !priorities.isEmpty else { return }
-        player.playFirst { [priorities] id in priorities[id] ?? 0 }
     }
 
     private func existingID(_ text: String) throws(MPDError) -> Int {

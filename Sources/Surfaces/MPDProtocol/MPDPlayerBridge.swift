@@ -20,16 +20,6 @@ public final class MPDPlayerBridge: ChangeListener {
     let playlistChanges = MPDSerialWork()
     /// Covers (nil: none).
     let musicFiles: MPDMusicFiles?
-    /// MPD's consume mode (Reprise itself has none): an entry playback moves away from leaves the queue.
-    var consume = ConsumeMode.off
-    /// MPD priorities of queue entries (0, the default, is not kept): under random, higher ones play first.
-    var priorities: [Int: Int] = [:]
-    /// Whether the player shuffled at the last change (priorities apply when it starts).
-    private var wasShuffled = false
-    /// `single oneshot` under way: the loop status goes back once the entry has looped.
-    var singleOneshot: SingleOneshot?
-    /// The entry that was current after the last change, for consume.
-    private var lastCurrentID: Int?
     /// The entry playback last ran on (``currentEntry``).
     var playedEntryID: Int?
     /// How many versions the next change of the queue counts for (``MPDQueueVersions/update(ids:edits:steps:shown:)``).
@@ -76,9 +66,7 @@ public final class MPDPlayerBridge: ChangeListener {
                      + serverCommands()
                      + outputCommands() + messageCommands())
         if player.status == .playing { playingSince = .now }
-        lastCurrentID = player.queue.current?.id
-        playedEntryID = lastCurrentID // a queue restored at start: its entry was current when Reprise last ran
-        wasShuffled = player.shuffle
+        playedEntryID = player.queue.current?.id // a queue restored at start: its entry was current when Reprise last ran
         lastObserved = observedState
     }
 
@@ -95,15 +83,8 @@ public final class MPDPlayerBridge: ChangeListener {
                                shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
                 changed.insert(.playlist)
             }
-            if !priorities.isEmpty { priorities = priorities.filter { player.queue.entry(withID: $0.key) != nil } }
-        }
-        if change.aspects.contains(.options), player.shuffle != wasShuffled {
-            wasShuffled = player.shuffle
-            if wasShuffled { applyPriorities() }
         }
         if player.status != .stopped { playedEntryID = player.queue.current?.id }
-        if change.aspects.contains(.current) { consumeIfMovedOn() }
-        if !change.aspects.isDisjoint(with: [.position, .options]) { endSingleOneshotIfLooped() }
         if change.aspects.contains(.transport) {
             if player.status == .playing, playingSince == nil { playingSince = .now }
             if player.status != .playing, let since = playingSince {
@@ -133,27 +114,6 @@ public final class MPDPlayerBridge: ChangeListener {
         return changed
     }
 
-    /// With consume on, the entry playback moved away from (to the next, or another one chosen) leaves the queue;
-    /// `oneshot` turns consume off after once.
-    private func consumeIfMovedOn() {
-        let current = player.queue.current?.id
-        defer { lastCurrentID = current }
-        guard consume != .off, let previous = lastCurrentID, previous != current, player.queue.entry(withID: previous) != nil else { return }
-        if consume == .oneshot { consume = .off } // announced with the change that moved on
-        player.removeTrack(id: previous)
-    }
-
-    /// `single oneshot`: once the entry has started again (or anyone set another loop status), single is off.
-    private func endSingleOneshotIfLooped() {
-        guard let oneshot = singleOneshot else { return }
-        if player.loopStatus != .track {
-            singleOneshot = nil
-        } else if player.loopRestarts != oneshot.restarts {
-            singleOneshot = nil
-            player.setLoopStatus(oneshot.loopBefore)
-        }
-    }
-
     /// `total` plus a track's length (none or negative: nothing), stopping at the largest value: lengths come from
     /// files and the index, where a hostile one can be as long as Int64 holds.
     static func adding(_ total: Int64, _ length: Int64?) -> Int64 {
@@ -166,17 +126,6 @@ public final class MPDPlayerBridge: ChangeListener {
     var playtimeSeconds: Int64 {
         (playedBefore + (playingSince.map { .now - $0 } ?? .zero)).components.seconds
     }
-}
-
-/// MPD's `consume` setting.
-enum ConsumeMode: String {
-    case off = "0", on = "1", oneshot
-}
-
-/// `single oneshot`: the loop status to go back to, and the player's loop count when it was asked.
-struct SingleOneshot {
-    var loopBefore: LoopStatus
-    var restarts: Int
 }
 
 /// Hears which MPD subsystems changed.

@@ -48,7 +48,11 @@ public final class MPDQueueVersions {
             changed = true
         }
         for edit in edits {
-            guard case .metadataChanged(let id) = edit, changedAt[id] != nil, let hash = shown(id), hash != shownHashes[id] else { continue }
+            let touched: Int? = switch edit {
+            case .metadataChanged(let id), .priorityChanged(let id): id
+            default: nil
+            }
+            guard let id = touched, changedAt[id] != nil, let hash = shown(id), hash != shownHashes[id] else { continue }
             shownHashes[id] = hash
             changedAt[id] = next
             changed = true
@@ -57,7 +61,8 @@ public final class MPDQueueVersions {
         return changed
     }
 
-    /// The hash of what clients see of `entry`: its file, the tags ``MPDSongWriter`` writes, length and range.
+    /// The hash of what clients see of `entry`: its file, the tags ``MPDSongWriter`` writes, length, range and
+    /// priority.
     public static func shown(_ entry: QueueEntry) -> Int {
         var hasher = Hasher()
         var tags = entry.tags
@@ -66,10 +71,11 @@ public final class MPDQueueVersions {
         hasher.combine(tags)
         hasher.combine(entry.lengthMicroseconds.map { $0 / 1000 }) // as `duration` shows it: to the millisecond
         hasher.combine(entry.range)
+        hasher.combine(entry.priority)
         return hasher.finalize()
     }
 
-    /// A new version in which entries `ids` changed (their priority).
+    /// A new version in which entries `ids` changed (none: an empty queue cleared, a version all the same).
     public func touch(_ ids: [Int]) {
         version = version == UInt32.max ? 1 : version + 1
         for id in ids where changedAt[id] != nil { changedAt[id] = version }

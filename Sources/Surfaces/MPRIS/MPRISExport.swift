@@ -96,6 +96,7 @@ public final class MPRISExport {
                 case .metadataChanged(let id):
                     guard let track = player.track(id: id) else { continue }
                     try trackListSignals.trackMetadataChanged(trackId: MPRIS.trackPath(forEntry: id), metadata: MetadataEncoding.encode(track))
+                case .priorityChanged: continue
                 }
             } catch {
                 log.warning("could not announce \(change): \(error)")
