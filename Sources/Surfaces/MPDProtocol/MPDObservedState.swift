@@ -34,16 +34,6 @@ extension MPDPlayerBridge {
             options: [player.loopStatus.rawValue, String(player.shuffle), player.single.rawValue, player.queueModes.consume.rawValue,
                       String(player.sound.crossfade.seconds), player.sound.replayGain.mode.rawValue],
             volume: volumePercent,
-            outputs: (outputs?.outputs ?? []).map { $0.name + ($0.current ? " *" : "") })
-    }
-
-    /// Wakes the subsystems whose part of what clients see changed since the last look (`also`: those a change
-    /// wakes whatever it did — a seek, an edit of the queue).
-    func announceDifferences(also: MPDIdle = []) {
-        let now = observedState
-        let changed = now.differences(from: lastObserved).union(also)
-        lastObserved = now
-        if !changed.isEmpty { listener?.subsystemsChanged(changed) }
+            outputs: outputs.all.map { $0.name + ($0.current ? " *" : "") })
     }
 }
-

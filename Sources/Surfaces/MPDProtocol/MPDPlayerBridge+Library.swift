@@ -26,37 +26,14 @@ extension MPDPlayerBridge {
         ]
     }
 
-    /// Runs `body` over the library (its ``MPDLibrarySnapshot``, made from the index when the library changed since
-    /// the last one) where the index is read, off the loop, then `write` on the loop; the command finishes when
-    /// `write` calls its second argument.
+    /// Runs `body` over the library's snapshot off the loop, then `write` on it (``MPDLibraryCache/over(_:write:)``).
     func overLibrary<Result: Sendable>(_ body: @escaping @Sendable (MPDLibrarySnapshot) -> Result,
-                                               write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
-        guard let library else { throw MPDError(.system, "no library (library = off)") }
-        let songs = songs
-        return .later { [self] finish in
-            if let snapshot = librarySnapshot {
-                return library.onWorker({ body(snapshot) }, then: { write($0, finish) })
-            }
-            let generation = libraryGeneration
-            library.withTracks(.all, { tracks in
-                let snapshot = MPDLibrarySnapshot(tracks, writer: songs)
-                return (snapshot, body(snapshot))
-            }, then: { [self] (made: (MPDLibrarySnapshot, Result)) in
-                if generation == libraryGeneration { librarySnapshot = made.0 }
-                write(made.1, finish)
-            })
-        }
+                                       write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
+        try libraryCache.over(body, write: write)
     }
 
-    /// Makes the library's snapshot ahead of the first command that walks it, once a client is connected (and again
-    /// after each change, unless a scan is under way: its end is a change too).
-    public func prepareLibrary() {
-        preparesLibrary = true
-        guard let library, librarySnapshot == nil, !snapshotUnderWay, !library.status.scanning else { return }
-        guard case .later(let start)? = try? overLibrary({ _ in () }, write: { _, finish in finish(nil) }) else { return }
-        snapshotUnderWay = true
-        start { [self] _ in snapshotUnderWay = false }
-    }
+    /// Makes the library's snapshot ahead of the first command that walks it, once a client is connected.
+    public func prepareLibrary() { libraryCache.prepare() }
 
     /// ``overLibrary(_:write:)`` over the named songs.
     private func overTracks<Result: Sendable>(_ body: @escaping @Sendable (MPDSongTable) -> Result,
@@ -100,7 +77,7 @@ extension MPDPlayerBridge {
                     return finish(nil)
                 }
                 guard !matches.isEmpty else { return finish(nil) }
-                queueChangeSteps = UInt32(clamping: matches.count) // MPD's findadd: a version for each song
+                shown.queueChangeSteps = UInt32(clamping: matches.count) // MPD's findadd: a version for each song
                 addDescribed(matches.map(\.track.path.uri), after: .end, finish: finish)
             })
             return found
@@ -244,10 +221,7 @@ extension MPDPlayerBridge {
     }
 
     private func update(_ call: MPDCall) -> MPDOutcome {
-        guard let library else { return .done }
-        library.rescan()
-        updateJobs += 1
-        call.add("updating_db", updateJobs)
+        if let job = libraryCache.update() { call.add("updating_db", job) }
         return .done
     }
 

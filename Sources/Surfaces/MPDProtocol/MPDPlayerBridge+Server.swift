@@ -61,15 +61,9 @@ extension MPDPlayerBridge {
         return found.output
     }
 
-    /// The sound server's outputs with their MPD ids, by id. An output keeps its id while others come and go (a
-    /// client's `enableoutput 1` never reaches another one); one seen again gets its old id.
+    /// The sound server's outputs with their MPD ids, by id.
     private func numberedOutputs() -> [(id: Int, output: (name: String, description: String, current: Bool))] {
-        let list = outputs?.outputs ?? []
-        for output in list where outputIDs[output.name] == nil {
-            if outputIDs.count >= 4096 { outputIDs.removeAll() } // outputs that come and go without end: numbered afresh
-            outputIDs[output.name] = (outputIDs.values.max() ?? -1) + 1
-        }
-        return list.compactMap { output in outputIDs[output.name].map { ($0, output) } }.sorted { $0.id < $1.id }
+        outputs.numbered()
     }
 
     private func enableOutput(_ text: String, toggling: Bool) throws(MPDError) {
@@ -79,7 +73,7 @@ extension MPDPlayerBridge {
             return
         }
         do throws(PlayerError) {
-            try outputs?.setOutput(chosen.name)
+            try outputs.port?.setOutput(chosen.name)
         } catch {
             throw MPDError(error)
         }

@@ -16,15 +16,15 @@ extension MPDPlayerBridge {
             },
             MPDCommand("stats", .read, 0, 0) { [self] call throws(MPDError) in
                 guard let library else {
-                    call.add("uptime", uptimeSeconds)
-                    call.add("playtime", playtimeSeconds)
+                    call.add("uptime", shown.playTime.uptimeSeconds)
+                    call.add("playtime", shown.playTime.playtimeSeconds)
                     return .done
                 }
                 return try overLibrary({ snapshot in
                     (snapshot.artistCount, snapshot.albumCount, snapshot.songs.count, snapshot.totalSeconds)
                 }, write: { [self] counts, finish in
-                    call.add("uptime", uptimeSeconds)
-                    call.add("playtime", playtimeSeconds)
+                    call.add("uptime", shown.playTime.uptimeSeconds)
+                    call.add("playtime", shown.playTime.playtimeSeconds)
                     call.add("artists", counts.0)
                     call.add("albums", counts.1)
                     call.add("songs", counts.2)
@@ -97,7 +97,7 @@ extension MPDPlayerBridge {
     /// The entry MPD clients see as current: the player's, once playback has run on it. MPD has none until a song is
     /// played (a queue just filled has none, so `insert` goes to the front) and keeps it after `stop`.
     var currentEntry: QueueEntry? {
-        guard let current = player.queue.current, player.status != .stopped || current.id == playedEntryID else { return nil }
+        guard let current = player.queue.current, player.status != .stopped || current.id == shown.playedEntryID else { return nil }
         return current
     }
 }
