@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "SDBusTesting", dependencies: ["SDBus"], path: "Sources/Testing/SDBusTesting"),
         /// Doubles of the core's ports (a scripted engine, a recording observer) for the unit tests.
         .target(name: "CoreTestDoubles", dependencies: ["RepriseCore", "PosixFiles"], path: "Sources/Testing/CoreTestDoubles"),
-        .target(name: "TestSupport", path: "Sources/Testing/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["RepriseCore"], path: "Sources/Testing/TestSupport"),
         // Tools: the interface generator, the benchmark, the fuzzer and soak runner, and test tools.
         // dbus/*.xml is the single source of each interface's shape: the plugin generates the descriptions.
         .executableTarget(name: "dbus-codegen", path: "Sources/Tools/dbus-codegen"),

@@ -31,6 +31,12 @@ public struct SavedState: Equatable, Sendable {
     public init() {}
 
     static let header = "reprise-state 4"
+
+    /// Whether `text` is a whole state file as this version writes it: its header and its end line (a file cut by a
+    /// crash mid-write, or left by an older version, is not).
+    public static func isWhole(_ text: String) -> Bool {
+        text.hasPrefix(header + "\n") && text.hasSuffix("end\n")
+    }
     /// Files written before consume, single oneshot and priorities were kept (read, never written).
     static let headerVersion3 = "reprise-state 3"
     /// Files written before the current entry's tags were kept (read, never written).

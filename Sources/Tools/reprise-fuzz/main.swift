@@ -144,7 +144,7 @@ func run() throws -> Bool {
         _ = service.wait()
     }
     let state = (try? String(contentsOfFile: desktop.environment["HOME"]! + "/.local/state/reprise/state", encoding: .utf8)) ?? ""
-    let stateWhole = state.hasPrefix("reprise-state 3\n") && state.hasSuffix("end\n")
+    let stateWhole = SavedStateFile.isWhole(state)
     // Growth is judged on anonymous memory (what a leak grows); the whole RSS is reported beside it.
     let growth = anonymousAfter - anonymousBefore
     print("""

@@ -144,7 +144,7 @@ func run() throws -> Bool {
         _ = service.wait()
     }
     let state = (try? String(contentsOfFile: desktop.environment["HOME"]! + "/.local/state/reprise/state", encoding: .utf8)) ?? ""
-    let stateWhole = state.hasPrefix("reprise-state 3\n") && state.hasSuffix("end\n")
+    let stateWhole = SavedStateFile.isWhole(state)
 
     // Flat: the last sample against the one a quarter of the way in (start-up and first loads are over by then), in
     // anonymous memory (what a leak grows; a library GStreamer maps once for a format met late is no leak).
