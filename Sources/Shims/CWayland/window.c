@@ -131,6 +131,7 @@ static void paint(rp_wl_window *window) {
 
 static void frame_configure(struct libdecor_frame *frame, struct libdecor_configuration *configuration, void *data) {
     rp_wl_window *window = data;
+    if (frame != window->frame) return; /* sent to a frame being retired, before the compositor saw it unmapped */
     int width = 0, height = 0;
     enum libdecor_window_state state = LIBDECOR_WINDOW_STATE_NONE;
     bool has_state = libdecor_configuration_get_window_state(configuration, &state);
@@ -203,6 +204,7 @@ static void decor_error(struct libdecor *context, enum libdecor_error error, con
 static struct libdecor_interface decor_interface = {.error = decor_error};
 
 static void map_frame(rp_wl_window *window) {
+    if (window->retiring_frame) return; /* mapped once the frame before is gone (finish_retiring) */
     window->frame = libdecor_decorate(window->decor, window->surface, &frame_interface, window);
     window->frame_configured = false;
     window->configured_filling = false;
@@ -223,15 +225,40 @@ static void map_frame(rp_wl_window *window) {
     window->painted_width = window->painted_height = 0;
 }
 
+/* A frame goes in two steps. libdecor 0.1.1 (Debian 12) keeps a frame's xdg-decoration object when the frame is
+ * unreferenced, and that object's configure handler writes into the freed frame: a decoration configure the
+ * compositor sent before it saw the frame go corrupted the heap (a crash in wl_list_remove after Picture in Picture
+ * was toggled fast; libdecor 0.2 destroys the object with the frame). So the surface is unmapped first (no configure
+ * is sent for an unmapped toplevel), and the frame is let go only when a sync sent after that comes back: every
+ * configure sent before it has been dispatched by then, to the frame still alive, which ignores it. */
+static void retire_done(void *data, struct wl_callback *callback, uint32_t time) {
+    (void)time;
+    rp_wl_window *window = data;
+    wl_callback_destroy(callback);
+    window->retire_sync = NULL; /* the frame goes after this dispatch (finish_retiring), outside libwayland's callback */
+}
+
+static const struct wl_callback_listener retire_listener = {.done = retire_done};
+
 static void unmap_frame(rp_wl_window *window) {
     if (!window->frame) return;
-    libdecor_frame_unref(window->frame);
+    window->retiring_frame = window->frame;
     window->frame = NULL;
     window->frame_configured = false;
     window->remap_due = false;
     wl_surface_attach(window->surface, NULL, 0, 0);
     wl_surface_commit(window->surface);
+    window->retire_sync = wl_display_sync(window->display);
+    wl_callback_add_listener(window->retire_sync, &retire_listener, window);
     window->painted_width = window->painted_height = 0;
+}
+
+/* After a dispatch: lets a retired frame go once its sync came back, and maps the window again when it is shown. */
+static void finish_retiring(rp_wl_window *window) {
+    if (!window->retiring_frame || window->retire_sync) return;
+    libdecor_frame_unref(window->retiring_frame);
+    window->retiring_frame = NULL;
+    if (window->visible && !window->lost) map_frame(window);
 }
 
 /* ---- outputs ---------------------------------------------------------------------------------------------------- */
@@ -613,6 +640,7 @@ static gboolean source_dispatch(GSource *base, GSourceFunc callback, gpointer da
     rp_wl_window *window = source->window;
     if (!window->lost && (wl_display_dispatch_pending(window->display) < 0 || wl_display_get_error(window->display) != 0))
         window->lost = true;
+    finish_retiring(window);
     if (window->remap_due) remap_if_due(window);
     flush(window);
     return source->ready(source->data) ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
@@ -643,6 +671,7 @@ bool rp_wl_window_next_event(rp_wl_window *window, rp_wl_event *event) {
     if (!window->lost && window->event_count == 0) {
         /* Only what is queued already: the event source reads the connection. */
         if (wl_display_dispatch_pending(window->display) < 0 || wl_display_get_error(window->display) != 0) window->lost = true;
+        finish_retiring(window);
         if (window->remap_due) remap_if_due(window);
         flush(window);
     }

@@ -45,6 +45,9 @@ struct rp_wl_window {
     rp_output *current_output;
     struct libdecor *decor;
     struct libdecor_frame *frame;
+    /* A frame unmapped and waiting for its sync to come back before it is let go (see unmap_frame). */
+    struct libdecor_frame *retiring_frame;
+    struct wl_callback *retire_sync;
     struct wl_surface *surface;
     /* Above the video's subsurfaces while loading: black with the spinner. */
     struct wl_surface *spinner;
