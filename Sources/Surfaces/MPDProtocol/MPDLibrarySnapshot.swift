@@ -32,7 +32,7 @@ public final class MPDLibrarySnapshot: Sendable {
         }.sorted { $0.name < $1.name }
         artistCount = Set(songs.compactMap(\.track.artist)).count
         albumCount = Set(songs.compactMap(\.track.album)).count
-        totalSeconds = songs.reduce(Int64(0)) { MPDPlayerBridge.adding($0, $1.track.lengthMicroseconds) } / 1_000_000
+        totalSeconds = songs.reduce(Int64(0)) { MPDCommandContext.adding($0, $1.track.lengthMicroseconds) } / 1_000_000
         var folders = Set<String>()
         for (name, _) in songs {
             var slash = name.lastIndex(of: "/")

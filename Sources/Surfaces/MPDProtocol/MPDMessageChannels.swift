@@ -73,7 +73,7 @@ final class MPDMessageChannels {
 
 /// `subscribe`, `unsubscribe`, `channels`, `sendmessage`, `readmessages`; and the partitions: Reprise has the
 /// default one (`partition default`, `listpartitions`).
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func messageCommands() -> [MPDCommand] {
         [
             MPDCommand("subscribe", .read, 1, 1) { [self] call throws(MPDError) in

@@ -24,7 +24,7 @@ struct MPDObservedState: Equatable {
     }
 }
 
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     /// The player as MPD clients see it now.
     var observedState: MPDObservedState {
         let state = player.status == .playing ? "play" : player.status == .paused ? "pause" : "stop"

@@ -2,7 +2,7 @@ import RepriseCore
 
 /// What MPD clients were last shown: the change → idle mapping compares with it.
 struct MPDShownState {
-    /// The entry playback last ran on (``MPDPlayerBridge/currentEntry``).
+    /// The entry playback last ran on (``MPDCommandContext/currentEntry``).
     var playedEntryID: Int?
     /// How many versions the next change of the queue counts for (``MPDQueueVersions/update(listVersion:ids:edits:steps:shown:)``).
     var queueChangeSteps: UInt32 = 1
@@ -21,30 +21,22 @@ struct MPDShownState {
 /// rather than by part (``MPDObservedState``), with the queue's version bumped for edits clients see.
 extension MPDPlayerBridge {
     public func didChange(_ change: Change) {
+        let context = context, player = context.player
         var changed: MPDIdle = []
-        if change.aspects.contains(.library) { changed.formUnion(libraryCache.libraryChanged()) }
+        if change.aspects.contains(.library) { changed.formUnion(context.libraryCache.libraryChanged()) }
         if change.aspects.contains(.storedPlaylists) { changed.insert(.storedPlaylist) }
         if change.aspects.contains(.position), player.status != .stopped { changed.insert(.player) } // a seek
         if change.aspects.contains(.queue) {
             let queue = player.queue
-            let steps = shown.queueChangeSteps
-            shown.queueChangeSteps = 1
-            if versions.update(listVersion: queue.listVersion, ids: { player.trackIDs }, edits: change.queueEdits, steps: steps,
+            let steps = context.shown.queueChangeSteps
+            context.shown.queueChangeSteps = 1
+            if context.versions.update(listVersion: queue.listVersion, ids: { player.trackIDs }, edits: change.queueEdits, steps: steps,
                                shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
                 changed.insert(.playlist)
             }
         }
-        if player.status != .stopped { shown.playedEntryID = player.queue.current?.id }
-        if change.aspects.contains(.transport) { shown.playTime.follow(playing: player.status == .playing) }
-        announceDifferences(also: changed)
-    }
-
-    /// Wakes the subsystems whose part of what clients see changed since the last look (`also`: those a change
-    /// wakes whatever it did — a seek, an edit of the queue).
-    func announceDifferences(also: MPDIdle = []) {
-        let now = observedState
-        let changed = now.differences(from: shown.observed).union(also)
-        shown.observed = now
-        if !changed.isEmpty { listener?.subsystemsChanged(changed) }
+        if player.status != .stopped { context.shown.playedEntryID = player.queue.current?.id }
+        if change.aspects.contains(.transport) { context.shown.playTime.follow(playing: player.status == .playing) }
+        context.announceDifferences(also: changed)
     }
 }

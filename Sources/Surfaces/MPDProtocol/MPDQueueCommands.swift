@@ -3,7 +3,7 @@ import RepriseCore
 /// The queue: `add`, `addid`, `delete`, `deleteid`, `clear`, `move`, `moveid`, `swap`, `swapid`, `shuffle` and
 /// the listings (`playlistinfo`, `playlistid`, `plchanges`, `plchangesposid`, `playlist`). Positions are list
 /// positions (the order entries were added, whatever the shuffle); ids are the queue's entry ids.
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func queueCommands() -> [MPDCommand] {
         [
             MPDCommand("add", .add, 1, 2) { [self] call throws(MPDError) in

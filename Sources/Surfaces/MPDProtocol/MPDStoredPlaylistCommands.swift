@@ -21,7 +21,7 @@ public protocol MPDPlaylistFiles: AnyObject {
 /// run one at a time, in the order clients asked for them (``MPDSerialWork``): an edit reads the file, changes its
 /// list here and writes it back whole before the next change starts, and each check for an existing name sees every
 /// earlier change. Only M3U files (those Reprise writes) are changed, removed or renamed.
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func storedPlaylistCommands() -> [MPDCommand] {
         [
             MPDCommand("listplaylists", .read, 0, 0) { [self] call throws(MPDError) in

@@ -1,7 +1,7 @@
 import RepriseCore
 
 /// `status`, `currentsong`, `stats`, `idle`, `getvol`, `replay_gain_status`.
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func statusCommands() -> [MPDCommand] {
         [
             MPDCommand("status", .read, 0, 0) { [self] call throws(MPDError) in
@@ -93,7 +93,7 @@ extension MPDPlayerBridge {
     }
 }
 
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     /// The entry MPD clients see as current: the player's, once playback has run on it. MPD has none until a song is
     /// played (a queue just filled has none, so `insert` goes to the front) and keeps it after `stop`.
     var currentEntry: QueueEntry? {

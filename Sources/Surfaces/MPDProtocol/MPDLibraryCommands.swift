@@ -3,7 +3,7 @@ import RepriseCore
 /// The library: `find`, `search`, `findadd`, `searchadd`, `list`, `count`, `lsinfo`, `listall`, `listallinfo`,
 /// `update`, `rescan` and the library's part of `stats`. Every pass over the tracks runs where the index is read,
 /// off the loop; only the reply is written on it.
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func libraryCommands() -> [MPDCommand] {
         [
             findCommand("find", ignoringCase: false, adding: false),
@@ -33,7 +33,7 @@ extension MPDPlayerBridge {
     }
 
     /// Makes the library's snapshot ahead of the first command that walks it, once a client is connected.
-    public func prepareLibrary() { libraryCache.prepare() }
+    func prepareLibrary() { libraryCache.prepare() }
 
     /// ``overLibrary(_:write:)`` over the named songs.
     private func overTracks<Result: Sendable>(_ body: @escaping @Sendable (MPDSongTable) -> Result,

@@ -2,7 +2,7 @@ import RepriseCore
 
 /// `play`, `playid`, `pause`, `stop`, `next`, `previous`, the seeks, `random`, `repeat`, `single`, `consume`, the
 /// volume and `crossfade`: each the same request MPRIS makes, told to the audio policy first.
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func playbackCommands() -> [MPDCommand] {
         [
             MPDCommand("play", .control, 0, 1) { [self] call throws(MPDError) in

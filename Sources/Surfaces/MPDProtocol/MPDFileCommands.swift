@@ -30,7 +30,7 @@ public struct MPDFolderEntry: Sendable, Equatable {
 
 /// Covers: `albumart` (the song's folder's cover file) and `readpicture` (the song's embedded picture), in chunks of
 /// at most the connection's `binarylimit`, as MPD sends them; `listfiles`, a music folder's files as they are on disk.
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func fileCommands() -> [MPDCommand] {
         [
             MPDCommand("listfiles", .read, 0, 1) { [self] call throws(MPDError) in

@@ -2,7 +2,7 @@ import RepriseCore
 
 /// What the server can play: `urlhandlers` (the URI schemes Reprise opens) and `decoders` (GStreamer, with the file
 /// suffixes Reprise takes as media).
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func serverCommands() -> [MPDCommand] {
         [
             MPDCommand("urlhandlers", .read, 0, 0) { call throws(MPDError) in
@@ -25,7 +25,7 @@ public protocol MPDOutputs: AnyObject {
     func setOutput(_ name: String) throws(PlayerError)
 }
 
-extension MPDPlayerBridge {
+extension MPDCommandContext {
     func outputCommands() -> [MPDCommand] {
         [
             MPDCommand("outputs", .read, 0, 0) { [self] call throws(MPDError) in
