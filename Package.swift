@@ -27,7 +27,10 @@ let package = Package(
         // ports the service implements. The Swift standard library only; unit-tested without a bus.
         /// debian/changelog's newest version, generated into RepriseCore as `RepriseVersion`.
         .plugin(name: "VersionFromChangelog", capability: .buildTool()),
-        .target(name: "RepriseCore", path: "Sources/Core/RepriseCore", plugins: ["VersionFromChangelog"]),
+        .target(name: "RepriseCore", dependencies: ["VideoInput"], path: "Sources/Core/RepriseCore", plugins: ["VersionFromChangelog"]),
+        /// Input from a video window, window-neutral (keys as meanings, pointer, buttons): what both windows report
+        /// and the core's video controls read.
+        .target(name: "VideoInput", path: "Sources/Core/VideoInput"),
         // Shims: Debian's C libraries as Swift sees them (pkg-config system libraries), and small C shims over them.
         .systemLibrary(name: "CSystemd", path: "Sources/Shims/CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CGStreamer", path: "Sources/Shims/CGStreamer", pkgConfig: "gstreamer-1.0", providers: [.apt(["libgstreamer1.0-dev"])]),
@@ -61,8 +64,10 @@ let package = Package(
         .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"], path: "Sources/Wrappers/TagLibKit"),
         .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"], path: "Sources/Wrappers/SDBus"),
         .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims"], path: "Sources/Wrappers/GStreamerKit"),
-        .target(name: "X11Kit", dependencies: ["CX11"], path: "Sources/Wrappers/X11Kit"),
-        .target(name: "WaylandKit", dependencies: ["CWayland"], path: "Sources/Wrappers/WaylandKit"),
+        .target(name: "X11Kit", dependencies: ["CX11", "VideoInput", "WindowInputCodes"], path: "Sources/Wrappers/X11Kit"),
+        .target(name: "WaylandKit", dependencies: ["CWayland", "VideoInput", "WindowInputCodes"], path: "Sources/Wrappers/WaylandKit"),
+        /// X11's and xkbcommon's keysyms and button numbers as VideoInput's meanings, once for both windows.
+        .target(name: "WindowInputCodes", dependencies: ["VideoInput"], path: "Sources/Wrappers/WindowInputCodes"),
         .target(name: "PulseKit", dependencies: ["CPulse"], path: "Sources/Wrappers/PulseKit"),
         /// Blocking HTTP POSTs (for a worker): answers bounded, timeouts, http and https only.
         .target(name: "HTTPKit", dependencies: ["CHTTPShim"], path: "Sources/Wrappers/HTTPKit"),
@@ -98,7 +103,7 @@ let package = Package(
         // Service: the components with start and stop, and their composition (ServiceAssembly builds the surfaces).
         /// The service: its components (engine, audio session, video, state, metadata, the D-Bus export, systemd),
         /// started in order and stopped in reverse.
-        .target(name: "RepriseService", dependencies: ["MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
+        .target(name: "RepriseService", dependencies: ["VideoInput", "MPRIS", "RepriseInterfaces", "RepriseCore", "PosixFiles", "GStreamerKit", "PulseKit", "SDBus", "RepriseLibrary", "TagLibKit",
                                                        "X11Kit", "WaylandKit", "LoopKit", "LoudnessKit", "HTTPKit", "MPDServer", "MPDProtocol", "ControlsKit"], path: "Sources/Service/RepriseService"),
         // Executables: `reprise`, the command people type (its verbs in RepriseClient), and `reprised`, the service.
         /// The command-line verbs and the terminal view: D-Bus clients of a running player.
@@ -136,7 +141,7 @@ let package = Package(
         .testTarget(name: "MPDProtocolTests", dependencies: ["MPDProtocol", "RepriseCore", "CoreTestDoubles"]),
         .testTarget(name: "RepriseCoreTests", dependencies: ["RepriseCore", "PosixFiles", "CoreTestDoubles"]),
         .testTarget(name: "ControlsKitTests", dependencies: ["ControlsKit", "RepriseCore"]),
-        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit",
+        .testTarget(name: "RepriseServiceTests", dependencies: ["RepriseService", "VideoInput", "WindowInputCodes", "RepriseCore", "PulseKit", "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit",
                                                            "ControlsKit"]),
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "RepriseInterfaces", "BusInterfaces", "RepriseCore", "SDBus", "SDBusTesting",
                                                      "PosixFiles", "CoreTestDoubles"]),

@@ -304,8 +304,8 @@ import Testing
         var input = VideoControlsInput()
         let pip = VideoControlsLayout(width: 320, height: 180, mode: .pictureInPicture)
         let context = VideoControlsInput.Context(layout: pip, scrubber: VideoScrubber(positionMicroseconds: 0, lengthMicroseconds: 1, canSeek: true))
-        let step26 = input.pressed(x: 100, y: 150, at: 1, in: context)
-        #expect(step26 == [.beginWindowMove])
+        let step26 = input.pressed(x: 100, y: 150, rootX: 700, rootY: 450, at: 1, in: context)
+        #expect(step26 == [.beginWindowMove(rootX: 700, rootY: 450)], "the move starts from the press on the screen")
         _ = input.released(x: 100, y: 150, at: 1, in: context)
         let back = pip.rect(of: .backToWindow)!, close = pip.rect(of: .close)!
         _ = input.pressed(x: back.midX, y: back.midY, at: 2, in: context)

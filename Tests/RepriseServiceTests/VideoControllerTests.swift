@@ -4,7 +4,7 @@ import GStreamerKit
 import RepriseCore
 import LoopKit
 import Testing
-import X11Kit
+import VideoInput
 @testable import RepriseService
 
 /// The video controller over a fake pipeline, window and loop: the window follows the media, layouts are applied
@@ -43,8 +43,14 @@ import X11Kit
             controller.streamReady(subtitleURI: nil)
         }
 
-        func deliver(_ events: VideoWindow.Event...) {
+        func deliver(_ events: VideoWindowEvent...) {
             window.events += events
+            _ = loop.readable()
+        }
+
+        /// Input, as either window reports it.
+        func deliver(_ inputs: VideoInput...) {
+            window.events += inputs.map { .input($0) }
             _ = loop.readable()
         }
     }
@@ -172,12 +178,12 @@ import X11Kit
         #expect(rig.window.controlsShown.count == painted, "motion that changes nothing drawn paints nothing")
         let layout = VideoControlsLayout(width: 640, height: 360)
         let play = layout.rect(of: .playPause)!
-        rig.deliver(.pressed(x: play.midX, y: play.midY, button: 1, rootX: 0, rootY: 0), .released(x: play.midX, y: play.midY, button: 1))
+        rig.deliver(.pressed(.primary, x: play.midX, y: play.midY, rootX: 0, rootY: 0), .released(.primary, x: play.midX, y: play.midY))
         #expect(rig.player.status == .paused && rig.userActions == [.userPaused], "the bar's left end pauses, as Space does")
-        rig.deliver(.pressed(x: 320, y: 180, button: 5, rootX: 0, rootY: 0))
+        rig.deliver(.pressed(.wheelDown, x: 320, y: 180, rootX: 0, rootY: 0))
         #expect(rig.engine.requests.last == .seek(0), "the wheel seeks back 10 s (from 0: to 0)")
         let full = layout.rect(of: .fullscreen)!
-        rig.deliver(.pressed(x: full.midX, y: full.midY, button: 1, rootX: 0, rootY: 0), .released(x: full.midX, y: full.midY, button: 1))
+        rig.deliver(.pressed(.primary, x: full.midX, y: full.midY, rootX: 0, rootY: 0), .released(.primary, x: full.midX, y: full.midY))
         #expect(rig.window.isFullscreen)
         rig.deliver(.key(.tab), .key(.enter))
         #expect(rig.player.status == .playing, "Tab focuses play/pause, Enter plays")
@@ -199,7 +205,7 @@ import X11Kit
         rig.controller.setPictureInPicture(true)
         let small = rig.window.size
         rig.deliver(.pointerMoved(x: small.width / 2, y: small.height / 3),
-                    .pressed(x: small.width / 2, y: small.height / 3, button: 1, rootX: 900, rootY: 500))
+                    VideoInput.pressed(.primary, x: small.width / 2, y: small.height / 3, rootX: 900, rootY: 500))
         #expect(rig.window.moves.map { [$0.x, $0.y] } == [[900, 500]], "the press's place goes with the move")
     }
 
@@ -291,7 +297,7 @@ final class FakeWindow: VideoSurface {
     var size: (width: Int, height: Int) = (320, 240)
     /// As X11 draws it: the window's size, at most the screen's.
     var drawnSize: (width: Int, height: Int) { (min(size.width, screenSize.width), min(size.height, screenSize.height)) }
-    var events: [VideoWindow.Event] = []
+    var events: [VideoWindowEvent] = []
     private(set) var resizes: [(width: Int, height: Int)] = []
     private(set) var framesDrawn = 0
 
@@ -307,7 +313,7 @@ final class FakeWindow: VideoSurface {
     func drawLoading(phase: Int) {}
     func endLoading() {}
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { loop.onReadable(fileDescriptor, handler) }
-    func nextEvent() -> VideoWindow.Event? { events.isEmpty ? nil : events.removeFirst() }
+    func nextEvent() -> VideoWindowEvent? { events.isEmpty ? nil : events.removeFirst() }
     /// The controls' images shown, in order (nil: taken away).
     private(set) var controlsShown: [ControlsImage?] = []
     func showControls(_ scene: VideoControlsScene?) { controlsShown.append(scene.map { ControlsPainter().paint($0, scale: scale) }) }

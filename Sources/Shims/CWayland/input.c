@@ -209,32 +209,25 @@ static const struct wl_pointer_listener pointer_listener = {
     .axis_discrete = pointer_axis_discrete,
 };
 
-/* ---- touch: the first finger as the pointer's left button ------------------------------------------------------ */
+/* ---- touch: every finger, with its id (which one is the pointer is decided above, once for both windows) ------ */
 
 static void touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time, struct wl_surface *surface, int32_t id,
                        wl_fixed_t x, wl_fixed_t y) {
     (void)touch, (void)time;
     rp_wl_window *window = data;
-    if (window->touching || surface == NULL || surface != window->surface) return;
-    window->touching = true;
-    window->touch_id = id;
-    window->press_serial = serial;
-    pointer_at(window, x, y);
-    rp_wl_push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_PRESS, .x = window->pointer_x, .y = window->pointer_y, .button = 1});
+    if (surface == NULL || surface != window->surface) return;
+    window->press_serial = serial; /* a move of the window starts from it */
+    rp_wl_push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_TOUCH_DOWN, .touch = id, .x = wl_fixed_to_int(x), .y = wl_fixed_to_int(y)});
 }
 
 static void touch_up(void *data, struct wl_touch *touch, uint32_t serial, uint32_t time, int32_t id) {
     (void)touch, (void)serial, (void)time;
-    rp_wl_window *window = data;
-    if (!window->touching || id != window->touch_id) return;
-    window->touching = false;
-    rp_wl_push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_RELEASE, .x = window->pointer_x, .y = window->pointer_y, .button = 1});
+    rp_wl_push_event(data, (rp_wl_event){.kind = RP_WL_EVENT_TOUCH_UP, .touch = id});
 }
 
 static void touch_motion(void *data, struct wl_touch *touch, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y) {
     (void)touch, (void)time;
-    rp_wl_window *window = data;
-    if (window->touching && id == window->touch_id) pointer_at(window, x, y);
+    rp_wl_push_event(data, (rp_wl_event){.kind = RP_WL_EVENT_TOUCH_MOTION, .touch = id, .x = wl_fixed_to_int(x), .y = wl_fixed_to_int(y)});
 }
 
 static void touch_frame(void *data, struct wl_touch *touch) { (void)data, (void)touch; }
@@ -242,10 +235,7 @@ static void touch_frame(void *data, struct wl_touch *touch) { (void)data, (void)
 /* The compositor took the touch for itself (a gesture): it ends without a release there. */
 static void touch_cancel(void *data, struct wl_touch *touch) {
     (void)touch;
-    rp_wl_window *window = data;
-    if (!window->touching) return;
-    window->touching = false;
-    rp_wl_push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_LEAVE});
+    rp_wl_push_event(data, (rp_wl_event){.kind = RP_WL_EVENT_TOUCH_CANCEL});
 }
 
 static void touch_shape(void *data, struct wl_touch *touch, int32_t id, wl_fixed_t major, wl_fixed_t minor) {
@@ -290,7 +280,7 @@ static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabil
     } else if (!has_touch && window->touch) {
         wl_touch_destroy(window->touch);
         window->touch = NULL;
-        window->touching = false;
+        rp_wl_push_event(window, (rp_wl_event){.kind = RP_WL_EVENT_TOUCH_CANCEL});
     }
 }
 

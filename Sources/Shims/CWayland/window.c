@@ -18,10 +18,10 @@
 static rp_wl_window *the_window;
 
 void rp_wl_push_event(rp_wl_window *window, rp_wl_event event) {
-    if (event.kind == RP_WL_EVENT_POINTER && window->event_count > 0) {
+    if ((event.kind == RP_WL_EVENT_POINTER || event.kind == RP_WL_EVENT_TOUCH_MOTION) && window->event_count > 0) {
         rp_wl_event *last = &window->events[(window->event_head + window->event_count - 1) % MAX_EVENTS];
-        if (last->kind == RP_WL_EVENT_POINTER) {
-            *last = event; /* only where the pointer is now matters */
+        if (last->kind == event.kind && last->touch == event.touch) {
+            *last = event; /* only where the pointer (or that finger) is now matters */
             return;
         }
     }

@@ -30,9 +30,8 @@ struct rp_wl_window {
     struct wl_touch *touch;
     /* The pointer over the window's own surface (not its frame's): the serial of its entry (to set the cursor), of
      * the last press or touch (to move the window), where it is, and the scroll of a frame not yet whole steps. */
-    bool pointer_inside, cursor_hidden, touching;
+    bool pointer_inside, cursor_hidden;
     uint32_t enter_serial, press_serial;
-    int32_t touch_id;
     int pointer_x, pointer_y;
     double scroll_pending;
     int scroll_steps;

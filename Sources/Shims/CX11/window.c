@@ -334,8 +334,7 @@ static int coordinate(double value) {
     return value > 32767 ? 32767 : value < -32768 ? -32768 : (int)value;
 }
 
-/* An XInput 2 touch on the window, as the pointer's left button: the first finger down presses, its motion moves,
- * its lifting releases; other fingers are let be. */
+/* An XInput 2 touch on the window: every finger's begin, update and end, with its id. */
 static bool touch_event(rp_window *w, XEvent *event, rp_window_event *out) {
     XGenericEventCookie *cookie = &event->xcookie;
     if (w->xinput_opcode == 0 || cookie->extension != w->xinput_opcode || !XGetEventData(w->display, cookie)) return false;
@@ -347,16 +346,12 @@ static bool touch_event(rp_window *w, XEvent *event, rp_window_event *out) {
         out->y = coordinate(touch->event_y);
         out->root_x = coordinate(touch->root_x);
         out->root_y = coordinate(touch->root_y);
-        out->button = 1;
-        if (cookie->evtype == XI_TouchBegin && !w->touching) {
-            w->touching = true;
-            w->touch_id = touch->detail;
-            out->kind = RP_WINDOW_EVENT_PRESS;
-            taken = true;
-        } else if (w->touching && touch->detail == w->touch_id) {
-            if (cookie->evtype == XI_TouchEnd) w->touching = false;
-            out->kind = cookie->evtype == XI_TouchEnd ? RP_WINDOW_EVENT_RELEASE : RP_WINDOW_EVENT_POINTER;
-            taken = true;
+        out->touch = touch->detail;
+        switch (cookie->evtype) {
+        case XI_TouchBegin: out->kind = RP_WINDOW_EVENT_TOUCH_DOWN; taken = true; break;
+        case XI_TouchUpdate: out->kind = RP_WINDOW_EVENT_TOUCH_MOTION; taken = true; break;
+        case XI_TouchEnd: out->kind = RP_WINDOW_EVENT_TOUCH_UP; taken = true; break;
+        default: break;
         }
     }
     XFreeEventData(w->display, cookie);

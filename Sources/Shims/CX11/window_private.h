@@ -32,11 +32,10 @@ struct rp_window {
     struct rp_overlay_strip overlay[RP_WINDOW_OVERLAY_STRIPS];
     Cursor blank_cursor;
     bool cursor_hidden;
-    /* XInput 2.2's touch events, when the server has them (its major opcode; 0 without): the first finger acts as
-     * the left button, as on Wayland. Without them the server turns touches into pointer events itself. */
+    /* XInput 2.2's touch events, when the server has them (its major opcode; 0 without): every finger reported (the
+     * first acts as the primary button: TouchAsPointer, as on Wayland). Without them the server turns touches into
+     * pointer events itself. */
     int xinput_opcode;
-    bool touching;
-    int touch_id;
 };
 
 #endif

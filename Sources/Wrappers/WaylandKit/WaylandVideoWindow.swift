@@ -1,4 +1,6 @@
 import CWayland
+import VideoInput
+import WindowInputCodes
 
 /// A Wayland toplevel for video on its own connection: an xdg-shell window (through libdecor: the compositor's
 /// decorations where it offers them, a frame libdecor draws where not) whose surface GStreamer's waylandsink draws
@@ -7,21 +9,8 @@ import CWayland
 /// survives: ``isLost`` turns true and the window does nothing any more.
 public final class WaylandVideoWindow {
     private let window: OpaquePointer
-
-    /// What happened to the window.
-    public enum Event: Equatable, Sendable {
-        /// A key pressed: its xkb keysym (the same numbers as X keysyms).
-        case key(keysym: UInt)
-        case resized(width: Int, height: Int)
-        case closeRequested
-        /// The pointer (or a finger) moved over the content: logical pixels of the content.
-        case pointerMoved(x: Int, y: Int)
-        /// A button pressed: 1 left (or a touch), 2 middle, 3 right; 4 and 5 a wheel step up and down.
-        case pressed(x: Int, y: Int, button: Int)
-        case released(x: Int, y: Int, button: Int)
-        /// The pointer left the content.
-        case pointerLeft
-    }
+    /// Which finger is the pointer.
+    private var touch = TouchAsPointer()
 
     /// Connects to `$WAYLAND_DISPLAY`; nil without a compositor. `appID` names the desktop entry.
     public init?(width: Int = 854, height: Int = 480, appID: String = "reprise") {
@@ -124,16 +113,28 @@ public final class WaylandVideoWindow {
     }
 
     /// The next pending event, or nil when none waits (never blocks).
-    public func takeEvent() -> Event? {
+    public func takeEvent() -> VideoWindowEvent? {
         var event = rp_wl_event()
-        guard rp_wl_window_next_event(window, &event) else { return nil }
+        while rp_wl_window_next_event(window, &event) {
+            if let taken = translated(event) { return taken }
+        }
+        return nil
+    }
+
+    private func translated(_ event: rp_wl_event) -> VideoWindowEvent? {
+        let x = Int(event.x), y = Int(event.y), button = PointerButton(number: Int(event.button))
         switch event.kind {
-        case RP_WL_EVENT_KEY: return .key(keysym: UInt(event.keysym))
+        case RP_WL_EVENT_KEY: return .input(.key(VideoKey(keysym: UInt(event.keysym))))
         case RP_WL_EVENT_RESIZED: return .resized(width: Int(event.width), height: Int(event.height))
-        case RP_WL_EVENT_POINTER: return .pointerMoved(x: Int(event.x), y: Int(event.y))
-        case RP_WL_EVENT_PRESS: return .pressed(x: Int(event.x), y: Int(event.y), button: Int(event.button))
-        case RP_WL_EVENT_RELEASE: return .released(x: Int(event.x), y: Int(event.y), button: Int(event.button))
-        case RP_WL_EVENT_LEAVE: return .pointerLeft
+        case RP_WL_EVENT_POINTER: return .input(.pointerMoved(x: x, y: y))
+        // Wayland gives no screen coordinates: the compositor moves the window from its own press.
+        case RP_WL_EVENT_PRESS: return .input(.pressed(button, x: x, y: y, rootX: x, rootY: y))
+        case RP_WL_EVENT_RELEASE: return .input(.released(button, x: x, y: y))
+        case RP_WL_EVENT_LEAVE: return .input(.pointerLeft)
+        case RP_WL_EVENT_TOUCH_DOWN: return touch.down(id: Int(event.touch), x: x, y: y, rootX: x, rootY: y).map { .input($0) }
+        case RP_WL_EVENT_TOUCH_MOTION: return touch.moved(id: Int(event.touch), x: x, y: y).map { .input($0) }
+        case RP_WL_EVENT_TOUCH_UP: return touch.up(id: Int(event.touch)).map { .input($0) }
+        case RP_WL_EVENT_TOUCH_CANCEL: return touch.cancelled().map { .input($0) }
         default: return .closeRequested
         }
     }

@@ -1,4 +1,6 @@
 import CX11
+import VideoInput
+import WindowInputCodes
 
 /// A top-level X11 window for video, on its own display connection (the only one in the process). Created hidden;
 /// frames are drawn into it with ``drawFrame(pixels:width:height:stride:)``. Use from the event loop's thread only:
@@ -6,26 +8,8 @@ import CX11
 /// goes away the process survives: ``isLost`` turns true and the window does nothing any more.
 public final class VideoWindow {
     private let window: OpaquePointer
-
-    /// What happened to the window.
-    public enum Event: Equatable, Sendable {
-        case key(Key)
-        case resized(width: Int, height: Int)
-        case exposed
-        /// The window manager's close button.
-        case closeRequested
-        /// The pointer moved to (`x`, `y`) in the window.
-        case pointerMoved(x: Int, y: Int)
-        /// A button went down (`button` 1 the primary, 4 and 5 the wheel); `rootX`, `rootY` on the screen.
-        case pressed(x: Int, y: Int, button: Int, rootX: Int, rootY: Int)
-        case released(x: Int, y: Int, button: Int)
-        case pointerLeft
-    }
-
-    /// The keys a video window acts on; others arrive as `.other`.
-    public enum Key: Equatable, Sendable {
-        case space, left, right, escape, tab, shiftTab, enter, character(Character), other(UInt)
-    }
+    /// Which finger is the pointer.
+    private var touch = TouchAsPointer()
 
     /// Opens the display named by `$DISPLAY` (or `displayName`); nil when there is none.
     public init?(displayName: String? = nil, width: Int = 854, height: Int = 480, className: String = "reprise") {
@@ -122,37 +106,29 @@ public final class VideoWindow {
     }
 
     /// The next pending event, or nil when none waits (never blocks).
-    public func nextEvent() -> Event? {
+    public func nextEvent() -> VideoWindowEvent? {
         var event = rp_window_event()
-        guard rp_window_next_event(window, &event) else { return nil }
+        while rp_window_next_event(window, &event) {
+            if let taken = translated(event) { return taken }
+        }
+        return nil
+    }
+
+    private func translated(_ event: rp_window_event) -> VideoWindowEvent? {
+        let x = Int(event.x), y = Int(event.y), button = PointerButton(number: Int(event.button))
         switch event.kind {
-        case RP_WINDOW_EVENT_KEY: return .key(Key(keysym: event.keysym))
+        case RP_WINDOW_EVENT_KEY: return .input(.key(VideoKey(keysym: event.keysym)))
         case RP_WINDOW_EVENT_RESIZED: return .resized(width: Int(event.width), height: Int(event.height))
         case RP_WINDOW_EVENT_EXPOSED: return .exposed
-        case RP_WINDOW_EVENT_POINTER: return .pointerMoved(x: Int(event.x), y: Int(event.y))
-        case RP_WINDOW_EVENT_PRESS:
-            return .pressed(x: Int(event.x), y: Int(event.y), button: Int(event.button), rootX: Int(event.root_x), rootY: Int(event.root_y))
-        case RP_WINDOW_EVENT_RELEASE: return .released(x: Int(event.x), y: Int(event.y), button: Int(event.button))
-        case RP_WINDOW_EVENT_LEAVE: return .pointerLeft
+        case RP_WINDOW_EVENT_POINTER: return .input(.pointerMoved(x: x, y: y))
+        case RP_WINDOW_EVENT_PRESS: return .input(.pressed(button, x: x, y: y, rootX: Int(event.root_x), rootY: Int(event.root_y)))
+        case RP_WINDOW_EVENT_RELEASE: return .input(.released(button, x: x, y: y))
+        case RP_WINDOW_EVENT_LEAVE: return .input(.pointerLeft)
+        case RP_WINDOW_EVENT_TOUCH_DOWN:
+            return touch.down(id: Int(event.touch), x: x, y: y, rootX: Int(event.root_x), rootY: Int(event.root_y)).map { .input($0) }
+        case RP_WINDOW_EVENT_TOUCH_MOTION: return touch.moved(id: Int(event.touch), x: x, y: y).map { .input($0) }
+        case RP_WINDOW_EVENT_TOUCH_UP: return touch.up(id: Int(event.touch)).map { .input($0) }
         default: return .closeRequested
-        }
-    }
-}
-
-extension VideoWindow.Key {
-    /// X keysyms (and xkb's, the same numbers): Latin-1 characters are their own code points; the rest from
-    /// X11/keysymdef.h.
-    public init(keysym: UInt) {
-        switch keysym {
-        case 0x20: self = .space
-        case 0xff51: self = .left
-        case 0xff53: self = .right
-        case 0xff1b: self = .escape
-        case 0xff09: self = .tab
-        case 0xfe20: self = .shiftTab
-        case 0xff0d, 0xff8d: self = .enter
-        case 0x21...0x7e: self = .character(Character(Unicode.Scalar(UInt8(keysym))))
-        default: self = .other(keysym)
         }
     }
 }

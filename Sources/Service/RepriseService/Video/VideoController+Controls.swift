@@ -1,10 +1,10 @@
 import ControlsKit
 import LoopKit
 import RepriseCore
-import X11Kit
+import VideoInput
 
-/// The on-screen controls over the picture: pointer, wheel and keys go through ``VideoControlsInput`` (the core's
-/// rules), its actions are done here as the keys' are, and the scene is painted (``ControlsPainter``) for the window
+/// The on-screen controls over the picture: the window's input — pointer, wheel, touch and keys — goes through
+/// ``VideoControlsInput`` (the core's rules, the window's own keys included) and its actions are done here, and the scene is painted (``ControlsPainter``) for the window
 /// to show over the frames while they show. Their timing rides on the controller's quarter-second clock.
 extension VideoController {
     /// What the bar offers now.
@@ -34,60 +34,22 @@ extension VideoController {
         return height
     }
 
-    /// A pointer event of the window.
-    func controlsEvent(_ event: VideoWindow.Event) {
-        guard hasVideo else { return }
-        let now = monotonicSeconds(), context = controlsContext
-        var actions: [VideoControlsAction] = []
-        var pressAt: (x: Int, y: Int, button: Int)?
-        switch event {
-        case .pointerMoved(let x, let y): controls.pointerMoved(x: x, y: y, at: now, in: context)
-        case .pressed(let x, let y, let button, let rootX, let rootY):
-            switch button {
-            case 1:
-                actions = controls.pressed(x: x, y: y, at: now, in: context)
-                pressAt = (rootX, rootY, button)
-            case 4, 5: actions = controls.scrolled(steps: button == 4 ? -1 : 1, x: x, y: y, at: now, in: context)
-            default: break
-            }
-        case .released(let x, let y, let button) where button == 1: actions = controls.released(x: x, y: y, at: now, in: context)
-        case .pointerLeft: controls.pointerLeft(at: now)
-        default: break
-        }
-        perform(actions, pressAt: pressAt)
+    /// An input of the window, made actions by the core's controls and performed. Pointer input counts only while
+    /// video shows; keys always do.
+    func windowInput(_ input: VideoInput) {
+        if case .key = input {} else if !hasVideo { return }
+        perform(controls.handle(input, at: monotonicSeconds(), in: controlsContext))
         refreshControls(followingPlayback: false)
     }
 
-    /// The arrow and page keys' keysyms (X11's and xkbcommon's alike), which scroll an open info panel.
-    static let upKeysym: UInt = 0xFF52, downKeysym: UInt = 0xFF54, pageUpKeysym: UInt = 0xFF55, pageDownKeysym: UInt = 0xFF56
-
-    /// Tab, Enter and (with a control focused) Space and Escape go to the controls, and the arrow keys while the info
-    /// panel is open; true when they took the key.
-    func controlsTookKey(_ key: VideoWindow.Key) -> Bool {
-        guard hasVideo else { return false }
-        let asControls: VideoControlsInput.Key = switch key {
-        case .tab: .tab
-        case .shiftTab: .shiftTab
-        case .enter: .activate
-        case .space where controls.focused != nil: .activate
-        case .escape where controls.focused != nil || controls.menu != nil: .escape
-        case .other(Self.upKeysym), .other(Self.pageUpKeysym): .scrollUp
-        case .other(Self.downKeysym), .other(Self.pageDownKeysym): .scrollDown
-        default: .other
-        }
-        let (taken, actions) = controls.key(asControls, at: monotonicSeconds(), in: controlsContext)
-        perform(actions, pressAt: nil)
-        refreshControls(followingPlayback: false)
-        return taken
-    }
-
-    private func perform(_ actions: [VideoControlsAction], pressAt: (x: Int, y: Int, button: Int)?) {
+    private func perform(_ actions: [VideoControlsAction]) {
         for action in actions {
             switch action {
-            case .togglePlayPause: handle(.space)
+            case .togglePlayPause: remote.togglePlayback()
             case .seekBy(let microseconds): player.seek(by: microseconds)
             case .seekTo(let microseconds): player.setPosition(entryID: player.queue.current?.id, microseconds: microseconds)
             case .toggleFullscreen: setFullscreen(!isFullscreen)
+            case .leaveFullscreen: setFullscreen(false)
             case .toggleFitFill: setAspectMode(aspectMode.toggled)
             case .togglePictureInPicture: setPictureInPicture(!isPictureInPicture)
             case .leavePictureInPicture: setPictureInPicture(false)
@@ -98,8 +60,7 @@ extension VideoController {
             case .chooseAudio(let index): try? selectAudioTrack(index)
             case .chooseSubtitles(let index): try? selectSubtitleTrack(index ?? -1)
             case .openMenu: break
-            case .beginWindowMove:
-                if let pressAt { window?.beginMove(rootX: pressAt.x, rootY: pressAt.y, button: pressAt.button) }
+            case .beginWindowMove(let rootX, let rootY): window?.beginMove(rootX: rootX, rootY: rootY, button: 1)
             }
         }
     }

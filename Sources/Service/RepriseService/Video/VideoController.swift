@@ -3,7 +3,7 @@ import LoopKit
 import MPRIS
 import RepriseCore
 import RepriseInterfaces
-import X11Kit
+import VideoInput
 
 /// Video for the player: the window (shown only while the loaded media has video, titled with it), its keys,
 /// fullscreen, fit/fill, audio and subtitle streams, the loading spinner and the interstitial clock.
@@ -294,9 +294,7 @@ final class VideoController: VideoControl, ServiceComponent {
         guard let window else { return }
         while let event = window.nextEvent() {
             switch event {
-            case .key(let key):
-                if !controlsTookKey(key) { handle(key) }
-            case .pointerMoved, .pressed, .released, .pointerLeft: controlsEvent(event)
+            case .input(let input): windowInput(input)
             case .resized:
                 applyLayout()
                 refreshControls()
@@ -326,25 +324,6 @@ final class VideoController: VideoControl, ServiceComponent {
         playbin.disableVideo()
         playbin.forgetVideoFrame()
         player.feed.publish(.video)
-    }
-
-    /// Space play/pause, ←/→ 10 s, f fullscreen, p Picture in Picture, Esc leaves either, [ ] speed, a fit/fill, s skips
-    /// an interstitial.
-    func handle(_ key: VideoWindow.Key) {
-        switch key {
-        case .space:
-            remote.togglePlayback()
-        case .left: player.seek(by: -CustomActions.skipMicroseconds)
-        case .right: player.seek(by: CustomActions.skipMicroseconds)
-        case .character("f"): setFullscreen(!isFullscreen)
-        case .character("p"): setPictureInPicture(!isPictureInPicture)
-        case .escape: if isPictureInPicture { setPictureInPicture(false) } else { setFullscreen(false) }
-        case .character("["): if let speed = speedList.slower(than: player.rate) { try? player.setRate(speed) }
-        case .character("]"): if let speed = speedList.faster(than: player.rate) { try? player.setRate(speed) }
-        case .character("a"): setAspectMode(aspectMode.toggled)
-        case .character("s"): try? player.skipInterstitial()
-        default: return
-        }
     }
 
     /// Scales and crops the frames for the window's size (or `windowSize`, one asked for) and the aspect mode; a

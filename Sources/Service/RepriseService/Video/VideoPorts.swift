@@ -3,6 +3,7 @@ import GStreamerKit
 import LoopKit
 import Glibc
 import RepriseCore
+import VideoInput
 import WaylandKit
 import X11Kit
 
@@ -57,7 +58,7 @@ protocol VideoSurface: AnyObject {
     func endLoading()
     /// Runs `handler` on `loop` whenever events may wait, until it returns false.
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool)
-    func nextEvent() -> VideoWindow.Event?
+    func nextEvent() -> VideoWindowEvent?
     /// Shows the controls over the picture from now on, painted by the window at its scale (nil: none).
     func showControls(_ scene: VideoControlsScene?)
     /// The pointer hidden over the window (with the controls).
@@ -131,19 +132,7 @@ extension WaylandVideoWindow: VideoSurface {
     /// Its own GLib source on the loop's main context (see ``WaylandVideoWindow/watch(_:)``).
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { watch(handler) }
 
-    func nextEvent() -> VideoWindow.Event? {
-        switch takeEvent() {
-        case .key(let keysym)?: .key(VideoWindow.Key(keysym: keysym))
-        case .resized(let width, let height)?: .resized(width: width, height: height)
-        case .closeRequested?: .closeRequested
-        case .pointerMoved(let x, let y)?: .pointerMoved(x: x, y: y)
-        // Wayland gives no root coordinates: the compositor moves the window from its own press.
-        case .pressed(let x, let y, let button)?: .pressed(x: x, y: y, button: button, rootX: x, rootY: y)
-        case .released(let x, let y, let button)?: .released(x: x, y: y, button: button)
-        case .pointerLeft?: .pointerLeft
-        case nil: nil
-        }
-    }
+    func nextEvent() -> VideoWindowEvent? { takeEvent() }
 }
 
 /// The video window for this session: a native Wayland window when `$WAYLAND_DISPLAY` names a compositor and

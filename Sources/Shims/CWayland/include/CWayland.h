@@ -63,10 +63,16 @@ typedef enum {
     RP_WL_EVENT_KEY = 1,      /* keysym set (xkb keysyms are X keysyms) */
     RP_WL_EVENT_RESIZED = 2,  /* width, height set */
     RP_WL_EVENT_CLOSE = 4,    /* the compositor's or the frame's close */
-    RP_WL_EVENT_POINTER = 8,  /* x, y: the pointer (or a touch) moved over the window's content */
-    RP_WL_EVENT_PRESS = 16,   /* x, y, button: 1 left (or a touch), 2 middle, 3 right; 4 and 5 a wheel step up, down */
+    RP_WL_EVENT_POINTER = 8,  /* x, y: the pointer moved over the window's content */
+    RP_WL_EVENT_PRESS = 16,   /* x, y, button: 1 left, 2 middle, 3 right; 4 and 5 a wheel step up, down */
     RP_WL_EVENT_RELEASE = 32, /* x, y, button */
     RP_WL_EVENT_LEAVE = 64,   /* the pointer left the content */
+    /* A finger, each of them: touch (its id); x, y with a down on the window's content and a motion. Which finger is
+     * the pointer is decided above (VideoInput's TouchAsPointer), once for both windows. */
+    RP_WL_EVENT_TOUCH_DOWN = 128,
+    RP_WL_EVENT_TOUCH_MOTION = 256,
+    RP_WL_EVENT_TOUCH_UP = 512,
+    RP_WL_EVENT_TOUCH_CANCEL = 1024, /* the compositor took the touches (a gesture), or the touchscreen went away */
 } rp_wl_event_kind;
 
 typedef struct {
@@ -74,6 +80,7 @@ typedef struct {
     unsigned long keysym;
     int width, height;
     int x, y, button; /* logical pixels of the content */
+    int touch;
 } rp_wl_event;
 
 /** Reads the connection on the default GLib main context (the loop's), holding a prepared read while it polls so

@@ -69,13 +69,18 @@ typedef enum {
     RP_WINDOW_EVENT_PRESS = 6,    /* a button went down: x, y, root_x, root_y, button (4 and 5: the wheel) */
     RP_WINDOW_EVENT_RELEASE = 7,  /* a button came up: x, y, button */
     RP_WINDOW_EVENT_LEAVE = 8,    /* the pointer left the window */
+    /* A finger on the window (XInput 2.2), each of them: touch (its id), x, y, root_x, root_y. Which finger is the
+     * pointer is decided above (VideoInput's TouchAsPointer), once for both windows. */
+    RP_WINDOW_EVENT_TOUCH_DOWN = 9,
+    RP_WINDOW_EVENT_TOUCH_MOTION = 10,
+    RP_WINDOW_EVENT_TOUCH_UP = 11,
 } rp_window_event_kind;
 
 typedef struct {
     rp_window_event_kind kind;
     unsigned long keysym;
     int width, height;
-    int x, y, root_x, root_y, button;
+    int x, y, root_x, root_y, button, touch;
 } rp_window_event;
 
 /** Takes the next pending event that matters; false when none is pending (never blocks). */

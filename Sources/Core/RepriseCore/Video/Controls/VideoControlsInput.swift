@@ -3,15 +3,15 @@ public enum VideoControlsAction: Equatable, Sendable {
     case togglePlayPause
     case seekBy(microseconds: Int64)
     case seekTo(microseconds: Int64)
-    case toggleFullscreen, toggleFitFill, togglePictureInPicture, leavePictureInPicture, close
+    case toggleFullscreen, leaveFullscreen, toggleFitFill, togglePictureInPicture, leavePictureInPicture, close
     case skipInterstitial
     case setRate(Double)
     case chooseAudio(Int)
     case chooseSubtitles(Int?)
     case openMenu(ControlsMenu.Kind)
-    /// The compositor or window manager moves the window with the pointer from here (a press on Picture in
-    /// Picture's picture).
-    case beginWindowMove
+    /// The compositor or window manager moves the window with the pointer from the press at `rootX`, `rootY` on
+    /// the screen (a press on Picture in Picture's picture).
+    case beginWindowMove(rootX: Int, rootY: Int)
 }
 
 /// What the controls show and hold between events, and how pointer and key input becomes actions: press and release
@@ -74,7 +74,9 @@ public struct VideoControlsInput: Sendable {
     }
 
     /// The primary button went down at (`x`, `y`).
-    public mutating func pressed(x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
+    /// A press of the primary button (or a touch) at `x`, `y` — `rootX`, `rootY` on the screen, where known.
+    public mutating func pressed(x: Int, y: Int, rootX: Int? = nil, rootY: Int? = nil, at now: Double,
+                                 in context: Context) -> [VideoControlsAction] {
         let wasHidden = visibility.interacted(at: now)
         // The info panel stays open under a press: dragging on it scrolls its text (a finger's way).
         if let open = menu, open.kind == .info, open.rect.contains(x: x, y: y) {
@@ -91,7 +93,7 @@ public struct VideoControlsInput: Sendable {
         let hit = context.layout.control(atX: x, y: y, skipShown: context.skipShown)
         let control = wasHidden && context.layout.mode == .window && hit != .skipInterstitial ? nil : hit
         guard let control else {
-            if context.layout.mode == .pictureInPicture { return [.beginWindowMove] }
+            if context.layout.mode == .pictureInPicture { return [.beginWindowMove(rootX: rootX ?? x, rootY: rootY ?? y)] }
             if let last = lastClick, now - last.at <= Self.doubleClickSeconds,
                abs(x - last.x) <= Self.doubleClickDistance, abs(y - last.y) <= Self.doubleClickDistance {
                 lastClick = nil
