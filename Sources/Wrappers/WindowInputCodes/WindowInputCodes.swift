@@ -27,14 +27,8 @@ extension VideoKey {
 extension PointerButton {
     /// X11's numbering: 1 primary (or a touch), 2 middle, 3 secondary, 4 and 5 a wheel step up and down.
     public init(number: Int) {
-        switch number {
-        case 1: self = .primary
-        case 2: self = .middle
-        case 3: self = .secondary
-        case 4: self = .wheelUp
-        case 5: self = .wheelDown
-        default: self = .other
-        }
+        let numbered: [PointerButton] = [.primary, .middle, .secondary, .wheelUp, .wheelDown]
+        self = (1...numbered.count).contains(number) ? numbered[number - 1] : .other
     }
 }
 
