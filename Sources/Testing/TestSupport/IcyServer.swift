@@ -32,7 +32,7 @@ public final class IcyServer: @unchecked Sendable {
         self.bytesPerSecond = bytesPerSecond
         self.metaInterval = metaInterval
         guard !audio.isEmpty else { throw HarnessError(message: "an ICY stream needs some audio") }
-        listener = try LoopbackListener { [unowned self] client in serve(client) }
+        listener = try LoopbackListener { [weak self] client in self?.serve(client) }
     }
 
     public var url: String { "http://127.0.0.1:\(listener.port)/live" }
@@ -52,6 +52,8 @@ public final class IcyServer: @unchecked Sendable {
     public var connections: Int { lock.withLock { clients } }
 
     public func stop() { listener.stop() }
+
+    deinit { listener?.stop() }
 
     private func serve(_ client: Int32) {
         guard let request = LoopbackListener.readRequest(client) else { return }

@@ -2,10 +2,13 @@ import Foundation
 import Glibc
 
 /// A TCP listener on 127.0.0.1 (a free port) that hands each connection to `serve` on a thread of its own; the
-/// connection is closed when `serve` returns.
+/// connection is closed when `serve` returns. A server that owns one captures itself weakly in `serve` and stops it
+/// in its deinit: a connection may arrive after the test that made it ended.
 public final class LoopbackListener: @unchecked Sendable {
     public let port: UInt16
     private let descriptor: Int32
+    private let lock = NSLock()
+    private var stopped = false
 
     public init(serve: @escaping @Sendable (Int32) -> Void) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -37,8 +40,14 @@ public final class LoopbackListener: @unchecked Sendable {
         }
     }
 
-    /// Stops accepting (connections being served end when their client goes or `serve` returns).
+    /// Stops accepting (connections being served end when their client goes or `serve` returns). Once: a second
+    /// call (a test's, then its server's deinit) closes nothing that may since be another descriptor.
     public func stop() {
+        let first = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
         close(descriptor)
     }

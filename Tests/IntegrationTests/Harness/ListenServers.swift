@@ -73,8 +73,12 @@ final class ScriptedListenServer: @unchecked Sendable {
     private var hanging: [Int32] = []
 
     init() throws {
-        listener = try LoopbackListener { [unowned self] client in serve(client) }
+        // Weak: a connection can still arrive after the test that made this server ended (the service it
+        // started retrying as it was stopped); it is then only closed.
+        listener = try LoopbackListener { [weak self] client in self?.serve(client) }
     }
+
+    deinit { listener?.stop() }
 
     var url: String { "http://127.0.0.1:\(listener.port)/lb" }
 

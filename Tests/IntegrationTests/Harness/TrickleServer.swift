@@ -17,13 +17,15 @@ final class TrickleServer: @unchecked Sendable {
         self.body = body
         self.head = head
         self.stall = stall
-        listener = try LoopbackListener { [unowned self] client in serve(client) }
+        listener = try LoopbackListener { [weak self] client in self?.serve(client) }
     }
 
     var url: String { "http://127.0.0.1:\(listener.port)/clip.ogv" }
 
     /// Stops accepting (connections being served end when their client goes).
     func stop() { listener.stop() }
+
+    deinit { listener?.stop() }
 
     private func serve(_ client: Int32) {
         guard let text = LoopbackListener.readRequest(client) else { return }
