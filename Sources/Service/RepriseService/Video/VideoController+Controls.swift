@@ -4,8 +4,9 @@ import RepriseCore
 import VideoInput
 
 /// The on-screen controls over the picture: the window's input — pointer, wheel, touch and keys — goes through
-/// ``VideoControlsInput`` (the core's rules, the window's own keys included) and its actions are done here, and the scene is painted (``ControlsPainter``) for the window
-/// to show over the frames while they show. Their timing rides on the controller's quarter-second clock.
+/// ``VideoControlsInput`` (the core's rules, the window's own keys included) and its actions are done here, and the
+/// scene is painted (``ControlsPainter``) for the window to show over the frames while they show. Their timing rides
+/// on the controller's quarter-second clock.
 extension VideoController {
     /// What the bar offers now.
     var controlsContext: VideoControlsInput.Context {

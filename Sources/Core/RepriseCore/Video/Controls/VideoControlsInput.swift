@@ -22,7 +22,8 @@ public enum VideoControlsAction: Equatable, Sendable {
 /// the controls, Enter and Space activate it, Escape closes a menu or drops the focus. Every event also counts for
 /// ``ControlsVisibility``.
 public struct VideoControlsInput: Sendable {
-    public static let skipStep: Int64 = 10_000_000
+    /// The skip buttons' and ←/→'s step: the same as the media keys' skip actions.
+    public static let skipStep = CustomActions.skipMicroseconds
     public static let doubleClickSeconds = 0.4, doubleClickDistance = 8
     /// A wheel step or an arrow key scrolls the info panel's text this far (three lines).
     public static let infoScrollStep = 48
