@@ -63,12 +63,12 @@ let package = Package(
         /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
         .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"], path: "Sources/Wrappers/TagLibKit"),
         .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"], path: "Sources/Wrappers/SDBus"),
-        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims"], path: "Sources/Wrappers/GStreamerKit"),
+        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims", "RepriseCore"], path: "Sources/Wrappers/GStreamerKit"),
         .target(name: "X11Kit", dependencies: ["CX11", "VideoInput", "WindowInputCodes"], path: "Sources/Wrappers/X11Kit"),
         .target(name: "WaylandKit", dependencies: ["CWayland", "VideoInput", "WindowInputCodes"], path: "Sources/Wrappers/WaylandKit"),
         /// X11's and xkbcommon's keysyms and button numbers as VideoInput's meanings, once for both windows.
         .target(name: "WindowInputCodes", dependencies: ["VideoInput"], path: "Sources/Wrappers/WindowInputCodes"),
-        .target(name: "PulseKit", dependencies: ["CPulse"], path: "Sources/Wrappers/PulseKit"),
+        .target(name: "PulseKit", dependencies: ["CPulse", "RepriseCore"], path: "Sources/Wrappers/PulseKit"),
         /// Blocking HTTP POSTs (for a worker): answers bounded, timeouts, http and https only.
         .target(name: "HTTPKit", dependencies: ["CHTTPShim"], path: "Sources/Wrappers/HTTPKit"),
         /// A thin wrapper over SQLite: a connection, prepared statements, transactions.

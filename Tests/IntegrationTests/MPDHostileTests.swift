@@ -14,9 +14,7 @@ import TestSupport
         try MPDTests.configure(session)
         let pid = try session.launch([media.first, media.second, media.third]) { session.status() == "Playing" }
         #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
-        let script = session.directory + "/hostile.py"
-        try Self.hostile.write(toFile: script, atomically: true, encoding: .utf8)
-        let run = try runCommand("/usr/bin/python3", [script, MPDTests.socket(session)], environment: session.environment)
+        let run = try Self.runScript(session, "hostile", Self.hostile)
         #expect(run.status == 0, "\(run.output)\(run.errors)\n\(session.log(of: pid).suffix(3000))")
         #expect(run.output.contains("survived"), "\(run.output)")
         #expect(session.status() == "Paused", "the 100 idle clients' PlayPause went through MPRIS")
@@ -29,17 +27,38 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         try MPDTests.launchServing(session)
-        let script = session.directory + "/silent.py"
-        try Self.silent.write(toFile: script, atomically: true, encoding: .utf8)
-        let run = try runCommand("/usr/bin/python3", [script, MPDTests.socket(session)], environment: session.environment)
+        let run = try Self.runScript(session, "silent", Self.silent)
         #expect(run.status == 0 && run.output.contains("timeouts as MPD's"), "\(run.output)\(run.errors)")
     }
 
+    /// Runs `body` after ``prelude`` in Python, given the MPD socket's path.
+    static func runScript(_ session: Session, _ name: String, _ body: String) throws -> CommandResult {
+        let script = session.directory + "/\(name).py"
+        try (prelude + "\n" + body).write(toFile: script, atomically: true, encoding: .utf8)
+        return try runCommand("/usr/bin/python3", [script, MPDTests.socket(session)], environment: session.environment)
+    }
+
+    /// What the scripts share: `path` (the socket), `play_pause()` over MPRIS, `expect_woken(s)` (an idling client
+    /// is told the player changed).
+    static let prelude = #"""
+    import socket, sys, time, subprocess
+    path = sys.argv[1]
+    def play_pause():
+        subprocess.run(["busctl", "--user", "call", "org.mpris.MediaPlayer2.reprise", "/org/mpris/MediaPlayer2",
+                        "org.mpris.MediaPlayer2.Player", "PlayPause"], check=True, timeout=10)
+    def expect_woken(s):
+        data = b""
+        while not data.endswith(b"OK\n"):
+            chunk = s.recv(1000)
+            assert chunk, "an idle client was closed"
+            data += chunk
+        assert data == b"changed: player\nOK\n", data
+    """#
+
     static let silent = #"""
-    import socket, sys, time
     def connect():
         s = socket.socket(socket.AF_UNIX)
-        s.connect(sys.argv[1])
+        s.connect(path)
         s.settimeout(5)
         assert s.recv(100).startswith(b"OK MPD ")
         return s
@@ -81,9 +100,7 @@ import TestSupport
         let pid = try session.launch([media.first, media.second]) { session.status() == "Playing" }
         #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
         let openBefore = Self.openDescriptors(pid)
-        let script = session.directory + "/thousand.py"
-        try Self.thousand.write(toFile: script, atomically: true, encoding: .utf8)
-        let run = try runCommand("/usr/bin/python3", [script, MPDTests.socket(session)], environment: session.environment)
+        let run = try Self.runScript(session, "thousand", Self.thousand)
         #expect(run.status == 0 && run.output.contains("100 served, 900 refused, 100 woken"), "\(run.output)\(run.errors)")
         #expect(session.status() == "Paused", "MPRIS answered throughout")
         #expect(session.waitFor { Self.openDescriptors(pid) == openBefore }, "\(Self.openDescriptors(pid)) open, \(openBefore) before")
@@ -95,8 +112,6 @@ import TestSupport
     }
 
     static let thousand = #"""
-    import socket, sys, time, subprocess, select
-    path = sys.argv[1]
     clients = []
     for _ in range(1000):
         s = socket.socket(socket.AF_UNIX)
@@ -122,16 +137,10 @@ import TestSupport
             assert answer == b"", answer
             refused += 1
     time.sleep(0.5)
-    subprocess.run(["busctl", "--user", "call", "org.mpris.MediaPlayer2.reprise", "/org/mpris/MediaPlayer2",
-                    "org.mpris.MediaPlayer2.Player", "PlayPause"], check=True, timeout=10)
+    play_pause()
     woken = 0
     for s in served:
-        data = b""
-        while not data.endswith(b"OK\n"):
-            chunk = s.recv(1000)
-            assert chunk, "an idle client was closed"
-            data += chunk
-        assert data == b"changed: player\nOK\n", data
+        expect_woken(s)
         woken += 1
     for s in clients:
         s.close()
@@ -153,8 +162,6 @@ import TestSupport
     """#
 
     static let hostile = #"""
-    import socket, sys, time
-    path = sys.argv[1]
     def connect():
         s = socket.socket(socket.AF_UNIX)
         s.connect(path)
@@ -200,16 +207,9 @@ import TestSupport
     for c in crowd + [good]:
         c.sendall(b"idle player\n")
     time.sleep(0.5)
-    import subprocess
-    subprocess.run(["busctl", "--user", "call", "org.mpris.MediaPlayer2.reprise", "/org/mpris/MediaPlayer2",
-                    "org.mpris.MediaPlayer2.Player", "PlayPause"], check=True)
+    play_pause()
     for c in crowd + [good]:
-        data = b""
-        while not data.endswith(b"OK\n"):
-            chunk = c.recv(1000)
-            assert chunk, "an idle client was closed"
-            data += chunk
-        assert data == b"changed: player\nOK\n", data
+        expect_woken(c)
     for c in crowd:
         c.close()
     time.sleep(0.3)

@@ -34,7 +34,7 @@ import Testing
                                                 parentProcess: { parents[$0] })
             player.feed.listen(controller)
             controller.start()
-            server.report(.sinkChanged(SinkInfo(index: speakers, name: "speakers", description: "Speakers", activePort: nil)))
+            server.report(.sinkChanged(Output(index: speakers, name: "speakers", description: "Speakers", portAvailable: nil)))
             server.report(.defaultSinkChanged("speakers"))
             if connect { server.report(.connected) }
         }

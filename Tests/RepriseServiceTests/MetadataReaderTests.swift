@@ -36,7 +36,7 @@ import Testing
         func answer(_ uri: String, title: String? = nil, image: EmbeddedImage? = nil, error: String? = nil) {
             guard let fake = readers.first(where: { $0.reading == uri }) else { return }
             var tags = StreamTags()
-            tags.title = title
+            tags.track.title = title
             fake.answer(DiscoveredMedia(uri: uri, error: error, tags: tags, durationNanoseconds: 5_000_000_000, hasAudio: true,
                                         image: image))
             loop.runOnce()

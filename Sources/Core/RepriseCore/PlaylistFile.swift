@@ -117,6 +117,9 @@ enum XMLText {
         return found
     }
 
+    /// XML's five named entities (any other name is kept as written).
+    private static let namedEntities: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+
     static func decodeEntities(_ text: Substring) -> String {
         guard text.contains("&") else { return String(text) }
         var result = ""
@@ -130,13 +133,9 @@ enum XMLText {
                 continue
             }
             let entity = afterAmp[..<semicolon]
-            switch entity {
-            case "amp": result += "&"
-            case "lt": result += "<"
-            case "gt": result += ">"
-            case "quot": result += "\""
-            case "apos": result += "'"
-            default:
+            if let named = namedEntities[entity] {
+                result += named
+            } else {
                 let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst(), radix: 10) : nil
                 if let number, let scalar = Unicode.Scalar(number) { result.unicodeScalars.append(scalar) } else { result += "&" + entity + ";" }

@@ -7,14 +7,7 @@ import SQLiteKit
 extension LibraryStore {
     /// Version 3: `measured` (0: not yet, 1: measured, 2: could not be), the integrated loudness (LUFS) and true peak.
     static func migrateToVersion3(_ database: Database) throws(SQLiteError) {
-        try database.execute("""
-            BEGIN;
-            ALTER TABLE tracks ADD COLUMN measured INTEGER NOT NULL DEFAULT 0;
-            ALTER TABLE tracks ADD COLUMN measured_lufs REAL;
-            ALTER TABLE tracks ADD COLUMN measured_peak REAL;
-            PRAGMA user_version = 3;
-            COMMIT;
-            """)
+        try addColumns(["measured INTEGER NOT NULL DEFAULT 0", "measured_lufs REAL", "measured_peak REAL"], to: database, version: 3)
     }
 
     /// A track waiting to be measured, with the identity it had when listed.

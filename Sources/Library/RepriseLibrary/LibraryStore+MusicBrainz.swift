@@ -7,17 +7,8 @@ extension LibraryStore {
     /// joined by ";"), and which version of the tag reading stored the row: rows from before are read again at the
     /// next pass, their measured loudness kept (the file is the same).
     static func migrateToVersion4(_ database: Database) throws(SQLiteError) {
-        try database.execute("""
-            BEGIN;
-            ALTER TABLE tracks ADD COLUMN mb_recording TEXT;
-            ALTER TABLE tracks ADD COLUMN mb_release TEXT;
-            ALTER TABLE tracks ADD COLUMN mb_release_track TEXT;
-            ALTER TABLE tracks ADD COLUMN mb_artists TEXT;
-            ALTER TABLE tracks ADD COLUMN mb_album_artists TEXT;
-            ALTER TABLE tracks ADD COLUMN tags_version INTEGER NOT NULL DEFAULT 0;
-            PRAGMA user_version = 4;
-            COMMIT;
-            """)
+        try addColumns(["mb_recording TEXT", "mb_release TEXT", "mb_release_track TEXT", "mb_artists TEXT",
+                        "mb_album_artists TEXT", "tags_version INTEGER NOT NULL DEFAULT 0"], to: database, version: 4)
     }
 
     /// The version of what a row's tags hold: a row stored by an earlier one is read again even when its file did

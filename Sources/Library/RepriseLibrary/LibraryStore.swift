@@ -157,16 +157,14 @@ public final class LibraryStore {
     /// Version 2: what TagLib reads in the same pass — lyrics and ReplayGain (or R128) gains and peaks. Files indexed
     /// before get them at their next change (or a rebuild).
     private static func migrateToVersion2(_ database: Database) throws(SQLiteError) {
-        try database.execute("""
-            BEGIN;
-            ALTER TABLE tracks ADD COLUMN lyrics TEXT;
-            ALTER TABLE tracks ADD COLUMN track_gain REAL;
-            ALTER TABLE tracks ADD COLUMN album_gain REAL;
-            ALTER TABLE tracks ADD COLUMN track_peak REAL;
-            ALTER TABLE tracks ADD COLUMN album_peak REAL;
-            PRAGMA user_version = 2;
-            COMMIT;
-            """)
+        try addColumns(["lyrics TEXT", "track_gain REAL", "album_gain REAL", "track_peak REAL", "album_peak REAL"],
+                       to: database, version: 2)
+    }
+
+    /// Adds `columns` (each "name TYPE [constraints]") to `tracks` and sets the schema's `version`, in one transaction.
+    static func addColumns(_ columns: [String], to database: Database, version: Int) throws(SQLiteError) {
+        let added = columns.map { "ALTER TABLE tracks ADD COLUMN \($0);" }.joined(separator: "\n")
+        try database.execute("BEGIN;\n\(added)\nPRAGMA user_version = \(version);\nCOMMIT;")
     }
 
     // MARK: Writing (the scanner)

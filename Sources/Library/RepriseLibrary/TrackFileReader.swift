@@ -63,17 +63,18 @@ public final class TrackFileReader {
             track.cover = folderCover(of: path)
             return (track, nil)
         }
-        let tags = TrackTags(title: media.tags.title, artists: media.tags.artists, album: media.tags.album,
-                             albumArtists: media.tags.albumArtists, genres: media.tags.genres).sanitized()
+        let found = media.tags.track
+        let tags = TrackTags(title: found.title, artists: found.artists, album: found.album,
+                             albumArtists: found.albumArtists, genres: found.genres).sanitized()
         track.title = tags.title
         track.artist = tags.artists.isEmpty ? nil : tags.artists.joined(separator: ", ")
         track.album = tags.album
         track.albumArtist = tags.albumArtists.first
         track.genre = tags.genres.first
-        track.year = media.tags.date.flatMap { FileTags.year($0) }
-        track.disc = media.tags.discNumber
-        track.track = media.tags.trackNumber
-        track.musicBrainz = MusicBrainzIDs(media.tags)
+        track.year = found.contentCreated.flatMap { FileTags.year($0) }
+        track.disc = found.discNumber
+        track.track = found.trackNumber
+        track.musicBrainz = found.musicBrainz
         track.lengthMicroseconds = media.durationNanoseconds.map { $0 / 1000 }
         if let image = media.image, let art { track.cover = art(image.bytes, image.mediaType) }
         if track.cover == nil { track.cover = folderCover(of: path) }
@@ -109,15 +110,5 @@ extension LibraryTrack {
         lengthMicroseconds = file.lengthMicroseconds
         loudness = file.loudness
         musicBrainz = file.tags.musicBrainz
-    }
-}
-
-extension MusicBrainzIDs {
-    /// The well-formed ids among a stream's MusicBrainz tags.
-    public init(_ tags: StreamTags) {
-        self.init(recording: Self.id(in: tags.musicBrainzRecording), release: Self.id(in: tags.musicBrainzRelease),
-                  releaseTrack: Self.id(in: tags.musicBrainzReleaseTrack),
-                  artists: Self.ids(in: tags.musicBrainzArtists.joined(separator: ";")),
-                  albumArtists: Self.ids(in: tags.musicBrainzAlbumArtists.joined(separator: ";")))
     }
 }

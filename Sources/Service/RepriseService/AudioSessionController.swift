@@ -213,8 +213,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
             let (target, routeEvent) = tracker.defaultChanged(to: name)
             if let target { moveOwnStreams(to: target) }
             if let routeEvent { feed(routeEvent) }
-        case .sinkChanged(let info):
-            if let routeEvent = tracker.outputChanged(Output(info)) { feed(routeEvent) }
+        case .sinkChanged(let output):
+            if let routeEvent = tracker.outputChanged(output) { feed(routeEvent) }
         case .sinkRemoved(let index):
             if let routeEvent = tracker.outputRemoved(index) { feed(routeEvent) }
         case .sinkInputChanged(let info, let isNew):
@@ -404,16 +404,5 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         leftByPreviousRun = ChangedStreamsStore.Saved()
         if !players.isEmpty { watcher?.play(players) }
         recordChanges()
-    }
-}
-
-extension Output {
-    init(_ info: SinkInfo) {
-        let available: Bool? = switch info.activePort {
-        case nil: nil
-        case .unavailable?: false
-        case .available?, .unknown?: true
-        }
-        self.init(index: info.index, name: info.name, description: info.description, portAvailable: available)
     }
 }

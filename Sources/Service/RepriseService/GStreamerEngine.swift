@@ -331,7 +331,7 @@ final class GStreamerEngine: PlaybackEngine {
             playbin.applyReplayGain() // the stream's gain may have changed: the limiter follows
             if let cut = tags.cutForSoundServer { log.info("tags: the sound server's copy is cut (\(cut)); Reprise keeps them whole") }
             // While a handed-over stream waits to start, its tags may already arrive: they are not the current track's.
-            player.engineDidReadTags(TrackTags(tags))
+            player.engineDidReadTags(tags.track)
             if !tags.chapterComments.isEmpty { player.engineDidReadChapters(VorbisChapterComments.chapters(in: tags.chapterComments)) }
         case .chapters(let found) where loaded && !playbin.isSwitchPending:
             player.engineDidReadChapters(found.map { Chapter(title: $0.title ?? "", startMicroseconds: $0.startNanoseconds / 1000) })
@@ -410,17 +410,6 @@ extension GStreamerEngine {
         playbin.restart(state: wantsPlaying ? .playing : .paused)
     }
 }
-
-extension TrackTags {
-    init(_ tags: StreamTags) {
-        self.init(title: tags.title, artists: tags.artists, album: tags.album, albumArtists: tags.albumArtists,
-                  trackNumber: tags.trackNumber, discNumber: tags.discNumber, genres: tags.genres,
-                  composers: tags.composers, comments: tags.comments, contentCreated: tags.date, description: tags.description,
-                  station: tags.organization, stationURL: tags.location)
-        musicBrainz = MusicBrainzIDs(tags)
-    }
-}
-
 
 extension GStreamerEngine {
     /// Hands a live stream's title to the player now, or as the latest one when its turn comes.

@@ -175,7 +175,7 @@ final class MetadataReader: ServiceComponent {
             player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
         } else {
             let artURL = media.image.flatMap { storeCover($0, of: entry.uri) } ?? folderCover(for: path)
-            player.entryDescribed(id: entry.id, tags: TrackTags(media.tags),
+            player.entryDescribed(id: entry.id, tags: media.tags.track,
                                   lengthMicroseconds: media.durationNanoseconds.map { $0 / 1000 }, artURL: artURL)
         }
         pump()

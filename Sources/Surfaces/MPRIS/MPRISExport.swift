@@ -40,8 +40,8 @@ public final class MPRISExport {
         trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: RepriseObjects.mprisPath)
         root = RootInterface(identity: identity, window: window, onFullscreenSet: { [feed = player.feed] in feed.publish(.video) },
                              onQuit: onQuit)
-        playerInterface = PlayerInterface(player: player, remote: remote)
-        trackListInterface = TrackListInterface(player: player, remote: remote)
+        playerInterface = PlayerInterface(remote: remote)
+        trackListInterface = TrackListInterface(remote: remote)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, bus: bus, remote: remote, log: log)
         let playerExport = MediaPlayer2PlayerExport(playerInterface)
         try bus.export(MediaPlayer2Export(root), at: RepriseObjects.mprisPath)

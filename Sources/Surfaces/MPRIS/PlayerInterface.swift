@@ -4,13 +4,10 @@ import SDBus
 
 /// org.mpris.MediaPlayer2.Player
 final class PlayerInterface: MediaPlayer2PlayerHandler {
-    private let player: Player
     private let remote: RemoteControl
+    private var player: Player { remote.player }
 
-    init(player: Player, remote: RemoteControl) {
-        self.player = player
-        self.remote = remote
-    }
+    init(remote: RemoteControl) { self.remote = remote }
 
     func next() throws(DBusError) {
         remote.next()

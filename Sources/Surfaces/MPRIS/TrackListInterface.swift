@@ -4,13 +4,10 @@ import SDBus
 
 /// org.mpris.MediaPlayer2.TrackList
 final class TrackListInterface: MediaPlayer2TrackListHandler {
-    private let player: Player
     private let remote: RemoteControl
+    private var player: Player { remote.player }
 
-    init(player: Player, remote: RemoteControl) {
-        self.player = player
-        self.remote = remote
-    }
+    init(remote: RemoteControl) { self.remote = remote }
 
     /// The most bytes of metadata one GetTracksMetadata reply carries (half of D-Bus's array limit).
     static let metadataReplyLimit = 32 << 20

@@ -1,59 +1,34 @@
 import CGStreamer
+import RepriseCore
 
 /// The tags of a stream that Reprise uses, copied out of a GstTagList. Strings are valid UTF-8
 /// (invalid bytes become U+FFFD).
 public struct StreamTags: Sendable, Equatable {
-    public var title: String?
-    public var artists: [String] = []
-    public var album: String?
-    public var albumArtists: [String] = []
-    public var trackNumber: Int?
-    public var discNumber: Int?
-    public var genres: [String] = []
-    public var composers: [String] = []
-    public var comments: [String] = []
-    /// A few sentences about the content (the DESCRIPTION tag).
-    public var description: String?
-    /// ISO 8601 date or date-time, when the stream names one.
-    public var date: String?
-    /// The ORGANIZATION tag: a label, or a live stream's station name (its `icy-name` header).
-    public var organization: String?
+    /// The tags as the core keeps them: DATETIME as `contentCreated`, ORGANIZATION and LOCATION as a live stream's
+    /// station and its homepage (its `icy-name` and `icy-url` headers), the well-formed MusicBrainz ids only.
+    public var track = TrackTags()
     /// Vorbis comments GStreamer has no tag for, as "KEY=value", of those that name chapters (`CHAPTERnnn…`).
     public var chapterComments: [String] = []
-    /// The LOCATION tag: where it was recorded, or a live stream's homepage (its `icy-url` header).
-    public var location: String?
-    /// MusicBrainz ids as the stream's tags give them (unchecked): recording, release, release track, artists,
-    /// album artists.
-    public var musicBrainzRecording: [String] = []
-    public var musicBrainzRelease: [String] = []
-    public var musicBrainzReleaseTrack: [String] = []
-    public var musicBrainzArtists: [String] = []
-    public var musicBrainzAlbumArtists: [String] = []
     /// What the sound server's copy of these tags left out ("artist: 2000 values"), when it was cut; these are whole.
     public var cutForSoundServer: String?
 
     public init() {}
 
     init(_ list: UnsafeMutablePointer<GstTagList>) {
-        title = Self.strings(list, "title").first
-        artists = Self.strings(list, "artist")
-        album = Self.strings(list, "album").first
-        albumArtists = Self.strings(list, "album-artist")
-        trackNumber = Self.number(list, "track-number")
-        discNumber = Self.number(list, "album-disc-number")
-        genres = Self.strings(list, "genre")
-        composers = Self.strings(list, "composer")
-        comments = Self.strings(list, "comment")
-        description = Self.strings(list, "description").first
-        date = Self.date(list)
-        organization = Self.strings(list, "organization").first
-        location = Self.strings(list, "location").first
-        musicBrainzRecording = Self.strings(list, "musicbrainz-trackid")
-        musicBrainzRelease = Self.strings(list, "musicbrainz-albumid")
-        musicBrainzReleaseTrack = Self.strings(list, "musicbrainz-releasetrackid")
-        musicBrainzArtists = Self.strings(list, "musicbrainz-artistid")
-        musicBrainzAlbumArtists = Self.strings(list, "musicbrainz-albumartistid")
-        chapterComments = Self.strings(list, "extended-comment").filter { $0.uppercased().hasPrefix("CHAPTER") }
+        func strings(_ tag: String) -> [String] { Self.strings(list, tag) }
+        track = TrackTags(title: strings("title").first, artists: strings("artist"), album: strings("album").first,
+                          albumArtists: strings("album-artist"), trackNumber: Self.number(list, "track-number"),
+                          discNumber: Self.number(list, "album-disc-number"), genres: strings("genre"),
+                          composers: strings("composer"), comments: strings("comment"), contentCreated: Self.date(list),
+                          description: strings("description").first, station: strings("organization").first,
+                          stationURL: strings("location").first)
+        track.musicBrainz = MusicBrainzIDs(
+            recording: MusicBrainzIDs.id(in: strings("musicbrainz-trackid")),
+            release: MusicBrainzIDs.id(in: strings("musicbrainz-albumid")),
+            releaseTrack: MusicBrainzIDs.id(in: strings("musicbrainz-releasetrackid")),
+            artists: MusicBrainzIDs.ids(in: strings("musicbrainz-artistid").joined(separator: ";")),
+            albumArtists: MusicBrainzIDs.ids(in: strings("musicbrainz-albumartistid").joined(separator: ";")))
+        chapterComments = strings("extended-comment").filter { $0.uppercased().hasPrefix("CHAPTER") }
     }
 
     /// True when no field is set.

@@ -1,4 +1,5 @@
 import CPulse
+import RepriseCore
 
 /// A libpulse context on the process's GLib main loop (`pa_glib_mainloop`): subscribes to sinks, sink inputs
 /// and the server, reports every change as a ``PulseEvent`` on the loop's thread, and reconnects whenever the
@@ -190,7 +191,7 @@ public final class PulseClient {
 
     private static let sinkCallback: pa_sink_info_cb_t = { _, info, eol, userdata in
         guard eol == 0, let info, let userdata else { return }
-        Unmanaged<PulseClient>.fromOpaque(userdata).takeUnretainedValue().onEvent?(.sinkChanged(SinkInfo(info.pointee)))
+        Unmanaged<PulseClient>.fromOpaque(userdata).takeUnretainedValue().onEvent?(.sinkChanged(Output(info.pointee)))
     }
 
     private static let sinkInputCallback: pa_sink_input_info_cb_t = { _, info, eol, userdata in

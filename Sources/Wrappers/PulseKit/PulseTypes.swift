@@ -1,25 +1,5 @@
 import CPulse
-
-/// Whether a sink's active port (a jack, a headset) can be used.
-public enum PortAvailability: Sendable, Equatable {
-    case unknown, available, unavailable
-}
-
-/// A PulseAudio sink (an output), copied out of `pa_sink_info`.
-public struct SinkInfo: Sendable, Equatable {
-    public let index: UInt32
-    public let name: String
-    public let description: String
-    /// Nil when the sink has no ports (null sinks, many virtual sinks).
-    public let activePort: PortAvailability?
-
-    public init(index: UInt32, name: String, description: String, activePort: PortAvailability?) {
-        self.index = index
-        self.name = name
-        self.description = description
-        self.activePort = activePort
-    }
-}
+import RepriseCore
 
 /// A playback stream, copied out of `pa_sink_input_info`.
 public struct SinkInputInfo: Sendable, Equatable {
@@ -57,26 +37,20 @@ public enum PulseEvent: Sendable, Equatable {
     /// The server went away; the client reconnects by itself when it comes back.
     case disconnected
     case defaultSinkChanged(String)
-    case sinkChanged(SinkInfo)
+    case sinkChanged(Output)
     case sinkRemoved(UInt32)
     case sinkInputChanged(SinkInputInfo, isNew: Bool)
     case sinkInputRemoved(UInt32)
 }
 
-extension SinkInfo {
+extension Output {
+    /// A sink as `pa_sink_info` describes it; a port whose availability is not known counts as usable.
     init(_ info: pa_sink_info) {
-        index = info.index
-        name = info.name.map { String(cString: $0) } ?? ""
-        description = info.description.map { String(cString: $0) } ?? name
-        if let port = info.active_port?.pointee {
-            switch Int64(port.available) {
-            case Int64(PA_PORT_AVAILABLE_NO.rawValue): activePort = .unavailable
-            case Int64(PA_PORT_AVAILABLE_YES.rawValue): activePort = .available
-            default: activePort = .unknown
-            }
-        } else {
-            activePort = nil
-        }
+        let name = info.name.map { String(cString: $0) } ?? ""
+        var portAvailable: Bool?
+        if let port = info.active_port?.pointee { portAvailable = Int64(port.available) != Int64(PA_PORT_AVAILABLE_NO.rawValue) }
+        self.init(index: info.index, name: name, description: info.description.map { String(cString: $0) } ?? name,
+                  portAvailable: portAvailable)
     }
 }
 
