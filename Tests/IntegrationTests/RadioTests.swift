@@ -6,7 +6,7 @@ import TestSupport
 /// Internet radio: a loopback Shoutcast-style stream (ICY metadata every 4,000 bytes) whose title changes while
 /// Reprise plays it.
 @Suite(.serialized) struct RadioTests {
-    static let station = IcyServer.Station(name: "Reprise Test FM", genre: "Jazz", url: "https://radio.example/fm")
+    static let station: IcyServer.Station = (name: "Reprise Test FM", genre: "Jazz", url: "https://radio.example/fm")
 
     func liveStream(_ session: Session, title: String) throws -> IcyServer {
         let path = session.directory + "/live.mp3"

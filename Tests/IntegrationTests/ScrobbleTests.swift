@@ -222,7 +222,7 @@ import TestSupport
         let path = session.directory + "/live.mp3"
         try generateTone(at: path, seconds: 20, tags: nil, encoder: ["lamemp3enc", "target=bitrate", "bitrate=128", "cbr=true"])
         let station = try IcyServer(audio: try Data(contentsOf: URL(fileURLWithPath: path)),
-                                    station: .init(name: "Test FM", genre: "Test", url: "https://radio.example"), title: "Tuned - In")
+                                    station: (name: "Test FM", genre: "Test", url: "https://radio.example"), title: "Tuned - In")
         defer { station.stop() }
         try session.launch([station.url]) { session.status() == "Playing" && session.title() == "In" }
         usleep(1_000_000)

@@ -13,7 +13,6 @@ import Testing
     /// A controller over a player with three queued entries, wired as the service wires it, and connected.
     final class Rig {
         let player: Player
-        let engine: ScriptedEngine
         let server = FakeSoundServer()
         let pipeline = FakePipeline()
         let players = FakePlayers()
@@ -23,7 +22,7 @@ import Testing
         /// - Parameter connect: report the connection at once (else the test lists streams first, as on connecting).
         init(options: AudioOptions = [], category: AudioCategory = .playback, leftBehind: ChangedStreamsStore.Saved? = nil,
              parents: [Int32: Int32] = [:], connect: Bool = true) {
-            (player, engine, _) = makePlayer(tracks: 3)
+            (player, _, _) = makePlayer(tracks: 3)
             record = MemoryRecord(leftBehind)
             record.requestCount = { [server] in server.requests.count }
             var settings = AudioSettings()

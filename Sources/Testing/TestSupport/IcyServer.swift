@@ -5,16 +5,8 @@ import Foundation
 /// `icy-url` headers and, to clients that ask with `Icy-MetaData: 1`, a metadata block every `metaInterval` bytes
 /// carrying `StreamTitle='…';` — the title set last, as raw bytes (a Latin-1 station sends Latin-1).
 public final class IcyServer: @unchecked Sendable {
-    public struct Station: Sendable {
-        public var name: String
-        public var genre: String
-        public var url: String
-        public init(name: String, genre: String, url: String) {
-            self.name = name
-            self.genre = genre
-            self.url = url
-        }
-    }
+    /// What the `icy-name`, `icy-genre` and `icy-url` headers say.
+    public typealias Station = (name: String, genre: String, url: String)
 
     private var listener: LoopbackListener!
     private let audio: [UInt8]

@@ -18,7 +18,7 @@ struct ChapterReport {
 
 struct Chapters: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chapters", abstract: "List the chapters of what plays (▶ marks the current one).")
+        abstract: "List the chapters of what plays (▶ marks the current one).")
     @OptionGroup var target: TargetOptions
 
     func run() throws {
@@ -67,7 +67,6 @@ struct ChapterCommand: ActionVerb {
 
 struct ChapterSkip: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "chapter-skip",
         abstract: "With on, Next and Previous (media keys, a headset's buttons) step through the chapters of a chaptered track; no argument: show.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "on or off") var state: String?
@@ -81,7 +80,6 @@ struct ChapterSkip: ParsableCommand {
 
 struct Sleep: ClientVerb {
     static let configuration = CommandConfiguration(
-        commandName: "sleep",
         abstract: "Fade out and pause after DURATION (90s, 30m, 1h; a plain number is minutes), at end-of-track or end-of-chapter; off cancels; no argument: what is left.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "90s, 30m, 1h, end-of-track, end-of-chapter or off") var when: String?

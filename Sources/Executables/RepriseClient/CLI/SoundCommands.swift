@@ -80,7 +80,6 @@ struct ReplayGain: ClientVerb {
 
 struct Crossfade: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "crossfade",
         abstract: "Show or set the crossfade between tracks: SECONDS (0.5 to 12) or off.")
     @OptionGroup var target: TargetOptions
     @Argument(help: "seconds (0.5 to 12) or off") var seconds: String?

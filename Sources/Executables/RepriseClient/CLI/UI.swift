@@ -2,7 +2,7 @@ import ArgumentParser
 
 struct UI: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ui", abstract: "A terminal now-playing view for any MPRIS player.")
+        abstract: "A terminal now-playing view for any MPRIS player.")
     @Option(help: "Show another MPRIS player (e.g. vlc) instead of Reprise.") var player: String?
     @Flag(help: "One line: the title and the basic controls.") var mini = false
 
