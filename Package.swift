@@ -41,7 +41,9 @@ let package = Package(
         .systemLibrary(name: "CTagLib", path: "Sources/Shims/CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
         /// libebur128: EBU R128 loudness and true peak (its C interface is small enough to call as it is).
         .systemLibrary(name: "CEbur128", path: "Sources/Shims/CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
-        .systemLibrary(name: "CPangoCairo", path: "Sources/Shims/CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        /// Pango and Cairo (Debian libpango-1.0-0, libcairo2) opened when the video controls are first drawn: the
+        /// calls the controls make, forwarded through a table `dlopen` fills (nothing of them is mapped before).
+        .target(name: "CPangoCairo", path: "Sources/Shims/CPangoCairo"),
         /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover.
         .target(name: "CTagLibShim", dependencies: ["CTagLib"], path: "Sources/Shims/CTagLibShim"),
         // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib and libXi alone.

@@ -341,7 +341,7 @@ struct Canvas {
 
     /// The height of `string` in `font` wrapped to `width`, all its lines.
     static func wrappedHeight(_ string: String, font: String, width: Int) -> Int {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return 0 }
+        guard rp_pangocairo_load(), let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return 0 }
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { return 0 }
         defer { cairo_destroy(cr) }

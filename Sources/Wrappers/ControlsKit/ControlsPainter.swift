@@ -20,7 +20,7 @@ public struct ControlsImage: Sendable {
 
 /// Draws a ``VideoControlsScene`` with Cairo (shapes: every icon is drawn, none is a scaled bitmap) and Pango (text in
 /// the desktop's fonts, through fontconfig) at the output's scale: a scale-2 output gets twice the pixels each way,
-/// drawn at that size.
+/// drawn at that size. Both libraries are opened at the first drawing; without them the image stays transparent.
 public struct ControlsPainter: Sendable {
     public init() {}
 
@@ -45,7 +45,7 @@ public struct ControlsPainter: Sendable {
     private func paintRows(_ scene: VideoControlsScene, scale: Int, rows: Range<Int>) -> ControlsImage {
         let scale = max(1, min(4, scale))
         let width = scene.layout.width * scale, height = max(0, rows.count) * scale
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+        guard rp_pangocairo_load(), let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
             return ControlsImage(width: width, height: height, scale: scale, pixels: Array(repeating: 0, count: width * height))
         }

@@ -1,0 +1,52 @@
+#include "CPangoCairo.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+
+struct rp_pangocairo_functions rp_pangocairo;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static bool loaded;
+
+/* Each entry: where its pointer goes in the table, and the library's name for it. */
+#define ENTRY(field, symbol) { offsetof(struct rp_pangocairo_functions, field), symbol }
+static const struct { size_t offset; const char *symbol; } entries[] = {
+    ENTRY(image_surface_create, "cairo_image_surface_create"), ENTRY(surface_status, "cairo_surface_status"),
+    ENTRY(surface_flush, "cairo_surface_flush"), ENTRY(surface_destroy, "cairo_surface_destroy"),
+    ENTRY(image_surface_get_stride, "cairo_image_surface_get_stride"), ENTRY(image_surface_get_data, "cairo_image_surface_get_data"),
+    ENTRY(create, "cairo_create"), ENTRY(destroy, "cairo_destroy"), ENTRY(save, "cairo_save"), ENTRY(restore, "cairo_restore"),
+    ENTRY(scale, "cairo_scale"), ENTRY(translate, "cairo_translate"), ENTRY(set_source_rgba, "cairo_set_source_rgba"),
+    ENTRY(set_source, "cairo_set_source"), ENTRY(set_line_width, "cairo_set_line_width"), ENTRY(new_path, "cairo_new_path"),
+    ENTRY(move_to, "cairo_move_to"), ENTRY(line_to, "cairo_line_to"), ENTRY(close_path, "cairo_close_path"),
+    ENTRY(rectangle, "cairo_rectangle"), ENTRY(arc, "cairo_arc"), ENTRY(arc_negative, "cairo_arc_negative"),
+    ENTRY(fill, "cairo_fill"), ENTRY(stroke, "cairo_stroke"), ENTRY(clip, "cairo_clip"),
+    ENTRY(pattern_create_linear, "cairo_pattern_create_linear"),
+    ENTRY(pattern_add_color_stop_rgba, "cairo_pattern_add_color_stop_rgba"), ENTRY(pattern_destroy, "cairo_pattern_destroy"),
+    ENTRY(create_layout, "pango_cairo_create_layout"), ENTRY(show_layout, "pango_cairo_show_layout"),
+    ENTRY(font_description_from_string, "pango_font_description_from_string"),
+    ENTRY(font_description_free, "pango_font_description_free"),
+    ENTRY(layout_set_font_description, "pango_layout_set_font_description"), ENTRY(layout_set_text, "pango_layout_set_text"),
+    ENTRY(layout_set_width, "pango_layout_set_width"), ENTRY(layout_set_height, "pango_layout_set_height"),
+    ENTRY(layout_set_wrap, "pango_layout_set_wrap"), ENTRY(layout_set_ellipsize, "pango_layout_set_ellipsize"),
+    ENTRY(layout_get_pixel_size, "pango_layout_get_pixel_size"), ENTRY(object_unref, "g_object_unref"),
+};
+
+static void load(void) {
+    /* libpangocairo needs libpango, libcairo and libgobject: a lookup through its handle finds all of them. */
+    void *library = dlopen("libpangocairo-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+    struct rp_pangocairo_functions table;
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+        void *function = dlsym(library, entries[i].symbol);
+        if (!function) return; /* kept open: another thread may not be using it, but nothing is gained closing it */
+        *(void **)((char *)&table + entries[i].offset) = function;
+    }
+    rp_pangocairo = table;
+    loaded = true;
+}
+
+bool rp_pangocairo_load(void) {
+    pthread_once(&once, load);
+    return loaded;
+}
