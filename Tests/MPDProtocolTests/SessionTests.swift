@@ -19,7 +19,8 @@ import Testing
             bridge = MPDPlayerBridge(player: player, remote: RemoteControl(player: player, policy: policy), library: library, playlistFiles: playlists, files: files,
                                      musicFolder: "/music")
             player.feed.listen(bridge)
-            session = MPDSession(commands: bridge.commands, permissions: permissions, mayNameLocalFiles: mayNameLocalFiles)
+            session = MPDSession(commands: bridge.commands, permissions: permissions, mayNameLocalFiles: mayNameLocalFiles,
+                                 feed: player.feed)
             bridge.listener = self
         }
 
@@ -41,6 +42,9 @@ import Testing
         }
 
         func value(_ key: String, in reply: String) -> String? { pairs(reply).first { $0.0 == key }?.1 }
+
+        /// A status reply's queue version.
+        func versions(_ reply: String) -> String? { value("playlist", in: reply) }
     }
 
     @Test func playlistfindAndPlaylistsearchFilterTheQueue() {
@@ -69,6 +73,35 @@ import Testing
         #expect(reply == "list_OK\nACK [2@1] {setvol} Number too large: 150\n")
         #expect(rig.send("command_list_begin", "setvol 40", "getvol", "command_list_end") == "volume: 40\nOK\n")
         #expect(rig.player.volume == 0.4)
+    }
+
+    /// The connection's side: what it sent when told a run replied.
+    final class Connection: MPDSessionOwner {
+        let session: MPDSession
+        var sent = ""
+        init(_ session: MPDSession) { self.session = session }
+        func sessionHasOutput(_ session: MPDSession) { sessionReplied(session) }
+        func sessionShouldPause(_ session: MPDSession) -> Bool { false }
+        func sessionReplied(_ session: MPDSession) { sent += String(decoding: session.takeOutput(), as: UTF8.self) }
+    }
+
+    @Test func aCommandsReplyLeavesBeforeFollowersHearWhatItChanged() {
+        let rig = Rig()
+        let connection = Connection(rig.session)
+        rig.session.owner = connection
+        var sentWhenHeard: [String] = []
+        rig.player.feed.listen(ChangeClosure { _ in sentWhenHeard.append(connection.sent) })
+        rig.session.receive(Array("setvol 40".utf8))
+        #expect(sentWhenHeard == ["OK\n"], "the volume's change was told after OK was sent")
+        #expect(rig.player.volume == 0.4)
+    }
+
+    @Test func aCommandOfAListSeesWhatFollowersDidForTheOneBefore() {
+        let rig = Rig()
+        let before = rig.versions(rig.send("status"))
+        let reply = rig.send("command_list_begin", "delete 0", "status", "command_list_end")
+        #expect(rig.versions(reply) != before, "the queue's version in the list's status counts the delete")
+        #expect(rig.value("playlistlength", in: reply) == "2")
     }
 
     @Test func statusSaysWhatThePlayerDoes() {

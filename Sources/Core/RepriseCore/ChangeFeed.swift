@@ -97,17 +97,34 @@ public final class ChangeFeed {
     private var listeners: [ChangeListener] = []
     private var waiting: [Change] = []
     private var delivering = false
+    /// Holds not yet released (``hold()``).
+    private var holds = 0
 
     public init() {}
 
     /// Adds `listener`, which hears every later change after those listening already.
     public func listen(_ listener: ChangeListener) { listeners.append(listener) }
 
-    /// Tells every listener of `change` (now, or after the change being delivered).
+    /// Tells every listener of `change` (now, after the change being delivered, or when the last hold ends).
     public func publish(_ change: Change) {
         guard !change.aspects.isEmpty else { return }
         waiting.append(change)
-        guard !delivering else { return }
+        deliverWaiting()
+    }
+
+    /// Until the matching ``release()``, changes published wait, in order: a surface's reply to the request that
+    /// made them leaves before any follower hears them (an MPD `pause` is answered `OK` before the D-Bus signals
+    /// go out). The state itself has changed already; only the telling waits.
+    public func hold() { holds += 1 }
+
+    /// Ends a ``hold()``; the last one delivers what waited.
+    public func release() {
+        holds -= 1
+        deliverWaiting()
+    }
+
+    private func deliverWaiting() {
+        guard !delivering, holds == 0, !waiting.isEmpty else { return }
         delivering = true
         defer { delivering = false }
         var next = 0

@@ -18,6 +18,8 @@ public final class MPDPlayerBridge: ChangeListener {
 
     /// The queue's versions as MPD clients count them.
     public var versions: MPDQueueVersions { context.versions }
+    /// The player's change feed, which sessions hold while a command runs.
+    public var feed: ChangeFeed { context.player.feed }
 
     /// Hears each change's subsystems (the server, which tells every connection).
     public var listener: MPDIdleListener? {

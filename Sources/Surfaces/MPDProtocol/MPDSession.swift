@@ -1,3 +1,5 @@
+import RepriseCore
+
 /// Hears what a session needs from the connection around it.
 public protocol MPDSessionOwner: AnyObject {
     /// Replies were added outside a ``MPDSession/receive(_:)`` call (a command that finished later, an idle woken,
@@ -7,6 +9,12 @@ public protocol MPDSessionOwner: AnyObject {
     /// ``MPDSession/resume()`` later — once the client has read enough of the replies waiting for it, or on the loop's
     /// next turn when the run has held the loop long enough.
     func sessionShouldPause(_ session: MPDSession) -> Bool
+    /// A run ended with its reply: send what is there now (and only that: no further line is taken meanwhile).
+    func sessionReplied(_ session: MPDSession)
+}
+
+extension MPDSessionOwner {
+    public func sessionReplied(_ session: MPDSession) {}
 }
 
 /// One client connection's side of the protocol, without the socket: lines in, replies out. Runs command lists
@@ -55,7 +63,12 @@ public final class MPDSession {
         var next = 0
     }
 
-    public init(commands: MPDCommandSet, permissions: MPDPermissions, mayNameLocalFiles: Bool = false) {
+    /// Held while each command runs: what it changed is told to followers once its reply is on its way (the run's
+    /// last command) or before the next command runs (one of a list, which sees every follower's part done).
+    private let feed: ChangeFeed?
+
+    public init(commands: MPDCommandSet, permissions: MPDPermissions, mayNameLocalFiles: Bool = false, feed: ChangeFeed? = nil) {
+        self.feed = feed
         self.commands = commands
         self.permissions = permissions
         self.mayNameLocalFiles = mayNameLocalFiles
@@ -161,7 +174,14 @@ public final class MPDSession {
                 isPaused = true
                 return
             }
+            feed?.hold()
             runCommand(current.lines[index], index: current.single ? 0 : index, okMode: current.okMode)
+            if let finished = run, finished.next == finished.lines.count, !isCommandRunning {
+                output.line("OK")
+                run = nil
+            }
+            if feed != nil, run == nil, !isClosing { owner?.sessionReplied(self) } // the reply leaves first
+            feed?.release()
         }
     }
 

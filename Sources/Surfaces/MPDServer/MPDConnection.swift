@@ -51,6 +51,8 @@ final class MPDConnection: MPDSessionOwner {
         processLines() // lines that came while a command ran
     }
 
+    func sessionReplied(_ session: MPDSession) { flush() }
+
     func sessionShouldPause(_ session: MPDSession) -> Bool {
         // Replies left unread while more are asked for (in a list or not): past the limit the client is closed, as
         // MPD closes it, and its replies' memory released. One long reply alone is sent whole, as the client reads.

@@ -118,7 +118,7 @@ public final class MPDServer: MPDIdleListener {
             // music folder (a TCP client could be any local user).
             let isOwnersSocket = name == socketPath && Sockets.peerUserID(fd) == geteuid()
             let session = MPDSession(commands: bridge.commands, permissions: passwords.defaultPermissions,
-                                     mayNameLocalFiles: isOwnersSocket)
+                                     mayNameLocalFiles: isOwnersSocket, feed: bridge.feed)
             let connection = MPDConnection(fd: fd, peer: name, session: session, server: self)
             connections[ObjectIdentifier(connection)] = connection
             connection.start(on: loop)

@@ -23,7 +23,9 @@ struct StreamSource: Sendable {
 /// newer load (or stop) has replaced is skipped. The loop learns where a new stream's messages begin from a marker
 /// posted on the pipeline's bus, in order with the pipeline's own messages.
 final class PipelineThread: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "reprise.pipeline", qos: .userInitiated)
+    /// The thread itself, kept for the pipeline's life; a dispatch queue where none can be had.
+    private let thread = StandingThread()
+    private let fallback = DispatchQueue(label: "reprise.pipeline", qos: .userInitiated)
     private let element: ElementReference
     private let sink: ElementReference?
     private let holderClientName: String
@@ -111,6 +113,7 @@ final class PipelineThread: @unchecked Sendable {
                 mainLoopHolder = nil
             }
         }
+        thread?.end()
     }
 
     /// Requests asked for and not yet done.
@@ -121,10 +124,11 @@ final class PipelineThread: @unchecked Sendable {
 
     private func submit(_ body: @escaping @Sendable () -> Void) {
         pending.add(1, ordering: .relaxed)
-        queue.async { [self] in
+        let request: @Sendable () -> Void = { [self] in
             body()
             pending.subtract(1, ordering: .releasing)
         }
+        if let thread { thread.submit(request) } else { fallback.async(execute: request) }
     }
 
     private func isCurrent(_ generation: UInt64) -> Bool { generation >= newest.load(ordering: .relaxed) }
