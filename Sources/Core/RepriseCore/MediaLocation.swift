@@ -77,7 +77,7 @@ public enum MediaLocation {
     public static func expand(_ arguments: [String], relativeTo cwd: String, in fileSystem: FileSystem) -> Expansion {
         var result = Expansion()
         for argument in arguments {
-            if argument.contains("://"), let parsed = MediaURI(argument), parsed.scheme.count > 1 {
+            if argument.contains(text: "://"), let parsed = MediaURI(argument), parsed.scheme.count > 1 {
                 do throws(PlayerError) {
                     result.uris += try resolve(argument, in: fileSystem, problems: &result.problems)
                 } catch {

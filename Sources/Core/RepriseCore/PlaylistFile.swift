@@ -78,13 +78,13 @@ public struct PlaylistFile: Sendable, Equatable {
     }
 
     private mutating func parseXSPF(_ text: String, directory: String) {
-        let trackList = text.firstRange(of: "<trackList")
+        let trackList = text.firstRange(ofText: "<trackList")
         if let titleText = XMLText.firstElement("title", in: trackList.map { text[..<$0.lowerBound] } ?? text[...]) {
             title = titleText
         }
         for location in XMLText.elements("location", in: text[...]) {
             // XSPF locations are URIs; relative ones are percent-encoded paths relative to the playlist.
-            let resolved = location.contains("://") ? location
+            let resolved = location.contains(text: "://") ? location
                 : MediaURI("file:" + location).map { $0.path }.flatMap { Self.resolve($0, directory: directory) }
             if let resolved, let uri = Self.resolve(resolved, directory: directory) { uris.append(uri) }
         }
@@ -100,7 +100,7 @@ enum XMLText {
     static func elements(_ name: String, in text: Substring, limit: Int = .max) -> [String] {
         var found: [String] = []
         var rest = text
-        while found.count < limit, let open = rest.firstRange(of: "<" + name) {
+        while found.count < limit, let open = rest.firstRange(ofText: "<" + name) {
             let afterName = rest[open.upperBound...]
             guard let next = afterName.first, next == ">" || next == " " || next == "\t" || next == "\n" else {
                 rest = afterName
@@ -110,7 +110,7 @@ enum XMLText {
             // here keeps the work linear on malformed input (each scan would otherwise run to the end again).
             guard let tagEnd = afterName.firstIndex(of: ">") else { break }
             let content = afterName[afterName.index(after: tagEnd)...]
-            guard let close = content.firstRange(of: "</" + name + ">") else { break }
+            guard let close = content.firstRange(ofText: "</" + name + ">") else { break }
             found.append(decodeEntities(content[..<close.lowerBound]).trimmingWhitespace())
             rest = content[close.upperBound...]
         }

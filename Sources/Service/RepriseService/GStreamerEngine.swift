@@ -345,7 +345,7 @@ final class GStreamerEngine: PlaybackEngine {
             log.debug("pipeline error from \(source): \(debug)")
             errorReported = true
             stopWatchingOpening()
-            if debug.contains("not-negotiated"), recoverFromNegotiationFailure() { break }
+            if debug.contains(text: "not-negotiated"), recoverFromNegotiationFailure() { break }
             if source == Playbin.audioOutputName, resumePending, !outputReopened {
                 // Found out by this Play: the server may well be back (a paused stream notices only now).
                 log.info("the sound output was gone when playing resumed (\(text)): opening it again where it was")

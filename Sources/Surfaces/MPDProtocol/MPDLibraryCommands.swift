@@ -14,7 +14,7 @@ extension MPDCommandContext {
             MPDCommand("count", .read, 1, nil) { [self] call throws(MPDError) in try count(call) },
             MPDCommand("lsinfo", .read, 0, 1) { [self] call throws(MPDError) in
                 // A URI names no folder of the library (Cantata asks `mpd-client://cantata/…` to tell servers apart).
-                if let name = call.arguments.first, let uri = MediaURI(name), name.contains("://"), !SupportedSchemes.all.contains(uri.scheme) {
+                if let name = call.arguments.first, let uri = MediaURI(name), name.contains(text: "://"), !SupportedSchemes.all.contains(uri.scheme) {
                     throw .argument("Unsupported URI scheme")
                 }
                 return tree(call, recursive: false, withTags: true)

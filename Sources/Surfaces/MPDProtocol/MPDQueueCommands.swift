@@ -248,7 +248,7 @@ extension MPDCommandContext {
     /// `name` as a library name (relative to the music folder, without a trailing slash); nil for a stream or an
     /// absolute path.
     private func libraryName(_ name: String) -> String? {
-        guard !name.hasPrefix("/"), !(name.contains("://") && MediaURI(name) != nil) else { return nil }
+        guard !name.hasPrefix("/"), !(name.contains(text: "://") && MediaURI(name) != nil) else { return nil }
         var inside = name
         while inside.hasSuffix("/") { inside.removeLast() }
         return inside

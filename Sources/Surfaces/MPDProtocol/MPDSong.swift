@@ -29,7 +29,7 @@ public struct MPDSongWriter: Sendable {
     /// The URI the player is given for what a client named `name`: a path relative to the music folder, an absolute
     /// path, or a URI with a scheme — `SCHEME://…`, as MPD tells one (a file named `Live: 2020.ogg` is a file).
     public func uri(forName name: String) -> String {
-        if name.contains("://"), MediaURI(name) != nil { return name }
+        if name.contains(text: "://"), MediaURI(name) != nil { return name }
         return uri(ofLibraryName: name)
     }
 

@@ -16,7 +16,7 @@ public enum MallocTuning {
     /// which is left alone).
     public static func environmentValue(current: String?) -> String? {
         guard let current, !current.isEmpty else { return tunables }
-        guard !current.contains("glibc.malloc.tcache_count=") else { return nil }
+        guard !current.split(separator: ":").contains(where: { $0.hasPrefix("glibc.malloc.tcache_count=") }) else { return nil }
         return current + ":" + tunables
     }
 

@@ -86,8 +86,8 @@ public indirect enum MediaQuery: Sendable, Equatable {
         let text = text.lowercased(), value = value.lowercased()
         switch operation {
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: return ordered(text, operation, value) ?? false
-        case .contains: return text.contains(value)
-        case .doesNotContain: return !text.contains(value)
+        case .contains: return text.contains(text: value)
+        case .doesNotContain: return !text.contains(text: value)
         case .startsWith: return text.hasPrefix(value)
         // A type is derived from itself and from the types before its dots ("audio.music" from "audio"; UPnP's
         // "object.item.audioItem.musicTrack" from "object.item"); "music" is audio.
