@@ -27,6 +27,21 @@ import TestSupport
         #expect(try runCommand(service, ["--version"]).output.hasPrefix("reprised "))
     }
 
+    /// However it is started — by `reprise`, or `reprised` by hand as D-Bus activation and systemd start it — the
+    /// service runs with glibc's malloc tunables and GLib's blocks from malloc (both read before `main`).
+    @Test func theServiceRunsWithItsMallocSettingsHoweverItIsStarted() throws {
+        let service = URL(fileURLWithPath: repriseBinary).deletingLastPathComponent().appendingPathComponent("reprised").path
+        for byHand in [false, true] {
+            let session = try Session()
+            defer { session.close() }
+            let pid = byHand ? try session.start(service, ["--", media.first], logName: "reprised") : try session.launch([media.first])
+            #expect(session.waitFor { session.ownerProcess(of: Session.name) == pid })
+            let environment = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8))?.split(separator: "\0") ?? []
+            #expect(environment.contains("G_SLICE=always-malloc"), "\(byHand ? "reprised" : "reprise"): \(environment)")
+            #expect(environment.contains { $0.hasPrefix("GLIBC_TUNABLES=") && $0.contains("glibc.malloc.tcache_count=64") })
+        }
+    }
+
     /// SIGTERM stops the library too: its timers cancelled, MediaServer2's name released before the service's own,
     /// nothing from the library after it stopped, exit 0.
     @Test func sigtermStopsTheLibraryAndReleasesEveryName() throws {

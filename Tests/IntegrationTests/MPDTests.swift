@@ -173,7 +173,7 @@ import TestSupport
         let terminal = try session.terminal(["ncmpcpp", "-h", Self.socket(session)], columns: 120, rows: 30)
         #expect(session.waitFor { terminal.text().contains("Playlist") }, "\(terminal.text())")
         terminal.send("2") // the browser
-        #expect(session.waitFor { ["Björk", "Miles Davis", "Singles"].allSatisfy(terminal.text().contains) }, "\(terminal.text())")
+        #expect(session.waitFor { ["Björk", "Miles Davis", "Singles"].allSatisfy { terminal.text().contains($0) } }, "\(terminal.text())")
         let rows = terminal.screen()
         let singles = try #require(rows.firstIndex { $0.contains("Singles") }), first = try #require(rows.firstIndex { $0.contains("Björk") })
         for _ in first..<singles { terminal.send("Down") }
@@ -187,7 +187,7 @@ import TestSupport
         terminal.send("p")
         #expect(session.waitFor { session.status() == "Playing" }, "ncmpcpp's play reaches MPRIS")
         terminal.send("4") // the media library: artists, then their albums
-        #expect(session.waitFor { ["Björk", "Miles Davis", "New Order"].allSatisfy(terminal.text().contains) }, "\(terminal.text())")
+        #expect(session.waitFor { ["Björk", "Miles Davis", "New Order"].allSatisfy { terminal.text().contains($0) } }, "\(terminal.text())")
         terminal.send("1") // the queue
         #expect(session.waitFor { terminal.text().contains("Blue Monday") && terminal.text().contains("New Order") }, "\(terminal.text())")
         terminal.send("q")

@@ -8,8 +8,8 @@ import RepriseService
 // `reprise` (the command people type) parses every other command line, hands media to a running service, and execs
 // this when none runs; D-Bus activation and the systemd unit start it with no arguments.
 
-// glibc's malloc tunables are read at exec only: started without them (by systemd, D-Bus or hand; `reprise` sets
-// them), the service execs itself once with them (MallocTuning).
+// glibc's malloc tunables and GLib's G_SLICE are read before main: started without them (by systemd, D-Bus or hand;
+// `reprise` sets them), the service execs itself once with them (MallocTuning).
 MallocTuning.applyByExecingSelf()
 
 prepareProcess() // a clean signal mask, one malloc arena

@@ -20,20 +20,31 @@ public enum MallocTuning {
         return current + ":" + tunables
     }
 
-    /// Puts the tunables in this process's environment, for a program it is about to exec; false when they were
-    /// there already.
+    /// GLib's blocks from malloc (`G_SLICE`, read when GLib loads, before `main`): GLib 2.74's slice allocator
+    /// (Debian 12's; 2.76 dropped it for malloc) takes its magazines from `posix_memalign`, which pads each 2 KiB
+    /// chunk to its alignment, and GStreamer's objects held 1.4 MiB more of the heap while audio played. A value
+    /// the environment already has is left alone.
+    public static let sliceSetting = "always-malloc"
+
+    /// Puts the tunables and GLib's setting in this process's environment, for a program it is about to exec;
+    /// false when both were there already.
     @discardableResult
     public static func exportForExec() -> Bool {
-        guard let value = environmentValue(current: getenv("GLIBC_TUNABLES").map { String(cString: $0) }) else { return false }
-        return setenv("GLIBC_TUNABLES", value, 1) == 0
+        var changed = false
+        if let value = environmentValue(current: getenv("GLIBC_TUNABLES").map { String(cString: $0) }) {
+            changed = setenv("GLIBC_TUNABLES", value, 1) == 0
+        }
+        if getenv("G_SLICE") == nil { changed = setenv("G_SLICE", sliceSetting, 1) == 0 || changed }
+        return changed
     }
 
     /// Gives the pages of every block freed since back to the system (glibc's `malloc_trim`): after work that
     /// allocated a lot and is over (a library pass), so that memory the process no longer uses leaves its RSS.
     public static func returnFreedMemory() { rp_malloc_trim() }
 
-    /// When this process started without the tunables, execs its own executable again with them (same PID, same
-    /// arguments), before any thread exists. Returns only when they were there already, or the exec failed.
+    /// When this process started without the tunables or GLib's setting, execs its own executable again with them
+    /// (same PID, same arguments), before any thread exists. Returns only when they were there already, or the exec
+    /// failed.
     public static func applyByExecingSelf() {
         guard exportForExec() else { return }
         execv("/proc/self/exe", CommandLine.unsafeArgv)
