@@ -65,7 +65,7 @@ let package = Package(
         /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
         .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"], path: "Sources/Wrappers/TagLibKit"),
         .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"], path: "Sources/Wrappers/SDBus"),
-        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims", "RepriseCore"], path: "Sources/Wrappers/GStreamerKit"),
+        .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims", "RepriseCore", "LoopKit"], path: "Sources/Wrappers/GStreamerKit"),
         .target(name: "X11Kit", dependencies: ["CX11", "VideoInput", "WindowInputCodes"], path: "Sources/Wrappers/X11Kit"),
         .target(name: "WaylandKit", dependencies: ["CWayland", "VideoInput", "WindowInputCodes"], path: "Sources/Wrappers/WaylandKit"),
         /// X11's and xkbcommon's keysyms and button numbers as VideoInput's meanings, once for both windows.

@@ -3,11 +3,13 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct rp_pangocairo_functions rp_pangocairo;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool loaded;
+static char failure[256];
 
 /* Each entry: where its pointer goes in the table, and the library's name for it. */
 #define ENTRY(field, symbol) { offsetof(struct rp_pangocairo_functions, field), symbol }
@@ -35,11 +37,18 @@ static const struct { size_t offset; const char *symbol; } entries[] = {
 static void load(void) {
     /* libpangocairo needs libpango, libcairo and libgobject: a lookup through its handle finds all of them. */
     void *library = dlopen("libpangocairo-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return;
+    if (!library) {
+        const char *error = dlerror();
+        snprintf(failure, sizeof failure, "%s", error ? error : "libpangocairo-1.0.so.0 could not be opened");
+        return;
+    }
     struct rp_pangocairo_functions table;
     for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
         void *function = dlsym(library, entries[i].symbol);
-        if (!function) return; /* kept open: another thread may not be using it, but nothing is gained closing it */
+        if (!function) { /* kept open: another thread may be using it, and nothing is gained closing it */
+            snprintf(failure, sizeof failure, "%s is missing from libpangocairo-1.0 or the libraries it needs", entries[i].symbol);
+            return;
+        }
         *(void **)((char *)&table + entries[i].offset) = function;
     }
     rp_pangocairo = table;
@@ -49,4 +58,9 @@ static void load(void) {
 bool rp_pangocairo_load(void) {
     pthread_once(&once, load);
     return loaded;
+}
+
+const char *rp_pangocairo_failure(void) {
+    pthread_once(&once, load);
+    return loaded ? NULL : failure;
 }

@@ -164,25 +164,27 @@ public final class MPDSession {
     /// fails (its ACK), a command finishes later, `idle` or `close` ends it, or the owner pauses it.
     private func continueRun() {
         while let current = run, !isCommandRunning, !isPaused, !isClosing {
+            if endRunIfComplete() { return }
             let index = current.next
-            guard index < current.lines.count else {
-                output.line("OK")
-                run = nil
-                return
-            }
             if let owner, owner.sessionShouldPause(self) {
                 isPaused = true
                 return
             }
             feed?.hold()
             runCommand(current.lines[index], index: current.single ? 0 : index, okMode: current.okMode)
-            if let finished = run, finished.next == finished.lines.count, !isCommandRunning {
-                output.line("OK")
-                run = nil
-            }
+            endRunIfComplete()
             if feed != nil, run == nil, !isClosing { owner?.sessionReplied(self) } // the reply leaves first
             feed?.release()
         }
+    }
+
+    /// Ends the run with `OK` when its last command has succeeded and none is still running.
+    @discardableResult
+    private func endRunIfComplete() -> Bool {
+        guard let run, run.next == run.lines.count, !isCommandRunning else { return false }
+        output.line("OK")
+        self.run = nil
+        return true
     }
 
     /// Runs one command of the run; on success the run moves past it.

@@ -24,6 +24,10 @@ public struct ControlsImage: Sendable {
 public struct ControlsPainter: Sendable {
     public init() {}
 
+    /// Why the controls cannot be drawn (Pango or Cairo could not be loaded), nil when they can; the first call loads
+    /// them. Without them every image is transparent and the picture plays on.
+    public static var unavailableReason: String? { rp_pangocairo_failure().map { String(cString: $0) } }
+
     /// How tall the info panel's text (`description`) is, all its lines wrapped to the panel in a window
     /// `windowWidth` wide (``ControlsMenu/infoTextWidth(windowWidth:)``), in logical pixels.
     public static func infoTextHeight(_ description: String, windowWidth: Int) -> Int {

@@ -1,6 +1,7 @@
 import CGStreamer
 import CGStreamerShims
 import Dispatch
+import LoopKit
 import Synchronization
 
 /// An element reference handed to the pipeline thread (GStreamer objects are thread-safe to hand over).

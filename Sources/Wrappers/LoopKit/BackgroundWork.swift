@@ -67,61 +67,6 @@ private final class Inbox: Sendable {
     }
 }
 
-/// Where a ``BackgroundWork`` runs its items, one after another.
-protocol SerialExecutor: Sendable {
-    func submit(_ item: @escaping @Sendable () -> Void)
-}
-
-extension DispatchQueue: SerialExecutor {
-    func submit(_ item: @escaping @Sendable () -> Void) { async(execute: item) }
-}
-
-/// A thread of its own that runs submitted items in order, at nice 10 and the idle I/O class, while there are any:
-/// it ends when it runs out of work (giving back its stack and the blocks its malloc cache held) and the next
-/// submission starts another.
-private final class LowPriorityThread: SerialExecutor {
-    private struct Queue {
-        var items = FIFOQueue<@Sendable () -> Void>()
-        var threadRunning = false
-    }
-    private let queue = Mutex(Queue())
-
-    func submit(_ item: @escaping @Sendable () -> Void) {
-        let startThread = queue.withLock { queue in
-            queue.items.append(item)
-            defer { queue.threadRunning = true }
-            return !queue.threadRunning
-        }
-        guard startThread else { return }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let started = pthread_create(&thread, nil, { context in
-            let owner = Unmanaged<LowPriorityThread>.fromOpaque(context!).takeRetainedValue()
-            owner.run()
-            return nil
-        }, context)
-        if started == 0 {
-            pthread_detach(thread)
-        } else { // no thread to be had now: the work waits for the next submission to try again
-            Unmanaged<LowPriorityThread>.fromOpaque(context).release()
-            queue.withLock { $0.threadRunning = false }
-        }
-    }
-
-    private func run() {
-        lowerCurrentThreadPriority()
-        while let item = queue.withLock({ queue -> (@Sendable () -> Void)? in
-            guard !queue.items.isEmpty else {
-                queue.threadRunning = false
-                return nil
-            }
-            return queue.items.popFirst()
-        }) {
-            item()
-        }
-    }
-}
-
 /// A flag the loop raises and a long piece of work reads between its steps, to stop early (a load cut short by
 /// the service stopping).
 public final class WorkCancellation: Sendable {

@@ -69,6 +69,9 @@ extension VideoController {
     /// Draws a small scene once, so that the first motion over the picture does not wait for fontconfig and Pango
     /// to load the fonts (a third of a second on a cold start).
     func warmUpControls() {
+        if let reason = ControlsPainter.unavailableReason {
+            return log.warning("video: the controls cannot be drawn: \(reason)")
+        }
         var scene = VideoControlsScene(layout: VideoControlsLayout(width: 160, height: 90),
                                        scrubber: VideoScrubber(positionMicroseconds: 0, lengthMicroseconds: 1, canSeek: false))
         scene.shown = true

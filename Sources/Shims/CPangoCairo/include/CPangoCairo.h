@@ -69,6 +69,9 @@ extern struct rp_pangocairo_functions rp_pangocairo;
    may then be called. */
 bool rp_pangocairo_load(void);
 
+/* Loads as rp_pangocairo_load() does, and says why that failed (dlopen's message, or the function missing); NULL when it did not. */
+const char *rp_pangocairo_failure(void);
+
 static inline cairo_surface_t *cairo_image_surface_create(cairo_format_t f, int w, int h) { return rp_pangocairo.image_surface_create(f, w, h); }
 static inline cairo_status_t cairo_surface_status(cairo_surface_t *s) { return rp_pangocairo.surface_status(s); }
 static inline void cairo_surface_flush(cairo_surface_t *s) { rp_pangocairo.surface_flush(s); }
