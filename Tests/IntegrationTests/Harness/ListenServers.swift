@@ -24,6 +24,9 @@ final class Maloja {
         pid = try session.start(Self.binary, ["run"], logName: "maloja-\(self.port)", extraEnvironment: [
             "MALOJA_DATA_DIRECTORY": data, "MALOJA_PORT": String(self.port), "MALOJA_HOST": "127.0.0.1",
             "MALOJA_SKIP_SETUP": "yes", "MALOJA_FORCE_PASSWORD": "test", "MALOJA_LOGGING": "true",
+            // Its query cache can keep a stale answer: a read that began before a listen was stored is cached after
+            // the store cleared the cache, and a test polling for the listen would never see it.
+            "MALOJA_USE_GLOBAL_CACHE": "false",
         ])
         let up = eventually(60) { httpGet(port: self.port, path: "/apis/mlj_1/serverinfo")?.status == 200 }
         guard up else { throw HarnessError(message: "Maloja did not answer: \(session.output(ofLog: "maloja-\(self.port)"))") }
