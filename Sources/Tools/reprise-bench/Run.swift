@@ -3,7 +3,49 @@ import RepriseCore
 import TestSupport
 
 /// The whole benchmark run; returns the exit status.
+/// What `--help` prints, and a mistaken command line beside its error.
+let benchUsage = """
+    usage: reprise-bench [--binary PATH] [--quick] [--output FILE] [--only SECTION] [--library-sizes N,N…] [--baseline PATH]
+      --binary PATH        the reprise to measure (default .build/release/reprise; reprised and swift-floor beside it)
+      --quick              fewer samples and runs
+      --output FILE        the table, in Markdown
+      --only SECTION       one section: \(benchSections.joined(separator: ", "))
+      --library-sizes N,N  library sizes for the library and mpd sections
+      --baseline PATH      an earlier build's reprise, for first-frame
+    """
+let benchSections = ["basics", "sound", "queue", "video", "sway", "controls", "first-frame", "key-press", "calls",
+                     "large", "library", "mpd", "cli"]
+
+/// Nil when the command line is one the bench understands; else what is wrong with it.
+func benchArgumentError(_ arguments: [String]) -> String? {
+    let valued: Set = ["--binary", "--output", "--only", "--library-sizes", "--baseline"]
+    var index = 0
+    while index < arguments.count {
+        let argument = arguments[index]
+        if valued.contains(argument) {
+            guard index + 1 < arguments.count else { return "\(argument) needs a value" }
+            if argument == "--only", !benchSections.contains(arguments[index + 1]) {
+                return "no section \"\(arguments[index + 1])\""
+            }
+            index += 2
+        } else if argument == "--quick" {
+            index += 1
+        } else {
+            return "unknown argument \"\(argument)\""
+        }
+    }
+    return nil
+}
+
 func runBenchmark(_ arguments: [String]) -> Int32 {
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(benchUsage)
+        return 0
+    }
+    if let error = benchArgumentError(arguments) {
+        FileHandle.standardError.write(Data("reprise-bench: \(error)\n\(benchUsage)\n".utf8))
+        return 2
+    }
     func option(_ name: String) -> String? {
         guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
         return arguments[index + 1]

@@ -2,6 +2,6 @@ import Foundation
 import TestSupport
 
 // `make bench`: Reprise against the bare GStreamer floor (and mpv, VLC when installed), one table of medians.
-// Usage: reprise-bench [--binary PATH] [--quick] [--output FILE]
+// Usage: reprise-bench --help
 
 exit(runBenchmark(Array(CommandLine.arguments.dropFirst())))
