@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "reprise", targets: ["reprise"]),
         .executable(name: "reprised", targets: ["reprised"]),
+        .executable(name: "reprise-tag-reader", targets: ["reprise-tag-reader"]),
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
         .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
         .executable(name: "reprise-soak", targets: ["reprise-soak"]),
@@ -44,8 +45,12 @@ let package = Package(
         /// Pango and Cairo (Debian libpango-1.0-0, libcairo2) opened when the video controls are first drawn: the
         /// calls the controls make, forwarded through a table `dlopen` fills (nothing of them is mapped before).
         .target(name: "CPangoCairo", path: "Sources/Shims/CPangoCairo"),
-        /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover.
-        .target(name: "CTagLibShim", dependencies: ["CTagLib"], path: "Sources/Shims/CTagLibShim"),
+        /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover. Linked
+        /// only into the tag reader process.
+        .target(name: "CTagLibShim", dependencies: ["CTagLib", "CTagReaderClient"], path: "Sources/Shims/CTagLibShim"),
+        /// The tag reader process's protocol: starting it, asking it for a file's tags (the descriptor passed over a
+        /// Unix socket), checking its answers; and its own serving loop. No TagLib here.
+        .target(name: "CTagReaderClient", path: "Sources/Shims/CTagReaderClient"),
         // One C shim target per wrapper: SDBus builds with libsystemd alone, X11Kit with Xlib and libXi alone.
         .target(name: "CSDBusShims", dependencies: ["CSystemd"], path: "Sources/Shims/CSDBusShims"),
         .target(name: "CGStreamerShims", dependencies: ["CGStreamer"], path: "Sources/Shims/CGStreamerShims",
@@ -63,7 +68,7 @@ let package = Package(
         .target(name: "CHTTPShim", path: "Sources/Shims/CHTTPShim"),
         // Wrappers: thin safe Swift over each C library (some take the core's value types), and the event loop.
         /// Tags, lengths, covers and lyrics read from files' headers with TagLib, nothing decoded.
-        .target(name: "TagLibKit", dependencies: ["CTagLibShim", "RepriseCore"], path: "Sources/Wrappers/TagLibKit"),
+        .target(name: "TagLibKit", dependencies: ["CTagReaderClient", "PosixFiles", "RepriseCore"], path: "Sources/Wrappers/TagLibKit"),
         .target(name: "SDBus", dependencies: ["CSystemd", "CSDBusShims"], path: "Sources/Wrappers/SDBus"),
         .target(name: "GStreamerKit", dependencies: ["CGStreamer", "CGStreamerPbutils", "CGStreamerShims", "RepriseCore", "LoopKit"], path: "Sources/Wrappers/GStreamerKit"),
         .target(name: "X11Kit", dependencies: ["CX11", "VideoInput", "WindowInputCodes"], path: "Sources/Wrappers/X11Kit"),
@@ -115,6 +120,10 @@ let package = Package(
         /// FoundationEssentials it brings cost ~2.3 MiB of mapped pages in every run). It takes its own options and
         /// `-- MEDIA` only; `reprise`, D-Bus activation and the systemd unit start it.
         .executableTarget(name: "reprised", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "PosixFiles"], path: "Sources/Executables/reprised"),
+        /// The process TagLib runs in (C): the service's TagLibKit starts it beside its own executable and sends it
+        /// descriptors to read.
+        .executableTarget(name: "reprise-tag-reader", dependencies: ["CTagLibShim", "CTagReaderClient"],
+                          path: "Sources/Executables/reprise-tag-reader"),
         /// `reprise`: the one command people type — every verb, help, completions, and serving: media handed to the
         /// running service, or `reprised` exec'd (same PID) when none runs. It does not link the service.
         .executableTarget(name: "reprise", dependencies: ["RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",

@@ -14,6 +14,7 @@ zshdir=${ZSH_COMPLETIONS:-$share/zsh/site-functions}
 files=(
   "$bindir/reprise"
   "$libexecdir/reprised"
+  "$libexecdir/reprise-tag-reader"
   "$share/applications/reprise.desktop"
   "$share/metainfo/app.reprise.Reprise.metainfo.xml"
   "$share/icons/hicolor/scalable/apps/reprise.svg"
@@ -38,6 +39,8 @@ subst() { sed -e "s|@BINDIR@|$bindir|g" -e "s|@LIBEXECDIR@|$libexecdir|g" "$1"; 
 # the systemd unit start.
 install -Dm755 "$binary" "$root$bindir/reprise"
 install -Dm755 "$(dirname "$binary")/reprised" "$root$libexecdir/reprised"
+# The process TagLib runs in: the service starts it from beside its own executable while it reads tags.
+install -Dm755 "$(dirname "$binary")/reprise-tag-reader" "$root$libexecdir/reprise-tag-reader"
 install -Dm644 data/reprise.desktop "$root$share/applications/reprise.desktop"
 # The release the metainfo lists: debian/changelog's newest entry, its version and day.
 version=$(sed -n '1s/^reprise (\([^)]*\)).*/\1/p' debian/changelog)

@@ -98,6 +98,8 @@ kill -0 "$service_pid" 2>/dev/null && fail "the service did not quit"
 ok "Quit ends the service; its state saved in the state folder, its MPD socket was in the runtime folder"
 if grep -i "read-only file system\|EROFS" "$logs/bus.log"; then fail "the service tried to write outside the unit's folders"; fi
 ok "the service wrote nothing outside the unit's folders (no read-only file system error in its log)"
+if grep "tags: cannot start" "$logs/bus.log"; then fail "the service could not start its tag reader"; fi
+ok "the service started its tag reader, /usr/libexec/reprise-tag-reader, for the file it indexed and played"
 [ -s "$XDG_DATA_HOME/reprise/library.db" ] || fail "no library index in $XDG_DATA_HOME/reprise"
 ls "$XDG_CACHE_HOME"/gstreamer-1.0/registry.*.bin >/dev/null 2>&1 || fail "GStreamer could not keep its registry in $XDG_CACHE_HOME"
 ok "the library's index is in the data folder, GStreamer's registry in the cache"

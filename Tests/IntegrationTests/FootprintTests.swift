@@ -26,4 +26,14 @@ import TestSupport
         #expect(commandLine.range(of: Data("14RepriseService".utf8)) == nil, "reprise links the service")
         #expect(service.range(of: Data("14RepriseService".utf8)) != nil)
     }
+
+    /// TagLib (and the C++ library's streams and locales it starts) lives in the tag reader process, not the service.
+    @Test func tagLibRunsInTheReaderProcessNotTheService() throws {
+        let directory = URL(fileURLWithPath: repriseBinary).deletingLastPathComponent()
+        let service = try runCommand("/usr/bin/ldd", [directory.appendingPathComponent("reprised").path])
+        let reader = try runCommand("/usr/bin/ldd", [directory.appendingPathComponent("reprise-tag-reader").path])
+        #expect(service.status == 0 && reader.status == 0, "\(service.errors) \(reader.errors)")
+        #expect(!service.output.contains("libtag.so"), "reprised links TagLib")
+        #expect(reader.output.contains("libtag.so"), "the check finds what it looks for")
+    }
 }

@@ -1,5 +1,6 @@
-// The C interface over TagLib that Swift imports (TagLibKit): one call reads a file's property map, its audio
-// properties and its front cover from the headers — nothing is decoded. No C++ type or exception crosses it.
+// The C interface over TagLib that the tag reader process (reprise-tag-reader) serves: one call reads a file's property
+// map, its audio properties and its front cover from the headers — nothing is decoded. No C++ type or exception
+// crosses it. The service never links it (TagLibKit asks the process, through CTagReaderClient).
 #include "CTagLibShim.h"
 
 #include <cstdio>
@@ -170,13 +171,6 @@ std::unique_ptr<File> openAs(const std::string &extension, IOStream *stream) {
     return nullptr;
 }
 
-bool knownExtension(const std::string &e) {
-    static const char *const known[] = {"mp3", "mp2", "flac", "ogg", "oga", "opus", "spx", "m4a", "m4b", "mp4", "wav",
-                                        "aif", "aiff", "aifc", "ape", "wv", "mpc", "tta", "wma", "asf"};
-    for (const char *k : known)
-        if (e == k) return true;
-    return false;
-}
 
 /// A picture found in the tags: its bytes and media type, and whether it is the front cover.
 struct Picture {
@@ -291,7 +285,7 @@ void appendRecord(std::string &out, const std::string &bytes, size_t limit) {
 int read(int descriptor, long size, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
          rp_taglib_file *out) {
     std::string extension(extensionText ? extensionText : "");
-    if (!knownExtension(extension)) return -1;
+    if (!rp_taglib_reads_extension(extension.c_str())) return -1;
     if (size < 0) return -2;
     DescriptorStream stream(descriptor, size);
     std::unique_ptr<File> file = openAs(extension, &stream);
@@ -352,15 +346,4 @@ extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, 
         rp_taglib_free(out);
         return -2;
     }
-}
-
-extern "C" int rp_taglib_reads_extension(const char *extension) {
-    return extension && knownExtension(extension) ? 1 : 0;
-}
-
-extern "C" void rp_taglib_free(rp_taglib_file *file) {
-    if (!file) return;
-    std::free(file->properties);
-    std::free(file->picture);
-    std::memset(file, 0, sizeof *file);
 }

@@ -1,9 +1,10 @@
-import CTagLibShim
+import CTagReaderClient
 import RepriseCore
 
 /// Reads a file's tags, audio properties and embedded cover with TagLib, from the headers only (nothing is decoded):
-/// tens of microseconds a file where a GStreamer discoverer prerolls a pipeline. Thread-safe: each call reads one
-/// file of its own. What TagLib has no reader for, or finds invalid, gives nil: the caller falls back to GStreamer.
+/// tens of microseconds a file where a GStreamer discoverer prerolls a pipeline. TagLib runs in a reader process
+/// (``TagReaderProcesses``) that is sent the open descriptor. Thread-safe: each call reads one file of its own. What
+/// TagLib has no reader for, finds invalid, or fails on gives nil: the caller falls back to GStreamer.
 public enum TagLibReader {
     /// The most tag values kept from one file (all keys together); a real file has a few dozen.
     static let valueCountLimit = 4_096
@@ -17,10 +18,13 @@ public enum TagLibReader {
 
     /// The tags of the regular file of `size` bytes open at `descriptor` (read with pread; the descriptor stays open
     /// and unmoved), read as the format `fileExtension` names. Pictures larger than `pictureLimit` bytes are left out.
-    public static func read(descriptor: Int32, size: Int64, fileExtension: String, pictureLimit: Int) -> (tags: FileTags, picture: EmbeddedPicture?)? {
+    public static func read(descriptor: Int32, size: Int64, fileExtension: String, pictureLimit: Int,
+                            processes: TagReaderProcesses = .shared) -> (tags: FileTags, picture: EmbeddedPicture?)? {
         var file = rp_taglib_file()
-        guard size >= 0, size <= Int64(Int.max),
-              rp_taglib_read(descriptor, Int(size), fileExtension.lowercased(), max(0, pictureLimit), valueLimit, valueCountLimit, &file) == 0 else {
+        guard size >= 0,
+              processes.read(descriptor: descriptor, size: size, fileExtension: fileExtension.lowercased(),
+                             pictureLimit: max(0, pictureLimit), valueLimit: valueLimit, valueCountLimit: valueCountLimit,
+                             into: &file) == 0 else {
             return nil
         }
         defer { rp_taglib_free(&file) }

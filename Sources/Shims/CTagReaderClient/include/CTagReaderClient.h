@@ -1,0 +1,83 @@
+#ifndef REPRISE_TAG_READER_CLIENT_H
+#define REPRISE_TAG_READER_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// What TagLib read from one file's headers (nothing decoded). Owned by the caller: free it with rp_taglib_free.
+typedef struct rp_taglib_file {
+    /// The file's tags as TagLib's property map, every value in turn: a sequence of records, each
+    /// [u32 key length][key bytes][u32 value length][value bytes] (UTF-8, lengths in native byte order).
+    uint8_t *properties;
+    size_t properties_size;
+    /// Length in milliseconds from the headers; 0 when unknown.
+    int64_t length_ms;
+    int32_t sample_rate;
+    int32_t channels;
+    int32_t bitrate_kbps;
+    /// The embedded front cover (or the first picture) and its media type; NULL when none or larger than the limit.
+    uint8_t *picture;
+    size_t picture_size;
+    char picture_type[40];
+} rp_taglib_file;
+
+/// Whether TagLib has a reader for files with this extension (lower case, no dot).
+int rp_taglib_reads_extension(const char *extension);
+
+void rp_taglib_free(rp_taglib_file *file);
+
+// The tag reader process (reprise-tag-reader): TagLib runs there, never in the service. It reads requests on a
+// Unix stream socket at its standard input (and answers on it): each request carries the file's descriptor
+// (SCM_RIGHTS with the request's first byte), the reply is a header then the properties' and the picture's bytes.
+
+enum { RP_TAG_REQUEST_MAGIC = 0x52505452 /* "RPTR" */, RP_TAG_EXTENSION_SIZE = 16 };
+
+/// One request: read the descriptor sent with it as `extension` says.
+typedef struct rp_tag_request {
+    uint32_t magic;
+    uint32_t reserved;
+    int64_t size;
+    uint64_t picture_limit;
+    uint64_t value_limit;
+    uint64_t value_count_limit;
+    char extension[RP_TAG_EXTENSION_SIZE];
+} rp_tag_request;
+
+/// One reply: `status` as rp_taglib_read's; then `properties_size` bytes of records and `picture_size` of picture.
+typedef struct rp_tag_reply {
+    int32_t status;
+    int32_t sample_rate;
+    int32_t channels;
+    int32_t bitrate_kbps;
+    int64_t length_ms;
+    uint64_t properties_size;
+    uint64_t picture_size;
+    char picture_type[40];
+} rp_tag_reply;
+
+/// Starts the tag reader at `path` with one end of a new socket pair as its standard input; the other
+/// end (close-on-exec) in `*connection`. 0, or an errno value.
+int rp_tag_reader_start(const char *path, int *connection, pid_t *pid);
+
+/// Asks the tag reader on `connection` to read `descriptor` (a regular file of `size` bytes) as `extension`, waiting
+/// at most `timeout_ms` for the whole answer. 0 with `*out` filled (free it with rp_taglib_free); -1 when TagLib has
+/// no reader for the extension; -2 when the file is not valid as that format; -3 when the reader failed (gone,
+/// too slow, or an answer that breaks the limits asked): the caller ends it and uses another.
+int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
+                       size_t value_limit, size_t value_count_limit, int timeout_ms, rp_taglib_file *out);
+
+/// The reader's side: answers requests on `connection` until it is closed. 0 at a clean end.
+int rp_tag_reader_serve(int connection,
+                        int (*read)(int descriptor, long size, const char *extension, size_t picture_limit,
+                                    size_t value_limit, size_t value_count_limit, rp_taglib_file *out));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

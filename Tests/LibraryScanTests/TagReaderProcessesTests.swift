@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import PosixFiles
+import TagLibKit
+import Testing
+import TestSupport
+
+/// The tag reader processes TagLib runs in: the real `reprise-tag-reader` (built beside this test executable) reused,
+/// replaced when gone and ended when idle; and stand-ins that hang or answer out of bounds, which are ended and not
+/// believed (the file is then left to GStreamer).
+@Suite struct TagReaderProcessesTests {
+    let folder: String
+    let tone: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "reprise-tag-processes-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        tone = folder + "/tone.ogg"
+        try generateTone(at: tone, seconds: 1, tags: "title=\"Asked\"", encoder: ["vorbisenc", "!", "oggmux"])
+    }
+
+    func read(_ processes: TagReaderProcesses) -> String?? {
+        let descriptor = open(tone, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        var info = stat()
+        fstat(descriptor, &info)
+        return TagLibReader.read(descriptor: descriptor, size: Int64(info.st_size), fileExtension: "ogg", pictureLimit: 0,
+                                 processes: processes).map { $0.tags.tags.title }
+    }
+
+    /// A stand-in reader: an executable script in the test's folder.
+    func script(_ name: String, _ text: String) throws -> String {
+        let path = folder + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+
+    func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<100 where !condition() { usleep(50_000) }
+        return condition()
+    }
+
+    @Test func oneReaderIsReusedReplacedWhenKilledAndEndedWhenIdle() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let processes = TagReaderProcesses(path: ProcessArguments.sibling("reprise-tag-reader"), idleSeconds: 0.5)
+        #expect(read(processes) == "Asked")
+        let first = try #require(processes.idleProcessIDs.first)
+        #expect(read(processes) == "Asked")
+        #expect(processes.idleProcessIDs == [first] && processes.runningCount == 1)
+        kill(first, SIGKILL)
+        #expect(read(processes) == "Asked")
+        #expect(processes.runningCount == 1 && processes.idleProcessIDs != [first])
+        let second = try #require(processes.idleProcessIDs.first)
+        #expect(waitUntil { processes.runningCount == 0 }, "an idle reader is ended")
+        #expect(kill(second, 0) != 0 && errno == ESRCH, "and reaped")
+    }
+
+    @Test func aReaderThatHangsIsEndedAtItsTimeout() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let hanging = try script("hanging", "#!/bin/sh\nexec sleep 60\n")
+        let processes = TagReaderProcesses(path: hanging, timeoutMilliseconds: 300)
+        let started = Date()
+        #expect(read(processes) == nil)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(processes.runningCount == 0)
+    }
+
+    /// A reader that claims a terabyte of tags, or sends back what it was sent, is not believed: nothing of that
+    /// size is allocated, and the process is ended.
+    @Test(arguments: ["huge", "echo"])
+    func anAnswerOutOfBoundsIsNotBelieved(_ kind: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lying = try script("lying", kind == "echo" ? "#!/bin/sh\nexec cat >&0\n" : """
+            #!/usr/bin/env python3
+            import socket, struct
+            connection = socket.socket(fileno=0)
+            data, fds, flags, address = socket.recv_fds(connection, 72, 1)
+            # status 0, rate, channels, bitrate, length, then 1 TiB of properties and no picture.
+            connection.sendall(struct.pack("=iiiiqQQ40s", 0, 44100, 2, 128, 1000, 1 << 40, 0, b"image/png"))
+            connection.recv(1)
+            """)
+        let processes = TagReaderProcesses(path: lying)
+        #expect(read(processes) == nil)
+        #expect(processes.runningCount == 0)
+    }
+
+    @Test func aMissingReaderLeavesTheFileToGStreamer() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let processes = TagReaderProcesses(path: folder + "/not-there")
+        #expect(read(processes) == nil)
+        #expect(processes.runningCount == 0)
+    }
+}
