@@ -56,6 +56,31 @@ import TestSupport
         #expect(kill(second, 0) != 0 && errno == ESRCH, "and reaped")
     }
 
+    /// Many files in one call: sent a window at a time, answered in order, an invalid file among them answered as
+    /// such without disturbing the rest; a reader that is killed in the middle of a call is replaced.
+    @Test func manyFilesAreAnsweredInOrder() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let junk = folder + "/junk.ogg"
+        try Data("not an ogg".utf8).write(to: URL(fileURLWithPath: junk))
+        let paths = (0..<70).map { $0 % 9 == 4 ? junk : tone }
+        let descriptors = paths.map { open($0, O_RDONLY | O_CLOEXEC) }
+        defer { descriptors.forEach { close($0) } }
+        let files = zip(paths, descriptors).map { path, descriptor in
+            var info = stat()
+            fstat(descriptor, &info)
+            return TagLibReader.File(descriptor: descriptor, size: Int64(info.st_size), fileExtension: "ogg")
+        }
+        let processes = TagReaderProcesses(path: ProcessArguments.sibling("reprise-tag-reader"))
+        defer { processes.endIdle() }
+        for round in 0..<2 {
+            let reads = TagLibReader.read(files, pictureLimit: 0, processes: processes)
+            #expect(reads.map { $0?.tags.tags.title } == paths.map { $0 == junk ? nil : "Asked" }, "round \(round)")
+            #expect(processes.runningCount == 1)
+            // The idle reader killed: the next call finds it gone and starts another.
+            processes.idleProcessIDs.forEach { kill($0, SIGKILL) }
+        }
+    }
+
     @Test func aReaderThatHangsIsEndedAtItsTimeout() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let hanging = try script("hanging", "#!/bin/sh\nexec sleep 60\n")

@@ -1,3 +1,4 @@
+import Glibc
 import GStreamerKit
 import LoopKit
 import PosixFiles
@@ -116,7 +117,7 @@ final class MetadataReader: ServiceComponent {
             return batchFinished()
         }
         let art = art, fileSystem = fileSystem, toRead = rest
-        work.run({ toRead.map { ($0, FileDescription.read($0.path, art: art, fileSystem: fileSystem)) } }) { [weak self] results in
+        work.run({ Array(zip(toRead, FileDescription.read(toRead.map(\.path), art: art, fileSystem: fileSystem))) }) { [weak self] results in
             guard let self, !stopped else { return }
             for (entry, description) in results {
                 switch description {
@@ -210,20 +211,33 @@ enum FileDescription: Sendable {
     /// album: GStreamer's discoverer tries (and reports a missing file as such).
     case forDiscoverer
 
-    /// Reads the file at `path` (a link followed, as playing it would; checked to be a regular file once open).
-    static func read(_ path: String, art: CoverStore, fileSystem: FileSystem) -> FileDescription {
-        let fileExtension = MediaLocation.fileExtension(ofPath: path)
-        guard let file = OpenedRegularFile(path: path, followingLinks: true) else {
-            return fileSystem.kind(of: path) == .missing ? .forDiscoverer : .notRegularFile
+    /// Reads the files at `paths` (links followed, as playing them would; each checked to be a regular file once
+    /// open), TagLib's in one request run a ``TagLibReader/File`` window at a time.
+    static func read(_ paths: [String], art: CoverStore, fileSystem: FileSystem) -> [FileDescription] {
+        var descriptions = Array(repeating: FileDescription.forDiscoverer, count: paths.count)
+        var opened: [(index: Int, file: TagLibReader.File)] = []
+        for (index, path) in paths.enumerated() {
+            let fileExtension = MediaLocation.fileExtension(ofPath: path)
+            guard let file = OpenedRegularFile(path: path, followingLinks: true) else {
+                descriptions[index] = fileSystem.kind(of: path) == .missing ? .forDiscoverer : .notRegularFile
+                continue
+            }
+            guard TagLibReader.reads(fileExtension: fileExtension) else {
+                file.close()
+                continue
+            }
+            opened.append((index, TagLibReader.File(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension)))
         }
-        let read = TagLibReader.reads(fileExtension: fileExtension)
-            ? TagLibReader.read(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension, pictureLimit: 16 << 20) : nil
-        file.close()
-        guard let (tags, picture) = read, !tags.wantsAnotherReader(fileExtension: fileExtension) else { return .forDiscoverer }
-        let artURL = picture.flatMap { picture in ImageKind(sniffing: picture.bytes).flatMap { art.store(picture.bytes, kind: $0) } }
-        var trackTags = tags.tags
-        if trackTags.contentCreated == nil, let year = tags.year { trackTags.contentCreated = String(year) }
-        return .read(trackTags, lengthMicroseconds: tags.lengthMicroseconds, artURL: artURL)
+        let reads = TagLibReader.read(opened.map(\.file), pictureLimit: 16 << 20)
+        for ((index, file), read) in zip(opened, reads) {
+            close(file.descriptor)
+            guard let (tags, picture) = read, !tags.wantsAnotherReader(fileExtension: file.fileExtension) else { continue }
+            let artURL = picture.flatMap { picture in ImageKind(sniffing: picture.bytes).flatMap { art.store(picture.bytes, kind: $0) } }
+            var trackTags = tags.tags
+            if trackTags.contentCreated == nil, let year = tags.year { trackTags.contentCreated = String(year) }
+            descriptions[index] = .read(trackTags, lengthMicroseconds: tags.lengthMicroseconds, artURL: artURL)
+        }
+        return descriptions
     }
 }
 

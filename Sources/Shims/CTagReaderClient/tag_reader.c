@@ -108,9 +108,8 @@ static size_t properties_bound(size_t value_limit, size_t value_count_limit) {
     return bound < (256u << 20) ? bound : (256u << 20);
 }
 
-int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
-                       size_t value_limit, size_t value_count_limit, int timeout_ms, rp_taglib_file *out) {
-    memset(out, 0, sizeof *out);
+int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
+                       size_t value_limit, size_t value_count_limit) {
     if (!extension || !rp_taglib_reads_extension(extension)) return -1;
     if (size < 0) return -2;
     rp_tag_request request = {.magic = RP_TAG_REQUEST_MAGIC, .size = size, .picture_limit = picture_limit,
@@ -136,8 +135,13 @@ int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char 
     if (sent <= 0) return -3;
     if ((size_t)sent < sizeof request && write_all(connection, (char *)&request + sent, sizeof request - (size_t)sent))
         return -3;
+    return 0;
+}
 
+int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_limit, size_t value_count_limit,
+                          int timeout_ms, rp_taglib_file *out) {
     // The answer, every size checked against what was asked before anything is allocated.
+    memset(out, 0, sizeof *out);
     const int64_t deadline = now_ms() + timeout_ms;
     rp_tag_reply reply;
     if (read_all(connection, &reply, sizeof reply, deadline) != 0) return -3;
@@ -165,6 +169,13 @@ int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char 
 failed:
     rp_taglib_free(out);
     return -3;
+}
+
+int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
+                       size_t value_limit, size_t value_count_limit, int timeout_ms, rp_taglib_file *out) {
+    memset(out, 0, sizeof *out);
+    int sent = rp_tag_reader_send(connection, descriptor, size, extension, picture_limit, value_limit, value_count_limit);
+    return sent != 0 ? sent : rp_tag_reader_receive(connection, picture_limit, value_limit, value_count_limit, timeout_ms, out);
 }
 
 int rp_tag_reader_serve(int connection,

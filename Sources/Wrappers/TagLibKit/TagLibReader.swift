@@ -16,18 +16,43 @@ public enum TagLibReader {
         rp_taglib_reads_extension(fileExtension.lowercased()) != 0
     }
 
+    /// A regular file to read: open at `descriptor` (read with pread; it stays open and unmoved), `size` bytes long,
+    /// read as the format `fileExtension` names.
+    public struct File: Sendable {
+        public let descriptor: Int32
+        public let size: Int64
+        public let fileExtension: String
+
+        public init(descriptor: Int32, size: Int64, fileExtension: String) {
+            self.descriptor = descriptor
+            self.size = size
+            self.fileExtension = fileExtension
+        }
+    }
+
     /// The tags of the regular file of `size` bytes open at `descriptor` (read with pread; the descriptor stays open
     /// and unmoved), read as the format `fileExtension` names. Pictures larger than `pictureLimit` bytes are left out.
     public static func read(descriptor: Int32, size: Int64, fileExtension: String, pictureLimit: Int,
                             processes: TagReaderProcesses = .shared) -> (tags: FileTags, picture: EmbeddedPicture?)? {
-        var file = rp_taglib_file()
-        guard size >= 0,
-              processes.read(descriptor: descriptor, size: size, fileExtension: fileExtension.lowercased(),
-                             pictureLimit: max(0, pictureLimit), valueLimit: valueLimit, valueCountLimit: valueCountLimit,
-                             into: &file) == 0 else {
-            return nil
-        }
-        defer { rp_taglib_free(&file) }
+        read([File(descriptor: descriptor, size: size, fileExtension: fileExtension)], pictureLimit: pictureLimit,
+             processes: processes)[0]
+    }
+
+    /// The tags of each file, in order, read by one reader process with the requests sent ahead of the answers: for
+    /// many files, much faster than one call each.
+    public static func read(_ files: [File], pictureLimit: Int,
+                            processes: TagReaderProcesses = .shared) -> [(tags: FileTags, picture: EmbeddedPicture?)?] {
+        let requests = files.map { TagReaderProcesses.Request(descriptor: $0.descriptor, size: $0.size,
+                                                              fileExtension: $0.fileExtension.lowercased()) }
+        return processes.read(requests, pictureLimit: max(0, pictureLimit), valueLimit: valueLimit, valueCountLimit: valueCountLimit)
+            .map { status, file in
+                var file = file
+                defer { rp_taglib_free(&file) }
+                return status == 0 ? decode(file) : nil
+            }
+    }
+
+    private static func decode(_ file: rp_taglib_file) -> (tags: FileTags, picture: EmbeddedPicture?) {
         let properties = file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
         var tags = FileTags(properties: properties)
         let (microseconds, overflow) = file.length_ms.multipliedReportingOverflow(by: 1000)

@@ -46,24 +46,58 @@ public final class TagReaderProcesses: Sendable {
     /// The process ids of the idle readers.
     public var idleProcessIDs: [Int32] { state.withLock { $0.idle.map(\.pid) } }
 
-    /// Reads `descriptor` as `fileExtension` in a reader process: rp_tag_reader_read's status (0, -1, -2, or -3 when
-    /// no process answered properly). A reused process that fails is replaced once; a new one that fails is not
-    /// asked again for the same file.
-    func read(descriptor: Int32, size: Int64, fileExtension: String, pictureLimit: Int, valueLimit: Int,
-              valueCountLimit: Int, into file: inout rp_taglib_file) -> Int32 {
-        for _ in 0..<2 {
+    /// One file to read: its open descriptor, size and extension (lower case).
+    struct Request {
+        let descriptor: Int32
+        let size: Int64
+        let fileExtension: String
+    }
+
+    /// The most requests under way to one reader at once (their descriptors are in flight on its socket).
+    static let window = 32
+
+    /// Reads each request's file in a reader process, the requests sent ahead of their answers a ``window`` at a
+    /// time (one wake-up of the reader serves many files): for each, rp_tag_reader_read's status (0, -1, -2, or -3
+    /// when no process answered properly) and what was read. A reused process that fails is replaced and the file
+    /// asked again; a file a new process fails on is not asked again.
+    func read(_ requests: [Request], pictureLimit: Int, valueLimit: Int, valueCountLimit: Int) -> [(status: Int32, file: rp_taglib_file)] {
+        var results = Array(repeating: (status: Int32(-3), file: rp_taglib_file()), count: requests.count)
+        var next = 0
+        while next < requests.count {
             let reused = state.withLock { state in state.idle.popLast() }
-            guard let reader = reused ?? start() else { return -3 }
-            let status = rp_tag_reader_read(reader.connection, descriptor, size, fileExtension, pictureLimit, valueLimit,
-                                            valueCountLimit, timeoutMilliseconds, &file)
-            guard status == -3 else {
+            guard let reader = reused ?? start() else { break }
+            var failedAt: Int?
+            while failedAt == nil && next < requests.count {
+                let end = min(next + Self.window, requests.count)
+                var sent = next
+                while sent < end {
+                    let request = requests[sent]
+                    let status = rp_tag_reader_send(reader.connection, request.descriptor, request.size, request.fileExtension,
+                                                    pictureLimit, valueLimit, valueCountLimit)
+                    if status == -3 { break }
+                    results[sent].status = status == 0 ? 1 : status // 1: an answer is awaited
+                    sent += 1
+                }
+                for index in next..<end where failedAt == nil {
+                    guard index < sent else { failedAt = index; break }
+                    guard results[index].status == 1 else { continue }
+                    results[index].status = rp_tag_reader_receive(reader.connection, pictureLimit, valueLimit, valueCountLimit,
+                                                                  timeoutMilliseconds, &results[index].file)
+                    if results[index].status == -3 { failedAt = index }
+                }
+                if failedAt == nil { next = end }
+            }
+            guard let failedAt else {
                 giveBack(reader)
-                return status
+                break
             }
             end(reader)
-            if reused == nil { return -3 }
+            // Answers after the failure are lost with the process: asked again. The failed file too, when the
+            // process was a reused one (it may have been gone before it was asked).
+            for index in failedAt..<requests.count where results[index].status == 1 { results[index].status = -3 }
+            next = reused != nil ? failedAt : failedAt + 1
         }
-        return -3
+        return results
     }
 
     /// Ends every idle reader now (a busy one ends when given back after its idle time).

@@ -71,6 +71,13 @@ int rp_tag_reader_start(const char *path, int *connection, pid_t *pid);
 int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
                        size_t value_limit, size_t value_count_limit, int timeout_ms, rp_taglib_file *out);
 
+/// The two halves of rp_tag_reader_read, so that several requests are under way at once (answers come in order):
+/// sending gives 0, -1 or -2 (nothing sent), or -3; receiving gives rp_tag_reader_read's results.
+int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
+                       size_t value_limit, size_t value_count_limit);
+int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_limit, size_t value_count_limit,
+                          int timeout_ms, rp_taglib_file *out);
+
 /// The reader's side: answers requests on `connection` until it is closed. 0 at a clean end.
 int rp_tag_reader_serve(int connection,
                         int (*read)(int descriptor, long size, const char *extension, size_t picture_limit,
