@@ -68,7 +68,7 @@ import TestSupport
         let files = zip(paths, descriptors).map { path, descriptor in
             var info = stat()
             fstat(descriptor, &info)
-            return TagLibReader.File(descriptor: descriptor, size: Int64(info.st_size), fileExtension: "ogg")
+            return (descriptor, Int64(info.st_size), "ogg") as TagLibReader.File
         }
         let processes = TagReaderProcesses(path: ProcessArguments.sibling("reprise-tag-reader"))
         defer { processes.endIdle() }

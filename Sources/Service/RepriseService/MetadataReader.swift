@@ -212,7 +212,7 @@ enum FileDescription: Sendable {
     case forDiscoverer
 
     /// Reads the files at `paths` (links followed, as playing them would; each checked to be a regular file once
-    /// open), TagLib's in one request run a ``TagLibReader/File`` window at a time.
+    /// open); the ones TagLib reads go to its reader process in one call (``TagLibReader/read(_:pictureLimit:processes:)``).
     static func read(_ paths: [String], art: CoverStore, fileSystem: FileSystem) -> [FileDescription] {
         var descriptions = Array(repeating: FileDescription.forDiscoverer, count: paths.count)
         var opened: [(index: Int, file: TagLibReader.File)] = []
@@ -226,7 +226,7 @@ enum FileDescription: Sendable {
                 file.close()
                 continue
             }
-            opened.append((index, TagLibReader.File(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension)))
+            opened.append((index, (file.descriptor, file.size, fileExtension)))
         }
         let reads = TagLibReader.read(opened.map(\.file), pictureLimit: 16 << 20)
         for ((index, file), read) in zip(opened, reads) {

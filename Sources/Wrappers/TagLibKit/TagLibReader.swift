@@ -18,23 +18,13 @@ public enum TagLibReader {
 
     /// A regular file to read: open at `descriptor` (read with pread; it stays open and unmoved), `size` bytes long,
     /// read as the format `fileExtension` names.
-    public struct File: Sendable {
-        public let descriptor: Int32
-        public let size: Int64
-        public let fileExtension: String
-
-        public init(descriptor: Int32, size: Int64, fileExtension: String) {
-            self.descriptor = descriptor
-            self.size = size
-            self.fileExtension = fileExtension
-        }
-    }
+    public typealias File = (descriptor: Int32, size: Int64, fileExtension: String)
 
     /// The tags of the regular file of `size` bytes open at `descriptor` (read with pread; the descriptor stays open
     /// and unmoved), read as the format `fileExtension` names. Pictures larger than `pictureLimit` bytes are left out.
     public static func read(descriptor: Int32, size: Int64, fileExtension: String, pictureLimit: Int,
                             processes: TagReaderProcesses = .shared) -> (tags: FileTags, picture: EmbeddedPicture?)? {
-        read([File(descriptor: descriptor, size: size, fileExtension: fileExtension)], pictureLimit: pictureLimit,
+        read([(descriptor, size, fileExtension)], pictureLimit: pictureLimit,
              processes: processes)[0]
     }
 
