@@ -98,7 +98,7 @@ static int write_all(int connection, const void *buffer, size_t count) {
 }
 
 /// The most property bytes a reply may announce for these limits: every value and the synced lyrics as a key and a
-/// value record of at most `value_limit` bytes each, and never more than 256 MiB. SIZE_MAX when it overflows.
+/// value record of at most `value_limit` bytes each, and never more than 256 MiB (also when that sum overflows).
 static size_t properties_bound(size_t value_limit, size_t value_count_limit) {
     size_t record = 0, records = 0, bound = 0;
     if (__builtin_add_overflow(value_limit, (size_t)4, &record) ||
@@ -169,13 +169,6 @@ int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_lim
 failed:
     rp_taglib_free(out);
     return -3;
-}
-
-int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
-                       size_t value_limit, size_t value_count_limit, int timeout_ms, rp_taglib_file *out) {
-    memset(out, 0, sizeof *out);
-    int sent = rp_tag_reader_send(connection, descriptor, size, extension, picture_limit, value_limit, value_count_limit);
-    return sent != 0 ? sent : rp_tag_reader_receive(connection, picture_limit, value_limit, value_count_limit, timeout_ms, out);
 }
 
 int rp_tag_reader_serve(int connection,

@@ -32,8 +32,7 @@ public enum TagLibReader {
     /// many files, much faster than one call each.
     public static func read(_ files: [File], pictureLimit: Int,
                             processes: TagReaderProcesses = .shared) -> [(tags: FileTags, picture: EmbeddedPicture?)?] {
-        let requests = files.map { TagReaderProcesses.Request(descriptor: $0.descriptor, size: $0.size,
-                                                              fileExtension: $0.fileExtension.lowercased()) }
+        let requests = files.map { ($0.descriptor, $0.size, $0.fileExtension.lowercased()) as File }
         return processes.read(requests, pictureLimit: max(0, pictureLimit), valueLimit: valueLimit, valueCountLimit: valueCountLimit)
             .map { status, file in
                 var file = file

@@ -46,21 +46,14 @@ public final class TagReaderProcesses: Sendable {
     /// The process ids of the idle readers.
     public var idleProcessIDs: [Int32] { state.withLock { $0.idle.map(\.pid) } }
 
-    /// One file to read: its open descriptor, size and extension (lower case).
-    struct Request {
-        let descriptor: Int32
-        let size: Int64
-        let fileExtension: String
-    }
-
     /// The most requests under way to one reader at once (their descriptors are in flight on its socket).
     static let window = 32
 
-    /// Reads each request's file in a reader process, the requests sent ahead of their answers a ``window`` at a
-    /// time (one wake-up of the reader serves many files): for each, rp_tag_reader_read's status (0, -1, -2, or -3
-    /// when no process answered properly) and what was read. A reused process that fails is replaced and the file
-    /// asked again; a file a new process fails on is not asked again.
-    func read(_ requests: [Request], pictureLimit: Int, valueLimit: Int, valueCountLimit: Int) -> [(status: Int32, file: rp_taglib_file)] {
+    /// Reads each request's file (extension in lower case) in a reader process, the requests sent ahead of their
+    /// answers a ``window`` at a time (one wake-up of the reader serves many files): for each, a status (0, -1 or -2
+    /// as rp_tag_reader_receive's, or -3 when no process answered properly) and what was read. A reused process
+    /// that fails is replaced and the file asked again; a file a new process fails on is not asked again.
+    func read(_ requests: [TagLibReader.File], pictureLimit: Int, valueLimit: Int, valueCountLimit: Int) -> [(status: Int32, file: rp_taglib_file)] {
         var results = Array(repeating: (status: Int32(-3), file: rp_taglib_file()), count: requests.count)
         var next = 0
         while next < requests.count {

@@ -64,17 +64,15 @@ typedef struct rp_tag_reply {
 /// end (close-on-exec) in `*connection`. 0, or an errno value.
 int rp_tag_reader_start(const char *path, int *connection, pid_t *pid);
 
-/// Asks the tag reader on `connection` to read `descriptor` (a regular file of `size` bytes) as `extension`, waiting
-/// at most `timeout_ms` for the whole answer. 0 with `*out` filled (free it with rp_taglib_free); -1 when TagLib has
-/// no reader for the extension; -2 when the file is not valid as that format; -3 when the reader failed (gone,
-/// too slow, or an answer that breaks the limits asked): the caller ends it and uses another.
-int rp_tag_reader_read(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
-                       size_t value_limit, size_t value_count_limit, int timeout_ms, rp_taglib_file *out);
-
-/// The two halves of rp_tag_reader_read, so that several requests are under way at once (answers come in order):
-/// sending gives 0, -1 or -2 (nothing sent), or -3; receiving gives rp_tag_reader_read's results.
+/// Asks the tag reader on `connection` to read `descriptor` (a regular file of `size` bytes) as `extension`: 0 when
+/// sent (its answer comes in order with the others sent), -1 when TagLib has no reader for the extension, -2 for a
+/// negative size (nothing sent either way), -3 when the reader is gone.
 int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
                        size_t value_limit, size_t value_count_limit);
+
+/// The answer to the oldest request sent and not yet answered, waiting at most `timeout_ms` for all of it. 0 with
+/// `*out` filled (free it with rp_taglib_free); -1 or -2 as the reader found the file (-2: not valid as that format);
+/// -3 when the reader failed (gone, too slow, or an answer that breaks the limits asked): the caller ends it.
 int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_limit, size_t value_count_limit,
                           int timeout_ms, rp_taglib_file *out);
 
