@@ -16,6 +16,8 @@ struct ScanPass {
 
     /// Files written to the index in one transaction.
     static let batchSize = 512
+    /// Files a reader reads in one call (their descriptors open at once, sent to TagLib's process together).
+    static let readWindow = 64
     /// From this many rows written in a pass (and a fifth of what the root had), the full-text index is rebuilt at
     /// its end rather than kept row by row (``LibraryStore/suspendTextIndexing()``).
     static let bulkRows = 1_000
@@ -135,19 +137,24 @@ struct ScanPass {
         var batch: [(LibraryTrack, Int64, Int64)] = [], vanished: [String] = [], open = true
         var lastSent = monotonicMilliseconds()
         while open, let files = walked.receive() {
-            for file in files where open {
-                shared.looked.add(1, ordering: .relaxed)
-                guard let track = reader.read(file.path, withFileTags: true, folderCover: .some(file.folderCover)) else {
-                    if file.previous != nil { vanished.append(file.path) }
-                    continue
-                }
-                var indexed = track.track
-                indexed.lyrics = track.fileTags?.lyrics
-                batch.append((indexed, file.size, file.modified))
-                if batch.count >= batchSize || monotonicMilliseconds() - lastSent >= 250 {
-                    open = pipe.send(.tracks(batch))
-                    batch.removeAll(keepingCapacity: true)
-                    lastSent = monotonicMilliseconds()
+            // A window of files at a time goes to TagLib's process in one call (their descriptors open together).
+            for start in stride(from: 0, to: files.count, by: readWindow) where open {
+                let window = files[start..<min(start + readWindow, files.count)]
+                let tracks = reader.read(window.map { ($0.path, .some($0.folderCover)) })
+                for (file, track) in zip(window, tracks) where open {
+                    shared.looked.add(1, ordering: .relaxed)
+                    guard let track else {
+                        if file.previous != nil { vanished.append(file.path) }
+                        continue
+                    }
+                    var indexed = track.track
+                    indexed.lyrics = track.fileTags?.lyrics
+                    batch.append((indexed, file.size, file.modified))
+                    if batch.count >= batchSize || monotonicMilliseconds() - lastSent >= 250 {
+                        open = pipe.send(.tracks(batch))
+                        batch.removeAll(keepingCapacity: true)
+                        lastSent = monotonicMilliseconds()
+                    }
                 }
             }
         }

@@ -1,3 +1,4 @@
+import Glibc
 import GStreamerKit
 import PosixFiles
 import RepriseCore
@@ -35,25 +36,46 @@ public final class TrackFileReader {
     /// - Parameter folderCover: the cover picture beside it, when the caller listed its folder (`.some(nil)`: none);
     ///   nil: looked up here.
     public func read(_ path: String, withFileTags: Bool, folderCover: String?? = nil) -> (track: LibraryTrack, fileTags: FileTags?)? {
-        guard let file = OpenedRegularFile(path: path) else { return nil }
-        if let folderCover { folderCovers[Self.folder(of: path)] = folderCover }
-        let result = read(path, descriptor: file.descriptor, size: file.size, procPath: file.procPath)
-        file.close()
-        return result
+        read([(path, folderCover)])[0]
     }
 
-    private func read(_ path: String, descriptor: Int32, size: Int64, procPath: String) -> (track: LibraryTrack, fileTags: FileTags?) {
-        var track = LibraryTrack(path: FilePath(escaped: path))
-        let fileExtension = MediaLocation.fileExtension(ofPath: path)
-        if TagLibReader.reads(fileExtension: fileExtension),
-           let (tags, picture) = TagLibReader.read(descriptor: descriptor, size: size, fileExtension: fileExtension, pictureLimit: Self.pictureLimit),
-           !tags.wantsAnotherReader(fileExtension: fileExtension) {
-            readByTagLib += 1
-            track.apply(tags)
-            if let picture, let art { track.cover = art(picture.bytes, picture.mediaType) }
-            if track.cover == nil { track.cover = folderCover(of: path) }
-            return (track, tags)
+    /// What ``read(_:withFileTags:folderCover:)`` gives for each file, in order; the files TagLib reads are sent to
+    /// its process in one call (``TagLibReader/read(_:pictureLimit:processes:)``), so pass a bounded number.
+    public func read(_ files: [(path: String, folderCover: String??)]) -> [(track: LibraryTrack, fileTags: FileTags?)?] {
+        var opened: [(index: Int, path: String, descriptor: Int32, size: Int64)] = []
+        for (index, file) in files.enumerated() {
+            guard let regular = OpenedRegularFile(path: file.path) else { continue }
+            if let folderCover = file.folderCover { folderCovers[Self.folder(of: file.path)] = folderCover }
+            opened.append((index, file.path, regular.descriptor, regular.size))
         }
+        defer { opened.forEach { close($0.descriptor) } }
+        let forTagLib = opened.filter { TagLibReader.reads(fileExtension: MediaLocation.fileExtension(ofPath: $0.path)) }
+        let reads = TagLibReader.read(forTagLib.map { ($0.descriptor, $0.size, MediaLocation.fileExtension(ofPath: $0.path)) },
+                                      pictureLimit: Self.pictureLimit)
+        var readByTagLib: [Int: (tags: FileTags, picture: EmbeddedPicture?)] = [:]
+        for (file, read) in zip(forTagLib, reads) {
+            guard let read, !read.tags.wantsAnotherReader(fileExtension: MediaLocation.fileExtension(ofPath: file.path)) else { continue }
+            readByTagLib[file.index] = read
+        }
+        var results = [(track: LibraryTrack, fileTags: FileTags?)?](repeating: nil, count: files.count)
+        for file in opened {
+            results[file.index] = readByTagLib[file.index].map { fromTagLib(file.path, $0.tags, $0.picture) }
+                ?? fromDiscoverer(file.path, procPath: "/proc/self/fd/\(file.descriptor)")
+        }
+        return results
+    }
+
+    private func fromTagLib(_ path: String, _ tags: FileTags, _ picture: EmbeddedPicture?) -> (track: LibraryTrack, fileTags: FileTags?) {
+        var track = LibraryTrack(path: FilePath(escaped: path))
+        readByTagLib += 1
+        track.apply(tags)
+        if let picture, let art { track.cover = art(picture.bytes, picture.mediaType) }
+        if track.cover == nil { track.cover = folderCover(of: path) }
+        return (track, tags)
+    }
+
+    private func fromDiscoverer(_ path: String, procPath: String) -> (track: LibraryTrack, fileTags: FileTags?) {
+        var track = LibraryTrack(path: FilePath(escaped: path))
         readByDiscoverer += 1
         if discoverer == nil {
             GStreamer.initialize() // once per process; a no-op where the service did it
