@@ -111,6 +111,30 @@ import Testing
         #expect(player.queue.entry(withID: other)?.tags.artists.count == TrackTags.maximumValueCount)
     }
 
+    /// A batch of the background reading is one change with an edit per entry whose tags changed; it touches the
+    /// saved state only when the current entry is among them.
+    @Test func aBatchOfDescriptionsIsOneChange() {
+        let (player, _, observer) = makePlayer(tracks: 5)
+        let ids = player.trackIDs
+        while player.takeEntryToDescribe() != nil {}
+        observer.reset()
+        player.entriesDescribed([(ids[1], TrackTags(title: "B"), 2_000_000, nil), (ids[2], nil, nil, nil),
+                                 (ids[3], TrackTags(title: "D"), nil, "file:///d.jpg"), (999, TrackTags(title: "gone"), nil, nil)])
+        #expect(observer.changes == 1)
+        #expect(observer.trackListChanges == [.metadataChanged(id: ids[1]), .metadataChanged(id: ids[3])])
+        #expect(observer.published.last?.affectsSavedState == false)
+        #expect(player.track(id: ids[1])?.title == "B")
+        #expect(player.track(id: ids[1])?.lengthMicroseconds == 2_000_000)
+        #expect(player.track(id: ids[3])?.artURL == "file:///d.jpg")
+        #expect(player.queue.entry(withID: ids[2])?.isDescribed == true)
+
+        player.entriesDescribed([(ids[4], TrackTags(title: "E"), nil, nil), (ids[0], TrackTags(title: "A"), nil, nil)])
+        #expect(observer.changes == 2)
+        #expect(observer.published.last?.affectsSavedState == true, "the current entry's tags are saved")
+        player.entriesDescribed([])
+        #expect(observer.changes == 2)
+    }
+
     @Test func picturesAreRecognisedByTheirBytes() {
         #expect(ImageKind(sniffing: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) == .jpeg)
         #expect(ImageKind(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0]) == .png)

@@ -1,9 +1,12 @@
+/// What the background reading found about one queued entry: its tags (nil: they could not be read), length and cover.
+public typealias EntryDescription = (id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?)
+
 /// Background tag reading and the track list (MPRIS TrackList requests) of ``Player``.
 extension Player {
     // MARK: Reading tags in the background
 
     /// The next entry whose tags, length and cover should be read (the current entry first); nil when none is left.
-    /// Each one taken must be answered with ``entryDescribed(id:tags:lengthMicroseconds:artURL:)``.
+    /// Each one taken must be answered with ``entriesDescribed(_:)``.
     public func takeEntryToDescribe() -> QueueEntry? {
         descriptions.take(preferring: queue.current, in: queue)
     }
@@ -11,30 +14,46 @@ extension Player {
     /// What was read about entry `id` (nil tags: it could not be read). Announced with TrackMetadataChanged;
     /// when it completes a directory group, the group is put in album order.
     public func entryDescribed(id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?) {
+        entriesDescribed([(id, tags, lengthMicroseconds, artURL)])
+    }
+
+    /// What was read about several entries (a batch of the background reading), as one change: listeners hear
+    /// one change with an edit per entry, not one change per entry.
+    public func entriesDescribed(_ read: [EntryDescription]) {
+        guard !read.isEmpty else { return }
         transaction {
-            guard let entry = queue.entry(withID: id) else {
-                descriptions.cancel(id)
-                return
-            }
-            let completedGroup = descriptions.finish(entry)
-            // The current entry's tags are saved (a restart answers with them at once); others' are not.
-            if pending.depth == 1 && completedGroup == nil && id != queue.current?.id { pending.affectsSavedState = false }
-            var described = entry
-            described.isDescribed = true
-            if let tags {
-                let read = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }
-                // Tags from the saved state give way to the file's; the stream's own (a radio's title) stay above them.
-                described.tags = entry.hasSavedDescription ? read : read.merged(with: entry.tags)
-            }
-            if described.mediumLengthMicroseconds == nil || (entry.hasSavedDescription && lengthMicroseconds != nil) {
-                described.mediumLengthMicroseconds = lengthMicroseconds ?? described.mediumLengthMicroseconds
-            }
-            described.hasSavedDescription = false
-            if described.artURL == nil { described.artURL = artURL }
-            queue.update(id: id) { $0 = described }
-            if TrackInfo(entry: described) != TrackInfo(entry: entry) { pending.queueEdits.append(.metadataChanged(id: id)) }
-            if let group = completedGroup { sortGroup(group) }
+            var savedStateFollows = false
+            for description in read where describe(description) { savedStateFollows = true }
+            if pending.depth == 1 && !savedStateFollows { pending.affectsSavedState = false }
         }
+    }
+
+    /// Applies one description; returns whether the saved state follows it: the current entry's tags are saved (a
+    /// restart answers with them at once), others' are not, and a group it completes is put in order.
+    private func describe(_ description: EntryDescription) -> Bool {
+        let (id, tags, lengthMicroseconds, artURL) = description
+        guard let entry = queue.entry(withID: id) else {
+            descriptions.cancel(id)
+            return false
+        }
+        let completedGroup = descriptions.finish(entry)
+        let savedStateFollows = completedGroup != nil || id == queue.current?.id
+        var described = entry
+        described.isDescribed = true
+        if let tags {
+            let read = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }
+            // Tags from the saved state give way to the file's; the stream's own (a radio's title) stay above them.
+            described.tags = entry.hasSavedDescription ? read : read.merged(with: entry.tags)
+        }
+        if described.mediumLengthMicroseconds == nil || (entry.hasSavedDescription && lengthMicroseconds != nil) {
+            described.mediumLengthMicroseconds = lengthMicroseconds ?? described.mediumLengthMicroseconds
+        }
+        described.hasSavedDescription = false
+        if described.artURL == nil { described.artURL = artURL }
+        queue.update(id: id) { $0 = described }
+        if TrackInfo(entry: described) != TrackInfo(entry: entry) { pending.queueEdits.append(.metadataChanged(id: id)) }
+        if let group = completedGroup { sortGroup(group) }
+        return savedStateFollows
     }
 
     /// Puts a directory group in album order. Playback that began with the directory's first file by name, and

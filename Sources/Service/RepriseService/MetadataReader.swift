@@ -8,7 +8,7 @@ import TagLibKit
 
 /// Reads tags, length and cover art of queued entries in the background, so adding thousands of files never waits
 /// for them. Entries come from ``Player/takeEntryToDescribe()`` (the current one first), a batch at a time; results
-/// go back through ``Player/entryDescribed(id:tags:lengthMicroseconds:artURL:)``. For each file, in order: the
+/// go back through ``Player/entriesDescribed(_:)``, a batch's at once. For each file, in order: the
 /// library's index when it has the file as it is now (same size and modification time); else TagLib, from the
 /// file's headers, on a low-priority thread of its own; else (a format TagLib has no reader for, or a file it finds
 /// invalid) GStreamer's discoverer, which works on its own threads and reports on the loop.
@@ -87,14 +87,16 @@ final class MetadataReader: ServiceComponent {
         pumpDiscoverers()
         guard !batchUnderWay else { return }
         var batch: [(id: Int, uri: String, path: String)] = []
+        var streams: [EntryDescription] = []
         while batch.count < Self.batchSize, let entry = player.takeEntryToDescribe() {
             guard let path = MediaURI(entry.uri).flatMap({ $0.scheme == "file" ? $0.path : nil }) else {
                 // Network streams are not fetched twice; their tags arrive while they play.
-                player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
+                streams.append((entry.id, nil, nil, nil))
                 continue
             }
             batch.append((entry.id, entry.uri, path))
         }
+        player.entriesDescribed(streams)
         guard !batch.isEmpty else { return }
         batchUnderWay = true
         guard let index else { return read(batch, known: [:]) }
@@ -104,14 +106,16 @@ final class MetadataReader: ServiceComponent {
     /// Describes what the index knew; reads the rest on the reading thread.
     private func read(_ batch: [(id: Int, uri: String, path: String)], known: [FilePath: LibraryTrack]) {
         var rest: [(id: Int, uri: String, path: String)] = []
+        var indexed: [EntryDescription] = []
         for entry in batch {
             guard let track = known[FilePath(escaped: entry.path)] else {
                 rest.append(entry)
                 continue
             }
             let known = track.knownDescription
-            player.entryDescribed(id: entry.id, tags: known.tags, lengthMicroseconds: known.lengthMicroseconds, artURL: known.artURL)
+            indexed.append((entry.id, known.tags, known.lengthMicroseconds, known.artURL))
         }
+        player.entriesDescribed(indexed)
         guard let work else {
             forDiscoverer.append(contentsOf: rest.map { ($0.id, $0.uri) })
             return batchFinished()
@@ -119,17 +123,19 @@ final class MetadataReader: ServiceComponent {
         let art = art, fileSystem = fileSystem, toRead = rest
         work.run({ Array(zip(toRead, FileDescription.read(toRead.map(\.path), art: art, fileSystem: fileSystem))) }) { [weak self] results in
             guard let self, !stopped else { return }
+            var described: [EntryDescription] = []
             for (entry, description) in results {
                 switch description {
                 case .read(let tags, let length, let artURL):
-                    player.entryDescribed(id: entry.id, tags: tags, lengthMicroseconds: length, artURL: artURL ?? folderCover(for: entry.path))
+                    described.append((entry.id, tags, length, artURL ?? folderCover(for: entry.path)))
                 case .notRegularFile:
                     log.debug("not reading tags of \(entry.uri): not a regular file")
-                    player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil)
+                    described.append((entry.id, nil, nil, nil))
                 case .forDiscoverer:
                     forDiscoverer.append((entry.id, entry.uri))
                 }
             }
+            player.entriesDescribed(described)
             batchFinished()
         }
     }
@@ -150,8 +156,9 @@ final class MetadataReader: ServiceComponent {
             }
             guard let discoverer = idle.last else {
                 if discoverers.isEmpty { // none can be had: described without tags (they come when it plays)
-                    for entry in forDiscoverer.elements { player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: nil) }
+                    let undescribed = forDiscoverer.elements.map { EntryDescription($0.id, nil, nil, nil) }
                     forDiscoverer.removeAll()
+                    player.entriesDescribed(undescribed)
                 }
                 return
             }

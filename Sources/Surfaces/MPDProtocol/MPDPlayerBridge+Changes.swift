@@ -30,8 +30,9 @@ extension MPDPlayerBridge {
             let queue = player.queue
             let steps = context.shown.queueChangeSteps
             context.shown.queueChangeSteps = 1
-            if context.versions.update(listVersion: queue.listVersion, ids: { player.trackIDs }, edits: change.queueEdits, steps: steps,
-                               shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
+            if context.versions.update(listVersion: queue.listVersion, count: queue.count, ids: { player.trackIDs },
+                                       edits: change.queueEdits, steps: steps,
+                                       shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
                 changed.insert(.playlist)
             }
         }

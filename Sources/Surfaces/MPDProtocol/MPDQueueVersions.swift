@@ -24,23 +24,33 @@ public final class MPDQueueVersions {
     /// with it. Returns whether there was one (an order of play shuffled, or a retag to the same, is none).
     /// `steps`: how many versions the change counts for (MPD's `findadd` counts one per song it adds).
     /// `ids` is read only when `listVersion` (the queue's ``PlayQueue/listVersion``; nil: unknown) moved, so a retag
-    /// of one entry in a long queue costs no pass over it.
+    /// of one entry in a long queue costs no pass over it; nor is it when the edits only appended entries and
+    /// `count` (the queue's length now) agrees, so adding one entry to a long queue costs none either.
     @discardableResult
-    public func update(listVersion: UInt32? = nil, ids readIDs: () -> [Int], edits: [TrackListChange], steps: UInt32 = 1,
-                       shown: (Int) -> Int?) -> Bool {
+    public func update(listVersion: UInt32? = nil, count: Int? = nil, ids readIDs: () -> [Int], edits: [TrackListChange],
+                       steps: UInt32 = 1, shown: (Int) -> Int?) -> Bool {
         let (sum, overflow) = version.addingReportingOverflow(max(1, steps))
         let next = overflow ? 1 : sum
         var changed = false
         let listMoved = listVersion == nil || listVersion != lastListVersion
         lastListVersion = listVersion
-        if listMoved, case let ids = readIDs(), ids != lastIDs {
+        if listMoved, let appended = appendedIDs(edits), !appended.isEmpty, lastIDs.count + appended.count == count {
+            // No entry moved: only the new ones are stamped.
+            for id in appended {
+                changedAt[id] = next
+                shownHashes[id] = shown(id)
+            }
+            lastIDs.append(contentsOf: appended)
+            changed = true
+        } else if listMoved, case let ids = readIDs(), ids != lastIDs {
             // An entry whose position changed counts as changed; removed ones are forgotten.
             var stillThere = Set<Int>()
             stillThere.reserveCapacity(ids.count)
             for (position, id) in ids.enumerated() {
                 stillThere.insert(id)
+                // A new entry's look is recorded; one queued before this follower began is not known until it changes.
+                if changedAt[id] == nil { shownHashes[id] = shown(id) }
                 if position >= lastIDs.count || lastIDs[position] != id { changedAt[id] = next }
-                if shownHashes[id] == nil { shownHashes[id] = shown(id) }
             }
             if changedAt.count > ids.count { changedAt = changedAt.filter { stillThere.contains($0.key) } }
             if shownHashes.count > ids.count { shownHashes = shownHashes.filter { stillThere.contains($0.key) } }
@@ -59,6 +69,24 @@ public final class MPDQueueVersions {
         }
         if changed { version = next }
         return changed
+    }
+
+    /// The ids `edits` added after the last entry, in order, when adding them at the end is all they did to the
+    /// list; nil when they did anything else to it (inserted elsewhere, removed, replaced).
+    private func appendedIDs(_ edits: [TrackListChange]) -> [Int]? {
+        var appended: [Int] = []
+        var last = lastIDs.last
+        for edit in edits {
+            switch edit {
+            case .added(let id, let after):
+                guard after == last else { return nil }
+                appended.append(id)
+                last = id
+            case .removed, .replaced: return nil
+            case .metadataChanged, .priorityChanged: continue
+            }
+        }
+        return appended
     }
 
     /// The hash of what clients see of `entry`: its file, the tags ``MPDSongWriter`` writes, length, range and

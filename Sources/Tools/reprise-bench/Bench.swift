@@ -87,6 +87,12 @@ final class Bench {
             && (index == nil || $0.index == index) && (excluded == nil || $0.index != excluded) }
     }
 
+    /// Caches GStreamer's plugin registry in this fresh home, as on any desktop after its first GStreamer program:
+    /// otherwise the first player started here scans every plugin (~0.5 s), which is not what a figure measures.
+    func cachePluginRegistry() throws {
+        _ = try runCommand("gst-inspect-1.0", ["playbin"], environment: desktop.environment)
+    }
+
     /// Starts `contender` on `file` and waits until it owns its name (if it has one) and its stream exists.
     func startPlaying(_ contender: Contender, _ file: String) throws -> Running {
         events.removeAll()

@@ -152,9 +152,7 @@ extension Bench {
 func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, searches: Int, reprise: String) throws -> [Row] {
     let mpdInstalled = (try? runCommand("sh", ["-c", "command -v mpd && command -v mpc"]).status) == 0
     if !mpdInstalled { say("MPD: not installed (make bench-deps), its column stays empty") }
-    // GStreamer's plugin registry cached first, as on any desktop after its first GStreamer program: otherwise
-    // Reprise's first start in this fresh home scans every plugin (~0.5 s), which is not indexing.
-    _ = try runCommand("gst-inspect-1.0", ["playbin"], environment: bench.desktop.environment)
+    try bench.cachePluginRegistry()
     var rows: [Row] = []
     for count in sizes {
         say("11/12 the library beside MPD: \(count) FLAC files (\(runs) first indexes each, in turn)")

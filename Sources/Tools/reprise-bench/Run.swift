@@ -300,6 +300,7 @@ private func queueRows(_ bench: Bench, binary: String, short: String, quick: Boo
     var rows: [Row] = []
     let count = quick ? 2_000 : 10_000
     say("4/12 queue scale (\(count) entries)")
+    try bench.cachePluginRegistry()
     let scale = try bench.queueScale(binary: binary, shortFile: short, count: count)
     var startupRow = Row(figure: "exec → name owned with \(count) queued", unit: "ms", floorKey: "floor",
                          note: "floor: the same with 1 queued")
