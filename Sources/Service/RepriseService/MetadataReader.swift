@@ -31,12 +31,14 @@ final class MetadataReader: ServiceComponent {
     private var folderCovers: [String: String?] = [:]
     private let loop: LoopTimers
     private var pumpScheduled = false
-    /// A batch is with the index or the reading thread.
-    private var batchUnderWay = false
+    /// Batches with the index or the reading thread.
+    private var batchesUnderWay = 0
     private var stopped = false
 
     /// Entries taken in one batch.
     static let batchSize = 128
+    /// Batches under way at once: the next is read while the loop takes in the one before.
+    static let batchesAhead = 2
 
     /// - Parameters:
     ///   - index: the library's index, asked first; nil without a library.
@@ -80,12 +82,16 @@ final class MetadataReader: ServiceComponent {
         }
     }
 
-    /// Takes the next batch of waiting entries, unless one is under way, and hands what the discoverer must read
-    /// to idle discoverers.
+    /// Takes the next batches of waiting entries, up to ``batchesAhead`` under way, and hands what the discoverer
+    /// must read to idle discoverers.
     private func pump() {
         guard !stopped else { return }
         pumpDiscoverers()
-        guard !batchUnderWay else { return }
+        while batchesUnderWay < Self.batchesAhead, takeBatch() {}
+    }
+
+    /// Takes the next batch of waiting entries to the index or the reading thread; false when none was waiting.
+    private func takeBatch() -> Bool {
         var batch: [(id: Int, uri: String, path: String)] = []
         var streams: [EntryDescription] = []
         while batch.count < Self.batchSize, let entry = player.takeEntryToDescribe() {
@@ -97,10 +103,14 @@ final class MetadataReader: ServiceComponent {
             batch.append((entry.id, entry.uri, path))
         }
         player.entriesDescribed(streams)
-        guard !batch.isEmpty else { return }
-        batchUnderWay = true
-        guard let index else { return read(batch, known: [:]) }
-        index.currentTracks(at: batch.map { FilePath(escaped: $0.path) }) { [weak self] known in self?.read(batch, known: known) }
+        guard !batch.isEmpty else { return false }
+        batchesUnderWay += 1
+        if let index {
+            index.currentTracks(at: batch.map { FilePath(escaped: $0.path) }) { [weak self] known in self?.read(batch, known: known) }
+        } else {
+            read(batch, known: [:])
+        }
+        return true
     }
 
     /// Describes what the index knew; reads the rest on the reading thread.
@@ -141,7 +151,7 @@ final class MetadataReader: ServiceComponent {
     }
 
     private func batchFinished() {
-        batchUnderWay = false
+        batchesUnderWay -= 1
         pump()
     }
 
