@@ -2,8 +2,9 @@ import RepriseCore
 import Testing
 @testable import MPDProtocol
 
-/// ``MPDQueueVersions``: edits that only append are applied without reading the whole queue, and give the same
-/// versions and `plchanges` answers as reading it; anything else (or a length that disagrees) reads it.
+/// ``MPDQueueVersions``: a few insertions and removals are applied as edits without reading the whole queue, and
+/// give the same versions and `plchanges` answers as reading it; a replacement, many edits or a length that
+/// disagrees read it.
 @Suite struct QueueVersionsTests {
     /// A queue's ids and the two ways of following it: told its length (appends applied as edits) and not told.
     final class Followers {
@@ -54,15 +55,30 @@ import Testing
         #expect(queue.applied.changes(since: 3).isEmpty, "a retag to the same look is no change")
     }
 
-    @Test func anythingElseReadsTheQueue() {
+    @Test func insertionsAndRemovalsAreAppliedAsEdits() {
+        let queue = Followers(Array(1...6))
+        queue.change(to: [1, 9, 2, 3, 4, 5, 6], [.added(id: 9, after: 1)])
+        #expect(queue.applied.changes(since: 1).map(\.id) == [9, 2, 3, 4, 5, 6], "an insertion moves the entries after it")
+        queue.change(to: [1, 9, 2, 4, 5, 6], [.removed(id: 3)])
+        queue.change(to: [10, 11, 1, 9, 2, 4, 5], [.added(id: 10, after: nil), .added(id: 11, after: 10), .removed(id: 6)])
+        // Added and removed in the same change: the entries around it did not move.
+        queue.change(to: [10, 11, 1, 9, 2, 4, 5], [.added(id: 12, after: 9), .removed(id: 12)])
+        queue.change(to: [10, 11, 1, 9, 4, 2, 5], [.removed(id: 2), .added(id: 2, after: 4)])
+        #expect(queue.idsRead == 0)
+        queue.expectSameAnswers()
+        #expect(queue.applied.changes(since: queue.applied.version - 1).map(\.id) == [4, 2])
+    }
+
+    @Test func aReplacementOrManyEditsReadTheQueue() {
         let queue = Followers([1, 2, 3])
-        queue.change(to: [1, 9, 2, 3], [.added(id: 9, after: 1)])
-        #expect(queue.idsRead == 1, "an insertion in the middle moves the entries after it")
-        queue.change(to: [1, 9, 3], [.removed(id: 2)])
-        queue.change(to: [3, 1, 9], [.replaced])
+        queue.change(to: [3, 1, 2], [.replaced])
+        #expect(queue.idsRead == 1)
+        let many = Array(100..<(100 + MPDQueueVersions.editsAppliedAtMost + 1))
+        queue.change(to: [3] + many + [1, 2], zip(many, [3] + many).map { TrackListChange.added(id: $0, after: $1) })
+        #expect(queue.idsRead == 2)
+        queue.change(to: [3, 1, 2], many.map { .removed(id: $0) })
         #expect(queue.idsRead == 3)
         queue.expectSameAnswers()
-        #expect(queue.applied.changes(since: queue.applied.version - 1).map(\.id) == [3, 1, 9])
     }
 
     @Test func anAppendWhoseLengthDisagreesReadsTheQueue() {

@@ -24,8 +24,9 @@ public final class MPDQueueVersions {
     /// with it. Returns whether there was one (an order of play shuffled, or a retag to the same, is none).
     /// `steps`: how many versions the change counts for (MPD's `findadd` counts one per song it adds).
     /// `ids` is read only when `listVersion` (the queue's ``PlayQueue/listVersion``; nil: unknown) moved, so a retag
-    /// of one entry in a long queue costs no pass over it; nor is it when the edits only appended entries and
-    /// `count` (the queue's length now) agrees, so adding one entry to a long queue costs none either.
+    /// of one entry in a long queue costs no pass over it; nor is it when a few insertions and removals were all the
+    /// edits did and `count` (the queue's length now) agrees: they are applied to what was read before, and only
+    /// the entries from the first one on are compared.
     @discardableResult
     public func update(listVersion: UInt32? = nil, count: Int? = nil, ids readIDs: () -> [Int], edits: [TrackListChange],
                        steps: UInt32 = 1, shown: (Int) -> Int?) -> Bool {
@@ -34,28 +35,9 @@ public final class MPDQueueVersions {
         var changed = false
         let listMoved = listVersion == nil || listVersion != lastListVersion
         lastListVersion = listVersion
-        if listMoved, let appended = appendedIDs(edits), !appended.isEmpty, lastIDs.count + appended.count == count {
-            // No entry moved: only the new ones are stamped.
-            for id in appended {
-                changedAt[id] = next
-                shownHashes[id] = shown(id)
-            }
-            lastIDs.append(contentsOf: appended)
-            changed = true
-        } else if listMoved, case let ids = readIDs(), ids != lastIDs {
-            // An entry whose position changed counts as changed; removed ones are forgotten.
-            var stillThere = Set<Int>()
-            stillThere.reserveCapacity(ids.count)
-            for (position, id) in ids.enumerated() {
-                stillThere.insert(id)
-                // A new entry's look is recorded; one queued before this follower began is not known until it changes.
-                if changedAt[id] == nil { shownHashes[id] = shown(id) }
-                if position >= lastIDs.count || lastIDs[position] != id { changedAt[id] = next }
-            }
-            if changedAt.count > ids.count { changedAt = changedAt.filter { stillThere.contains($0.key) } }
-            if shownHashes.count > ids.count { shownHashes = shownHashes.filter { stillThere.contains($0.key) } }
-            lastIDs = ids
-            changed = true
+        if listMoved {
+            let edited = count.flatMap { applying(edits, expecting: $0) }
+            changed = follow(edited?.ids ?? readIDs(), from: edited?.from ?? 0, version: next, shown: shown)
         }
         for edit in edits {
             let touched: Int? = switch edit {
@@ -71,22 +53,64 @@ public final class MPDQueueVersions {
         return changed
     }
 
-    /// The ids `edits` added after the last entry, in order, when adding them at the end is all they did to the
-    /// list; nil when they did anything else to it (inserted elsewhere, removed, replaced).
-    private func appendedIDs(_ edits: [TrackListChange]) -> [Int]? {
-        var appended: [Int] = []
-        var last = lastIDs.last
+    /// Insertions and removals applied one at a time beyond this many in one change cost more than reading the list.
+    static let editsAppliedAtMost = 64
+
+    /// The list after `edits`' insertions and removals applied to the one read before, and the first position they
+    /// touched; nil when they cannot be applied (a replacement, an id not found, too many) or the result is not
+    /// `count` long (the list changed in a way no edit says).
+    private func applying(_ edits: [TrackListChange], expecting count: Int) -> (ids: [Int], from: Int)? {
+        var ids = lastIDs
+        var from = ids.count
+        var applied = 0
+        /// Where the edit before happened: a run of insertions or removals there is found without a search.
+        var hint = ids.count
+        func position(of id: Int) -> Int? {
+            if ids.indices.contains(hint), ids[hint] == id { return hint }
+            if ids.indices.contains(hint - 1), ids[hint - 1] == id { return hint - 1 }
+            return ids.lastIndex(of: id)
+        }
         for edit in edits {
             switch edit {
             case .added(let id, let after):
-                guard after == last else { return nil }
-                appended.append(id)
-                last = id
-            case .removed, .replaced: return nil
+                guard let at = after == nil ? 0 : position(of: after!).map({ $0 + 1 }) else { return nil }
+                ids.insert(id, at: at)
+                (from, hint) = (min(from, at), at)
+            case .removed(let id):
+                guard let at = position(of: id) else { return nil }
+                ids.remove(at: at)
+                (from, hint) = (min(from, at), at)
+            case .replaced: return nil
             case .metadataChanged, .priorityChanged: continue
             }
+            applied += 1
+            if applied > Self.editsAppliedAtMost { return nil }
         }
-        return appended
+        return ids.count == count ? (ids, from) : nil
+    }
+
+    /// Takes `ids` as the list, the same as before up to position `from`: an entry whose position changed counts as
+    /// changed (stamped `version`), a new entry's look is recorded, removed ones are forgotten. Returns whether the
+    /// list differs.
+    private func follow(_ ids: [Int], from: Int, version next: UInt32, shown: (Int) -> Int?) -> Bool {
+        let before = lastIDs
+        var differs = ids.count != before.count
+        for position in from..<ids.count where position >= before.count || before[position] != ids[position] {
+            let id = ids[position]
+            // One queued before this follower began is not known until it changes.
+            if changedAt[id] == nil { shownHashes[id] = shown(id) }
+            changedAt[id] = next
+            differs = true
+        }
+        guard differs else { return false }
+        lastIDs = ids
+        if ids.count < before.count || from < before.count {
+            for id in Set(before[min(from, before.count)...]).subtracting(ids[min(from, ids.count)...]) {
+                changedAt[id] = nil
+                shownHashes[id] = nil
+            }
+        }
+        return true
     }
 
     /// The hash of what clients see of `entry`: its file, the tags ``MPDSongWriter`` writes, length, range and
