@@ -19,11 +19,16 @@ source scripts/private-session.sh
 service_pid=""
 trap 'if [ -n "$service_pid" ]; then kill "$service_pid" 2>/dev/null || true; fi; cleanup_private_session; rm -rf "$work"' EXIT
 
-# valgrind 3.19 cannot read the toolchain's DWARF 5; the symbols are all it needs. The malloc settings are given
-# here so that the service does not exec itself again (under valgrind, the executable is valgrind's).
+# valgrind 3.19 cannot read the toolchain's DWARF 5; the symbols are all it needs. The malloc settings (read from
+# MallocTuning, where the service keeps them) are given here so that the service does not exec itself again (under
+# valgrind, the executable is valgrind's).
 cp "$binary" "$work/reprised" && strip --strip-debug "$work/reprised"
 gst-launch-1.0 -q audiotestsrc num-buffers=1500 ! audioconvert ! vorbisenc ! oggmux ! filesink location="$work/tone.ogg"
-GLIBC_TUNABLES=glibc.malloc.tcache_count=64 G_SLICE=always-malloc valgrind --tool=callgrind --demangle=no \
+tuning=Sources/Wrappers/LoopKit/MallocTuning.swift
+tunables=$(sed -n 's/.*static let tunables = "\(.*\)"/\1/p' "$tuning")
+slice=$(sed -n 's/.*static let sliceSetting = "\(.*\)"/\1/p' "$tuning")
+[ -n "$tunables" ] && [ -n "$slice" ] || { echo "no malloc settings found in $tuning" >&2; exit 1; }
+GLIBC_TUNABLES=$tunables G_SLICE=$slice valgrind --tool=callgrind --demangle=no \
   --dump-instr=no --callgrind-out-file="$work/callgrind.out" "$work/reprised" 2>"$work/valgrind.log" &
 service_pid=$!
 mpris=(--session --dest org.mpris.MediaPlayer2.reprise --object-path /org/mpris/MediaPlayer2)

@@ -6,11 +6,7 @@ import Synchronization
 /// A request finds it running: a dispatch queue lets its worker go after a few idle seconds and starts another for
 /// the next request, so a pause after a quiet spell waited for a thread to start before the pipeline heard it.
 public final class StandingThread: Sendable {
-    private struct Work {
-        var items = FIFOQueue<@Sendable () -> Void>()
-        var ending = false
-    }
-    private let work = Mutex(Work())
+    private let items = Mutex(FIFOQueue<@Sendable () -> Void>())
     /// Signalled once for each item and once for the end.
     private let wake = DispatchSemaphore(value: 0)
 
@@ -21,13 +17,12 @@ public final class StandingThread: Sendable {
     }
 
     public func submit(_ item: @escaping @Sendable () -> Void) {
-        work.withLock { $0.items.append(item) }
+        items.withLock { $0.append(item) }
         wake.signal()
     }
 
-    /// The thread ends once what was handed to it before is done.
+    /// The thread ends once what was handed to it before is done: the one signal no item goes with.
     public func end() {
-        work.withLock { $0.ending = true }
         wake.signal()
     }
 
@@ -35,7 +30,7 @@ public final class StandingThread: Sendable {
         while true {
             wake.wait()
             // Woken with nothing to do: the end.
-            guard let item = work.withLock({ $0.items.popFirst() }) else { return }
+            guard let item = items.withLock({ $0.popFirst() }) else { return }
             item()
         }
     }
