@@ -140,8 +140,36 @@ import Testing
         let all = SupportedMediaTypes.playable(canDemux: { _ in true }, canDecode: { _ in true })
         for name in ["audio/mp3", "audio/wav", "audio/x-flac", "audio/x-vorbis", "application/kate", "application/x-id3",
                      "application/vnd.ms-sstr+xml", "audio/x-m4a"] {
-            #expect(!all.contains(name), "\(name) is not a registered MIME type")
+            #expect(!all.contains(name), "\(name) is not a canonical MIME type")
         }
         #expect(Set(all).count == all.count)
+    }
+
+    /// Servers send registered aliases (`audio/x-flac`), and Rygel's renderer refuses a type not listed exactly.
+    @Test func theRegisteredAliasesOfPlayableTypesAreListedToo() {
+        let aliases = SupportedMediaTypes.aliases(in: """
+            audio/x-flac audio/flac
+            audio/wav audio/x-wav
+            audio/vnd.wave audio/x-wav
+            audio/x-m4a audio/mp4
+            audio/x-ogg audio/ogg
+            video/avi video/x-msvideo
+            not a line
+            audio/x-flac
+            audio/bad name audio/flac
+            audio/é audio/flac
+            /audio audio/flac
+            """)
+        #expect(aliases == ["audio/flac": ["audio/x-flac"], "audio/x-wav": ["audio/wav", "audio/vnd.wave"],
+                            "audio/mp4": ["audio/x-m4a"], "audio/ogg": ["audio/x-ogg"], "video/x-msvideo": ["video/avi"]])
+        let demuxers: Set = ["application/ogg", "audio/x-wav"]
+        let decoders: Set = ["audio/x-vorbis", "audio/x-flac"]
+        let types = SupportedMediaTypes.playable(canDemux: { demuxers.contains($0) }, canDecode: { decoders.contains($0) },
+                                                 aliases: aliases)
+        for name in ["audio/flac", "audio/x-flac", "audio/x-wav", "audio/wav", "audio/vnd.wave", "audio/ogg", "audio/x-ogg"] {
+            #expect(types.contains(name), "\(name) missing")
+        }
+        #expect(!types.contains("audio/x-m4a") && !types.contains("video/avi"), "aliases of types it cannot play stay out")
+        #expect(types == types.sorted() && Set(types).count == types.count)
     }
 }

@@ -1,7 +1,9 @@
 /// The MIME types Reprise announces in `SupportedMimeTypes`: registered names from shared-mime-info (its
 /// canonical ones, as desktop files and file managers use them), each listed only when the installed GStreamer
-/// elements can open the container and decode what it usually carries. GStreamer's own caps names
-/// (`audio/x-vorbis`, `application/x-id3`…) are not MIME types and never appear.
+/// elements can open the container and decode what it usually carries, followed by the aliases shared-mime-info
+/// registers for them (`audio/x-flac`, `audio/wav`, `audio/x-m4a`…): media servers send those spellings, and a
+/// UPnP renderer bridged from MPRIS (Rygel's) refuses any type not listed exactly. Names registered nowhere
+/// (`application/x-id3`, `application/kate`…, GStreamer's caps) never appear.
 public enum SupportedMediaTypes {
     /// What playing a type needs: a demuxer for one of `containers` (none for elementary streams) and, for each
     /// group in `codecs`, a decoder for one of its caps. Caps are GStreamer caps strings.
@@ -56,8 +58,10 @@ public enum SupportedMediaTypes {
         .init(mimeType: "audio/x-s3m", containers: [], codecs: [["audio/x-mod"]]),
     ]
 
-    /// The types whose requirements are met, sorted. Each caps string is asked about once.
-    public static func playable(canDemux: (String) -> Bool, canDecode: (String) -> Bool) -> [String] {
+    /// The types whose requirements are met, with their `aliases` (canonical name → aliases, ``aliases(in:)``),
+    /// sorted. Each caps string is asked about once.
+    public static func playable(canDemux: (String) -> Bool, canDecode: (String) -> Bool,
+                                aliases: [String: [String]] = [:]) -> [String] {
         var demuxable: [String: Bool] = [:], decodable: [String: Bool] = [:]
         func demux(_ caps: String) -> Bool {
             if let known = demuxable[caps] { return known }
@@ -71,9 +75,39 @@ public enum SupportedMediaTypes {
             decodable[caps] = answer
             return answer
         }
-        return table.filter { requirement in
+        let canonical = table.filter { requirement in
             (requirement.containers.isEmpty || requirement.containers.contains(where: demux))
                 && requirement.codecs.allSatisfy { $0.contains(where: decode) }
-        }.map(\.mimeType).sorted()
+        }.map(\.mimeType)
+        return Set(canonical + canonical.flatMap { aliases[$0] ?? [] }).sorted()
+    }
+
+    /// shared-mime-info's `aliases` file (one `alias canonical` pair a line), as canonical name → aliases. A line
+    /// that is not two MIME type names is skipped.
+    public static func aliases(in text: String) -> [String: [String]] {
+        var aliases: [String: [String]] = [:]
+        for line in text.split(separator: "\n") {
+            let names = line.split(separator: " ")
+            guard names.count == 2, names.allSatisfy(isMIMEType) else { continue }
+            aliases[String(names[1]), default: []].append(String(names[0]))
+        }
+        return aliases
+    }
+
+    /// Largest `aliases` file read (Debian 12's is 8 KiB).
+    public static let aliasesFileLimit = 1 << 20
+
+    /// `type/subtype` in RFC 6838's restricted-name characters, at most 127 each.
+    static func isMIMEType(_ name: Substring) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { part in
+            (1...127).contains(part.utf8.count) && part.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"): true
+                default: "!#$&-^_.+".utf8.contains(byte)
+                }
+            }
+        }
     }
 }

@@ -109,7 +109,8 @@ final class ServiceAssembly {
         let adaptor: DBusAdaptor
         do throws(DBusError) {
             let identity = DBusAdaptor.Identity(name: "Reprise", desktopEntry: "reprise", supportedMimeTypes: {
-                SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts)
+                SupportedMediaTypes.playable(canDemux: GStreamer.demuxerAccepts, canDecode: GStreamer.decoderAccepts,
+                                             aliases: SharedMIMEInfo.installedAliases(fileSystem: PosixFileSystem()))
             })
             let surfaces = DBusAdaptor.Surfaces(audioSession: audioInterface, video: video, scrobbling: scrobbler,
                                                 library: libraryExports, mpdServer: mpd.isOn ? mpd : nil)
