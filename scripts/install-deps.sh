@@ -21,13 +21,14 @@ run=(
   pulseaudio pulseaudio-utils dbus dbus-daemon dbus-bin libglib2.0-bin playerctl
 )
 # The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its
-# clients, PipeWire's set, and tools that make hostile media.
+# clients, PipeWire's set, tools that make hostile media, and Rygel (its MPRIS plugin makes Reprise a UPnP renderer).
 test=(
   procps tmux util-linux xvfb xdotool x11-utils x11-xserver-utils
   sway xwayland wtype grim kwin-wayland
   mpv mpv-mpris ffmpeg sqlite3
   pipewire pipewire-pulse wireplumber pipewire-bin
   mpd mpc ncmpcpp python3-mpd cantata
+  rygel
 )
 # The Debian package: building it, and the checks its test runs.
 deb=(debhelper dpkg-dev fakeroot python3 lintian desktop-file-utils appstream systemd iproute2)

@@ -139,6 +139,43 @@ import Testing
         #expect(refused.failure?.name == "org.freedesktop.DBus.Error.NotSupported")
     }
 
+    /// Rygel's MPRIS plugin turns SetAVTransportURI into OpenUri and sends Play after it: from Rygel's connection the
+    /// URI is loaded paused (a renderer's SetAVTransportURI does not play; Rygel allows Play from PAUSED_PLAYBACK,
+    /// not from PLAYING), it ends stopped on itself, and the next push takes its place; the queue is left alone.
+    @Test func openUriFromTheRendererBridgeLoadsPausedAndEndsStopped() throws {
+        let adaptor = try InProcessAdaptor(tracks: 3)
+        let player = MPRIS.playerInterface
+        adaptor.bus.otherOwners["org.gnome.Rygel1"] = ":1.rygel"
+        try adaptor.bus.call(root, player, "Play")
+        adaptor.player.engineDidPreroll(lengthMicroseconds: 60_000_000, seekable: true)
+        let queued = adaptor.player.queue.uris
+        var answer: Result<[DBusValue], DBusError>?
+        adaptor.bus.call(root, player, "OpenUri", [.string("http://127.0.0.1:8200/a.flac")], sender: ":1.rygel") { answer = $0 }
+        #expect(adaptor.engine.requests.last == .load("http://127.0.0.1:8200/a.flac", playing: false))
+        #expect(try adaptor.bus.get(root, player, "PlaybackStatus") == .string("Paused"))
+        adaptor.player.engineDidPreroll(lengthMicroseconds: 5_000_000, seekable: true)
+        #expect(try answer?.get() == [])
+        try adaptor.bus.call(root, player, "Play")
+        #expect(adaptor.engine.requests.last == .resume)
+        #expect(adaptor.engine.preparedNext == nil) // no gapless hand-over into the queue either
+        adaptor.player.engineDidReachEnd()
+        #expect(try adaptor.bus.get(root, player, "PlaybackStatus") == .string("Stopped"))
+        #expect(adaptor.player.queue.current?.uri == "http://127.0.0.1:8200/a.flac")
+        #expect(adaptor.engine.loads.last == "http://127.0.0.1:8200/a.flac") // nothing of the queue loaded after it
+
+        adaptor.bus.call(root, player, "OpenUri", [.string("http://127.0.0.1:8200/b.flac")], sender: ":1.rygel") { answer = $0 }
+        adaptor.player.engineDidPreroll(lengthMicroseconds: 5_000_000, seekable: true)
+        #expect(adaptor.player.queue.uris.filter { !queued.contains($0) } == ["http://127.0.0.1:8200/b.flac"])
+        #expect(try adaptor.bus.get(root, player, "PlaybackStatus") == .string("Paused"))
+
+        // Anyone else's OpenUri plays at once, as MPRIS says, and what follows it plays on.
+        adaptor.bus.call(root, player, "OpenUri", [.string("http://127.0.0.1:8200/c.flac")], sender: ":1.widget") { answer = $0 }
+        #expect(adaptor.engine.requests.last == .load("http://127.0.0.1:8200/c.flac", playing: true))
+        adaptor.player.engineDidPreroll(lengthMicroseconds: 5_000_000, seekable: true)
+        adaptor.player.engineDidReachEnd()
+        #expect(try adaptor.bus.get(root, player, "PlaybackStatus") == .string("Playing"))
+    }
+
     @Test func theTrackListEditsTheQueueAndSignalsEachChange() throws {
         let adaptor = try InProcessAdaptor()
         let trackList = MPRIS.trackListInterface

@@ -29,21 +29,33 @@ extension Player {
 
     /// Adds `uri` after the current entry and plays it at once (a playlist: its entries, playing the first).
     /// `completion` hears whether it could be played.
-    public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) {
+    ///
+    /// `pushedByRenderer`: a UPnP control point pushed it through a renderer bridge (Rygel's MPRIS plugin turns
+    /// SetAVTransportURI into OpenUri). It is loaded paused, as a renderer takes a URI (the control point's Play
+    /// starts it); it takes the place of the entry pushed before it while that one is current, and playback stops
+    /// at its end instead of going on into the queue.
+    public func open(_ uri: String, pushedByRenderer: Bool = false, completion: @escaping (PlayerError?) -> Void) {
         resolving([uri], completion) { [self] uris throws(PlayerError) in
             try checkRoom(for: uris, replacing: false)
             transaction {
                 let before = announcedTrack
-                let interrupted = Interruption(entryID: queue.current?.id, status: status,
+                var interrupted = Interruption(entryID: queue.current?.id, status: status,
                                                positionMicroseconds: positionMicroseconds)
                 let inserted = insert(uris, after: queue.current?.id)
                 guard let id = inserted.id, let position = inserted.position else {
                     return completion(.invalidArgument("nothing to open"))
                 }
                 queue.move(to: position)
+                if pushedByRenderer, let previous = interrupted.entryID, previous == requests.pushedEntryID {
+                    // The control point's previous URI gives way; a failure goes back to what came before it.
+                    interrupted = Interruption(entryID: queue.position(of: previous).flatMap { $0 > 0 ? queue.entry(atPosition: $0 - 1)?.id : nil },
+                                               status: .stopped, positionMicroseconds: 0)
+                    if queue.remove(id: previous) { pending.queueEdits.append(.removed(id: previous)) }
+                }
                 requests.pendingOpens[id] = completion
                 requests.interruptions[id] = interrupted
-                startLoading(playing: true, holding: before)
+                requests.pushedEntryID = pushedByRenderer ? id : nil
+                startLoading(playing: !pushedByRenderer, holding: before)
             }
         }
     }

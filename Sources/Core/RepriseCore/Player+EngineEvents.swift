@@ -73,6 +73,10 @@ extension Player {
             if loopStatus == .track {
                 stream.loopRestarts += 1
                 jump(to: 0)
+            } else if id == requests.pushedEntryID {
+                // A control point's URI ends as on a UPnP renderer: stopped on it, the queue left as it was.
+                log.info("end of the pushed URI; stopping")
+                unload()
             } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
                 go(to: position)
             } else {

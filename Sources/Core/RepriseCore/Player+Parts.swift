@@ -42,6 +42,8 @@ struct RequestState {
     var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
     /// What an opened URI interrupted, to go back to if it turns out to be unplayable.
     var interruptions: [Int: Interruption] = [:]
+    /// The entry a UPnP control point pushed, while it is the one loaded: it ends playback at its end.
+    var pushedEntryID: Int?
 }
 
 /// What the transaction under way has noted, published as one ``Change`` when it ends.

@@ -419,9 +419,11 @@ public final class Player {
         }
     }
 
-    /// What plays when `current` ends: itself under LoopStatus Track, else the next in play order (wrapping under Playlist).
+    /// What plays when `current` ends: itself under LoopStatus Track, else the next in play order (wrapping under
+    /// Playlist); nothing after an entry a control point pushed (``pushedEntryID``).
     func entryFollowing(_ current: QueueEntry) -> QueueEntry? {
         if loopStatus == .track { return current }
+        if current.id == requests.pushedEntryID { return nil }
         return queue.nextPosition(wrap: loopStatus == .playlist).flatMap(queue.entry(atPosition:))
     }
 
@@ -446,6 +448,7 @@ public final class Player {
             sound.measured = nil
         }
         stream.loadedEntryID = entry.id
+        if requests.pushedEntryID != entry.id { requests.pushedEntryID = nil }
         forgetChapters()
         loadSidecar(of: entry.id)
         stream.preparedEntryID = nil

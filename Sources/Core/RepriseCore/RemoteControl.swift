@@ -49,9 +49,10 @@ public final class RemoteControl {
     /// Plays entry `id` (or only makes it current, paused, with `playing` false).
     public func goTo(id: Int, playing: Bool = true) { request(.userChangedTrack) { player.goTo(id: id, playing: playing) } }
 
-    /// Opens `uri` in place of what plays.
-    public func open(_ uri: String, completion: @escaping (PlayerError?) -> Void) {
-        request(.userChangedTrack) { player.open(uri, completion: completion) }
+    /// Opens `uri` in place of what plays (`pushedByRenderer`: loaded paused for a UPnP control point, see
+    /// ``Player/open(_:pushedByRenderer:completion:)``).
+    public func open(_ uri: String, pushedByRenderer: Bool = false, completion: @escaping (PlayerError?) -> Void) {
+        request(.userChangedTrack) { player.open(uri, pushedByRenderer: pushedByRenderer, completion: completion) }
     }
 
     /// Carries out `body`, a request the calls above do not name (a playlist activated, a search result played,

@@ -40,7 +40,7 @@ public final class MPRISExport {
         trackListSignals = MediaPlayer2TrackListSignals(bus: bus, path: RepriseObjects.mprisPath)
         root = RootInterface(identity: identity, window: window, onFullscreenSet: { [feed = player.feed] in feed.publish(.video) },
                              onQuit: onQuit)
-        playerInterface = PlayerInterface(remote: remote)
+        playerInterface = PlayerInterface(remote: remote, bus: bus)
         trackListInterface = TrackListInterface(remote: remote)
         playlistsInterface = PlaylistsInterface(library: playlists, player: player, bus: bus, remote: remote, log: log)
         let playerExport = MediaPlayer2PlayerExport(playerInterface)

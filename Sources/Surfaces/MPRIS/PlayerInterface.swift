@@ -4,10 +4,18 @@ import SDBus
 
 /// org.mpris.MediaPlayer2.Player
 final class PlayerInterface: MediaPlayer2PlayerHandler {
+    /// The bus name of the renderer bridge: Rygel, whose MPRIS plugin turns a UPnP control point's
+    /// SetAVTransportURI into OpenUri on the connection that owns this name.
+    static let rendererBridgeName = "org.gnome.Rygel1"
+
     private let remote: RemoteControl
+    private let bus: any ObjectBus
     private var player: Player { remote.player }
 
-    init(remote: RemoteControl) { self.remote = remote }
+    init(remote: RemoteControl, bus: any ObjectBus) {
+        self.remote = remote
+        self.bus = bus
+    }
 
     func next() throws(DBusError) {
         remote.next()
@@ -41,8 +49,14 @@ final class PlayerInterface: MediaPlayer2PlayerHandler {
         player.setPosition(entryID: MPRIS.entryID(fromTrackPath: trackId), microseconds: position)
     }
 
+    /// Plays `uri` at once, as MPRIS says; from a renderer bridge it is loaded paused, as a UPnP renderer takes a
+    /// URI, so that the control point's Play that follows is a transition Rygel allows (from PLAYING it answers 701).
     func openUri(uri: String, reply: Reply<Void>) throws(DBusError) {
-        remote.open(uri, completion: reply.answer)
+        guard let sender = reply.sender else { return remote.open(uri, completion: reply.answer) }
+        // Asked of the bus without blocking; the answer comes on the loop.
+        bus.askOwner(of: Self.rendererBridgeName) { [remote] owner in
+            remote.open(uri, pushedByRenderer: owner == sender, completion: reply.answer)
+        }
     }
 
     var playbackStatus: String { player.status.rawValue }

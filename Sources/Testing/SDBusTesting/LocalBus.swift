@@ -69,6 +69,13 @@ public final class LocalBus: ObjectBus {
 
     public func releaseName(_ name: String) { ownedNames.remove(name) }
 
+    /// Who owns names taken by other peers (unique names by well-known name), for ``askOwner(of:answer:)``.
+    public var otherOwners: [String: String] = [:]
+
+    public func askOwner(of name: String, answer: @escaping (String?) -> Void) {
+        answer(ownedNames.contains(name) ? ":local" : otherOwners[name])
+    }
+
     /// Forgets what was emitted so far.
     public func clearEmitted() { emitted.removeAll() }
 
@@ -84,8 +91,8 @@ public final class LocalBus: ObjectBus {
 
     /// Calls a method; `answer` receives the reply when the handler gives it (at once, or later on the same thread).
     public func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
-                     answer: @escaping (Result<[DBusValue], DBusError>) -> Void) {
-        let call = MethodCall(member: member, arguments: arguments, answer: answer)
+                     sender: String? = nil, answer: @escaping (Result<[DBusValue], DBusError>) -> Void) {
+        let call = MethodCall(member: member, arguments: arguments, sender: sender, answer: answer)
         do throws(DBusError) {
             if let handler = filtered(path, interface, member) { return handler(call) }
             let export = try find(path, interface)

@@ -58,6 +58,13 @@ public final class Bus {
         return true
     }
 
+    public func askOwner(of name: String, answer: @escaping (String?) -> Void) {
+        callAsync(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                  member: "GetNameOwner", [.string(name)]) { result in
+            answer((try? result.get())?.first?.stringValue)
+        }
+    }
+
     public func releaseName(_ name: String) {
         _ = sd_bus_release_name(raw, name)
     }

@@ -66,19 +66,24 @@ public struct InterfaceDescription: Sendable {
 public final class MethodCall {
     public let member: String
     public let arguments: [DBusValue]
+    /// The caller's unique name (nil for an in-process call made without one).
+    public let sender: String?
     private let answer: (Result<[DBusValue], DBusError>) -> Void
     private var answered = false
 
     init(message: Message, arguments: [DBusValue]) {
         member = message.member ?? ""
         self.arguments = arguments
+        sender = message.sender
         answer = { result in MethodCall.send(result, answering: message) }
     }
 
     /// A call made in-process: `answer` receives the reply's values or the error, once.
-    public init(member: String, arguments: [DBusValue], answer: @escaping (Result<[DBusValue], DBusError>) -> Void) {
+    public init(member: String, arguments: [DBusValue], sender: String? = nil,
+                answer: @escaping (Result<[DBusValue], DBusError>) -> Void) {
         self.member = member
         self.arguments = arguments
+        self.sender = sender
         self.answer = answer
     }
 

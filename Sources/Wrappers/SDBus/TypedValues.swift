@@ -153,6 +153,9 @@ public final class Reply<Value> {
     }
 
     public func fail(_ error: DBusError) { call.fail(error) }
+
+    /// The caller's unique name (nil for an in-process call made without one).
+    public var sender: String? { call.sender }
 }
 
 extension Reply where Value == Void {
@@ -181,6 +184,8 @@ public protocol ObjectBus: AnyObject {
     func emitSignal(path: String, interface: String, member: String, _ values: [DBusValue]) throws(DBusError)
     func requestName(_ name: String) throws(DBusError) -> Bool
     func releaseName(_ name: String)
+    /// The unique name that owns `name` now (nil: nobody), asked without blocking: `answer` hears it later.
+    func askOwner(of name: String, answer: @escaping (String?) -> Void)
 }
 
 extension ObjectBus {

@@ -169,27 +169,10 @@ func freeLoopbackPort() throws -> UInt16 {
 
 /// A GET on loopback (HTTP/1.0, the whole answer read): status and body, or nil when nothing answered.
 func httpGet(port: UInt16, path: String) -> (status: Int, body: [UInt8])? {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return nil }
+    guard let descriptor = LoopbackListener.connect(port: port) else { return nil }
     defer { close(descriptor) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = port.bigEndian
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-    guard connected, LoopbackListener.send(Data("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8), to: descriptor) else { return nil }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = read(descriptor, &chunk, chunk.count)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { break }
-        bytes += chunk[..<count]
-    }
+    guard LoopbackListener.send(Data("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8), to: descriptor) else { return nil }
+    let bytes = LoopbackListener.readAll(descriptor)
     guard let end = bytes.firstRange(of: [13, 10, 13, 10]),
           let status = String(decoding: bytes[..<end.lowerBound], as: UTF8.self).split(separator: " ").dropFirst().first.flatMap({ Int($0) })
     else { return nil }
