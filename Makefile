@@ -34,6 +34,7 @@ binaries:
 	$(SWIFT) build $(SWIFTPM_FLAGS) -c release $(RELEASE_LINK) --product reprised
 	$(SWIFT) build $(SWIFTPM_FLAGS) -c release $(RELEASE_LINK) --product reprise
 	$(SWIFT) build $(SWIFTPM_FLAGS) -c release $(RELEASE_LINK) --product reprise-tag-reader
+	$(SWIFT) build $(SWIFTPM_FLAGS) -c release $(RELEASE_LINK) --product reprise-snapcast
 
 run: build
 	REPRISE_BINARY=.build/release/reprise scripts/demo.sh

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "reprise", targets: ["reprise"]),
         .executable(name: "reprised", targets: ["reprised"]),
         .executable(name: "reprise-tag-reader", targets: ["reprise-tag-reader"]),
+        .executable(name: "reprise-snapcast", targets: ["reprise-snapcast"]),
         .executable(name: "reprise-bench", targets: ["reprise-bench"]),
         .executable(name: "reprise-fuzz", targets: ["reprise-fuzz"]),
         .executable(name: "reprise-soak", targets: ["reprise-soak"]),
@@ -124,6 +125,9 @@ let package = Package(
         /// descriptors to read.
         .executableTarget(name: "reprise-tag-reader", dependencies: ["CTagLibShim", "CTagReaderClient"],
                           path: "Sources/Executables/reprise-tag-reader"),
+        /// `reprise-snapcast`: Snapcast's stream plugin (`controlscript=`), bridging snapserver's stream control to
+        /// Reprise's MPD server; Foundation only.
+        .executableTarget(name: "reprise-snapcast", path: "Sources/Executables/reprise-snapcast"),
         /// `reprise`: the one command people type — every verb, help, completions, and serving: media handed to the
         /// running service, or `reprised` exec'd (same PID) when none runs. It does not link the service.
         .executableTarget(name: "reprise", dependencies: ["RepriseClient", "RepriseCore", "LoopKit", "PosixFiles",

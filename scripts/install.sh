@@ -15,6 +15,7 @@ files=(
   "$bindir/reprise"
   "$libexecdir/reprised"
   "$libexecdir/reprise-tag-reader"
+  "$libexecdir/reprise-snapcast"
   "$share/applications/reprise.desktop"
   "$share/metainfo/app.reprise.Reprise.metainfo.xml"
   "$share/icons/hicolor/scalable/apps/reprise.svg"
@@ -41,6 +42,8 @@ install -Dm755 "$binary" "$root$bindir/reprise"
 install -Dm755 "$(dirname "$binary")/reprised" "$root$libexecdir/reprised"
 # The process TagLib runs in: the service starts it from beside its own executable while it reads tags.
 install -Dm755 "$(dirname "$binary")/reprise-tag-reader" "$root$libexecdir/reprise-tag-reader"
+# Snapcast's stream plugin: snapserver runs it as a stream's controlscript (README, "Snapcast").
+install -Dm755 "$(dirname "$binary")/reprise-snapcast" "$root$libexecdir/reprise-snapcast"
 install -Dm644 data/reprise.desktop "$root$share/applications/reprise.desktop"
 # The release the metainfo lists: debian/changelog's newest entry, its version and day.
 version=$(sed -n '1s/^reprise (\([^)]*\)).*/\1/p' debian/changelog)

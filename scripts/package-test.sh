@@ -25,7 +25,7 @@ ok() { echo "ok: $*"; }
 
 echo "== the package: $deb"
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|')
-for file in /usr/bin/reprise /usr/libexec/reprised /usr/libexec/reprise-tag-reader /usr/lib/systemd/user/reprise.service \
+for file in /usr/bin/reprise /usr/libexec/reprised /usr/libexec/reprise-tag-reader /usr/libexec/reprise-snapcast /usr/lib/systemd/user/reprise.service \
     /usr/share/dbus-1/services/org.mpris.MediaPlayer2.reprise.service \
     /usr/share/applications/reprise.desktop /usr/share/icons/hicolor/scalable/apps/reprise.svg \
     /usr/share/metainfo/app.reprise.Reprise.metainfo.xml /usr/share/man/man1/reprise.1.gz \

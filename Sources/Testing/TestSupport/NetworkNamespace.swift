@@ -25,6 +25,7 @@ public final class NetworkNamespace {
     }
 
     /// Runs `body` on this thread inside the namespace, then returns the thread to the namespace it was in.
+    @discardableResult
     public func entered<Result>(_ body: () throws -> Result) throws -> Result {
         let own = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)
         let target = open(namespacePath, O_RDONLY | O_CLOEXEC)

@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// Reprise's Snapcast stream plugin, built beside the reprise under test.
+let snapcastPlugin = URL(fileURLWithPath: repriseBinary).deletingLastPathComponent().appendingPathComponent("reprise-snapcast").path
+
+/// A private snapserver 0.26 inside a network namespace: one pipe stream named `Reprise` (44.1 kHz, 16 bit, stereo,
+/// PCM, 1 s buffer) whose `controlscript` is Reprise's plugin, stream port 1704 and JSON-RPC control on 1705, both on
+/// loopback; killed by PID in the session's ``Session/close()``.
+final class PrivateSnapserver {
+    let fifo: String
+    private let namespace: NetworkNamespace
+    private var control: Int32 = -1
+    private var buffered: [UInt8] = []
+    private var nextID = 0
+    /// Notifications the server sent on the control connection, in order (method and params).
+    private(set) var notifications: [(method: String, params: [String: Any])] = []
+
+    init(session: Session, namespace: NetworkNamespace) throws {
+        self.namespace = namespace
+        let folder = try session.makeFolder("snapserver")
+        fifo = folder + "/reprise.fifo"
+        let config = """
+            [server]
+            datadir = \(folder)
+            [http]
+            enabled = false
+            [tcp]
+            enabled = true
+            bind_to_address = 127.0.0.1
+            port = 1705
+            [stream]
+            bind_to_address = 127.0.0.1
+            port = 1704
+            source = pipe://\(fifo)?name=Reprise&mode=create&controlscript=\(snapcastPlugin)
+            sampleformat = 44100:16:2
+            codec = pcm
+            buffer = 1000
+            [logging]
+            filter = *:info
+
+            """
+        try config.write(toFile: folder + "/snapserver.conf", atomically: true, encoding: .utf8)
+        try namespace.entered {
+            try session.start("snapserver", ["--config", folder + "/snapserver.conf"], logName: "snapserver")
+        }
+        guard eventually(20, { connectControl() }) else {
+            throw HarnessError(message: "snapserver did not listen on 1705: \(session.output(ofLog: "snapserver"))")
+        }
+    }
+
+    deinit { if control >= 0 { close(control) } }
+
+    private func connectControl() -> Bool {
+        guard let descriptor = try? namespace.entered({ LoopbackListener.connect(port: 1705) }) else { return false }
+        control = descriptor
+        return true
+    }
+
+    /// Sends a JSON-RPC request on the control connection and returns its `result` (or throws its `error`).
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:]) throws -> Any {
+        nextID += 1
+        let id = nextID
+        let request: [String: Any] = ["jsonrpc": "2.0", "id": id, "method": method, "params": params]
+        var data = try JSONSerialization.data(withJSONObject: request)
+        data.append(10)
+        guard LoopbackListener.send(data, to: control) else { throw HarnessError(message: "snapserver closed its control port") }
+        while true {
+            let message = try readMessage()
+            if let method = message["method"] as? String, message["id"] == nil {
+                notifications.append((method, message["params"] as? [String: Any] ?? [:]))
+                continue
+            }
+            guard (message["id"] as? Int) == id else { continue }
+            if let error = message["error"] { throw HarnessError(message: "\(method): \(error)") }
+            return message["result"] ?? NSNull()
+        }
+    }
+
+    /// The stream `Reprise` as `Server.GetStatus` shows it.
+    func stream() throws -> [String: Any] {
+        let status = try call("Server.GetStatus") as? [String: Any]
+        let server = status?["server"] as? [String: Any]
+        let streams = server?["streams"] as? [[String: Any]] ?? []
+        guard let stream = streams.first(where: { $0["id"] as? String == "Reprise" }) else {
+            throw HarnessError(message: "no stream Reprise in \(String(describing: status))")
+        }
+        return stream
+    }
+
+    /// The stream's properties (what its plugin reported).
+    func properties() throws -> [String: Any] { try stream()["properties"] as? [String: Any] ?? [:] }
+
+    private func readMessage() throws -> [String: Any] {
+        while true {
+            if let end = buffered.firstIndex(of: 10) {
+                let line = Data(buffered[..<end])
+                buffered.removeSubrange(...end)
+                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { return object }
+                continue
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = read(control, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw HarnessError(message: "snapserver's control connection ended") }
+            buffered += chunk[..<count]
+        }
+    }
+}
