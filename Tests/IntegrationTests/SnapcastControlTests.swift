@@ -62,4 +62,73 @@ import TestSupport
         #expect(session.waitFor { session.status() == "Stopped" })
         #expect(session.waitFor { properties()["playbackStatus"] as? String == "stopped" })
     }
+
+    /// README's recipe: a pipe sink into snapserver's pipe is an output like any sink; two rooms' snapclients (each
+    /// into a null sink of its own) play what Reprise plays there, and the local speakers do not.
+    @Test func aPipeSinkIntoSnapserverPlaysInBothRoomsAndNotLocally() throws {
+        let session = try Session()
+        defer { session.close() }
+        let namespace = try NetworkNamespace(directory: session.directory)
+        defer { namespace.stop() }
+        let tone = session.directory + "/tone.flac"
+        try generateTone(at: tone, seconds: 60, frequency: 440, tags: "title=\\\"Room Tone\\\"", encoder: ["flacenc"])
+        let server = try PrivateSnapserver(session: session, namespace: namespace)
+        // The two rooms are halves of one four-channel sink, so one recording on one clock hears both (aux channels:
+        // PulseAudio mixes front into rear, never one aux channel into another).
+        try session.pactl("load-module", "module-null-sink", "sink_name=house", "channels=4", "channel_map=aux0,aux1,aux2,aux3")
+        for (room, channels) in [("room1", "aux0,aux1"), ("room2", "aux2,aux3")] {
+            try session.pactl("load-module", "module-remap-sink", "sink_name=\(room)", "master=house", "channels=2",
+                              "master_channel_map=\(channels)", "channel_map=front-left,front-right", "remix=no")
+        }
+        let pipe = try session.pactl("load-module", "module-pipe-sink", "file=\(server.fifo)", "sink_name=snapcast",
+                                     "format=s16le", "rate=44100", "channels=2")
+        #expect(pipe.status == 0, "\(pipe.errors)")
+        for room in ["room1", "room2"] {
+            try namespace.entered {
+                try session.start("snapclient", ["-h", "127.0.0.1", "-p", "1704", "--hostID", room, "--player", "pulse", "-s", room],
+                                  logName: "snapclient-\(room)")
+            }
+        }
+        #expect(session.waitFor { ((try? server.call("Server.GetStatus") as? [String: Any])?["server"] as? [String: Any]).map {
+            ($0["groups"] as? [[String: Any]] ?? []).flatMap { $0["clients"] as? [[String: Any]] ?? [] }.filter { $0["connected"] as? Bool == true }.count == 2
+        } == true }, "\(session.output(ofLog: "snapclient-room1"))")
+        let pid = try namespace.entered { try session.launch([tone]) }
+        #expect(session.waitFor { session.status() == "Playing" }, "\(session.log(of: pid))")
+        let moved = try runCommand(repriseBinary, ["output", "set", "snapcast"], environment: session.environment)
+        #expect(moved.status == 0, "\(moved.output) \(moved.errors)")
+        for room in ["room1", "room2"] {
+            #expect(session.waitFor { (try? session.peakLevel(of: room)) ?? 0 > 1000 }, "\(room) hears the tone")
+        }
+        #expect(session.waitFor { (try? session.peakLevel()) ?? .max < 100 }, "the local speakers are silent")
+
+        // Both rooms start together: paused, then played, while the house is recorded.
+        try session.call("Pause")
+        for room in ["room1", "room2"] {
+            #expect(session.waitFor { (try? session.peakLevel(of: room)) ?? .max < 100 }, "\(room) silent when paused")
+        }
+        let recording = session.directory + "/house.raw"
+        var recorder = try Child.spawn("parec", ["-d", "house.monitor", "--raw", "--format=s16le", "--channels=4",
+                                                 "--channel-map=aux0,aux1,aux2,aux3", "--rate=44100",
+                                                 "--latency-msec=20", recording],
+                                       environment: session.environment, stdout: session.directory + "/parec-house.log",
+                                       stderr: session.directory + "/parec-house.log")
+        usleep(300_000)
+        try session.call("Play")
+        usleep(2_500_000)
+        kill(recorder.pid, SIGTERM)
+        _ = recorder.wait()
+        let samples = try Data(contentsOf: URL(fileURLWithPath: recording)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        func onset(_ channel: Int) -> Int? {
+            stride(from: channel, to: samples.count, by: 4).first { abs(Int(samples[$0])) > 1000 }.map { $0 / 4 }
+        }
+        let first = try #require(onset(0), "room1 heard nothing"), second = try #require(onset(2), "room2 heard nothing")
+        let apart = Double(abs(first - second)) / 44.1
+        #expect(apart < 5, "the rooms started \(apart) ms apart")
+        let back = try runCommand(repriseBinary, ["output", "set", "speakers"], environment: session.environment)
+        #expect(back.status == 0, "\(back.output) \(back.errors)")
+        #expect(session.waitFor { (try? session.peakLevel()) ?? 0 > 1000 }, "back on the speakers")
+        for room in ["room1", "room2"] {
+            #expect(session.waitFor { (try? session.peakLevel(of: room)) ?? .max < 100 }, "\(room) silent again")
+        }
+    }
 }

@@ -219,10 +219,10 @@ public final class PrivateDesktop {
         return SpeakerRecording(recorder: recorder, file: file)
     }
 
-    /// The loudest sample (of 32767) that reached the `speakers` sink during `seconds`, recorded from its monitor.
-    public func peakLevel(seconds: Double = 0.6) throws -> Int {
+    /// The loudest sample (of 32767) that reached `sink` (the `speakers`) during `seconds`, recorded from its monitor.
+    public func peakLevel(of sink: String = "speakers", seconds: Double = 0.6) throws -> Int {
         let file = directory + "/monitor-\(UInt64(monotonicSeconds() * 1000)).raw"
-        var recorder = try Child.spawn("parec", ["-d", "speakers.monitor", "--raw", "--format=s16le", "--channels=2",
+        var recorder = try Child.spawn("parec", ["-d", sink + ".monitor", "--raw", "--format=s16le", "--channels=2",
                                                  "--rate=44100", "--latency-msec=20", file],
                                        environment: environment, stdout: directory + "/parec.log", stderr: directory + "/parec.log")
         usleep(useconds_t(seconds * 1_000_000))

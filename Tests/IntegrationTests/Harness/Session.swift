@@ -344,7 +344,7 @@ final class Session {
     }
 
     /// The loudest sample (of 32767) reaching the `speakers` output during `seconds`.
-    func peakLevel(seconds: Double = 0.6) throws -> Int { try desktop.peakLevel(seconds: seconds) }
+    func peakLevel(of sink: String = "speakers", seconds: Double = 0.6) throws -> Int { try desktop.peakLevel(of: sink, seconds: seconds) }
     func recordSpeakers(seconds: Double) throws -> [Int16] { try desktop.recordSpeakers(seconds: seconds) }
     func startRecordingSpeakers() throws -> SpeakerRecording { try desktop.startRecordingSpeakers() }
 
