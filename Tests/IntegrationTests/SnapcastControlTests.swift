@@ -63,15 +63,22 @@ import TestSupport
         #expect(session.waitFor { properties()["playbackStatus"] as? String == "stopped" })
     }
 
-    /// README's recipe: a pipe sink into snapserver's pipe is an output like any sink; two rooms' snapclients (each
-    /// into a null sink of its own) play what Reprise plays there, and the local speakers do not.
-    @Test func aPipeSinkIntoSnapserverPlaysInBothRoomsAndNotLocally() throws {
-        let session = try Session()
+    /// `snapcast-pipe` makes the Snapcast stream an output (a pipe sink Reprise loads into the sound server, named
+    /// "Snapcast"): two rooms' snapclients, each into a null sink of its own, play what Reprise plays there, in sync,
+    /// and the local speakers do not; moving back silences the rooms, and quitting leaves no pipe sink behind. On a
+    /// stock PulseAudio and on PipeWire.
+    @Test(arguments: [SoundServerKind.stockPulseAudio, .pipeWire])
+    func theSnapcastOutputPlaysInBothRoomsInSyncAndNotLocally(_ soundServer: SoundServerKind) throws {
+        let session = try Session(soundServer: soundServer)
         defer { session.close() }
         let namespace = try NetworkNamespace(directory: session.directory)
         defer { namespace.stop() }
         let tone = session.directory + "/tone.flac"
-        try generateTone(at: tone, seconds: 60, frequency: 440, tags: "title=\\\"Room Tone\\\"", encoder: ["flacenc"])
+        // Noise: unlike a tone, one stretch of it lines up with the other room's at one lag only.
+        let made = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "wave=white-noise", "volume=0.3", "num-buffers=2500",
+                                                     "!", "audio/x-raw,rate=44100,channels=2", "!", "audioconvert", "!", "flacenc",
+                                                     "!", "filesink", "location=\(tone)"])
+        #expect(made.status == 0, "\(made.errors)")
         let server = try PrivateSnapserver(session: session, namespace: namespace)
         // The two rooms are halves of one four-channel sink, so one recording on one clock hears both (aux channels:
         // PulseAudio mixes front into rear, never one aux channel into another).
@@ -80,9 +87,6 @@ import TestSupport
             try session.pactl("load-module", "module-remap-sink", "sink_name=\(room)", "master=house", "channels=2",
                               "master_channel_map=\(channels)", "channel_map=front-left,front-right", "remix=no")
         }
-        let pipe = try session.pactl("load-module", "module-pipe-sink", "file=\(server.fifo)", "sink_name=snapcast",
-                                     "format=s16le", "rate=44100", "channels=2")
-        #expect(pipe.status == 0, "\(pipe.errors)")
         for room in ["room1", "room2"] {
             try namespace.entered {
                 try session.start("snapclient", ["-h", "127.0.0.1", "-p", "1704", "--hostID", room, "--player", "pulse", "-s", room],
@@ -92,16 +96,25 @@ import TestSupport
         #expect(session.waitFor { ((try? server.call("Server.GetStatus") as? [String: Any])?["server"] as? [String: Any]).map {
             ($0["groups"] as? [[String: Any]] ?? []).flatMap { $0["clients"] as? [[String: Any]] ?? [] }.filter { $0["connected"] as? Bool == true }.count == 2
         } == true }, "\(session.output(ofLog: "snapclient-room1"))")
+        let config = try session.makeHomeFolder(".config/reprise")
+        try "snapcast-pipe = \(server.fifo)\nsnapcast-sampleformat = 44100:16:2\nmpd-port = 0\n"
+            .write(toFile: config + "/config", atomically: true, encoding: .utf8)
         let pid = try namespace.entered { try session.launch([tone]) }
         #expect(session.waitFor { session.status() == "Playing" }, "\(session.log(of: pid))")
-        let moved = try runCommand(repriseBinary, ["output", "set", "snapcast"], environment: session.environment)
+        #expect(session.waitFor {
+            (try? runCommand(repriseBinary, ["output", "list"], environment: session.environment))?.output.contains("Snapcast") == true
+        }, "\(session.log(of: pid))")
+        let outputs = try MPDTests.mpc(session, "outputs").output
+        #expect(outputs.contains("Snapcast"), "\(outputs)")
+        let moved = try runCommand(repriseBinary, ["output", "set", "reprise_snapcast"], environment: session.environment)
         #expect(moved.status == 0, "\(moved.output) \(moved.errors)")
         for room in ["room1", "room2"] {
             #expect(session.waitFor { (try? session.peakLevel(of: room)) ?? 0 > 1000 }, "\(room) hears the tone")
         }
         #expect(session.waitFor { (try? session.peakLevel()) ?? .max < 100 }, "the local speakers are silent")
 
-        // Both rooms start together: paused, then played, while the house is recorded.
+        // Both rooms play together: paused, then played, while the house is recorded; a stretch a second after the
+        // sound began in both is lined up by cross-correlation.
         try session.call("Pause")
         for room in ["room1", "room2"] {
             #expect(session.waitFor { (try? session.peakLevel(of: room)) ?? .max < 100 }, "\(room) silent when paused")
@@ -114,7 +127,7 @@ import TestSupport
                                        stderr: session.directory + "/parec-house.log")
         usleep(300_000)
         try session.call("Play")
-        usleep(2_500_000)
+        usleep(3_000_000)
         kill(recorder.pid, SIGTERM)
         _ = recorder.wait()
         let samples = try Data(contentsOf: URL(fileURLWithPath: recording)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
@@ -122,13 +135,33 @@ import TestSupport
             stride(from: channel, to: samples.count, by: 4).first { abs(Int(samples[$0])) > 1000 }.map { $0 / 4 }
         }
         let first = try #require(onset(0), "room1 heard nothing"), second = try #require(onset(2), "room2 heard nothing")
-        let apart = Double(abs(first - second)) / 44.1
-        #expect(apart < 5, "the rooms started \(apart) ms apart")
+        let window = max(first, second) + 44100, length = 8820, reach = 882 // 0.2 s compared, lags up to 20 ms
+        try #require((window + length + reach) * 4 <= samples.count, "the recording is too short")
+        let lag = (-reach...reach).max { a, b in
+            Self.correlation(samples, at: window, length: length, lag: a) < Self.correlation(samples, at: window, length: length, lag: b)
+        } ?? 0
+        let apart = Double(abs(lag)) / 44.1
+        // Measured on PulseAudio, whose remap sinks are sample-exact halves of the house sink. PipeWire's are loopback
+        // nodes, each with a buffer of its own, so the house recording itself skews the rooms there: on PipeWire the
+        // test asks only that both rooms hear it.
+        if soundServer != .pipeWire { #expect(apart < 5, "the rooms play \(apart) ms apart") }
         let back = try runCommand(repriseBinary, ["output", "set", "speakers"], environment: session.environment)
         #expect(back.status == 0, "\(back.output) \(back.errors)")
         #expect(session.waitFor { (try? session.peakLevel()) ?? 0 > 1000 }, "back on the speakers")
         for room in ["room1", "room2"] {
             #expect(session.waitFor { (try? session.peakLevel(of: room)) ?? .max < 100 }, "\(room) silent again")
         }
+        try session.call("Quit", interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitForExit(pid) == 0)
+        let modules = try session.pactl("list", "short", "modules").output
+        #expect(!modules.contains("reprise_snapcast"), "\(modules)")
+    }
+
+    /// How alike room 1's left channel and room 2's left channel `lag` frames later are, over `length` frames of a
+    /// four-channel recording from frame `start`.
+    private static func correlation(_ samples: [Int16], at start: Int, length: Int, lag: Int) -> Int {
+        var sum = 0
+        for frame in start..<(start + length) { sum += Int(samples[frame * 4]) * Int(samples[(frame + lag) * 4 + 2]) }
+        return sum
     }
 }

@@ -10,7 +10,7 @@
 /// (off: the library does not measure the loudness of tracks without ReplayGain tags), `library = ~/Music, /mnt/music` (the music folders the library
 /// indexes; `$XDG_MUSIC_DIR` by default; `off`: none), `scrobble = off` (listenbrainz: listens sent there),
 /// `listenbrainz-url`, `listenbrainz-token-file` (see ``ScrobbleSettings``), `mpd = on` and the MPD server's
-/// `mpd-…` keys (see ``MPDSettings``).
+/// `mpd-…` keys (see ``MPDSettings``), `snapcast-pipe` and `snapcast-sampleformat` (see ``SnapcastSettings``).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -37,6 +37,8 @@ public struct AudioSettings: Sendable, Equatable {
     public var libraryFolders: [String]?
     /// The MPD protocol server.
     public var mpd = MPDSettings()
+    /// The Snapcast stream fed as an output.
+    public var snapcast = SnapcastSettings()
 
     public init() {}
 
@@ -114,6 +116,7 @@ public struct AudioSettings: Sendable, Equatable {
             libraryFolders = Array(list.prefix(64))
         default:
             if try scrobble.set(key, value) { return }
+            if try snapcast.set(key, value) { return }
             guard try mpd.set(key, value) else { throw .invalidArgument("unknown setting '\(key)'") }
         }
     }

@@ -131,7 +131,11 @@ final class ServiceAssembly {
         // The library after the bus: its first pass runs in the background once the name is owned.
         let libraryComponent: [ServiceComponent] = library.map { [LibraryComponent(library: $0, exports: libraryExports)] } ?? []
 
-        components = [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, scrobbler, playlists]
+        // Before playback, so it stops after it (unloading the sink under a playing stream would move it to the speakers).
+        let snapcast: [ServiceComponent] = settings.snapcast.pipe.map {
+            [SnapcastFeed(settings: settings.snapcast, path: $0.hasPrefix("~/") ? XDGDirectories.home + $0.dropFirst() : $0, log: log)]
+        } ?? []
+        components = snapcast + [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, scrobbler, playlists]
             + libraryComponent + [mpd, ArtTrim(art: art), systemd]
         self.player = player
         self.bus = busComponent

@@ -77,6 +77,60 @@ public final class PulseClient {
         release(pa_context_set_sink_input_mute(context, index, muted ? 1 : 0, nil, nil))
     }
 
+    /// Loads module `name` with `arguments`; `done` hears its index, or nil when the server refused it (or there is
+    /// no connection).
+    public func loadModule(_ name: String, arguments: String, done: @escaping (UInt32?) -> Void) {
+        guard let context, isConnected else { return done(nil) }
+        let box = Unmanaged.passRetained(IndexCompletion(done)).toOpaque()
+        let operation = pa_context_load_module(context, name, arguments, { _, index, userdata in
+            guard let userdata else { return }
+            Unmanaged<IndexCompletion>.fromOpaque(userdata).takeRetainedValue().done(index == UInt32.max ? nil : index) // PA_INVALID_INDEX
+        }, box)
+        guard let operation else {
+            Unmanaged<IndexCompletion>.fromOpaque(box).release()
+            return done(nil)
+        }
+        release(operation)
+    }
+
+    public func unloadModule(_ index: UInt32) {
+        guard let context, isConnected else { return }
+        release(pa_context_unload_module(context, index, nil, nil))
+    }
+
+    /// The loaded modules as (index, name, arguments); `done` hears them (none without a connection).
+    public func listModules(_ done: @escaping ([(index: UInt32, name: String, arguments: String)]) -> Void) {
+        guard let context, isConnected else { return done([]) }
+        let box = Unmanaged.passRetained(ModuleListing(done)).toOpaque()
+        let operation = pa_context_get_module_info_list(context, { _, info, eol, userdata in
+            guard let userdata else { return }
+            let listing = Unmanaged<ModuleListing>.fromOpaque(userdata)
+            if eol != 0 {
+                let finished = listing.takeRetainedValue()
+                finished.done(finished.modules)
+            } else if let info {
+                listing.takeUnretainedValue().modules.append((info.pointee.index, info.pointee.name.map { String(cString: $0) } ?? "",
+                                                              info.pointee.argument.map { String(cString: $0) } ?? ""))
+            }
+        }, box)
+        guard let operation else {
+            Unmanaged<ModuleListing>.fromOpaque(box).release()
+            return done([])
+        }
+        release(operation)
+    }
+
+    private final class IndexCompletion {
+        let done: (UInt32?) -> Void
+        init(_ done: @escaping (UInt32?) -> Void) { self.done = done }
+    }
+
+    private final class ModuleListing {
+        let done: ([(index: UInt32, name: String, arguments: String)]) -> Void
+        var modules: [(index: UInt32, name: String, arguments: String)] = []
+        init(_ done: @escaping ([(index: UInt32, name: String, arguments: String)]) -> Void) { self.done = done }
+    }
+
     /// Calls `done` on the loop once the server has handled every request sent so far (a round trip queued behind
     /// them: the server answers in order), or at once when there is no connection. Never called when the
     /// connection dies first: callers bound the wait.
