@@ -21,15 +21,16 @@ run=(
   pulseaudio pulseaudio-utils dbus dbus-daemon dbus-bin libglib2.0-bin playerctl
 )
 # The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its
-# clients, PipeWire's set, tools that make hostile media, Rygel (its MPRIS plugin makes Reprise a UPnP renderer)
-# and Snapcast's server and client (rooms fed by Reprise, controlled through its plugin).
+# clients, PipeWire's set, tools that make hostile media, Rygel (its MPRIS plugin makes Reprise a UPnP renderer),
+# Snapcast's server and client (rooms fed by Reprise, controlled through its plugin), and an AirPlay speaker
+# (shairport-sync, which needs avahi) for PipeWire's RAOP sink.
 test=(
   procps tmux util-linux xvfb xdotool x11-utils x11-xserver-utils
   sway xwayland wtype grim kwin-wayland
   mpv mpv-mpris ffmpeg sqlite3
   pipewire pipewire-pulse wireplumber pipewire-bin
   mpd mpc ncmpcpp python3-mpd cantata
-  rygel snapserver snapclient
+  rygel snapserver snapclient shairport-sync avahi-daemon
 )
 # The Debian package: building it, and the checks its test runs.
 deb=(debhelper dpkg-dev fakeroot python3 lintian desktop-file-utils appstream systemd iproute2)

@@ -1,0 +1,46 @@
+import Foundation
+import SDBus
+import Testing
+import TestSupport
+
+/// An AirPlay speaker (shairport-sync, reached through PipeWire's RAOP sink on loopback in a private network
+/// namespace) is one of Reprise's outputs: moving playback there from `reprise output` and from an MPD client plays
+/// it in the speaker's room and not locally, and moving back brings it home.
+@Suite(.serialized) struct AirPlayTests {
+    @Test func playbackMovesToAnAirPlaySpeakerAndBack() throws {
+        let session = try Session(soundServer: .pipeWire)
+        defer { session.close() }
+        let namespace = try NetworkNamespace(directory: session.directory)
+        defer { namespace.stop() }
+        _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+        let tone = session.directory + "/tone.flac"
+        try generateTone(at: tone, seconds: 60, frequency: 440, tags: "title=\\\"Air Tone\\\"", encoder: ["flacenc"])
+        try MPDTests.configure(session)
+        let pid = try session.launch([tone])
+        #expect(session.waitFor { session.status() == "Playing" }, "\(session.log(of: pid))")
+        #expect(session.waitFor {
+            (try? runCommand(repriseBinary, ["output", "list"], environment: session.environment))?.output.contains(PrivateAirPlaySpeaker.sinkName) == true
+        })
+        let moved = try runCommand(repriseBinary, ["output", "set", PrivateAirPlaySpeaker.sinkName], environment: session.environment)
+        #expect(moved.status == 0, "\(moved.output) \(moved.errors)")
+        // The first half second of a cast is dropped (PipeWire sends RECORD twice): wait for the room to hear it.
+        #expect(session.waitFor { (try? session.peakLevel(of: PrivateAirPlaySpeaker.roomSink)) ?? 0 > 1000 },
+                "the AirPlay room hears the tone: \(session.output(ofLog: "shairport-sync"))")
+        #expect(session.waitFor { (try? session.peakLevel()) ?? .max < 100 }, "the local speakers are silent")
+
+        let back = try runCommand(repriseBinary, ["output", "set", "speakers"], environment: session.environment)
+        #expect(back.status == 0, "\(back.output) \(back.errors)")
+        #expect(session.waitFor { (try? session.peakLevel()) ?? 0 > 1000 }, "back on the speakers")
+        #expect(session.waitFor { (try? session.peakLevel(of: PrivateAirPlaySpeaker.roomSink)) ?? .max < 100 }, "the room is silent")
+
+        // From an MPD client: enabling the AirPlay output moves playback there (one output at a time).
+        let outputs = try MPDTests.mpc(session, "outputs").output
+        let line = try #require(outputs.split(separator: "\n").first { $0.contains("AirPlay Room") || $0.contains(PrivateAirPlaySpeaker.sinkName) },
+                                "\(outputs)")
+        let number = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) }, "\(line)")
+        let enabled = try MPDTests.mpc(session, "enable", String(number))
+        #expect(enabled.status == 0, "\(enabled.output) \(enabled.errors)")
+        #expect(session.waitFor { (try? session.peakLevel(of: PrivateAirPlaySpeaker.roomSink)) ?? 0 > 1000 }, "the room hears it again")
+        #expect(session.waitFor { (try? session.peakLevel()) ?? .max < 100 }, "and the speakers do not")
+    }
+}
