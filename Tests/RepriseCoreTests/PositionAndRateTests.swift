@@ -23,6 +23,31 @@ import Testing
         #expect(observer.seeks.last == 0)
     }
 
+    /// On an output that plays later (a Snapcast stream's buffer), Position is what is heard: the pipeline's
+    /// position less the delay; a change of output announces the position as now heard, and a seek the place heard next.
+    @Test func positionIsWhatIsHeardOnADelayedOutput() {
+        let (player, engine, observer) = playing()
+        player.setOutputDelay(microseconds: 1_000_000)
+        #expect(player.positionMicroseconds == 3_000_000)
+        #expect(observer.seeks == [3_000_000])
+        player.setOutputDelay(microseconds: 1_000_000)
+        #expect(observer.seeks == [3_000_000]) // no change, no announcement
+        player.seek(by: 2_000_000) // relative to what is heard
+        #expect(engine.requests.last == .seek(5_000_000))
+        engine.position = 5_000_000
+        #expect(observer.seeks.last == 4_000_000 && player.positionMicroseconds == 4_000_000)
+        engine.position = 500_000
+        #expect(player.positionMicroseconds == 0) // the start is still on its way
+        player.setOutputDelay(microseconds: 0)
+        #expect(player.positionMicroseconds == 500_000 && observer.seeks.last == 500_000)
+        player.setOutputDelay(microseconds: Int64.max) // at most a minute
+        #expect(player.outputDelayMicroseconds == 60_000_000)
+        player.stop()
+        let before = observer.seeks.count
+        player.setOutputDelay(microseconds: 2_000_000)
+        #expect(observer.seeks.count == before) // nothing plays: nothing to announce
+    }
+
     @Test func seekPastTheEndActsLikeNext() {
         let (player, engine, observer) = playing()
         player.seek(by: 7_000_000)

@@ -13,6 +13,14 @@ struct SnapcastSettingsTests {
         #expect(SnapcastSettings().rate == 48000 && SnapcastSettings().bits == 16) // snapserver's default
     }
 
+    @Test func outputDelaysAreMillisecondsByOutputName() throws {
+        let settings = try AudioSettings(config: "output-delay-raop_sink = 2000\noutput-delay-reprise_snapcast = 900\n")
+        #expect(settings.outputDelays == ["raop_sink": 2000, "reprise_snapcast": 900])
+        for refused in ["output-delay-a b = 10", "output-delay-x = -1", "output-delay-x = 60001", "output-delay-x = soon", "output-delay-x\"y = 5"] {
+            #expect(throws: PlayerError.self, "\(refused)") { try AudioSettings(config: refused) }
+        }
+    }
+
     @Test func whatTheSinksArgumentsCannotCarryIsRefused() {
         for refused in ["relative/fifo", "/tmp/a\"b", "/tmp/a'b", "/tmp/a\\b", "/tmp/a\nb", "/tmp/a\u{7f}"] {
             #expect(throws: PlayerError.self, "\(refused)") { try AudioSettings().snapcastPipe(refused) }

@@ -10,7 +10,8 @@
 /// (off: the library does not measure the loudness of tracks without ReplayGain tags), `library = ~/Music, /mnt/music` (the music folders the library
 /// indexes; `$XDG_MUSIC_DIR` by default; `off`: none), `scrobble = off` (listenbrainz: listens sent there),
 /// `listenbrainz-url`, `listenbrainz-token-file` (see ``ScrobbleSettings``), `mpd = on` and the MPD server's
-/// `mpd-…` keys (see ``MPDSettings``), `snapcast-pipe` and `snapcast-sampleformat` (see ``SnapcastSettings``).
+/// `mpd-…` keys (see ``MPDSettings``), `snapcast-pipe` and `snapcast-sampleformat` (see ``SnapcastSettings``),
+/// `output-delay-NAME = MS` (how late the listener hears output NAME).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -39,6 +40,9 @@ public struct AudioSettings: Sendable, Equatable {
     public var mpd = MPDSettings()
     /// The Snapcast stream fed as an output.
     public var snapcast = SnapcastSettings()
+    /// How much later than Reprise plays it the listener hears it, in milliseconds, by output name
+    /// (`output-delay-NAME = MS`): Position follows what is heard there.
+    public var outputDelays: [String: Int] = [:]
 
     public init() {}
 
@@ -108,6 +112,16 @@ public struct AudioSettings: Sendable, Equatable {
             }
             guard equalizer.userPresets.count < 64 || equalizer.userPresets[name] != nil else { throw .invalidArgument("at most 64 presets") }
             equalizer.userPresets[name] = try Equalizer.gains(value, for: key)
+        case _ where key.hasPrefix("output-delay-") && key.count > "output-delay-".count:
+            let name = String(key.dropFirst("output-delay-".count))
+            guard name.utf8.count <= 256, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "._:-".unicodeScalars.contains($0)) }) else {
+                throw .invalidArgument("\(key): an output's name has letters, digits and . _ : - only")
+            }
+            guard let milliseconds = Int(value), (0...60_000).contains(milliseconds) else {
+                throw .invalidArgument("\(key) takes milliseconds, 0 to 60000")
+            }
+            guard outputDelays.count < 64 || outputDelays[name] != nil else { throw .invalidArgument("at most 64 output delays") }
+            outputDelays[name] = milliseconds
         case "library":
             if ["off", "none"].contains(value.lowercased()) { return libraryFolders = [] }
             guard !list.isEmpty, list.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") || $0 == "~" }) else {

@@ -25,6 +25,9 @@ public final class Player {
     var stream = LoadedStream()
     /// The transaction under way (see ``transaction(_:)``).
     var pending = TransactionState()
+    /// How long after the pipeline plays a moment the listener hears it on the output in use (a network output's
+    /// buffer): Position is what is heard (see ``setOutputDelay(microseconds:)``).
+    public private(set) var outputDelayMicroseconds: Int64 = 0
     /// Entries whose tags are still to be read.
     var descriptions = DescriptionBacklog()
     /// The interstitials of the loaded entry, the one playing, whether it can be skipped.
@@ -87,7 +90,7 @@ public final class Player {
         if stream.loadedEntryID == nil, status == .paused, let saved = stream.positionBeforeOutputFailure { return saved }
         guard status != .stopped, stream.loadedEntryID != nil else { return 0 }
         guard stream.prerolled else { return stream.seekBeforePreroll ?? 0 }
-        var position = max(0, (engine.positionMicroseconds ?? 0) - loadedRangeStart)
+        var position = max(0, (engine.positionMicroseconds ?? 0) - loadedRangeStart - outputDelayMicroseconds)
         if let length = queue.current?.lengthMicroseconds { position = min(position, length) }
         return position
     }
@@ -393,6 +396,19 @@ public final class Player {
         return try body()
     }
 
+    /// The output in use now delays what the pipeline plays by `microseconds` before the listener hears it (0 for a
+    /// local sink; a Snapcast stream's buffer, an AirPlay speaker's latency). Position follows what is heard; while
+    /// something plays, the change is announced as a jump (Seeked) to the position as now heard.
+    public func setOutputDelay(microseconds: Int64) {
+        let delay = max(0, min(microseconds, 60_000_000))
+        guard delay != outputDelayMicroseconds else { return }
+        transaction {
+            outputDelayMicroseconds = delay
+            log.info("output delay \(delay / 1000) ms")
+            if status != .stopped, stream.loadedEntryID != nil, stream.prerolled { pending.seek = positionMicroseconds }
+        }
+    }
+
     /// Tells the engine which entry follows the loaded one, to continue with it gaplessly.
     func prepareNextEntry() {
         var next: QueueEntry?
@@ -495,7 +511,8 @@ public final class Player {
             }
             if !stream.prerolled { stream.seekBeforePreroll = microseconds }
             sleepTimerFollowSeek(to: microseconds)
-            pending.seek = microseconds
+            // What is heard next is the new place, once the output's delay has passed.
+            pending.seek = stream.prerolled ? max(0, microseconds - outputDelayMicroseconds) : microseconds
         }
     }
 

@@ -12,6 +12,9 @@ public struct SnapcastSettings: Sendable, Equatable {
     public static let sinkName = "reprise_snapcast"
     /// What the sink is called where people see it (MPD's outputs, `reprise output list`).
     public static let sinkDescription = "Snapcast"
+    /// snapserver's default `buffer`: how much later the rooms play what reaches the pipe (the output's delay unless
+    /// `output-delay-reprise_snapcast` says otherwise).
+    public static let defaultBufferMilliseconds = 1000
 
     public init() {}
 

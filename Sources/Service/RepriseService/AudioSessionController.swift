@@ -56,6 +56,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     private var lostRouteUnannounced = false
     /// Stopped: the session takes no more decisions.
     private var stopped = false
+    /// Delays the config names by output (`output-delay-NAME`, ms).
+    private let outputDelays: [String: Int]
 
     /// - Parameters:
     ///   - ownProcessID: streams of this process are Reprise's own.
@@ -73,6 +75,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         ownPID = ownProcessID
         audiblePlayers = AudiblePlayers(parentProcess: parentProcess)
         triggerRoles = settings.triggerRoles
+        outputDelays = settings.outputDelays
         leftByPreviousRun = changes.load() ?? ChangedStreamsStore.Saved()
         lastStatus = .stopped // the first lookAtPlaybackStatus() reports playback already under way
         apply(policy.configure(category: settings.category, options: settings.options, playing: false))
@@ -242,7 +245,16 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
             log.info("route changed: old-device-unavailable, now \(output)")
             interface?.routeChanged(.oldDeviceUnavailable, output: output)
         }
+        player.setOutputDelay(microseconds: outputDelay(of: knownOutputName))
         interface?.announceChanges()
+    }
+
+    /// How much later than the pipeline plays it the listener hears it on output `name`: the config's
+    /// `output-delay-NAME`, else the Snapcast stream's buffer for its output, else nothing.
+    private func outputDelay(of name: String?) -> Int64 {
+        guard let name else { return player.outputDelayMicroseconds } // not known for a moment: keep it
+        if let milliseconds = outputDelays[name] { return Int64(milliseconds) * 1000 }
+        return name == SnapcastSettings.sinkName ? Int64(SnapcastSettings.defaultBufferMilliseconds) * 1000 : 0
     }
 
     private func streamChanged(_ reported: SinkInputInfo, isNew: Bool) {
