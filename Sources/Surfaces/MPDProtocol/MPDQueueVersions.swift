@@ -73,7 +73,8 @@ public final class MPDQueueVersions {
         for edit in edits {
             switch edit {
             case .added(let id, let after):
-                guard let at = after == nil ? 0 : position(of: after!).map({ $0 + 1 }) else { return nil }
+                let found: Int? = if let after { position(of: after).map { $0 + 1 } } else { 0 }
+                guard let at = found else { return nil }
                 ids.insert(id, at: at)
                 (from, hint) = (min(from, at), at)
             case .removed(let id):
