@@ -43,4 +43,28 @@ import TestSupport
         #expect(session.waitFor { (try? session.peakLevel(of: PrivateAirPlaySpeaker.roomSink)) ?? 0 > 1000 }, "the room hears it again")
         #expect(session.waitFor { (try? session.peakLevel()) ?? .max < 100 }, "and the speakers do not")
     }
+
+    /// Position on the AirPlay output is what its room hears, with nothing configured: PipeWire counts the RAOP
+    /// sink's latency (the receiver's, as it announces it) in the stream's timing, so a tone 3 s into the file is
+    /// heard when Position says 3 s (within 0.15 s). (A speaker that plays later than it announces needs
+    /// `output-delay-NAME`.)
+    @Test func positionOnAnAirPlaySpeakerIsWhatItsRoomHears() throws {
+        let session = try Session(soundServer: .pipeWire)
+        defer { session.close() }
+        let namespace = try NetworkNamespace(directory: session.directory)
+        defer { namespace.stop() }
+        _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+        let file = session.directory + "/late-tone.wav"
+        try silenceThenTone(silentSeconds: 3, toneSeconds: 30).write(to: URL(fileURLWithPath: file))
+        let pid = try session.launch([file])
+        #expect(session.waitFor { session.status() == "Playing" }, "\(session.log(of: pid))")
+        let moved = try runCommand(repriseBinary, ["output", "set", PrivateAirPlaySpeaker.sinkName], environment: session.environment)
+        #expect(moved.status == 0, "\(moved.output) \(moved.errors)")
+        #expect(session.waitFor {
+            (try? runCommand(repriseBinary, ["output", "list"], environment: session.environment))?.output
+                .contains("* \(PrivateAirPlaySpeaker.sinkName)") == true
+        })
+        let heard = try session.positionWhenHeard(at: PrivateAirPlaySpeaker.roomSink)
+        #expect(abs(heard - 3) < 0.15, "the tone 3 s in was heard at Position \(heard) s")
+    }
 }

@@ -166,7 +166,7 @@ import TestSupport
         let namespace = try NetworkNamespace(directory: session.directory)
         defer { namespace.stop() }
         let file = session.directory + "/late-tone.wav"
-        try Self.silenceThenTone(silentSeconds: 3, toneSeconds: 30).write(to: URL(fileURLWithPath: file))
+        try silenceThenTone(silentSeconds: 3, toneSeconds: 30).write(to: URL(fileURLWithPath: file))
         let server = try PrivateSnapserver(session: session, namespace: namespace)
         try session.pactl("load-module", "module-null-sink", "sink_name=room1")
         try namespace.entered {
@@ -193,49 +193,8 @@ import TestSupport
 
         #expect(announced > 0 && announced < before, "back to what is heard: \(before) → \(announced)")
 
-        // From the start (stopped first, so nothing of before waits in the sink); the room recorded while it plays;
-        // Position read all along.
-        try session.call("Stop")
-        #expect(session.waitFor { session.status() == "Stopped" })
-        #expect(session.waitFor(4) { (try? session.peakLevel(of: "room1")) ?? .max < 100 })
-        let recording = session.directory + "/room1.raw"
-        var recorder = try Child.spawn("parec", ["-d", "room1.monitor", "--raw", "--format=s16le", "--channels=2", "--rate=44100",
-                                                 "--latency-msec=20", recording],
-                                       environment: session.environment, stdout: session.directory + "/parec-room1.log",
-                                       stderr: session.directory + "/parec-room1.log")
-        let recordingStarted = monotonicSeconds()
-        usleep(200_000)
-        try session.call("Play")
-        var readings: [(at: Double, position: Double)] = []
-        let until = monotonicSeconds() + 7
-        while monotonicSeconds() < until {
-            if let position = session.position() { readings.append((monotonicSeconds(), Double(position) / 1_000_000)) }
-            usleep(20_000)
-        }
-        kill(recorder.pid, SIGTERM)
-        _ = recorder.wait()
-        let samples = try Data(contentsOf: URL(fileURLWithPath: recording)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        let onset = try #require(stride(from: 0, to: samples.count, by: 2).first { abs(Int(samples[$0])) > 1000 }, "the room heard nothing")
-        let heardAt = recordingStarted + Double(onset / 2) / 44100
-        let reading = try #require(readings.min { abs($0.at - heardAt) < abs($1.at - heardAt) })
-        let positionWhenHeard = reading.position + (heardAt - reading.at)
-        #expect(abs(positionWhenHeard - 3) < 0.15, "the tone 3 s in was heard at Position \(positionWhenHeard) s")
-    }
-
-    /// A 16-bit stereo 44.1 kHz WAV: `silentSeconds` of silence, then a 440 Hz tone.
-    static func silenceThenTone(silentSeconds: Int, toneSeconds: Int) -> Data {
-        let rate = 44100
-        var pcm = [Int16](repeating: 0, count: (silentSeconds + toneSeconds) * rate * 2)
-        for frame in (silentSeconds * rate)..<((silentSeconds + toneSeconds) * rate) {
-            let value = Int16(6000 * sin(2 * Double.pi * 440 * Double(frame - silentSeconds * rate) / Double(rate)))
-            pcm[frame * 2] = value
-            pcm[frame * 2 + 1] = value
-        }
-        func le<T: FixedWidthInteger>(_ value: T) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
-        let body = pcm.withUnsafeBytes { Data($0) }
-        var data = Data("RIFF".utf8) + le(UInt32(36 + body.count)) + Data("WAVEfmt ".utf8)
-        data += le(UInt32(16)) + le(UInt16(1)) + le(UInt16(2)) + le(UInt32(rate)) + le(UInt32(rate * 4)) + le(UInt16(4)) + le(UInt16(16))
-        return data + Data("data".utf8) + le(UInt32(body.count)) + body
+        let heard = try session.positionWhenHeard(at: "room1")
+        #expect(abs(heard - 3) < 0.15, "the tone 3 s in was heard at Position \(heard) s")
     }
 
     /// How alike room 1's left channel and room 2's left channel `lag` frames later are, over `length` frames of a
