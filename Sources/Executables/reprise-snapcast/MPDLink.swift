@@ -44,11 +44,6 @@ final class MPDLink {
         }
     }
 
-    /// A string argument as MPD's protocol quotes it.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
-
     private func write(_ text: String) throws {
         let bytes = Array(text.utf8)
         var offset = 0
