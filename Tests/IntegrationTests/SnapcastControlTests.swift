@@ -58,6 +58,23 @@ import TestSupport
         #expect(session.waitFor { (try? session.get("Shuffle")) == .bool(true) })
         #expect(session.waitFor { properties()["shuffle"] as? Bool == true && properties()["loopStatus"] as? String == "playlist" })
 
+        // What Reprise cannot do is refused with an error snapserver passes on to its client (snapserver 0.26 reads an
+        // error's `data` as a string: without it, it never answered, and a client without a time-out waited for ever).
+        func refusal(_ method: String, _ params: [String: Any]) -> String {
+            do {
+                try server.call(method, ["id": "Reprise"].merging(params) { $1 })
+                return "accepted"
+            } catch { return "\(error)" }
+        }
+        for (property, value) in [("rate", 1.5 as Any), ("volume", 150), ("volume", -1)] {
+            let answer = refusal("Stream.SetProperty", ["property": property, "value": value])
+            #expect(answer.hasPrefix("Stream.SetProperty: ") && answer.contains("code"), "\(property) \(value): \(answer)")
+        }
+        let seek = refusal("Stream.Control", ["command": "setPosition", "params": ["position": -5]])
+        #expect(seek.hasPrefix("Stream.Control: ") && seek.contains("code"), "\(seek)")
+        try server.call("Stream.SetProperty", ["id": "Reprise", "property": "volume", "value": 35])
+        #expect(session.waitFor { properties()["volume"] as? Int == 35 })
+
         try server.call("Stream.Control", ["id": "Reprise", "command": "stop"])
         #expect(session.waitFor { session.status() == "Stopped" })
         #expect(session.waitFor { properties()["playbackStatus"] as? String == "stopped" })

@@ -15,11 +15,11 @@ enum StreamProperties {
             "canPause": queued > 0,
             "canGoNext": status["nextsong"] != nil,
             "canGoPrevious": status["song"] != nil,
-            "canSeek": state != "stop" && status["duration"].flatMap(Double.init).map { $0 > 0 } == true,
+            "canSeek": state != "stop" && seconds(status["duration"]).map { $0 > 0 } == true,
             "rate": 1.0,
         ]
-        if let volume = status["volume"].flatMap(Int.init), volume >= 0 { properties["volume"] = volume }
-        if let elapsed = status["elapsed"].flatMap(Double.init) { properties["position"] = elapsed }
+        if let volume = status["volume"].flatMap(Int.init), (0...100).contains(volume) { properties["volume"] = volume }
+        if let elapsed = seconds(status["elapsed"]) { properties["position"] = elapsed }
         properties["metadata"] = metadata(song)
         return properties
     }
@@ -32,7 +32,7 @@ enum StreamProperties {
         for (tag, name) in texts { if let value = song[tag] { metadata[name] = value } }
         let lists = ["Artist": "artist", "AlbumArtist": "albumArtist", "Genre": "genre", "Composer": "composer"]
         for (tag, name) in lists { if let value = song[tag] { metadata[name] = [value] } }
-        if let duration = song["duration"].flatMap(Double.init) { metadata["duration"] = duration }
+        if let duration = seconds(song["duration"]) { metadata["duration"] = duration }
         if let track = song["Track"].flatMap({ Int($0.split(separator: "/").first ?? "") }) { metadata["trackNumber"] = track }
         if let disc = song["Disc"].flatMap({ Int($0.split(separator: "/").first ?? "") }) { metadata["discNumber"] = disc }
         return metadata
@@ -66,6 +66,9 @@ enum StreamProperties {
             case ("volume", _):
                 guard let volume = number(value), volume >= 0, volume <= 100 else { return nil }
                 commands.append("setvol \(Int(volume.rounded()))")
+            case ("rate", _):
+                // MPD has no playback rate: 1 is what plays already, any other is refused.
+                guard number(value) == 1 else { return nil }
             case ("shuffle", let on as Bool): commands.append("random \(on ? 1 : 0)")
             case ("loopStatus", "none" as String): commands += ["repeat 0", "single 0"]
             case ("loopStatus", "track" as String): commands += ["repeat 1", "single 1"]
@@ -73,7 +76,14 @@ enum StreamProperties {
             default: return nil
             }
         }
-        return commands.isEmpty ? nil : commands
+        return properties.isEmpty ? nil : commands
+    }
+
+    /// A time in seconds as MPD writes it, when it is one JSON can carry and a player can mean: finite, not
+    /// negative, under a million hours (`nan`, `inf` and `1e999` parse as Doubles but are no times).
+    static func seconds(_ text: String?) -> Double? {
+        guard let text, let value = Double(text), value.isFinite, value >= 0, value < 3.6e9 else { return nil }
+        return value
     }
 
     /// A finite JSON number.

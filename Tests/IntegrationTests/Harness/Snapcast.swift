@@ -54,6 +54,9 @@ final class PrivateSnapserver {
 
     private func connectControl() -> Bool {
         guard let descriptor = try? namespace.entered({ LoopbackListener.connect(port: 1705) }) else { return false }
+        // A request snapserver never answers fails the test instead of hanging it.
+        var patience = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
         control = descriptor
         return true
     }
@@ -104,7 +107,9 @@ final class PrivateSnapserver {
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = read(control, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw HarnessError(message: "snapserver's control connection ended") }
+            guard count > 0 else {
+                throw HarnessError(message: count < 0 ? "snapserver did not answer within 30 s" : "snapserver's control connection ended")
+            }
             buffered += chunk[..<count]
         }
     }
