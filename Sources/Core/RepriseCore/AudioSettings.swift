@@ -11,7 +11,8 @@
 /// indexes; `$XDG_MUSIC_DIR` by default; `off`: none), `scrobble = off` (listenbrainz: listens sent there),
 /// `listenbrainz-url`, `listenbrainz-token-file` (see ``ScrobbleSettings``), `mpd = on` and the MPD server's
 /// `mpd-…` keys (see ``MPDSettings``), `snapcast-pipe` and `snapcast-sampleformat` (see ``SnapcastSettings``),
-/// `output-delay-NAME = MS` (how late the listener hears output NAME).
+/// `output-delay-NAME = MS` (how late the listener hears output NAME), `renderer-local-addresses = refuse` (allow: a UPnP
+/// control point may push URLs to this machine's own addresses).
 public struct AudioSettings: Sendable, Equatable {
     public var category: AudioCategory = .playback
     public var options: AudioOptions = []
@@ -40,6 +41,9 @@ public struct AudioSettings: Sendable, Equatable {
     public var mpd = MPDSettings()
     /// The Snapcast stream fed as an output.
     public var snapcast = SnapcastSettings()
+    /// `renderer-local-addresses = allow`: a UPnP control point may push URLs to loopback and link-local addresses
+    /// (a media server on this machine); refused by default (see ``RendererPushRules``).
+    public var rendererAllowsLocalAddresses = false
     /// How much later than Reprise plays it the listener hears it, in milliseconds, by output name
     /// (`output-delay-NAME = MS`): Position follows what is heard there.
     public var outputDelays: [String: Int] = [:]
@@ -122,6 +126,11 @@ public struct AudioSettings: Sendable, Equatable {
             }
             guard outputDelays.count < 64 || outputDelays[name] != nil else { throw .invalidArgument("at most 64 output delays") }
             outputDelays[name] = milliseconds
+        case "renderer-local-addresses":
+            guard let allow = ["allow": true, "refuse": false][value.lowercased()] else {
+                throw .invalidArgument("renderer-local-addresses takes allow or refuse")
+            }
+            rendererAllowsLocalAddresses = allow
         case "library":
             if ["off", "none"].contains(value.lowercased()) { return libraryFolders = [] }
             guard !list.isEmpty, list.allSatisfy({ $0.hasPrefix("/") || $0.hasPrefix("~/") || $0 == "~" }) else {

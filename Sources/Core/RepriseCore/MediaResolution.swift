@@ -48,6 +48,16 @@ public struct MediaResolution: Sendable, Equatable {
 /// asked. The service's resolver works on a worker thread, so that a long playlist never holds up replies.
 public protocol MediaResolving: AnyObject {
     func resolve(_ uris: [String], then: @escaping (MediaResolution) -> Void)
+    /// Why a control point's `uri` is refused by `rules`, or nil (``RendererPushRules/refusal(for:)`` looks names up,
+    /// so the service's resolver checks on its worker thread).
+    func vet(_ uri: String, by rules: RendererPushRules, then: @escaping (String?) -> Void)
+}
+
+extension MediaResolving {
+    /// At once, on the caller's thread.
+    public func vet(_ uri: String, by rules: RendererPushRules, then: @escaping (String?) -> Void) {
+        then(rules.refusal(for: uri))
+    }
 }
 
 /// Resolves at once, on the caller's thread.

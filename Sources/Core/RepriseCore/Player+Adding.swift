@@ -31,31 +31,22 @@ extension Player {
     /// `completion` hears whether it could be played.
     ///
     /// `pushedByRenderer`: a UPnP control point pushed it through a renderer bridge (Rygel's MPRIS plugin turns
-    /// SetAVTransportURI into OpenUri). It is loaded paused, as a renderer takes a URI (the control point's Play
-    /// starts it); it takes the place of the entry pushed before it while that one is current, and playback stops
-    /// at its end instead of going on into the queue.
+    /// SetAVTransportURI into OpenUri): see ``openPushed(_:completion:)``.
     public func open(_ uri: String, pushedByRenderer: Bool = false, completion: @escaping (PlayerError?) -> Void) {
+        if pushedByRenderer { return openPushed(uri, completion: completion) }
         resolving([uri], completion) { [self] uris throws(PlayerError) in
             try checkRoom(for: uris, replacing: false)
             transaction {
                 let before = announcedTrack
-                var interrupted = Interruption(entryID: queue.current?.id, status: status,
-                                               positionMicroseconds: positionMicroseconds)
+                let interrupted = Interruption(entryID: queue.current?.id, status: status, positionMicroseconds: positionMicroseconds)
                 let inserted = insert(uris, after: queue.current?.id)
                 guard let id = inserted.id, let position = inserted.position else {
                     return completion(.invalidArgument("nothing to open"))
                 }
                 queue.move(to: position)
-                if pushedByRenderer, let previous = interrupted.entryID, previous == requests.pushedEntryID {
-                    // The control point's previous URI gives way; a failure goes back to what came before it.
-                    interrupted = Interruption(entryID: queue.position(of: previous).flatMap { $0 > 0 ? queue.entry(atPosition: $0 - 1)?.id : nil },
-                                               status: .stopped, positionMicroseconds: 0)
-                    if queue.remove(id: previous) { pending.queueEdits.append(.removed(id: previous)) }
-                }
                 requests.pendingOpens[id] = completion
                 requests.interruptions[id] = interrupted
-                requests.pushedEntryID = pushedByRenderer ? id : nil
-                startLoading(playing: !pushedByRenderer, holding: before)
+                startLoading(playing: true, holding: before)
             }
         }
     }
@@ -99,8 +90,8 @@ extension Player {
 
     /// Resolves `uris`, then runs `carryOut` with the playable ones; when there are none, or `carryOut` refuses,
     /// `completion` hears why.
-    private func resolving(_ uris: [String], _ completion: @escaping (PlayerError?) -> Void,
-                           carryOut: @escaping ([String]) throws(PlayerError) -> Void) {
+    func resolving(_ uris: [String], _ completion: @escaping (PlayerError?) -> Void,
+                   carryOut: @escaping ([String]) throws(PlayerError) -> Void) {
         let finish: (MediaResolution) -> Void = { [self] resolution in
             resolution.problems.forEach { log.warning("skipping \($0)") }
             if resolution.moreProblems > 0 { log.warning("skipping \(resolution.moreProblems) more") }

@@ -68,15 +68,14 @@ extension Player {
         transaction {
             guard let id = stream.loadedEntryID else { return }
             // Finished: nothing to resume (the position at the end is forgotten again when it is unloaded).
-            if let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
+            if id != requests.pushedEntryID, let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
             if sleepTimer?.kind == .endOfTrack { return sleepAtEndOfTrack() }
             if loopStatus == .track {
                 stream.loopRestarts += 1
                 jump(to: 0)
             } else if id == requests.pushedEntryID {
-                // A control point's URI ends as on a UPnP renderer: stopped on it, the queue left as it was.
-                log.info("end of the pushed URI; stopping")
-                unload()
+                // A control point's URI ends as on a UPnP renderer: stopped, and the queue is the user's again.
+                guestEnded(id)
             } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
                 go(to: position)
             } else {

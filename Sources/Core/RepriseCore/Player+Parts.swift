@@ -42,8 +42,14 @@ struct RequestState {
     var pendingOpens: [Int: (PlayerError?) -> Void] = [:]
     /// What an opened URI interrupted, to go back to if it turns out to be unplayable.
     var interruptions: [Int: Interruption] = [:]
-    /// The entry a UPnP control point pushed, while it is the one loaded: it ends playback at its end.
+    /// The entry a UPnP control point pushed, while it is the one loaded: it ends playback at its end. A guest: it
+    /// leaves the queue when it ends or anything else loads, and nothing of it is remembered.
     var pushedEntryID: Int?
+    /// What the user had before the first of the pushes in a row (entry, status, position): theirs again when the
+    /// pushed entry ends or fails.
+    var guestHost: Interruption?
+    /// Where an entry starts the next time it loads (the user's place, kept while a push played), once.
+    var startPosition: (entryID: Int, microseconds: Int64)?
 }
 
 /// What the transaction under way has noted, published as one ``Change`` when it ends.

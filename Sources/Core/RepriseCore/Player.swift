@@ -40,6 +40,9 @@ public final class Player {
     public internal(set) var lyricsTiming = LyricsTiming()
     /// The sleep timer under way (see ``setSleep(_:)``).
     public internal(set) var sleep = SleepState()
+    /// What a UPnP control point may push (see ``open(_:pushedByRenderer:completion:)``); until the service sets
+    /// them, no file and no name that cannot be looked up.
+    public var rendererPushRules = RendererPushRules(musicFolders: [], lookUp: { _ in nil })
 
     /// - Parameter resolver: resolves client URIs (nil: at once, on the caller's thread).
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem, feed: ChangeFeed = ChangeFeed(),
@@ -313,7 +316,7 @@ public final class Player {
             resume.record(uri: current.uri, position: positionMicroseconds, length: current.lengthMicroseconds)
         }
         state.resumePositions = resume.marks
-        return state
+        return withoutGuest(state)
     }
 
     /// Takes the remembered positions of long files from a saved state (when starting with other media).
@@ -464,7 +467,9 @@ public final class Player {
             sound.measured = nil
         }
         stream.loadedEntryID = entry.id
-        if requests.pushedEntryID != entry.id { requests.pushedEntryID = nil }
+        if let guest = requests.pushedEntryID, guest != entry.id { dismissGuest(guest) }
+        let startPosition = requests.startPosition
+        requests.startPosition = nil
         forgetChapters()
         loadSidecar(of: entry.id)
         stream.preparedEntryID = nil
@@ -484,7 +489,11 @@ public final class Player {
             streamFailed("the pipeline refused the stream")
             return
         }
-        if entry.range == nil { resumeWhereLeft(entry) }
+        if let startPosition, startPosition.entryID == entry.id, startPosition.microseconds > 0 {
+            jump(to: startPosition.microseconds)
+        } else if entry.range == nil, entry.id != requests.pushedEntryID {
+            resumeWhereLeft(entry)
+        }
     }
 
     /// A long file played before starts where it was left, announced with Seeked.
@@ -497,7 +506,7 @@ public final class Player {
     /// Remembers where the loaded entry is, if it is a long file (before it is unloaded or replaced).
     func rememberPositionOfLoadedEntry() {
         // The queue may already have moved on: the position is the loaded stream's, not the current entry's.
-        guard let id = stream.loadedEntryID, stream.prerolled, status != .stopped, let entry = queue.entry(withID: id),
+        guard let id = stream.loadedEntryID, id != requests.pushedEntryID, stream.prerolled, status != .stopped, let entry = queue.entry(withID: id),
               entry.range == nil, let position = engine.positionMicroseconds else { return }
         resumePositions.record(uri: entry.uri, position: max(0, position), length: entry.lengthMicroseconds)
     }

@@ -16,4 +16,8 @@ final class BackgroundResolver: MediaResolving {
         let fileSystem = fileSystem
         work.run({ MediaResolution(resolving: uris, in: fileSystem) }, then: then)
     }
+
+    func vet(_ uri: String, by rules: RendererPushRules, then: @escaping (String?) -> Void) {
+        work.run({ rules.refusal(for: uri) }, then: then)
+    }
 }

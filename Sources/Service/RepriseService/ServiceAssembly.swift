@@ -45,6 +45,9 @@ final class ServiceAssembly {
         player.setCrossfade(settings.crossfade)
         player.setChapterSkip(settings.chapterSkip)
         player.setEqualizer(settings.equalizer)
+        player.rendererPushRules = RendererPushRules(musicFolders: Self.musicFolders(settings, fileSystem: fileSystem),
+                                                     allowsLocalAddresses: settings.rendererAllowsLocalAddresses,
+                                                     lookUp: HostAddresses.lookUp)
         let store = StateStore.standard()
         let saved = store.load(log: log, fileSystem: fileSystem)
         let media = options.media.isEmpty ? nil
