@@ -136,7 +136,8 @@ final class ServiceAssembly {
 
         // Before playback, so it stops after it (unloading the sink under a playing stream would move it to the speakers).
         let snapcast: [ServiceComponent] = settings.snapcast.pipe.map {
-            [SnapcastFeed(settings: settings.snapcast, path: $0.hasPrefix("~/") ? XDGDirectories.home + $0.dropFirst() : $0, log: log)]
+            [SnapcastFeed(settings: settings.snapcast, path: $0.hasPrefix("~/") ? XDGDirectories.home + $0.dropFirst() : $0,
+                          loop: loop, log: log)]
         } ?? []
         components = snapcast + [playback, video, busComponent, watcher, screenLock, saver, reader, audio, listening, lyrics, scrobbler, playlists]
             + libraryComponent + [mpd, ArtTrim(art: art), systemd]

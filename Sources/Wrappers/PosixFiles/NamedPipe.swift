@@ -1,0 +1,29 @@
+import Glibc
+import RepriseCore
+
+/// A FIFO another program reads (snapserver's `pipe://` source), checked — and made when missing — before any
+/// other program is asked to write into it: a sound server that fails to make one can be left broken.
+public enum NamedPipe {
+    /// Makes sure `path` is a FIFO Reprise may hand to the sound server: an absolute path without white space or
+    /// control characters, in a folder that exists; a FIFO there already, or one made now (mode 0666 less the umask,
+    /// as the sound server would). Returns why not, or nil. Blocks on a slow file system: call it off the loop.
+    public static func prepare(_ path: String) -> String? {
+        guard path.hasPrefix("/"), path.utf8.count < 4096 else { return "\(path) is not an absolute path" }
+        if path.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7f || "\"'\\".unicodeScalars.contains($0) }) {
+            return "the path holds white space, quotes or control characters, which the sound server's module arguments do not carry whole"
+        }
+        var folder = String(path[..<path.lastIndex(of: "/")!])
+        if folder.isEmpty { folder = "/" }
+        var info = stat()
+        guard RawPath.withCString(folder, { stat($0, &info) }) == 0 else { return "its folder \(folder) does not exist" }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "\(folder) is not a folder" }
+        if RawPath.withCString(path, { stat($0, &info) }) == 0 {
+            return info.st_mode & S_IFMT == S_IFIFO ? nil : "\(path) exists and is not a FIFO"
+        }
+        guard errno == ENOENT else { return "\(path) cannot be checked: \(String(cString: strerror(errno)))" }
+        guard RawPath.withCString(path, { mkfifo($0, 0o666) }) == 0 else {
+            return "no FIFO can be made at \(path): \(String(cString: strerror(errno)))"
+        }
+        return nil
+    }
+}
