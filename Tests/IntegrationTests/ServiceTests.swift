@@ -29,6 +29,11 @@ import Testing
             .compactMap { $0.split(separator: " ").first.map(String.init) }
         let registered = Set(canonical + aliases)
         for type in mimeTypes { #expect(registered.contains(type), "\(type) is not a registered MIME type") }
+        // …and valid as RFC 6838 writes them, under a registered top-level type (shared-mime-info also lists aliases
+        // such as flv-application/octet-stream, which KDE's MPRIS checker refuses).
+        let grammar = /(application|audio|font|haptics|image|message|model|multipart|text|video)\/[A-Za-z0-9][A-Za-z0-9!#$&\-^_.+]{0,126}/
+        for type in mimeTypes { #expect(type.wholeMatch(of: grammar) != nil, "\(type) is not a valid MIME type") }
+        #expect(!mimeTypes.contains("flv-application/octet-stream"))
         for alias in ["audio/x-flac", "audio/wav", "audio/x-m4a", "audio/mp3"] {
             #expect(mimeTypes.contains(alias), "\(alias) missing from \(mimeTypes)")
         }

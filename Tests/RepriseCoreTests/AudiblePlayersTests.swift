@@ -159,6 +159,9 @@ import Testing
             audio/bad name audio/flac
             audio/é audio/flac
             /audio audio/flac
+            flv-application/octet-stream video/x-flv
+            audio/-dash audio/flac
+            x-audio/flac audio/flac
             """)
         #expect(aliases == ["audio/flac": ["audio/x-flac"], "audio/x-wav": ["audio/wav", "audio/vnd.wave"],
                             "audio/mp4": ["audio/x-m4a"], "audio/ogg": ["audio/x-ogg"], "video/x-msvideo": ["video/avi"]])

@@ -97,17 +97,25 @@ public enum SupportedMediaTypes {
     /// Largest `aliases` file read (Debian 12's is 8 KiB).
     public static let aliasesFileLimit = 1 << 20
 
-    /// `type/subtype` in RFC 6838's restricted-name characters, at most 127 each.
+    /// The registered top-level types (IANA's media types registry): a name under any other is no MIME type
+    /// (shared-mime-info lists such aliases, `flv-application/octet-stream`, and MPRIS checkers refuse them).
+    static let topLevelTypes: Set<Substring> = ["application", "audio", "font", "haptics", "image", "message", "model",
+                                                "multipart", "text", "video"]
+
+    /// `type/subtype` by RFC 6838's grammar: a registered top-level type, and restricted names (a letter or digit,
+    /// then up to 126 of the restricted-name characters).
     static func isMIMEType(_ name: Substring) -> Bool {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { part in
-            (1...127).contains(part.utf8.count) && part.utf8.allSatisfy { byte in
+        guard parts.count == 2, topLevelTypes.contains(Substring(parts[0].lowercased())) else { return false }
+        return parts.allSatisfy { part in
+            func isAlphanumeric(_ byte: UInt8) -> Bool {
                 switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                     UInt8(ascii: "0")...UInt8(ascii: "9"): true
-                default: "!#$&-^_.+".utf8.contains(byte)
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+                default: false
                 }
             }
+            guard (1...127).contains(part.utf8.count), let first = part.utf8.first, isAlphanumeric(first) else { return false }
+            return part.utf8.allSatisfy { isAlphanumeric($0) || "!#$&-^_.+".utf8.contains($0) }
         }
     }
 }
