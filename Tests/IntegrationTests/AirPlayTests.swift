@@ -67,4 +67,42 @@ import TestSupport
         let heard = try session.positionWhenHeard(at: PrivateAirPlaySpeaker.roomSink)
         #expect(abs(heard - 3) < 0.15, "the tone 3 s in was heard at Position \(heard) s")
     }
+
+    /// Moving from the speakers to AirPlay changes what Position means by the receiver's latency (PipeWire counts it
+    /// in the stream's timing): the move is announced with Seeked at the position as now heard, so widgets that
+    /// extrapolate stay right; and so is the move back.
+    @Test func movingToAnAirPlaySpeakerAnnouncesThePositionAsHeard() throws {
+        let session = try Session(soundServer: .pipeWire)
+        defer { session.close() }
+        let namespace = try NetworkNamespace(directory: session.directory)
+        defer { namespace.stop() }
+        _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+        let tone = session.directory + "/tone.flac"
+        try generateTone(at: tone, seconds: 60, frequency: 440, tags: nil, encoder: ["flacenc"])
+        let pid = try session.launch([tone])
+        #expect(session.waitFor { session.status() == "Playing" && (session.position() ?? 0) > 2_000_000 }, "\(session.log(of: pid))")
+        for output in [PrivateAirPlaySpeaker.sinkName, "speakers"] {
+            session.clearSignals()
+            var samples: [(Double, Int64)] = []
+            let moved = try runCommand(repriseBinary, ["output", "set", output], environment: session.environment)
+            #expect(moved.status == 0, "\(moved.output) \(moved.errors)")
+            let start = monotonicSeconds()
+            while monotonicSeconds() - start < 4 {
+                samples.append((monotonicSeconds() - start, session.position() ?? -1))
+                usleep(100_000)
+            }
+            let trace = samples.map { String(format: "%.2f:%.3f", $0.0, Double($0.1) / 1e6) }.joined(separator: " ")
+            #expect(session.waitFor(2) { !session.seeked.isEmpty }, "no Seeked on the move to \(output): \(trace) \(session.log(of: pid))")
+            // After the last Seeked, Position runs on at the pace of the clock: what a widget extrapolates is right.
+            let settled = samples.suffix(10)
+            if let first = settled.first, let last = settled.last {
+                let drift = Double(last.1 - first.1) / 1e6 - (last.0 - first.0)
+                #expect(abs(drift) < 0.1, "Position drifts \(drift) s after the move to \(output): \(trace)")
+            }
+            if let announced = session.seeked.last {
+                let now = session.position() ?? 0
+                #expect(now >= announced && now - announced < 6_000_000, "Seeked \(announced), Position \(now): \(trace)")
+            }
+        }
+    }
 }

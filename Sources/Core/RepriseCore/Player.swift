@@ -412,6 +412,13 @@ public final class Player {
         }
     }
 
+    /// Announces the position as now heard (Seeked) when it has moved other than the clock would have it, without a
+    /// seek: the output's own timing changed (a move to or from a network speaker).
+    public func announceHeardPosition() {
+        guard status != .stopped, stream.loadedEntryID != nil, stream.prerolled else { return }
+        transaction { pending.seek = positionMicroseconds }
+    }
+
     /// Tells the engine which entry follows the loaded one, to continue with it gaplessly.
     func prepareNextEntry() {
         var next: QueueEntry?

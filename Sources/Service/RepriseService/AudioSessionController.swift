@@ -31,6 +31,9 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     private let memory: RestoreMemoryKeeper
     /// Where interruptions and route changes are announced (Reprise's own D-Bus interface).
     weak var interface: AudioSessionInterface?
+    /// Told when playback moves to another output (see ``HeardPositionWatch``).
+    var positionWatch: HeardPositionWatch?
+    private var lastOutputName: String?
     /// Roles whose streams are calls (resumable interruptions) and short sounds (ducking).
     let triggerRoles: Set<String>
     let shortSoundRoles: Set<String> = ["event", "a11y"]
@@ -113,6 +116,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         // From now on nothing is changed in others: playback may still report changes (a tag read, its own stop)
         // until the playback component stops, and must not lower anyone again.
         stopped = true
+        positionWatch?.stop()
         memory.allRestored { [pulse] in pulse.afterPendingRequests(done) }
     }
 
@@ -246,6 +250,10 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
             interface?.routeChanged(.oldDeviceUnavailable, output: output)
         }
         player.setOutputDelay(microseconds: outputDelay(of: knownOutputName))
+        if let output = knownOutputName, output != lastOutputName {
+            if lastOutputName != nil { positionWatch?.outputChanged() }
+            lastOutputName = output
+        }
         interface?.announceChanges()
     }
 

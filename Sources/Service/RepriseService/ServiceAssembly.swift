@@ -70,6 +70,7 @@ final class ServiceAssembly {
                                            watcher: watcher, settings: settings, changes: ChangedStreamsStore.standard(), log: log)
         let audioInterface = AudioSessionInterface(control: audio, bus: bus, log: log) { feed.publish(.audioSession) }
         audio.interface = audioInterface
+        audio.positionWatch = HeardPositionWatch(player: player, loop: loop, log: log)
         let screenLock = ScreenLockWatch(bus: bus) { audio.sessionLockChanged($0) }
         // What people ask, from every surface: the audio policy told first, then the player.
         let remote = RemoteControl(player: player, policy: audio)
