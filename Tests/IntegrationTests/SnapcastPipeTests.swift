@@ -52,4 +52,44 @@ import TestSupport
         try session.call("Quit", interface: "org.mpris.MediaPlayer2")
         #expect(session.waitForExit(pid) == 0)
     }
+
+    /// A FIFO nobody reads: on the Snapcast output playback stands still, so Reprise pauses instead of claiming to
+    /// play, says why in the log, and reports it (AudioSession1's OutputProblem, MPD's status error and the output's
+    /// attribute); once snapserver (here a reader) takes the pipe, Play plays there and the problem is gone.
+    @Test(arguments: [SoundServerKind.stockPulseAudio, .pipeWire])
+    func aPipeNobodyReadsIsReportedAndNotPlayedInto(_ soundServer: SoundServerKind) throws {
+        let session = try Session(soundServer: soundServer)
+        defer { session.close() }
+        let tone = session.directory + "/tone.ogg"
+        try generateTone(at: tone, seconds: 60, frequency: 440, tags: nil, encoder: ["vorbisenc", "!", "oggmux"])
+        let fifo = session.directory + "/snapfifo"
+        let config = try session.makeHomeFolder(".config/reprise")
+        try "snapcast-pipe = \(fifo)\nmpd-port = 0\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)
+        let pid = try session.launch([tone])
+        #expect(session.waitFor { session.status() == "Playing" }, "\(session.log(of: pid))")
+        #expect(session.waitFor {
+            (try? runCommand(repriseBinary, ["output", "list"], environment: session.environment))?.output.contains("Snapcast") == true
+        }, "\(session.log(of: pid))")
+        let audio = "app.reprise.AudioSession1"
+        #expect((try? session.get("OutputProblem", interface: audio))?.stringValue == "")
+        let moved = try runCommand(repriseBinary, ["output", "set", "reprise_snapcast"], environment: session.environment)
+        #expect(moved.status == 0, "\(moved.output) \(moved.errors)")
+        #expect(session.waitFor(30) { session.status() == "Paused" }, "\(session.log(of: pid))")
+        let problem = (try? session.get("OutputProblem", interface: audio))?.stringValue ?? ""
+        #expect(problem.contains("nothing reads") && problem.contains(fifo), "\(problem)")
+        #expect(session.log(of: pid).contains("nothing reads"), "\(session.log(of: pid))")
+        let status = try MPDTests.mpc(session, "status").output
+        #expect(status.contains("nothing reads"), "\(status)")
+        let outputs = try MPDRangeTests.python(session, "print([o.get('attribute') for o in c.outputs() if o['outputenabled'] == '1'])")
+        #expect(outputs.contains("error=Snapcast: nothing reads"), "\(outputs)")
+
+        // snapserver comes: Play plays into the pipe, and the problem is gone.
+        try session.start("dd", ["if=\(fifo)", "of=/dev/null", "bs=4096"], logName: "reader")
+        try session.call("Play")
+        #expect(session.waitFor { session.status() == "Playing" })
+        let from = session.position() ?? 0
+        #expect(session.waitFor { (session.position() ?? 0) > from + 1_500_000 }, "\(session.log(of: pid)) reader: \(session.output(ofLog: "reader")) \((try? session.pactl("list", "sink-inputs"))?.output ?? "")")
+        #expect(session.waitFor { (try? session.get("OutputProblem", interface: audio))?.stringValue == "" })
+        #expect(session.status() == "Playing")
+    }
 }

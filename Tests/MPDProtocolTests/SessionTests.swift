@@ -216,6 +216,7 @@ import Testing
         var outputs: [(name: String, description: String, current: Bool)] {
             (speakersPlugged ? [("speakers", "Speakers", current == "speakers")] : []) + [("headphones", "Headphones", current == "headphones")]
         }
+        var outputProblem = ""
         func setOutput(_ name: String) throws(PlayerError) { current = name }
     }
 
@@ -242,6 +243,12 @@ import Testing
         #expect(send("enableoutput 1") == "OK\n" && outputs.current == "headphones")
         outputs.speakersPlugged = true
         #expect(send("outputs").hasPrefix("outputid: 0\noutputname: Speakers\n"))
+        // An output nothing consumes: MPD's `error` in status, and an attribute of the output in use.
+        outputs.outputProblem = "Snapcast: nothing reads /tmp/fifo"
+        #expect(send("status").contains("\nerror: Snapcast: nothing reads /tmp/fifo\n"))
+        #expect(send("outputs").contains("outputname: Headphones\nplugin: pulse\noutputenabled: 1\nattribute: error=Snapcast: nothing reads /tmp/fifo\n"))
+        outputs.outputProblem = ""
+        #expect(!send("status").contains("error:") && !send("outputs").contains("attribute"))
     }
 }
 

@@ -115,6 +115,7 @@ final class FakeAudioSession: AudioSessionControl {
     var silent = false
     var isInterrupted = false
     var outputName = "speakers"
+    var outputProblem = ""
     var outputs: [(name: String, description: String, current: Bool)] { [("speakers", "Speakers", true)] }
     func setCategory(_ category: AudioCategory, options: AudioOptions) {
         self.category = category

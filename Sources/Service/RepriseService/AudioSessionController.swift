@@ -33,6 +33,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     weak var interface: AudioSessionInterface?
     /// Told when playback moves to another output (see ``HeardPositionWatch``).
     var positionWatch: HeardPositionWatch?
+    /// Told where playback is after every event (see ``OutputStallWatch``).
+    var stallWatch: OutputStallWatch?
     private var lastOutputName: String?
     /// Roles whose streams are calls (resumable interruptions) and short sounds (ducking).
     let triggerRoles: Set<String>
@@ -117,6 +119,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         // until the playback component stops, and must not lower anyone again.
         stopped = true
         positionWatch?.stop()
+        stallWatch?.stop()
         memory.allRestored { [pulse] in pulse.afterPendingRequests(done) }
     }
 
@@ -134,6 +137,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     private var knownOutputName: String? {
         tracker.currentOutput?.name ?? tracker.chosenName ?? tracker.defaultName.flatMap { tracker.output(named: $0)?.name }
     }
+    /// What is wrong with the output in use ("" when nothing is known to be).
+    var outputProblem: String { stallWatch?.problem ?? "" }
     /// Each output, `current` for the one Reprise's sound goes to (``outputName``: with no stream now, the one the
     /// next opens on), so it reads the same whether or not something plays.
     var outputs: [(name: String, description: String, current: Bool)] {
@@ -250,6 +255,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
             interface?.routeChanged(.oldDeviceUnavailable, output: output)
         }
         player.setOutputDelay(microseconds: outputDelay(of: knownOutputName))
+        stallWatch?.outputIs(knownOutputName)
         if let output = knownOutputName, output != lastOutputName {
             if lastOutputName != nil { positionWatch?.outputChanged() }
             lastOutputName = output

@@ -71,6 +71,12 @@ final class ServiceAssembly {
         let audioInterface = AudioSessionInterface(control: audio, bus: bus, log: log) { feed.publish(.audioSession) }
         audio.interface = audioInterface
         audio.positionWatch = HeardPositionWatch(player: player, loop: loop, log: log)
+        if let pipe = settings.snapcast.pipe {
+            audio.stallWatch = OutputStallWatch(player: player, loop: loop, log: log, pipe: pipe) { _ in
+                audioInterface.announceChanges()
+                feed.publish(.audioSession)
+            }
+        }
         let screenLock = ScreenLockWatch(bus: bus) { audio.sessionLockChanged($0) }
         // What people ask, from every surface: the audio policy told first, then the player.
         let remote = RemoteControl(player: player, policy: audio)

@@ -22,6 +22,8 @@ extension MPDCommandContext {
 /// (as `reprise output set` does).
 public protocol MPDOutputs: AnyObject {
     var outputs: [(name: String, description: String, current: Bool)] { get }
+    /// What is wrong with the output in use ("" when nothing is known to be).
+    var outputProblem: String { get }
     func setOutput(_ name: String) throws(PlayerError)
 }
 
@@ -34,6 +36,7 @@ extension MPDCommandContext {
                     call.add("outputname", output.description.isEmpty ? output.name : output.description)
                     call.add("plugin", "pulse")
                     call.add("outputenabled", output.current ? 1 : 0)
+                    if output.current, let problem = outputs.port?.outputProblem, !problem.isEmpty { call.add("attribute", "error=" + problem) }
                 }
                 return .done
             },

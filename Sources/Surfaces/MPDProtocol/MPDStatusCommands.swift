@@ -90,6 +90,8 @@ extension MPDCommandContext {
             call.add("nextsong", position)
             call.add("nextsongid", next.id)
         }
+        // MPD's own place for an output that failed.
+        if let problem = outputs.port?.outputProblem, !problem.isEmpty { call.add("error", problem) }
     }
 }
 

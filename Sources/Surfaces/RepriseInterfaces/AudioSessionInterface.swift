@@ -14,6 +14,8 @@ public protocol AudioSessionControl: AnyObject {
     var outputName: String { get }
     /// Every output: name, description, and whether Reprise plays to it.
     var outputs: [(name: String, description: String, current: Bool)] { get }
+    /// What is wrong with the output in use ("" when nothing is known to be): nothing consumes what Reprise plays.
+    var outputProblem: String { get }
     func setCategory(_ category: AudioCategory, options: AudioOptions)
     func setSilent(_ on: Bool)
     /// Moves Reprise to the output `name` ("" follows the default again); throws for an unknown name.
@@ -91,5 +93,6 @@ public final class AudioSessionInterface: AudioSession1Handler {
     public var options: [String] { control.options.names }
     public var silent: Bool { control.silent }
     public var output: String { control.outputName }
+    public var outputProblem: String { control.outputProblem }
     public var interrupted: Bool { control.isInterrupted }
 }

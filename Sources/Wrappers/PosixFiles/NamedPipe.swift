@@ -27,3 +27,35 @@ public enum NamedPipe {
         return nil
     }
 }
+
+/// A look at how full a FIFO is, through a write end that never writes (opened without blocking: the sound server's
+/// own descriptor counts as a reader). A FIFO that stays full is one nobody reads.
+public final class PipeFill: Sendable {
+    private let descriptor: Int32
+    private let capacity: Int32
+
+    /// Opens `path`'s write end without blocking; nil when it is not a FIFO or cannot be opened. Call it off the loop
+    /// (the path's file system may be slow); ``isFull`` never blocks.
+    public init?(path: String) {
+        var info = stat()
+        guard RawPath.withCString(path, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFIFO else { return nil }
+        let descriptor = RawPath.withCString(path) { open($0, O_WRONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        self.descriptor = descriptor
+        let size = fcntl(descriptor, Self.getPipeSize)
+        capacity = size > 0 ? size : 65_536
+    }
+
+    deinit { close(descriptor) }
+
+    /// Whether the FIFO holds all it can take but a page (its writer is held up).
+    public var isFull: Bool {
+        var queued: Int32 = 0
+        guard ioctl(descriptor, UInt(Self.bytesQueued), &queued) == 0 else { return false }
+        return queued >= capacity - 4096
+    }
+
+    /// Linux's F_GETPIPE_SZ and FIONREAD (not exported to Swift without _GNU_SOURCE).
+    private static let getPipeSize: Int32 = 1032
+    private static let bytesQueued: Int32 = 0x541B
+}
