@@ -110,6 +110,96 @@ import TestSupport
         #expect(processes.runningCount == 0)
     }
 
+    /// An MP3 whose 16 MiB ID3v2 tag is a million tiny TXXX frames (TagLib makes an object of each) once took the
+    /// reader to 955 MiB: the reader's address space is bounded, so such a file is refused (its allocation fails and
+    /// is caught) with the reader's peak memory far below that, and the next file is read as ever.
+    @Test func aTagOfAMillionFramesIsBoundedInTheReader() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let audio = folder + "/audio.mp3", crafted = folder + "/crafted.mp3"
+        try generateTone(at: audio, seconds: 1, tags: nil, encoder: ["lamemp3enc"])
+        var frames = Data()
+        let frame: [UInt8] = Array("TXXX".utf8) + [0, 0, 0, 4, 0, 0] + [0, 0x6b, 0, 0x76] // ID3v2.3: size 4, "k" = "v"
+        while frames.count < 16 << 20 { frames.append(contentsOf: frame) }
+        let size = frames.count
+        var tag = Data("ID3".utf8) + [3, 0, 0]
+        tag.append(contentsOf: [UInt8((size >> 21) & 0x7f), UInt8((size >> 14) & 0x7f), UInt8((size >> 7) & 0x7f), UInt8(size & 0x7f)])
+        tag.append(frames)
+        tag.append(try Data(contentsOf: URL(fileURLWithPath: audio)))
+        try tag.write(to: URL(fileURLWithPath: crafted))
+
+        let processes = TagReaderProcesses(path: ProcessArguments.sibling("reprise-tag-reader"))
+        defer { processes.endIdle() }
+        let descriptor = open(crafted, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        var info = stat()
+        fstat(descriptor, &info)
+        // The reader's peak memory, sampled while it reads (it ends after refusing the file).
+        let sampling = ProcessPeak()
+        let crafty = sampling.whileRunning { TagLibReader.read(descriptor: descriptor, size: Int64(info.st_size), fileExtension: "mp3",
+                                                                pictureLimit: 0, processes: processes) }
+        let peak = sampling.peakMiB
+        #expect(crafty == nil, "\(String(describing: crafty?.tags.tags))")
+        #expect(peak > 0 && peak < 400, "the reader peaked at \(peak) MiB")
+        #expect(read(processes) == "Asked")
+
+        // A real large tag under the same bound: a 15 MiB front cover and a title, both read.
+        func id3Frame(_ id: String, _ body: [UInt8]) -> [UInt8] {
+            Array(id.utf8) + [UInt8(body.count >> 24), UInt8((body.count >> 16) & 0xff), UInt8((body.count >> 8) & 0xff),
+                              UInt8(body.count & 0xff), 0, 0] + body
+        }
+        let cover = [UInt8](repeating: 0x5a, count: 15 << 20)
+        let body = id3Frame("TIT2", [0] + Array("Big Cover".utf8)) + id3Frame("APIC", [0] + Array("image/png".utf8) + [0, 3, 0] + cover)
+        var big = Data("ID3".utf8) + [3, 0, 0]
+        big.append(contentsOf: [UInt8((body.count >> 21) & 0x7f), UInt8((body.count >> 14) & 0x7f), UInt8((body.count >> 7) & 0x7f),
+                                UInt8(body.count & 0x7f)])
+        big.append(contentsOf: body)
+        big.append(try Data(contentsOf: URL(fileURLWithPath: audio)))
+        let covered = folder + "/covered.mp3"
+        try big.write(to: URL(fileURLWithPath: covered))
+        let bigDescriptor = open(covered, O_RDONLY | O_CLOEXEC)
+        defer { close(bigDescriptor) }
+        fstat(bigDescriptor, &info)
+        let read = TagLibReader.read(descriptor: bigDescriptor, size: Int64(info.st_size), fileExtension: "mp3", pictureLimit: 16 << 20,
+                                     processes: processes)
+        #expect(read?.tags.tags.title == "Big Cover")
+        #expect(read?.picture?.bytes.count == cover.count, "\(String(describing: read?.picture?.bytes.count))")
+    }
+
+    /// The highest resident memory of this test process's `reprise-tag-reader` children while a body runs.
+    final class ProcessPeak: @unchecked Sendable {
+        private let lock = NSLock()
+        private var peak = 0.0
+        private var running = true
+        var peakMiB: Double { lock.withLock { peak } }
+
+        func whileRunning<Result>(_ body: () -> Result) -> Result {
+            let thread = Thread { [self] in
+                while lock.withLock({ running }) {
+                    for pid in Self.readers() {
+                        let resident = residentMiB(of: pid, field: "VmHWM")
+                        lock.withLock { peak = max(peak, resident) }
+                    }
+                    usleep(20_000)
+                }
+            }
+            thread.start()
+            let result = body()
+            lock.withLock { running = false }
+            usleep(50_000)
+            return result
+        }
+
+        static func readers() -> [pid_t] {
+            let me = getpid()
+            return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }.filter { pid in
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { return false }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                return stat.contains("(reprise-tag-rea") && fields.count > 1 && Int32(fields[1]) == me
+            }
+        }
+    }
+
     @Test func aMissingReaderLeavesTheFileToGStreamer() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let processes = TagReaderProcesses(path: folder + "/not-there")

@@ -342,7 +342,10 @@ extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, 
         int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, out);
         if (result != 0) rp_taglib_free(out);
         return result;
-    } catch (...) { // std::bad_alloc from a crafted size, or anything else: the file is not read
+    } catch (const std::bad_alloc &) { // the reader's bounded address space ran out: this file is not read
+        rp_taglib_free(out);
+        return -4;
+    } catch (...) { // anything else: the file is not read
         rp_taglib_free(out);
         return -2;
     }

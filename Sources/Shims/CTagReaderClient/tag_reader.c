@@ -206,7 +206,9 @@ int rp_tag_reader_serve(int connection,
         close(descriptor);
         rp_tag_reply reply;
         memset(&reply, 0, sizeof reply);
-        reply.status = status;
+        // -4: the reader's memory ran out on this file. It is answered as not read, and the process ends after the
+        // answer: what a failed parse left in its heap is given back to the system, not to the next file.
+        reply.status = status == -4 ? -2 : status;
         if (status == 0) {
             reply.sample_rate = file.sample_rate;
             reply.channels = file.channels;
@@ -221,5 +223,6 @@ int rp_tag_reader_serve(int connection,
                      (reply.picture_size && write_all(connection, file.picture, file.picture_size));
         rp_taglib_free(&file);
         if (failed) return 1;
+        if (status == -4) return 0;
     }
 }

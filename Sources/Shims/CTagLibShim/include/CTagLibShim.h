@@ -12,7 +12,8 @@ extern "C" {
 
 /// Reads `descriptor` (a regular file of `size` bytes opened for reading; neither moved nor closed here: read with
 /// pread) as the format its name's `extension` (lower case, no dot) says. 0 on success; -1 when the extension is not one TagLib reads, -2 when the file is not
-/// valid as that format (or TagLib failed). Values longer than `value_limit` bytes are cut there (the caller
+/// valid as that format (or TagLib failed), -4 when memory ran out reading it (the reader's address space is bounded;
+/// the reader process then ends after answering). Values longer than `value_limit` bytes are cut there (the caller
 /// marks them); at most `value_count_limit` values are kept.
 int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
                    size_t value_count_limit, rp_taglib_file *out);
