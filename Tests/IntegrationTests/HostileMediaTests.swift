@@ -163,6 +163,29 @@ import TestSupport
         #expect(session.isRunning(reprise))
     }
 
+    /// A 16 MiB ID3v2 tag of a million tiny TXXX frames: the tag reader refuses it within its bound, and the service
+    /// plays the file with its name for a title, without growing on what GStreamer finds in it.
+    @Test func aTagOfAMillionFramesIsPlayedWithoutTheServiceGrowing() throws {
+        let session = try Session()
+        defer { session.close() }
+        let audio = session.directory + "/audio.mp3", crafted = session.directory + "/million-frames.mp3"
+        try generateTone(at: audio, seconds: 20, frequency: 500, tags: nil, encoder: ["lamemp3enc"])
+        var file = ID3v2.tag(ID3v2.tinyFrames(filling: 16 << 20))
+        file.append(try Data(contentsOf: URL(fileURLWithPath: audio)))
+        try file.write(to: URL(fileURLWithPath: crafted))
+        let reprise = try session.launch([crafted, media.first])
+        #expect(session.waitFor { session.status() == "Playing" && session.title() == "million-frames" }, "\(session.log(of: reprise))")
+        var peak = 0.0
+        _ = session.waitFor(5) {
+            peak = max(peak, anonymousResidentMiB(of: reprise))
+            return false
+        }
+        #expect(peak < 96, "anonymous RSS \(peak) MiB, all \(residentMiB(of: reprise))")
+        try session.call("Next")
+        #expect(session.waitFor { session.title() == "First Light" })
+        #expect(session.isRunning(reprise))
+    }
+
     @Test func aHugeEmbeddedCoverIsCachedOnceWithoutHoldingOnToIt() throws {
         let session = try Session()
         defer { session.close() }

@@ -117,13 +117,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let audio = folder + "/audio.mp3", crafted = folder + "/crafted.mp3"
         try generateTone(at: audio, seconds: 1, tags: nil, encoder: ["lamemp3enc"])
-        var frames = Data()
-        let frame: [UInt8] = Array("TXXX".utf8) + [0, 0, 0, 4, 0, 0] + [0, 0x6b, 0, 0x76] // ID3v2.3: size 4, "k" = "v"
-        while frames.count < 16 << 20 { frames.append(contentsOf: frame) }
-        let size = frames.count
-        var tag = Data("ID3".utf8) + [3, 0, 0]
-        tag.append(contentsOf: [UInt8((size >> 21) & 0x7f), UInt8((size >> 14) & 0x7f), UInt8((size >> 7) & 0x7f), UInt8(size & 0x7f)])
-        tag.append(frames)
+        var tag = ID3v2.tag(ID3v2.tinyFrames(filling: 16 << 20))
         tag.append(try Data(contentsOf: URL(fileURLWithPath: audio)))
         try tag.write(to: URL(fileURLWithPath: crafted))
 
@@ -143,16 +137,8 @@ import TestSupport
         #expect(read(processes) == "Asked")
 
         // A real large tag under the same bound: a 15 MiB front cover and a title, both read.
-        func id3Frame(_ id: String, _ body: [UInt8]) -> [UInt8] {
-            Array(id.utf8) + [UInt8(body.count >> 24), UInt8((body.count >> 16) & 0xff), UInt8((body.count >> 8) & 0xff),
-                              UInt8(body.count & 0xff), 0, 0] + body
-        }
         let cover = [UInt8](repeating: 0x5a, count: 15 << 20)
-        let body = id3Frame("TIT2", [0] + Array("Big Cover".utf8)) + id3Frame("APIC", [0] + Array("image/png".utf8) + [0, 3, 0] + cover)
-        var big = Data("ID3".utf8) + [3, 0, 0]
-        big.append(contentsOf: [UInt8((body.count >> 21) & 0x7f), UInt8((body.count >> 14) & 0x7f), UInt8((body.count >> 7) & 0x7f),
-                                UInt8(body.count & 0x7f)])
-        big.append(contentsOf: body)
+        var big = ID3v2.tag(ID3v2.frame("TIT2", [0] + Array("Big Cover".utf8)) + ID3v2.frame("APIC", [0] + Array("image/png".utf8) + [0, 3, 0] + cover))
         big.append(try Data(contentsOf: URL(fileURLWithPath: audio)))
         let covered = folder + "/covered.mp3"
         try big.write(to: URL(fileURLWithPath: covered))
