@@ -84,14 +84,19 @@ final class VideoController: VideoControl, ServiceComponent {
         window?.isVisible = false
         clock?.cancel()
         streamLook?.cancel()
+        resizeSettling?.cancel()
         clock = nil
         streamLook = nil
+        resizeSettling = nil
         done()
     }
 
     /// The quarter-second clock, and a look at a stream's properties put off for a state change.
     private var clock: LoopTimer?
     private var streamLook: LoopTimer?
+    /// Set while resizes are being taken in: the layout follows once, after ``resizeSettleMilliseconds``.
+    private var resizeSettling: LoopTimer?
+    static let resizeSettleMilliseconds: UInt32 = 60
 
     var hasDisplay: Bool { window != nil }
     var isFullscreen: Bool { window?.isFullscreen ?? false }
@@ -296,8 +301,16 @@ final class VideoController: VideoControl, ServiceComponent {
             switch event {
             case .input(let input): windowInput(input)
             case .resized:
-                applyLayout()
-                refreshControls()
+                // A storm of resizes (a window manager, a script) is laid out once it pauses: each layout may
+                // renegotiate the stream and seek a paused picture, which holds the loop for a while every time.
+                if resizeSettling == nil {
+                    resizeSettling = loop.once(afterMilliseconds: Self.resizeSettleMilliseconds) { [weak self] in
+                        guard let self else { return }
+                        resizeSettling = nil
+                        applyLayout()
+                        refreshControls()
+                    }
+                }
             case .exposed: drawLatestFrame()
             case .closeRequested:
                 log.info("video window closed: stopping")
@@ -345,6 +358,7 @@ final class VideoController: VideoControl, ServiceComponent {
             return
         }
         appliedLayout = layout
+        log.debug("video layout \(layout.width)x\(layout.height) for a \(size.width)x\(size.height) window")
         if case .waylandSurface = window.videoOutput {
             // The compositor scales: the stream keeps its size, is cropped in its own pixels for fill, and goes
             // to the whole window (waylandsink keeps its aspect there).
