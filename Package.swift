@@ -166,7 +166,7 @@ let package = Package(
         .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport",
                                                           "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "BusInterfaces", "TestSupport"],
-                    exclude: ["MPDTranscripts"]),
+                    exclude: ["MPDTranscripts", "SnapcastTranscripts"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,6 @@ enum StreamProperties {
             "canGoNext": status["nextsong"] != nil,
             "canGoPrevious": status["song"] != nil,
             "canSeek": state != "stop" && seconds(status["duration"]).map { $0 > 0 } == true,
-            "rate": 1.0,
         ]
         if let volume = status["volume"].flatMap(Int.init), (0...100).contains(volume) { properties["volume"] = volume }
         if let elapsed = seconds(status["elapsed"]) { properties["position"] = elapsed }
@@ -24,10 +23,11 @@ enum StreamProperties {
         return properties
     }
 
-    /// A song's tags under Snapcast's names (lists where Snapcast wants lists).
+    /// A song's tags under Snapcast's names (lists where Snapcast wants lists), as snapserver's own meta_mpd.py names
+    /// them (MPD's `Date` is `contentCreated`).
     static func metadata(_ song: [String: String]) -> [String: Any] {
         var metadata: [String: Any] = [:]
-        let texts = ["file": "url", "Title": "title", "Album": "album", "Date": "date", "Name": "name", "Id": "trackId",
+        let texts = ["file": "url", "Title": "title", "Album": "album", "Date": "contentCreated", "Name": "name", "Id": "trackId",
                      "MUSICBRAINZ_TRACKID": "musicbrainzTrackId", "MUSICBRAINZ_ALBUMID": "musicbrainzAlbumId"]
         for (tag, name) in texts { if let value = song[tag] { metadata[name] = value } }
         let lists = ["Artist": "artist", "AlbumArtist": "albumArtist", "Genre": "genre", "Composer": "composer"]

@@ -17,9 +17,17 @@ final class PrivateSnapserver {
     /// Notifications the server sent on the control connection, in order (method and params).
     private(set) var notifications: [(method: String, params: [String: Any])] = []
 
-    init(session: Session, namespace: NetworkNamespace) throws {
+    let controlPort: UInt16
+
+    /// - Parameters:
+    ///   - name: the server's folder and log name.
+    ///   - plugin: the stream's `controlscript` (Reprise's plugin, or the reference's `meta_mpd.py`).
+    ///   - environment: for the server and so its plugin (snapserver 0.26 passes the plugin no parameters of the config's).
+    init(session: Session, namespace: NetworkNamespace, name: String = "snapserver", streamPort: UInt16 = 1704,
+         controlPort: UInt16 = 1705, plugin: String = snapcastPlugin, environment: [String: String] = [:]) throws {
         self.namespace = namespace
-        let folder = try session.makeFolder("snapserver")
+        self.controlPort = controlPort
+        let folder = try session.makeFolder(name)
         fifo = folder + "/reprise.fifo"
         let config = """
             [server]
@@ -29,11 +37,11 @@ final class PrivateSnapserver {
             [tcp]
             enabled = true
             bind_to_address = 127.0.0.1
-            port = 1705
+            port = \(controlPort)
             [stream]
             bind_to_address = 127.0.0.1
-            port = 1704
-            source = pipe://\(fifo)?name=Reprise&mode=create&controlscript=\(snapcastPlugin)
+            port = \(streamPort)
+            source = pipe://\(fifo)?name=Reprise&mode=create&controlscript=\(plugin)
             sampleformat = 44100:16:2
             codec = pcm
             buffer = 1000
@@ -43,17 +51,17 @@ final class PrivateSnapserver {
             """
         try config.write(toFile: folder + "/snapserver.conf", atomically: true, encoding: .utf8)
         try namespace.entered {
-            try session.start("snapserver", ["--config", folder + "/snapserver.conf"], logName: "snapserver")
+            try session.start("snapserver", ["--config", folder + "/snapserver.conf"], logName: name, extraEnvironment: environment)
         }
         guard eventually(20, { connectControl() }) else {
-            throw HarnessError(message: "snapserver did not listen on 1705: \(session.output(ofLog: "snapserver"))")
+            throw HarnessError(message: "snapserver did not listen on \(controlPort): \(session.output(ofLog: name))")
         }
     }
 
     deinit { if control >= 0 { close(control) } }
 
     private func connectControl() -> Bool {
-        guard let descriptor = try? namespace.entered({ LoopbackListener.connect(port: 1705) }) else { return false }
+        guard let descriptor = try? namespace.entered({ LoopbackListener.connect(port: controlPort) }) else { return false }
         // A request snapserver never answers fails the test instead of hanging it.
         var patience = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &patience, socklen_t(MemoryLayout<timeval>.size))
