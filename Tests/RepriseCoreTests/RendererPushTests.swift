@@ -34,6 +34,13 @@ import Testing
         #expect(Self.rules.refusal(for: uri) != nil, "\(uri)")
     }
 
+    @Test func theConfigKeyIsAllowOrRefuse() throws {
+        #expect(try AudioSettings(config: "").rendererAllowsLocalAddresses == false)
+        #expect(try AudioSettings(config: "renderer-local-addresses = allow\n").rendererAllowsLocalAddresses)
+        #expect(try AudioSettings(config: "renderer-local-addresses = refuse\n").rendererAllowsLocalAddresses == false)
+        #expect(throws: PlayerError.self) { try AudioSettings(config: "renderer-local-addresses = yes please\n") }
+    }
+
     @Test func theConfigMayAllowThisMachinesAddresses() {
         var rules = Self.rules
         rules.allowsLocalAddresses = true

@@ -6,31 +6,18 @@ answer. Writes each request with its answer, one JSON object a line.
     replay.py TRANSCRIPT PORT OUT
 """
 import json
-import socket
+import os
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jsonrpc import Connection  # noqa: E402
+
 transcript_path, port, out_path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 entries = [json.loads(line) for line in open(transcript_path, encoding="utf-8") if line.strip()]
-connection = socket.create_connection(("127.0.0.1", port), timeout=30)
-buffered = b""
+connection = Connection(port)
 answered_at = None  # when the previous request's answer came, in the recording
 out = open(out_path, "w", encoding="utf-8")
-
-
-def answer(request_id):
-    global buffered
-    while True:
-        while b"\n" not in buffered:
-            data = connection.recv(65536)
-            if not data:
-                sys.exit("snapserver closed the connection")
-            buffered += data
-        line, buffered = buffered.split(b"\n", 1)
-        message = json.loads(line)
-        if "id" in message and message.get("id") == request_id:
-            return message
-
 
 for index, entry in enumerate(entries):
     if entry["dir"] != ">":
@@ -40,11 +27,9 @@ for index, entry in enumerate(entries):
         continue
     if answered_at is not None:
         time.sleep(max(0.0, entry["t"] - answered_at))
-    connection.sendall((entry["line"] + "\n").encode())
-    response = answer(request["id"])
-    recorded = next((json.loads(e["line"]) for e in entries[index + 1:]
-                     if e["dir"] == "<" and json.loads(e["line"]).get("id") == request["id"]), None)
+    connection.send_line(entry["line"])
+    response = connection.answer(request["id"])
     answered_at = next((e["t"] for e in entries[index + 1:]
                         if e["dir"] == "<" and json.loads(e["line"]).get("id") == request["id"]), entry["t"])
-    out.write(json.dumps({"request": request, "response": response, "recorded": recorded}) + "\n")
+    out.write(json.dumps({"request": request, "response": response}) + "\n")
     out.flush()

@@ -6,32 +6,25 @@ player refuses. Waits for each answer (by id) and lets the player settle before 
     scenario.py PORT
 """
 import json
-import socket
+import os
 import sys
 import time
 
-connection = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=30)
-buffered = b""
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from jsonrpc import Connection  # noqa: E402
+
+connection = Connection(int(sys.argv[1]))
 next_id = 0
 
 
 def ask(method, params=None, settle=0.0):
-    global buffered, next_id
+    global next_id
     next_id += 1
     request = {"id": next_id, "jsonrpc": "2.0", "method": method}
     if params is not None:
         request["params"] = params
-    connection.sendall((json.dumps(request) + "\n").encode())
-    while True:
-        while b"\n" not in buffered:
-            data = connection.recv(65536)
-            if not data:
-                sys.exit("snapserver closed the connection")
-            buffered += data
-        line, buffered = buffered.split(b"\n", 1)
-        message = json.loads(line)
-        if message.get("id") == next_id:
-            break
+    connection.send_line(json.dumps(request))
+    connection.answer(next_id)
     time.sleep(settle)
 
 

@@ -19,12 +19,48 @@ public struct Child {
     /// Starts `tool` (looked up on PATH) with stdin from /dev/null and stdout/stderr appended to files.
     public static func spawn(_ tool: String, _ arguments: [String], environment: [String: String]?,
                       stdout: String, stderr: String) throws -> Child {
+        try launch(tool, arguments, environment: environment) { actions in
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        }
+    }
+
+    /// Starts `tool` with its stdin and stdout as pipes (returned: the end to write its input to, the end to read its
+    /// output from; both close-on-exec here) and stderr appended to a file.
+    public static func spawnPiped(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
+                                  stderr: String) throws -> (child: Child, input: Int32, output: Int32) {
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0 else { throw HarnessError(message: "pipe: \(errno)") }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw HarnessError(message: "pipe: \(errno)")
+        }
+        for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer {
+            close(toChild[0])
+            close(fromChild[1])
+        }
+        do {
+            let child = try launch(tool, arguments, environment: environment) { actions in
+                posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+                posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+                posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            }
+            return (child, toChild[1], fromChild[0])
+        } catch {
+            close(toChild[1]); close(fromChild[0])
+            throw error
+        }
+    }
+
+    /// posix_spawnp with the descriptors `arrange` sets up, an empty signal mask and TERM, INT and PIPE at their defaults.
+    private static func launch(_ tool: String, _ arguments: [String], environment: [String: String]?,
+                               arrange: (inout posix_spawn_file_actions_t) -> Void) throws -> Child {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        arrange(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -48,40 +84,6 @@ public struct Child {
         let result = posix_spawnp(&pid, tool, &actions, &attributes, argv, env)
         guard result == 0 else { throw HarnessError(message: "cannot start \(tool): \(String(cString: strerror(result)))") }
         return Child(pid: pid)
-    }
-
-    /// Starts `tool` with its stdin and stdout as pipes (returned: the end to write its input to, the end to read its
-    /// output from; both close-on-exec here) and stderr appended to a file.
-    public static func spawnPiped(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
-                                  stderr: String) throws -> (child: Child, input: Int32, output: Int32) {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw HarnessError(message: "pipe: \(errno)") }
-        guard pipe(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
-            throw HarnessError(message: "pipe: \(errno)")
-        }
-        for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        let argv = ([tool] + arguments).map { strdup($0) } + [nil]
-        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            env.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, tool, &actions, nil, argv, env)
-        close(toChild[0])
-        close(fromChild[1])
-        guard result == 0 else {
-            close(toChild[1]); close(fromChild[0])
-            throw HarnessError(message: "cannot start \(tool): \(String(cString: strerror(result)))")
-        }
-        return (Child(pid: pid), toChild[1], fromChild[0])
     }
 
     /// Reaps the child if it has exited; true while it runs.
