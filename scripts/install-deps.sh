@@ -22,8 +22,9 @@ run=(
 )
 # The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its
 # clients, PipeWire's set, tools that make hostile media, Rygel (its MPRIS plugin makes Reprise a UPnP renderer),
-# Snapcast's server and client (rooms fed by Reprise, controlled through its plugin), and an AirPlay speaker
-# (shairport-sync, which needs avahi) for PipeWire's RAOP sink.
+# Snapcast's server and client (rooms fed by Reprise, controlled through its plugin; what snapserver's own
+# meta_mpd.py imports, the reference the plugin is compared with), and an AirPlay speaker (shairport-sync, which
+# needs avahi) for PipeWire's RAOP sink.
 test=(
   procps tmux util-linux xvfb xdotool x11-utils x11-xserver-utils
   sway xwayland wtype grim kwin-wayland
@@ -31,6 +32,7 @@ test=(
   pipewire pipewire-pulse wireplumber pipewire-bin
   mpd mpc ncmpcpp python3-mpd cantata
   rygel snapserver snapclient shairport-sync avahi-daemon
+  python3-musicbrainzngs python3-dbus python3-gi
 )
 # The Debian package: building it, and the checks its test runs.
 deb=(debhelper dpkg-dev fakeroot python3 lintian desktop-file-utils appstream systemd iproute2)
