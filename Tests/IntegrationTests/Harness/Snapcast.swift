@@ -50,9 +50,12 @@ final class PrivateSnapserver {
 
             """
         try config.write(toFile: folder + "/snapserver.conf", atomically: true, encoding: .utf8)
-        try namespace.entered {
+        let server = try namespace.entered {
             try session.start("snapserver", ["--config", folder + "/snapserver.conf"], logName: name, extraEnvironment: environment)
         }
+        // The plugin is snapserver's child: killed with it, snapserver leaves it behind (meta_mpd.py then spins on its
+        // closed stdin for good). Its processes are ended by PID before snapserver is.
+        session.onClose { killDescendants(of: server) }
         guard eventually(20, { connectControl() }) else {
             throw HarnessError(message: "snapserver did not listen on \(controlPort): \(session.output(ofLog: name))")
         }
@@ -121,4 +124,23 @@ final class PrivateSnapserver {
             buffered += chunk[..<count]
         }
     }
+}
+
+/// Kills (SIGKILL) every process descended from `pid`, found by their parent PIDs in /proc: the deepest first.
+func killDescendants(of pid: pid_t) {
+    var parents: [pid_t: pid_t] = [:]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { continue }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 1, let parent = pid_t(fields[1]) { parents[child] = parent }
+    }
+    var found: [pid_t] = []
+    var frontier = [pid]
+    while let next = frontier.popLast() {
+        let children = parents.filter { $0.value == next }.map(\.key)
+        found += children
+        frontier += children
+    }
+    for child in found.reversed() { kill(child, SIGKILL) }
 }
