@@ -141,11 +141,13 @@ import Testing
 
     /// Rygel's MPRIS plugin turns SetAVTransportURI into OpenUri and sends Play after it: from Rygel's connection the
     /// URI is loaded paused (a renderer's SetAVTransportURI does not play; Rygel allows Play from PAUSED_PLAYBACK,
-    /// not from PLAYING), it ends stopped on itself, and the next push takes its place; the queue is left alone.
+    /// not from PLAYING), it ends stopped and leaves the queue, and the next push takes its place; the queue is the user's.
     @Test func openUriFromTheRendererBridgeLoadsPausedAndEndsStopped() throws {
         let adaptor = try InProcessAdaptor(tracks: 3)
         let player = MPRIS.playerInterface
         adaptor.bus.otherOwners["org.gnome.Rygel1"] = ":1.rygel"
+        // The media server's name looked up as one on the network (the rules refuse this machine's own addresses).
+        adaptor.player.rendererPushRules = RendererPushRules(musicFolders: []) { _ in [[192, 0, 2, 5]] }
         try adaptor.bus.call(root, player, "Play")
         adaptor.player.engineDidPreroll(lengthMicroseconds: 60_000_000, seekable: true)
         let queued = adaptor.player.queue.uris
@@ -160,7 +162,8 @@ import Testing
         #expect(adaptor.engine.preparedNext == nil) // no gapless hand-over into the queue either
         adaptor.player.engineDidReachEnd()
         #expect(try adaptor.bus.get(root, player, "PlaybackStatus") == .string("Stopped"))
-        #expect(adaptor.player.queue.current?.uri == "http://127.0.0.1:8200/a.flac")
+        // The pushed entry was a guest: it leaves the queue, and the user's entry is current again, not loaded.
+        #expect(adaptor.player.queue.uris == queued && adaptor.player.queue.current?.uri == queued.first)
         #expect(adaptor.engine.loads.last == "http://127.0.0.1:8200/a.flac") // nothing of the queue loaded after it
 
         adaptor.bus.call(root, player, "OpenUri", [.string("http://127.0.0.1:8200/b.flac")], sender: ":1.rygel") { answer = $0 }
