@@ -88,14 +88,17 @@ final class VideoController: VideoControl, ServiceComponent {
         clock = nil
         streamLook = nil
         resizeSettling = nil
+        resizedMeanwhile = false
         done()
     }
 
     /// The quarter-second clock, and a look at a stream's properties put off for a state change.
     private var clock: LoopTimer?
     private var streamLook: LoopTimer?
-    /// Set while resizes are being taken in: the layout follows once, after ``resizeSettleMilliseconds``.
+    /// Set for ``resizeSettleMilliseconds`` after a layout that followed a resize: resizes meanwhile are laid out
+    /// once, when it ends (`resizedMeanwhile`), so a storm costs one layout per interval and a single resize none.
     private var resizeSettling: LoopTimer?
+    private var resizedMeanwhile = false
     static let resizeSettleMilliseconds: UInt32 = 60
 
     var hasDisplay: Bool { window != nil }
@@ -301,15 +304,13 @@ final class VideoController: VideoControl, ServiceComponent {
             switch event {
             case .input(let input): windowInput(input)
             case .resized:
-                // A storm of resizes (a window manager, a script) is laid out once it pauses: each layout may
-                // renegotiate the stream and seek a paused picture, which holds the loop for a while every time.
+                // A single resize (fullscreen, a new output scale) is laid out at once; a storm of them (a window
+                // manager, a script) once per interval: each layout may renegotiate the stream and seek a paused
+                // picture, which holds the loop for a while every time.
                 if resizeSettling == nil {
-                    resizeSettling = loop.once(afterMilliseconds: Self.resizeSettleMilliseconds) { [weak self] in
-                        guard let self else { return }
-                        resizeSettling = nil
-                        applyLayout()
-                        refreshControls()
-                    }
+                    layOutAfterResize()
+                } else {
+                    resizedMeanwhile = true
                 }
             case .exposed: drawLatestFrame()
             case .closeRequested:
@@ -318,6 +319,19 @@ final class VideoController: VideoControl, ServiceComponent {
             }
         }
         if window.isLost { displayLost() }
+    }
+
+    private func layOutAfterResize() {
+        applyLayout()
+        refreshControls()
+        resizeSettling = loop.once(afterMilliseconds: Self.resizeSettleMilliseconds) { [weak self] in
+            guard let self else { return }
+            resizeSettling = nil
+            if resizedMeanwhile {
+                resizedMeanwhile = false
+                layOutAfterResize()
+            }
+        }
     }
 
     /// Draws the latest decoded frame into the window (a new one arrived, or the window needs repainting).
