@@ -235,6 +235,7 @@ final class FakeSoundServer: SoundServer {
     }
     var onEvent: ((PulseEvent) -> Void)?
     var loadedModules: Set<String> = []
+    var isPipeWire = false
     var isConnected = true
     private(set) var requests: [Request] = []
     private var confirmations: [() -> Void] = []

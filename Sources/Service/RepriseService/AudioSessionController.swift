@@ -255,7 +255,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
             interface?.routeChanged(.oldDeviceUnavailable, output: output)
         }
         player.setOutputDelay(microseconds: outputDelay(of: knownOutputName))
-        stallWatch?.outputIs(knownOutputName)
+        stallWatch?.outputIs(knownOutputName, pipeSinkDropsWhenFull: pulse.isPipeWire)
         if let output = knownOutputName, output != lastOutputName {
             if lastOutputName != nil { positionWatch?.outputChanged() }
             lastOutputName = output

@@ -8,6 +8,8 @@ protocol SoundServer: AnyObject {
     var onEvent: ((PulseEvent) -> Void)? { get set }
     /// Names of the server's loaded modules (as of the last connection).
     var loadedModules: Set<String> { get }
+    /// Whether it is PipeWire's pulse server (whose pipe sink drops what its FIFO cannot take; PulseAudio's waits).
+    var isPipeWire: Bool { get }
     func connect()
     func moveSinkInput(_ index: UInt32, toSink name: String)
     func setSinkInputVolume(_ index: UInt32, _ volumes: [UInt32])

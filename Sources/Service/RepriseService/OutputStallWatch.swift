@@ -2,12 +2,17 @@ import LoopKit
 import PosixFiles
 import RepriseCore
 
-/// The Snapcast output is heard only while snapserver reads its FIFO: with nobody reading, PulseAudio's pipe sink
-/// stops and so does Reprise's stream, and PipeWire's drops what it cannot write; either way silently. While
-/// playback is on that output this looks every second whether the position stands still or the FIFO stays full;
-/// so for ``stillSeconds`` while Playing, Reprise pauses (it does not claim to play what nobody takes), says why in
-/// the log and reports the problem (AudioSession1's `OutputProblem`, MPD's `status` and `outputs`). The problem
-/// clears when playback goes on there or goes to another output.
+/// The Snapcast output is heard only while snapserver reads its FIFO, and with nobody reading it plays silently:
+/// PulseAudio's pipe sink waits for room in the FIFO, so Reprise's stream, and its position, stand still; PipeWire's
+/// drops what does not fit, so the position runs on while the FIFO stays full to the byte. While playback is on that
+/// output this looks every second; when for ``stillSeconds`` while Playing the position stood still, or (where the
+/// sink drops) the FIFO stayed full and unchanged, Reprise pauses (it does not claim to play what nobody takes), says
+/// why in the log and reports the problem (AudioSession1's `OutputProblem`, MPD's `status` and `outputs`). The
+/// problem clears when playback goes on there or goes to another output.
+///
+/// A full FIFO alone says nothing: a reader that takes the sound at its pace (snapserver does) keeps PulseAudio's
+/// FIFO full all the time, and PipeWire's fills slowly where its clock runs faster than the reader's; but a FIFO
+/// somebody reads from changes between two looks.
 final class OutputStallWatch {
     static let stillSeconds = 4
 
@@ -20,7 +25,9 @@ final class OutputStallWatch {
     private var timer: LoopTimer?
     private let opening: BackgroundWork?
     private var fill: PipeFill?
+    private var sinkDropsWhenFull = false
     private var lastPosition: Int64?
+    private var lastQueuedBytes: Int?
     private var stillFor = 0
     private(set) var problem = "" {
         didSet { if problem != oldValue { onProblem(problem) } }
@@ -35,15 +42,16 @@ final class OutputStallWatch {
         opening = BackgroundWork(loop: loop, label: "reprise.snapcast-fill")
     }
 
-    /// The output playback is on now (nil: not known).
-    func outputIs(_ name: String?) {
+    /// The output playback is on now (nil: not known), and whether the sound server's pipe sink drops what the
+    /// FIFO cannot take (PipeWire) rather than waiting for room (PulseAudio).
+    func outputIs(_ name: String?, pipeSinkDropsWhenFull: Bool) {
         guard name == SnapcastSettings.sinkName else {
             problem = ""
             return stop()
         }
+        sinkDropsWhenFull = pipeSinkDropsWhenFull
         guard timer == nil else { return }
-        lastPosition = nil
-        stillFor = 0
+        forgetLooks()
         if fill == nil, let opening {
             let pipe = pipe
             opening.run({ PipeFill(path: pipe) }) { [weak self] fill in self?.fill = fill }
@@ -56,16 +64,23 @@ final class OutputStallWatch {
         timer = nil
     }
 
+    private func forgetLooks() {
+        lastPosition = nil
+        lastQueuedBytes = nil
+        stillFor = 0
+    }
+
     private func look() {
-        guard player.status == .playing, player.loadedEntry != nil else {
-            lastPosition = nil
-            stillFor = 0
-            return
-        }
+        guard player.status == .playing, player.loadedEntry != nil else { return forgetLooks() }
         let position = player.positionMicroseconds
-        defer { lastPosition = position }
-        let full = fill?.isFull == true
-        guard position == lastPosition || full else {
+        let fifo = fill?.look()
+        defer {
+            lastPosition = position
+            lastQueuedBytes = fifo?.queuedBytes
+        }
+        let positionStill = position == lastPosition
+        let fifoStuck = sinkDropsWhenFull && fifo?.isFull == true && fifo?.queuedBytes == lastQueuedBytes
+        guard positionStill || fifoStuck else {
             stillFor = 0
             problem = ""
             return
@@ -75,7 +90,7 @@ final class OutputStallWatch {
         stillFor = 0
         problem = "Snapcast: nothing reads \(pipe) (is snapserver running with this pipe as a source?)"
         log.warning("snapcast: nothing takes what plays on \(SnapcastSettings.sinkName) for \(Self.stillSeconds) s "
-                    + "(\(full ? "the pipe stays full" : "the position stands still")): nothing reads \(pipe); pausing")
+                    + "(\(positionStill ? "the position stands still" : "the pipe stays full")): nothing reads \(pipe); pausing")
         player.pause()
     }
 }

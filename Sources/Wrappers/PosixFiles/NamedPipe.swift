@@ -29,7 +29,7 @@ public enum NamedPipe {
 }
 
 /// A look at how full a FIFO is, through a write end that never writes (opened without blocking: the sound server's
-/// own descriptor counts as a reader). A FIFO that stays full is one nobody reads.
+/// own descriptor counts as a reader). A FIFO that stays full to the byte is one nobody reads from.
 public final class PipeFill: Sendable {
     private let descriptor: Int32
     private let capacity: Int32
@@ -48,11 +48,12 @@ public final class PipeFill: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Whether the FIFO holds all it can take but a page (its writer is held up).
-    public var isFull: Bool {
+    /// The bytes the FIFO holds now, and whether that is all it can take but a page (its writer is held up);
+    /// nil when it cannot be asked.
+    public func look() -> (queuedBytes: Int, isFull: Bool)? {
         var queued: Int32 = 0
-        guard ioctl(descriptor, UInt(Self.bytesQueued), &queued) == 0 else { return false }
-        return queued >= capacity - 4096
+        guard ioctl(descriptor, UInt(Self.bytesQueued), &queued) == 0 else { return nil }
+        return (Int(queued), queued >= capacity - 4096)
     }
 
     /// Linux's F_GETPIPE_SZ and FIONREAD (not exported to Swift without _GNU_SOURCE).

@@ -12,6 +12,8 @@ public final class PulseClient {
     private var reconnectTimer: guint = 0
     /// Names of the server's loaded modules (as of the last connection).
     public private(set) var loadedModules: Set<String> = []
+    /// Whether the server is PipeWire's pulse server (its name says "on PipeWire"), as of the last connection.
+    public private(set) var isPipeWire = false
     /// Called on the main loop for everything the server reports.
     public var onEvent: ((PulseEvent) -> Void)?
 
@@ -198,9 +200,11 @@ public final class PulseClient {
                 Unmanaged<PulseClient>.fromOpaque(userdata).takeUnretainedValue().loadedModules.insert(String(cString: name))
             }, selfPointer))
             // Reported after the lists above (operations complete in order).
-            release(pa_context_get_server_info(context, { _, _, userdata in
+            release(pa_context_get_server_info(context, { _, info, userdata in
                 guard let userdata else { return }
-                Unmanaged<PulseClient>.fromOpaque(userdata).takeUnretainedValue().onEvent?(.connected)
+                let client = Unmanaged<PulseClient>.fromOpaque(userdata).takeUnretainedValue()
+                client.isPipeWire = info?.pointee.server_name.map { String(cString: $0).contains("PipeWire") } ?? false
+                client.onEvent?(.connected)
             }, selfPointer))
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
             knownSinkInputs.removeAll()
