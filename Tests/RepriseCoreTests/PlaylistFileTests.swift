@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CoreTestDoubles
 import PosixFiles
 @testable import RepriseCore
 
@@ -134,6 +135,24 @@ import PosixFiles
         try FileManager.default.removeItem(atPath: dir + "/named.m3u8")
         #expect(library.refresh().listChanged)
         #expect(library.active == nil)
+    }
+
+    /// The first look after start tells nobody (nobody has seen a list it changes: an MPD client idling from the
+    /// start was woken with `stored_playlist` five seconds in); later changes are told.
+    @Test func theFirstLookIsToldToNobodyAndLaterChangesAre() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reprise-lib-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try "a.ogg\n".write(toFile: dir + "/one.m3u", atomically: true, encoding: .utf8)
+        let feed = ChangeFeed()
+        var told: [PlaylistLibrary.Changes] = []
+        feed.listen(ChangeClosure { if $0.aspects.contains(.storedPlaylists) { told.append($0.playlists) } })
+        let library = PlaylistLibrary(directories: [dir], fileSystem: PosixFileSystem(), feed: feed)
+        #expect(library.refresh().listChanged && library.playlists.count == 1)
+        #expect(told.isEmpty)
+        try "b.ogg\n".write(toFile: dir + "/two.m3u", atomically: true, encoding: .utf8)
+        #expect(library.rescan().listChanged)
+        #expect(told.map(\.listChanged) == [true])
     }
 
     @Test func musicDirectoryComesFromUserDirs() {

@@ -57,11 +57,13 @@ public final class PlaylistLibrary {
         return rescan()
     }
 
-    /// Scans now, whatever the modification times say.
+    /// Scans now, whatever the modification times say. The first scan is published to nobody: every reader looks
+    /// first, so no one has seen a list it could change (an MPD client idling from the start is not woken by it).
     @discardableResult
     public func rescan() -> Changes {
+        let first = !scannedOnce
         scannedOnce = true
-        let changes = replace(with: scan())
+        let changes = replace(with: scan(), publishing: !first)
         scannedTimes = currentTimes()
         return changes
     }
@@ -71,7 +73,7 @@ public final class PlaylistLibrary {
                    uniquingKeysWith: { first, _ in first })
     }
 
-    private func replace(with found: [PlaylistInfo]) -> Changes {
+    private func replace(with found: [PlaylistInfo], publishing: Bool) -> Changes {
         var changes = Changes()
         let old = Dictionary(playlists.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         changes.listChanged = found.map(\.id) != playlists.map(\.id)
@@ -81,7 +83,7 @@ public final class PlaylistLibrary {
         }
         playlists = found
         if let active { self.active = found.first { $0.id == active.id } }
-        if !changes.isEmpty { feed?.publish(Change(.storedPlaylists, playlists: changes)) }
+        if publishing, !changes.isEmpty { feed?.publish(Change(.storedPlaylists, playlists: changes)) }
         return changes
     }
 
