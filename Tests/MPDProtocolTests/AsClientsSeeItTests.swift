@@ -49,6 +49,11 @@ import Testing
         _ = rig.send("next")
         _ = rig.send("next")
         #expect(rig.player.status == .stopped, "past the last song, playback stops")
+        // And, as MPD (python-mpd2's asyncio client recorded it), no song is current any more: `play` starts over.
+        #expect(rig.value("song", in: rig.send("status")) == nil)
+        #expect(rig.send("currentsong") == "OK\n")
+        _ = rig.send("play")
+        #expect(rig.player.queue.current?.id == rig.player.trackIDs[0])
     }
 
     @Test func aSeekToAnotherSongWhilePausedStaysPaused() {

@@ -31,8 +31,13 @@ extension MPDCommandContext {
                 remote.stop()
             },
             MPDCommand("next", .control, 0, 0) { [self] _ throws(MPDError) in
-                // Past the last song (repeat off), playback stops, as MPD's.
-                try changeTrack { player.canGoNext ? player.next() : player.stop() }
+                // Past the last song (repeat off), playback stops and, as MPD's, no song is current any more
+                // (`status` names none; `play` starts at the first).
+                try changeTrack { [self] in
+                    if player.canGoNext { return player.next() }
+                    player.stop()
+                    shown.playedEntryID = nil
+                }
             },
             MPDCommand("previous", .control, 0, 0) { [self] _ throws(MPDError) in
                 try changeTrack { player.previous() }
