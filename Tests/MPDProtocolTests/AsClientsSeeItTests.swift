@@ -102,6 +102,34 @@ import Testing
         #expect(rig.value("playlist", in: rig.send("status")) != cleared, "an empty queue cleared is a version all the same")
     }
 
+    /// Home Assistant (python-mpd2's asyncio client) re-read the whole queue on every track change: what a file's
+    /// own stream tells as it plays (a composer the index does not keep, a more exact length) is no change of the
+    /// queue for MPD, whose song is what its index says: `play` and `next` wake `player` alone, the version stays
+    /// and `plchanges` from it is empty. A stream's tags (a radio's title) are a change, as in MPD.
+    @Test func tagsAFileTellsAsItPlaysAreNoChangeOfTheQueue() {
+        let rig = Rig(tracks: 0)
+        rig.player.enqueue(["file:///music/a.ogg", "file:///music/b.ogg", "http://radio.invalid/live"])
+        let ids = rig.player.trackIDs
+        for (id, title) in zip(ids, ["A", "B", "Live"]) {
+            rig.player.entryDescribed(id: id, tags: TrackTags(title: title), lengthMicroseconds: 5_000_000, artURL: nil)
+        }
+        let version = rig.value("playlist", in: rig.send("status")) ?? ""
+        func played(length: Int64) {
+            rig.player.engineDidPreroll(lengthMicroseconds: length, seekable: true)
+            rig.player.engineDidReadTags(TrackTags(composers: ["Writer"]))
+        }
+        #expect(woken(rig, by: "play 0") == ["player"])
+        played(length: 5_004_000)
+        #expect(woken(rig, by: "next") == ["player"])
+        played(length: 4_990_000)
+        #expect(rig.value("playlist", in: rig.send("status")) == version)
+        #expect(rig.send("plchanges \(version)") == "OK\n")
+        _ = rig.send("next")
+        played(length: 0)
+        rig.player.engineDidReadStreamTitle("Band - Song")
+        #expect(rig.value("playlist", in: rig.send("status")) != version, "a stream's title is a change of its song")
+    }
+
     @Test func theCurrentSongIsNeverShownWithTheTagsOfTheOneBefore() {
         let rig = Rig(tracks: 2)
         let ids = rig.player.trackIDs

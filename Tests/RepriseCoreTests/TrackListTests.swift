@@ -48,16 +48,17 @@ import Testing
         #expect(player.queue.current?.uri == uri(1) && player.status == .playing)
     }
 
+    /// Told as the stream's own (``TrackListChange/playedMetadataChanged(id:)``): MPD counts only a stream's.
     @Test func metadataChangesAreReportedOnceTheStreamIsReady() {
         let (player, _, observer) = makePlayer(tracks: 1)
         player.play()
         player.engineDidReadTags(TrackTags(title: "One"))
-        #expect(!observer.trackListChanges.contains(.metadataChanged(id: 1)))
+        #expect(!observer.trackListChanges.contains(.playedMetadataChanged(id: 1)))
         player.engineDidPreroll(lengthMicroseconds: 1_000_000, seekable: true)
-        #expect(observer.trackListChanges.filter { $0 == .metadataChanged(id: 1) }.count == 1)
+        #expect(observer.trackListChanges.filter { $0 == .playedMetadataChanged(id: 1) }.count == 1)
         player.engineDidReadTags(TrackTags(title: "One")) // nothing new
-        #expect(observer.trackListChanges.filter { $0 == .metadataChanged(id: 1) }.count == 1)
+        #expect(observer.trackListChanges.filter { $0 == .playedMetadataChanged(id: 1) }.count == 1)
         player.engineDidReadTags(TrackTags(album: "Later"))
-        #expect(observer.trackListChanges.filter { $0 == .metadataChanged(id: 1) }.count == 2)
+        #expect(observer.trackListChanges.filter { $0 == .playedMetadataChanged(id: 1) }.count == 2)
     }
 }

@@ -49,6 +49,9 @@ public enum TrackListChange: Equatable, Sendable {
     /// The whole list was replaced.
     case replaced
     case metadataChanged(id: Int)
+    /// Entry `id`'s tags or length as its own stream tells them while it loads or plays (MPRIS shows them as any
+    /// metadata change; for MPD a file's song is what its index says, so only a stream's count as a queue change).
+    case playedMetadataChanged(id: Int)
     /// Entry `id`'s priority changed (MPD's; nothing MPRIS shows).
     case priorityChanged(id: Int)
 }

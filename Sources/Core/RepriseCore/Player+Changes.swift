@@ -70,7 +70,7 @@ extension Player {
         if !edits.isEmpty { aspects.insert(.queue) }
         // The current entry's tags (or the whole list) changed: what clients show of the current entry did.
         if let current = queue.current?.id,
-           edits.contains(where: { $0 == .replaced || $0 == .metadataChanged(id: current) }) { aspects.insert(.current) }
+           edits.contains(where: { $0 == .replaced || $0 == .metadataChanged(id: current) || $0 == .playedMetadataChanged(id: current) }) { aspects.insert(.current) }
         let seek = pending.seek
         pending.seek = nil
         if seek != nil { aspects.insert(.position) }

@@ -11,7 +11,7 @@ extension Player {
             stream.seekable = seekable
             stream.consecutiveFailures = 0
             if let length = lengthMicroseconds { queue.update(id: id) { $0.mediumLengthMicroseconds = length } }
-            pending.queueEdits.append(.metadataChanged(id: id))
+            pending.queueEdits.append(.playedMetadataChanged(id: id))
             stream.heldTrack = nil
             requests.pendingOpens.removeValue(forKey: id)?(nil)
             requests.interruptions.removeValue(forKey: id)
@@ -39,7 +39,7 @@ extension Player {
             let merged = entry.tags.merged(with: update)
             guard merged != entry.tags else { return }
             queue.update(id: id) { $0.tags = merged }
-            if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
+            if stream.prerolled { pending.queueEdits.append(.playedMetadataChanged(id: id)) }
         }
     }
 
@@ -51,7 +51,7 @@ extension Player {
             let merged = LiveStream.merge(streamTitle: clean, into: entry.tags)
             guard merged != entry.tags else { return }
             queue.update(id: id) { $0.tags = merged }
-            if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
+            if stream.prerolled { pending.queueEdits.append(.playedMetadataChanged(id: id)) }
         }
     }
 
@@ -59,7 +59,7 @@ extension Player {
         transaction {
             guard let id = stream.loadedEntryID, microseconds > 0, queue.entry(withID: id)?.mediumLengthMicroseconds != microseconds else { return }
             queue.update(id: id) { $0.mediumLengthMicroseconds = microseconds }
-            if stream.prerolled { pending.queueEdits.append(.metadataChanged(id: id)) }
+            if stream.prerolled { pending.queueEdits.append(.playedMetadataChanged(id: id)) }
         }
     }
 

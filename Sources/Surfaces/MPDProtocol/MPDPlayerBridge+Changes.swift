@@ -32,7 +32,8 @@ extension MPDPlayerBridge {
             context.shown.queueChangeSteps = 1
             if context.versions.update(listVersion: queue.listVersion, count: queue.count, ids: { player.trackIDs },
                                        edits: change.queueEdits, steps: steps,
-                                       shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) }) {
+                                       shown: { queue.entry(withID: $0).map(MPDQueueVersions.shown) },
+                                       isFile: { queue.entry(withID: $0)?.uri.hasPrefix("file:") == true }) {
                 changed.insert(.playlist)
             }
         }

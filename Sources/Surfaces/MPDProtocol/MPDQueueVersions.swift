@@ -23,13 +23,15 @@ public final class MPDQueueVersions {
     /// (`shown`: the hash of what they see of an entry, nil for one gone), a new version, with those entries stamped
     /// with it. Returns whether there was one (an order of play shuffled, or a retag to the same, is none).
     /// `steps`: how many versions the change counts for (MPD's `findadd` counts one per song it adds).
+    /// `isFile`: whether an entry is a local file, whose tags and length heard while it plays are no change of the
+    /// queue for MPD (its song is what its index says; a stream's tags, a radio's title, are).
     /// `ids` is read only when `listVersion` (the queue's ``PlayQueue/listVersion``; nil: unknown) moved, so a retag
     /// of one entry in a long queue costs no pass over it; nor is it when a few insertions and removals were all the
     /// edits did and `count` (the queue's length now) agrees: they are applied to what was read before, and only
     /// the entries from the first one on are compared.
     @discardableResult
     public func update(listVersion: UInt32? = nil, count: Int? = nil, ids readIDs: () -> [Int], edits: [TrackListChange],
-                       steps: UInt32 = 1, shown: (Int) -> Int?) -> Bool {
+                       steps: UInt32 = 1, shown: (Int) -> Int?, isFile: (Int) -> Bool = { _ in false }) -> Bool {
         let (sum, overflow) = version.addingReportingOverflow(max(1, steps))
         let next = overflow ? 1 : sum
         var changed = false
@@ -40,12 +42,14 @@ public final class MPDQueueVersions {
             changed = follow(edited?.ids ?? readIDs(), from: edited?.from ?? 0, version: next, shown: shown)
         }
         for edit in edits {
-            let touched: Int? = switch edit {
-            case .metadataChanged(let id), .priorityChanged(let id): id
+            let touched: (id: Int, played: Bool)? = switch edit {
+            case .metadataChanged(let id), .priorityChanged(let id): (id, false)
+            case .playedMetadataChanged(let id): (id, true)
             default: nil
             }
-            guard let id = touched, changedAt[id] != nil, let hash = shown(id), hash != shownHashes[id] else { continue }
+            guard let (id, played) = touched, changedAt[id] != nil, let hash = shown(id), hash != shownHashes[id] else { continue }
             shownHashes[id] = hash
+            if played, isFile(id) { continue }
             changedAt[id] = next
             changed = true
         }
@@ -82,7 +86,7 @@ public final class MPDQueueVersions {
                 ids.remove(at: at)
                 (from, hint) = (min(from, at), at)
             case .replaced: return nil
-            case .metadataChanged, .priorityChanged: continue
+            case .metadataChanged, .playedMetadataChanged, .priorityChanged: continue
             }
             applied += 1
             if applied > Self.editsAppliedAtMost { return nil }

@@ -93,7 +93,7 @@ public final class MPRISExport {
                     try trackListSignals.trackListReplaced(tracks: player.trackIDs.map(MPRIS.trackPath),
                                                            currentTrack: player.queue.current.map { MPRIS.trackPath(forEntry: $0.id) } ?? MPRIS.noTrackPath)
                     listChanged = true
-                case .metadataChanged(let id):
+                case .metadataChanged(let id), .playedMetadataChanged(let id):
                     guard let track = player.track(id: id) else { continue }
                     try trackListSignals.trackMetadataChanged(trackId: MPRIS.trackPath(forEntry: id), metadata: MetadataEncoding.encode(track))
                 case .priorityChanged: continue
