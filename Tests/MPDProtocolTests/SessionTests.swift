@@ -170,6 +170,14 @@ import Testing
         #expect(rig.player.queue.entry(atListIndex: 2)?.uri == "http://example.invalid/11.ogg", "+0: right after the current entry")
         #expect(rig.send("moveid \(ids[0]) +9223372036854775807") == "ACK [2@0] {moveid} Bad song index\n", "no overflow")
         #expect(rig.send("addid http://example.invalid/12.ogg -9223372036854775808") == "ACK [2@0] {addid} Bad song index\n")
+        // As Debian's mpd answered python-mpd2 (the edges transcript): a target past the queue without the moved
+        // songs is a number too large; a source past the queue is a bad index.
+        let length = rig.player.trackIDs.count
+        #expect(rig.send("move 0 40") == "ACK [2@0] {move} Number too large: 40\n")
+        #expect(rig.send("move 0:2 \(length - 1)") == "ACK [2@0] {move} Number too large: \(length - 1)\n")
+        #expect(rig.send("move 0:2 \(length - 2)") == "OK\n")
+        #expect(rig.send("move 40 0") == "ACK [2@0] {move} Bad song index\n")
+        #expect(rig.send("moveid \(ids[0]) 40") == "ACK [2@0] {moveid} Number too large: 40\n")
     }
 
     /// Consume: the entry playback moves away from leaves the queue (whoever moved it: MPD, MPRIS, the end of the

@@ -38,7 +38,7 @@ extension MPDCommandContext {
                 let range = try MPDArguments.range(call[0], count: ids.count)
                 let moved = Array(ids[range])
                 ids.removeSubrange(range)
-                let target = try destination(call[1], count: ids.count, from: range.lowerBound)
+                let target = try destination(call[1], count: ids.count)
                 ids.insert(contentsOf: moved, at: target)
                 player.reorder(ids)
                 return .done
@@ -48,7 +48,7 @@ extension MPDCommandContext {
                 let id = try existingID(call[0])
                 let from = ids.firstIndex(of: id)!
                 ids.remove(at: from)
-                ids.insert(id, at: try destination(call[1], count: ids.count, from: from))
+                ids.insert(id, at: try destination(call[1], count: ids.count))
                 player.reorder(ids)
                 return .done
             },
@@ -197,9 +197,11 @@ extension MPDCommandContext {
         return sum
     }
 
-    /// Where a `move` puts entries: an absolute position, or `+N`/`-N` relative to the current entry.
-    private func destination(_ text: String, count: Int, from: Int) throws(MPDError) -> Int {
+    /// Where a `move` puts entries: an absolute position, or `+N`/`-N` relative to the current entry. `count`: the
+    /// queue's length without the moved entries. As MPD: an absolute position past it is "Number too large".
+    private func destination(_ text: String, count: Int) throws(MPDError) -> Int {
         let target = try position(text)
+        if !(text.hasPrefix("+") || text.hasPrefix("-")), target > count { throw .argument("Number too large: \(text)") }
         guard (0...count).contains(target) else { throw .argument("Bad song index") }
         return target
     }
