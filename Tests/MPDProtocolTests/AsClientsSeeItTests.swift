@@ -150,10 +150,14 @@ import Testing
         #expect(rig.session.isClosing)
     }
 
-    @Test func nextsongUnderSingleIsTheSongAgain() {
+    /// As Debian's mpd answered python-mpd2 (the edges transcript): under single with repeat the song is next again;
+    /// under single alone (stop after this song) the next one is named, though it will not begin.
+    @Test func nextsongUnderSingleIsTheSongAgainOnlyWithRepeat() {
         let rig = Rig(tracks: 3)
         _ = rig.send("play 1")
         _ = rig.send("single 1")
+        #expect(rig.value("nextsong", in: rig.send("status")) == "2")
+        _ = rig.send("repeat 1")
         #expect(rig.value("nextsong", in: rig.send("status")) == "1")
     }
 

@@ -41,28 +41,30 @@ import Testing
         #expect(rig.player.queue.playOrder.map(\.id)[1] == rig.player.trackIDs[2], "turning random on applies them")
     }
 
-    @Test func singleOneshotLoopsTheEntryOnceThenTurnsSingleOff() {
+    /// MPD's single: `single 1` with `repeat 0` is "stop after this song" and reads `single: 1` (it once read 0, as
+    /// Reprise mapped single to its Track loop); with `repeat 1` the song repeats; oneshot is off after its song.
+    @Test func singleIsMPDsModeWhateverRepeatSays() {
         let rig = SessionTests.Rig(tracks: 3)
         let ids = rig.player.trackIDs
         rig.player.goTo(id: ids[0])
         rig.player.engineDidPreroll(lengthMicroseconds: 30_000_000, seekable: true)
-        #expect(rig.send("single oneshot") == "OK\n")
+        #expect(rig.send("single 1", "repeat 0") == "OK\nOK\n")
         var status = rig.send("status")
-        #expect(rig.value("single", in: status) == "oneshot")
-        #expect(rig.player.loopStatus == .track)
-        rig.player.engineDidReachEnd()
-        #expect(rig.player.queue.current?.id == ids[0], "played once more")
-        status = rig.send("status")
-        #expect(rig.value("single", in: status) == "0")
-        #expect(rig.value("repeat", in: status) == "0")
+        #expect(rig.value("single", in: status) == "1" && rig.value("repeat", in: status) == "0")
+        #expect(rig.value("nextsong", in: status) == "1", "MPD names the next song; it is not begun")
         #expect(rig.player.loopStatus == LoopStatus.none)
-        // Over repeat: back to repeating the whole queue.
-        rig.player.setLoopStatus(.playlist)
+        rig.player.engineDidReachEnd()
+        status = rig.send("status")
+        #expect(rig.value("state", in: status) == "stop" && rig.value("song", in: status) == "0")
+        #expect(rig.send("play", "repeat 1") == "OK\nOK\n")
+        rig.player.engineDidPreroll(lengthMicroseconds: 30_000_000, seekable: true)
+        #expect(rig.player.loopStatus == .track && rig.value("nextsong", in: rig.send("status")) == "0")
+        rig.player.engineDidReachEnd()
+        #expect(rig.player.queue.current?.id == ids[0] && rig.player.status == .playing, "repeated")
         #expect(rig.send("single oneshot") == "OK\n")
         rig.player.engineDidReachEnd()
-        #expect(rig.player.loopStatus == .playlist)
-        // Another loop status set meanwhile ends it.
-        #expect(rig.send("single oneshot", "single 1") == "OK\nOK\n")
-        #expect(rig.value("single", in: rig.send("status")) == "1")
+        status = rig.send("status")
+        #expect(rig.value("single", in: status) == "0" && rig.value("repeat", in: status) == "1")
+        #expect(rig.player.queue.current?.id == ids[0], "played once more, then the queue repeats")
     }
 }

@@ -8,7 +8,7 @@ import Testing
         state.uris = ["file:///m/a%20b.ogg", "https://radio.example/live"]
         state.currentIndex = 1
         state.positionMicroseconds = 12_345_678
-        state.loopStatus = .playlist
+        state.modes.setLoopStatus(.playlist)
         state.shuffle = true
         state.volume = 0.25
         state.rate = 1.5

@@ -48,7 +48,7 @@ import Testing
         rig.loop.tick()
         rig.drain()
         #expect(rig.store.saves.count == 2)
-        #expect(rig.store.saves.last?.shuffle == true && rig.store.saves.last?.loopStatus == .playlist)
+        #expect(rig.store.saves.last?.shuffle == true && rig.store.saves.last?.modes.loopStatus == .playlist)
     }
 
     @Test func aFailedWriteIsTriedAgainAtTheNextTick() {

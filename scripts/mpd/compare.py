@@ -65,7 +65,6 @@ RULES = {
     "decoded-format": ({b"Format", b"audio"}, None),
     "file-times": ({b"Last-Modified", b"Added"}, None),
     "tag-order": (set(), None),
-    "single-repeats": (set(), None),
     "outputs": ({b"outputname", b"plugin"}, None),
     "decoders": (set(), None),
     "url-handlers": (set(), None),
@@ -76,17 +75,7 @@ RULES = {
 }
 
 
-def rule_single_repeats(lines):
-    """`single-repeats`: Reprise's single is its Track loop, which repeats; MPD's `single 1` with `repeat 0` (stop
-    after the song) is `single 0` in Reprise (`repeat 0` ends the loop)."""
-    if b"repeat: 0" in lines and b"single: 1" in lines:
-        return [b"single: 0" if line == b"single: 1" else line for line in lines]
-    return lines
-
-
 def normalised(lines, mpd):
-    if mpd:
-        lines = rule_single_repeats(lines)
     # Under random, the song after the current one is the shuffle's choice, different in every run of any server.
     shuffled = b"random: 1" in lines
     result = []

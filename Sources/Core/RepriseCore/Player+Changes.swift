@@ -13,7 +13,7 @@ extension Player {
             let loadedID: Int?
             let holding: Bool
         }
-        struct Options: Equatable { var loop: LoopStatus, shuffle: Bool, rate: Double, modes: QueueModes }
+        struct Options: Equatable { var shuffle: Bool, rate: Double, modes: PlayModes }
         struct Sound: Equatable {
             var replayGain: ReplayGainSettings, crossfade: CrossfadeSettings, equalizer: Equalizer, output: EngineOutput
             var measured: [MeasuredLoudness?]
@@ -52,7 +52,7 @@ extension Player {
             transport: .init(status: status, canGoNext: canGoNext, canGoPrevious: canGoPrevious, canSeek: canSeek,
                              loopRestarts: loopRestarts),
             current: .init(currentID: queue.current?.id, loadedID: stream.loadedEntryID, holding: stream.heldTrack != nil),
-            queueVersion: queue.version, volume: volume, options: .init(loop: loopStatus, shuffle: shuffle, rate: rate, modes: queueModes),
+            queueVersion: queue.version, volume: volume, options: .init(shuffle: shuffle, rate: rate, modes: modes),
             sound: .init(replayGain: sound.replayGain, crossfade: sound.crossfade, equalizer: sound.equalizer, output: sound.applied,
                          measured: [sound.measured?.track, sound.measured?.album ?? nil]),
             chapters: chapterPlayback,

@@ -70,13 +70,18 @@ extension Player {
             // Finished: nothing to resume (the position at the end is forgotten again when it is unloaded).
             if id != requests.pushedEntryID, let entry = queue.entry(withID: id) { resumePositions.forget(entry.uri) }
             if sleepTimer?.kind == .endOfTrack { return sleepAtEndOfTrack() }
-            if loopStatus == .track {
+            let atEnd = modes.atEnd
+            modes.entryEnded()
+            if atEnd == .playAgain {
                 stream.loopRestarts += 1
                 jump(to: 0)
+            } else if atEnd == .stop {
+                log.info("single: stopped after the song")
+                unload()
             } else if id == requests.pushedEntryID {
                 // A control point's URI ends as on a UPnP renderer: stopped, and the queue is the user's again.
                 guestEnded(id)
-            } else if let position = queue.nextPosition(wrap: loopStatus == .playlist) {
+            } else if let position = queue.nextPosition(wrap: modes.repeats) {
                 go(to: position)
             } else {
                 log.info("end of queue")
@@ -92,7 +97,9 @@ extension Player {
         transaction {
             guard let current = queue.current, stream.loadedEntryID == current.id else { return }
             stream.preparedEntryID = nil
-            guard let following = entryFollowing(current), let position = queue.position(of: following.id) else {
+            let next = entryFollowing(current)
+            modes.entryEnded()
+            guard let following = next, let position = queue.position(of: following.id) else {
                 log.info("gapless: \(uri) was handed over but the queue ends here now")
                 unload()
                 return

@@ -70,7 +70,12 @@ extension Player {
     func sleepAtEndOfTrack() {
         fallAsleep()
         let before = announcedTrack
-        let following = loopStatus == .track ? queue.currentPosition : queue.nextPosition(wrap: loopStatus == .playlist)
+        let following: Int? = switch modes.atEnd {
+        case .playAgain: queue.currentPosition
+        case .stop: nil
+        case .next: queue.nextPosition(wrap: modes.repeats)
+        }
+        modes.entryEnded()
         guard let position = following else {
             log.info("end of queue")
             return unload()

@@ -4,9 +4,8 @@
 public final class Player {
     public internal(set) var queue = PlayQueue()
     public internal(set) var status: PlaybackStatus = .stopped
-    public internal(set) var loopStatus: LoopStatus = .none
-    /// Consume and `single oneshot` (``QueueModes``).
-    public internal(set) var queueModes = QueueModes()
+    /// Repeat, single and consume (``PlayModes``); ``loopStatus`` is MPRIS's view of them.
+    public internal(set) var modes = PlayModes()
     public internal(set) var rate = 1.0
     public internal(set) var volume = 1.0
     /// Where each long file was left, to resume there.
@@ -57,6 +56,7 @@ public final class Player {
     // MARK: What clients see
 
     public var shuffle: Bool { queue.isShuffled }
+    public var loopStatus: LoopStatus { modes.loopStatus }
     public var rateRange: ClosedRange<Double> { engine.rateRange }
     public var canPlay: Bool { !queue.isEmpty }
     public var canPause: Bool { queue.current != nil }
@@ -69,12 +69,12 @@ public final class Player {
     public var isSounding: Bool { status == .playing && stream.loadedEntryID != nil && stream.prerolled }
 
     public var canSeek: Bool { status != .stopped && stream.loadedEntryID != nil && stream.prerolled && stream.seekable }
-    public var canGoNext: Bool { chapterSkipNextStart != nil || queue.nextPosition(wrap: loopStatus == .playlist) != nil }
+    public var canGoNext: Bool { chapterSkipNextStart != nil || queue.nextPosition(wrap: modes.repeats) != nil }
     /// Under shuffle, Previous goes back to what actually played; in list order, to the entry before.
     public var canGoPrevious: Bool {
         if chapterSkipPreviousStart != nil { return true }
         if shuffle && queue.lastPlayedPosition != nil { return true }
-        return queue.previousPosition(wrap: loopStatus == .playlist) != nil
+        return queue.previousPosition(wrap: modes.repeats) != nil
     }
 
     /// The current track as clients should see it now (nil: no current track).
@@ -204,7 +204,7 @@ public final class Player {
                 return
             }
             if let start = chapterSkipNextStart, (try? seekToChapterStart(start)) != nil { return }
-            guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
+            guard let position = queue.nextPosition(wrap: modes.repeats) else { return }
             go(to: position)
         }
     }
@@ -217,7 +217,7 @@ public final class Player {
                 if status != .stopped { startLoading(playing: status == .playing, holding: before) }
                 return
             }
-            guard let position = queue.previousPosition(wrap: loopStatus == .playlist) else { return }
+            guard let position = queue.previousPosition(wrap: modes.repeats) else { return }
             go(to: position, remember: false)
         }
     }
@@ -229,7 +229,7 @@ public final class Player {
             let (sum, overflow) = positionMicroseconds.addingReportingOverflow(offset)
             let target = overflow ? (offset > 0 ? Int64.max : 0) : max(0, sum)
             if let length = queue.current?.lengthMicroseconds, target > length {
-                guard let position = queue.nextPosition(wrap: loopStatus == .playlist) else { return }
+                guard let position = queue.nextPosition(wrap: modes.repeats) else { return }
                 guard !interstitialPlayback.schedule.forbidsLeaving(at: positionMicroseconds) else {
                     log.info("seek refused: an interstitial is playing")
                     return
@@ -283,7 +283,7 @@ public final class Player {
     }
 
     public func setLoopStatus(_ newStatus: LoopStatus) {
-        transaction { loopStatus = newStatus }
+        transaction { modes.setLoopStatus(newStatus) }
     }
 
     public func setShuffle(_ on: Bool) {
@@ -299,11 +299,9 @@ public final class Player {
         state.uris = queue.uris
         state.ranges = queue.ranges
         state.priorities = queue.priorities
-        state.consume = queueModes.consume
-        state.singleOneshotLoopBefore = queueModes.singleOneshot?.loopBefore
+        state.modes = modes
         state.currentIndex = queue.current.flatMap { queue.listIndex(of: $0.id) }
         state.positionMicroseconds = positionMicroseconds
-        state.loopStatus = loopStatus
         state.shuffle = shuffle
         state.volume = volume
         state.rate = rate
@@ -351,9 +349,7 @@ public final class Player {
                 }
             }
             resumePositions = ResumePositions(marks: state.resumePositions)
-            loopStatus = state.loopStatus
-            queueModes.consume = state.consume
-            queueModes.singleOneshot = state.singleOneshotLoopBefore.map { .init(loopBefore: $0, restarts: loopRestarts) }
+            modes = state.modes
             shuffleQueue(state.shuffle)
             if state.shuffle { playByPriority() }
             volume = state.volume
@@ -445,12 +441,17 @@ public final class Player {
         }
     }
 
-    /// What plays when `current` ends: itself under LoopStatus Track, else the next in play order (wrapping under
-    /// Playlist); nothing after an entry a control point pushed (``pushedEntryID``).
+    /// What plays when `current` ends: itself under repeat and single, nothing under single alone (stop after this
+    /// song), else the next in play order (wrapping under repeat); nothing after an entry a control point pushed
+    /// (``pushedEntryID``).
     func entryFollowing(_ current: QueueEntry) -> QueueEntry? {
-        if loopStatus == .track { return current }
+        switch modes.atEnd {
+        case .playAgain: return current
+        case .stop: return nil
+        case .next: break
+        }
         if current.id == requests.pushedEntryID { return nil }
-        return queue.nextPosition(wrap: loopStatus == .playlist).flatMap(queue.entry(atPosition:))
+        return queue.nextPosition(wrap: modes.repeats).flatMap(queue.entry(atPosition:))
     }
 
     func go(to position: Int, remember: Bool = true) {
@@ -586,7 +587,7 @@ public final class Player {
         }
         log.warning("cannot play \(entry.uri): \(message); skipping")
         stream.consecutiveFailures += 1
-        if stream.consecutiveFailures < queue.count, let position = queue.nextPosition(wrap: loopStatus == .playlist) {
+        if stream.consecutiveFailures < queue.count, let position = queue.nextPosition(wrap: modes.repeats) {
             go(to: position)
         } else {
             if stream.consecutiveFailures >= queue.count { log.warning("nothing in the queue can be played; stopping") }

@@ -7,14 +7,12 @@ public struct SavedState: Equatable, Sendable {
     public var ranges: [Int: PlayRange] = [:]
     /// The entries' priorities other than 0, by index into `uris`; saved as a `priority N` line after its entry.
     public var priorities: [Int: Int] = [:]
-    /// MPD's consume (a `consume on|oneshot` line; none when off).
-    public var consume = QueueModes.Consume.off
-    /// The loop status a `single oneshot` under way goes back to (a `single-oneshot LOOP` line).
-    public var singleOneshotLoopBefore: LoopStatus?
+    /// Repeat, single and consume: a `loop LOOPSTATUS` line, a `single on|oneshot` line when single is on but the
+    /// loop status does not say so (stop after this song, a oneshot), a `consume on|oneshot` line (none when off).
+    public var modes = PlayModes()
     /// Index into `uris` of the current entry.
     public var currentIndex: Int?
     public var positionMicroseconds: Int64 = 0
-    public var loopStatus: LoopStatus = .none
     public var shuffle = false
     public var volume = 1.0
     public var rate = 1.0
@@ -47,13 +45,13 @@ public struct SavedState: Equatable, Sendable {
 
     public func encoded() -> String {
         var lines = [Self.header,
-                     "loop \(loopStatus.rawValue)",
+                     "loop \(modes.loopStatus.rawValue)",
                      "shuffle \(shuffle ? 1 : 0)",
                      "volume \(volume)",
                      "rate \(rate)",
                      "position \(positionMicroseconds)"]
-        if consume != .off { lines.append("consume \(consume.rawValue)") }
-        if let loop = singleOneshotLoopBefore { lines.append("single-oneshot \(loop.rawValue)") }
+        if modes.single != .off, modes.single != .on || modes.loopStatus != .track { lines.append("single \(modes.single.rawValue)") }
+        if modes.consume != .off { lines.append("consume \(modes.consume.rawValue)") }
         if let currentIndex { lines.append("current \(currentIndex)") }
         if currentIndex != nil, let tags = currentTags {
             let texts: [(String, [String])] = [("title", tags.title.map { [$0] } ?? []), ("artist", tags.artists),
@@ -133,14 +131,18 @@ public struct SavedState: Equatable, Sendable {
             switch key {
             case "loop":
                 guard let loop = LoopStatus(rawValue: value) else { throw .malformed("loop \(value)") }
-                state.loopStatus = loop
+                state.modes.setLoopStatus(loop)
             case "shuffle": state.shuffle = value == "1"
             case "consume":
-                guard let consume = QueueModes.Consume(rawValue: value) else { throw .malformed("consume \(value)") }
-                state.consume = consume
+                guard let consume = PlayModes.Consume(rawValue: value) else { throw .malformed("consume \(value)") }
+                state.modes.consume = consume
+            case "single":
+                guard let single = SingleMode(rawValue: value) else { throw .malformed("single \(value)") }
+                state.modes.single = single
             case "single-oneshot":
+                // Written before single was a mode of its own: the song looped once more, then LOOP.
                 guard let loop = LoopStatus(rawValue: value), loop != .track else { throw .malformed("single-oneshot \(value)") }
-                state.singleOneshotLoopBefore = loop
+                state.modes.single = .oneshot
             case "volume":
                 guard let volume = Double(value), volume.isFinite else { throw .malformed("volume \(value)") }
                 state.volume = min(max(volume, 0), 1)

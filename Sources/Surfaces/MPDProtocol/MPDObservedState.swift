@@ -31,7 +31,7 @@ extension MPDCommandContext {
         return MPDObservedState(
             // While stopped, the current song leaving (a clear) is no change of the player, as in MPD.
             playback: state + " " + (player.status == .stopped ? "" : currentEntry.map { String($0.id) } ?? "-"),
-            options: [player.loopStatus.rawValue, String(player.shuffle), player.single.rawValue, player.queueModes.consume.rawValue,
+            options: [String(player.modes.repeats), String(player.shuffle), player.single.rawValue, player.modes.consume.rawValue,
                       String(player.sound.crossfade.seconds), player.sound.replayGain.mode.rawValue],
             volume: volumePercent,
             outputs: outputs.all.map { $0.name + ($0.current ? " *" : "") })

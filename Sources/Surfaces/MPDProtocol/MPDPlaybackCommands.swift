@@ -72,18 +72,16 @@ extension MPDCommandContext {
                 return .done
             },
             MPDCommand("repeat", .control, 1, 1) { [self] call throws(MPDError) in
-                let on = try MPDArguments.bool(call[0])
-                player.setLoopStatus(on ? (player.loopStatus == .track ? .track : .playlist) : .none)
+                player.setRepeat(try MPDArguments.bool(call[0]))
                 return .done
             },
-            // Reprise's `single` repeats the entry (see README): oneshot plays it once more, then the loop status is
-            // what it was.
+            // With repeat the song plays again, without it playback stops after the song; oneshot: for this song.
             MPDCommand("single", .control, 1, 1) { [self] call throws(MPDError) in
                 player.setSingle(try Self.mode(call[0], SingleMode.self))
                 return .done
             },
             MPDCommand("consume", .control, 1, 1) { [self] call throws(MPDError) in
-                player.setConsume(try Self.mode(call[0], QueueModes.Consume.self))
+                player.setConsume(try Self.mode(call[0], PlayModes.Consume.self))
                 return .done
             },
             MPDCommand("setvol", .control, 1, 1) { [self] call throws(MPDError) in

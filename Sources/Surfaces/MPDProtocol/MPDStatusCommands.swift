@@ -59,10 +59,10 @@ extension MPDCommandContext {
     private func writeStatus(to call: MPDCall) {
         let queue = player.queue
         call.add("volume", volumePercent)
-        call.add("repeat", player.loopStatus == .none ? 0 : 1)
+        call.add("repeat", player.modes.repeats ? 1 : 0)
         call.add("random", player.shuffle ? 1 : 0)
         call.add("single", Self.mpdValue(player.single))
-        call.add("consume", Self.mpdValue(player.queueModes.consume))
+        call.add("consume", Self.mpdValue(player.modes.consume))
         call.add("partition", "default")
         call.add("playlist", versions.version)
         call.add("playlistlength", queue.count)
@@ -83,9 +83,10 @@ extension MPDCommandContext {
             call.add("bitrate", 0)
             if let length { call.add("duration", seconds: length) }
         }
-        // The next song: under single (Reprise's Track loop, which repeats) the current one again, as MPD's.
-        let next = player.loopStatus == .track ? current
-            : current == nil ? nil : queue.nextPosition(wrap: player.loopStatus == .playlist).flatMap(queue.entry(atPosition:))
+        // The next song, by MPD's rule: under single with repeat (and no consume) the current one again.
+        let modes = player.modes
+        let next = modes.single != .off && modes.repeats && modes.consume == .off ? current
+            : current == nil ? nil : queue.nextPosition(wrap: modes.repeats).flatMap(queue.entry(atPosition:))
         if let next, let position = queue.listIndex(of: next.id) {
             call.add("nextsong", position)
             call.add("nextsongid", next.id)
