@@ -85,6 +85,28 @@ import TestSupport
 
     /// Playlists saved and edited by mpc are files in Reprise's playlist folder that MPRIS Playlists lists at once;
     /// loading one queues its entries; removing one removes its file.
+    /// "Stop after this song" as mpc toggles it (`mpc single on`, repeat off): the song plays to its end and playback
+    /// stops there, on it, the next song not begun; `mpc status` still says single on and MPRIS's LoopStatus None.
+    @Test func singleWithoutRepeatStopsAfterTheSong() throws {
+        let session = try Session()
+        defer { session.close() }
+        try Self.configure(session)
+        let tonight = session.directory + "/tonight.ogg", tomorrow = session.directory + "/tomorrow.ogg"
+        try generateTone(at: tonight, seconds: 4, frequency: 440, tags: "title=\\\"Tonight\\\"", encoder: ["vorbisenc", "!", "oggmux"])
+        try generateTone(at: tomorrow, seconds: 4, frequency: 660, tags: "title=\\\"Tomorrow\\\"", encoder: ["vorbisenc", "!", "oggmux"])
+        let pid = try session.launch([tonight, tomorrow]) { session.title() == "Tonight" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        let set = try Self.mpc(session, "single", "on")
+        #expect(set.output.contains("single: on") && set.output.contains("repeat: off"), "\(set.output)\(set.errors)")
+        #expect((try? session.get("LoopStatus")) == .string("None"))
+        #expect(session.waitFor { session.status() == "Stopped" }, "\(session.log(of: pid))")
+        #expect(session.title() == "Tonight")
+        let status = try Self.mpc(session, "status").output
+        #expect(status.contains("single: on") && !status.contains("[playing]"), "\(status)")
+        #expect(session.log(of: pid).contains("single: stopped after the song"))
+        #expect(!session.log(of: pid).contains("gapless: continuing"), "\(session.log(of: pid))")
+    }
+
     @Test func storedPlaylistsAreReprisesPlaylistFiles() throws {
         let session = try Session()
         defer { session.close() }
