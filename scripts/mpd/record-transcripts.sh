@@ -3,7 +3,7 @@
 # writes Tests/IntegrationTests/MPDTranscripts/*.transcript (MPDTranscriptTests replays each against mpd and
 # Reprise). Each client's session runs against a fresh mpd (empty queue, no stored playlists) on the music folder
 # scripts/mpd-test-library.sh makes, through record.py. Needs mpd, mpc, python3-mpd, ncmpcpp and tmux;
-# cantata and Xvfb, mpdscribble, mpdris2 and playerctl for their scenarios.
+# cantata and Xvfb, mpdscribble, mpdris2 and playerctl, mpdtoys for their scenarios.
 #     scripts/mpd/record-transcripts.sh [SCENARIO…]      (default: all)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
