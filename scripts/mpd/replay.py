@@ -8,11 +8,13 @@ connection that woke it). Writes the live run as a transcript of its own.
 import os
 import socket
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from transcript import ReplyReader, ends_reply, escape, parse  # noqa: E402
 
 WAIT_SECONDS = 10
+CONNECT_PAUSE_SECONDS = 0.3
 
 transcript_path, server_path, output_path = sys.argv[1:4]
 events = parse(transcript_path)
@@ -66,6 +68,10 @@ def read_reply(connection):
 
 for connection, kind, data in events:
     if kind == "+":
+        # A client process starting takes a moment, as it did when recorded: what the server still does after the
+        # command before (MPD's player thread telling `player` again once the song started) is not told to a
+        # connection that was not there yet.
+        time.sleep(CONNECT_PAUSE_SECONDS)
         sock = socket.socket(socket.AF_UNIX)
         sock.connect(server_path)
         sock.settimeout(WAIT_SECONDS)
