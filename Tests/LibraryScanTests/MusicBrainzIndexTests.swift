@@ -51,4 +51,21 @@ import Testing
         let read = try #require(try store.track(atPath: song)?.musicBrainz)
         #expect(read.release == nil && read.artists == [Self.ids.artists[1]])
     }
+
+    /// Every genre of a file is kept (joined in one column) and found: by a selector (without case), in the names
+    /// listed (each once) and in the outline (the track under each).
+    @Test func everyGenreIsKeptAndFound() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try LibraryStore(path: folder + "/library.db") { _ in }
+        var both = LibraryTrack(path: FilePath(escaped: folder + "/two.ogg"), title: "Two", artist: "Band", lengthMicroseconds: 1)
+        both.genres = ["Rock", "Folk"]
+        let one = LibraryTrack(path: FilePath(escaped: folder + "/one.ogg"), title: "One", artist: "Singer", genre: "folk", lengthMicroseconds: 1)
+        try store.store(both, root: folder, size: 1, modified: 1)
+        try store.store(one, root: folder, size: 1, modified: 1)
+        #expect(try store.track(atPath: both.path.escaped)?.genres == ["Rock", "Folk"])
+        #expect(try store.tracks(matching: .genre("FOLK")).map(\.title) == ["One", "Two"].sorted())
+        #expect(try store.tracks(matching: .genre("Fo")).isEmpty, "a whole genre, not a part of one")
+        #expect(try store.names(.genres) == ["Folk", "Rock"] || store.names(.genres) == ["folk", "Rock"])
+        #expect(try store.outline().genres["Rock"] == 1)
+    }
 }

@@ -28,6 +28,24 @@ import Testing
         #expect(rig.pairs(rig.send("find filename \"M/Kind of Blue/1 So What.ogg\"")).first { $0.0 == "file" }?.1 == "M/Kind of Blue/1 So What.ogg", "MPD's older name for file")
     }
 
+    /// A file with two genres (two GENRE comments) is found under each, lists both and counts under both, as in
+    /// MPD: mpd-sima's Genre plugin (`list artist "((Genre == 'Folk') AND (artist != ''))"`) missed its artist when
+    /// the index kept the first genre alone.
+    @Test func aSongOfTwoGenresIsFoundUnderEach() {
+        var both = LibraryTrack(path: "/music/Band/two.ogg", title: "Two", artist: "Band", lengthMicroseconds: 2_000_000)
+        both.genres = ["Rock", "Folk"]
+        let library = MemoryLibrary(tracks: [
+            both,
+            LibraryTrack(path: "/music/Singer/one.ogg", title: "One", artist: "Singer", genre: "Folk", lengthMicroseconds: 1_000_000),
+        ], folders: ["/music"])
+        let rig = SessionTests.Rig(tracks: 0, library: library)
+        #expect(rig.send("list artist \"((Genre == 'Folk') AND (artist != ''))\"") == "Artist: Band\nArtist: Singer\nOK\n")
+        #expect(rig.send("list genre") == "Genre: Folk\nGenre: Rock\nOK\n")
+        let found = rig.pairs(rig.send("find genre Rock"))
+        #expect(found.filter { $0.0 == "Genre" }.map(\.1) == ["Rock", "Folk"], "\(found)")
+        #expect(rig.value("songs", in: rig.send("count genre Folk")) == "2")
+    }
+
     /// Lengths from a hostile index (as long as Int64 holds) add up without a trap: the totals stop at the largest.
     @Test func totalsOfHostileLengthsDoNotOverflow() {
         let library = MemoryLibrary(tracks: [

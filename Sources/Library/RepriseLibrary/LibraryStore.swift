@@ -199,7 +199,7 @@ public final class LibraryStore {
         try storeStatement?.run([
             .text(track.path.escaped), .text(folder), .text(root), .integer(size), .integer(modified),
             text(track.title), text(track.artist), text(track.album), text(track.albumArtist),
-            text(track.genre), number(track.year), number(track.disc), number(track.track),
+            text(track.genresText), number(track.year), number(track.disc), number(track.track),
             track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover), text(track.lyrics),
             real(track.loudness.trackGain), real(track.loudness.albumGain), real(track.loudness.trackPeak),
             real(track.loudness.albumPeak)] + Self.values(track.musicBrainz))
@@ -257,10 +257,11 @@ public final class LibraryStore {
         while try statement.step() {
             guard let path = statement.text(0) else { continue }
             var track = LibraryTrack(path: FilePath(escaped: path), title: statement.text(1), artist: statement.text(2),
-                                     album: statement.text(3), albumArtist: statement.text(4), genre: statement.text(5),
+                                     album: statement.text(3), albumArtist: statement.text(4),
                                      year: statement.int(6).map(Int.init), disc: statement.int(7).map(Int.init),
                                      track: statement.int(8).map(Int.init), lengthMicroseconds: statement.int(9),
                                      cover: statement.text(10), available: statement.int(11) == 1, id: statement.int(12))
+            track.genresText = statement.text(5)
             track.loudness = LoudnessTags(trackGain: statement.double(13), albumGain: statement.double(14),
                                           trackPeak: statement.double(15), albumPeak: statement.double(16))
             track.musicBrainz = Self.musicBrainzIDs(statement, from: 17)
@@ -307,7 +308,9 @@ public final class LibraryStore {
             (condition, value) = ("album = ?1 COLLATE NOCASE AND coalesce(album_artist, artist) IS NULL", title)
         case .track(let path): (condition, value) = ("path = ?1", path.escaped)
         case .trackID(let id): (condition, value) = ("id = CAST(?1 AS INTEGER)", String(id))
-        case .genre(let name): (condition, value) = ("genre = ?1 COLLATE NOCASE", name)
+        // Any of the track's genres (kept joined by U+001F), compared without case as the other names.
+        case .genre(let name):
+            (condition, value) = ("instr(lower(char(31) || genre || char(31)), lower(char(31) || ?1 || char(31))) > 0", name)
         // Not LIKE: a folder's name may hold % or _.
         case .folder(let path): (condition, value) = ("(folder = ?1 OR substr(folder, 1, length(?1) + 1) = ?1 || '/')", path.escaped)
         case .all: (condition, value) = ("?1 = ?1", "")
@@ -357,7 +360,16 @@ public final class LibraryStore {
             """)
         var names: [String] = []
         while try statement.step() { if let name = statement.text(0) { names.append(name) } }
-        return names
+        guard kind == .genres else { return names }
+        // A track's genres are kept as one text: each is a name of its own.
+        var seen: Set<String> = []
+        var genres: [String] = []
+        for joined in names {
+            for part in joined.split(separator: LibraryTrack.valueSeparator) where seen.insert(part.lowercased()).inserted {
+                genres.append(String(part))
+            }
+        }
+        return genres.sorted { (a: String, b: String) -> Bool in a.lowercased() < b.lowercased() }
     }
 
     /// The albums titled `title` (compared without case; empty: every album), each with who it is by, sorted by
@@ -384,7 +396,9 @@ public final class LibraryStore {
         try statement.bind([])
         var outline = LibraryOutline()
         while try statement.step() {
-            outline.add(artist: statement.text(0), album: statement.text(1), genre: statement.text(2), count: Int(statement.int(3) ?? 0))
+            var genres = LibraryTrack(path: FilePath(escaped: ""))
+            genres.genresText = statement.text(2)
+            outline.add(artist: statement.text(0), album: statement.text(1), genres: genres.genres, count: Int(statement.int(3) ?? 0))
         }
         let folders = try database.prepare("SELECT folder, count(*) FROM tracks WHERE available = 1 GROUP BY folder")
         try folders.bind([])

@@ -92,7 +92,7 @@ public final class TrackFileReader {
         track.artist = tags.artists.isEmpty ? nil : tags.artists.joined(separator: ", ")
         track.album = tags.album
         track.albumArtist = tags.albumArtists.first
-        track.genre = tags.genres.first
+        track.genres = tags.genres
         track.year = found.contentCreated.flatMap { FileTags.year($0) }
         track.disc = found.discNumber
         track.track = found.trackNumber
@@ -125,7 +125,7 @@ extension LibraryTrack {
         artist = file.tags.artists.isEmpty ? nil : file.tags.artists.joined(separator: ", ")
         album = file.tags.album
         albumArtist = file.tags.albumArtists.first
-        genre = file.tags.genres.first
+        genres = file.tags.genres
         year = file.year
         disc = file.tags.discNumber
         track = file.tags.trackNumber

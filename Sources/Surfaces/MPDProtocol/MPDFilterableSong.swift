@@ -50,6 +50,7 @@ struct MPDNamedTrack: MPDFilterableSong {
         let ids = track.musicBrainz
         switch field {
         case .artistIDs: return ids.artists.contains { Self.lend($0, body) }
+        case .genre: return track.genres.contains { Self.lend($0, body) }
         case .albumArtistIDs: return ids.albumArtists.contains { Self.lend($0, body) }
         default: break
         }
@@ -59,7 +60,7 @@ struct MPDNamedTrack: MPDFilterableSong {
         case .albumArtist: track.albumArtist ?? track.artist
         case .title: track.title
         case .track: track.track.map(String.init)
-        case .genre: track.genre
+        case .genre: nil
         case .date: track.year.map(String.init)
         case .disc: track.disc.map(String.init)
         case .release: ids.release

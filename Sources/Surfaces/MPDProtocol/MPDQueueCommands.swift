@@ -151,9 +151,10 @@ extension MPDCommandContext {
             let tags = entry.tags
             var song = LibraryTrack(path: FilePath(escaped: MediaURI(entry.uri).map(\.path) ?? entry.uri), title: tags.title,
                                     artist: tags.artists.isEmpty ? nil : tags.artists.joined(separator: ", "), album: tags.album,
-                                    albumArtist: tags.albumArtists.first, genre: tags.genres.first,
+                                    albumArtist: tags.albumArtists.first,
                                     year: tags.contentCreated.flatMap { Int($0.prefix(4)) }, disc: tags.discNumber,
                                     track: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds)
+            song.genres = tags.genres
             song.musicBrainz = tags.musicBrainz
             if filter.matches(song, name: songs.name(of: entry.uri)) {
                 songs.write(entry, position: position, priority: entry.priority, to: call)

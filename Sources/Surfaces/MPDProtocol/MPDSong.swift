@@ -67,7 +67,7 @@ public struct MPDSongWriter: Sendable {
         tag("Track", track.track.map(String.init))
         tag("Disc", track.disc.map(String.init))
         tag("Date", track.year.map(String.init))
-        tag("Genre", track.genre)
+        for genre in track.genres { tag("Genre", genre) }
         Self.writeMusicBrainz(track.musicBrainz, wanted: wanted, into: &response)
         Self.writeLength(track.lengthMicroseconds, into: &response)
     }

@@ -58,7 +58,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 path: Self.path(ofName: name, under: folderPrefix) == track.path.escaped ? 0 : builder.unique(track.path.escaped),
                 title: builder.unique(track.title),
                 artist: builder.shared(track.artist), album: builder.shared(track.album), albumArtist: builder.shared(track.albumArtist),
-                genre: builder.shared(track.genre), recording: builder.unique(ids.recording), release: builder.shared(ids.release),
+                genre: builder.shared(track.genresText), recording: builder.unique(ids.recording), release: builder.shared(ids.release),
                 releaseTrack: builder.unique(ids.releaseTrack), artistIDs: artistIDs, albumArtistIDs: albumArtistIDs,
                 year: year, disc: disc, track: number, lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
                 id: track.id ?? Self.noLength))
@@ -75,10 +75,11 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         if let track = unusual[position] { return (name, track) }
         var track = LibraryTrack(
             path: path(of: record), title: own(record.title), artist: own(record.artist),
-            album: own(record.album), albumArtist: own(record.albumArtist), genre: own(record.genre), year: Self.number(record.year),
+            album: own(record.album), albumArtist: own(record.albumArtist), year: Self.number(record.year),
             disc: Self.number(record.disc), track: Self.number(record.track),
             lengthMicroseconds: record.lengthMicroseconds == Self.noLength ? nil : record.lengthMicroseconds,
             id: record.id == Self.noLength ? nil : record.id)
+        track.genresText = own(record.genre)
         track.musicBrainz = MusicBrainzIDs(recording: own(record.recording), release: own(record.release),
                                            releaseTrack: own(record.releaseTrack), artists: list(record.artistIDs),
                                            albumArtists: list(record.albumArtistIDs))
@@ -130,9 +131,9 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             let texts = table.texts
             func text(_ id: UInt32) -> Bool { id != 0 && texts.lend(Int(id), body) }
             func number(_ value: Int32) -> Bool { value != MPDSongTable.noNumber && MPDNamedTrack.lend(String(value), body) }
-            func list(_ id: UInt32) -> Bool {
+            func list(_ id: UInt32, separator: UInt8 = UInt8(ascii: ",")) -> Bool {
                 id != 0 && texts.lend(Int(id)) { joined in
-                    joined.split(separator: UInt8(ascii: ",")).contains { body(UnsafeBufferPointer(rebasing: $0)) }
+                    joined.split(separator: separator).contains { body(UnsafeBufferPointer(rebasing: $0)) }
                 }
             }
             return switch field {
@@ -141,7 +142,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             case .albumArtist: record.albumArtist != 0 || !albumArtistFallsBack ? text(record.albumArtist) : text(record.artist)
             case .title: text(record.title)
             case .track: number(record.track)
-            case .genre: text(record.genre)
+            case .genre: list(record.genre, separator: 0x1F) // the genres, as the index joins them
             case .date: number(record.year)
             case .disc: number(record.disc)
             case .artistIDs: list(record.artistIDs)

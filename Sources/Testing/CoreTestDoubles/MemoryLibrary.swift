@@ -35,7 +35,7 @@ public final class MemoryLibrary: LibraryAccess {
         var outline = LibraryOutline()
         outline.roots = status.folders
         for track in tracks where track.available {
-            outline.add(artist: track.albumBy, album: track.album, genre: track.genre, count: 1)
+            outline.add(artist: track.albumBy, album: track.album, genres: track.genres, count: 1)
         }
         var folders: [String: Int] = [:]
         for track in tracks where track.available { folders[track.path.folder.escaped, default: 0] += 1 }

@@ -76,15 +76,16 @@ public struct LibraryOutline: Sendable, Equatable {
 
     public init() {}
 
-    /// Adds `count` tracks of `artist`'s `album` of `genre` (each may be unknown).
-    public mutating func add(artist: String?, album: String?, genre: String?, count: Int) {
+    /// Adds `count` tracks of `artist`'s `album` of `genres` (each may be unknown; a track counts under each of its
+    /// genres).
+    public mutating func add(artist: String?, album: String?, genres: [String], count: Int) {
         if let artist { artists[artist, default: [:]][album ?? "", default: 0] += count }
         if let album {
             let key = LibraryAlbum.key(title: album, artist: artist)
             if albums[key] == nil { albumsTitled[album.lowercased(), default: 0] += 1 }
             albums[key, default: 0] += count
         }
-        if let genre { genres[genre, default: 0] += count }
+        for genre in genres { self.genres[genre, default: 0] += count }
     }
 
     /// Records `tracks` tracks directly in `folder` (an absolute path); linear in the path's length.

@@ -5,7 +5,8 @@ public struct LibraryTrack: Sendable, Equatable {
     public var artist: String?
     public var album: String?
     public var albumArtist: String?
-    public var genre: String?
+    /// Every genre the file names, in its order (MPD finds the song under each).
+    public var genres: [String] = []
     public var year: Int?
     public var disc: Int?
     public var track: Int?
@@ -32,7 +33,7 @@ public struct LibraryTrack: Sendable, Equatable {
         self.artist = artist
         self.album = album
         self.albumArtist = albumArtist
-        self.genre = genre
+        genres = genre.map { [$0] } ?? []
         self.year = year
         self.disc = disc
         self.track = track
@@ -41,6 +42,18 @@ public struct LibraryTrack: Sendable, Equatable {
         self.available = available
         self.id = id
     }
+
+    /// The first genre: what a view of one value shows.
+    public var genre: String? { genres.first }
+
+    /// The genres as one text, as the index keeps them: joined by the unit separator (U+001F), which a tag value
+    /// never holds (control characters are cut when tags are read); nil for none.
+    public var genresText: String? {
+        get { genres.isEmpty ? nil : genres.joined(separator: Self.valueSeparator) }
+        set { genres = newValue.map { $0.split(separator: Self.valueSeparator).map(String.init) } ?? [] }
+    }
+
+    public static let valueSeparator = "\u{1F}"
 
     /// Who the album is by: its album artist, else the track's artist.
     public var albumBy: String? { albumArtist ?? artist }
