@@ -34,11 +34,17 @@ import Testing
 
     /// MPD's "stop after this song": single without repeat. The song is not repeated (LoopStatus None); at its end
     /// playback stops there, the next song not begun; single stays on for the next song played.
-    @Test func singleWithoutRepeatStopsAfterTheSong() {
+    /// A player of three entries, the one at `position` playing (its stream ready).
+    private func playing(at position: Int) -> (player: Player, engine: ScriptedEngine, ids: [Int]) {
         let (player, engine, _) = makePlayer(tracks: 3)
         let ids = player.trackIDs
-        player.goTo(id: ids[0])
+        player.goTo(id: ids[position])
         player.engineDidPreroll(lengthMicroseconds: 30_000_000, seekable: true)
+        return (player, engine, ids)
+    }
+
+    @Test func singleWithoutRepeatStopsAfterTheSong() {
+        let (player, engine, ids) = playing(at: 0)
         player.setSingle(.on)
         #expect(player.single == .on && player.loopStatus == LoopStatus.none)
         #expect(player.canGoNext, "next by hand still moves on")
@@ -50,10 +56,7 @@ import Testing
     }
 
     @Test func singleWithRepeatPlaysTheSongAgainAndIsLoopStatusTrack() {
-        let (player, _, _) = makePlayer(tracks: 3)
-        let ids = player.trackIDs
-        player.goTo(id: ids[1])
-        player.engineDidPreroll(lengthMicroseconds: 30_000_000, seekable: true)
+        let (player, _, ids) = playing(at: 1)
         player.setRepeat(true)
         #expect(player.loopStatus == .playlist)
         player.setSingle(.on)
@@ -68,10 +71,7 @@ import Testing
     }
 
     @Test func singleOneshotHasItsOneSongThenIsOff() {
-        let (player, _, _) = makePlayer(tracks: 3)
-        let ids = player.trackIDs
-        player.goTo(id: ids[0])
-        player.engineDidPreroll(lengthMicroseconds: 30_000_000, seekable: true)
+        let (player, _, ids) = playing(at: 0)
         player.setSingle(.oneshot)
         player.engineDidReachEnd()
         #expect(player.status == .stopped && player.single == .off, "without repeat: stopped after the song")

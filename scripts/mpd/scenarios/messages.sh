@@ -4,17 +4,12 @@ start messages "mpc $(dpkg-query -W -f '${Version}' mpc) and python-mpd2 $(dpkg-
 export MPD_HOST="$proxy"
 mpc waitmessage mpdscribble > /dev/null & waiting=$!
 sleep 0.5
-/usr/bin/python3 - "$proxy" <<'PY'
-import sys, time
-from mpd import MPDClient, CommandError
-client = MPDClient()
-client.connect(sys.argv[1])
-def step(*command):
-    try:
-        print(command, getattr(client, command[0])(*command[1:]))
-    except CommandError as error:
-        print("error:", error)
-    time.sleep(0.2)
+/usr/bin/python3 - "$proxy" "$here/scenarios" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from steps import connect, stepper
+client = connect(sys.argv[1])
+step = stepper(client)
 step("channels")
 step("subscribe", "mpd-sima")
 step("subscribe", "mpd-sima")

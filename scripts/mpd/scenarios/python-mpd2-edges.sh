@@ -2,18 +2,13 @@
 # adds, a move past the end, a name that climbs out of the music folder; single and repeat as "stop after this song"
 # toggles set them (mpc single, ncmpcpp's y, Cantata's menu).
 start python-mpd2-edges "python-mpd2 $(dpkg-query -W -f '${Version}' python3-mpd): tag types, versions, refused moves and names, single and repeat"
-/usr/bin/python3 - "$proxy" <<'PY'
-import sys, time
-from mpd import MPDClient, CommandError
+/usr/bin/python3 - "$proxy" "$here/scenarios" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from steps import connect, stepper
 
-client = MPDClient()
-client.connect(sys.argv[1])
-
-def step(*command):
-    try:
-        print(command, getattr(client, command[0])(*command[1:]))
-    except CommandError as error:
-        print("error:", error)
+client = connect(sys.argv[1])
+step = stepper(client, pause=0)
 
 step("tagtypes")
 step("status")
