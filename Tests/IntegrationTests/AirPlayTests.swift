@@ -7,12 +7,27 @@ import TestSupport
 /// namespace) is one of Reprise's outputs: moving playback there from `reprise output` and from an MPD client plays
 /// it in the speaker's room and not locally, and moving back brings it home.
 @Suite(.serialized) struct AirPlayTests {
-    @Test func playbackMovesToAnAirPlaySpeakerAndBack() throws {
+    /// A session on PipeWire with a private AirPlay speaker (shairport-sync) in a loopback-only namespace.
+    static func sessionWithSpeaker() throws -> (Session, NetworkNamespace) {
         let session = try Session(soundServer: .pipeWire)
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
-        _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+        do {
+            let namespace = try NetworkNamespace(directory: session.directory)
+            do {
+                _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+                return (session, namespace)
+            } catch {
+                namespace.stop()
+                throw error
+            }
+        } catch {
+            session.close()
+            throw error
+        }
+    }
+
+    @Test func playbackMovesToAnAirPlaySpeakerAndBack() throws {
+        let (session, namespace) = try Self.sessionWithSpeaker()
+        defer { namespace.stop(); session.close() }
         let tone = session.directory + "/tone.flac"
         try generateTone(at: tone, seconds: 60, frequency: 440, tags: "title=\\\"Air Tone\\\"", encoder: ["flacenc"])
         try MPDTests.configure(session)
@@ -49,11 +64,8 @@ import TestSupport
     /// heard when Position says 3 s (within 0.15 s). (A speaker that plays later than it announces needs
     /// `output-delay-NAME`.)
     @Test func positionOnAnAirPlaySpeakerIsWhatItsRoomHears() throws {
-        let session = try Session(soundServer: .pipeWire)
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
-        _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+        let (session, namespace) = try Self.sessionWithSpeaker()
+        defer { namespace.stop(); session.close() }
         let file = session.directory + "/late-tone.wav"
         try silenceThenTone(silentSeconds: 3, toneSeconds: 30).write(to: URL(fileURLWithPath: file))
         let pid = try session.launch([file])
@@ -72,11 +84,8 @@ import TestSupport
     /// in the stream's timing): the move is announced with Seeked at the position as now heard, so widgets that
     /// extrapolate stay right; and so is the move back.
     @Test func movingToAnAirPlaySpeakerAnnouncesThePositionAsHeard() throws {
-        let session = try Session(soundServer: .pipeWire)
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
-        _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+        let (session, namespace) = try Self.sessionWithSpeaker()
+        defer { namespace.stop(); session.close() }
         let tone = session.directory + "/tone.flac"
         try generateTone(at: tone, seconds: 60, frequency: 440, tags: nil, encoder: ["flacenc"])
         let pid = try session.launch([tone])
