@@ -67,5 +67,10 @@ import Testing
         #expect(try store.tracks(matching: .genre("Fo")).isEmpty, "a whole genre, not a part of one")
         #expect(try store.names(.genres) == ["Folk", "Rock"] || store.names(.genres) == ["folk", "Rock"])
         #expect(try store.outline().genres["Rock"] == 1)
+        // A separator inside a value is no second genre: a hostile file cannot make one value into hundreds.
+        var hostile = LibraryTrack(path: FilePath(escaped: folder + "/three.ogg"), title: "Three", lengthMicroseconds: 1)
+        hostile.genres = ["A\u{1F}B"]
+        try store.store(hostile, root: folder, size: 1, modified: 1)
+        #expect(try store.track(atPath: hostile.path.escaped)?.genres == ["A B"])
     }
 }

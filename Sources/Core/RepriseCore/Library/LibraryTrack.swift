@@ -46,10 +46,13 @@ public struct LibraryTrack: Sendable, Equatable {
     /// The first genre: what a view of one value shows.
     public var genre: String? { genres.first }
 
-    /// The genres as one text, as the index keeps them: joined by the unit separator (U+001F), which a tag value
-    /// never holds (control characters are cut when tags are read); nil for none.
+    /// The genres as one text, as the index keeps them: joined by the unit separator (U+001F), which a value's own
+    /// separators become spaces in (a file's "Rock\u{1F}Folk" is one genre, as it was one value); nil for none.
     public var genresText: String? {
-        get { genres.isEmpty ? nil : genres.joined(separator: Self.valueSeparator) }
+        get {
+            guard !genres.isEmpty else { return nil }
+            return genres.map { String($0.map { $0 == "\u{1F}" ? " " : $0 }) }.joined(separator: Self.valueSeparator)
+        }
         set { genres = newValue.map { $0.split(separator: Self.valueSeparator).map(String.init) } ?? [] }
     }
 
