@@ -31,10 +31,11 @@ import Testing
             let waiting = try #require(try store.tracksToMeasure(limit: 1).first)
             #expect(try store.storeMeasurement(MeasuredLoudness(integratedLUFS: -10, truePeak: 0.9), of: waiting))
         }
-        // The index as schema 3 had it: without the columns.
+        // The index as schema 3 had it: without the columns (nor version 5's).
         do {
             let database = try Database(path: path)
-            for column in ["mb_recording", "mb_release", "mb_release_track", "mb_artists", "mb_album_artists", "tags_version"] {
+            for column in ["mb_recording", "mb_release", "mb_release_track", "mb_artists", "mb_album_artists", "tags_version",
+                           "artist_sort", "album_artist_sort", "album_sort"] {
                 try database.execute("ALTER TABLE tracks DROP COLUMN \(column)")
             }
             try database.execute("PRAGMA user_version = 3")
@@ -72,5 +73,30 @@ import Testing
         hostile.genres = ["A\u{1F}B"]
         try store.store(hostile, root: folder, size: 1, modified: 1)
         #expect(try store.track(atPath: hostile.path.escaped)?.genres == ["A B"])
+    }
+
+    /// The sort names a file gives are kept (and read back cut as tags are); an index of schema 4 gains their
+    /// columns and reads its files again.
+    @Test func sortNamesAreKeptAndAnIndexFromBeforeGainsThem() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/library.db", song = folder + "/a.flac"
+        var track = LibraryTrack(path: FilePath(escaped: song), title: "Help!", artist: "The Beatles", album: "Help!", lengthMicroseconds: 1)
+        track.sortNames = SortNames(artist: "Beatles, The", albumArtist: "Beatles, The", album: "Help")
+        do {
+            let store = try LibraryStore(path: path) { _ in }
+            try store.store(track, root: folder, size: 10, modified: 1)
+            #expect(try store.track(atPath: song)?.sortNames == track.sortNames)
+        }
+        do {
+            let database = try Database(path: path)
+            for column in ["artist_sort", "album_artist_sort", "album_sort"] { try database.execute("ALTER TABLE tracks DROP COLUMN \(column)") }
+            try database.execute("PRAGMA user_version = 4; UPDATE tracks SET tags_version = 2")
+        }
+        let store = try LibraryStore(path: path) { _ in }
+        #expect(try store.track(atPath: song)?.sortNames == SortNames())
+        #expect(try store.fileStates(root: folder)[song]?.isCurrent(size: 10, modified: 1) == false, "read again at the next pass")
+        // From the file's tags: the first of each, empty ones left out.
+        let tags = FileTags(properties: [("ARTISTSORT", "Beatles, The"), ("ARTISTSORT", "Other"), ("ALBUMSORT", ""), ("ALBUMARTISTSORT", "Beatles, The")])
+        #expect(tags.sortNames == SortNames(artist: "Beatles, The", albumArtist: "Beatles, The", album: nil))
     }
 }

@@ -46,6 +46,27 @@ import Testing
         #expect(rig.value("songs", in: rig.send("count genre Folk")) == "2")
     }
 
+    /// The sort names a file gives are tag types of their own, written where the file has them and found by
+    /// filters; a song without one is found (and listed) by what the name sorts, as MPD's fall back.
+    @Test func sortNamesAreTagTypesWrittenAndFound() {
+        var help = LibraryTrack(path: "/music/Beatles/Help/1 Help.ogg", title: "Help!", artist: "The Beatles", album: "Help!",
+                                albumArtist: "The Beatles", lengthMicroseconds: 1_000_000)
+        help.sortNames = SortNames(artist: "Beatles, The", albumArtist: "Beatles, The", album: "Help")
+        let library = MemoryLibrary(tracks: [
+            help, LibraryTrack(path: "/music/Abba/1 SOS.ogg", title: "SOS", artist: "ABBA", lengthMicroseconds: 1_000_000),
+        ], folders: ["/music"])
+        let rig = SessionTests.Rig(tracks: 0, library: library)
+        let types = rig.pairs(rig.send("tagtypes")).map(\.1)
+        #expect(Array(types.prefix(6)) == ["Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort"])
+        let song = rig.send("find title Help!")
+        #expect(rig.value("ArtistSort", in: song) == "Beatles, The" && rig.value("AlbumSort", in: song) == "Help"
+                && rig.value("AlbumArtistSort", in: song) == "Beatles, The", "\(song)")
+        #expect(rig.value("ArtistSort", in: rig.send("find title SOS")) == nil, "none written where the file has none")
+        #expect(rig.send("list artistsort") == "ArtistSort: ABBA\nArtistSort: Beatles, The\nOK\n")
+        #expect(rig.value("Title", in: rig.send("find \"(ArtistSort == 'Beatles, The')\"")) == "Help!")
+        #expect(rig.value("Title", in: rig.send("find \"(AlbumSort == 'Help')\"")) == "Help!")
+    }
+
     /// Lengths from a hostile index (as long as Int64 holds) add up without a trap: the totals stop at the largest.
     @Test func totalsOfHostileLengthsDoNotOverflow() {
         let library = MemoryLibrary(tracks: [

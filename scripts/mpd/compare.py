@@ -121,7 +121,7 @@ def close_enough(a, b):
 NOT_COMPARED = {b"decoders", b"urlhandlers"}
 
 # The tags MPD 0.23 knows that Reprise does not keep (README's `tags-not-kept`): `tagtypes` does not list them.
-TAGS_NOT_KEPT = {b"ArtistSort", b"AlbumSort", b"AlbumArtistSort", b"OriginalDate", b"ComposerSort", b"Performer",
+TAGS_NOT_KEPT = {b"OriginalDate", b"ComposerSort", b"Performer",
                  b"Conductor", b"Work", b"Movement", b"MovementNumber", b"Ensemble", b"Location", b"Grouping", b"Label",
                  b"MUSICBRAINZ_WORKID", b"Comment"}
 

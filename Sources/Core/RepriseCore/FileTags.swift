@@ -14,6 +14,8 @@ public struct FileTags: Sendable, Equatable {
     public var lyrics: String?
     /// ReplayGain (or R128, converted) gains and peaks from the tags.
     public var loudness = LoudnessTags()
+    /// How the artist, album artist and album sort (the first of each).
+    public var sortNames = SortNames()
 
     public init() {}
 
@@ -50,6 +52,9 @@ public struct FileTags: Sendable, Equatable {
             case "ALBUMARTIST": tags.albumArtists.append(value)
             case "ALBUM ARTIST": otherAlbumArtists.append(value)
             case "GENRE": tags.genres.append(value)
+            case "ARTISTSORT": keep(&sortNames.artist, value)
+            case "ALBUMARTISTSORT": keep(&sortNames.albumArtist, value)
+            case "ALBUMSORT": keep(&sortNames.album, value)
             case "COMPOSER": tags.composers.append(value)
             case "COMMENT": tags.comments.append(value)
             case "DESCRIPTION": keep(&tags.description, value)
@@ -94,6 +99,7 @@ public struct FileTags: Sendable, Equatable {
                 albumPeak: gains["REPLAYGAIN_ALBUM_PEAK"].flatMap(LoudnessTags.peak))
         }
         tags = tags.sanitized()
+        sortNames = sortNames.sanitized()
     }
 
     /// "3", "3/12", " 03 " → 3; nothing, zero, negative or absurd → nil.

@@ -132,5 +132,6 @@ extension LibraryTrack {
         lengthMicroseconds = file.lengthMicroseconds
         loudness = file.loudness
         musicBrainz = file.tags.musicBrainz
+        sortNames = file.sortNames
     }
 }

@@ -137,7 +137,7 @@ public indirect enum MPDFilter: Sendable, Equatable {
     }
 
     /// The values of tag `tag` (lower case) of `song`, as filters read them (``MPDSongField/init(tag:)``): the album
-    /// artist falls back to the artist, the sort tags (which Reprise does not keep) to what they sort, as MPD's do.
+    /// artist falls back to the artist, a sort tag the file lacks to what it sorts, as MPD's do.
     public static func values(_ tag: String, of song: LibraryTrack, name: String) -> [String] {
         guard let field = MPDSongField(tag: tag) else { return [] }
         var values: [String] = []

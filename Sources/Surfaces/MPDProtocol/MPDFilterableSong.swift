@@ -2,18 +2,21 @@ import RepriseCore
 
 /// A value of a song that a filter compares, by what MPD calls it (``init(tag:)``).
 public enum MPDSongField: Sendable, CaseIterable {
-    case artist, album, albumArtist, title, track, genre, date, disc, artistIDs, release, albumArtistIDs, recording, releaseTrack, file
+    case artist, artistSort, album, albumSort, albumArtist, albumArtistSort, title, track, genre, date, disc, artistIDs, release,
+         albumArtistIDs, recording, releaseTrack, file
 
     /// The order `any` looks in: the tags Reprise keeps (``MPDSongWriter/tagTypes``), then the name.
     static let anyOrder: [MPDSongField] = allCases
 
-    /// The field a filter's tag name (lower case) reads; nil for a tag Reprise does not keep. The sort tags read
-    /// what they sort, as MPD's fall back when a file has none.
+    /// The field a filter's tag name (lower case) reads; nil for a tag Reprise does not keep.
     init?(tag: String) {
         switch tag {
-        case "artist", "artistsort": self = .artist
-        case "albumartist", "albumartistsort": self = .albumArtist
-        case "album", "albumsort": self = .album
+        case "artist": self = .artist
+        case "artistsort": self = .artistSort
+        case "albumartist": self = .albumArtist
+        case "albumartistsort": self = .albumArtistSort
+        case "album": self = .album
+        case "albumsort": self = .albumSort
         case "title": self = .title
         case "genre": self = .genre
         case "date": self = .date
@@ -36,8 +39,8 @@ public protocol MPDFilterableSong {
     /// The song's file name as clients see it.
     var name: String { get }
 
-    /// Lends each non-empty value of `field` to `body` until it returns true; whether it did. The album artist is
-    /// the artist when the song has none (as MPD's).
+    /// Lends each non-empty value of `field` to `body` until it returns true; whether it did. As MPD's, a field the
+    /// song lacks falls back: the album artist to the artist, a sort name to what it sorts.
     func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool
 }
 
@@ -54,8 +57,12 @@ struct MPDNamedTrack: MPDFilterableSong {
         case .albumArtistIDs: return ids.albumArtists.contains { Self.lend($0, body) }
         default: break
         }
+        let sort = track.sortNames
         let value: String? = switch field {
         case .artist: track.artist
+        case .artistSort: sort.artist ?? track.artist
+        case .albumSort: sort.album ?? track.album
+        case .albumArtistSort: sort.albumArtist ?? track.albumArtist ?? sort.artist ?? track.artist
         case .album: track.album
         case .albumArtist: track.albumArtist ?? track.artist
         case .title: track.title

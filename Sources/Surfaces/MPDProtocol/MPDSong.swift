@@ -5,7 +5,7 @@ import RepriseCore
 /// queue `Pos`/`Id`.
 public struct MPDSongWriter: Sendable {
     /// The tag names Reprise has, as `tagtypes` lists them (MPD 0.23 lists no `Comment`: it is not sent).
-    public static let tagTypes = ["Artist", "Album", "AlbumArtist", "Title", "Track", "Name", "Genre", "Date", "Composer",
+    public static let tagTypes = ["Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort", "Title", "Track", "Name", "Genre", "Date", "Composer",
                                   "Disc", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
                                   "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID"]
 
@@ -62,8 +62,11 @@ public struct MPDSongWriter: Sendable {
         }
         tag("Title", track.title)
         tag("Artist", track.artist)
+        tag("ArtistSort", track.sortNames.artist)
         tag("Album", track.album)
+        tag("AlbumSort", track.sortNames.album)
         tag("AlbumArtist", track.albumArtist)
+        tag("AlbumArtistSort", track.sortNames.albumArtist)
         tag("Track", track.track.map(String.init))
         tag("Disc", track.disc.map(String.init))
         tag("Date", track.year.map(String.init))
@@ -78,7 +81,7 @@ public struct MPDSongWriter: Sendable {
         if let track = song.unusualTrack { return write(track, name: song.name, wanted: wanted, into: &response) }
         func tag(_ key: String, _ field: MPDSongField) {
             var isWanted: Bool? // asked once the song has a value
-            _ = song.anyValue(field, albumArtistFallsBack: false) { value in
+            _ = song.anyValue(field, fallsBack: false) { value in
                 let writes = isWanted ?? (key == "file" || wanted.contains(key))
                 isWanted = writes
                 if writes { response.add(key, utf8: value) }
@@ -88,8 +91,11 @@ public struct MPDSongWriter: Sendable {
         tag("file", .file)
         tag("Title", .title)
         tag("Artist", .artist)
+        tag("ArtistSort", .artistSort)
         tag("Album", .album)
+        tag("AlbumSort", .albumSort)
         tag("AlbumArtist", .albumArtist)
+        tag("AlbumArtistSort", .albumArtistSort)
         tag("Track", .track)
         tag("Disc", .disc)
         tag("Date", .date)

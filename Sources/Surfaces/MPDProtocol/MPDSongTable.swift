@@ -13,6 +13,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     /// that stands for none.
     struct Record: Sendable {
         var name: UInt32, path: UInt32, title: UInt32, artist: UInt32, album: UInt32, albumArtist: UInt32, genre: UInt32
+        var artistSort: UInt32, albumSort: UInt32, albumArtistSort: UInt32
         var recording: UInt32, release: UInt32, releaseTrack: UInt32, artistIDs: UInt32, albumArtistIDs: UInt32
         var year: Int32, disc: Int32, track: Int32
         var lengthMicroseconds: Int64
@@ -48,7 +49,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                   let artistIDs = builder.list(track.musicBrainz.artists), let albumArtistIDs = builder.list(track.musicBrainz.albumArtists) else {
                 unusual[index] = Self.kept(track)
                 records.append(Record(name: builder.unique(name), path: 0, title: 0, artist: 0, album: 0, albumArtist: 0, genre: 0,
-                                      recording: 0, release: 0, releaseTrack: 0, artistIDs: 0, albumArtistIDs: 0,
+                                      artistSort: 0, albumSort: 0, albumArtistSort: 0, recording: 0, release: 0, releaseTrack: 0, artistIDs: 0, albumArtistIDs: 0,
                                       year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0))
                 continue
             }
@@ -58,7 +59,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 path: Self.path(ofName: name, under: folderPrefix) == track.path.escaped ? 0 : builder.unique(track.path.escaped),
                 title: builder.unique(track.title),
                 artist: builder.shared(track.artist), album: builder.shared(track.album), albumArtist: builder.shared(track.albumArtist),
-                genre: builder.shared(track.genresText), recording: builder.unique(ids.recording), release: builder.shared(ids.release),
+                genre: builder.shared(track.genresText), artistSort: builder.shared(track.sortNames.artist),
+                albumSort: builder.shared(track.sortNames.album), albumArtistSort: builder.shared(track.sortNames.albumArtist), recording: builder.unique(ids.recording), release: builder.shared(ids.release),
                 releaseTrack: builder.unique(ids.releaseTrack), artistIDs: artistIDs, albumArtistIDs: albumArtistIDs,
                 year: year, disc: disc, track: number, lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
                 id: track.id ?? Self.noLength))
@@ -80,6 +82,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             lengthMicroseconds: record.lengthMicroseconds == Self.noLength ? nil : record.lengthMicroseconds,
             id: record.id == Self.noLength ? nil : record.id)
         track.genresText = own(record.genre)
+        track.sortNames = SortNames(artist: own(record.artistSort), albumArtist: own(record.albumArtistSort), album: own(record.albumSort))
         track.musicBrainz = MusicBrainzIDs(recording: own(record.recording), release: own(record.release),
                                            releaseTrack: own(record.releaseTrack), artists: list(record.artistIDs),
                                            albumArtists: list(record.albumArtistIDs))
@@ -118,14 +121,15 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         }
 
         public func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-            anyValue(field, albumArtistFallsBack: true, body)
+            anyValue(field, fallsBack: true, body)
         }
 
-        /// ``anyValue(_:_:)``; `albumArtistFallsBack` false: the album artist tag itself (what a listing writes).
-        func anyValue(_ field: MPDSongField, albumArtistFallsBack: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        /// ``anyValue(_:_:)``; `fallsBack` false: the album artist and sort tags themselves, none when the file has
+        /// none (what a listing writes).
+        func anyValue(_ field: MPDSongField, fallsBack: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
             guard let record else {
                 let track = table.unusual[position]!
-                if field == .albumArtist, !albumArtistFallsBack { return track.albumArtist.map { MPDNamedTrack.lend($0, body) } ?? false }
+                if !fallsBack, let own = MPDSongTable.ownValue(field, of: track) { return own.map { MPDNamedTrack.lend($0, body) } ?? false }
                 return MPDNamedTrack(name: name, track: track).anyValue(field, body)
             }
             let texts = table.texts
@@ -139,7 +143,12 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             return switch field {
             case .artist: text(record.artist)
             case .album: text(record.album)
-            case .albumArtist: record.albumArtist != 0 || !albumArtistFallsBack ? text(record.albumArtist) : text(record.artist)
+            case .albumArtist: record.albumArtist != 0 || !fallsBack ? text(record.albumArtist) : text(record.artist)
+            case .artistSort: record.artistSort != 0 || !fallsBack ? text(record.artistSort) : text(record.artist)
+            case .albumSort: record.albumSort != 0 || !fallsBack ? text(record.albumSort) : text(record.album)
+            case .albumArtistSort:
+                record.albumArtistSort != 0 || !fallsBack ? text(record.albumArtistSort)
+                    : record.albumArtist != 0 ? text(record.albumArtist) : record.artistSort != 0 ? text(record.artistSort) : text(record.artist)
             case .title: text(record.title)
             case .track: number(record.track)
             case .genre: list(record.genre, separator: 0x1F) // the genres, as the index joins them
@@ -152,6 +161,18 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             case .releaseTrack: text(record.releaseTrack)
             case .file: text(record.name)
             }
+        }
+    }
+
+    /// A field that falls back when filtered (the album artist, the sort names), as the file has it (`.some(nil)`:
+    /// not at all); nil for every other field.
+    static func ownValue(_ field: MPDSongField, of track: LibraryTrack) -> String?? {
+        switch field {
+        case .albumArtist: .some(track.albumArtist)
+        case .artistSort: .some(track.sortNames.artist)
+        case .albumSort: .some(track.sortNames.album)
+        case .albumArtistSort: .some(track.sortNames.albumArtist)
+        default: nil
         }
     }
 

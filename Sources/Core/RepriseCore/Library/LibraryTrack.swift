@@ -21,6 +21,8 @@ public struct LibraryTrack: Sendable, Equatable {
     public var loudness = LoudnessTags()
     /// The recording's, release's and artists' MusicBrainz ids from the file's tags.
     public var musicBrainz = MusicBrainzIDs()
+    /// How the artist, album artist and album sort, when the file says.
+    public var sortNames = SortNames()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
     public var lyrics: String?
