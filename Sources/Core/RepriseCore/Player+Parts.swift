@@ -50,6 +50,8 @@ struct RequestState {
     var guestHost: Interruption?
     /// Where an entry starts the next time it loads (the user's place, kept while a push played), once.
     var startPosition: (entryID: Int, microseconds: Int64)?
+    /// What a UPnP control point may push; until the service sets them, no file and no name that cannot be looked up.
+    var pushRules = RendererPushRules(musicFolders: [], lookUp: { _ in nil })
 }
 
 /// What the transaction under way has noted, published as one ``Change`` when it ends.
@@ -65,7 +67,8 @@ struct TransactionState {
     var affectsSavedState = true
 }
 
-/// Levelling, crossfade, the equalizer and the loudness the library measured, and what the engine was last told.
+/// Levelling, crossfade, the equalizer and the loudness the library measured, what the engine was last told, and the
+/// delay of the output in use.
 public struct SoundShaping {
     /// Loudness levelling between tracks (see ``Player/setReplayGain(_:)``).
     public internal(set) var replayGain = ReplayGainSettings()
@@ -76,4 +79,7 @@ public struct SoundShaping {
     /// The loaded entry's loudness as the library measured it (see ``Player/didMeasureLoudness(track:album:for:)``).
     public internal(set) var measured: (track: MeasuredLoudness, album: MeasuredLoudness?)?
     var applied = EngineOutput()
+    /// How long after the pipeline plays a moment the listener hears it on the output in use (a network output's
+    /// buffer): Position is what is heard (see ``Player/setOutputDelay(microseconds:)``).
+    public internal(set) var outputDelayMicroseconds: Int64 = 0
 }

@@ -24,9 +24,6 @@ public final class Player {
     var stream = LoadedStream()
     /// The transaction under way (see ``transaction(_:)``).
     var pending = TransactionState()
-    /// How long after the pipeline plays a moment the listener hears it on the output in use (a network output's
-    /// buffer): Position is what is heard (see ``setOutputDelay(microseconds:)``).
-    public private(set) var outputDelayMicroseconds: Int64 = 0
     /// Entries whose tags are still to be read.
     var descriptions = DescriptionBacklog()
     /// The interstitials of the loaded entry, the one playing, whether it can be skipped.
@@ -39,9 +36,6 @@ public final class Player {
     public internal(set) var lyricsTiming = LyricsTiming()
     /// The sleep timer under way (see ``setSleep(_:)``).
     public internal(set) var sleep = SleepState()
-    /// What a UPnP control point may push (see ``open(_:pushedByRenderer:completion:)``); until the service sets
-    /// them, no file and no name that cannot be looked up.
-    public var rendererPushRules = RendererPushRules(musicFolders: [], lookUp: { _ in nil })
 
     /// - Parameter resolver: resolves client URIs (nil: at once, on the caller's thread).
     public init(engine: PlaybackEngine, log: Log, fileSystem: FileSystem, feed: ChangeFeed = ChangeFeed(),
@@ -57,6 +51,13 @@ public final class Player {
 
     public var shuffle: Bool { queue.isShuffled }
     public var loopStatus: LoopStatus { modes.loopStatus }
+    /// The output delay Position takes off (``SoundShaping/outputDelayMicroseconds``).
+    public var outputDelayMicroseconds: Int64 { sound.outputDelayMicroseconds }
+    /// What a UPnP control point may push (see ``open(_:pushedByRenderer:completion:)``).
+    public var rendererPushRules: RendererPushRules {
+        get { requests.pushRules }
+        set { requests.pushRules = newValue }
+    }
     public var rateRange: ClosedRange<Double> { engine.rateRange }
     public var canPlay: Bool { !queue.isEmpty }
     public var canPause: Bool { queue.current != nil }
@@ -402,7 +403,7 @@ public final class Player {
         let delay = max(0, min(microseconds, 60_000_000))
         guard delay != outputDelayMicroseconds else { return }
         transaction {
-            outputDelayMicroseconds = delay
+            sound.outputDelayMicroseconds = delay
             log.info("output delay \(delay / 1000) ms")
             if status != .stopped, stream.loadedEntryID != nil, stream.prerolled { pending.seek = positionMicroseconds }
         }
