@@ -39,5 +39,8 @@ GSource *rp_sd_event_source_new(sd_event *event) {
     source->event = sd_event_ref(event);
     source->fd_tag = g_source_add_unix_fd(&source->source, sd_event_get_fd(event), G_IO_IN | G_IO_HUP | G_IO_ERR);
     g_source_set_name(&source->source, "sd-event");
+    /* Not blocked while dispatching: blocking takes the fd out of GLib's poll set and back, and each change wakes
+     * the loop for one more turn (see EventLoop.addDescriptorSource). sd-event never runs GLib's loop inside. */
+    g_source_set_can_recurse(&source->source, TRUE);
     return &source->source;
 }

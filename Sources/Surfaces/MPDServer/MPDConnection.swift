@@ -81,8 +81,8 @@ final class MPDConnection: MPDSessionOwner {
 
     private func readable() -> Bool {
         guard !isClosed else { return false }
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let result = chunk.withUnsafeMutableBytes { Sockets.read(fd, into: $0) }
+        let chunk = server.readBuffer
+        let result = Sockets.read(fd, into: chunk)
         switch result {
         case .wouldBlock:
             return true
@@ -92,7 +92,7 @@ final class MPDConnection: MPDSessionOwner {
         case .bytes(let count):
             lastActivity = MPDServer.nowMilliseconds()
             sliceStart = MPDServer.nowNanoseconds()
-            input.append(contentsOf: chunk[..<count])
+            input.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
             processLines()
             guard !isClosed else { return false }
             if input.count > MPDServer.Limits.lineBytes && !input.contains(0x0A) {

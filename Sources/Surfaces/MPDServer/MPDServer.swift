@@ -34,6 +34,9 @@ public final class MPDServer: MPDIdleListener {
     private var connections: [ObjectIdentifier: MPDConnection] = [:]
     private var sweep: LoopTimer?
     private var passwords: MPDPasswords
+    /// Where every connection's `read` lands before its bytes join that connection's input: one buffer for all
+    /// (they are read one at a time, on the loop), made once rather than allocated and zeroed for each read.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
 
     /// - Parameter socketPath: the Unix socket's path (nil: none).
     public init(bridge: MPDPlayerBridge, settings: MPDSettings, socketPath: String?, passwords: MPDPasswords, loop: EventLoop, log: Log) {
@@ -82,6 +85,8 @@ public final class MPDServer: MPDIdleListener {
         if !listeners.isEmpty { log.info("MPD server on \(addresses.joined(separator: ", "))") }
         sweep = loop.every(milliseconds: 5000) { [weak self] in self?.closeSilentConnections() }
     }
+
+    deinit { readBuffer.deallocate() }
 
     public func stop() {
         sweep?.cancel()

@@ -43,7 +43,7 @@ extension EventLoop {
         let wanted = readiness == .readable ? G_IO_IN.rawValue : G_IO_OUT.rawValue
         let condition = GIOCondition(rawValue: wanted | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
         let box = DescriptorWatch.Handler(handler)
-        let id = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, condition, { _, _, userdata in
+        let id = addDescriptorSource(fd, condition, { _, _, userdata in
             let box = Unmanaged<DescriptorWatch.Handler>.fromOpaque(userdata!).takeUnretainedValue()
             guard !box.finished else { return 0 }
             if box.body() { return 1 }

@@ -65,9 +65,26 @@ public final class EventLoop {
         let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
         let watch = FdWatch(handler)
         fdWatches.append(watch)
-        g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, condition, { _, _, userdata in
+        addDescriptorSource(fd, condition, { _, _, userdata in
             Unmanaged<FdWatch>.fromOpaque(userdata!).takeUnretainedValue().handler() ? 1 : 0
         }, Unmanaged.passUnretained(watch).toOpaque(), nil)
+    }
+
+    /// Attaches a source for `fd` (as `g_unix_fd_add_full` would) that GLib does not block while its callback runs.
+    /// Blocking takes the descriptor out of the poll set and puts it back after, and each of those wakes the loop
+    /// (GLib 2.74 signals its wake-up descriptor whenever the poll set changes): one more turn of the loop, with a
+    /// poll of every descriptor, after each event handled. Nothing here runs the loop from inside a callback, so
+    /// there is no recursion to guard against.
+    @discardableResult
+    func addDescriptorSource(_ fd: Int32, _ condition: GIOCondition, _ callback: GUnixFDSourceFunc,
+                             _ userdata: UnsafeMutableRawPointer?, _ destroy: GDestroyNotify?) -> guint {
+        let source = g_unix_fd_source_new(fd, condition)!
+        g_source_set_priority(source, G_PRIORITY_DEFAULT)
+        g_source_set_can_recurse(source, 1)
+        g_source_set_callback(source, unsafeBitCast(callback, to: GSourceFunc.self), userdata, destroy)
+        let id = g_source_attach(source, nil)
+        g_source_unref(source)
+        return id
     }
 
     /// Keeps `handler` alive as long as the loop and returns the userdata for ``LoopCallback/trampoline``.
