@@ -157,15 +157,8 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
     for count in sizes {
         say("11/12 the library beside MPD: \(count) FLAC files (\(runs) first indexes each, in turn)")
         let folder = try bench.flacLibrary(count: count)
-        var firstIndex: [String: [Double]] = [:]
-        for _ in 0..<runs {
-            if let seconds = try bench.timeFirstIndex(count: count, start: { try bench.startReprise(binary: binary, folder: folder) }) {
-                firstIndex[reprise, default: []].append(seconds)
-            }
-            if mpdInstalled, let seconds = try bench.timeFirstIndex(count: count, start: { try bench.startMPD(folder: folder, count: count) }) {
-                firstIndex["MPD", default: []].append(seconds)
-            }
-        }
+        let firstIndex = try firstIndexRows(bench, binary: binary, folder: folder, count: count, runs: runs, reprise: reprise,
+                                            mpd: mpdInstalled)
         let ours: LibraryRaceFigures
         var oursServed: MPDProtocolFigures?
         do {
@@ -206,11 +199,8 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
             }
             return row
         }
-        var first = Row(figure: "library \(count) FLAC: first index, exec → all searchable", unit: "s", target: "≤ MPD")
-        for (name, values) in firstIndex { (first.values[name], first.spreads[name]) = (Statistics.median(values), Statistics.spread(values)) }
         let allFound = ours.changedFound && theirs?.changedFound != false
-        rows += [
-            first,
+        rows += firstIndex + [
             sampled("re-scan, nothing changed", target: "≤ MPD") { $0.rescanUnchanged },
             sampled("re-scan after 100 files changed" + (allFound ? "" : " (changes not all found)")) { $0.rescanChanged },
             sampled("search, one match, in-process") { $0.searchNarrow },
@@ -220,6 +210,43 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
             row("RSS playing one of its files", "MiB", target: "< MPD") { $0.rssPlaying },
             row("CPU playing one of its files, repeated", "%") { $0.cpuPlaying },
         ] + mpdProtocolRows(count: count, reprise: reprise, ours: oursServed, theirs: theirsServed)
+    }
+    return rows
+}
+
+/// The first index of `folder`, Reprise and MPD in turn `runs` times each: on a quiet machine, then with all cores
+/// but one busy (``CPULoad``), as users index while they work.
+func firstIndexRows(_ bench: Bench, binary: String, folder: String, count: Int, runs: Int, reprise: String, mpd: Bool) throws -> [Row] {
+    var rows: [Row] = []
+    for busy in [false, true] {
+        let load = busy ? try CPULoad(spinners: CPULoad.allButOne, logDirectory: bench.workDirectory) : nil
+        defer { load?.stop() }
+        var seconds: [String: [Double]] = [:]
+        for _ in 0..<runs {
+            if let taken = try bench.timeFirstIndex(count: count, start: { try bench.startReprise(binary: binary, folder: folder) }) {
+                seconds[reprise, default: []].append(taken)
+            }
+            if mpd, let taken = try bench.timeFirstIndex(count: count, start: { try bench.startMPD(folder: folder, count: count) }) {
+                seconds["MPD", default: []].append(taken)
+            }
+        }
+        let figure = busy ? "first index, all cores but one busy (a loop at normal priority)" : "first index, exec → all searchable"
+        var row = Row(figure: "library \(count) FLAC: " + figure, unit: "s", target: "≤ MPD")
+        for (name, values) in seconds { (row.values[name], row.spreads[name]) = (Statistics.median(values), Statistics.spread(values)) }
+        rows.append(row)
+    }
+    return rows
+}
+
+/// `--only first-index`: section 11's first-index rows alone, for each size.
+func firstIndexOnlyRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, reprise: String) throws -> [Row] {
+    let mpd = (try? runCommand("sh", ["-c", "command -v mpd"]).status) == 0
+    try bench.cachePluginRegistry()
+    var rows: [Row] = []
+    for count in sizes {
+        say("first index: \(count) FLAC files (\(runs) runs each, in turn; quiet, then all cores but one busy)")
+        let folder = try bench.flacLibrary(count: count)
+        rows += try firstIndexRows(bench, binary: binary, folder: folder, count: count, runs: runs, reprise: reprise, mpd: mpd)
     }
     return rows
 }

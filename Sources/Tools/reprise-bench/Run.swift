@@ -10,11 +10,12 @@ let benchUsage = """
       --quick              fewer samples and runs
       --output FILE        the table, in Markdown
       --only SECTION       one section: \(benchSections.joined(separator: ", "))
+                           (first-index: section 11's first-index rows alone, quiet and busy)
       --library-sizes N,N  library sizes for the library and mpd sections
       --baseline PATH      an earlier build's reprise, for first-frame
     """
 let benchSections = ["basics", "sound", "queue", "video", "sway", "controls", "first-frame", "key-press", "calls",
-                     "large", "library", "mpd", "cli"]
+                     "large", "library", "mpd", "first-index", "cli"]
 
 /// Nil when the command line is one the bench understands; else what is wrong with it.
 func benchArgumentError(_ arguments: [String]) -> String? {
@@ -126,6 +127,10 @@ func runBenchmark(_ arguments: [String]) -> Int32 {
         let interval = quick ? 3.0 : 10.0
         if queueOnly {
             rows += try queueRows(bench, binary: binary, short: short, quick: quick, reprise: reprise.name)
+            throw EndOfRun()
+        }
+        if option("--only") == "first-index" {
+            rows += try firstIndexOnlyRows(bench, binary: binary, sizes: librarySizes, runs: quick ? 3 : 5, reprise: reprise.name)
             throw EndOfRun()
         }
         if mpdOnly {
