@@ -11,6 +11,14 @@ import TestSupport
     static let trackList = "org.mpris.MediaPlayer2.TrackList"
 
     /// Creates `name` (raw bytes) under `directory` as a copy of `source`, or as a directory when `source` is nil.
+    /// ~/Music/Été/café.ogg, both names in Latin-1 bytes: the music folder and the song's percent-encoded URI.
+    func latin1Song(in session: Session) throws -> (music: String, song: String) {
+        let music = try session.makeHomeFolder("Music")
+        _ = make(music, [0xC9] + Array("t".utf8) + [0xE9], copyOf: nil)                                   // Été/
+        let song = make(music, [0xC9] + Array("t".utf8) + [0xE9] + Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8), copyOf: media.first)
+        return (music, song)
+    }
+
     func make(_ directory: String, _ name: [UInt8], copyOf source: String?) -> String {
         var path = Array(directory.utf8) + [UInt8(ascii: "/")] + name
         let percent = path.map { $0 < 0x80 && $0 != UInt8(ascii: "%") ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
@@ -69,9 +77,7 @@ import TestSupport
     @Test func latin1NamesThroughTheLibrary() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try session.makeHomeFolder("Music")
-        _ = make(music, [0xC9] + Array("t".utf8) + [0xE9], copyOf: nil)                                   // Été/
-        let song = make(music, [0xC9] + Array("t".utf8) + [0xE9] + Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8), copyOf: media.first)
+        let (music, song) = try latin1Song(in: session)
         let service = try session.launch([])
         let library = LibraryTests.interface
         #expect(session.waitFor(30) {
@@ -97,9 +103,7 @@ import TestSupport
     @Test func latin1NamesRoundTripThroughMPD() throws {
         let session = try Session()
         defer { session.close() }
-        let music = try session.makeHomeFolder("Music")
-        _ = make(music, [0xC9] + Array("t".utf8) + [0xE9], copyOf: nil)                                   // Été/
-        let song = make(music, [0xC9] + Array("t".utf8) + [0xE9] + Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8), copyOf: media.first)
+        let (music, song) = try latin1Song(in: session)
         try MPDTests.configure(session, library: music)
         let service = try session.launch([])
         #expect(session.waitFor(30) { (try? session.get("Tracks", interface: LibraryTests.interface)) == .uint32(1) },

@@ -9,12 +9,18 @@ import TestSupport
 /// ones could not play. Reprise checks the path, and makes the FIFO, before it asks the server for a pipe sink; a
 /// path it refuses is said in the log, and playback goes on on the speakers. On a stock PulseAudio and on PipeWire.
 @Suite(.serialized) struct SnapcastPipeTests {
+    /// An untagged Vorbis tone of `seconds` at 440 Hz in the session's folder.
+    static func tone(in session: Session, seconds: Int) throws -> String {
+        let tone = session.directory + "/tone.ogg"
+        try generateTone(at: tone, seconds: seconds, frequency: 440, tags: nil, encoder: ["vorbisenc", "!", "oggmux"])
+        return tone
+    }
+
     @Test(arguments: [SoundServerKind.stockPulseAudio, .pipeWire])
     func aPipeTheSoundServerCannotMakeIsNeverAskedFor(_ soundServer: SoundServerKind) throws {
         let session = try Session(soundServer: soundServer)
         defer { session.close() }
-        let tone = session.directory + "/tone.ogg"
-        try generateTone(at: tone, seconds: 30, frequency: 440, tags: nil, encoder: ["vorbisenc", "!", "oggmux"])
+        let tone = try Self.tone(in: session, seconds: 30)
         let plain = session.directory + "/plain-file"
         try "not a fifo".write(toFile: plain, atomically: true, encoding: .utf8)
         let config = try session.makeHomeFolder(".config/reprise")
@@ -61,8 +67,7 @@ import TestSupport
     func aPipeNobodyReadsIsReportedAndNotPlayedInto(_ soundServer: SoundServerKind) throws {
         let session = try Session(soundServer: soundServer)
         defer { session.close() }
-        let tone = session.directory + "/tone.ogg"
-        try generateTone(at: tone, seconds: 60, frequency: 440, tags: nil, encoder: ["vorbisenc", "!", "oggmux"])
+        let tone = try Self.tone(in: session, seconds: 60)
         let namespace = try NetworkNamespace(directory: session.directory)
         defer { namespace.stop() }
         let fifo = try session.makeFolder("snapserver") + "/reprise.fifo" // where the snapserver below reads

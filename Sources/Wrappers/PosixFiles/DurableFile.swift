@@ -16,18 +16,7 @@ public enum DurableFile {
         guard fd >= 0 else { return false }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var offset = 0
-        var written = true
-        while offset < bytes.count {
-            let count = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                written = false
-                break
-            }
-            offset += count
-        }
-        let synced = written && fsync(fd) == 0
+        let synced = Descriptor.writeAll(fd, bytes) && fsync(fd) == 0
         close(fd)
         guard synced, rename(temporary, path) == 0 else {
             unlink(temporary)

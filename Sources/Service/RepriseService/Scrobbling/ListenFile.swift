@@ -61,14 +61,7 @@ struct ListenFile: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
         let bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
-            offset += count
-        }
-        return fdatasync(descriptor) == 0
+        return bytes.withUnsafeBytes { Descriptor.writeAll(descriptor, $0) } && fdatasync(descriptor) == 0
     }
 
     /// Replaces the file with `text` (a crash leaves the old file or the new one); an empty queue removes it.
