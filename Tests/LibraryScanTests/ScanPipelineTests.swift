@@ -60,6 +60,32 @@ import TestSupport
         #expect(try store.counts().tracks == 1_995)
     }
 
+    /// A change inotify saw is applied only where the index does not already have the file as it is: a file a pass
+    /// has read since is not read again (and no change is announced for it); a removal counts only for a file it had.
+    @Test func aChangeSeenAfterAPassReadItChangesNothing() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let music = folder + "/Music"
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
+        let paths = try maker.library(count: 20, in: music)
+        let (scanner, store) = try scanner()
+        try scanner.scan(roots: [music]) { _ in }
+        #expect(try scanner.update(path: paths[0], root: music) == false, "read by the pass as it is")
+        try maker.file(tags: [("TITLE", "Edited Later")]).write(to: URL(fileURLWithPath: paths[1]))
+        #expect(try scanner.update(path: paths[1], root: music) == true)
+        #expect(try scanner.update(path: paths[1], root: music) == false, "already read")
+        #expect(try store.search(LibraryQuery("edited later"), limit: 5).count == 1)
+        try scanner.scan(roots: [music]) { _ in }
+        try maker.file(tags: [("TITLE", "Edited Again")]).write(to: URL(fileURLWithPath: paths[2]))
+        try scanner.scan(roots: [music]) { _ in } // the pass reads it before the change is applied
+        #expect(try scanner.update(path: paths[2], root: music) == false)
+        try "not music".write(toFile: music + "/notes.txt", atomically: true, encoding: .utf8)
+        #expect(try scanner.update(path: music + "/notes.txt", root: music) == false)
+        unlink(paths[3])
+        #expect(try scanner.update(path: paths[3], root: music) == true, "a file it had is forgotten")
+        #expect(try scanner.update(path: paths[3], root: music) == false)
+        #expect(try store.counts().tracks == 19)
+    }
+
     /// A large pass stops keeping the full-text index row by row and rebuilds it at its end; a process that ends
     /// in between leaves rows the index does not know, which it finds again when next opened.
     @Test func aPassCutShortInBulkModeIsSearchableAfterTheNextOpen() throws {

@@ -62,27 +62,38 @@ public final class LibraryScanner {
     }
 
     /// Reads one file again (a change seen by inotify); forgets it when it is gone or no longer music.
-    public func update(path: String, root: String) throws {
+    /// - Returns: whether the index changed: a file it already has as it is now (a pass read it since the change was
+    ///   seen) is not read again, and one it never had that is not music changes nothing.
+    @discardableResult
+    public func update(path: String, root: String) throws -> Bool {
         var info = stat()
-        guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, Self.isMusic(path),
-              let track = reader.read(path) else {
-            return try store.remove(path: path)
+        let known = try store.fileState(path: path)
+        guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, Self.isMusic(path) else {
+            return try store.remove(path: path) > 0
         }
+        if let known, known.isCurrent(size: Int64(info.st_size), modified: Self.modified(info)) { return false }
+        guard let track = reader.read(path) else { return try store.remove(path: path) > 0 }
         try store.store(track, root: root, size: Int64(info.st_size), modified: Self.modified(info))
+        return true
     }
 
     /// Reads the new and changed files under `folder` (a directory created or moved in while Reprise runs).
-    public func scanFolder(_ folder: String, root: String) throws {
+    /// - Returns: how many files were read into the index.
+    @discardableResult
+    public func scanFolder(_ folder: String, root: String) throws -> Int {
         let known = try store.fileStates(root: root)
         var found: [(String, Int64, Int64)] = []
         FolderWalk.walk(folder, isMusic: Self.isMusic) { found.append(($0.path, $0.size, $0.modified)) }
+        var stored = 0
         try store.batch {
             for (path, size, modified) in found {
                 if let state = known[path], state.isCurrent(size: size, modified: modified) { continue }
                 guard let track = reader.read(path) else { continue }
                 try store.store(track, root: root, size: size, modified: modified)
+                stored += 1
             }
         }
+        return stored
     }
 
     static func isMusic(_ path: String) -> Bool { extensions.contains(MediaLocation.fileExtension(ofPath: path)) }

@@ -387,25 +387,29 @@ final class LibraryWorker: @unchecked Sendable {
     /// The counts and outline as of the last pass or change applied (nil: to be computed).
     private var lastShape: (LibraryCounts, LibraryOutline)?
 
-    /// Applies what inotify saw: files read again or forgotten, new directories read and watched; the new counts.
+    /// Applies what inotify saw: files read again or forgotten, new directories read and watched. Returns the new
+    /// counts and outline; nil when the changes changed nothing in the index (or it cannot be counted).
     func apply(_ changes: [LibraryWatcher.Change], folders: [String], watcher: LibraryWatcher) -> (LibraryCounts, LibraryOutline)? {
         guard let store, let scanner else { return nil }
+        var changed = false
         for change in changes {
             guard let root = folders.first(where: { change.path.hasPrefix($0 + "/") }) else { continue }
             do {
                 if change.removed {
-                    try store.remove(path: change.path)
+                    changed = try store.remove(path: change.path) > 0 || changed
                 } else if change.isDirectory {
                     watcher.watch(change.path)
-                    try scanner.scanFolder(change.path, root: root)
+                    changed = try scanner.scanFolder(change.path, root: root) > 0 || changed
                 } else {
-                    try scanner.update(path: change.path, root: root)
+                    changed = try scanner.update(path: change.path, root: root) || changed
                 }
             } catch {
                 log.warning("library: \(change.path) could not be indexed again (\(error)); the next rescan catches up")
                 continue
             }
         }
+        // Files a pass has read since (or that were never music): clients are not told of a change that is none.
+        guard changed else { return nil }
         let shape = answer("counting after changes", nil) { store throws(SQLiteError) in (try store.counts(), try store.outline()) }
         guard let (counts, outline) = shape else {
             lastShape = nil

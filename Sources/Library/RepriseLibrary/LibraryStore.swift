@@ -212,9 +212,12 @@ public final class LibraryStore {
     private var storeStatement: Statement?
 
     /// Forgets the file at `path`, or every file under the folder `path`.
-    public func remove(path: String) throws(SQLiteError) {
+    /// - Returns: how many rows went.
+    @discardableResult
+    public func remove(path: String) throws(SQLiteError) -> Int {
         try database.prepare("DELETE FROM tracks WHERE path = ?1 OR path >= ?2 AND path < ?3")
             .run([.text(path), .text(path + "/"), .text(path + "0")]) // "0" follows "/" in byte order
+        return database.changes
     }
 
     /// Marks every file under `root` (un)available: a disk that is not there keeps its entries.
@@ -224,6 +227,16 @@ public final class LibraryStore {
         try database.prepare("UPDATE tracks SET available = ?1 WHERE root = ?2 AND available != ?1")
             .run([.integer(available ? 1 : 0), .text(root)])
         return database.changes
+    }
+
+    /// What the index knows of the file at `path`, or nil when it has no row for it.
+    public func fileState(path: String) throws(SQLiteError) -> FileState? {
+        let statement = try database.prepare(
+            "SELECT size, modified, available, tags_version = \(Self.tagsVersion) FROM tracks WHERE path = ?1")
+        try statement.bind([.text(path)])
+        guard try statement.step() else { return nil }
+        return FileState(size: statement.int(0) ?? -1, modified: statement.int(1) ?? -1, available: statement.int(2) == 1,
+                         tagsCurrent: statement.int(3) == 1)
     }
 
     /// Size, modification time and availability of every file known under `root`, by path.
