@@ -60,6 +60,31 @@ import Testing
         }
     }
 
+    /// A pause right behind a seek (a sleep timer going back to a chapter's start, an MPD client's `seekcur` then
+    /// `pause`) stays where the seek went: GStreamer, paused while the seek still prerolls, would keep the running
+    /// time from before it and report the target plus the time played before (it did in about 1 of 10 tries, with AAC in MP4).
+    @Test func aPauseRightBehindASeekStaysWhereTheSeekWent() throws {
+        let session = try Session()
+        defer { session.close() }
+        // AAC in MP4, as audiobooks come: an Ogg file's seek prerolls too fast here to show it.
+        let book = try ChaptersTests.book("book.m4b", in: session.directory, seconds: 60, chapterStarts: [0], titles: ["All"])
+        try session.launch([book]) { session.status() == "Playing" && (try? session.get("CanSeek")) == .bool(true) }
+        let trackID = try #require(session.metadata()["mpris:trackid"])
+        let targets = (0..<10).map { Int64(2 + $0 * 5) * 1_000_000 }
+        for target in targets {
+            try session.call("Play")
+            #expect(session.waitFor { session.status() == "Playing" })
+            Thread.sleep(forTimeInterval: 1.5)
+            try session.call("SetPosition", [trackID, .int64(target)])
+            try session.call("Pause")
+            Thread.sleep(forTimeInterval: 0.8)
+            let paused = session.position() ?? -1
+            #expect(abs(paused - target) < 300_000, "paused at \(paused) after a seek to \(target)")
+        }
+        try session.call("Play")
+        #expect(session.waitFor { (session.position() ?? 0) > targets.last! + 500_000 }, "plays on from the last place")
+    }
+
     @Test func seekAndSetPositionEmitSeeked() throws {
         let session = try Session()
         defer { session.close() }

@@ -127,12 +127,14 @@ import TestSupport
         let session = try Session()
         defer { session.close() }
         let book = try ChaptersTests.book("book.m4b", in: session.directory)
-        try session.launch([book]) { session.status() == "Playing" && session.metadata()["reprise:chapter"]?.stringValue == "Opening" }
+        let pid = try session.launch([book]) {
+            session.status() == "Playing" && session.metadata()["reprise:chapter"]?.stringValue == "Opening"
+        }
         let set = try runCommand(repriseBinary, ["sleep", "end-of-chapter"], environment: session.environment)
         #expect(set.output.contains("end of this chapter"), "\(set.output)\(set.errors)")
         #expect(session.waitFor(10) { session.status() == "Paused" })
         #expect(session.waitFor(5) { abs((session.position() ?? 0) - 4_000_000) < 300_000 },
-                "paused at the next chapter's start: \(session.position() ?? -1)")
+                "paused at the next chapter's start: \(session.position() ?? -1)\n\(session.log(of: pid))")
         #expect(session.status() == "Paused")
     }
 }

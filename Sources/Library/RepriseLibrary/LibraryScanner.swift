@@ -67,11 +67,10 @@ public final class LibraryScanner {
     @discardableResult
     public func update(path: String, root: String) throws -> Bool {
         var info = stat()
-        let known = try store.fileState(path: path)
         guard RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, Self.isMusic(path) else {
             return try store.remove(path: path) > 0
         }
-        if let known, known.isCurrent(size: Int64(info.st_size), modified: Self.modified(info)) { return false }
+        if let known = try store.fileState(path: path), known.isCurrent(size: Int64(info.st_size), modified: Self.modified(info)) { return false }
         guard let track = reader.read(path) else { return try store.remove(path: path) > 0 }
         try store.store(track, root: root, size: Int64(info.st_size), modified: Self.modified(info))
         return true

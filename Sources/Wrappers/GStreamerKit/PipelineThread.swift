@@ -34,6 +34,8 @@ final class PipelineThread: @unchecked Sendable {
     private let newest = Atomic<UInt64>(0)
     /// Touched only on the pipeline thread (see ``holdPulseMainLoop()``).
     private var mainLoopHolder: UnsafeMutablePointer<GstElement>?
+    /// The last seek asked of the loaded stream (touched only on the pipeline thread; see ``setState(_:generation:)``).
+    private var lastSeek: (nanoseconds: Int64, rate: Double, end: Int64?)?
 
     init(element: UnsafeMutablePointer<GstElement>, sink: UnsafeMutableRawPointer?, holderClientName: String) {
         self.element = ElementReference(pointer: element)
@@ -48,6 +50,7 @@ final class PipelineThread: @unchecked Sendable {
         submit { [self] in
             defer { if let filter { gst_object_unref(filter.raw) } }
             guard isCurrent(generation) else { return }
+            lastSeek = nil
             _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
             if let filter { rp_object_set_object(element.raw, "audio-filter", filter.raw) }
             if let sink { rp_object_set_string(sink.raw, "device", source.outputDevice) }
@@ -65,6 +68,7 @@ final class PipelineThread: @unchecked Sendable {
     func stop(generation: UInt64, filter: ElementReference?) {
         newest.store(generation, ordering: .relaxed)
         submit { [self] in
+            lastSeek = nil
             _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
             if let filter {
                 rp_object_set_object(element.raw, "audio-filter", filter.raw)
@@ -73,12 +77,19 @@ final class PipelineThread: @unchecked Sendable {
         }
     }
 
+    /// A pause that comes while a flushing seek made in PLAYING is still prerolling makes the pipeline keep the
+    /// running time from before the seek: its position then reads the seek's target plus the time played before it,
+    /// for as long as it stays paused. The seek is made again once paused, which sets the time right.
     func setState(_ state: ElementState, generation: UInt64) {
         submit { [self] in
             guard isCurrent(generation) else { return }
             holdPulseMainLoop()
+            let seekPrerolling = lastSeek != nil && state == .paused
+                && gst_element_get_state(element.pointer, nil, nil, 0) == GST_STATE_CHANGE_ASYNC
             if gst_element_set_state(element.pointer, state.raw) == GST_STATE_CHANGE_FAILURE {
                 rp_post_generation(element.pointer, PipelineMessage.stateRefusedName, generation)
+            } else if seekPrerolling, let seek = lastSeek {
+                Self.seek(element, to: seek.nanoseconds, rate: seek.rate, end: seek.end)
             }
         }
     }
@@ -88,10 +99,15 @@ final class PipelineThread: @unchecked Sendable {
     func seek(toNanoseconds nanoseconds: Int64, rate: Double, end: Int64?, generation: UInt64) {
         submit { [self] in
             guard isCurrent(generation) else { return }
-            let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
-            _ = gst_element_seek(element.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
-                                 end == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, end.map { gint64($0) } ?? -1)
+            lastSeek = (nanoseconds, rate, end)
+            Self.seek(element, to: nanoseconds, rate: rate, end: end)
         }
+    }
+
+    private static func seek(_ element: ElementReference, to nanoseconds: Int64, rate: Double, end: Int64?) {
+        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        _ = gst_element_seek(element.pointer, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, gint64(max(0, nanoseconds)),
+                             end == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, end.map { gint64($0) } ?? -1)
     }
 
     /// Runs `body` with the pipeline and its audio sink, in order with the other requests: every property change
