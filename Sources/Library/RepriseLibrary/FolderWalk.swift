@@ -20,17 +20,29 @@ enum FolderWalk {
 
     /// Visits every music file under `root` (an absolute path, RawPath-escaped).
     static func walk(_ root: String, isMusic: (String) -> Bool, visit: (File) -> Void) {
-        let descriptor = RawPath.withCString(root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return }
-        walk(descriptor, path: root, depth: 0, isMusic: isMusic, visit: visit)
+        walk(root, isMusic: isMusic, enter: { _ in true }, visit: visit)
     }
 
-    private static func walk(_ descriptor: Int32, path: String, depth: Int, isMusic: (String) -> Bool, visit: (File) -> Void) {
+    /// Visits `root` and every directory under it, before what is in it; a directory `visit` returns false for is
+    /// not gone into. No file is looked at, unless the file system does not tell entries' types.
+    static func directories(_ root: String, visit: (String) -> Bool) {
+        walk(root, isMusic: { _ in false }, enter: visit, visit: { _ in })
+    }
+
+    private static func walk(_ root: String, isMusic: (String) -> Bool, enter: (String) -> Bool, visit: (File) -> Void) {
+        let descriptor = RawPath.withCString(root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return }
+        walk(descriptor, path: root, depth: 0, isMusic: isMusic, enter: enter, visit: visit)
+    }
+
+    private static func walk(_ descriptor: Int32, path: String, depth: Int, isMusic: (String) -> Bool,
+                             enter: (String) -> Bool, visit: (File) -> Void) {
         guard let stream = fdopendir(descriptor) else {
             close(descriptor)
             return
         }
         defer { closedir(stream) } // closes the descriptor too
+        guard enter(path) else { return }
         var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { RawPath.string(fromBytes: Array($0.prefix { $0 != 0 })) }
@@ -46,12 +58,19 @@ enum FolderWalk {
         func isRegular(_ entry: (name: String, type: UInt8)) -> Bool {
             entry.type == UInt8(DT_REG) || entry.type == UInt8(DT_UNKNOWN) && status(entry.name).map { $0.st_mode & S_IFMT == S_IFREG } == true
         }
-        // Cover names, lower-cased once: only names as short as the longest cover name can be one.
-        let longest = MediaLocation.folderCoverNames.map(\.utf8.count).max() ?? 0
-        let short = entries.filter { $0.name.utf8.count <= longest }.map { (lowered: $0.name.lowercased(), entry: $0) }
-        let cover = MediaLocation.folderCoverNames.lazy.compactMap { candidate in
-            short.first { $0.lowered == candidate && isRegular($0.entry) }
-        }.first.map { path + "/" + $0.entry.name }
+        // The cover, looked for once the folder has music: cover names, lower-cased once (only names as short as the
+        // longest cover name can be one).
+        var cover: String??
+        func folderCover() -> String? {
+            if let cover { return cover }
+            let longest = MediaLocation.folderCoverNames.map(\.utf8.count).max() ?? 0
+            let short = entries.filter { $0.name.utf8.count <= longest }.map { (lowered: $0.name.lowercased(), entry: $0) }
+            let found = MediaLocation.folderCoverNames.lazy.compactMap { candidate in
+                short.first { $0.lowered == candidate && isRegular($0.entry) }
+            }.first.map { path + "/" + $0.entry.name }
+            cover = .some(found)
+            return found
+        }
         for entry in entries {
             var type = entry.type
             var info: stat?
@@ -62,11 +81,11 @@ enum FolderWalk {
             }
             if type == UInt8(DT_DIR), depth + 1 < maximumDepth {
                 let child = RawPath.withCString(entry.name) { openat(directory, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-                if child >= 0 { walk(child, path: path + "/" + entry.name, depth: depth + 1, isMusic: isMusic, visit: visit) }
+                if child >= 0 { walk(child, path: path + "/" + entry.name, depth: depth + 1, isMusic: isMusic, enter: enter, visit: visit) }
             } else if type == UInt8(DT_REG), isMusic(entry.name) {
                 guard let found = info ?? status(entry.name), found.st_mode & S_IFMT == S_IFREG else { continue }
                 visit(File(path: path + "/" + entry.name, size: Int64(found.st_size), modified: LibraryScanner.modified(found),
-                           folderCover: cover))
+                           folderCover: folderCover()))
             }
         }
     }

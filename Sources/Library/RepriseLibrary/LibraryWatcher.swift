@@ -1,5 +1,4 @@
 import Glibc
-import PosixFiles
 import RepriseCore
 
 /// Follows changes under the music folders with inotify: one watch per directory (added as directories are found
@@ -41,20 +40,18 @@ public final class LibraryWatcher: @unchecked Sendable {
 
     static let mask = UInt32(IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE | IN_ATTRIB | IN_ONLYDIR)
 
-    /// Watches `directory` and every directory under it (no links followed, hidden ones skipped).
-    public func watch(_ directory: String, depth: Int = 0) {
-        guard depth < 32 else { return }
-        let added = RawPath.withCString(directory) { inotify_add_watch(descriptor, $0, Self.mask) }
-        if added < 0 {
-            // Only the system's limits count as refusals; a folder that is not there is no news.
-            if errno == ENOSPC || errno == ENOMEM { locked { refused += 1 } }
-            return
-        }
-        locked { watches[added] = directory }
-        for name in PosixFileSystem().entries(of: directory) ?? [] where !name.hasPrefix(".") {
-            let path = directory + "/" + name
-            var info = stat()
-            if RawPath.withCString(path, { lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR { watch(path, depth: depth + 1) }
+    /// Watches `directory` and every directory under it (no links followed, hidden ones skipped; the files in them
+    /// are not looked at).
+    public func watch(_ directory: String) {
+        FolderWalk.directories(directory) { path in
+            let added = RawPath.withCString(path) { inotify_add_watch(descriptor, $0, Self.mask) }
+            if added < 0 {
+                // Only the system's limits count as refusals; a folder that is not there is no news.
+                if errno == ENOSPC || errno == ENOMEM { locked { refused += 1 } }
+                return false
+            }
+            locked { watches[added] = path }
+            return true
         }
     }
 

@@ -42,19 +42,20 @@ public final class TrackFileReader {
     /// What ``read(_:withFileTags:folderCover:)`` gives for each file, in order; the files TagLib reads are sent to
     /// its process in one call (``TagLibReader/read(_:pictureLimit:processes:)``), so pass a bounded number.
     public func read(_ files: [(path: String, folderCover: String??)]) -> [(track: LibraryTrack, fileTags: FileTags?)?] {
-        var opened: [(index: Int, path: String, descriptor: Int32, size: Int64)] = []
+        var opened: [(index: Int, path: String, fileExtension: String, descriptor: Int32, size: Int64)] = []
+        opened.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
             guard let regular = OpenedRegularFile(path: file.path) else { continue }
             if let folderCover = file.folderCover { folderCovers[Self.folder(of: file.path)] = folderCover }
-            opened.append((index, file.path, regular.descriptor, regular.size))
+            opened.append((index, file.path, MediaLocation.fileExtension(ofPath: file.path), regular.descriptor, regular.size))
         }
         defer { opened.forEach { close($0.descriptor) } }
-        let forTagLib = opened.filter { TagLibReader.reads(fileExtension: MediaLocation.fileExtension(ofPath: $0.path)) }
-        let reads = TagLibReader.read(forTagLib.map { ($0.descriptor, $0.size, MediaLocation.fileExtension(ofPath: $0.path)) },
-                                      pictureLimit: Self.pictureLimit)
-        var readByTagLib: [Int: (tags: FileTags, picture: EmbeddedPicture?)] = [:]
+        let forTagLib = opened.filter { TagLibReader.reads(fileExtension: $0.fileExtension) }
+        let reads = TagLibReader.read(forTagLib.map { ($0.descriptor, $0.size, $0.fileExtension) }, pictureLimit: Self.pictureLimit)
+        // What TagLib read, by the file's place in `files`.
+        var readByTagLib = [(tags: FileTags, picture: EmbeddedPicture?)?](repeating: nil, count: files.count)
         for (file, read) in zip(forTagLib, reads) {
-            guard let read, !read.tags.wantsAnotherReader(fileExtension: MediaLocation.fileExtension(ofPath: file.path)) else { continue }
+            guard let read, !read.tags.wantsAnotherReader(fileExtension: file.fileExtension) else { continue }
             readByTagLib[file.index] = read
         }
         var results = [(track: LibraryTrack, fileTags: FileTags?)?](repeating: nil, count: files.count)
