@@ -164,7 +164,7 @@ let package = Package(
         .testTarget(name: "RepriseClientTests", dependencies: ["RepriseClient", "SDBus", "RepriseCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         /// The library's reading and indexing over real generated files (TagLib, the scan pipeline, SQLite), no bus.
         .testTarget(name: "LibraryScanTests", dependencies: ["RepriseLibrary", "TagLibKit", "LoudnessKit", "RepriseCore", "TestSupport",
-                                                          "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit"]),
+                                                          "LoopKit", "PosixFiles", "CoreTestDoubles", "SQLiteKit", "CTagLibShim"]),
         .testTarget(name: "IntegrationTests", dependencies: ["SDBus", "BusInterfaces", "TestSupport"],
                     exclude: ["MPDTranscripts", "SnapcastTranscripts"]),
     ],

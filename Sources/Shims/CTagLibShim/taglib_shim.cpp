@@ -2,6 +2,7 @@
 // map, its audio properties and its front cover from the headers — nothing is decoded. No C++ type or exception
 // crosses it. The service never links it (TagLibKit asks the process, through CTagReaderClient).
 #include "CTagLibShim.h"
+#include "flac_headers.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -282,11 +283,55 @@ void appendRecord(std::string &out, const std::string &bytes, size_t limit) {
     out.append(bytes.data(), length);
 }
 
+/// Hands `properties` (records) and the picture to `out`, in memory of its own. 0, or -2 when memory ran out.
+int deliver(const std::string &properties, const char *picture, size_t pictureSize, const std::string &pictureType,
+            size_t pictureLimit, rp_taglib_file *out) {
+    if (!properties.empty()) {
+        out->properties = static_cast<uint8_t *>(std::malloc(properties.size()));
+        if (!out->properties) return -2;
+        std::memcpy(out->properties, properties.data(), properties.size());
+        out->properties_size = properties.size();
+    }
+    if (pictureSize > 0 && pictureSize <= pictureLimit) {
+        out->picture = static_cast<uint8_t *>(std::malloc(pictureSize));
+        if (out->picture) {
+            std::memcpy(out->picture, picture, pictureSize);
+            out->picture_size = pictureSize;
+            std::strncpy(out->picture_type, pictureType.c_str(), sizeof out->picture_type - 1);
+        }
+    }
+    return 0;
+}
+
+/// A plain FLAC file's answer from its blocks (``reprise::readPlainFLAC``), records in the property map's order.
+int fromFLACHeaders(const reprise::FLACHeaders &headers, size_t pictureLimit, size_t valueLimit, size_t countLimit,
+                    rp_taglib_file *out) {
+    std::string properties;
+    size_t values = 0;
+    for (auto entry = headers.fields.begin(); entry != headers.fields.end() && values < countLimit; ++entry) {
+        for (const auto &value : entry->second) {
+            if (values++ >= countLimit) break;
+            appendRecord(properties, entry->first, valueLimit);
+            appendRecord(properties, value, valueLimit);
+        }
+    }
+    out->length_ms = headers.lengthMilliseconds;
+    out->sample_rate = headers.sampleRate;
+    out->channels = headers.channels;
+    out->bitrate_kbps = headers.bitrateKilobits;
+    return deliver(properties, headers.picture.data(), headers.picture.size(), headers.pictureType, pictureLimit, out);
+}
+
 int read(int descriptor, long size, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
-         rp_taglib_file *out) {
+         bool plainFLACWithoutTagLib, rp_taglib_file *out) {
     std::string extension(extensionText ? extensionText : "");
     if (!rp_taglib_reads_extension(extension.c_str())) return -1;
     if (size < 0) return -2;
+    if (plainFLACWithoutTagLib && extension == "flac") {
+        reprise::FLACHeaders headers;
+        if (reprise::readPlainFLAC(descriptor, size, pictureLimit, headers))
+            return fromFLACHeaders(headers, pictureLimit, valueLimit, countLimit, out);
+    }
     DescriptorStream stream(descriptor, size);
     std::unique_ptr<File> file = openAs(extension, &stream);
     if (!file || stream.exhausted) return -2;
@@ -307,12 +352,6 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
         appendRecord(properties, "SYNCEDLYRICS", valueLimit);
         appendRecord(properties, synced, valueLimit);
     }
-    if (!properties.empty()) {
-        out->properties = static_cast<uint8_t *>(std::malloc(properties.size()));
-        if (!out->properties) return -2;
-        std::memcpy(out->properties, properties.data(), properties.size());
-        out->properties_size = properties.size();
-    }
     if (AudioProperties *audio = file->audioProperties()) {
         out->length_ms = audio->lengthInMilliseconds();
         out->sample_rate = audio->sampleRate();
@@ -320,26 +359,16 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
         out->bitrate_kbps = audio->bitrate();
     }
     Picture picture = pictureOf(file.get());
-    if (!picture.data.isEmpty() && picture.data.size() <= pictureLimit) {
-        out->picture = static_cast<uint8_t *>(std::malloc(picture.data.size()));
-        if (out->picture) {
-            std::memcpy(out->picture, picture.data.data(), picture.data.size());
-            out->picture_size = picture.data.size();
-            std::strncpy(out->picture_type, picture.type.c_str(), sizeof out->picture_type - 1);
-        }
-    }
-    return 0;
+    return deliver(properties, picture.data.data(), picture.data.size(), picture.type, pictureLimit, out);
 }
 
-} // namespace
-
-extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
-                              size_t value_count_limit, rp_taglib_file *out) {
+int readCatching(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
+                 size_t value_count_limit, bool plainFLACWithoutTagLib, rp_taglib_file *out) {
     static const bool quiet = (setDebugListener(&silent), true);
     (void)quiet;
     std::memset(out, 0, sizeof *out);
     try {
-        int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, out);
+        int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, plainFLACWithoutTagLib, out);
         if (result != 0) rp_taglib_free(out);
         return result;
     } catch (const std::bad_alloc &) { // the reader's bounded address space ran out: this file is not read
@@ -348,5 +377,26 @@ extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, 
     } catch (...) { // anything else: the file is not read
         rp_taglib_free(out);
         return -2;
+    }
+}
+
+} // namespace
+
+extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
+                              size_t value_count_limit, rp_taglib_file *out) {
+    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, true, out);
+}
+
+extern "C" int rp_taglib_read_with_taglib(int descriptor, long size, const char *extension, size_t picture_limit,
+                                          size_t value_limit, size_t value_count_limit, rp_taglib_file *out) {
+    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, false, out);
+}
+
+extern "C" int rp_taglib_is_plain_flac(int descriptor, long size) {
+    try {
+        reprise::FLACHeaders headers;
+        return reprise::readPlainFLAC(descriptor, size, 0, headers) ? 1 : 0;
+    } catch (...) {
+        return 0;
     }
 }

@@ -31,18 +31,32 @@ public struct TaggedFLACMaker {
 
     /// A FLAC file with these Vorbis comments (e.g. `["TITLE": "A", "ARTIST": "B"]`, written in key order).
     public func file(tags: [(String, String)]) -> Data {
-        func littleEndian(_ value: Int) -> Data { withUnsafeBytes(of: UInt32(value).littleEndian) { Data($0) } }
-        var comment = Data()
-        let vendor = Data("reprise-test".utf8)
-        comment += littleEndian(vendor.count) + vendor + littleEndian(tags.count)
-        for (key, value) in tags {
-            let field = Data((key + "=" + value).utf8)
-            comment += littleEndian(field.count) + field
-        }
+        file(blocks: [(4, Self.comment(tags.map { Data(($0.0 + "=" + $0.1).utf8) }))])
+    }
+
+    /// A FLAC file of STREAMINFO, then `blocks` (type, body) as given, the audio, then `trailer`.
+    public func file(blocks: [(type: UInt8, body: Data)], trailer: Data = Data()) -> Data {
         func block(_ type: UInt8, last: Bool, _ body: Data) -> Data {
             Data([(last ? 0x80 : 0) | type, UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF)]) + body
         }
-        return Data("fLaC".utf8) + block(0, last: false, streamInfo) + block(4, last: true, comment) + frames
+        var bytes = Data("fLaC".utf8) + block(0, last: blocks.isEmpty, streamInfo)
+        for (index, (type, body)) in blocks.enumerated() { bytes += block(type, last: index == blocks.count - 1, body) }
+        return bytes + frames + trailer
+    }
+
+    /// A VORBIS_COMMENT block's body with these fields (each "KEY=value" as bytes, which may be anything).
+    public static func comment(_ fields: [Data], vendor: String = "reprise-test") -> Data {
+        func littleEndian(_ value: Int) -> Data { withUnsafeBytes(of: UInt32(value).littleEndian) { Data($0) } }
+        var comment = littleEndian(vendor.utf8.count) + Data(vendor.utf8) + littleEndian(fields.count)
+        for field in fields { comment += littleEndian(field.count) + field }
+        return comment
+    }
+
+    /// A PICTURE block's body: picture `type` (3: front cover), its media type and bytes.
+    public static func picture(type: UInt32, mediaType: String, description: String = "", bytes: Data) -> Data {
+        func bigEndian(_ value: Int) -> Data { withUnsafeBytes(of: UInt32(value).bigEndian) { Data($0) } }
+        return bigEndian(Int(type)) + bigEndian(mediaType.utf8.count) + Data(mediaType.utf8) + bigEndian(description.utf8.count)
+            + Data(description.utf8) + bigEndian(16) + bigEndian(16) + bigEndian(24) + bigEndian(0) + bigEndian(bytes.count) + bytes
     }
 
     /// Writes `count` tracks under `folder`: `Artist NNN/Album NNN/NN Title.flac`, ten tracks an album, twenty albums
