@@ -16,7 +16,8 @@ extern "C" {
 /// the reader process then ends after answering). Values longer than `value_limit` bytes are cut there (the caller
 /// marks them); at most `value_count_limit` values are kept.
 /// A plain FLAC file (no ID3 tag, pictures in PICTURE blocks only, clean UTF-8) is read from its metadata blocks
-X
+/// without TagLib's objects, giving what TagLib gives for it (the tag reader's CPU for 10,000 files: 0.34 → 0.12 s);
+/// any other file goes to TagLib.
 int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
                    size_t value_count_limit, rp_taglib_file *out);
 
