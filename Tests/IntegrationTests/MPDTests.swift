@@ -83,6 +83,49 @@ import TestSupport
         #expect(try Self.mpc(session, "status").output.contains("[paused]"))
     }
 
+    /// A file changed and then `update`: a client in `idle database` is woken once, as MPD wakes it. The change
+    /// reaches the library twice — the rescan reads it, and so would inotify's watcher a moment later — and the
+    /// second finds the index already as the file is, so it announces nothing.
+    @Test func aChangeTheRescanReadWakesIdleDatabaseOnce() throws {
+        let session = try Session()
+        defer { session.close() }
+        let library = try session.makeHomeFolder("Music")
+        let paths = try TaggedFLACMaker(seconds: 1, workDirectory: session.directory).library(count: 20, in: library)
+        try Self.configure(session, library: library)
+        try session.launch([])
+        #expect(session.waitFor(30) { MPDDifferentialTests.songs(try? Self.mpc(session, "stats").output) == 20 })
+        let idle = try session.start("/usr/bin/python3", ["-c", """
+            import select, socket, sys, time
+            c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1]); lines = c.makefile("rb")
+            def answer():
+                got = []
+                while True:
+                    line = lines.readline().decode().strip()
+                    if line == "OK" or line.startswith("ACK") or not line: return got
+                    got.append(line)
+            lines.readline()  # the greeting
+            print("ready", flush=True)
+            seen, deadline = [], None
+            while True:
+                c.sendall(b"idle database\\n")
+                ready, _, _ = select.select([c], [], [], None if deadline is None else max(0, deadline - time.time()))
+                if not ready:
+                    c.sendall(b"noidle\\n")
+                    seen += [line[9:] for line in answer() if line.startswith("changed: ")]
+                    break
+                seen += [line[9:] for line in answer() if line.startswith("changed: ")]
+                if deadline is None: deadline = time.time() + 3  # the watcher's batch comes well within this
+            print(" ".join(seen), flush=True)
+            """, Self.socket(session)], logName: "idle")
+        #expect(session.waitFor { session.output(ofLog: "idle").contains("ready") }, "\(session.output(ofLog: "idle"))")
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: session.directory)
+        try maker.file(tags: [("TITLE", "Changed"), ("ARTIST", "Changer")]).write(to: URL(fileURLWithPath: paths[3]))
+        try Self.mpc(session, "update")
+        #expect(session.waitForExit(idle) == 0)
+        #expect(session.output(ofLog: "idle").split(separator: "\n").last == "database", "\(session.output(ofLog: "idle"))")
+        #expect(try Self.mpc(session, "-f", "%title%", "search", "title", "Changed").output.contains("Changed"))
+    }
+
     /// Playlists saved and edited by mpc are files in Reprise's playlist folder that MPRIS Playlists lists at once;
     /// loading one queues its entries; removing one removes its file.
     /// "Stop after this song" as mpc toggles it (`mpc single on`, repeat off): the song plays to its end and playback
