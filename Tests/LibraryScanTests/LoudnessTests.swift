@@ -12,8 +12,7 @@ import TestSupport
     let folder: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "reprise-loudness-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try makeTemporaryFolder("loudness")
     }
 
     /// A stereo 1 kHz sine of peak A measures 20·log10(A) LUFS (each channel's mean square A²/2, summed; the

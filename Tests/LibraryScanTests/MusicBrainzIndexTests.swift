@@ -3,6 +3,7 @@ import RepriseCore
 import RepriseLibrary
 import SQLiteKit
 import Testing
+import TestSupport
 
 /// MusicBrainz ids in the index: kept and read back (checked again on the way out); an index of schema 3 gains the
 /// columns, and its rows are read again at the next pass with what was measured of them kept.
@@ -14,8 +15,7 @@ import Testing
                                     albumArtists: ["3b2a3c4d-1111-2222-3333-444455556666"])
 
     init() throws {
-        folder = NSTemporaryDirectory() + "reprise-musicbrainz-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try makeTemporaryFolder("musicbrainz")
     }
 
     @Test func idsAreKeptAndAnIndexFromBeforeReadsItsFilesAgainKeepingTheirMeasurements() throws {

@@ -11,8 +11,7 @@ import TestSupport
     let maker: TaggedFLACMaker
 
     init() throws {
-        folder = NSTemporaryDirectory() + "reprise-plain-flac-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try makeTemporaryFolder("plain-flac")
         maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
     }
 

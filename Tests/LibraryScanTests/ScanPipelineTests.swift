@@ -11,8 +11,7 @@ import TestSupport
     let folder: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "reprise-scan-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try makeTemporaryFolder("scan")
     }
 
     func scanner() throws -> (LibraryScanner, LibraryStore) {

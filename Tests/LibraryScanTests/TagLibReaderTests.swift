@@ -13,8 +13,7 @@ import TestSupport
     let folder: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "reprise-taglib-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try makeTemporaryFolder("taglib")
     }
 
     func readTags(_ path: String) -> (tags: FileTags, picture: EmbeddedPicture?)? {

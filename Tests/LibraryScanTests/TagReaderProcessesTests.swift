@@ -13,8 +13,7 @@ import TestSupport
     let tone: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "reprise-tag-processes-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = try makeTemporaryFolder("tag-processes")
         tone = folder + "/tone.ogg"
         try generateTone(at: tone, seconds: 1, tags: "title=\"Asked\"", encoder: ["vorbisenc", "!", "oggmux"])
     }
