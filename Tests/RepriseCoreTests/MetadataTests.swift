@@ -70,6 +70,12 @@ import Testing
         #expect(TrackInfo.fallbackTitle(for: "file:///music/01%20The%20Song.flac") == "01 The Song")
         #expect(TrackInfo.fallbackTitle(for: "https://radio.example/stream") == "stream")
         #expect(TrackInfo.fallbackTitle(for: "not a uri") == "not a uri")
+        #expect(TrackInfo.fallbackTitle(for: "file:///music/Caf%C3%A9/") == "Café", "a folder's name, the slash after it ignored")
+        #expect(TrackInfo.fallbackTitle(for: "file:///music//%C3%A9t%C3%A9.ogg") == "été")
+        #expect(TrackInfo.fallbackTitle(for: "file:///.hidden") == ".hidden")
+        #expect(MediaURI("file:///")?.lastPathComponent == nil)
+        #expect(MediaURI("https://radio.example")?.lastPathComponent == nil)
+        #expect(MediaURI("file:///a")?.lastPathComponent == "a")
     }
 
     @Test func mergedTagsKeepEarlierFields() {

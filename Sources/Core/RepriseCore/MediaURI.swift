@@ -44,8 +44,11 @@ public struct MediaURI: Sendable, Equatable {
 
     /// The path's last component (nil when the path ends without one).
     public var lastPathComponent: String? {
-        let component = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init)
-        return component?.isEmpty == false ? component : nil
+        // Looked for from the end (every queued entry's title falls back to it): no array of every component.
+        let bytes = path.utf8, slash = UInt8(ascii: "/")
+        guard let last = bytes.lastIndex(where: { $0 != slash }) else { return nil }
+        let start = bytes[..<last].lastIndex(of: slash).map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(path[start...last])
     }
 
     /// Characters kept as they are in a path: RFC 3986 unreserved, sub-delimiters, ':', '@' and '/'.

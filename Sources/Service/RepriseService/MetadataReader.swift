@@ -10,7 +10,8 @@ import TagLibKit
 /// for them. Entries come from ``Player/takeEntryToDescribe()`` (the current one first), a batch at a time; results
 /// go back through ``Player/entriesDescribed(_:)``, a batch's at once. For each file, in order: the
 /// library's index when it has the file as it is now (same size and modification time); else TagLib, from the
-/// file's headers, on a low-priority thread of its own; else (a format TagLib has no reader for, or a file it finds
+/// file's headers, on a worker queue at normal priority (what a person queued, and waits to see named: at nice 10 a
+/// machine busy with other work left it a tenth of a core); else (a format TagLib has no reader for, or a file it finds
 /// invalid) GStreamer's discoverer, which works on its own threads and reports on the loop.
 final class MetadataReader: ServiceComponent {
     let name = "metadata reader"

@@ -89,7 +89,7 @@ final class ServiceAssembly {
         let art = ArtCache.standard()
         let library = Self.library(settings, fileSystem: fileSystem, loop: loop, art: art, feed: feed, log: log)
         let reader = MetadataReader(player: player, art: art, fileSystem: fileSystem, loop: loop, log: log, index: library,
-                                    work: BackgroundWork(loop: loop, label: "reprise.tags", background: true))
+                                    work: BackgroundWork(loop: loop, label: "reprise.tags"))
         let systemd = SystemdComponent(loop: loop) { "serving \(busComponent.ownedName)" }
         let listening = ListeningClock(player: player, timers: loop, work: BackgroundWork(loop: loop, label: "reprise.chapters"),
                                        log: log)

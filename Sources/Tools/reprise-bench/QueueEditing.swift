@@ -12,8 +12,10 @@ extension Bench {
         /// Median seconds of GoTo and RemoveTrack in the middle of a `count`-entry queue.
         var goToMiddle: Double?
         var removeMiddle: Double?
-        /// Seconds until tags and lengths of all `count` entries have been read in the background.
+        /// Seconds until tags and lengths of all `count` entries have been read in the background; quiet, then with
+        /// all cores but one busy (``CPULoad``).
         var readAllTags: Double?
+        var readAllTagsBusy: Double?
     }
 
     /// `links` is a directory of `count` links to one short tagged file (made by ``queueScale``).
@@ -29,27 +31,8 @@ extension Bench {
 
         var running = try startPlaying(reprise, playlist)
         result.playlistStartup = running.nameOwnedAt.map { $0 - running.startedAt }
-        // Background reading: the last entry gets its tag title (the links' names are numbers).
-        let readStart = running.startedAt
         let ids = try trackIDs()
-        // Asked every 10 ms: asking without pause (as this did) is a second client keeping the service's loop and one
-        // of the machine's cores busy while it reads.
-        if let last = ids.last {
-            func lastIsRead() -> Bool {
-                let reply = try? bus.call(destination: name, path: path, interface: trackList, member: "GetTracksMetadata",
-                                          [.array(elementSignature: "o", [last])])
-                guard case .array(_, let items)? = reply?.first, let title = items.first?.dictionary?["xesam:title"]?.stringValue
-                else { return false }
-                return !title.allSatisfy(\.isNumber)
-            }
-            let deadline = monotonicSeconds() + 300
-            var done = lastIsRead()
-            while !done, monotonicSeconds() < deadline {
-                pump(for: 0.01)
-                done = lastIsRead()
-            }
-            if done { result.readAllTags = monotonicSeconds() - readStart }
-        }
+        result.readAllTags = lastEntryRead(name: name, ids: ids, since: running.startedAt)
         let middle = ids.count / 2
         result.goToMiddle = Statistics.median(try (0..<20).map { k in
             try secondsTaken { _ = try bus.call(destination: name, path: path, interface: trackList, member: "GoTo", [ids[middle + k]]) }
@@ -60,6 +43,14 @@ extension Bench {
             }
         })
         stop(&running)
+
+        do {
+            let load = try CPULoad(spinners: CPULoad.allButOne, logDirectory: workDirectory)
+            defer { load.stop() }
+            var busy = try startPlaying(reprise, playlist)
+            defer { stop(&busy) }
+            result.readAllTagsBusy = lastEntryRead(name: name, ids: try trackIDs(), since: busy.startedAt)
+        }
 
         running = try startPlaying(reprise, shortFile)
         defer { stop(&running) }
@@ -81,6 +72,26 @@ extension Bench {
 }
 
 extension Bench {
+    /// Seconds from `start` until the last of `ids` has its tag title (the queue's links are named by numbers), or nil
+    /// after 300 s. Asked every 10 ms: asking without pause is a second client keeping the service's loop and one of the
+    /// machine's cores busy while it reads.
+    func lastEntryRead(name: String, ids: [DBusValue], since start: Double) -> Double? {
+        guard let last = ids.last else { return nil }
+        func lastIsRead() -> Bool {
+            let reply = try? bus.call(destination: name, path: "/org/mpris/MediaPlayer2", interface: "org.mpris.MediaPlayer2.TrackList",
+                                      member: "GetTracksMetadata", [.array(elementSignature: "o", [last])])
+            guard case .array(_, let items)? = reply?.first, let title = items.first?.dictionary?["xesam:title"]?.stringValue
+            else { return false }
+            return !title.allSatisfy(\.isNumber)
+        }
+        let deadline = monotonicSeconds() + 300
+        while monotonicSeconds() < deadline {
+            if lastIsRead() { return monotonicSeconds() - start }
+            pump(for: 0.01)
+        }
+        return nil
+    }
+
     /// The `Tracks` property of player `name`.
     func queuedTrackIDs(of name: String) throws -> [DBusValue] {
         guard case .array(_, let items) = try bus.getProperty(destination: name, path: "/org/mpris/MediaPlayer2",

@@ -329,7 +329,9 @@ private func queueRows(_ bench: Bench, binary: String, short: String, quick: Boo
              row("AddTrack while growing to \(count) (median)", "ms", editing.addTrack),
              row("GoTo in the middle of \(count)", "ms", editing.goToMiddle),
              row("RemoveTrack in the middle of \(count)", "ms", editing.removeMiddle),
-             row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1)]
+             row("tags and lengths of \(count) read in the background", "s", editing.readAllTags, scale: 1),
+             row("tags and lengths of \(count) read in the background, all cores but one busy", "s", editing.readAllTagsBusy,
+                 scale: 1)]
     return rows
 }
 
