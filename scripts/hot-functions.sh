@@ -1,5 +1,5 @@
 #!/bin/bash
-# Regenerates scripts/hot-functions.order: the functions of reprised that run while it starts, plays a file and
+# Regenerates scripts/hot-functions.order: the functions of reprised that run while it starts with a file to play (as `reprise FILE`), opens one over MPRIS and
 # answers MPRIS, playerctl and an MPD client, as recorded by callgrind. The release link places them first in the
 # executable (lld --symbol-ordering-file), so the pages a playing service touches are few and together instead of
 # spread over all of its code (fault-around maps 64 KiB around every page touched). A name the code no longer has is
@@ -29,7 +29,7 @@ tunables=$(sed -n 's/.*static let tunables = "\(.*\)"/\1/p' "$tuning")
 slice=$(sed -n 's/.*static let sliceSetting = "\(.*\)"/\1/p' "$tuning")
 [ -n "$tunables" ] && [ -n "$slice" ] || { echo "no malloc settings found in $tuning" >&2; exit 1; }
 GLIBC_TUNABLES=$tunables G_SLICE=$slice valgrind --tool=callgrind --demangle=no \
-  --dump-instr=no --callgrind-out-file="$work/callgrind.out" "$work/reprised" 2>"$work/valgrind.log" &
+  --dump-instr=no --callgrind-out-file="$work/callgrind.out" "$work/reprised" -- "$work/tone.ogg" 2>"$work/valgrind.log" &
 service_pid=$!
 mpris=(--session --dest org.mpris.MediaPlayer2.reprise --object-path /org/mpris/MediaPlayer2)
 for _ in $(seq 120); do gdbus introspect "${mpris[@]}" >/dev/null 2>&1 && break; sleep 0.5; done

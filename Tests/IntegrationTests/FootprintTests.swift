@@ -16,6 +16,18 @@ import TestSupport
         }
     }
 
+    /// No regex module: the standard library's `contains(_:)`, `firstRange(of:)` and `split(separator:)` with a string
+    /// live in `_StringProcessing` (with `_RegexParser`), which one call links in whole — 0.8 MB of code, mapped while
+    /// the service plays; four such calls had brought it back. `contains(text:)` and a `Character` separator do without.
+    @Test func theServiceLinksNoRegexModule() throws {
+        let service = URL(fileURLWithPath: repriseBinary).deletingLastPathComponent().appendingPathComponent("reprised").path
+        let imported = try runCommand("/usr/bin/nm", ["-D", "--undefined-only", service])
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output.contains("swift_retain"), "the check finds what it looks for")
+        let regex = imported.output.split(separator: "\n").filter { $0.contains(text: "17_StringProcessing") || $0.contains(text: "12_RegexParser") }
+        #expect(regex.isEmpty, "reprised calls into the regex module: \(regex.joined(separator: "; "))")
+    }
+
     /// One front door: the service carries no argument parser (nor the verbs), the command line not the service.
     @Test func theServiceLinksNoArgumentParserAndTheCommandLineNoService() throws {
         let directory = URL(fileURLWithPath: repriseBinary).deletingLastPathComponent()

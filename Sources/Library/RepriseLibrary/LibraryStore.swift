@@ -383,7 +383,7 @@ public final class LibraryStore {
         var seen: Set<String> = []
         var genres: [String] = []
         for joined in names {
-            for part in joined.split(separator: LibraryTrack.valueSeparator) where seen.insert(part.lowercased()).inserted {
+            for part in joined.split(separator: Character(LibraryTrack.valueSeparator)) where seen.insert(part.lowercased()).inserted {
                 genres.append(String(part))
             }
         }

@@ -203,7 +203,7 @@ public final class PulseClient {
             release(pa_context_get_server_info(context, { _, info, userdata in
                 guard let userdata else { return }
                 let client = Unmanaged<PulseClient>.fromOpaque(userdata).takeUnretainedValue()
-                client.isPipeWire = info?.pointee.server_name.map { String(cString: $0).contains("PipeWire") } ?? false
+                client.isPipeWire = info?.pointee.server_name.map { String(cString: $0).contains(text: "PipeWire") } ?? false
                 client.onEvent?(.connected)
             }, selfPointer))
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:

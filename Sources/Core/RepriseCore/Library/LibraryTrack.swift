@@ -55,7 +55,7 @@ public struct LibraryTrack: Sendable, Equatable {
             guard !genres.isEmpty else { return nil }
             return genres.map { String($0.map { $0 == "\u{1F}" ? " " : $0 }) }.joined(separator: Self.valueSeparator)
         }
-        set { genres = newValue.map { $0.split(separator: Self.valueSeparator).map(String.init) } ?? [] }
+        set { genres = newValue.map { $0.split(separator: Character(Self.valueSeparator)).map(String.init) } ?? [] }
     }
 
     public static let valueSeparator = "\u{1F}"

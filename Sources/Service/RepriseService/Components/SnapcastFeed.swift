@@ -47,7 +47,7 @@ final class SnapcastFeed: ServiceComponent {
 
     private func loadSink() {
         pulse.listModules { [self] modules in
-            for left in modules where left.name == "module-pipe-sink" && left.arguments.contains("sink_name=\(SnapcastSettings.sinkName) ") {
+            for left in modules where left.name == "module-pipe-sink" && left.arguments.contains(text: "sink_name=\(SnapcastSettings.sinkName) ") {
                 log.info("snapcast: unloading the pipe sink a previous run left (module \(left.index))")
                 pulse.unloadModule(left.index)
             }
