@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// A private X server (Xvfb) on a display number it picks itself; ``stop()`` kills it by PID.
+/// A private X server (Xvfb) on a display number it picks itself; ``stop()`` ends it by PID.
 public final class XvfbServer {
     /// The display name, e.g. ":3", for `DISPLAY`.
     public let name: String
@@ -25,9 +25,14 @@ public final class XvfbServer {
         name = ":" + number
     }
 
+    /// SIGTERM first, so that Xvfb removes its lock (`/tmp/.Xn-lock`) and socket; SIGKILL if it has not gone within
+    /// 5 s. A server killed outright leaves a stale lock, and the next X servers started beside each other (another
+    /// Xvfb, KWin's or sway's XWayland, each taking a stale lock over on its own) could both take that display: a
+    /// client then reached the other one and could not connect.
     public func stop() {
         if server.isRunning() {
-            kill(server.pid, SIGKILL)
+            kill(server.pid, SIGTERM)
+            if !eventually(5, { !server.isRunning() }) { kill(server.pid, SIGKILL) }
             _ = server.wait()
         }
     }
