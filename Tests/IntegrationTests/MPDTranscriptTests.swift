@@ -31,6 +31,12 @@ import TestSupport
         try session.launch([])
         #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == Self.songCount },
                 "\(String(describing: try? MPDTests.mpc(session, "stats").output))")
+        return try startReferenceMPD(session, music: music, songCount: Self.songCount)
+    }
+
+    /// Debian's mpd on `music` (the reference config: a socket, a null output), once it counts `songCount` songs;
+    /// its socket.
+    static func startReferenceMPD(_ session: Session, music: String, songCount: Int) throws -> String {
         let mpdDirectory = try session.makeFolder("mpd")
         try session.makeFolder("mpd/playlists")
         let config = try runCommand(Self.tools + "/mpd-config.sh", [music, mpdDirectory])
@@ -39,7 +45,7 @@ import TestSupport
         let mpdSocket = mpdDirectory + "/socket"
         #expect(session.waitFor(60) {
             MPDDifferentialTests.songs(try? runCommand("mpc", ["-h", mpdSocket, "stats"], environment: session.environment).output)
-                == Self.songCount
+                == songCount
         }, "\(session.output(ofLog: "mpd"))")
         return mpdSocket
     }

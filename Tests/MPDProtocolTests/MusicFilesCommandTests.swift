@@ -10,6 +10,7 @@ import Testing
         var folders: [String: [MPDFolderEntry]] = [:]
         var covers: [String: [UInt8]] = [:]
         var pictures: [String: (bytes: [UInt8], mediaType: String)] = [:]
+        let folderModifiedSeconds: @Sendable (String) -> Int64? = { _ in nil }
         /// Paths that are no file at all.
         var missing: Set<String> = []
         private(set) var asked: [String] = []

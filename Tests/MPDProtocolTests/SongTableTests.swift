@@ -14,6 +14,7 @@ import Testing
                                            releaseTrack: "1b3c2d4e-0000-4000-8000-000000000003",
                                            artists: ["1b3c2d4e-0000-4000-8000-000000000004", "1b3c2d4e-0000-4000-8000-000000000005"],
                                            albumArtists: ["1b3c2d4e-0000-4000-8000-000000000006"])
+        track.fileFacts.modifiedSeconds = 1_764_300_000
         return track
     }
 
@@ -99,9 +100,12 @@ import Testing
         noAlbumArtist.albumArtist = nil
         var unusual = full("/music/d.ogg")
         unusual.disc = Int(Int32.max) + 1
+        unusual.fileFacts.encoding = AudioEncoding(codec: .vorbis, sampleRate: 22_050, channels: 1, bitsPerSample: nil)
+        var encoded = full("/music/f.flac")
+        encoded.fileFacts.encoding = AudioEncoding(codec: .flac, sampleRate: 96_000, channels: 2, bitsPerSample: 24)
         let songs: [(name: String, track: LibraryTrack)] = [
             ("Björk/Début/01 Human.flac", full("/music/Björk/Début/01 Human.flac")), ("bare.ogg", LibraryTrack(path: "/music/bare.ogg")),
-            ("b.ogg", noAlbumArtist), ("d.ogg", unusual), ("e.ogg", controls),
+            ("b.ogg", noAlbumArtist), ("d.ogg", unusual), ("e.ogg", controls), ("f.flac", encoded),
         ]
         let table = MPDSongTable(songs, folderPrefix: prefix)
         let writer = MPDSongWriter(musicFolder: "/music")

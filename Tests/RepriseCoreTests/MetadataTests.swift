@@ -124,8 +124,8 @@ import Testing
         let ids = player.trackIDs
         while player.takeEntryToDescribe() != nil {}
         observer.reset()
-        player.entriesDescribed([(ids[1], TrackTags(title: "B"), 2_000_000, nil), (ids[2], nil, nil, nil),
-                                 (ids[3], TrackTags(title: "D"), nil, "file:///d.jpg"), (999, TrackTags(title: "gone"), nil, nil)])
+        player.entriesDescribed([(ids[1], TrackTags(title: "B"), 2_000_000, nil, nil), (ids[2], nil, nil, nil, nil),
+                                 (ids[3], TrackTags(title: "D"), nil, "file:///d.jpg", nil), (999, TrackTags(title: "gone"), nil, nil, nil)])
         #expect(observer.changes == 1)
         #expect(observer.trackListChanges == [.metadataChanged(id: ids[1]), .metadataChanged(id: ids[3])])
         #expect(observer.published.last?.affectsSavedState == false)
@@ -134,7 +134,7 @@ import Testing
         #expect(player.track(id: ids[3])?.artURL == "file:///d.jpg")
         #expect(player.queue.entry(withID: ids[2])?.isDescribed == true)
 
-        player.entriesDescribed([(ids[4], TrackTags(title: "E"), nil, nil), (ids[0], TrackTags(title: "A"), nil, nil)])
+        player.entriesDescribed([(ids[4], TrackTags(title: "E"), nil, nil, nil), (ids[0], TrackTags(title: "A"), nil, nil, nil)])
         #expect(observer.changes == 2)
         #expect(observer.published.last?.affectsSavedState == true, "the current entry's tags are saved")
         player.entriesDescribed([])

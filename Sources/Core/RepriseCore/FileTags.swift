@@ -9,6 +9,8 @@ public struct FileTags: Sendable, Equatable {
     public var sampleRate: Int?
     public var channels: Int?
     public var bitrateKilobits: Int?
+    /// The codec, rate, channels and sample size, when the headers name a codec Reprise knows.
+    public var encoding: AudioEncoding?
     /// Lyrics as the tag has them: ID3v2 SYLT (synchronised, as LRC text) first, else USLT, Vorbis
     /// LYRICS/UNSYNCEDLYRICS, MP4 ©lyr (which may hold LRC text too).
     public var lyrics: String?

@@ -45,6 +45,12 @@ public struct QueueEntry: Sendable, Equatable {
         set { changeDetails { $0.priority = newValue } }
     }
 
+    /// When its file last changed and how its audio is encoded, as read with its tags (nil: not a file, or not read).
+    public var fileFacts: FileFacts? {
+        get { details?.values.fileFacts }
+        set { changeDetails { $0.fileFacts = newValue } }
+    }
+
     public var artURL: String? {
         get { details?.artURL }
         set { changeDetails { $0.artURL = newValue } }
@@ -87,6 +93,7 @@ public struct QueueEntry: Sendable, Equatable {
             var tags = TrackTags()
             var lengthMicroseconds: Int64?
             var artURL: String?
+            var fileFacts: FileFacts?
             var sidecar: MediaSidecar?
             var range: PlayRange?
             var priority = 0

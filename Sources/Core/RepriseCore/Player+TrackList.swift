@@ -1,5 +1,6 @@
-/// What the background reading found about one queued entry: its tags (nil: they could not be read), length and cover.
-public typealias EntryDescription = (id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?)
+/// What the background reading found about one queued entry: its tags (nil: they could not be read), length, cover,
+/// and what its file says of itself.
+public typealias EntryDescription = (id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?, file: FileFacts?)
 
 /// Background tag reading and the track list (MPRIS TrackList requests) of ``Player``.
 extension Player {
@@ -13,8 +14,8 @@ extension Player {
 
     /// What was read about entry `id` (nil tags: it could not be read). Announced with TrackMetadataChanged;
     /// when it completes a directory group, the group is put in album order.
-    public func entryDescribed(id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?) {
-        entriesDescribed([(id, tags, lengthMicroseconds, artURL)])
+    public func entryDescribed(id: Int, tags: TrackTags?, lengthMicroseconds: Int64?, artURL: String?, file: FileFacts? = nil) {
+        entriesDescribed([(id, tags, lengthMicroseconds, artURL, file)])
     }
 
     /// What was read about several entries (a batch of the background reading), as one change: listeners hear
@@ -31,7 +32,7 @@ extension Player {
     /// Applies one description; returns whether the saved state follows it: the current entry's tags are saved (a
     /// restart answers with them at once), others' are not, and a group it completes is put in order.
     private func describe(_ description: EntryDescription) -> Bool {
-        let (id, tags, lengthMicroseconds, artURL) = description
+        let (id, tags, lengthMicroseconds, artURL, file) = description
         guard let entry = queue.entry(withID: id) else {
             descriptions.cancel(id)
             return false
@@ -50,6 +51,7 @@ extension Player {
         }
         described.hasSavedDescription = false
         if described.artURL == nil { described.artURL = artURL }
+        if let file { described.fileFacts = file }
         queue.update(id: id) { $0 = described }
         if TrackInfo(entry: described) != TrackInfo(entry: entry) { pending.queueEdits.append(.metadataChanged(id: id)) }
         if let group = completedGroup { sortGroup(group) }
@@ -93,6 +95,7 @@ extension Player {
                     entry.tags = description.tags.sanitized()
                     entry.mediumLengthMicroseconds = description.lengthMicroseconds
                     entry.artURL = description.artURL
+                    entry.fileFacts = description.file
                     entry.isDescribed = true
                 }
             } else {

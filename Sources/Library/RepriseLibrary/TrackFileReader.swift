@@ -54,14 +54,17 @@ public final class TrackFileReader {
         let reads = TagLibReader.read(forTagLib.map { ($0.descriptor, $0.size, $0.fileExtension) }, pictureLimit: Self.pictureLimit)
         // What TagLib read, by the file's place in `files`.
         var readByTagLib = [(tags: FileTags, picture: EmbeddedPicture?)?](repeating: nil, count: files.count)
+        // How the audio of a file whose tags the discoverer reads is encoded: its headers, as TagLib read them.
+        var encodings = [AudioEncoding?](repeating: nil, count: files.count)
         for (file, read) in zip(forTagLib, reads) {
+            encodings[file.index] = read?.tags.encoding
             guard let read, !read.tags.wantsAnotherReader(fileExtension: file.fileExtension) else { continue }
             readByTagLib[file.index] = read
         }
         var results = [(track: LibraryTrack, fileTags: FileTags?)?](repeating: nil, count: files.count)
         for file in opened {
             results[file.index] = readByTagLib[file.index].map { fromTagLib(file.path, $0.tags, $0.picture) }
-                ?? fromDiscoverer(file.path, procPath: "/proc/self/fd/\(file.descriptor)")
+                ?? fromDiscoverer(file.path, procPath: "/proc/self/fd/\(file.descriptor)", encoding: encodings[file.index])
         }
         return results
     }
@@ -75,8 +78,9 @@ public final class TrackFileReader {
         return (track, tags)
     }
 
-    private func fromDiscoverer(_ path: String, procPath: String) -> (track: LibraryTrack, fileTags: FileTags?) {
+    private func fromDiscoverer(_ path: String, procPath: String, encoding: AudioEncoding?) -> (track: LibraryTrack, fileTags: FileTags?) {
         var track = LibraryTrack(path: FilePath(escaped: path))
+        track.fileFacts.encoding = encoding
         readByDiscoverer += 1
         if discoverer == nil {
             GStreamer.initialize() // once per process; a no-op where the service did it
@@ -134,5 +138,6 @@ extension LibraryTrack {
         loudness = file.loudness
         musicBrainz = file.tags.musicBrainz
         sortNames = file.sortNames
+        fileFacts.encoding = file.encoding
     }
 }

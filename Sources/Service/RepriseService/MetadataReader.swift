@@ -26,9 +26,9 @@ final class MetadataReader: ServiceComponent {
     private var discoverers: [TagReader] = []
     private var idle: [TagReader] = []
     /// The entry each busy discoverer is reading.
-    private var busy: [ObjectIdentifier: (id: Int, uri: String)] = [:]
-    /// Entries TagLib could not read, waiting for a discoverer.
-    private var forDiscoverer = FIFOQueue<(id: Int, uri: String)>()
+    private var busy: [ObjectIdentifier: (id: Int, uri: String, file: FileFacts?)] = [:]
+    /// Entries TagLib could not read, waiting for a discoverer, with what their files said of themselves.
+    private var forDiscoverer = FIFOQueue<(id: Int, uri: String, file: FileFacts?)>()
     private var folderCovers: [String: String?] = [:]
     private let loop: LoopTimers
     private var pumpScheduled = false
@@ -98,7 +98,7 @@ final class MetadataReader: ServiceComponent {
         while batch.count < Self.batchSize, let entry = player.takeEntryToDescribe() {
             guard let path = MediaURI(entry.uri).flatMap({ $0.scheme == "file" ? $0.path : nil }) else {
                 // Network streams are not fetched twice; their tags arrive while they play.
-                streams.append((entry.id, nil, nil, nil))
+                streams.append((entry.id, nil, nil, nil, nil))
                 continue
             }
             batch.append((entry.id, entry.uri, path))
@@ -124,11 +124,11 @@ final class MetadataReader: ServiceComponent {
                 continue
             }
             let known = track.knownDescription
-            indexed.append((entry.id, known.tags, known.lengthMicroseconds, known.artURL))
+            indexed.append((entry.id, known.tags, known.lengthMicroseconds, known.artURL, known.file))
         }
         player.entriesDescribed(indexed)
         guard let work else {
-            forDiscoverer.append(contentsOf: rest.map { ($0.id, $0.uri) })
+            forDiscoverer.append(contentsOf: rest.map { ($0.id, $0.uri, nil) })
             return batchFinished()
         }
         let art = art, fileSystem = fileSystem, toRead = rest
@@ -137,13 +137,13 @@ final class MetadataReader: ServiceComponent {
             var described: [EntryDescription] = []
             for (entry, description) in results {
                 switch description {
-                case .read(let tags, let length, let artURL):
-                    described.append((entry.id, tags, length, artURL ?? folderCover(for: entry.path)))
+                case .read(let tags, let length, let artURL, let file):
+                    described.append((entry.id, tags, length, artURL ?? folderCover(for: entry.path), file))
                 case .notRegularFile:
                     log.debug("not reading tags of \(entry.uri): not a regular file")
-                    described.append((entry.id, nil, nil, nil))
-                case .forDiscoverer:
-                    forDiscoverer.append((entry.id, entry.uri))
+                    described.append((entry.id, nil, nil, nil, nil))
+                case .forDiscoverer(let file):
+                    forDiscoverer.append((entry.id, entry.uri, file))
                 }
             }
             player.entriesDescribed(described)
@@ -167,7 +167,7 @@ final class MetadataReader: ServiceComponent {
             }
             guard let discoverer = idle.last else {
                 if discoverers.isEmpty { // none can be had: described without tags (they come when it plays)
-                    let undescribed = forDiscoverer.elements.map { EntryDescription($0.id, nil, nil, nil) }
+                    let undescribed = forDiscoverer.elements.map { EntryDescription($0.id, nil, nil, nil, $0.file) }
                     forDiscoverer.removeAll()
                     player.entriesDescribed(undescribed)
                 }
@@ -177,7 +177,7 @@ final class MetadataReader: ServiceComponent {
             let path = MediaURI(entry.uri)?.path ?? ""
             log.debug("reading tags of \(entry.uri) with GStreamer")
             guard discoverer.discover(entry.uri) else {
-                player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
+                player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path), file: entry.file)
                 continue
             }
             idle.removeLast()
@@ -191,11 +191,11 @@ final class MetadataReader: ServiceComponent {
         let path = MediaURI(entry.uri)?.path ?? ""
         if let error = media.error {
             log.debug("could not read tags of \(entry.uri): \(error)")
-            player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path))
+            player.entryDescribed(id: entry.id, tags: nil, lengthMicroseconds: nil, artURL: folderCover(for: path), file: entry.file)
         } else {
             let artURL = media.image.flatMap { storeCover($0, of: entry.uri) } ?? folderCover(for: path)
             player.entryDescribed(id: entry.id, tags: media.tags.track,
-                                  lengthMicroseconds: media.durationNanoseconds.map { $0 / 1000 }, artURL: artURL)
+                                  lengthMicroseconds: media.durationNanoseconds.map { $0 / 1000 }, artURL: artURL, file: entry.file)
         }
         pump()
     }
@@ -222,38 +222,44 @@ final class MetadataReader: ServiceComponent {
 /// What the reading thread found for one queued file.
 enum FileDescription: Sendable {
     /// Read by TagLib: its tags and length, and its embedded cover (stored in the cache) when it has one.
-    case read(TrackTags, lengthMicroseconds: Int64?, artURL: String?)
+    case read(TrackTags, lengthMicroseconds: Int64?, artURL: String?, file: FileFacts)
     /// A FIFO, a device, a directory: never opened for reading (it would hang a reader).
     case notRegularFile
     /// Missing, a format TagLib has no reader for or finds invalid, or an MP4 in which it found no title, artist or
-    /// album: GStreamer's discoverer tries (and reports a missing file as such).
-    case forDiscoverer
+    /// album: GStreamer's discoverer tries (and reports a missing file as such). With what the file said of itself,
+    /// when it could be opened.
+    case forDiscoverer(FileFacts?)
 
     /// Reads the files at `paths` (links followed, as playing them would; each checked to be a regular file once
     /// open); the ones TagLib reads go to its reader process in one call (``TagLibReader/read(_:pictureLimit:processes:)``).
     static func read(_ paths: [String], art: CoverStore, fileSystem: FileSystem) -> [FileDescription] {
-        var descriptions = Array(repeating: FileDescription.forDiscoverer, count: paths.count)
-        var opened: [(index: Int, file: TagLibReader.File)] = []
+        var descriptions = Array(repeating: FileDescription.forDiscoverer(nil), count: paths.count)
+        var opened: [(index: Int, file: TagLibReader.File, modifiedSeconds: Int64)] = []
         for (index, path) in paths.enumerated() {
             let fileExtension = MediaLocation.fileExtension(ofPath: path)
             guard let file = OpenedRegularFile(path: path, followingLinks: true) else {
-                descriptions[index] = fileSystem.kind(of: path) == .missing ? .forDiscoverer : .notRegularFile
+                descriptions[index] = fileSystem.kind(of: path) == .missing ? .forDiscoverer(nil) : .notRegularFile
                 continue
             }
             guard TagLibReader.reads(fileExtension: fileExtension) else {
+                descriptions[index] = .forDiscoverer(FileFacts(modifiedSeconds: file.modifiedSeconds))
                 file.close()
                 continue
             }
-            opened.append((index, (file.descriptor, file.size, fileExtension)))
+            opened.append((index, (file.descriptor, file.size, fileExtension), file.modifiedSeconds))
         }
         let reads = TagLibReader.read(opened.map(\.file), pictureLimit: 16 << 20)
-        for ((index, file), read) in zip(opened, reads) {
+        for ((index, file, modifiedSeconds), read) in zip(opened, reads) {
             close(file.descriptor)
-            guard let (tags, picture) = read, !tags.wantsAnotherReader(fileExtension: file.fileExtension) else { continue }
+            let facts = FileFacts(modifiedSeconds: modifiedSeconds, encoding: read?.tags.encoding)
+            guard let (tags, picture) = read, !tags.wantsAnotherReader(fileExtension: file.fileExtension) else {
+                descriptions[index] = .forDiscoverer(facts)
+                continue
+            }
             let artURL = picture.flatMap { picture in ImageKind(sniffing: picture.bytes).flatMap { art.store(picture.bytes, kind: $0) } }
             var trackTags = tags.tags
             if trackTags.contentCreated == nil, let year = tags.year { trackTags.contentCreated = String(year) }
-            descriptions[index] = .read(trackTags, lengthMicroseconds: tags.lengthMicroseconds, artURL: artURL)
+            descriptions[index] = .read(trackTags, lengthMicroseconds: tags.lengthMicroseconds, artURL: artURL, file: facts)
         }
         return descriptions
     }

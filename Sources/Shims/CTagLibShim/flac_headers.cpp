@@ -213,6 +213,7 @@ bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &
     const uint32_t flags = bigEndian(streamInfo, 10, 4);
     out.sampleRate = static_cast<int>(flags >> 12);
     out.channels = static_cast<int>(((flags >> 9) & 7) + 1);
+    out.bitsPerSample = static_cast<int>(((flags >> 4) & 0x1F) + 1);
     const uint64_t frames = static_cast<uint64_t>(flags & 0xF) << 32 | bigEndian(streamInfo, 14, 4);
     if (frames > 0 && out.sampleRate > 0) {
         const double length = static_cast<double>(frames) * 1000.0 / out.sampleRate;

@@ -17,6 +17,7 @@ struct FLACHeaders {
     int64_t lengthMilliseconds = 0;
     int sampleRate = 0;
     int channels = 0;
+    int bitsPerSample = 0;
     int bitrateKilobits = 0;
     /// The front cover, else the first picture (empty: none, or larger than the limit asked).
     std::string picture;

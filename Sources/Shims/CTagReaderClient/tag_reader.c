@@ -168,6 +168,8 @@ int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_lim
     out->sample_rate = reply.sample_rate;
     out->channels = reply.channels;
     out->bitrate_kbps = reply.bitrate_kbps;
+    out->codec = reply.codec;
+    out->bits_per_sample = reply.bits_per_sample;
     memcpy(out->picture_type, reply.picture_type, sizeof out->picture_type);
     out->picture_type[sizeof out->picture_type - 1] = 0;
     return 0;
@@ -241,6 +243,8 @@ int rp_tag_reader_serve(int connection,
             reply.sample_rate = file.sample_rate;
             reply.channels = file.channels;
             reply.bitrate_kbps = file.bitrate_kbps;
+            reply.codec = file.codec;
+            reply.bits_per_sample = file.bits_per_sample;
             reply.length_ms = file.length_ms;
             reply.properties_size = file.properties_size;
             reply.picture_size = file.picture_size;

@@ -19,9 +19,13 @@ final class MPDLibraryCache {
     /// The last `update` job's number.
     private(set) var updateJobs = 0
 
-    init(library: LibraryAccess?, songs: MPDSongWriter) {
+    /// When each folder of the music folder last changed (nil: not known).
+    private let folderModifiedSeconds: (@Sendable (String) -> Int64?)?
+
+    init(library: LibraryAccess?, songs: MPDSongWriter, folderModifiedSeconds: (@Sendable (String) -> Int64?)? = nil) {
         self.library = library
         self.songs = songs
+        self.folderModifiedSeconds = folderModifiedSeconds
         contentVersion = library?.status.contentVersion ?? 0
         wasScanning = library?.status.scanning ?? false
     }
@@ -32,14 +36,14 @@ final class MPDLibraryCache {
     func over<Result: Sendable>(_ body: @escaping @Sendable (MPDLibrarySnapshot) -> Result,
                                 write: @escaping (Result, @escaping (MPDError?) -> Void) -> Void) throws(MPDError) -> MPDOutcome {
         guard let library else { throw MPDError(.system, "no library (library = off)") }
-        let songs = songs
+        let songs = songs, folderModifiedSeconds = folderModifiedSeconds
         return .later { [self] finish in
             if let snapshot {
                 return library.onWorker({ body(snapshot) }, then: { write($0, finish) })
             }
             let generation = generation
             library.withTracks(.all, { tracks in
-                let snapshot = MPDLibrarySnapshot(tracks, writer: songs)
+                let snapshot = MPDLibrarySnapshot(tracks, writer: songs, folderModifiedSeconds: folderModifiedSeconds)
                 return (snapshot, body(snapshot))
             }, then: { [self] (made: (MPDLibrarySnapshot, Result)) in
                 if generation == self.generation { snapshot = made.0 }

@@ -35,7 +35,7 @@ final class MPDCommandContext {
         self.playlistFiles = playlistFiles
         self.musicFiles = files
         songs = MPDSongWriter(musicFolder: musicFolder)
-        libraryCache = MPDLibraryCache(library: library, songs: songs)
+        libraryCache = MPDLibraryCache(library: library, songs: songs, folderModifiedSeconds: files?.folderModifiedSeconds)
         // A queue restored at start: its entry was current when Reprise last ran.
         shown = MPDShownState(playedEntryID: player.queue.current?.id, playTime: MPDPlayTime(playing: player.status == .playing))
         versions = MPDQueueVersions(ids: player.trackIDs, listVersion: player.queue.listVersion)

@@ -11,6 +11,9 @@ public protocol MPDMusicFiles: AnyObject {
     func embeddedPicture(of path: String, then: @escaping (((bytes: [UInt8], mediaType: String)?)?) -> Void)
     /// The regular files and folders in `folder` (links and other kinds left out), nil when it cannot be read.
     func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void)
+    /// When the folder at a path last changed, in seconds since 1970 (nil: unknown). Asked off the loop, where the
+    /// library's snapshot is made, for each of its folders.
+    var folderModifiedSeconds: @Sendable (String) -> Int64? { get }
 }
 
 /// A file or folder as `listfiles` lists it.

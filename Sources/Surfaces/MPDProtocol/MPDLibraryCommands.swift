@@ -6,10 +6,11 @@ import RepriseCore
 extension MPDCommandContext {
     func libraryCommands() -> [MPDCommand] {
         [
-            findCommand("find", ignoringCase: false, adding: false),
-            findCommand("search", ignoringCase: true, adding: false),
-            findCommand("findadd", ignoringCase: false, adding: true),
-            findCommand("searchadd", ignoringCase: true, adding: true),
+            findCommand("find", ignoringCase: false, into: .reply),
+            findCommand("search", ignoringCase: true, into: .reply),
+            findCommand("findadd", ignoringCase: false, into: .queue),
+            findCommand("searchadd", ignoringCase: true, into: .queue),
+            findCommand("searchaddpl", ignoringCase: true, into: .storedPlaylist),
             MPDCommand("list", .read, 1, nil) { [self] call throws(MPDError) in try list(call) },
             MPDCommand("count", .read, 1, nil) { [self] call throws(MPDError) in try count(call) },
             MPDCommand("lsinfo", .read, 0, 1) { [self] call throws(MPDError) in
@@ -41,9 +42,16 @@ extension MPDCommandContext {
         try overLibrary({ body($0.songs) }, write: write)
     }
 
-    private func findCommand(_ name: String, ignoringCase: Bool, adding: Bool) -> MPDCommand {
-        MPDCommand(name, adding ? .add : .read, 1, nil) { [self] call throws(MPDError) in
+    /// Where a search's songs go: into the reply (`find`, `search`), the queue (`findadd`, `searchadd`), or a stored
+    /// playlist named by the first argument, made when there is none (`searchaddpl`).
+    enum FoundSongsTarget { case reply, queue, storedPlaylist }
+
+    private func findCommand(_ name: String, ignoringCase: Bool, into target: FoundSongsTarget) -> MPDCommand {
+        let adding = target != .reply
+        let permission: MPDPermissions = target == .reply ? .read : target == .queue ? .add : .control
+        return MPDCommand(name, permission, target == .storedPlaylist ? 2 : 1, nil) { [self] call throws(MPDError) in
             var arguments = call.arguments
+            let playlist = target == .storedPlaylist ? try Self.playlistName(arguments.removeFirst()) : nil
             var sortTag: String?, window: Range<Int>?
             while arguments.count >= 3, ["sort", "window"].contains(arguments[arguments.count - 2]) {
                 let value = arguments.removeLast(), keyword = arguments.removeLast()
@@ -68,7 +76,10 @@ extension MPDCommandContext {
                 // The reply made here too, off the loop; what is added is added on it.
                 guard !adding else { return (matches.map { named[$0] }, MPDResponse()) }
                 var reply = MPDResponse()
-                for position in matches { writer.write(named.song(at: position), wanted: wanted, into: &reply) }
+                // A sorted search's songs have no Format in MPD 0.23 (the copies it sorts do not keep it).
+                for position in matches {
+                    writer.write(named.song(at: position), wanted: wanted, writesFormat: sortBy == nil, into: &reply)
+                }
                 return ([], reply)
             }, write: { [self] found, finish in
                 let matches = found.matches
@@ -76,7 +87,16 @@ extension MPDCommandContext {
                     call.append(found.reply)
                     return finish(nil)
                 }
-                guard !matches.isEmpty else { return finish(nil) }
+                guard !matches.isEmpty else { return finish(nil) } // no playlist made for nothing, as MPD's
+                if let playlist {
+                    let uris = matches.map(\.track.path.uri)
+                    do throws(MPDError) {
+                        guard case .later(let start) = try editing(playlist, creating: true, { $0 += uris }) else { return finish(nil) }
+                        return start(finish)
+                    } catch {
+                        return finish(error)
+                    }
+                }
                 shown.queueChangeSteps = UInt32(clamping: matches.count) // MPD's findadd: a version for each song
                 addDescribed(matches.map(\.track.path.uri), after: .end, finish: finish)
             })
@@ -191,6 +211,7 @@ extension MPDCommandContext {
                     switch item {
                     case .song(let song) where withTags: writer.write(snapshot.songs.song(at: song), wanted: wanted, into: &reply)
                     case .song: reply.add("file", name)
+                    case .folder where withTags: snapshot.writeFolder(name, into: &reply)
                     case .folder: reply.add("directory", name)
                     }
                 }
@@ -208,7 +229,7 @@ extension MPDCommandContext {
                     files.append(position)
                 }
             }
-            for name in folders.sorted() { reply.add("directory", name) }
+            for name in folders.sorted() { snapshot.writeFolder(name, into: &reply) }
             for file in files { writer.write(snapshot.songs.song(at: file), wanted: wanted, into: &reply) }
             return (!folders.isEmpty || !files.isEmpty, reply)
         }, write: { [self] (result: Listing, finish) in

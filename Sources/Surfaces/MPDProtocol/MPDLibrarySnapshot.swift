@@ -13,6 +13,8 @@ public final class MPDLibrarySnapshot: Sendable {
     let tree: [TreeItem]
     /// The folders' names, by a folder's position in ``tree``'s items.
     private let folderNames: MPDTextBuffer
+    /// When each folder last changed (seconds since 1970), by its name; a folder not there: unknown.
+    private let folderTimes: [String: Int64]
     /// `stats`: distinct artists and albums (the Artist and Album tags' values, as MPD counts them) and the songs'
     /// total length in seconds.
     let artistCount: Int
@@ -26,7 +28,8 @@ public final class MPDLibrarySnapshot: Sendable {
         case song(Int)
     }
 
-    init(_ tracks: [LibraryTrack], writer: MPDSongWriter) {
+    /// - Parameter folderModifiedSeconds: when the folder at a path last changed (each of the library's folders is asked).
+    init(_ tracks: [LibraryTrack], writer: MPDSongWriter, folderModifiedSeconds: (@Sendable (String) -> Int64?)? = nil) {
         let songs = tracks.lazy.filter { $0.available && Self.wasRead($0) }.map { track in
             (name: writer.name(ofPath: track.path), track: track)
         }.sorted { $0.name < $1.name }
@@ -42,6 +45,11 @@ public final class MPDLibrarySnapshot: Sendable {
                 slash = folder.lastIndex(of: "/")
             }
         }
+        var times: [String: Int64] = [:]
+        if let folderModifiedSeconds {
+            for folder in folders { times[folder] = folderModifiedSeconds(folder.hasPrefix("/") ? folder : writer.folderPrefix + folder) }
+        }
+        folderTimes = times
         // Each name split once, not at every comparison.
         var names = MPDTextBuffer()
         var items = folders.map { (parts: $0.split(separator: "/"), item: TreeItem.folder(names.append($0))) }
@@ -82,6 +90,12 @@ public final class MPDLibrarySnapshot: Sendable {
         case .folder(let position): folderNames[position]
         case .song(let position): songs.name(at: position)
         }
+    }
+
+    /// Writes a folder as MPD's full listings do: its name, and when it last changed.
+    func writeFolder(_ name: String, into reply: inout MPDResponse) {
+        reply.add("directory", name)
+        if let modified = folderTimes[name] { reply.add("Last-Modified", MPDTime.iso8601(secondsSince1970: modified)) }
     }
 
     /// Whether the index read anything of `track`: a length or a tag.

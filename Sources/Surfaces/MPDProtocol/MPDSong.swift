@@ -57,6 +57,7 @@ public struct MPDSongWriter: Sendable {
     /// writes them; `wanted`: the connection's tag types.
     public func write(_ track: LibraryTrack, name: String, wanted: Set<String>, into response: inout MPDResponse) {
         response.add("file", name)
+        Self.writeFileFacts(track.fileFacts, into: &response)
         func tag(_ key: String, _ value: String?) {
             if let value, !value.isEmpty, wanted.contains(key) { response.add(key, value) }
         }
@@ -76,9 +77,13 @@ public struct MPDSongWriter: Sendable {
     }
 
     /// Writes a song of the library's snapshot as ``write(_:name:wanted:into:)`` writes its track, each value lent
-    /// from the table (nothing built: a listing of the whole library writes straight from it).
-    public func write(_ song: MPDSongTable.Song, wanted: Set<String>, into response: inout MPDResponse) {
-        if let track = song.unusualTrack { return write(track, name: song.name, wanted: wanted, into: &response) }
+    /// from the table (nothing built: a listing of the whole library writes straight from it); `writesFormat` false:
+    /// without its `Format`.
+    public func write(_ song: MPDSongTable.Song, wanted: Set<String>, writesFormat: Bool = true, into response: inout MPDResponse) {
+        if var track = song.unusualTrack {
+            if !writesFormat { track.fileFacts.encoding = nil }
+            return write(track, name: song.name, wanted: wanted, into: &response)
+        }
         func tag(_ key: String, _ field: MPDSongField) {
             var isWanted: Bool? // asked once the song has a value
             _ = song.anyValue(field, fallsBack: false) { value in
@@ -89,6 +94,8 @@ public struct MPDSongWriter: Sendable {
             }
         }
         tag("file", .file)
+        if let modified = song.modifiedSeconds { response.add("Last-Modified", MPDTime.iso8601(secondsSince1970: modified)) }
+        if writesFormat { song.withFormat { response.add("Format", utf8: $0) } }
         tag("Title", .title)
         tag("Artist", .artist)
         tag("ArtistSort", .artistSort)
@@ -110,19 +117,22 @@ public struct MPDSongWriter: Sendable {
 
     /// Writes the queue entry at list `position` (with its MPD priority when it has one).
     public func write(_ entry: QueueEntry, position: Int, priority: Int = 0, to call: MPDCall) {
-        write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, range: entry.range, to: call)
+        write(uri: entry.uri, tags: entry.tags, lengthMicroseconds: entry.lengthMicroseconds, range: entry.range,
+              file: entry.fileFacts, to: call)
         call.add("Pos", position)
         call.add("Id", entry.id)
         if priority > 0 { call.add("Prio", priority) }
     }
 
-    /// Writes a song: its name, the part of it played (MPD's `Range: START-END`, in seconds to the millisecond),
-    /// tags and length.
-    public func write(uri: String, tags: TrackTags, lengthMicroseconds: Int64?, range: PlayRange? = nil, to call: MPDCall) {
+    /// Writes a song: its name, the part of it played (MPD's `Range: START-END`, in seconds to the millisecond), what
+    /// its file says of itself, tags and length.
+    public func write(uri: String, tags: TrackTags, lengthMicroseconds: Int64?, range: PlayRange? = nil, file: FileFacts? = nil,
+                      to call: MPDCall) {
         call.add("file", name(of: uri))
         if let range {
             call.add("Range", Self.millisecondsText(range.startMicroseconds) + "-" + (range.endMicroseconds.map(Self.millisecondsText) ?? ""))
         }
+        if let file { Self.writeFileFacts(file, into: &call.session.output) }
         writeTags(tags, lengthMicroseconds: lengthMicroseconds, to: call)
     }
 
@@ -145,6 +155,33 @@ public struct MPDSongWriter: Sendable {
         tag("Name", tags.station.map { [$0] } ?? [])
         Self.writeMusicBrainz(tags.musicBrainz, wanted: wanted, into: &call.session.output)
         Self.writeLength(lengthMicroseconds, into: &call.session.output)
+    }
+
+    /// `Last-Modified` and `Format`, where MPD writes them: after the name and range, before the tags.
+    private static func writeFileFacts(_ file: FileFacts, into response: inout MPDResponse) {
+        if let modified = file.modifiedSeconds { response.add("Last-Modified", MPDTime.iso8601(secondsSince1970: modified)) }
+        if let format = file.encoding.flatMap(format) { response.add("Format", format) }
+    }
+
+    /// The format MPD 0.23's decoders give audio of `encoding` (its `Format` and status `audio`):
+    /// `RATE:BITS:CHANNELS`, BITS `f` for float. Vorbis and AAC (FFmpeg's) decode to float; Opus to 16 bits at
+    /// 48 kHz; MP3 (libmad) to 24; FLAC and WavPack keep their sample size; WAV and AIFF (libsndfile) give 16 bits
+    /// up to 16, else 32 (float stays float); ALAC (FFmpeg's) 16 or 32. Each checked against Debian's mpd
+    /// (`MPDDifferentialTests`).
+    public static func format(of encoding: AudioEncoding) -> String? {
+        let bits: String
+        switch encoding.codec {
+        case .vorbis, .aac, .pcmFloat: bits = "f"
+        case .opus: return "48000:16:\(encoding.channels)"
+        case .mpeg: bits = "24"
+        case .flac, .wavPack:
+            guard let size = encoding.bitsPerSample, [8, 16, 24, 32].contains(size) else { return nil }
+            bits = String(size)
+        case .pcm, .alac:
+            guard let size = encoding.bitsPerSample, size <= 32 else { return nil }
+            bits = size <= 16 ? "16" : "32"
+        }
+        return "\(encoding.sampleRate):\(bits):\(encoding.channels)"
     }
 
     private static func writeMusicBrainz(_ ids: MusicBrainzIDs, wanted: Set<String>, into response: inout MPDResponse) {

@@ -18,6 +18,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         var year: Int32, disc: Int32, track: Int32
         var lengthMicroseconds: Int64
         var id: Int64
+        /// The file's last change in seconds since 1970 (``noLength``: unknown); its `Format` as MPD writes it (a text).
+        var modifiedSeconds: Int64, format: UInt32
     }
 
     static let noNumber = Int32.min, noLength = Int64.min
@@ -45,12 +47,12 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         var unusual: [Int: LibraryTrack] = [:]
         for (index, (name, track)) in songs.enumerated() {
             guard let year = Self.packed(track.year), let disc = Self.packed(track.disc), let number = Self.packed(track.track),
-                  track.lengthMicroseconds != Self.noLength, track.id != Self.noLength,
+                  track.lengthMicroseconds != Self.noLength, track.id != Self.noLength, track.fileFacts.modifiedSeconds != Self.noLength,
                   let artistIDs = builder.list(track.musicBrainz.artists), let albumArtistIDs = builder.list(track.musicBrainz.albumArtists) else {
                 unusual[index] = Self.kept(track)
                 records.append(Record(name: builder.unique(name), path: 0, title: 0, artist: 0, album: 0, albumArtist: 0, genre: 0,
                                       artistSort: 0, albumSort: 0, albumArtistSort: 0, recording: 0, release: 0, releaseTrack: 0, artistIDs: 0, albumArtistIDs: 0,
-                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0))
+                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0, modifiedSeconds: 0, format: 0))
                 continue
             }
             let ids = track.musicBrainz
@@ -63,7 +65,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 albumSort: builder.shared(track.sortNames.album), albumArtistSort: builder.shared(track.sortNames.albumArtist), recording: builder.unique(ids.recording), release: builder.shared(ids.release),
                 releaseTrack: builder.unique(ids.releaseTrack), artistIDs: artistIDs, albumArtistIDs: albumArtistIDs,
                 year: year, disc: disc, track: number, lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
-                id: track.id ?? Self.noLength))
+                id: track.id ?? Self.noLength, modifiedSeconds: track.fileFacts.modifiedSeconds ?? Self.noLength,
+                format: builder.shared(track.fileFacts.encoding.flatMap(MPDSongWriter.format(of:)))))
         }
         self.records = records
         builder.texts.shrink()
@@ -86,6 +89,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         track.musicBrainz = MusicBrainzIDs(recording: own(record.recording), release: own(record.release),
                                            releaseTrack: own(record.releaseTrack), artists: list(record.artistIDs),
                                            albumArtists: list(record.albumArtistIDs))
+        track.fileFacts.modifiedSeconds = record.modifiedSeconds == Self.noLength ? nil : record.modifiedSeconds
         return (name, track)
     }
 
@@ -118,6 +122,23 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         var lengthMicroseconds: Int64? {
             guard let length = record?.lengthMicroseconds else { return unusualTrack?.lengthMicroseconds }
             return length == MPDSongTable.noLength ? nil : length
+        }
+
+        /// When the song's file last changed, in seconds since 1970.
+        var modifiedSeconds: Int64? {
+            guard let modified = record?.modifiedSeconds else { return unusualTrack?.fileFacts.modifiedSeconds }
+            return modified == MPDSongTable.noLength ? nil : modified
+        }
+
+        /// Lends the song's `Format` (as MPD writes it) to `body`, when it has one.
+        func withFormat(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+            guard let record else {
+                if let format = unusualTrack?.fileFacts.encoding.flatMap(MPDSongWriter.format(of:)) {
+                    _ = MPDNamedTrack.lend(format) { body($0); return true }
+                }
+                return
+            }
+            if record.format != 0 { _ = table.texts.lend(Int(record.format)) { body($0); return true } }
         }
 
         public func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {

@@ -82,6 +82,8 @@ extension MPDCommandContext {
             call.add("elapsed", seconds: elapsed)
             call.add("bitrate", 0)
             if let length { call.add("duration", seconds: length) }
+            // What the decoder gives, as MPD's: the song's format.
+            if let format = current?.fileFacts?.encoding.flatMap(MPDSongWriter.format(of:)) { call.add("audio", format) }
         }
         // The next song, by MPD's rule: under single with repeat (and no consume) the current one again.
         let modes = player.modes

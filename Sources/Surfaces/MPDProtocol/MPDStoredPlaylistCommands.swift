@@ -139,7 +139,7 @@ extension MPDCommandContext {
 
     /// Reads playlist `name` (an empty one when there is none and `creating`), edits its URIs and writes it back,
     /// with no other change of the stored playlists in between.
-    private func editing(_ name: String, creating: Bool, _ edit: @escaping (inout [String]) throws(MPDError) -> Void)
+    func editing(_ name: String, creating: Bool, _ edit: @escaping (inout [String]) throws(MPDError) -> Void)
         throws(MPDError) -> MPDOutcome {
         let files = try files()
         return changing { finish in

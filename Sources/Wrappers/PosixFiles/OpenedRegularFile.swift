@@ -8,6 +8,8 @@ public struct OpenedRegularFile: ~Copyable {
     public let descriptor: Int32
     /// Its size when opened.
     public let size: Int64
+    /// Its last modification when opened, in seconds since 1970.
+    public let modifiedSeconds: Int64
 
     /// Nil when `path` is missing, a symbolic link (unless `followingLinks`: then what it leads to counts), or
     /// anything but a regular file. Opened without blocking: a FIFO or a device is refused, never waited on.
@@ -22,6 +24,7 @@ public struct OpenedRegularFile: ~Copyable {
         }
         self.descriptor = descriptor
         size = Int64(info.st_size)
+        modifiedSeconds = Int64(info.st_mtim.tv_sec)
     }
 
     /// A path that opens the same file (the same inode), whatever its name is now.

@@ -49,6 +49,10 @@ public enum TagLibReader {
         tags.sampleRate = file.sample_rate > 0 ? Int(file.sample_rate) : nil
         tags.channels = file.channels > 0 ? Int(file.channels) : nil
         tags.bitrateKilobits = file.bitrate_kbps > 0 ? Int(file.bitrate_kbps) : nil
+        tags.encoding = Self.codec(file.codec).flatMap { codec in
+            AudioEncoding(codec: codec, sampleRate: Int(file.sample_rate), channels: Int(file.channels),
+                          bitsPerSample: file.bits_per_sample > 0 ? Int(file.bits_per_sample) : nil)
+        }
         var picture: EmbeddedPicture?
         if let bytes = file.picture, file.picture_size > 0 {
             let type = withUnsafeBytes(of: file.picture_type) { raw in
@@ -58,6 +62,22 @@ public enum TagLibReader {
                                       mediaType: type.isEmpty ? "image/jpeg" : type)
         }
         return (tags, picture)
+    }
+
+    /// The shim's codec (`RP_CODEC_*`); nil for one Reprise does not name.
+    static func codec(_ value: Int32) -> AudioEncoding.Codec? {
+        switch Int(value) {
+        case Int(RP_CODEC_VORBIS): .vorbis
+        case Int(RP_CODEC_OPUS): .opus
+        case Int(RP_CODEC_FLAC): .flac
+        case Int(RP_CODEC_MPEG): .mpeg
+        case Int(RP_CODEC_AAC): .aac
+        case Int(RP_CODEC_ALAC): .alac
+        case Int(RP_CODEC_PCM): .pcm
+        case Int(RP_CODEC_PCM_FLOAT): .pcmFloat
+        case Int(RP_CODEC_WAVPACK): .wavPack
+        default: nil
+        }
     }
 
     /// Decodes the shim's records ([u32 length][bytes] for a key, then for its value, in turn), every length checked

@@ -23,6 +23,8 @@ public struct LibraryTrack: Sendable, Equatable {
     public var musicBrainz = MusicBrainzIDs()
     /// How the artist, album artist and album sort, when the file says.
     public var sortNames = SortNames()
+    /// When the file last changed (as the index saw it) and how its audio is encoded.
+    public var fileFacts = FileFacts()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
     public var lyrics: String?
@@ -136,7 +138,9 @@ extension LibraryTrack {
         var tags = TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
                              trackNumber: track, discNumber: disc, genres: genre.map { [$0] } ?? [], contentCreated: year.map(String.init))
         tags.musicBrainz = musicBrainz
-        return KnownDescription(tags: tags, lengthMicroseconds: lengthMicroseconds, artURL: cover.map(MediaURI.file(path:)))
+        var known = KnownDescription(tags: tags, lengthMicroseconds: lengthMicroseconds, artURL: cover.map(MediaURI.file(path:)))
+        known.file = fileFacts
+        return known
     }
 }
 
@@ -145,6 +149,8 @@ public struct KnownDescription: Sendable, Equatable {
     public var tags: TrackTags
     public var lengthMicroseconds: Int64?
     public var artURL: String?
+    /// When the file last changed and how its audio is encoded.
+    public var file: FileFacts?
 
     public init(tags: TrackTags, lengthMicroseconds: Int64?, artURL: String?) {
         self.tags = tags

@@ -16,6 +16,12 @@ final class MPDMusicFolderFiles: MPDMusicFiles {
         self.work = work
     }
 
+    let folderModifiedSeconds: @Sendable (String) -> Int64? = { folder in
+        var info = stat()
+        guard RawPath.withCString(folder, { stat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return Int64(info.st_mtim.tv_sec)
+    }
+
     /// The names MPD 0.23 looks for in a song's folder, in its order.
     static let coverNames = ["cover.png", "cover.jpg", "cover.webp"]
 

@@ -9,6 +9,20 @@
 extern "C" {
 #endif
 
+/// How a file's audio is encoded, as its headers say (rp_taglib_file's `codec`).
+enum {
+    RP_CODEC_UNKNOWN = 0,
+    RP_CODEC_VORBIS = 1,
+    RP_CODEC_OPUS = 2,
+    RP_CODEC_FLAC = 3,
+    RP_CODEC_MPEG = 4,
+    RP_CODEC_AAC = 5,
+    RP_CODEC_ALAC = 6,
+    RP_CODEC_PCM = 7,
+    RP_CODEC_PCM_FLOAT = 8,
+    RP_CODEC_WAVPACK = 9,
+};
+
 /// What TagLib read from one file's headers (nothing decoded). Owned by the caller: free it with rp_taglib_free.
 typedef struct rp_taglib_file {
     /// The file's tags as TagLib's property map, every value in turn: a sequence of records, each
@@ -20,6 +34,9 @@ typedef struct rp_taglib_file {
     int32_t sample_rate;
     int32_t channels;
     int32_t bitrate_kbps;
+    /// One of RP_CODEC_*; the bits of each sample where the headers say (lossless codecs), else 0.
+    int32_t codec;
+    int32_t bits_per_sample;
     /// The embedded front cover (or the first picture) and its media type; NULL when none or larger than the limit.
     uint8_t *picture;
     size_t picture_size;
@@ -54,6 +71,8 @@ typedef struct rp_tag_reply {
     int32_t sample_rate;
     int32_t channels;
     int32_t bitrate_kbps;
+    int32_t codec;
+    int32_t bits_per_sample;
     int64_t length_ms;
     uint64_t properties_size;
     uint64_t picture_size;

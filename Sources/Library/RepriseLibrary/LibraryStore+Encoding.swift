@@ -1,0 +1,18 @@
+import RepriseCore
+import SQLiteKit
+
+/// How each track's audio is encoded (MPD clients see it as a song's `Format`).
+extension LibraryStore {
+    /// Version 6: the encoding (``AudioEncoding/storedText``). Rows from before are read again at the next pass
+    /// (``tagsVersion`` 4).
+    static func migrateToVersion6(_ database: Database) throws(SQLiteError) {
+        try addColumns(["encoding TEXT"], to: database, version: 6)
+    }
+
+    /// What a row's `modified` (nanoseconds since 1970) and `encoding` tell; a value that is not one Reprise stored
+    /// is left out (the database is input like any file).
+    static func fileFacts(modified: Int64?, encoding: String?) -> FileFacts {
+        FileFacts(modifiedSeconds: modified.flatMap { $0 >= 0 ? $0 / 1_000_000_000 : nil },
+                  encoding: encoding.flatMap(AudioEncoding.init(storedText:)))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import RepriseCore
+import RepriseLibrary
+import SQLiteKit
+import Testing
+import TestSupport
+
+/// How each track's audio is encoded, and when its file changed, in the index: kept and read back (a value the
+/// index holds that Reprise did not store is left out); an index of schema 5 gains the column, and its rows are read
+/// again at the next pass. Files read by TagLib carry it from their headers.
+@Suite struct EncodingIndexTests {
+    @Test func keptReadBackAndAnIndexFromBeforeReadsItsFilesAgain() throws {
+        let folder = try makeTemporaryFolder("encoding")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/library.db", song = folder + "/a.flac", other = folder + "/b.flac"
+        var track = LibraryTrack(path: FilePath(escaped: song), title: "A", lengthMicroseconds: 1)
+        track.fileFacts.encoding = AudioEncoding(codec: .flac, sampleRate: 96_000, channels: 2, bitsPerSample: 24)
+        do {
+            let store = try LibraryStore(path: path) { _ in }
+            try store.store(track, root: folder, size: 10, modified: 1_764_307_445_123_456_789)
+            try store.store(LibraryTrack(path: FilePath(escaped: other), title: "B"), root: folder, size: 10, modified: -5)
+            let read = try #require(try store.track(atPath: song))
+            #expect(read.fileFacts == FileFacts(modifiedSeconds: 1_764_307_445, encoding: track.fileFacts.encoding))
+            #expect(try store.track(atPath: other)?.fileFacts == FileFacts())
+        }
+        do {
+            let database = try Database(path: path)
+            try database.execute("UPDATE tracks SET encoding = 'flac:44100:999:2' WHERE path = '\(other)'")
+        }
+        #expect(try LibraryStore(path: path) { _ in }.track(atPath: other)?.fileFacts.encoding == nil)
+        do {
+            let database = try Database(path: path)
+            try database.execute("ALTER TABLE tracks DROP COLUMN encoding")
+            try database.execute("PRAGMA user_version = 5; UPDATE tracks SET tags_version = 3")
+        }
+        let store = try LibraryStore(path: path) { _ in }
+        #expect(try store.track(atPath: song)?.fileFacts.encoding == nil)
+        #expect(try store.fileStates(root: folder)[song]?.isCurrent(size: 10, modified: 1_764_307_445_123_456_789) == false,
+                "read again at the next pass")
+    }
+
+    @Test func readFromTheHeaders() throws {
+        let folder = try makeTemporaryFolder("encoding-files")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try generateTone(at: folder + "/a.flac", seconds: 1, tags: "title=(string)A", encoder: ["flacenc"])
+        let read = try #require(TrackFileReader(art: nil).read(folder + "/a.flac"))
+        #expect(read.fileFacts.encoding == AudioEncoding(codec: .flac, sampleRate: 44_100, channels: 2, bitsPerSample: 16))
+    }
+}
