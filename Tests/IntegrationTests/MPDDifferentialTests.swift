@@ -25,6 +25,7 @@ import TestSupport
         "searchaddpl picks title blue", "listplaylist picks", "searchaddpl picks \"(artist == 'Björk')\" sort title window 0:2",
         "listplaylist picks", "searchaddpl picks nosuchtag x", "searchaddpl picks", "searchaddpl \"bad/name\" title blue",
         "searchaddpl nothing title zzz", "listplaylists", "rm picks", "rm nothing",
+        "config", "listmounts", "clearerror",
         // Priorities and single oneshot on what load queued (entries' tags are the deviation: not listed here).
         "prio 10 0", "prio 300 0", "prio 1 99", "prio 5", "prioid 7", "single oneshot", "single 0", "single 2",
         // Ranges ($ID0: the id of the queue's first entry, each server's own); the song's Range line is compared.

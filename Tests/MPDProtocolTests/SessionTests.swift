@@ -47,6 +47,14 @@ import Testing
         func versions(_ reply: String) -> String? { value("playlist", in: reply) }
     }
 
+    /// `config` answers local clients only (MPD's rule: here the owner's, over the socket); without a library there is
+    /// no music folder to name.
+    @Test func configAndListmountsNameTheMusicFolder() {
+        #expect(Rig().send("config") == "ACK [4@0] {config} Command only permitted to local clients\n")
+        #expect(Rig(mayNameLocalFiles: true).send("config") == "OK\n")
+        #expect(Rig().send("listmounts") == "ACK [50@0] {listmounts} No database\n")
+    }
+
     @Test func playlistfindAndPlaylistsearchFilterTheQueue() {
         let rig = Rig(tracks: 3)
         let ids = rig.player.trackIDs
@@ -255,8 +263,15 @@ import Testing
         outputs.outputProblem = "Snapcast: nothing reads /tmp/fifo"
         #expect(send("status").contains("\nerror: Snapcast: nothing reads /tmp/fifo\n"))
         #expect(send("outputs").contains("outputname: Headphones\nplugin: pulse\noutputenabled: 1\nattribute: error=Snapcast: nothing reads /tmp/fifo\n"))
+        // `clearerror` leaves it out of status (the output still says it) until another one comes.
+        #expect(send("clearerror") == "OK\n")
+        #expect(!send("status").contains("error:") && send("outputs").contains("attribute: error="))
+        outputs.outputProblem = "Snapcast: the FIFO is full"
+        #expect(send("status").contains("\nerror: Snapcast: the FIFO is full\n"))
         outputs.outputProblem = ""
         #expect(!send("status").contains("error:") && !send("outputs").contains("attribute"))
+        outputs.outputProblem = "Snapcast: the FIFO is full"
+        #expect(send("status").contains("\nerror: Snapcast: the FIFO is full\n"), "a problem that comes back is shown again")
     }
 }
 

@@ -136,8 +136,8 @@ TAGS_NOT_KEPT = {b"OriginalDate", b"ComposerSort", b"Performer",
                  b"MUSICBRAINZ_WORKID", b"Comment"}
 
 # MPD 0.23's commands Reprise does not serve (README's `commands-not-served`).
-COMMANDS_NOT_SERVED = {b"addtagid", b"cleartagid", b"clearerror", b"config", b"delpartition", b"getfingerprint", b"kill",
-                       b"listmounts", b"mixrampdb", b"mixrampdelay", b"mount", b"moveoutput", b"newpartition",
+COMMANDS_NOT_SERVED = {b"addtagid", b"cleartagid", b"delpartition", b"getfingerprint", b"kill",
+                       b"mixrampdb", b"mixrampdelay", b"mount", b"moveoutput", b"newpartition",
                        b"outputset", b"readcomments", b"unmount"}
 
 

@@ -22,6 +22,8 @@ final class MPDCommandContext {
     /// Client-to-client messages.
     let messages = MPDMessageChannels()
     let versions: MPDQueueVersions
+    /// The output's problem a client cleared (`clearerror`): `status` leaves it out while it lasts.
+    var clearedError: String?
     /// What clients were shown (``announceDifferences(also:)``).
     var shown: MPDShownState
     /// Hears each change's subsystems (the server, which tells every connection).

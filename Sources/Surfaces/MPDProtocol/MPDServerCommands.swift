@@ -1,10 +1,27 @@
 import RepriseCore
 
 /// What the server can play: `urlhandlers` (the URI schemes Reprise opens) and `decoders` (GStreamer, with the file
-/// suffixes Reprise takes as media).
+/// suffixes Reprise takes as media); where its music is: `config` (to the owner's local clients, as MPD's to local
+/// ones) and `listmounts` (the music folder, the root's storage); `clearerror`.
 extension MPDCommandContext {
     func serverCommands() -> [MPDCommand] {
         [
+            MPDCommand("config", .admin, 0, 0) { [self] call throws(MPDError) in
+                guard call.session.mayNameLocalFiles else { throw MPDError(.permission, "Command only permitted to local clients") }
+                if library != nil { call.add("music_directory", songs.musicFolder) }
+                return .done
+            },
+            MPDCommand("listmounts", .read, 0, 0) { [self] call throws(MPDError) in
+                guard library != nil else { throw MPDError(.noExist, "No database") }
+                call.add("mount", "")
+                call.add("storage", songs.musicFolder)
+                return .done
+            },
+            // The error `status` shows is left out until another one comes.
+            MPDCommand("clearerror", .control, 0, 0) { [self] _ throws(MPDError) in
+                clearedError = outputs.port?.outputProblem
+                return .done
+            },
             MPDCommand("urlhandlers", .read, 0, 0) { call throws(MPDError) in
                 for scheme in SupportedSchemes.all { call.add("handler", scheme + "://") }
                 return .done

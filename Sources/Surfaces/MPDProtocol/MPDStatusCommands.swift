@@ -94,7 +94,11 @@ extension MPDCommandContext {
             call.add("nextsongid", next.id)
         }
         // MPD's own place for an output that failed.
-        if let problem = outputs.port?.outputProblem, !problem.isEmpty { call.add("error", problem) }
+        if let problem = outputs.port?.outputProblem, !problem.isEmpty {
+            if problem != clearedError { call.add("error", problem) }
+        } else {
+            clearedError = nil // it went: the next one is shown
+        }
     }
 }
 
