@@ -5,8 +5,8 @@ import SQLiteKit
 import Testing
 import TestSupport
 
-/// How each track's audio is encoded, and when its file changed, in the index: kept and read back (a value the
-/// index holds that Reprise did not store is left out); an index of schema 5 gains the column, and its rows are read
+/// How each track's audio is encoded, when its file changed, and its further tags, in the index: kept and read back (a value the
+/// index holds that Reprise did not store is left out); an index of schema 5 gains the columns, and its rows are read
 /// again at the next pass. Files read by TagLib carry it from their headers.
 @Suite struct EncodingIndexTests {
     @Test func keptReadBackAndAnIndexFromBeforeReadsItsFilesAgain() throws {
@@ -15,12 +15,15 @@ import TestSupport
         let path = folder + "/library.db", song = folder + "/a.flac", other = folder + "/b.flac"
         var track = LibraryTrack(path: FilePath(escaped: song), title: "A", lengthMicroseconds: 1)
         track.fileFacts.encoding = AudioEncoding(codec: .flac, sampleRate: 96_000, channels: 2, bitsPerSample: 24)
+        track.moreTags.append(.composer, "Mahler")
+        track.moreTags.append(.movementNumber, "4")
         do {
             let store = try LibraryStore(path: path) { _ in }
             try store.store(track, root: folder, size: 10, modified: 1_764_307_445_123_456_789)
             try store.store(LibraryTrack(path: FilePath(escaped: other), title: "B"), root: folder, size: 10, modified: -5)
             let read = try #require(try store.track(atPath: song))
             #expect(read.fileFacts == FileFacts(modifiedSeconds: 1_764_307_445, encoding: track.fileFacts.encoding))
+            #expect(read.moreTags == track.moreTags)
             #expect(try store.track(atPath: other)?.fileFacts == FileFacts())
         }
         do {
@@ -30,7 +33,7 @@ import TestSupport
         #expect(try LibraryStore(path: path) { _ in }.track(atPath: other)?.fileFacts.encoding == nil)
         do {
             let database = try Database(path: path)
-            try database.execute("ALTER TABLE tracks DROP COLUMN encoding")
+            try database.execute("ALTER TABLE tracks DROP COLUMN encoding; ALTER TABLE tracks DROP COLUMN more_tags")
             try database.execute("PRAGMA user_version = 5; UPDATE tracks SET tags_version = 3")
         }
         let store = try LibraryStore(path: path) { _ in }

@@ -35,7 +35,7 @@ import TestSupport
         do {
             let database = try Database(path: path)
             for column in ["mb_recording", "mb_release", "mb_release_track", "mb_artists", "mb_album_artists", "tags_version",
-                           "artist_sort", "album_artist_sort", "album_sort", "encoding"] {
+                           "artist_sort", "album_artist_sort", "album_sort", "encoding", "more_tags"] {
                 try database.execute("ALTER TABLE tracks DROP COLUMN \(column)")
             }
             try database.execute("PRAGMA user_version = 3")
@@ -89,7 +89,7 @@ import TestSupport
         }
         do {
             let database = try Database(path: path)
-            for column in ["artist_sort", "album_artist_sort", "album_sort", "encoding"] {
+            for column in ["artist_sort", "album_artist_sort", "album_sort", "encoding", "more_tags"] {
                 try database.execute("ALTER TABLE tracks DROP COLUMN \(column)")
             }
             try database.execute("PRAGMA user_version = 4; UPDATE tracks SET tags_version = 2")

@@ -15,6 +15,9 @@ import Testing
                                            artists: ["1b3c2d4e-0000-4000-8000-000000000004", "1b3c2d4e-0000-4000-8000-000000000005"],
                                            albumArtists: ["1b3c2d4e-0000-4000-8000-000000000006"])
         track.fileFacts.modifiedSeconds = 1_764_300_000
+        track.moreTags.append(.composer, "Mahler")
+        track.moreTags.append(.movementNumber, "4")
+        track.moreTags.append(.composer, "Alma")
         return track
     }
 
@@ -79,6 +82,8 @@ import Testing
             "(MUSICBRAINZ_TRACKID contains '0001')", "(MUSICBRAINZ_ALBUMID == '1b3c2d4e-0000-4000-8000-000000000002')",
             "(MUSICBRAINZ_RELEASETRACKID starts_with '1b')", "(any contains 'ÉBUT')", "(any != 'Pop')", "(any == '')",
             "(base 'Björk')", "(!(artistsort == 'Björk'))", "((album == 'Début') AND (date == '1993'))", "(comment == '')",
+            "(composer == 'Alma')", "(composer == 'Mahler')", "(movementnumber == '4')", "(conductor == '')", "(performer != 'x')",
+            "(any == 'Alma')",
         ]
         for expression in expressions {
             for ignoringCase in [false, true] {

@@ -39,7 +39,8 @@ def rule_utf8_names(line):
 
 # The song tags whose order Reprise fixes (`tag-order`).
 TAGS = {b"Title", b"Artist", b"Album", b"AlbumArtist", b"Track", b"Disc", b"Date", b"Genre", b"Composer", b"Performer",
-        b"Comment", b"Name", b"ArtistSort", b"AlbumArtistSort", b"AlbumSort", b"Label", b"OriginalDate",
+        b"Comment", b"Name", b"ArtistSort", b"AlbumArtistSort", b"AlbumSort", b"Label", b"OriginalDate", b"ComposerSort",
+        b"Conductor", b"Work", b"Movement", b"MovementNumber", b"Ensemble", b"Location", b"Grouping",
         b"MUSICBRAINZ_ARTISTID", b"MUSICBRAINZ_ALBUMID", b"MUSICBRAINZ_ALBUMARTISTID", b"MUSICBRAINZ_TRACKID",
         b"MUSICBRAINZ_RELEASETRACKID", b"MUSICBRAINZ_WORKID"}
 
@@ -66,7 +67,6 @@ RULES = {
     "outputs": ({b"outputname", b"plugin"}, None),
     "decoders": (set(), None),
     "url-handlers": (set(), None),
-    "tags-not-kept": (set(), None),
     "replay-gain-default": (set(), None),
     "commands-not-served": (set(), None),
     "non-utf8-names": (set(), rule_utf8_names),
@@ -93,8 +93,6 @@ def normalised(lines, mpd):
         if sep and any(key in dropped for dropped, _ in RULES.values()):
             continue
         if sep and key == b"command" and value in COMMANDS_NOT_SERVED:
-            continue
-        if sep and key == b"tagtype" and value in TAGS_NOT_KEPT:
             continue
         if mpd and line == b"replay_gain_mode: off":  # `replay-gain-default`
             line = b"replay_gain_mode: auto"
@@ -129,11 +127,6 @@ def close_enough(a, b):
 # GStreamer: one plugin, with the suffixes it takes as media, where mpd lists its decoder plugins) and `commands`
 # and `notcommands`, compared with the commands Reprise has not taken up left out (see COMMANDS_NOT_SERVED).
 NOT_COMPARED = {b"decoders", b"urlhandlers"}
-
-# The tags MPD 0.23 knows that Reprise does not keep (README's `tags-not-kept`): `tagtypes` does not list them.
-TAGS_NOT_KEPT = {b"OriginalDate", b"ComposerSort", b"Performer",
-                 b"Conductor", b"Work", b"Movement", b"MovementNumber", b"Ensemble", b"Location", b"Grouping", b"Label",
-                 b"MUSICBRAINZ_WORKID", b"Comment"}
 
 # MPD 0.23's commands Reprise does not serve (README's `commands-not-served`).
 COMMANDS_NOT_SERVED = {b"addtagid", b"cleartagid", b"delpartition", b"getfingerprint", b"kill",

@@ -18,6 +18,8 @@ public struct FileTags: Sendable, Equatable {
     public var loudness = LoudnessTags()
     /// How the artist, album artist and album sort (the first of each).
     public var sortNames = SortNames()
+    /// Composer, performers, conductor, work, movement… in the file's order.
+    public var moreTags = MoreTags()
 
     public init() {}
 
@@ -47,6 +49,7 @@ public struct FileTags: Sendable, Equatable {
         var artistIDs: [String] = [], albumArtistIDs: [String] = []
         func keep(_ field: inout String?, _ value: String?) { if field == nil { field = value } }
         for (key, value) in properties where !value.isEmpty {
+            if let name = MoreTags.Name(propertyKey: key) { moreTags.append(name, value) }
             switch key {
             case "TITLE": keep(&tags.title, value)
             case "ARTIST": tags.artists.append(value)
@@ -63,7 +66,7 @@ public struct FileTags: Sendable, Equatable {
             case "TRACKNUMBER": keep(&track, value)
             case "DISCNUMBER": keep(&disc, value)
             case "DATE": keep(&date, value)
-            case "YEAR", "ORIGINALDATE": keep(&fallbackDate, value)
+            case "YEAR": keep(&fallbackDate, value) // ORIGINALDATE is a tag of its own (MoreTags), as MPD's
             case "SYNCEDLYRICS": keep(&syncedLyrics, value) // ID3v2 SYLT, as LRC text (the shim writes it)
             case "LYRICS": keep(&lyricsText, value)
             case "UNSYNCEDLYRICS", "USLT": keep(&otherLyrics, value) // USLT: ffmpeg writes its lyrics as TXXX:USLT

@@ -1,8 +1,14 @@
 import RepriseCore
 import SQLiteKit
 
-/// How each track's audio is encoded (MPD clients see it as a song's `Format`).
+/// How each track's audio is encoded (MPD clients see it as a song's `Format`), and its further tags.
 extension LibraryStore {
+    /// Version 7: the further tags (``MoreTags/storedText``). Rows from before are read again at the next pass
+    /// (``tagsVersion`` 5).
+    static func migrateToVersion7(_ database: Database) throws(SQLiteError) {
+        try addColumns(["more_tags TEXT"], to: database, version: 7)
+    }
+
     /// Version 6: the encoding (``AudioEncoding/storedText``). Rows from before are read again at the next pass
     /// (``tagsVersion`` 4).
     static func migrateToVersion6(_ database: Database) throws(SQLiteError) {

@@ -139,5 +139,6 @@ extension LibraryTrack {
         musicBrainz = file.tags.musicBrainz
         sortNames = file.sortNames
         fileFacts.encoding = file.encoding
+        moreTags = file.moreTags
     }
 }

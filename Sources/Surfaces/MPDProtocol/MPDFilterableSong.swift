@@ -3,7 +3,30 @@ import RepriseCore
 /// A value of a song that a filter compares, by what MPD calls it (``init(tag:)``).
 public enum MPDSongField: Sendable, CaseIterable {
     case artist, artistSort, album, albumSort, albumArtist, albumArtistSort, title, track, genre, date, disc, artistIDs, release,
-         albumArtistIDs, recording, releaseTrack, file
+         albumArtistIDs, recording, releaseTrack
+    case originalDate, composer, composerSort, performer, conductor, work, movement, movementNumber, ensemble, location,
+         grouping, label, workID
+    case file
+
+    /// The tag of ``MoreTags`` the field reads; nil for the others.
+    var moreTagName: MoreTags.Name? {
+        switch self {
+        case .originalDate: .originalDate
+        case .composer: .composer
+        case .composerSort: .composerSort
+        case .performer: .performer
+        case .conductor: .conductor
+        case .work: .work
+        case .movement: .movement
+        case .movementNumber: .movementNumber
+        case .ensemble: .ensemble
+        case .location: .location
+        case .grouping: .grouping
+        case .label: .label
+        case .workID: .musicBrainzWork
+        default: nil
+        }
+    }
 
     /// The order `any` looks in: the tags Reprise keeps (``MPDSongWriter/tagTypes``), then the name.
     static let anyOrder: [MPDSongField] = allCases
@@ -28,7 +51,9 @@ public enum MPDSongField: Sendable, CaseIterable {
         case "musicbrainz_albumid": self = .release
         case "musicbrainz_releasetrackid": self = .releaseTrack
         case "file": self = .file
-        default: return nil
+        default:
+            guard let field = MPDSongField.allCases.first(where: { $0.moreTagName?.rawValue.lowercased() == tag }) else { return nil }
+            self = field
         }
     }
 }
@@ -57,6 +82,9 @@ struct MPDNamedTrack: MPDFilterableSong {
         case .albumArtistIDs: return ids.albumArtists.contains { Self.lend($0, body) }
         default: break
         }
+        if let name = field.moreTagName {
+            return track.moreTags.entries.contains { $0.name == name && Self.lend($0.value, body) }
+        }
         let sort = track.sortNames
         let value: String? = switch field {
         case .artist: track.artist
@@ -75,6 +103,8 @@ struct MPDNamedTrack: MPDFilterableSong {
         case .releaseTrack: ids.releaseTrack
         case .file: name
         case .artistIDs, .albumArtistIDs: nil
+        case .originalDate, .composer, .composerSort, .performer, .conductor, .work, .movement, .movementNumber, .ensemble,
+             .location, .grouping, .label, .workID: nil
         }
         return value.map { Self.lend($0, body) } ?? false
     }

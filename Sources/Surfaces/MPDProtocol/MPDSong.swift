@@ -5,9 +5,10 @@ import RepriseCore
 /// queue `Pos`/`Id`.
 public struct MPDSongWriter: Sendable {
     /// The tag names Reprise has, as `tagtypes` lists them (MPD 0.23 lists no `Comment`: it is not sent).
-    public static let tagTypes = ["Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort", "Title", "Track", "Name", "Genre", "Date", "Composer",
-                                  "Disc", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
-                                  "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID"]
+    public static let tagTypes = ["Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort", "Title", "Track", "Name", "Genre", "Date",
+                                  "OriginalDate", "Composer", "ComposerSort", "Performer", "Conductor", "Work", "Movement", "MovementNumber",
+                                  "Ensemble", "Location", "Grouping", "Disc", "Label", "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID",
+                                  "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID"]
 
     /// The music folder, without a trailing slash: files inside it are named relative to it.
     public let musicFolder: String
@@ -72,6 +73,7 @@ public struct MPDSongWriter: Sendable {
         tag("Disc", track.disc.map(String.init))
         tag("Date", track.year.map(String.init))
         for genre in track.genres { tag("Genre", genre) }
+        for entry in track.moreTags.entries { tag(entry.name.rawValue, entry.value) }
         Self.writeMusicBrainz(track.musicBrainz, wanted: wanted, into: &response)
         Self.writeLength(track.lengthMicroseconds, into: &response)
     }
@@ -107,6 +109,9 @@ public struct MPDSongWriter: Sendable {
         tag("Disc", .disc)
         tag("Date", .date)
         tag("Genre", .genre)
+        song.forEachMoreTag { name, value in
+            if wanted.contains(name.rawValue) { response.add(name.rawValue, utf8: value) }
+        }
         tag("MUSICBRAINZ_ARTISTID", .artistIDs)
         tag("MUSICBRAINZ_ALBUMID", .release)
         tag("MUSICBRAINZ_ALBUMARTISTID", .albumArtistIDs)

@@ -20,6 +20,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         var id: Int64
         /// The file's last change in seconds since 1970 (``noLength``: unknown); its `Format` as MPD writes it (a text).
         var modifiedSeconds: Int64, format: UInt32
+        /// Its further tags, as the index keeps them (``MoreTags/storedText``).
+        var moreTags: UInt32
     }
 
     static let noNumber = Int32.min, noLength = Int64.min
@@ -52,7 +54,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 unusual[index] = Self.kept(track)
                 records.append(Record(name: builder.unique(name), path: 0, title: 0, artist: 0, album: 0, albumArtist: 0, genre: 0,
                                       artistSort: 0, albumSort: 0, albumArtistSort: 0, recording: 0, release: 0, releaseTrack: 0, artistIDs: 0, albumArtistIDs: 0,
-                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0, modifiedSeconds: 0, format: 0))
+                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0, modifiedSeconds: 0, format: 0, moreTags: 0))
                 continue
             }
             let ids = track.musicBrainz
@@ -66,7 +68,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 releaseTrack: builder.unique(ids.releaseTrack), artistIDs: artistIDs, albumArtistIDs: albumArtistIDs,
                 year: year, disc: disc, track: number, lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
                 id: track.id ?? Self.noLength, modifiedSeconds: track.fileFacts.modifiedSeconds ?? Self.noLength,
-                format: builder.shared(track.fileFacts.encoding.flatMap(MPDSongWriter.format(of:)))))
+                format: builder.shared(track.fileFacts.encoding.flatMap(MPDSongWriter.format(of:))),
+                moreTags: builder.unique(track.moreTags.storedText)))
         }
         self.records = records
         builder.texts.shrink()
@@ -90,6 +93,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                                            releaseTrack: own(record.releaseTrack), artists: list(record.artistIDs),
                                            albumArtists: list(record.albumArtistIDs))
         track.fileFacts.modifiedSeconds = record.modifiedSeconds == Self.noLength ? nil : record.modifiedSeconds
+        track.moreTags = own(record.moreTags).map(MoreTags.init(storedText:)) ?? MoreTags()
         return (name, track)
     }
 
@@ -130,6 +134,19 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             return modified == MPDSongTable.noLength ? nil : modified
         }
 
+        /// Lends each of the song's further tags (its MPD name, its value) to `body`, in the file's order.
+        func forEachMoreTag(_ body: (MoreTags.Name, UnsafeBufferPointer<UInt8>) -> Void) {
+            guard let record else {
+                for entry in unusualTrack?.moreTags.entries ?? [] { _ = MPDNamedTrack.lend(entry.value) { body(entry.name, $0); return false } }
+                return
+            }
+            guard record.moreTags != 0 else { return }
+            _ = table.texts.lend(Int(record.moreTags)) { text in
+                MPDSongTable.forEachMoreTag(in: text, body)
+                return true
+            }
+        }
+
         /// Lends the song's `Format` (as MPD writes it) to `body`, when it has one.
         func withFormat(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
             guard let record else {
@@ -161,6 +178,17 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                     joined.split(separator: separator).contains { body(UnsafeBufferPointer(rebasing: $0)) }
                 }
             }
+            if let name = field.moreTagName {
+                guard record.moreTags != 0 else { return false }
+                var found = false
+                _ = texts.lend(Int(record.moreTags)) { text in
+                    MPDSongTable.forEachMoreTag(in: text) { entry, value in
+                        if !found && entry == name { found = body(value) }
+                    }
+                    return true
+                }
+                return found
+            }
             return switch field {
             case .artist: text(record.artist)
             case .album: text(record.album)
@@ -181,7 +209,19 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             case .recording: text(record.recording)
             case .releaseTrack: text(record.releaseTrack)
             case .file: text(record.name)
+            default: false
             }
+        }
+    }
+
+    /// Each entry of further tags kept as ``MoreTags/storedText`` (as UTF-8), its name and its value; an entry of
+    /// no known name is passed over.
+    static func forEachMoreTag(in text: UnsafeBufferPointer<UInt8>, _ body: (MoreTags.Name, UnsafeBufferPointer<UInt8>) -> Void) {
+        for entry in text.split(separator: 0x1E) {
+            guard let separator = entry.firstIndex(of: 0x1F),
+                  let name = MoreTags.Name(rawValue: String(decoding: UnsafeBufferPointer(rebasing: text[entry.startIndex..<separator]), as: UTF8.self))
+            else { continue }
+            body(name, UnsafeBufferPointer(rebasing: text[(separator + 1)..<entry.endIndex]))
         }
     }
 

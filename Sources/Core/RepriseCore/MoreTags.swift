@@ -1,0 +1,77 @@
+/// The tags beyond those every view shows — composer, performers, conductor, work and movement, ensemble, location,
+/// grouping, label, original date, the work's MusicBrainz id — in the file's order, each value as the file has it.
+/// Kept by the library (MPD clients list, find and show them, as classical collections need).
+public struct MoreTags: Sendable, Equatable {
+    /// Each tag, by the name MPD gives it.
+    public enum Name: String, Sendable, CaseIterable {
+        case originalDate = "OriginalDate", composer = "Composer", composerSort = "ComposerSort", performer = "Performer"
+        case conductor = "Conductor", work = "Work", movement = "Movement", movementNumber = "MovementNumber"
+        case ensemble = "Ensemble", location = "Location", grouping = "Grouping", label = "Label"
+        case musicBrainzWork = "MUSICBRAINZ_WORKID"
+
+        /// The tag a file's property (TagLib's key, upper case) is, as MPD reads a Vorbis comment: by the tag's own
+        /// name, and `MOVEMENTNAME` the movement, `MOVEMENT` its number; nil for any other.
+        public init?(propertyKey key: String) {
+            switch key {
+            case "ORIGINALDATE": self = .originalDate
+            case "COMPOSER": self = .composer
+            case "COMPOSERSORT": self = .composerSort
+            case "PERFORMER": self = .performer
+            case "CONDUCTOR": self = .conductor
+            case "WORK": self = .work
+            case "MOVEMENTNAME": self = .movement
+            case "MOVEMENT", "MOVEMENTNUMBER": self = .movementNumber
+            case "ENSEMBLE": self = .ensemble
+            case "LOCATION": self = .location
+            case "GROUPING": self = .grouping
+            case "LABEL": self = .label
+            case "MUSICBRAINZ_WORKID": self = .musicBrainzWork
+            default: return nil
+            }
+        }
+    }
+
+    /// One value of one tag.
+    public struct Entry: Sendable, Equatable {
+        public var name: Name
+        public var value: String
+
+        public init(name: Name, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Every value, in the file's order.
+    public private(set) var entries: [Entry] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds a value (an empty one is no value); the separators the index keeps them with become spaces.
+    public mutating func append(_ name: Name, _ value: String) {
+        guard !value.isEmpty else { return }
+        entries.append(Entry(name: name, value: String(value.map { $0 == Self.entrySeparator || $0 == Self.nameSeparator ? " " : $0 })))
+    }
+
+    /// The values of one tag, in order.
+    public func values(of name: Name) -> [String] { entries.filter { $0.name == name }.map(\.value) }
+
+    static let entrySeparator: Character = "\u{1E}", nameSeparator: Character = "\u{1F}"
+
+    /// As the library's index keeps them: `NAME` U+001F `VALUE`, entries joined by U+001E; nil when there are none.
+    public var storedText: String? {
+        isEmpty ? nil : entries.map { $0.name.rawValue + String(Self.nameSeparator) + $0.value }.joined(separator: String(Self.entrySeparator))
+    }
+
+    /// Reads ``storedText``; an entry that is not one (an unknown name, no separator) is left out: the index is input
+    /// like any file.
+    public init(storedText: String) {
+        for entry in storedText.split(separator: Self.entrySeparator) {
+            guard let separator = entry.firstIndex(of: Self.nameSeparator),
+                  let name = Name(rawValue: String(entry[..<separator])) else { continue }
+            append(name, String(entry[entry.index(after: separator)...]))
+        }
+    }
+}

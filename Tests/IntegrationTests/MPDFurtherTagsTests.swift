@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// The tags a classical collection carries beyond title, artist and album — composer, performers, conductor, work,
+/// movement, ensemble, location, grouping, label, original date, the work's MusicBrainz id — kept by the library and
+/// listed, found, counted and shown as Debian's `mpd` does, on the same generated FLAC and Ogg files (Vorbis
+/// comments, as taggers such as Picard write them).
+@Suite(.serialized) struct MPDFurtherTagsTests {
+    /// What the files carry: GStreamer's own tags, and the rest as raw Vorbis comments.
+    static let classical = "title=(string)Urlicht,artist=(string)Janet,album=(string)Resurrection,composer=(string){Mahler,Gustav},"
+        + "performer=(string){Janet,Chorus},extended-comment=(string){\"CONDUCTOR=Karajan\",\"WORK=Resurrection\","
+        + "\"MOVEMENTNAME=Urlicht\",\"MOVEMENT=4\",\"ENSEMBLE=BPO\",\"LOCATION=Berlin\",\"LABEL=DG\",\"ORIGINALDATE=1963\","
+        + "\"COMPOSERSORT=Mahler\\,Gustav\",\"MUSICBRAINZ_WORKID=0b2a3c4d-1111-2222-3333-444455556666\",\"GROUPING=Symphonies\"}"
+    static let second = "title=(string)Scherzo,artist=(string)Solti,composer=(string)Mahler,extended-comment=(string)"
+        + "{\"CONDUCTOR=Solti\",\"WORK=Resurrection\",\"MOVEMENTNUMBER=3\",\"LABEL=Decca\"}"
+
+    static let commands = [
+        "tagtypes", "lsinfo Classical", "listallinfo", "list composer", "list performer", "list conductor", "list work group composer",
+        "list movement", "list movementnumber", "list ensemble", "list location", "list grouping", "list label",
+        "list originaldate", "list composersort", "list musicbrainz_workid", "find conductor Karajan", "search work resur",
+        "find \"(performer == 'Chorus')\"", "count group label", "count composer Mahler", "search any symphon",
+        "find \"(MUSICBRAINZ_WORKID == '0b2a3c4d-1111-2222-3333-444455556666')\"", "find originaldate 1963",
+        "find movementnumber 3", "search composer gus", "find \"(label != 'DG')\"",
+    ]
+
+    @Test func listedFoundAndShownAsDebiansMPD() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try session.makeFolder("Music")
+        try FileManager.default.createDirectory(atPath: music + "/Classical", withIntermediateDirectories: true)
+        for (name, tags, encoder) in [("4 Urlicht.flac", Self.classical, ["flacenc"]), ("3 Scherzo.ogg", Self.second, ["vorbisenc", "!", "oggmux"])] {
+            // The tags as one word of the pipeline (their values hold quotes of their own).
+            let made = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=40", "!", "audio/x-raw,rate=44100,channels=2",
+                                                         "!", "taginject", "tags=" + tags, "!", "audioconvert", "!"] + encoder
+                                      + ["!", "filesink", "location=\(music)/Classical/\(name)"])
+            #expect(made.status == 0, "\(made.errors)")
+        }
+        try MPDTests.configure(session, library: music)
+        try session.launch([])
+        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == 2 })
+        let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: 2)
+
+        let script = session.directory + "/ask.py"
+        try MPDDifferentialTests.asker.write(toFile: script, atomically: true, encoding: .utf8)
+        let replies = try [MPDTests.socket(session), mpdSocket].map { socket in
+            let asked = try runCommand("/usr/bin/python3", [script, socket, Self.commands.joined(separator: "\n====\n")],
+                                       environment: session.environment)
+            #expect(asked.status == 0, "\(asked.errors)")
+            return asked.output.components(separatedBy: "\n====\n")
+        }
+        #expect(replies[0].count == Self.commands.count && replies[1].count == Self.commands.count)
+        // What is compared is there: mpd read every tag.
+        #expect(replies[1][1].contains("Conductor: Karajan") && replies[1][1].contains("MovementNumber: 4")
+                && replies[1][1].contains("Movement: Urlicht") && replies[1][1].contains("MovementNumber: 3"), "\(replies[1][1])")
+        for (index, command) in Self.commands.enumerated() where index < min(replies[0].count, replies[1].count) {
+            // (`duration`'s last digit may differ: each reads a Vorbis file's length its own way.)
+            let ours = Self.tagsSorted(replies[0][index]), theirs = Self.tagsSorted(replies[1][index])
+            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
+        }
+    }
+
+    /// A reply with each song's lines after its `file:` line sorted (Reprise writes a song's tags in one fixed order,
+    /// mpd in its file's: README's `tag-order`).
+    static func tagsSorted(_ reply: String) -> String {
+        var out: [String] = [], song: [String] = []
+        for line in reply.split(separator: "\n").map(String.init) where !line.hasPrefix("duration: ") {
+            if line.hasPrefix("file: ") || line.hasPrefix("directory: ") || line == "OK" || line.hasPrefix("ACK ") {
+                out += song.sorted()
+                song = []
+                out.append(line)
+            } else if out.last?.hasPrefix("file: ") == true || !song.isEmpty {
+                song.append(line)
+            } else {
+                out.append(line)
+            }
+        }
+        return (out + song.sorted()).joined(separator: "\n")
+    }
+}
