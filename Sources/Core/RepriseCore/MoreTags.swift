@@ -12,34 +12,22 @@ public struct MoreTags: Sendable, Equatable {
         /// The tag a file's property (TagLib's key, upper case) is, as MPD reads a Vorbis comment: by the tag's own
         /// name, and `MOVEMENTNAME` the movement, `MOVEMENT` its number; nil for any other.
         public init?(propertyKey key: String) {
-            switch key {
-            case "ORIGINALDATE": self = .originalDate
-            case "COMPOSER": self = .composer
-            case "COMPOSERSORT": self = .composerSort
-            case "PERFORMER": self = .performer
-            case "CONDUCTOR": self = .conductor
-            case "WORK": self = .work
-            case "MOVEMENTNAME": self = .movement
-            case "MOVEMENT", "MOVEMENTNUMBER": self = .movementNumber
-            case "ENSEMBLE": self = .ensemble
-            case "LOCATION": self = .location
-            case "GROUPING": self = .grouping
-            case "LABEL": self = .label
-            case "MUSICBRAINZ_WORKID": self = .musicBrainzWork
-            default: return nil
-            }
+            guard let name = Self.byPropertyKey[key] else { return nil }
+            self = name
         }
+
+        private static let byPropertyKey: [String: Name] = [
+            "ORIGINALDATE": .originalDate, "COMPOSER": .composer, "COMPOSERSORT": .composerSort, "PERFORMER": .performer,
+            "CONDUCTOR": .conductor, "WORK": .work, "MOVEMENTNAME": .movement, "MOVEMENT": .movementNumber,
+            "MOVEMENTNUMBER": .movementNumber, "ENSEMBLE": .ensemble, "LOCATION": .location, "GROUPING": .grouping,
+            "LABEL": .label, "MUSICBRAINZ_WORKID": .musicBrainzWork,
+        ]
     }
 
     /// One value of one tag.
     public struct Entry: Sendable, Equatable {
         public var name: Name
         public var value: String
-
-        public init(name: Name, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// Every value, in the file's order.

@@ -94,6 +94,15 @@ public struct Child {
         return exitStatus == nil
     }
 
+    /// Ends the child, if it runs, by its PID: SIGTERM first, so that it can clean up (an X server removes its lock
+    /// and socket in /tmp), SIGKILL if it has not gone within `graceSeconds`; reaped either way.
+    public mutating func terminate(graceSeconds: Double = 5) {
+        guard isRunning() else { return }
+        kill(pid, SIGTERM)
+        if !eventually(graceSeconds, { !isRunning() }) { kill(pid, SIGKILL) }
+        _ = wait()
+    }
+
     /// Waits for the child to exit and returns its exit code (128 + signal when killed).
     public mutating func wait() -> Int32 {
         if exitStatus == nil {

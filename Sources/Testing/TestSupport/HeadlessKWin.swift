@@ -54,11 +54,7 @@ public final class HeadlessKWin: VirtualInputTarget {
     /// Ends KWin by PID: SIGTERM first, so that it ends its XWayland, which then removes its lock and socket in
     /// /tmp; SIGKILL if it has not gone within 5 s.
     public func stop() {
-        if child.isRunning() {
-            kill(child.pid, SIGTERM)
-            if !eventually(5, { !child.isRunning() }) { kill(child.pid, SIGKILL) }
-            _ = child.wait()
-        }
+        child.terminate()
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

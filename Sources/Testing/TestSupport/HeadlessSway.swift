@@ -120,11 +120,7 @@ public final class HeadlessSway {
     /// Ends sway by PID: SIGTERM first, so that it ends its XWayland and removes the X lock and socket it made in
     /// /tmp (a stale lock lets two X servers take one display); SIGKILL if it has not gone within 5 s.
     public func stop() {
-        if child.isRunning() {
-            kill(child.pid, SIGTERM)
-            if !eventually(5, { !child.isRunning() }) { kill(child.pid, SIGKILL) }
-            _ = child.wait()
-        }
+        child.terminate()
         try? FileManager.default.removeItem(atPath: folder)
     }
 }

@@ -30,11 +30,7 @@ public final class XvfbServer {
     /// Xvfb, KWin's or sway's XWayland, each taking a stale lock over on its own) could both take that display: a
     /// client then reached the other one and could not connect.
     public func stop() {
-        if server.isRunning() {
-            kill(server.pid, SIGTERM)
-            if !eventually(5, { !server.isRunning() }) { kill(server.pid, SIGKILL) }
-            _ = server.wait()
-        }
+        server.terminate()
     }
 }
 
