@@ -18,7 +18,7 @@ public struct FileTags: Sendable, Equatable {
     public var loudness = LoudnessTags()
     /// How the artist, album artist and album sort (the first of each).
     public var sortNames = SortNames()
-    /// Composer, performers, conductor, work, movement… in the file's order.
+    /// Composer, performers, conductor, work, movement… in the order read.
     public var moreTags = MoreTags()
 
     public init() {}

@@ -1,5 +1,6 @@
 /// The tags beyond those every view shows — composer, performers, conductor, work and movement, ensemble, location,
-/// grouping, label, original date, the work's MusicBrainz id — in the file's order, each value as the file has it.
+/// grouping, label, original date, the work's MusicBrainz id — in the order read (TagLib gives a file's properties by
+/// key, each key's values in the file's order), each value as the file has it.
 /// Kept by the library (MPD clients list, find and show them, as classical collections need).
 public struct MoreTags: Sendable, Equatable {
     /// Each tag, by the name MPD gives it.
@@ -30,7 +31,7 @@ public struct MoreTags: Sendable, Equatable {
         public var value: String
     }
 
-    /// Every value, in the file's order.
+    /// Every value, in the order read.
     public private(set) var entries: [Entry] = []
 
     public init() {}

@@ -134,7 +134,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             return modified == MPDSongTable.noLength ? nil : modified
         }
 
-        /// Lends each of the song's further tags (its MPD name, its value) to `body`, in the file's order.
+        /// Lends each of the song's further tags (its MPD name, its value) to `body`, in the order read.
         func forEachMoreTag(_ body: (MoreTags.Name, UnsafeBufferPointer<UInt8>) -> Void) {
             guard let record else {
                 for entry in unusualTrack?.moreTags.entries ?? [] { _ = MPDNamedTrack.lend(entry.value) { body(entry.name, $0); return false } }

@@ -25,7 +25,7 @@ public struct LibraryTrack: Sendable, Equatable {
     public var sortNames = SortNames()
     /// When the file last changed (as the index saw it) and how its audio is encoded.
     public var fileFacts = FileFacts()
-    /// Composer, performers, conductor, work, movement… in the file's order.
+    /// Composer, performers, conductor, work, movement… in the order read.
     public var moreTags = MoreTags()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
