@@ -184,5 +184,9 @@ import Testing
         #expect(MPDTime.iso8601(secondsSince1970: 951_782_400) == "2000-02-29T00:00:00Z")
         #expect(MPDTime.iso8601(secondsSince1970: 1_700_000_000) == "2023-11-14T22:13:20Z")
         #expect(MPDTime.iso8601(secondsSince1970: -1) == "1969-12-31T23:59:59Z")
+        #expect(MPDTime.iso8601(secondsSince1970: 253_402_300_800) == "10000-01-01T00:00:00Z")
+        // A file's time is input: absurd ones are written (as the nearest of ±2^50 s), never a trap.
+        for extreme in [Int64.max, Int64.min, Int64.max / 2] { #expect(MPDTime.iso8601(secondsSince1970: extreme).hasSuffix("Z")) }
+        #expect(MPDTime.iso8601(secondsSince1970: -1) == "1969-12-31T23:59:59Z")
     }
 }

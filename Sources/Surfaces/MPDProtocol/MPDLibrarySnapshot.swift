@@ -95,7 +95,7 @@ public final class MPDLibrarySnapshot: Sendable {
     /// Writes a folder as MPD's full listings do: its name, and when it last changed.
     func writeFolder(_ name: String, into reply: inout MPDResponse) {
         reply.add("directory", name)
-        if let modified = folderTimes[name] { reply.add("Last-Modified", MPDTime.iso8601(secondsSince1970: modified)) }
+        if let modified = folderTimes[name] { reply.add("Last-Modified", timeSince1970: modified) }
     }
 
     /// Whether the index read anything of `track`: a length or a tag.

@@ -36,6 +36,15 @@ public struct MPDResponse: Sendable {
         bytes.append(0x0A)
     }
 
+    /// Appends `key: TIME`, the time `seconds` after 1970 as MPD writes it (`2026-11-27T03:04:05Z`).
+    mutating func add(_ key: String, timeSince1970 seconds: Int64) {
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        MPDTime.append(secondsSince1970: seconds, to: &bytes)
+        bytes.append(0x0A)
+    }
+
     /// Appends `key: value` with three decimals, as MPD gives times.
     public mutating func add(_ key: String, seconds value: Double) {
         add(key, Self.threeDecimals(value))

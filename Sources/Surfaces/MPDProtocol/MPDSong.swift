@@ -96,7 +96,7 @@ public struct MPDSongWriter: Sendable {
             }
         }
         tag("file", .file)
-        if let modified = song.modifiedSeconds { response.add("Last-Modified", MPDTime.iso8601(secondsSince1970: modified)) }
+        if let modified = song.modifiedSeconds { response.add("Last-Modified", timeSince1970: modified) }
         if writesFormat { song.withFormat { response.add("Format", utf8: $0) } }
         tag("Title", .title)
         tag("Artist", .artist)
@@ -164,7 +164,7 @@ public struct MPDSongWriter: Sendable {
 
     /// `Last-Modified` and `Format`, where MPD writes them: after the name and range, before the tags.
     private static func writeFileFacts(_ file: FileFacts, into response: inout MPDResponse) {
-        if let modified = file.modifiedSeconds { response.add("Last-Modified", MPDTime.iso8601(secondsSince1970: modified)) }
+        if let modified = file.modifiedSeconds { response.add("Last-Modified", timeSince1970: modified) }
         if let format = file.encoding.flatMap(format) { response.add("Format", format) }
     }
 

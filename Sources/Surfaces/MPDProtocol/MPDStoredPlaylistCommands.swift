@@ -209,6 +209,15 @@ extension MPDCommandContext {
 enum MPDTime {
     /// `2026-11-27T03:04:05Z` (UTC) for `seconds` since 1970.
     static func iso8601(secondsSince1970 seconds: Int64) -> String {
+        var bytes: [UInt8] = []
+        append(secondsSince1970: seconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601(secondsSince1970:)``'s text to `bytes`, digit by digit (a listing writes one per song).
+    static func append(secondsSince1970 time: Int64, to bytes: inout [UInt8]) {
+        // A file's time is input: beyond ±2^50 s (35 million years) it is written as that bound, never overflowing.
+        let seconds = min(max(time, -(1 << 50)), 1 << 50)
         let days = seconds.dividedRoundingDown(by: 86_400), second = seconds - days * 86_400
         // Howard Hinnant's days-to-civil: the proleptic Gregorian date of a day number.
         let z = days + 719_468, era = z.dividedRoundingDown(by: 146_097)
@@ -219,8 +228,27 @@ enum MPDTime {
         let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))Z"
+        func two(_ value: Int64) {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+        }
+        if (0...9999).contains(year) {
+            two(year / 100)
+            two(year % 100)
+        } else {
+            bytes.append(contentsOf: String(year).utf8) // a file's time far outside any calendar people use
+        }
+        bytes.append(UInt8(ascii: "-"))
+        two(month)
+        bytes.append(UInt8(ascii: "-"))
+        two(day)
+        bytes.append(UInt8(ascii: "T"))
+        two(second / 3600)
+        bytes.append(UInt8(ascii: ":"))
+        two(second / 60 % 60)
+        bytes.append(UInt8(ascii: ":"))
+        two(second % 60)
+        bytes.append(UInt8(ascii: "Z"))
     }
 }
 
