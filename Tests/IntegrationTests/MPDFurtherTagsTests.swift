@@ -9,7 +9,8 @@ import TestSupport
 /// comments, as taggers such as Picard write them).
 @Suite(.serialized) struct MPDFurtherTagsTests {
     /// What the files carry: GStreamer's own tags, and the rest as raw Vorbis comments.
-    static let classical = "title=(string)Urlicht,artist=(string)Janet,album=(string)Resurrection,composer=(string){Mahler,Gustav},"
+    static let classical = "title=(string)Urlicht,artist=(string)Janet,artist-sortname=(string)Baker,album=(string)Resurrection,"
+        + "album-sortname=(string)Auferstehung,genre=(string){Classical,Romantic},composer=(string){Mahler,Gustav},"
         + "performer=(string){Janet,Chorus},extended-comment=(string){\"CONDUCTOR=Karajan\",\"WORK=Resurrection\","
         + "\"MOVEMENTNAME=Urlicht\",\"MOVEMENT=4\",\"ENSEMBLE=BPO\",\"LOCATION=Berlin\",\"LABEL=DG\",\"ORIGINALDATE=1963\","
         + "\"COMPOSERSORT=Mahler\\,Gustav\",\"MUSICBRAINZ_WORKID=0b2a3c4d-1111-2222-3333-444455556666\",\"GROUPING=Symphonies\"}"
@@ -23,6 +24,8 @@ import TestSupport
         "find \"(performer == 'Chorus')\"", "count group label", "count composer Mahler", "search any symphon",
         "find \"(MUSICBRAINZ_WORKID == '0b2a3c4d-1111-2222-3333-444455556666')\"", "find originaldate 1963",
         "find movementnumber 3", "search composer gus", "find \"(label != 'DG')\"",
+        // The queue's songs, from the library: every tag, as mpd's from its database.
+        "add Classical", "playlistinfo", "currentsong",
     ]
 
     @Test func listedFoundAndShownAsDebiansMPD() throws {

@@ -2,7 +2,7 @@
 /// grouping, label, original date, the work's MusicBrainz id — in the order read (TagLib gives a file's properties by
 /// key, each key's values in the file's order), each value as the file has it.
 /// Kept by the library (MPD clients list, find and show them, as classical collections need).
-public struct MoreTags: Sendable, Equatable {
+public struct MoreTags: Sendable, Hashable {
     /// Each tag, by the name MPD gives it.
     public enum Name: String, Sendable, CaseIterable {
         case originalDate = "OriginalDate", composer = "Composer", composerSort = "ComposerSort", performer = "Performer"
@@ -26,7 +26,7 @@ public struct MoreTags: Sendable, Equatable {
     }
 
     /// One value of one tag.
-    public struct Entry: Sendable, Equatable {
+    public struct Entry: Sendable, Hashable {
         public var name: Name
         public var value: String
     }

@@ -17,6 +17,10 @@ public struct TrackTags: Sendable, Hashable {
     public var stationURL: String?
     /// The recording's, release's and artists' MusicBrainz ids, when the file names them.
     public var musicBrainz = MusicBrainzIDs()
+    /// How the artist, album artist and album sort, when the file says (MPD clients see them in the queue).
+    public var sortNames = SortNames()
+    /// Composer, performers, conductor, work, movement…, as read from the file (MPD clients see them in the queue).
+    public var moreTags = MoreTags()
 
     public init(title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
                 trackNumber: Int? = nil, discNumber: Int? = nil, genres: [String] = [], composers: [String] = [],
@@ -66,6 +70,8 @@ public struct TrackTags: Sendable, Hashable {
                                comments: list(comments, "comments"), contentCreated: text(contentCreated),
                                description: text(description), station: text(station), stationURL: text(stationURL))
         result.musicBrainz = musicBrainz // checked ids only (``MusicBrainzIDs/ids(in:)``)
+        result.sortNames = sortNames.sanitized()
+        result.moreTags = moreTags // cut as the tag reader cuts every value
         return result
     }
 
@@ -86,6 +92,8 @@ public struct TrackTags: Sendable, Hashable {
         if let v = newer.station { result.station = v }
         if let v = newer.stationURL { result.stationURL = v }
         result.musicBrainz = musicBrainz.merged(with: newer.musicBrainz)
+        if newer.sortNames != SortNames() { result.sortNames = newer.sortNames }
+        if !newer.moreTags.isEmpty { result.moreTags = newer.moreTags }
         return result
     }
 }

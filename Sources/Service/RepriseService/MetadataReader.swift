@@ -258,6 +258,8 @@ enum FileDescription: Sendable {
             }
             let artURL = picture.flatMap { picture in ImageKind(sniffing: picture.bytes).flatMap { art.store(picture.bytes, kind: $0) } }
             var trackTags = tags.tags
+            trackTags.sortNames = tags.sortNames
+            trackTags.moreTags = tags.moreTags
             if trackTags.contentCreated == nil, let year = tags.year { trackTags.contentCreated = String(year) }
             descriptions[index] = .read(trackTags, lengthMicroseconds: tags.lengthMicroseconds, artURL: artURL, file: facts)
         }

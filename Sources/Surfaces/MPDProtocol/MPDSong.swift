@@ -148,15 +148,21 @@ public struct MPDSongWriter: Sendable {
             for value in values where !value.isEmpty { call.add(key, value) }
         }
         // A fixed order (MPD follows each file's own): the one most taggers write.
+        let sortNames = tags.sortNames
         tag("Title", tags.title.map { [$0] } ?? [])
         tag("Artist", tags.artists)
+        tag("ArtistSort", sortNames.artist.map { [$0] } ?? [])
         tag("Album", tags.album.map { [$0] } ?? [])
+        tag("AlbumSort", sortNames.album.map { [$0] } ?? [])
         tag("AlbumArtist", tags.albumArtists)
+        tag("AlbumArtistSort", sortNames.albumArtist.map { [$0] } ?? [])
         tag("Track", tags.trackNumber.map { [String($0)] } ?? [])
         tag("Disc", tags.discNumber.map { [String($0)] } ?? [])
         tag("Date", tags.contentCreated.map { [$0] } ?? [])
         tag("Genre", tags.genres)
-        tag("Composer", tags.composers)
+        // The file's further tags (its composers among them); a stream's composers, which GStreamer reads, else.
+        if tags.moreTags.isEmpty { tag("Composer", tags.composers) }
+        for entry in tags.moreTags.entries { tag(entry.name.rawValue, [entry.value]) }
         tag("Name", tags.station.map { [$0] } ?? [])
         Self.writeMusicBrainz(tags.musicBrainz, wanted: wanted, into: &call.session.output)
         Self.writeLength(lengthMicroseconds, into: &call.session.output)

@@ -138,8 +138,11 @@ extension LibraryTrack {
     /// What the queue shows for an indexed track: its tags, length and cover, as the index has them.
     public var knownDescription: KnownDescription {
         var tags = TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
-                             trackNumber: track, discNumber: disc, genres: genre.map { [$0] } ?? [], contentCreated: year.map(String.init))
+                             trackNumber: track, discNumber: disc, genres: genres, contentCreated: year.map(String.init))
         tags.musicBrainz = musicBrainz
+        tags.sortNames = sortNames
+        tags.moreTags = moreTags
+        tags.composers = moreTags.values(of: .composer)
         var known = KnownDescription(tags: tags, lengthMicroseconds: lengthMicroseconds, artURL: cover.map(MediaURI.file(path:)))
         known.file = fileFacts
         return known

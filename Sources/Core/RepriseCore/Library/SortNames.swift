@@ -1,6 +1,6 @@
 /// How a file says its names sort (ARTISTSORT, ALBUMARTISTSORT, ALBUMSORT: "Beatles, The"), as the index keeps them
 /// for MPD clients (`ArtistSort`, `AlbumArtistSort`, `AlbumSort`); each cut as a tag's text is.
-public struct SortNames: Sendable, Equatable {
+public struct SortNames: Sendable, Hashable {
     public var artist: String?
     public var albumArtist: String?
     public var album: String?
