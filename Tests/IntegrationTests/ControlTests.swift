@@ -70,7 +70,7 @@ import Testing
         defer { session.close() }
         // AAC in MP4, as audiobooks come: an Ogg file's seek prerolls too fast here to show it.
         let book = try ChaptersTests.book("book.m4b", in: session.directory, seconds: 60, chapterStarts: [0], titles: ["All"])
-        try session.launch([book]) { session.status() == "Playing" && (try? session.get("CanSeek")) == .bool(true) }
+        let pid = try session.launch([book]) { session.status() == "Playing" && (try? session.get("CanSeek")) == .bool(true) }
         let trackID = try #require(session.metadata()["mpris:trackid"])
         let targets = (0..<10).map { Int64(2 + $0 * 5) * 1_000_000 }
         for target in targets {
@@ -84,7 +84,8 @@ import Testing
             #expect(abs(paused - target) < 300_000, "paused at \(paused) after a seek to \(target)")
         }
         try session.call("Play")
-        #expect(session.waitFor { (session.position() ?? 0) > targets.last! + 500_000 }, "plays on from the last place")
+        #expect(session.waitFor { (session.position() ?? 0) > targets.last! + 500_000 },
+                "plays on from the last place: \(session.position() ?? -1) µs, \(session.status()); \(session.log(of: pid).suffix(6000))")
     }
 
     @Test func seekAndSetPositionEmitSeeked() throws {
