@@ -67,6 +67,11 @@ final class GStreamerEngine: PlaybackEngine {
     /// Times the loaded stream was restarted after a caps negotiation failure (see ``recoverFromNegotiationFailure()``).
     private var renegotiations = 0
     static let renegotiationLimit = 3
+    /// Readings of the pipeline's clock while it is to play, their timer, and the reloads they made for this load
+    /// (see GStreamerEngine+ClockWatch.swift).
+    var clockWatch = ClockLeapWatch()
+    var clockCheckTimer: LoopTimer?
+    var clockRecoveries = 0
 
     init(playbin: Playbin, timers: LoopTimers, events: StreamEvents, log: Log,
          subtitleFor: @escaping (String) -> String? = { _ in nil }, makeSpare: @escaping () -> Playbin? = { nil }) {
@@ -140,11 +145,14 @@ final class GStreamerEngine: PlaybackEngine {
         events.buffering(percent: 100) // a new stream: nothing is being waited for yet
         events.streamWillLoad()
         renegotiations = 0
+        clockRecoveries = 0
+        restartClockReadings()
         subtitleURI = subtitleFor(uri)
         // A range prerolls paused and plays once at its start: nothing before it is heard.
         playsAfterRangeSeek = playing && range != nil
         playbin.load(uri, subtitleURI: subtitleURI, state: playing && range == nil ? .playing : .paused, endNanoseconds: end?.partialValue)
         watchOpening(uri)
+        updateClockWatch()
         return true
     }
 
@@ -153,6 +161,7 @@ final class GStreamerEngine: PlaybackEngine {
         resumePending = true
         for pipeline in sounding { pipeline.setState(.playing) }
         scheduleCrossfadeTick()
+        updateClockWatch()
         return true
     }
 
@@ -160,6 +169,7 @@ final class GStreamerEngine: PlaybackEngine {
         wantsPlaying = false
         resumePending = false
         for pipeline in sounding { pipeline.setState(.paused) }
+        updateClockWatch()
         return true
     }
 
@@ -172,6 +182,7 @@ final class GStreamerEngine: PlaybackEngine {
         lastAnsweredPosition = nil
         dropPendingStreamTitle()
         wantsPlaying = false
+        updateClockWatch()
         endCrossfades()
         playbin.stop()
         playbin.setNextURI(nil)
@@ -407,6 +418,7 @@ extension GStreamerEngine {
         seekTarget = nil
         prerolled = false
         pendingSeek = position > 0 ? position : nil
+        restartClockReadings()
         playbin.restart(state: wantsPlaying ? .playing : .paused)
     }
 }

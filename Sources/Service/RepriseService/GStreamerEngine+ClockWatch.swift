@@ -1,0 +1,40 @@
+import LoopKit
+import RepriseCore
+
+/// While the stream is to play, the audio sink's clock is read every ``clockCheckMilliseconds``: one that has leapt
+/// far ahead of the time that passed (``ClockLeapWatch``; libpulse's stream time can do that around a quick cork,
+/// flush and uncork) leaves the pipeline PLAYING in silence for good, so the stream is opened again where it was, at
+/// most ``clockRecoveryLimit`` times a load.
+extension GStreamerEngine {
+    static let clockCheckMilliseconds: UInt32 = 1000
+    static let clockRecoveryLimit = 3
+
+    /// Starts or stops the readings as the stream is to play or not (call after every change of `wantsPlaying`).
+    func updateClockWatch() {
+        guard loaded, wantsPlaying else {
+            clockCheckTimer?.cancel()
+            clockCheckTimer = nil
+            return
+        }
+        guard clockCheckTimer?.isActive != true else { return }
+        clockCheckTimer = timers.every(milliseconds: Self.clockCheckMilliseconds) { [weak self] in self?.checkClock() }
+    }
+
+    /// The stream is opened anew (a load, a reload): the readings begin again from the clock's time now, which the
+    /// new stream's clock goes on from (so a leap at its very start is told too).
+    func restartClockReadings() {
+        clockWatch.reset()
+        if let time = playbin.audioClockNanoseconds { _ = clockWatch.hasLeapt(clockNanoseconds: time, atWallSeconds: monotonicSeconds()) }
+    }
+
+    private func checkClock() {
+        guard loaded, let time = playbin.audioClockNanoseconds,
+              clockWatch.hasLeapt(clockNanoseconds: time, atWallSeconds: monotonicSeconds()),
+              clockRecoveries < Self.clockRecoveryLimit else { return }
+        clockRecoveries += 1
+        let place = (playbin.positionNanoseconds ?? lastAnsweredPosition.map { $0 * 1000 } ?? 0) / 1_000_000_000
+        log.warning("the sound output's clock leapt \(time / 3_600_000_000_000) h ahead and stands still (libpulse's stream time): "
+                    + "opening the stream again at \(place) s")
+        reloadWhereItIs()
+    }
+}

@@ -1,0 +1,45 @@
+import RepriseCore
+import Testing
+
+/// A sound output's clock that leaps far ahead of the time that passed is told; one that keeps time is not.
+@Suite struct ClockLeapWatchTests {
+    /// What the watch says of each reading (clock nanoseconds, wall seconds) in turn; nil resets it.
+    private func verdicts(_ readings: [(clock: UInt64, wall: Double)?]) -> [Bool] {
+        var watch = ClockLeapWatch()
+        return readings.compactMap { reading in
+            guard let reading else { watch.reset(); return nil }
+            return watch.hasLeapt(clockNanoseconds: reading.clock, atWallSeconds: reading.wall)
+        }
+    }
+
+    @Test func aClockThatKeepsTimeIsNeverALeap() {
+        // A minute and a half of playing, read every second, the clock a little fast, then slow, as sound cards are.
+        let readings: [(clock: UInt64, wall: Double)?] = (0..<90).map { second in
+            let drift = second < 45 ? UInt64(second) * 2_000_000 : UInt64(90 - second) * 1_000_000
+            return (7_000_000_000 + UInt64(second) * 1_000_000_000 + drift, 100 + Double(second))
+        }
+        #expect(verdicts(readings) == Array(repeating: false, count: 90))
+    }
+
+    @Test func aPauseOfAnyLengthIsNoLeap() {
+        // Paused for two days: the clock stood still, then goes on from where it stood.
+        #expect(verdicts([(5_000_000_000, 10), (5_000_000_000, 10 + 2 * 86_400), (6_000_000_000, 11 + 2 * 86_400)])
+                == [false, false, false])
+    }
+
+    @Test func aClockDecadesAheadIsALeapOnce() {
+        // What libpulse read out after a pause right behind a seek (4,088,126 h), 0.8 s later; it then stands still.
+        let leapt: UInt64 = 14_717_255_233_508_425_728
+        #expect(verdicts([(12_237_000_000, 50), (leapt, 50.8), (leapt, 51.8)]) == [false, true, false])
+    }
+
+    @Test func theToleranceIsAMinuteBeyondTheTimeThatPassed() {
+        #expect(verdicts([(1_000_000_000, 0), (71_000_000_000, 10.5), (133_000_000_000, 11.5)]) == [false, false, true])
+    }
+
+    @Test func aClockGoingBackIsNoLeapAndAResetForgetsTheLastReading() {
+        // A stream opened anew whose clock goes on from far away (GStreamer keeps it running forward) is no leap.
+        #expect(verdicts([(900_000_000_000, 0), (1_000_000_000, 1), (1_000_000_000, 2), nil,
+                          (14_717_255_233_508_425_728, 3)]) == [false, false, false, false])
+    }
+}
