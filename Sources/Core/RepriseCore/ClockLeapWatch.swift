@@ -12,9 +12,6 @@ public struct ClockLeapWatch: Sendable {
 
     public init() {}
 
-    /// Forgets the readings: the pipeline's stream was opened anew (its clock may begin from elsewhere).
-    public mutating func reset() { last = nil }
-
     /// Records a reading of the clock taken at `wallSeconds` (a monotonic clock); true when the clock has gone further
     /// ahead since the last reading than the time that passed, plus the tolerance.
     public mutating func hasLeapt(clockNanoseconds: UInt64, atWallSeconds wallSeconds: Double) -> Bool {

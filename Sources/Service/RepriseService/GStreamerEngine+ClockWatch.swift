@@ -1,10 +1,13 @@
 import LoopKit
 import RepriseCore
 
-/// While the stream is to play, the audio sink's clock is read every ``clockCheckMilliseconds``: one that has leapt
+/// While a stream is to play, the audio sink's clock is read every ``clockCheckMilliseconds``: one that has leapt
 /// far ahead of the time that passed (``ClockLeapWatch``; libpulse's stream time can do that around a quick cork,
 /// flush and uncork) leaves the pipeline PLAYING in silence for good, so the stream is opened again where it was, at
-/// most ``clockRecoveryLimit`` times a load.
+/// most ``clockRecoveryLimit`` times a load. The sink keeps its clock from one stream to the next, running only
+/// while it plays and never going back, so the readings of each pipeline go on across loads: a leap at a stream's
+/// very start is told too. Nothing is read while the pipeline thread is busy (a state change may release what the
+/// clock reads, and a sound server that stopped answering holds it up).
 extension GStreamerEngine {
     static let clockCheckMilliseconds: UInt32 = 1000
     static let clockRecoveryLimit = 3
@@ -20,19 +23,13 @@ extension GStreamerEngine {
         clockCheckTimer = timers.every(milliseconds: Self.clockCheckMilliseconds) { [weak self] in self?.checkClock() }
     }
 
-    /// The stream is opened anew (a load, a reload): the readings begin again from the clock's time now, which the
-    /// new stream's clock goes on from (so a leap at its very start is told too).
-    func restartClockReadings() {
-        clockWatch.reset()
-        if let time = playbin.audioClockNanoseconds { _ = clockWatch.hasLeapt(clockNanoseconds: time, atWallSeconds: monotonicSeconds()) }
-    }
-
     private func checkClock() {
-        guard loaded, let time = playbin.audioClockNanoseconds,
-              clockWatch.hasLeapt(clockNanoseconds: time, atWallSeconds: monotonicSeconds()),
+        guard loaded, let time = playbin.audioClockNanoseconds else { return }
+        let key = ObjectIdentifier(playbin)
+        guard clockWatches[key, default: ClockLeapWatch()].hasLeapt(clockNanoseconds: time, atWallSeconds: monotonicSeconds()),
               clockRecoveries < Self.clockRecoveryLimit else { return }
         clockRecoveries += 1
-        let place = (playbin.positionNanoseconds ?? lastAnsweredPosition.map { $0 * 1000 } ?? 0) / 1_000_000_000
+        let place = (seekTarget?.nanoseconds ?? playbin.positionNanoseconds ?? lastAnsweredPosition.map { $0 * 1000 } ?? 0) / 1_000_000_000
         log.warning("the sound output's clock leapt \(time / 3_600_000_000_000) h ahead and stands still (libpulse's stream time): "
                     + "opening the stream again at \(place) s")
         reloadWhereItIs()

@@ -67,9 +67,9 @@ final class GStreamerEngine: PlaybackEngine {
     /// Times the loaded stream was restarted after a caps negotiation failure (see ``recoverFromNegotiationFailure()``).
     private var renegotiations = 0
     static let renegotiationLimit = 3
-    /// Readings of the pipeline's clock while it is to play, their timer, and the reloads they made for this load
-    /// (see GStreamerEngine+ClockWatch.swift).
-    var clockWatch = ClockLeapWatch()
+    /// Readings of each pipeline's audio clock while a stream is to play, their timer, and the reloads they made for
+    /// this load (see GStreamerEngine+ClockWatch.swift).
+    var clockWatches: [ObjectIdentifier: ClockLeapWatch] = [:]
     var clockCheckTimer: LoopTimer?
     var clockRecoveries = 0
 
@@ -146,7 +146,6 @@ final class GStreamerEngine: PlaybackEngine {
         events.streamWillLoad()
         renegotiations = 0
         clockRecoveries = 0
-        restartClockReadings()
         subtitleURI = subtitleFor(uri)
         // A range prerolls paused and plays once at its start: nothing before it is heard.
         playsAfterRangeSeek = playing && range != nil
@@ -418,7 +417,6 @@ extension GStreamerEngine {
         seekTarget = nil
         prerolled = false
         pendingSeek = position > 0 ? position : nil
-        restartClockReadings()
         playbin.restart(state: wantsPlaying ? .playing : .paused)
     }
 }

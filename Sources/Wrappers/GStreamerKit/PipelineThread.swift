@@ -10,6 +10,12 @@ struct ElementReference: @unchecked Sendable {
     var raw: UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
 }
 
+/// The audio sink's clock, handed from the pipeline thread to readers on the loop.
+struct ClockReference: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstClock>
+    var raw: UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
+}
+
 /// What a load changes before the new stream starts (nil fields: unchanged).
 struct StreamSource: Sendable {
     var uri: String?
@@ -36,6 +42,8 @@ final class PipelineThread: @unchecked Sendable {
     private var mainLoopHolder: UnsafeMutablePointer<GstElement>?
     /// The last seek asked of the loaded stream (touched only on the pipeline thread; see ``setState(_:generation:)``).
     private var lastSeek: (nanoseconds: Int64, rate: Double, end: Int64?)?
+    /// The audio sink's own clock, taken on this thread once the sink has left READY (see ``captureAudioClock()``).
+    private let audioClock = Mutex<ClockReference?>(nil)
 
     init(element: UnsafeMutablePointer<GstElement>, sink: UnsafeMutableRawPointer?, holderClientName: String) {
         self.element = ElementReference(pointer: element)
@@ -61,6 +69,7 @@ final class PipelineThread: @unchecked Sendable {
             rp_post_generation(element.pointer, PipelineMessage.streamBeginsName, generation)
             let result = ready == GST_STATE_CHANGE_FAILURE ? ready : gst_element_set_state(element.pointer, state.raw)
             if result == GST_STATE_CHANGE_FAILURE { rp_post_generation(element.pointer, PipelineMessage.stateRefusedName, generation) }
+            captureAudioClock()
         }
     }
 
@@ -91,6 +100,7 @@ final class PipelineThread: @unchecked Sendable {
             } else if seekPrerolling, let seek = lastSeek {
                 Self.seek(element, to: seek.nanoseconds, rate: seek.rate, end: seek.end)
             }
+            captureAudioClock()
         }
     }
 
@@ -123,6 +133,7 @@ final class PipelineThread: @unchecked Sendable {
     func finish(holding element: ElementReference) {
         submit { [self] in
             _ = gst_element_set_state(element.pointer, GST_STATE_NULL)
+            if let clock = audioClock.withLock({ taken in defer { taken = nil }; return taken }) { gst_object_unref(clock.raw) }
             gst_object_unref(element.raw)
             if let holder = mainLoopHolder {
                 _ = gst_element_set_state(holder, GST_STATE_NULL)
@@ -131,6 +142,26 @@ final class PipelineThread: @unchecked Sendable {
             }
         }
         thread?.end()
+    }
+
+    /// The audio sink keeps the clock it makes for its life, but asking it for the clock takes its ring buffer's lock,
+    /// which pulsesink holds while it waits for the sound server (and which reads as no clock until the sink has left
+    /// READY): it is asked once, here, after a state change.
+    private func captureAudioClock() {
+        guard let sink, audioClock.withLock({ $0 == nil }),
+              let clock = gst_element_provide_clock(sink.pointer) else { return }
+        audioClock.withLock { $0 = ClockReference(pointer: clock) }
+    }
+
+    /// The time of the audio sink's clock; nil before the sink first left READY. Read it only while the thread is not
+    /// busy (``isBusy``): the clock reads the sink's ring buffer, which a state change under way may release.
+    var audioClockNanoseconds: UInt64? {
+        guard let clock = audioClock.withLock({ taken in taken.map { ClockReference(pointer: gst_object_ref($0.raw)
+                                                                          .assumingMemoryBound(to: GstClock.self)) } })
+        else { return nil }
+        defer { gst_object_unref(clock.raw) }
+        let time = gst_clock_get_time(clock.pointer)
+        return time == UInt64.max ? nil : UInt64(time) // UInt64.max: GST_CLOCK_TIME_NONE
     }
 
     /// Requests asked for and not yet done.

@@ -289,14 +289,9 @@ public final class Playbin {
     }
 
     /// The time of the audio sink's own clock (the one the pipeline runs on while it plays sound): it runs only while
-    /// the sink plays and otherwise holds its last time, never going back, from one stream to the next. Nil without
-    /// an audio sink.
-    public var audioClockNanoseconds: UInt64? {
-        guard let sink, let clock = gst_element_provide_clock(sink.assumingMemoryBound(to: GstElement.self)) else { return nil }
-        defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
-        let time = gst_clock_get_time(clock)
-        return time == UInt64.max ? nil : UInt64(time) // UInt64.max: GST_CLOCK_TIME_NONE
-    }
+    /// the sink plays and otherwise holds its last time, never going back, from one stream to the next. Nil before the
+    /// first stream reached PAUSED, and while the pipeline thread is busy (``isChangingState``).
+    public var audioClockNanoseconds: UInt64? { thread.isBusy ? nil : thread.audioClockNanoseconds }
 
     /// Duration in nanoseconds, when known.
     public var durationNanoseconds: Int64? {
