@@ -63,7 +63,12 @@ final class PipelineThread: @unchecked Sendable {
             if let filter { rp_object_set_object(element.raw, "audio-filter", filter.raw) }
             if let sink { rp_object_set_string(sink.raw, "device", source.outputDevice) }
             if let subtitle = source.subtitleURI { rp_object_set_string(element.raw, "suburi", subtitle.isEmpty ? nil : subtitle) }
-            if let uri = source.uri { rp_object_set_string(element.raw, "uri", uri) }
+            if let uri = source.uri {
+                // A file over HTTP(S) is downloaded to a temporary file in the user's cache folder, which uridecodebin
+                // does not make: on an account that has none yet, the stream would fail ("Could not create temp file").
+                if uri.hasPrefix("http://") || uri.hasPrefix("https://") { _ = g_mkdir_with_parents(g_get_user_cache_dir(), 0o700) }
+                rp_object_set_string(element.raw, "uri", uri)
+            }
             holdPulseMainLoop()
             let ready = gst_element_set_state(element.pointer, GST_STATE_READY)
             rp_post_generation(element.pointer, PipelineMessage.streamBeginsName, generation)
