@@ -207,7 +207,7 @@ import TestSupport
         // Stopped while it reads.
         let first = try session.launch([])
         kill(first, SIGTERM)
-        #expect(session.waitForExit(first) == 0)
+        #expect(session.waitForExit(first) == 0, "\(session.log(of: first).suffix(3000))")
         #expect(!session.log(of: first).contains("did not finish"), "\(session.log(of: first).suffix(1500))")
         #expect((try? FileManager.default.attributesOfItem(atPath: queueFile(session))[.size] as? Int) == size, "the file as it was")
         // Read whole: the newest 50,000 kept, the rest counted as given up.

@@ -14,7 +14,7 @@ public final class Bus {
     deinit {
         registrations.removeAll()
         matches.removeAll()
-        sd_bus_flush_close_unref(raw)
+        _ = withHandledSignalsHeld { sd_bus_flush_close_unref(raw) }
     }
 
     /// Connects to the session bus named by `DBUS_SESSION_BUS_ADDRESS` (or the user's default).
@@ -52,7 +52,7 @@ public final class Bus {
 
     /// Asks for `name` without queueing. Returns false when another connection owns it.
     public func requestName(_ name: String) throws(DBusError) -> Bool {
-        let r = sd_bus_request_name(raw, name, 0)
+        let r = withHandledSignalsHeld { sd_bus_request_name(raw, name, 0) }
         if r == -EEXIST { return false }
         try check(r, "request name \(name)")
         return true
@@ -66,7 +66,7 @@ public final class Bus {
     }
 
     public func releaseName(_ name: String) {
-        _ = sd_bus_release_name(raw, name)
+        _ = withHandledSignalsHeld { sd_bus_release_name(raw, name) }
     }
 
     /// Exports `implementation` as `interface` at `path`.
@@ -154,7 +154,7 @@ public final class Bus {
     }
 
     /// Writes out every queued message.
-    public func flush() { _ = sd_bus_flush(raw) }
+    public func flush() { _ = withHandledSignalsHeld { sd_bus_flush(raw) } }
 
     // MARK: Client side
 
@@ -168,7 +168,7 @@ public final class Bus {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var replyRaw: OpaquePointer? = nil
-        let r = sd_bus_call(raw, request.raw, timeoutMicroseconds, &error, &replyRaw)
+        let r = withHandledSignalsHeld { sd_bus_call(raw, request.raw, timeoutMicroseconds, &error, &replyRaw) }
         if r < 0 {
             if sd_bus_error_is_set(&error) != 0 { throw DBusError(&error) }
             throw DBusError.errno(r, "call \(interface).\(member)")
@@ -244,7 +244,7 @@ public final class Bus {
     public func addMatch(_ rule: String, _ handler: @escaping (ReceivedMessage) -> Void) throws(DBusError) -> BusMatch {
         let box = MatchHandler(handler)
         var slot: OpaquePointer? = nil
-        let r = sd_bus_add_match(raw, &slot, rule, { raw, userdata, _ in
+        let deliver: sd_bus_message_handler_t = { raw, userdata, _ in
             guard let raw, let userdata else { return 0 }
             let box = Unmanaged<MatchHandler>.fromOpaque(userdata).takeUnretainedValue()
             let message = Message(retaining: raw)
@@ -252,7 +252,9 @@ public final class Bus {
                                         path: message.path ?? "", sender: message.sender ?? "",
                                         arguments: (try? message.readAll()) ?? []))
             return 0
-        }, Unmanaged.passUnretained(box).toOpaque())
+        }
+        // AddMatch is a call to the daemon, waited for.
+        let r = withHandledSignalsHeld { sd_bus_add_match(raw, &slot, rule, deliver, Unmanaged.passUnretained(box).toOpaque()) }
         try check(r, "add match \(rule)")
         box.slot = slot
         matches.append(box)

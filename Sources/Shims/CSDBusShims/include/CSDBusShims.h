@@ -2,6 +2,7 @@
 #ifndef REPRISE_CSDBUSSHIMS_H
 #define REPRISE_CSDBUSSHIMS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <systemd/sd-bus.h>
@@ -30,5 +31,15 @@ void rp_vtable_add_signal(rp_vtable *table, const char *member, const char *sign
 /** Terminates the table; the pointer stays valid until rp_vtable_free. */
 const sd_bus_vtable *rp_vtable_finish(rp_vtable *table);
 void rp_vtable_free(rp_vtable *table);
+
+/* ---- signals held back while sd-bus waits ------------------------------ */
+
+/** Blocks, on the calling thread, every signal that has a handler (faults excepted), saving the mask before in
+ *  `previous`. libsystemd 252's sd_bus_call, sd_bus_flush and sd_bus_wait give up with EINTR when a handler runs
+ *  during their wait (fixed upstream in systemd 253, systemd/systemd#25483): held, such a signal is handled once
+ *  the wait is over. Signals left to their default action (Ctrl+C in the command line) still act at once. */
+void rp_hold_handled_signals(sigset_t *previous);
+/** Restores the mask `rp_hold_handled_signals` saved; held signals are delivered now. */
+void rp_release_held_signals(const sigset_t *previous);
 
 #endif
