@@ -129,9 +129,9 @@ def close_enough(a, b):
 NOT_COMPARED = {b"decoders", b"urlhandlers"}
 
 # MPD 0.23's commands Reprise does not serve (README's `commands-not-served`).
-COMMANDS_NOT_SERVED = {b"addtagid", b"cleartagid", b"delpartition", b"getfingerprint", b"kill",
+COMMANDS_NOT_SERVED = {b"delpartition", b"getfingerprint", b"kill",
                        b"mixrampdb", b"mixrampdelay", b"mount", b"moveoutput", b"newpartition",
-                       b"outputset", b"readcomments", b"unmount"}
+                       b"readcomments", b"unmount"}
 
 
 def exchanges(path):

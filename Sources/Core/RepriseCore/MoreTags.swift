@@ -44,6 +44,9 @@ public struct MoreTags: Sendable, Hashable {
         entries.append(Entry(name: name, value: String(value.map { $0 == Self.entrySeparator || $0 == Self.nameSeparator ? " " : $0 })))
     }
 
+    /// Removes every value of one tag.
+    public mutating func removeAll(_ name: Name) { entries.removeAll { $0.name == name } }
+
     /// The values of one tag, in order.
     public func values(of name: Name) -> [String] { entries.filter { $0.name == name }.map(\.value) }
 

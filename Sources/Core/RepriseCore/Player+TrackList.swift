@@ -137,6 +137,21 @@ extension Player {
         }
     }
 
+    /// Changes the tags of entry `id`, a stream's (MPD's `addtagid` and `cleartagid`: a radio named in the queue);
+    /// kept within the usual limits. A file's tags are its file's: refused, as for an unknown entry. The queue is
+    /// told its entry changed even when the tags stay the same, as MPD counts a new version for every edit.
+    public func editTags(ofEntry id: Int, _ edit: (inout TrackTags) -> Void) throws(PlayerError) {
+        guard let entry = queue.entry(withID: id) else { throw .invalidArgument("no entry \(id)") }
+        guard MediaURI(entry.uri)?.scheme != "file" else { throw .invalidArgument("the tags of \(entry.uri) are its file's") }
+        var tags = entry.tags
+        edit(&tags)
+        let edited = tags.sanitized { [log] cut in log.info("tags of \(entry.uri): \(cut)") }
+        transaction {
+            queue.update(id: id) { $0.tags = edited }
+            pending.queueEdits.append(.metadataChanged(id: id))
+        }
+    }
+
     /// Makes entry `id` current and plays it (`playing` false: loads it paused); an id not in the list has no effect.
     public func goTo(id: Int, playing: Bool = true) {
         transaction {

@@ -102,6 +102,22 @@ extension MPDCommandContext {
                 }
                 return .done
             },
+            MPDCommand("addtagid", .add, 3, 3) { [self] call throws(MPDError) in
+                let id = try MPDArguments.unsigned(call[0])
+                guard let name = MPDTagEdit.tagName(call[1]) else { throw .argument("Unknown tag type: \(call[1])") }
+                try editTags(ofEntry: id) { MPDTagEdit.add(name, call[2], to: &$0) }
+                return .done
+            },
+            MPDCommand("cleartagid", .add, 1, 2) { [self] call throws(MPDError) in
+                let id = try MPDArguments.unsigned(call[0])
+                var name: String?
+                if call.arguments.count > 1 {
+                    guard let known = MPDTagEdit.tagName(call[1]) else { throw .argument("Unknown tag type: \(call[1])") }
+                    name = known
+                }
+                try editTags(ofEntry: id) { MPDTagEdit.clear(name, in: &$0) }
+                return .done
+            },
             MPDCommand("playlistinfo", .read, 0, 1) { [self] call throws(MPDError) in
                 let ids = player.trackIDs
                 let range = try MPDArguments.range(call.arguments.first, count: ids.count)
@@ -172,6 +188,17 @@ extension MPDCommandContext {
         let value = try MPDArguments.integer(text)
         guard (0...255).contains(value) else { throw .argument("Priority out of range: \(text)") }
         return value
+    }
+
+    /// A stream's tags edited, as MPD allows (a file's tags are its file's).
+    private func editTags(ofEntry id: Int, _ edit: (inout TrackTags) -> Void) throws(MPDError) {
+        guard let entry = player.queue.entry(withID: id) else { throw .noExist("No such song") }
+        guard MediaURI(entry.uri)?.scheme != "file" else { throw MPDError(.permission, "Cannot edit tags of local file") }
+        do throws(PlayerError) {
+            try player.editTags(ofEntry: id, edit)
+        } catch {
+            throw MPDError(error)
+        }
     }
 
     private func existingID(_ text: String) throws(MPDError) -> Int {

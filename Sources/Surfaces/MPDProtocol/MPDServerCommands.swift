@@ -65,6 +65,14 @@ extension MPDCommandContext {
                 try enableOutput(call[0], toggling: true)
                 return .done
             },
+            MPDCommand("outputset", .admin, 3, 3) { [self] call throws(MPDError) in
+                _ = try output(call[0])
+                guard !call[1].isEmpty, call[1].utf8.allSatisfy({ $0 == UInt8(ascii: "_") || Self.isASCIIAlphanumeric($0) }) else {
+                    throw .argument("Illegal attribute name")
+                }
+                // A sound server's output has no attribute a client sets (as MPD's outputs other than ALSA's DSD ones).
+                throw .argument("Unsupported attribute")
+            },
             MPDCommand("disableoutput", .admin, 1, 1) { [self] call throws(MPDError) in
                 let output = try output(call[0])
                 guard !output.current else {
@@ -73,6 +81,11 @@ extension MPDCommandContext {
                 return .done
             },
         ]
+    }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
 
     private func output(_ text: String) throws(MPDError) -> (name: String, description: String, current: Bool) {
