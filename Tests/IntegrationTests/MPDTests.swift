@@ -150,6 +150,30 @@ import TestSupport
         #expect(!session.log(of: pid).contains("gapless: continuing"), "\(session.log(of: pid))")
     }
 
+    /// MPD's `kill` stops Reprise as Quit does: no reply, the name released, the queue saved, exit status 0.
+    @Test func killStopsTheServiceCleanly() throws {
+        let session = try Session()
+        defer { session.close() }
+        try Self.configure(session)
+        let pid = try session.launch([media.first, media.second]) { session.title() == "First Light" }
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        let asked = try runCommand("/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            f = s.makefile("rb")
+            f.readline()
+            s.sendall(b"kill\\n")
+            sys.stdout.write(repr(f.read()))
+            """, Self.socket(session)], environment: session.environment)
+        #expect(asked.status == 0 && asked.output == "b''", "no reply, then closed: \(asked.output)\(asked.errors)")
+        #expect(session.waitForExit(pid) == 0, "\(session.log(of: pid))")
+        #expect(session.log(of: pid).contains("kill (MPD): stopping"))
+        #expect(!session.nameHasOwner(Session.name))
+        // The queue was saved: the next start has it.
+        try session.launch([]) { Self.trackCount(session) == 2 }
+    }
+
     @Test func storedPlaylistsAreReprisesPlaylistFiles() throws {
         let session = try Session()
         defer { session.close() }

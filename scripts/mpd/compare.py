@@ -129,7 +129,7 @@ def close_enough(a, b):
 NOT_COMPARED = {b"decoders", b"urlhandlers"}
 
 # MPD 0.23's commands Reprise does not serve (README's `commands-not-served`).
-COMMANDS_NOT_SERVED = {b"delpartition", b"getfingerprint", b"kill",
+COMMANDS_NOT_SERVED = {b"delpartition", b"getfingerprint",
                        b"mixrampdb", b"mixrampdelay", b"mount", b"moveoutput", b"newpartition",
                        b"readcomments", b"unmount"}
 

@@ -31,7 +31,7 @@ start() {
 
 stop() {
     sleep 0.5
-    kill "$proxy_pid" "$mpd_pid"; wait "$proxy_pid" "$mpd_pid" 2>/dev/null || true
+    kill "$proxy_pid" "$mpd_pid" 2>/dev/null || true; wait "$proxy_pid" "$mpd_pid" 2>/dev/null || true
     rm -f "$proxy"
 }
 

@@ -67,6 +67,11 @@ def server_to_client(connection, client, server):
         pass
     finally:
         note(connection, "-")
+        # Closed for the client too (its reading thread's file still holds the socket, which close alone leaves open).
+        try:
+            client.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         client.close()
 
 

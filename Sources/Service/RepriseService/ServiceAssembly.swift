@@ -105,7 +105,7 @@ final class ServiceAssembly {
                                files: MPDMusicFolderFiles(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true)),
                                settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
-                               loop: loop, log: log)
+                               loop: loop, log: log) { stop("kill (MPD)", 0) }
         let libraryExports = library.flatMap { library -> LibraryExports? in
             do throws(DBusError) {
                 return try LibraryExports(bus: bus, library: library, playlists: playlistLibrary, player: player, remote: remote, log: log)

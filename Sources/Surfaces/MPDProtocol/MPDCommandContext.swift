@@ -28,6 +28,8 @@ final class MPDCommandContext {
     var shown: MPDShownState
     /// Hears each change's subsystems (the server, which tells every connection).
     weak var listener: MPDIdleListener?
+    /// Stops the service, soon after the command that asks (`kill`); nil: `kill` is refused.
+    var onKill: (() -> Void)?
 
     init(player: Player, remote: RemoteControl, library: LibraryAccess?, outputs: MPDOutputs?, playlistFiles: MPDPlaylistFiles?,
          files: MPDMusicFiles?, musicFolder: String) {

@@ -27,6 +27,12 @@ public final class MPDPlayerBridge: ChangeListener {
         set { context.listener = newValue }
     }
 
+    /// Stops the service, soon after the command that asks (MPD's `kill`); nil: `kill` is refused.
+    public var onKill: (() -> Void)? {
+        get { context.onKill }
+        set { context.onKill = newValue }
+    }
+
     /// Makes the library's snapshot ahead of a client's first walk of it.
     public func prepareLibrary() { context.prepareLibrary() }
 }

@@ -2,7 +2,7 @@ import RepriseCore
 
 /// What the server can play: `urlhandlers` (the URI schemes Reprise opens) and `decoders` (GStreamer, with the file
 /// suffixes Reprise takes as media); where its music is: `config` (to the owner's local clients, as MPD's to local
-/// ones) and `listmounts` (the music folder, the root's storage); `clearerror`.
+/// ones) and `listmounts` (the music folder, the root's storage); `clearerror`; `kill`.
 extension MPDCommandContext {
     func serverCommands() -> [MPDCommand] {
         [
@@ -16,6 +16,12 @@ extension MPDCommandContext {
                 call.add("mount", "")
                 call.add("storage", songs.musicFolder)
                 return .done
+            },
+            // MPD's kill: the server stops (Reprise as on MPRIS's Quit, its state saved); no reply, as MPD sends none.
+            MPDCommand("kill", .admin, 0, 0) { [self] _ throws(MPDError) in
+                guard let onKill else { throw MPDError(.system, "Cannot stop this server") }
+                onKill()
+                return .close
             },
             // The error `status` shows is left out until another one comes.
             MPDCommand("clearerror", .control, 0, 0) { [self] _ throws(MPDError) in

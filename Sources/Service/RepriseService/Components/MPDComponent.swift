@@ -7,7 +7,7 @@ import RepriseInterfaces
 import RepriseCore
 
 /// The MPD protocol server as a component: built over the player (its bridge follows the change feed), sockets
-/// opened at start and closed at stop. Nothing when `mpd = off` or when the password file is refused.
+/// opened at start and closed at stop; `quit` stops the service (MPD's `kill`). Nothing when `mpd = off` or when the password file is refused.
 final class MPDComponent: ServiceComponent, MPDServerStatus {
     let name = "mpd"
     private let server: MPDServer?
@@ -16,7 +16,7 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
 
     init(player: Player, remote: RemoteControl, library: LibraryAccess?, outputs: MPDOutputs?,
          playlists: MPDPlaylistFiles?, files: MPDMusicFiles?, settings: MPDSettings, musicFolder: String,
-         loop: EventLoop, log: Log) {
+         loop: EventLoop, log: Log, quit: @escaping () -> Void) {
         guard settings.enabled else {
             server = nil
             changeListener = nil
@@ -32,6 +32,8 @@ final class MPDComponent: ServiceComponent, MPDServerStatus {
         case .success(let passwords):
             let bridge = MPDPlayerBridge(player: player, remote: remote, library: library, outputs: outputs, playlistFiles: playlists,
                                          files: files, musicFolder: musicFolder)
+            // After the command's turn: stopping closes every connection, the asking one among them.
+            bridge.onKill = { loop.once(afterMilliseconds: 0) { quit() } }
             changeListener = bridge
             server = MPDServer(bridge: bridge, settings: settings, socketPath: Self.socketPath(settings), passwords: passwords,
                                loop: loop, log: log)
