@@ -55,7 +55,7 @@ import TestSupport
         .filter { $0.hasSuffix(".transcript") }.map { String($0.dropLast(".transcript".count)) }.sorted()
 
     @Test func theClientsUsersRunAreRecorded() {
-        #expect(Set(["mpc", "python-mpd2", "ncmpcpp", "cantata", "mpdscribble", "mpdris2", "messages", "python-mpd2-asyncio", "python-mpd2-edges", "mpdtoys", "mpd-sima", "python-mpd2-stream-tags", "python-mpd2-kill"]).isSubset(of: Set(Self.clients)), "\(Self.clients)")
+        #expect(Set(["mpc", "python-mpd2", "ncmpcpp", "cantata", "mpdscribble", "mpdris2", "messages", "python-mpd2-asyncio", "python-mpd2-edges", "mpdtoys", "mpd-sima", "python-mpd2-stream-tags", "python-mpd2-kill", "python-mpd2-comments"]).isSubset(of: Set(Self.clients)), "\(Self.clients)")
     }
 
     @Test(arguments: clients)

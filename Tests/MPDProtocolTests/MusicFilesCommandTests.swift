@@ -27,10 +27,34 @@ import Testing
             then(missing.contains(path) ? nil : .some(pictures[path]))
         }
 
+        var comments: [String: [(key: String, value: String)]] = [:]
+
+        func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void) {
+            asked.append(path)
+            then(comments[path])
+        }
+
         func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void) {
             asked.append(folder)
             then(folders[folder])
         }
+    }
+
+    /// `readcomments`: a file's every tag, as its reader names them; the music folder's files, and the owner's local
+    /// files elsewhere; MPD's answer for anything else.
+    @Test func readcommentsListsAFilesTags() {
+        let files = MemoryArtwork()
+        files.comments["/music/A/b.ogg"] = [("TITLE", "B"), ("COMMENT", "two\nlines"), ("", "no key")]
+        files.comments["/elsewhere/c.ogg"] = [("TITLE", "C")]
+        let rig = SessionTests.Rig(tracks: 0, files: files)
+        #expect(rig.send("readcomments A/b.ogg") == "TITLE: B\nCOMMENT: two lines\nOK\n")
+        #expect(rig.send("readcomments A/missing.ogg") == "ACK [50@0] {readcomments} No such song\n")
+        #expect(rig.send("readcomments ../elsewhere/c.ogg") == "ACK [50@0] {readcomments} No such song\n")
+        #expect(rig.send("readcomments /elsewhere/c.ogg") == "ACK [50@0] {readcomments} No such song\n", "not the owner's client")
+        #expect(rig.send("readcomments http://127.0.0.1:9/radio.ogg") == "ACK [50@0] {readcomments} No such song\n")
+        let owner = SessionTests.Rig(tracks: 0, files: files, mayNameLocalFiles: true)
+        #expect(owner.send("readcomments /elsewhere/c.ogg") == "TITLE: C\nOK\n")
+        #expect(owner.send("readcomments file:///elsewhere/c.ogg") == "TITLE: C\nOK\n")
     }
 
     @Test func listfilesListsAFoldersFilesAndFoldersInsideTheMusicFolderOnly() {

@@ -9,6 +9,9 @@ public protocol MPDMusicFiles: AnyObject {
     /// The first picture embedded in the file at `path`: its bytes and media type; `.some(nil)` when it has none,
     /// nil when there is no such file.
     func embeddedPicture(of path: String, then: @escaping (((bytes: [UInt8], mediaType: String)?)?) -> Void)
+    /// Every tag of the file at `path`, as its tag reader names them (MPD's `readcomments`); nil when it is not a
+    /// regular file or its tags cannot be read.
+    func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void)
     /// The regular files and folders in `folder` (links and other kinds left out), nil when it cannot be read.
     func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void)
     /// When the folder at a path last changed, in seconds since 1970 (nil: unknown). Asked off the loop, where the
@@ -32,7 +35,8 @@ public struct MPDFolderEntry: Sendable, Equatable {
 }
 
 /// Covers: `albumart` (the song's folder's cover file) and `readpicture` (the song's embedded picture), in chunks of
-/// at most the connection's `binarylimit`, as MPD sends them; `listfiles`, a music folder's files as they are on disk.
+/// at most the connection's `binarylimit`, as MPD sends them; `listfiles`, a music folder's files as they are on disk;
+/// `readcomments`, a file's every tag.
 extension MPDCommandContext {
     func fileCommands() -> [MPDCommand] {
         [
@@ -52,6 +56,17 @@ extension MPDCommandContext {
                             }
                             call.add("Last-Modified", MPDTime.iso8601(secondsSince1970: entry.modified))
                         }
+                        finish(nil)
+                    }
+                }
+            },
+            MPDCommand("readcomments", .read, 1, 1) { [self] call throws(MPDError) in
+                guard let path = musicFolderPath(call[0]) ?? ownersLocalPath(call[0], in: call) else { throw .noExist("No such song") }
+                let files = try filesSource()
+                return .later { finish in
+                    files.comments(of: path) { comments in
+                        guard let comments else { return finish(.noExist("No such song")) }
+                        for (key, value) in comments where !key.isEmpty { call.add(key, value) }
                         finish(nil)
                     }
                 }
@@ -101,6 +116,16 @@ extension MPDCommandContext {
         let offset = try MPDArguments.unsigned(call[1])
         guard let path = musicFolderPath(call[0]) else { throw .noExist("No file exists") }
         return (path, offset)
+    }
+
+    /// A local file outside the music folder named by the owner's client over the Unix socket (an absolute path or
+    /// a `file://` URI), as MPD lets local clients name one; nil for anyone else, a stream or a name with `..`.
+    private func ownersLocalPath(_ name: String, in call: MPDCall) -> String? {
+        guard call.session.mayNameLocalFiles, name.hasPrefix("/") || name.hasPrefix("file://"),
+              let uri = MediaURI(songs.uri(forName: name)), uri.scheme == "file", !uri.path.split(separator: "/").contains("..") else {
+            return nil
+        }
+        return uri.path
     }
 
     /// The path of what a client named inside the music folder (`""`: the folder itself); nil for a name with `..`,

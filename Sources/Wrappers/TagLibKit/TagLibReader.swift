@@ -41,6 +41,20 @@ public enum TagLibReader {
             }
     }
 
+    /// Every tag of the regular file open at `descriptor`, as TagLib's property map gives them (keys upper case, by
+    /// key), for MPD's `readcomments`; nil when TagLib cannot read it.
+    public static func properties(descriptor: Int32, size: Int64, fileExtension: String,
+                                  processes: TagReaderProcesses = .shared) -> [(key: String, value: String)]? {
+        let request = (descriptor, size, fileExtension.lowercased()) as File
+        return processes.read([request], pictureLimit: 0, valueLimit: valueLimit, valueCountLimit: valueCountLimit)
+            .map { status, file -> [(key: String, value: String)]? in
+                var file = file
+                defer { rp_taglib_free(&file) }
+                guard status == 0 else { return nil }
+                return file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
+            }[0]
+    }
+
     private static func decode(_ file: rp_taglib_file) -> (tags: FileTags, picture: EmbeddedPicture?) {
         let properties = file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
         var tags = FileTags(properties: properties)

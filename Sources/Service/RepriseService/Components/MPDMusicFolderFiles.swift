@@ -4,10 +4,11 @@ import MPDProtocol
 import PosixFiles
 import RepriseCore
 import RepriseLibrary
+import TagLibKit
 
 /// The music folder's files for MPD clients, read on a worker: a folder's cover file (the names MPD looks for) by
 /// the chunk asked, a file's embedded picture with the same reader the library uses (TagLib, else GStreamer's
-/// discoverer), a folder's entries. Files are opened without following links and only when they are regular files.
+/// discoverer), a file's every tag (TagLib's property map), a folder's entries. Files are opened without following links and only when they are regular files.
 final class MPDMusicFolderFiles: MPDMusicFiles {
     /// Nil when no worker thread could be made: no covers then.
     private let work: BackgroundWork?
@@ -51,6 +52,17 @@ final class MPDMusicFolderFiles: MPDMusicFiles {
             })
             _ = reader.read(path)
             return .some(found)
+        }, then: then)
+    }
+
+    func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void) {
+        guard let work else { return then(nil) }
+        work.run({ () -> [(key: String, value: String)]? in
+            let fileExtension = String(path.split(separator: "/").last?.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
+            guard TagLibReader.reads(fileExtension: fileExtension), let file = OpenedRegularFile(path: path) else { return nil }
+            let comments = TagLibReader.properties(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension)
+            file.close()
+            return comments
         }, then: then)
     }
 
