@@ -44,10 +44,10 @@ import Testing
     /// files elsewhere; MPD's answer for anything else.
     @Test func readcommentsListsAFilesTags() {
         let files = MemoryArtwork()
-        files.comments["/music/A/b.ogg"] = [("TITLE", "B"), ("COMMENT", "two\nlines"), ("", "no key")]
+        files.comments["/music/A/b.ogg"] = [("TITLE", "B"), ("COMMENT", "two\nlines"), ("", "no key"), ("X\nOK", "injected")]
         files.comments["/elsewhere/c.ogg"] = [("TITLE", "C")]
         let rig = SessionTests.Rig(tracks: 0, files: files)
-        #expect(rig.send("readcomments A/b.ogg") == "TITLE: B\nCOMMENT: two lines\nOK\n")
+        #expect(rig.send("readcomments A/b.ogg") == "TITLE: B\nCOMMENT: two lines\nX OK: injected\nOK\n")
         #expect(rig.send("readcomments A/missing.ogg") == "ACK [50@0] {readcomments} No such song\n")
         #expect(rig.send("readcomments ../elsewhere/c.ogg") == "ACK [50@0] {readcomments} No such song\n")
         #expect(rig.send("readcomments /elsewhere/c.ogg") == "ACK [50@0] {readcomments} No such song\n", "not the owner's client")

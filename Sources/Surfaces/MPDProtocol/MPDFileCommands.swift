@@ -66,7 +66,8 @@ extension MPDCommandContext {
                 return .later { finish in
                     files.comments(of: path) { comments in
                         guard let comments else { return finish(.noExist("No such song")) }
-                        for (key, value) in comments where !key.isEmpty { call.add(key, value) }
+                        // Keys come from the file (an MP4 freeform name is any text): kept to one line, as values are.
+                        for (key, value) in comments where !key.isEmpty { call.add(MPDResponse.oneLine(key), value) }
                         finish(nil)
                     }
                 }

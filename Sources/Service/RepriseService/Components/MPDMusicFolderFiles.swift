@@ -58,7 +58,7 @@ final class MPDMusicFolderFiles: MPDMusicFiles {
     func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void) {
         guard let work else { return then(nil) }
         work.run({ () -> [(key: String, value: String)]? in
-            let fileExtension = String(path.split(separator: "/").last?.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
+            let fileExtension = MediaLocation.fileExtension(ofPath: path)
             guard TagLibReader.reads(fileExtension: fileExtension), let file = OpenedRegularFile(path: path) else { return nil }
             let comments = TagLibReader.properties(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension)
             file.close()
