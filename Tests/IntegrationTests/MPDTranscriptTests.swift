@@ -55,7 +55,7 @@ import TestSupport
         .filter { $0.hasSuffix(".transcript") }.map { String($0.dropLast(".transcript".count)) }.sorted()
 
     @Test func theClientsUsersRunAreRecorded() {
-        #expect(Set(["mpc", "python-mpd2", "ncmpcpp", "cantata", "mpdscribble", "mpdris2", "messages", "python-mpd2-asyncio", "python-mpd2-edges", "mpdtoys", "mpd-sima", "python-mpd2-stream-tags", "python-mpd2-kill", "python-mpd2-comments"]).isSubset(of: Set(Self.clients)), "\(Self.clients)")
+        #expect(Set(["mpc", "python-mpd2", "ncmpcpp", "cantata", "mpdscribble", "mpdris2", "messages", "python-mpd2-asyncio", "python-mpd2-edges", "mpdtoys", "mpd-sima", "python-mpd2-stream-tags", "python-mpd2-kill", "python-mpd2-comments", "python-mpd2-fingerprint"]).isSubset(of: Set(Self.clients)), "\(Self.clients)")
     }
 
     @Test(arguments: clients)
@@ -67,7 +67,10 @@ import TestSupport
         var replays: [String] = []
         for (name, socket) in [("mpd", mpdSocket), ("reprise", MPDTests.socket(session))] {
             let replay = session.directory + "/\(client).\(name).replay"
-            let replayed = try runCommand("/usr/bin/python3", [Self.tools + "/replay.py", transcript, socket, replay],
+            // Debian's mpd often never answers a getfingerprint (https://github.com/MusicPlayerDaemon/MPD/issues/2286):
+            // its replay takes the recorded answer then. Reprise's must answer.
+            let leave = name == "mpd" ? ["--unanswered-getfingerprint"] : []
+            let replayed = try runCommand("/usr/bin/python3", [Self.tools + "/replay.py", transcript, socket, replay] + leave,
                                           environment: session.environment)
             #expect(replayed.status == 0, "\(replayed.errors)")
             replays.append(replay)

@@ -34,6 +34,13 @@ import Testing
             then(comments[path])
         }
 
+        var fingerprints: [String: MPDFingerprint] = [:]
+
+        func fingerprint(of path: String, then: @escaping (MPDFingerprint) -> Void) {
+            asked.append(path)
+            then(fingerprints[path] ?? .cannotOpen(reason: "No such file or directory"))
+        }
+
         func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void) {
             asked.append(folder)
             then(folders[folder])
@@ -55,6 +62,30 @@ import Testing
         let owner = SessionTests.Rig(tracks: 0, files: files, mayNameLocalFiles: true)
         #expect(owner.send("readcomments /elsewhere/c.ogg") == "TITLE: C\nOK\n")
         #expect(owner.send("readcomments file:///elsewhere/c.ogg") == "TITLE: C\nOK\n")
+    }
+
+    /// `getfingerprint`: the music folder's files, and the owner's local files elsewhere; MPD's answers for a file
+    /// that cannot be opened or decoded; nothing outside the music folder for anyone else, no stream.
+    @Test func getfingerprintAnswersAsMPD() {
+        let files = MemoryArtwork()
+        files.fingerprints["/music/A/b.flac"] = .fingerprint("AQADtEmUaEkSZSoAAA")
+        files.fingerprints["/music/A/notes.txt"] = .undecodable
+        files.fingerprints["/music/A/c.flac"] = .unavailable
+        files.fingerprints["/elsewhere/d.flac"] = .fingerprint("AQAD")
+        let rig = SessionTests.Rig(tracks: 0, files: files)
+        #expect(rig.send("getfingerprint A/b.flac") == "chromaprint: AQADtEmUaEkSZSoAAA\nOK\n")
+        #expect(rig.send("getfingerprint \"A/missing.flac\"")
+                == "ACK [52@0] {getfingerprint} Failed to open '/music/A/missing.flac': No such file or directory\n")
+        #expect(rig.send("getfingerprint A/notes.txt") == "ACK [5@0] {getfingerprint} Decoding failed\n")
+        #expect(rig.send("getfingerprint A/c.flac").hasPrefix("ACK [5@0] {getfingerprint} No fingerprinter"))
+        let asked = files.asked.count
+        #expect(rig.send("getfingerprint ../elsewhere/d.flac") == "ACK [50@0] {getfingerprint} No such song\n")
+        #expect(rig.send("getfingerprint /elsewhere/d.flac") == "ACK [50@0] {getfingerprint} No such song\n", "not the owner's client")
+        #expect(rig.send("getfingerprint http://127.0.0.1:9/radio.ogg") == "ACK [50@0] {getfingerprint} No such song\n")
+        #expect(files.asked.count == asked, "nothing outside the music folder is opened")
+        #expect(rig.send("getfingerprint").hasPrefix("ACK [2@0] {getfingerprint}"))
+        let owner = SessionTests.Rig(tracks: 0, files: files, mayNameLocalFiles: true)
+        #expect(owner.send("getfingerprint /elsewhere/d.flac") == "chromaprint: AQAD\nOK\n")
     }
 
     @Test func listfilesListsAFoldersFilesAndFoldersInsideTheMusicFolderOnly() {

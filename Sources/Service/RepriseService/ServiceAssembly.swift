@@ -102,7 +102,8 @@ final class ServiceAssembly {
                                                 newPlaylists: Self.ownPlaylistFolder)
         let mpd = MPDComponent(player: player, remote: remote, library: library, outputs: audio,
                                playlists: storedPlaylists,
-                               files: MPDMusicFolderFiles(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true)),
+                               files: MPDMusicFolderFiles(work: BackgroundWork(loop: loop, label: "reprise.covers", background: true),
+                                                          fingerprintWork: BackgroundWork(loop: loop, label: "reprise.fingerprints", background: true)),
                                settings: settings.mpd,
                                musicFolder: Self.musicFolders(settings, fileSystem: fileSystem).first ?? XDGDirectories.home,
                                loop: loop, log: log) { stop("kill (MPD)", 0) }

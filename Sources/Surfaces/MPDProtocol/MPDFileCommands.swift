@@ -12,11 +12,27 @@ public protocol MPDMusicFiles: AnyObject {
     /// Every tag of the file at `path`, as its tag reader names them (MPD's `readcomments`); nil when it is not a
     /// regular file or its tags cannot be read.
     func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void)
+    /// The Chromaprint fingerprint of the file at `path`'s sound (MPD's `getfingerprint`).
+    func fingerprint(of path: String, then: @escaping (MPDFingerprint) -> Void)
     /// The regular files and folders in `folder` (links and other kinds left out), nil when it cannot be read.
     func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void)
     /// When the folder at a path last changed, in seconds since 1970 (nil: unknown). Asked off the loop, where the
     /// library's snapshot is made, for each of its folders.
     var folderModifiedSeconds: @Sendable (String) -> Int64? { get }
+}
+
+/// What fingerprinting a file came to.
+public enum MPDFingerprint: Sendable, Equatable {
+    /// Chromaprint's compressed fingerprint.
+    case fingerprint(String)
+    /// The file could not be opened, for the system's reason (`No such file or directory`).
+    case cannotOpen(reason: String)
+    /// Not a file with sound in it, or one that does not decode.
+    case undecodable
+    /// No fingerprinter is installed (GStreamer's chromaprint element, in plugins-bad).
+    case unavailable
+    /// As many fingerprints as are made at a time are already waiting (clients that hang up leave theirs behind).
+    case busy
 }
 
 /// A file or folder as `listfiles` lists it.
@@ -36,7 +52,7 @@ public struct MPDFolderEntry: Sendable, Equatable {
 
 /// Covers: `albumart` (the song's folder's cover file) and `readpicture` (the song's embedded picture), in chunks of
 /// at most the connection's `binarylimit`, as MPD sends them; `listfiles`, a music folder's files as they are on disk;
-/// `readcomments`, a file's every tag.
+/// `readcomments`, a file's every tag; `getfingerprint`, its sound's Chromaprint fingerprint.
 extension MPDCommandContext {
     func fileCommands() -> [MPDCommand] {
         [
@@ -69,6 +85,25 @@ extension MPDCommandContext {
                         // Keys come from the file (an MP4 freeform name is any text): kept to one line, as values are.
                         for (key, value) in comments where !key.isEmpty { call.add(MPDResponse.oneLine(key), value) }
                         finish(nil)
+                    }
+                }
+            },
+            MPDCommand("getfingerprint", .read, 1, 1) { [self] call throws(MPDError) in
+                guard let path = musicFolderPath(call[0]) ?? ownersLocalPath(call[0], in: call) else { throw .noExist("No such song") }
+                let files = try filesSource()
+                return .later { finish in
+                    files.fingerprint(of: path) { outcome in
+                        switch outcome {
+                        case .fingerprint(let fingerprint):
+                            call.add("chromaprint", fingerprint)
+                            finish(nil)
+                        // MPD's answers: the path it opened and the system's reason; its decoder's failure.
+                        case .cannotOpen(let reason):
+                            finish(MPDError(.system, MPDResponse.oneLine("Failed to open '\(path)': \(reason)")))
+                        case .undecodable: finish(MPDError(.unknown, "Decoding failed"))
+                        case .unavailable: finish(MPDError(.unknown, "No fingerprinter: GStreamer's chromaprint element is not installed"))
+                        case .busy: finish(MPDError(.unknown, "Too many fingerprints asked for at once; ask again later"))
+                        }
                     }
                 }
             },

@@ -1,3 +1,4 @@
+import GStreamerKit
 import Glibc
 import LoopKit
 import MPDProtocol
@@ -8,13 +9,24 @@ import TagLibKit
 
 /// The music folder's files for MPD clients, read on a worker: a folder's cover file (the names MPD looks for) by
 /// the chunk asked, a file's embedded picture with the same reader the library uses (TagLib, else GStreamer's
-/// discoverer), a file's every tag (TagLib's property map), a folder's entries. Files are opened without following links and only when they are regular files.
+/// discoverer), a file's every tag (TagLib's property map), a file's sound's fingerprint (GStreamer's chromaprint
+/// element), a folder's entries. Files are opened without following links and only when they are regular files.
 final class MPDMusicFolderFiles: MPDMusicFiles {
     /// Nil when no worker thread could be made: no covers then.
     private let work: BackgroundWork?
+    /// Fingerprints, on a worker of their own: decoding two minutes of sound must not hold covers up.
+    private let fingerprintWork: BackgroundWork?
 
-    init(work: BackgroundWork?) {
+    /// How long one file's fingerprint may take (a crafted file that decodes for ever is given up).
+    static let fingerprintTimeoutMilliseconds: Int64 = 30_000
+    /// How many fingerprints may wait at once. Each client waits for its answer, but one that hangs up and asks
+    /// again on a new connection would leave a growing queue of decodes behind.
+    static let fingerprintsWaitingAtMost = 8
+    private var fingerprintsWaiting = 0
+
+    init(work: BackgroundWork?, fingerprintWork: BackgroundWork?) {
         self.work = work
+        self.fingerprintWork = fingerprintWork
     }
 
     let folderModifiedSeconds: @Sendable (String) -> Int64? = { folder in
@@ -64,6 +76,31 @@ final class MPDMusicFolderFiles: MPDMusicFiles {
             file.close()
             return comments
         }, then: then)
+    }
+
+    func fingerprint(of path: String, then: @escaping (MPDFingerprint) -> Void) {
+        guard let fingerprintWork else { return then(.unavailable) }
+        guard fingerprintsWaiting < Self.fingerprintsWaitingAtMost else { return then(.busy) }
+        fingerprintsWaiting += 1
+        fingerprintWork.run({ () -> MPDFingerprint in
+            var info = stat()
+            guard RawPath.withCString(path, { lstat($0, &info) }) == 0 else {
+                return .cannotOpen(reason: String(cString: strerror(errno)))
+            }
+            // A folder, a link, a FIFO or a device: nothing a decoder is given (a FIFO would block it).
+            guard let file = OpenedRegularFile(path: path) else { return .undecodable }
+            let outcome = AudioFingerprint.chromaprint(of: "file://" + file.procPath,
+                                                       timeoutMilliseconds: Self.fingerprintTimeoutMilliseconds)
+            file.close()
+            switch outcome {
+            case .fingerprint(let fingerprint): return .fingerprint(fingerprint)
+            case .undecodable, .timedOut: return .undecodable
+            case .unavailable: return .unavailable
+            }
+        }, then: { [weak self] outcome in
+            self?.fingerprintsWaiting -= 1
+            then(outcome)
+        })
     }
 
     func entries(of folder: String, then: @escaping ([MPDFolderEntry]?) -> Void) {

@@ -76,6 +76,11 @@ typedef void (*rp_float_frames_callback)(void *context, const float *samples, si
  *  non-zero, -3 after `timeout_ms` (0: none). The calling thread waits; the callback runs on GStreamer's. */
 int rp_decode_float(const char *uri, rp_float_frames_callback callback, void *context, const volatile int *cancel,
                     int64_t timeout_ms);
+/** The Chromaprint fingerprint of `uri`'s first audio stream (its first two minutes, as 16-bit samples at the
+ *  file's own rate, as MPD's `getfingerprint` computes it) in `*fingerprint` (free it with g_free): 0 when made, -1
+ *  when the file cannot be decoded or holds no sound, -3 after `timeout_ms` (0: none), -4 without GStreamer's
+ *  chromaprint element (plugins-bad). The calling thread waits. */
+int rp_audio_fingerprint(const char *uri, int64_t timeout_ms, char **fingerprint);
 /** uridecodebin's pad-added handler: links the first audio pad to `data`'s sink pad (other streams are left). */
 void rp_link_first_audio_pad(GstElement *source, GstPad *pad, gpointer data);
 
