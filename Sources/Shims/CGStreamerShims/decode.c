@@ -69,12 +69,12 @@ static int run_until_end(GstElement *pipeline, const volatile int *cancel, int64
     if (gst_element_set_state(pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE) {
         GstBus *bus = gst_element_get_bus(pipeline);
         GstMessageType ends = GST_MESSAGE_EOS | GST_MESSAGE_ERROR | (until_tag ? GST_MESSAGE_TAG : 0);
-        int64_t waited = 0;
+        /* Measured on the clock: other elements' tag messages may come far more often than every 100 ms. */
+        gint64 deadline = g_get_monotonic_time() + timeout_ms * 1000;
         for (;;) {
             if (cancel && *cancel) { result = -2; break; }
-            if (timeout_ms > 0 && waited >= timeout_ms) { result = -3; break; }
+            if (timeout_ms > 0 && g_get_monotonic_time() >= deadline) { result = -3; break; }
             GstMessage *message = gst_bus_timed_pop_filtered(bus, 100 * GST_MSECOND, ends);
-            waited += 100;
             if (!message) continue;
             gboolean tagged = FALSE;
             if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_TAG) {
