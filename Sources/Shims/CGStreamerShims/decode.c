@@ -135,6 +135,7 @@ int rp_audio_fingerprint(const char *uri, int64_t timeout_ms, char **fingerprint
     gst_object_unref(pipeline);
     return result;
 }
+
 void rp_link_first_audio_pad(GstElement *source, GstPad *pad, gpointer data) {
     (void)source;
     GstElement *convert = data;

@@ -2,8 +2,9 @@ import CGStreamer
 import CGStreamerShims
 
 /// A file's Chromaprint fingerprint (AcoustID's), made by GStreamer's `chromaprint` element from the first two
-/// minutes of its sound as 16-bit samples at the file's own rate, without dither: the same as MPD's
-/// `getfingerprint` and chromaprint's own `fpcalc` give for the same samples.
+/// minutes of its sound as 16-bit samples at the file's own rate, without dither, whole decoded blocks until the
+/// two minutes are reached: what MPD's `getfingerprint` gives for the same samples. (`fpcalc` cuts at two minutes
+/// exactly and now and then differs from both.)
 public enum AudioFingerprint {
     /// What fingerprinting a file came to.
     public enum Outcome: Equatable, Sendable {
