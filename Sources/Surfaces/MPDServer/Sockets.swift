@@ -1,4 +1,5 @@
 import Glibc
+import LoopKit
 
 /// Listening sockets and their connections' reads and writes, non-blocking, with errors as errno messages.
 enum Sockets {
@@ -73,11 +74,7 @@ enum Sockets {
 
     /// The next waiting connection, non-blocking; nil when none waits (or it failed).
     static func accept(_ listener: Int32) -> Int32? {
-        let fd = Glibc.accept(listener, nil, nil)
-        guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return fd
+        acceptConnection(listener)
     }
 
     enum ReadResult {

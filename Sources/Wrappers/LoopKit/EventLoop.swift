@@ -10,7 +10,6 @@ public final class EventLoop {
     /// sd-event loop driven from GLib; attach sd-bus connections to it.
     public let sdEvent: OpaquePointer
     private var callbacks: [LoopCallback] = []
-    private var fdWatches: [FdWatch] = []
 
     public init?() {
         var event: OpaquePointer? = nil
@@ -60,17 +59,14 @@ public final class EventLoop {
         return LoopTimer(sourceID: id, callback: callback)
     }
 
-    /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up), until it returns false.
+    /// Runs `handler` on the loop whenever file descriptor `fd` is readable (or hung up), until it returns false
+    /// (an sd-event source, as ``watch(_:for:_:)``'s).
     public func onReadable(_ fd: Int32, _ handler: @escaping () -> Bool) {
-        let condition = GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue)
-        let watch = FdWatch(handler)
-        fdWatches.append(watch)
-        addDescriptorSource(fd, condition, { _, _, userdata in
-            Unmanaged<FdWatch>.fromOpaque(userdata!).takeUnretainedValue().handler() ? 1 : 0
-        }, Unmanaged.passUnretained(watch).toOpaque(), nil)
+        _ = watch(fd, for: .readable, handler)
     }
 
-    /// Attaches a source for `fd` (as `g_unix_fd_add_full` would) that GLib does not block while its callback runs.
+    /// Attaches a GLib source for `fd` (as `g_unix_fd_add_full` would) that GLib does not block while its callback
+    /// runs: ``watch(_:for:_:)``'s fallback when epoll does not take the descriptor.
     /// Blocking takes the descriptor out of the poll set and puts it back after, and each of those wakes the loop
     /// (GLib 2.74 signals its wake-up descriptor whenever the poll set changes): one more turn of the loop, with a
     /// poll of every descriptor, after each event handled. Nothing here runs the loop from inside a callback, so
@@ -111,12 +107,6 @@ final class LoopCallback {
         Unmanaged<LoopCallback>.fromOpaque(userdata!).takeUnretainedValue().handler()
         return 1
     }
-}
-
-/// A Swift closure run by a GLib file-descriptor source; the source goes when it returns false.
-private final class FdWatch {
-    let handler: () -> Bool
-    init(_ handler: @escaping () -> Bool) { self.handler = handler }
 }
 
 /// A timer on the loop (``EventLoop/every(milliseconds:_:)``, ``EventLoop/once(afterMilliseconds:_:)``):

@@ -31,4 +31,10 @@ int rp_wakeup_fd_new(void);
  *  class, for background work; 0 on success. */
 int rp_lower_thread_priority(int nice);
 
+/* ---- Sockets ------------------------------------------------------------------ */
+
+/** The next connection waiting at `listener`, as a non-blocking, close-on-exec socket in one call; -1 when none
+ *  waits or on failure (errno says which). */
+int rp_accept_nonblocking(int listener);
+
 #endif
