@@ -131,11 +131,12 @@ final class ServiceAssembly {
             throw Failure(message: "session bus: \(error)")
         }
 
-        // Every listener of the feed, in the order each change reaches them: the bus's interfaces first (clients
-        // hear a change before anything follows up on it), then the service's followers, the MPD server last.
+        // Every listener of the feed, in the order each change reaches them: the clients first (they hear a change
+        // before anything follows up on it) — the MPD server's, whose idle clients are woken by writing a line, then
+        // the bus's interfaces, whose signals take longer to build —, then the service's followers.
         let listeners: [ChangeListener?] = [
-            adaptor, libraryExports, SavedStateFollower(saver: saver), reader, audio, video, listening, lyrics, scrobbler,
-            library.map { MeasuredGainLookup(player: player, library: $0) }, mpd.changeListener,
+            mpd.changeListener, adaptor, libraryExports, SavedStateFollower(saver: saver), reader, audio, video, listening,
+            lyrics, scrobbler, library.map { MeasuredGainLookup(player: player, library: $0) },
         ]
         for listener in listeners.compactMap({ $0 }) { feed.listen(listener) }
         let playlists = PeriodicComponent(name: "playlists", loop: loop, everyMilliseconds: 5000) { playlistLibrary.refresh() }

@@ -180,6 +180,15 @@ func libraryRaceRows(_ bench: Bench, binary: String, sizes: [Int], runs: Int, se
             theirs = try bench.raceFigures(server, folder: sameFolder, count: count, runs: runs, searches: searches)
             var served = try bench.mpdProtocolFigures(socket: server.mpdSocket, pid: server.pid, word: "garnet", runs: runs)
             served.listAlbumsWhileMeasuring = served.listAlbums // MPD measures no loudness
+            // Reprise beside it on the same folder, both playing their first file on a loop, for the mpc rows.
+            let beside = try bench.startReprise(binary: binary, folder: sameFolder)
+            defer { beside.stop() }
+            if eventually(600, pollEvery: 0.005, { beside.hasIndexed(count) }), var ours = oursServed {
+                try beside.play(try bench.firstFile(in: sameFolder))
+                Thread.sleep(forTimeInterval: 1)
+                try bench.pairedCommandLineFigures(ours: &ours, oursSocket: beside.mpdSocket, theirs: &served, theirsSocket: server.mpdSocket)
+                oursServed = ours
+            }
             theirsServed = served
         }
         try? FileManager.default.removeItem(atPath: folder)

@@ -63,6 +63,13 @@ final class MPDClient {
         return nil
     }
 
+    /// Whether a reply has come that was not read yet (an `idle` answered at once by a change from before it).
+    var hasUnreadReply: Bool {
+        if buffer[start...].contains(10) { return true }
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) > 0
+    }
+
     /// The value of `key: value` lines of a reply.
     static func value(_ key: String, in lines: [String]) -> String? {
         lines.first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) }
