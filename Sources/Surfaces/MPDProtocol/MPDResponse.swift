@@ -13,21 +13,45 @@ public struct MPDResponse: Sendable {
 
     /// Appends `key: value`.
     public mutating func add(_ key: String, _ value: String) {
-        bytes.append(contentsOf: key.utf8)
-        bytes.append(0x3A)
-        bytes.append(0x20)
+        appendKey(key)
         bytes.append(contentsOf: Self.oneLine(value).utf8)
         bytes.append(0x0A)
     }
 
-    public mutating func add(_ key: String, _ value: some BinaryInteger) { add(key, String(value)) }
+    /// Appends `key: value`, the number's digits written straight into the reply (no string made for it: a
+    /// listing writes several a song, `status` a dozen).
+    public mutating func add(_ key: String, _ value: some BinaryInteger) {
+        appendKey(key)
+        if let small = Int64(exactly: value) {
+            Self.appendDecimal(small, to: &bytes)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
+        bytes.append(0x0A)
+    }
+
+    private mutating func appendKey(_ key: String) {
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+    }
+
+    /// Appends `value` in decimal, a minus sign first when negative (Int64.min too).
+    static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let first = bytes.count
+        repeat { // least significant first, then turned around in place
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[first...].reverse()
+    }
 
     /// Appends `key: value` from `value`'s UTF-8, on one line as ``oneLine(_:)`` makes it (a control character is
     /// one byte in UTF-8, never part of another character's).
     public mutating func add(_ key: String, utf8 value: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: key.utf8)
-        bytes.append(0x3A)
-        bytes.append(0x20)
+        appendKey(key)
         if value.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             bytes.append(contentsOf: value.lazy.map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 })
         } else {
@@ -38,16 +62,22 @@ public struct MPDResponse: Sendable {
 
     /// Appends `key: TIME`, the time `seconds` after 1970 as MPD writes it (`2026-11-27T03:04:05Z`).
     mutating func add(_ key: String, timeSince1970 seconds: Int64) {
-        bytes.append(contentsOf: key.utf8)
-        bytes.append(0x3A)
-        bytes.append(0x20)
+        appendKey(key)
         MPDTime.append(secondsSince1970: seconds, to: &bytes)
         bytes.append(0x0A)
     }
 
     /// Appends `key: value` with three decimals, as MPD gives times.
     public mutating func add(_ key: String, seconds value: Double) {
-        add(key, Self.threeDecimals(value))
+        appendKey(key)
+        let thousandths = Self.thousandths(value)
+        Self.appendDecimal(thousandths / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = thousandths % 1000
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+        bytes.append(0x0A)
     }
 
     /// Appends the lines of `other`.
@@ -82,10 +112,8 @@ public struct MPDResponse: Sendable {
         return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 
-    /// `1.500`, `0.000`: a non-negative number of seconds with three decimals (negative and non-finite give 0).
-    public static func threeDecimals(_ value: Double) -> String {
-        let thousandths = value.isFinite && value > 0 ? Int64(min(value * 1000, 9.2e18).rounded()) : 0
-        let fraction = String(thousandths % 1000)
-        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    /// `value` seconds in whole thousandths (negative and non-finite give 0; beyond Int64, its largest).
+    static func thousandths(_ value: Double) -> Int64 {
+        value.isFinite && value > 0 ? Int64(min(value * 1000, 9.2e18).rounded()) : 0
     }
 }
