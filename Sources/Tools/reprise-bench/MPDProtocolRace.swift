@@ -4,7 +4,7 @@ import TestSupport
 
 /// The MPD protocol served by Reprise beside MPD's own, on the same library (section 11, after its other figures,
 /// with the server playing one file on a loop): what MPD clients do most. `mpc status` and `mpc toggle` exec → exit
-/// are taken apart, both servers running and playing, in turn (``pairedCommandLineFigures(ours:theirs:)``);
+/// are taken apart, both servers running and playing, in turn (``pairedCommandLineFigures(ours:oursSocket:theirs:theirsSocket:)``);
 /// in-process over the socket, `listallinfo`, `list album group albumartist` and `search any` (the whole reply
 /// read); an `idle player` client woken by another client's `pause` (write → the `changed:` line read); `pause` →
 /// its `OK` on one connection; the server's
@@ -54,8 +54,7 @@ extension Bench {
         idleRounds: for round in 0..<40 {
             guard client.write("idle player") else { break }
             Thread.sleep(forTimeInterval: 0.02) // the idle is in place
-            // A change from before (the last round's, told twice, or the pipeline's own) answers an idle at once:
-            // that is no wake-up by this round's pause. It is read, and the idle asked again until one waits.
+            // A change from before this round answers an idle at once: that is no wake-up by this round's pause. It is read, and the idle asked again until one waits.
             var stale = 0
             while client.hasUnreadReply {
                 stale += 1

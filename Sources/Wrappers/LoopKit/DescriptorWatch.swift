@@ -1,5 +1,4 @@
 import CGStreamer
-import CLoopShims
 import CSystemd
 import Glibc
 
@@ -88,11 +87,4 @@ extension EventLoop {
         }, userdata, { Unmanaged<DescriptorWatch.Handler>.fromOpaque($0!).release() })
         return DescriptorWatch(source: .glib(id), handler: box)
     }
-}
-
-/// The next connection waiting at a listening socket, already non-blocking and close-on-exec (one `accept4`);
-/// nil when none waits or accepting failed.
-public func acceptConnection(_ listener: Int32) -> Int32? {
-    let fd = rp_accept_nonblocking(listener)
-    return fd >= 0 ? fd : nil
 }
