@@ -1,36 +1,91 @@
 import Foundation
 import Glibc
 
-/// A private X server (Xvfb) on a display number it picks itself; ``stop()`` ends it by PID.
+/// A private X server (Xvfb) on a display number the harness reserves with X's lock-file convention; ``stop()`` ends
+/// it by PID and gives the number back.
+///
+/// Xvfb picking a number itself (`-displayfd` alone) neither honours nor writes X's lock (`/tmp/.Xn-lock`): it only
+/// finds a number whose socket it can bind, so an X server whose abstract socket it cannot see (one in another network
+/// namespace, or one that has not bound yet) could be given the same display. Here a number is taken only when its
+/// lock can be created (naming this process; a lock naming a process that has ended is stale and taken over), and
+/// Xvfb is then told that number; if it still cannot listen there, the next number is tried.
 public final class XvfbServer {
-    /// The display name, e.g. ":3", for `DISPLAY`.
+    /// The display name, e.g. ":23", for `DISPLAY`.
     public let name: String
     private var server: Child
+    /// The display's lock, until ``stop()`` removes it.
+    private var lock: String?
+
+    /// Where the numbers tried start: above those a desktop's own servers and compositors' XWayland take first.
+    static let firstDisplay = 20, lastDisplay = 400
 
     public init(directory: String, width: Int, height: Int) throws {
-        let numberFile = directory + "/xvfb-display-\(UUID().uuidString)"
-        // -displayfd: Xvfb picks a free display number and writes it to descriptor 1 once it accepts clients.
-        var server = try Child.spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
-                                     environment: nil, stdout: numberFile, stderr: directory + "/xvfb.log")
-        var number = ""
-        _ = eventually(20) {
-            number = ((try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            return !number.isEmpty || !server.isRunning()
+        var number = Self.firstDisplay, failedStarts = 0
+        while number <= Self.lastDisplay, failedStarts < 8 {
+            guard let lock = Self.reserve(display: number) else { number += 1; continue }
+            if let server = try Self.start(display: number, directory: directory, width: width, height: height) {
+                self.server = server
+                self.lock = lock
+                name = ":\(number)"
+                return
+            }
+            unlink(lock)
+            number += 1
+            failedStarts += 1
         }
-        guard !number.isEmpty else {
-            if server.isRunning() { kill(server.pid, SIGKILL); _ = server.wait() }
-            throw HarnessError(message: "Xvfb did not start: \((try? String(contentsOfFile: directory + "/xvfb.log", encoding: .utf8)) ?? "")")
-        }
-        self.server = server
-        name = ":" + number
+        throw HarnessError(message: "Xvfb found no display it could serve (up to :\(number)): "
+                                    + ((try? String(contentsOfFile: directory + "/xvfb.log", encoding: .utf8)) ?? ""))
     }
 
-    /// SIGTERM first, so that Xvfb removes its lock (`/tmp/.Xn-lock`) and socket; SIGKILL if it has not gone within
-    /// 5 s. A server killed outright leaves a stale lock, and the next X servers started beside each other (another
-    /// Xvfb, KWin's or sway's XWayland, each taking a stale lock over on its own) could both take that display: a
-    /// client then reached the other one and could not connect.
+    /// Creates display `number`'s lock, naming this process (as X servers write theirs: the PID in ten columns); nil
+    /// when a running process holds it.
+    private static func reserve(display number: Int) -> String? {
+        let path = "/tmp/.X\(number)-lock"
+        for _ in 0..<2 {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o444)
+            if descriptor >= 0 {
+                let text = String(repeating: " ", count: max(0, 10 - String(getpid()).count)) + "\(getpid())\n"
+                let written = text.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, text.utf8.count) }
+                close(descriptor)
+                if written == text.utf8.count { return path }
+                unlink(path)
+                return nil
+            }
+            guard errno == EEXIST else { return nil }
+            // A lock naming a process that is gone is stale (its server was killed outright): taken over.
+            let owner = (try? String(contentsOfFile: path, encoding: .utf8))
+                .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            guard let owner, owner > 0, kill(owner, 0) != 0, errno == ESRCH else { return nil }
+            unlink(path)
+        }
+        return nil
+    }
+
+    /// Xvfb on display `number`, once it accepts clients (`-displayfd`: it writes the number to descriptor 1 then);
+    /// nil when it ended instead (it could not listen there).
+    private static func start(display number: Int, directory: String, width: Int, height: Int) throws -> Child? {
+        let numberFile = directory + "/xvfb-display-\(UUID().uuidString)"
+        var server = try Child.spawn("Xvfb", [":\(number)", "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24",
+                                              "-nolisten", "tcp"],
+                                     environment: nil, stdout: numberFile, stderr: directory + "/xvfb.log")
+        var told = ""
+        _ = eventually(20) {
+            told = ((try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            return !told.isEmpty || !server.isRunning()
+        }
+        guard told == String(number) else {
+            if server.isRunning() { kill(server.pid, SIGKILL) }
+            _ = server.wait()
+            return nil
+        }
+        return server
+    }
+
+    /// SIGTERM first, SIGKILL if Xvfb has not gone within 5 s; then the display's lock is removed.
     public func stop() {
         server.terminate()
+        if let lock { unlink(lock) }
+        lock = nil
     }
 }
 
