@@ -17,6 +17,7 @@ import TestSupport
         track.fileFacts.encoding = AudioEncoding(codec: .flac, sampleRate: 96_000, channels: 2, bitsPerSample: 24)
         track.moreTags.append(.composer, "Mahler")
         track.moreTags.append(.movementNumber, "4")
+        track.tagOrder = TagOrder([.movementNumber, .title, .composer])
         do {
             let store = try LibraryStore(path: path) { _ in }
             try store.store(track, root: folder, size: 10, modified: 1_764_307_445_123_456_789)
@@ -24,16 +25,21 @@ import TestSupport
             let read = try #require(try store.track(atPath: song))
             #expect(read.fileFacts == FileFacts(modifiedSeconds: 1_764_307_445, encoding: track.fileFacts.encoding))
             #expect(read.moreTags == track.moreTags)
+            #expect(read.tagOrder == track.tagOrder)
             #expect(try store.track(atPath: other)?.fileFacts == FileFacts())
         }
         do {
             let database = try Database(path: path)
-            try database.execute("UPDATE tracks SET encoding = 'flac:44100:999:2' WHERE path = '\(other)'")
+            try database.execute("UPDATE tracks SET encoding = 'flac:44100:999:2', tag_order = 'Title,Nonsense,Title,Date' "
+                                 + "WHERE path = '\(other)'")
         }
-        #expect(try LibraryStore(path: path) { _ in }.track(atPath: other)?.fileFacts.encoding == nil)
+        let odd = try LibraryStore(path: path) { _ in }.track(atPath: other)
+        #expect(odd?.fileFacts.encoding == nil)
+        #expect(odd?.tagOrder == TagOrder([.title, .date]), "an unknown name left out, a tag placed once")
         do {
             let database = try Database(path: path)
-            try database.execute("ALTER TABLE tracks DROP COLUMN encoding; ALTER TABLE tracks DROP COLUMN more_tags")
+            try database.execute("ALTER TABLE tracks DROP COLUMN encoding; ALTER TABLE tracks DROP COLUMN more_tags; "
+                                 + "ALTER TABLE tracks DROP COLUMN tag_order")
             try database.execute("PRAGMA user_version = 5; UPDATE tracks SET tags_version = 3")
         }
         let store = try LibraryStore(path: path) { _ in }

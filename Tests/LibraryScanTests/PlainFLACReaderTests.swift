@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 
 /// The plain FLAC reader in the tag reader gives, for every file it takes, exactly what TagLib gives (the property
-/// map's records, the audio properties, the picture), and leaves to TagLib every file where the two could differ.
+/// map's records in the file's order of keys, the audio properties, the picture), and leaves to TagLib every file
+/// where the two could differ.
 @Suite struct PlainFLACReaderTests {
     let folder: String
     let maker: TaggedFLACMaker
@@ -88,7 +89,7 @@ import TestSupport
         }
         let answers = [(first, plain), (second, taglib)].map { status, file in
             "status \(status) length \(file.length_ms) ms \(file.sample_rate) Hz \(file.channels) ch \(file.bitrate_kbps) kb/s "
-                + "properties \(bytes(file.properties, file.properties_size)) picture \(file.picture_size) \(type(file)) "
+                + "properties \(bytes(file.properties, file.properties_size)) in file order \(file.properties_in_file_order) picture \(file.picture_size) \(type(file)) "
                 + "\(bytes(file.picture, file.picture_size).reduce(0) { $0 &* 31 &+ Int($1) })"
         }
         return (rp_taglib_is_plain_flac(descriptor, size) == 1, answers[0] == answers[1], "plain: \(answers[0])\nTagLib: \(answers[1])")

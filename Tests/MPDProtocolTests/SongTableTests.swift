@@ -18,6 +18,7 @@ import Testing
         track.moreTags.append(.composer, "Mahler")
         track.moreTags.append(.movementNumber, "4")
         track.moreTags.append(.composer, "Alma")
+        track.tagOrder = TagOrder([.composer, .title, .movementNumber, .date])
         return track
     }
 

@@ -24,6 +24,14 @@ import Testing
         #expect(rig.pairs(rig.send("plchangesposid \(before)")).contains { $0 == ("Id", "\(id)") }, "each edit is a new version")
         #expect(rig.player.track(id: id)?.title == "Morning Radio", "MPRIS sees the name too")
 
+        #expect(song.filter { $0.0 != "file" && $0.0 != "Pos" && $0.0 != "Id" }.map(\.0)
+                == ["Title", "Artist", "Artist", "Track", "Composer", "Performer"], "listed in the order given, as MPD lists them")
+        #expect(rig.send("addtagid \(id) Genre Talk", "addtagid \(id) Name \"Radio Loopback\"", "cleartagid \(id) Title",
+                         "addtagid \(id) Title Again") == "OK\nOK\nOK\nOK\n")
+        #expect(rig.pairs(rig.send("playlistid \(id)")).map(\.0)
+                == ["file", "Artist", "Artist", "Track", "Composer", "Performer", "Genre", "Name", "Title", "Pos", "Id"],
+                "a tag cleared and given again comes last")
+
         #expect(rig.send("cleartagid \(id) composer") == "OK\n")
         #expect(!rig.pairs(rig.send("playlistid \(id)")).contains { $0.0 == "Composer" })
         #expect(rig.send("cleartagid \(id)") == "OK\n")

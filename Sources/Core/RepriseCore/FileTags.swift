@@ -42,13 +42,16 @@ public struct FileTags: Sendable, Equatable {
 
     /// Maps a property map (key, value pairs in the tag's order; keys upper case as TagLib gives them), in one pass
     /// (it runs for every file of a library pass): lists keep every non-empty value, single fields the first.
-    public init(properties: [(key: String, value: String)]) {
+    /// `inFileOrder`: the pairs come in the file's order of keys, which the tags keep (``TrackTags/tagOrder``).
+    public init(properties: [(key: String, value: String)], inFileOrder: Bool = false) {
         var date: String?, fallbackDate: String?, lyricsText: String?, otherLyrics: String?, syncedLyrics: String?
         var otherAlbumArtists: [String] = []
         var track: String?, disc: String?, gains: [String: String] = [:]
         var artistIDs: [String] = [], albumArtistIDs: [String] = []
         func keep(_ field: inout String?, _ value: String?) { if field == nil { field = value } }
+        var order = TagOrder()
         for (key, value) in properties where !value.isEmpty {
+            if inFileOrder, let tag = TagOrder.Tag(propertyKey: key) { order.note(tag) }
             if let name = MoreTags.Name(propertyKey: key) { moreTags.append(name, value) }
             switch key {
             case "TITLE": keep(&tags.title, value)
@@ -103,6 +106,7 @@ public struct FileTags: Sendable, Equatable {
                 trackPeak: gains["REPLAYGAIN_TRACK_PEAK"].flatMap(LoudnessTags.peak),
                 albumPeak: gains["REPLAYGAIN_ALBUM_PEAK"].flatMap(LoudnessTags.peak))
         }
+        tags.tagOrder = order
         tags = tags.sanitized()
         sortNames = sortNames.sanitized()
     }

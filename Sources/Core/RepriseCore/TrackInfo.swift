@@ -21,6 +21,8 @@ public struct TrackTags: Sendable, Hashable {
     public var sortNames = SortNames()
     /// Composer, performers, conductor, work, movement…, as read from the file (MPD clients see them in the queue).
     public var moreTags = MoreTags()
+    /// The order the file has these tags in, where it is known (MPD clients see the queue's songs' tags in it).
+    public var tagOrder = TagOrder()
 
     public init(title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
                 trackNumber: Int? = nil, discNumber: Int? = nil, genres: [String] = [], composers: [String] = [],
@@ -72,6 +74,7 @@ public struct TrackTags: Sendable, Hashable {
         result.musicBrainz = musicBrainz // checked ids only (``MusicBrainzIDs/ids(in:)``)
         result.sortNames = sortNames.sanitized()
         result.moreTags = moreTags // cut as the tag reader cuts every value
+        result.tagOrder = tagOrder
         return result
     }
 
@@ -94,6 +97,7 @@ public struct TrackTags: Sendable, Hashable {
         result.musicBrainz = musicBrainz.merged(with: newer.musicBrainz)
         if newer.sortNames != SortNames() { result.sortNames = newer.sortNames }
         if !newer.moreTags.isEmpty { result.moreTags = newer.moreTags }
+        if !newer.tagOrder.isEmpty { result.tagOrder = newer.tagOrder }
         return result
     }
 }

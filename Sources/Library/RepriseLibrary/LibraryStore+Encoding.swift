@@ -1,8 +1,14 @@
 import RepriseCore
 import SQLiteKit
 
-/// How each track's audio is encoded (MPD clients see it as a song's `Format`), and its further tags.
+/// How each track's audio is encoded (MPD clients see it as a song's `Format`), its further tags and their order.
 extension LibraryStore {
+    /// Version 8: the order the file has its tags in (``TagOrder/storedText``). Rows from before are read again at the
+    /// next pass (``tagsVersion`` 6).
+    static func migrateToVersion8(_ database: Database) throws(SQLiteError) {
+        try addColumns(["tag_order TEXT"], to: database, version: 8)
+    }
+
     /// Version 7: the further tags (``MoreTags/storedText``). Rows from before are read again at the next pass
     /// (``tagsVersion`` 5).
     static func migrateToVersion7(_ database: Database) throws(SQLiteError) {

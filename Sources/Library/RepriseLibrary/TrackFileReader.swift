@@ -140,5 +140,6 @@ extension LibraryTrack {
         sortNames = file.sortNames
         fileFacts.encoding = file.encoding
         moreTags = file.moreTags
+        tagOrder = file.tags.tagOrder
     }
 }

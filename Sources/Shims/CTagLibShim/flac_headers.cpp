@@ -50,7 +50,7 @@ uint32_t bigEndian(const std::string &bytes, size_t at, size_t count) {
     return value;
 }
 
-uint32_t littleEndian32(const std::string &bytes, size_t at) {
+uint32_t littleEndian32(const char *bytes, size_t at) {
     uint32_t value = 0;
     for (size_t i = 4; i > 0; i--) value = value << 8 | static_cast<unsigned char>(bytes[at + i - 1]);
     return value;
@@ -87,23 +87,24 @@ bool isCleanUTF8(const char *text, size_t length) {
     return true;
 }
 
-/// The Vorbis comment's fields, as Ogg::XiphComment::parse keeps them: a field without "=" or with a key of other
-/// than ASCII 0x20–0x7D is dropped, keys are upper-cased, empty values dropped. False (TagLib reads the file) for a
-/// block whose lengths do not fit, a picture among the fields, or text that is not clean UTF-8.
-bool parseComment(const std::string &block, std::map<std::string, std::vector<std::string>> &fields) {
-    if (block.size() < 8) return false;
+/// Calls `field` with each field of a Vorbis comment (`block`: vendor string, count, fields) that
+/// Ogg::XiphComment::parse keeps — one with "=" after a key of ASCII 0x20–0x7D, the key upper-cased — in the file's
+/// order: field(key, value, valueLength) returns false to stop. False for a comment whose lengths do not fit or a key
+/// with a NUL byte (TagLib cuts the key there, and may keep what comes before), or when `field` stopped.
+template <typename Field> bool forEachField(const char *block, size_t size, Field field) {
+    if (size < 8) return false;
     const uint64_t vendorLength = littleEndian32(block, 0);
-    if (4 + vendorLength + 4 > block.size()) return false;
+    if (4 + vendorLength + 4 > size) return false;
     size_t position = 4 + static_cast<size_t>(vendorLength);
     const uint64_t count = littleEndian32(block, position);
     position += 4;
-    if (count > (block.size() - 8) / 4) return false;
+    if (count > (size - 8) / 4) return false;
     for (uint64_t n = 0; n < count; n++) {
-        if (block.size() - position < 4) return false;
+        if (size - position < 4) return false;
         const uint64_t length = littleEndian32(block, position);
         position += 4;
-        if (length > block.size() - position) return false;
-        const char *entry = block.data() + position;
+        if (length > size - position) return false;
+        const char *entry = block + position;
         position += static_cast<size_t>(length);
         const void *found = std::memchr(entry, '=', static_cast<size_t>(length));
         if (!found || found == entry) continue;
@@ -112,18 +113,37 @@ bool parseComment(const std::string &block, std::map<std::string, std::vector<st
         bool validKey = true;
         for (char &c : key) {
             const unsigned char byte = static_cast<unsigned char>(c);
-            if (byte == 0) return false; // TagLib cuts the key there, and may keep what comes before
+            if (byte == 0) return false;
             if (byte < 0x20 || byte > 0x7D) validKey = false; // TagLib drops it: whatever it decodes to is no key
             if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
         }
         if (!validKey) continue;
-        if (key == "METADATA_BLOCK_PICTURE" || key == "COVERART") return false;
-        const char *value = entry + separator + 1;
-        const size_t valueLength = static_cast<size_t>(length) - separator - 1;
-        if (!isCleanUTF8(value, valueLength)) return false;
-        if (valueLength > 0) fields[key].emplace_back(value, valueLength);
+        if (!field(key, entry + separator + 1, static_cast<size_t>(length) - separator - 1)) return false;
     }
     return true;
+}
+
+/// Notes `key` in `order` unless it is there already.
+void noteKey(std::vector<std::string> &order, const std::string &key) {
+    for (const auto &known : order)
+        if (known == key) return;
+    order.push_back(key);
+}
+
+/// The Vorbis comment's fields, as Ogg::XiphComment::parse keeps them (empty values dropped), and the keys in the
+/// order of their first value. False (TagLib reads the file) for a block whose lengths do not fit, a picture among
+/// the fields, or text that is not clean UTF-8.
+bool parseComment(const std::string &block, std::map<std::string, std::vector<std::string>> &fields,
+                  std::vector<std::string> &keyOrder) {
+    return forEachField(block.data(), block.size(), [&](const std::string &key, const char *value, size_t valueLength) {
+        if (key == "METADATA_BLOCK_PICTURE" || key == "COVERART") return false;
+        if (!isCleanUTF8(value, valueLength)) return false;
+        if (valueLength > 0) {
+            fields[key].emplace_back(value, valueLength);
+            noteKey(keyOrder, key);
+        }
+        return true;
+    });
 }
 
 /// A PICTURE block as FLAC::Picture::parse reads it: its type, media type and where its bytes are in the block.
@@ -158,6 +178,41 @@ bool parsePicture(const std::string &block, PictureBlock &out) {
 
 } // namespace
 
+std::vector<std::string> vorbisCommentKeyOrder(const char *comment, size_t size) {
+    std::vector<std::string> order;
+    forEachField(comment, size, [&](const std::string &key, const char *, size_t valueLength) {
+        if (valueLength > 0 && key != "METADATA_BLOCK_PICTURE" && key != "COVERART") noteKey(order, key);
+        return order.size() < 256; // more keys than any tag has: the rest keep the property map's order
+    });
+    return order;
+}
+
+std::vector<std::string> flacCommentKeyOrder(int descriptor, long size) {
+    const Bytes bytes(descriptor, size);
+    std::string block;
+    int64_t next = 0;
+    // An ID3v2 tag before the stream (TagLib skips it): ten bytes of header, a syncsafe size, a footer if flagged.
+    if (bytes.read(0, 10, block) && block.compare(0, 3, "ID3") == 0) {
+        int64_t tagSize = 0;
+        for (size_t i = 6; i < 10; i++) tagSize = tagSize << 7 | (static_cast<unsigned char>(block[i]) & 0x7F);
+        next = 10 + tagSize + ((static_cast<unsigned char>(block[5]) & 0x10) ? 10 : 0);
+    }
+    if (!bytes.read(next, 4, block) || block != "fLaC") return {};
+    next += 4;
+    for (int index = 0; index < 1024; index++) {
+        std::string header;
+        if (!bytes.read(next, 4, header)) return {};
+        const unsigned char type = static_cast<unsigned char>(header[0]) & 0x7F;
+        const int64_t length = bigEndian(header, 1, 3);
+        next += 4;
+        if (type == 4) return bytes.read(next, length, block) ? vorbisCommentKeyOrder(block.data(), block.size())
+                                                              : std::vector<std::string>{};
+        if (static_cast<unsigned char>(header[0]) & 0x80) return {};
+        next += length;
+    }
+    return {};
+}
+
 bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &out) {
     if (size < 128) return false;
     const Bytes bytes(descriptor, size);
@@ -187,7 +242,7 @@ bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &
         if (type == 0 && index == 0) {
             if (!bytes.read(next, length, streamInfo)) return false;
         } else if (type == 4) {
-            if (sawComment || !bytes.read(next, length, block) || !parseComment(block, out.fields)) return false;
+            if (sawComment || !bytes.read(next, length, block) || !parseComment(block, out.fields, out.keyOrder)) return false;
             sawComment = true;
         } else if (type == 6) {
             if (!bytes.read(next, length, block)) return false;

@@ -14,6 +14,8 @@ namespace reprise {
 struct FLACHeaders {
     /// The Vorbis comment's fields, by upper-case key, values in the file's order (TagLib's property map).
     std::map<std::string, std::vector<std::string>> fields;
+    /// The fields' keys in the order of each one's first value in the file.
+    std::vector<std::string> keyOrder;
     int64_t lengthMilliseconds = 0;
     int sampleRate = 0;
     int channels = 0;
@@ -28,6 +30,14 @@ struct FLACHeaders {
 /// STREAMINFO first, every block whole, one Vorbis comment, no ID3 tag, pictures only in PICTURE blocks, text that is
 /// valid UTF-8. False for anything else, which TagLib then reads as before (it has answers for the odd cases).
 bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &out);
+
+/// The keys of a Vorbis comment (`comment`: vendor string, count, fields; as TagLib keeps them: upper case, fields
+/// with a value, pictures left out) in the order of each one's first value; as far as the comment is well formed.
+std::vector<std::string> vorbisCommentKeyOrder(const char *comment, size_t size);
+
+/// The key order (``vorbisCommentKeyOrder``) of a FLAC file's first Vorbis comment block, found as TagLib finds it
+/// (after an ID3v2 tag, if there is one); empty when there is none to be found so.
+std::vector<std::string> flacCommentKeyOrder(int descriptor, long size);
 
 } // namespace reprise
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -303,18 +304,21 @@ int deliver(const std::string &properties, const char *picture, size_t pictureSi
     return 0;
 }
 
-/// A plain FLAC file's answer from its blocks (``reprise::readPlainFLAC``), records in the property map's order.
+/// A plain FLAC file's answer from its blocks (``reprise::readPlainFLAC``), records in the file's order of keys.
 int fromFLACHeaders(const reprise::FLACHeaders &headers, size_t pictureLimit, size_t valueLimit, size_t countLimit,
                     rp_taglib_file *out) {
     std::string properties;
     size_t values = 0;
-    for (auto entry = headers.fields.begin(); entry != headers.fields.end() && values < countLimit; ++entry) {
+    for (const auto &key : headers.keyOrder) {
+        const auto entry = headers.fields.find(key);
+        if (entry == headers.fields.end()) continue;
         for (const auto &value : entry->second) {
             if (values++ >= countLimit) break;
-            appendRecord(properties, entry->first, valueLimit);
+            appendRecord(properties, key, valueLimit);
             appendRecord(properties, value, valueLimit);
         }
     }
+    out->properties_in_file_order = 1;
     out->length_ms = headers.lengthMilliseconds;
     out->sample_rate = headers.sampleRate;
     out->channels = headers.channels;
@@ -356,6 +360,53 @@ void describeEncoding(File *file, rp_taglib_file *out) {
     }
 }
 
+/// The order of a file's Vorbis comment keys: FLAC's comment block, or an Ogg stream's (Vorbis, Opus, Speex: the
+/// comment is the stream's second packet, after its own header); empty for any other file, whose property map gives
+/// no order of the file's.
+std::vector<std::string> fileKeyOrder(File *file, int descriptor, long size) {
+    if (dynamic_cast<FLAC::File *>(file)) return reprise::flacCommentKeyOrder(descriptor, size);
+    size_t header = 0;
+    Ogg::File *ogg = nullptr;
+    if (auto *vorbis = dynamic_cast<Ogg::Vorbis::File *>(file)) {
+        ogg = vorbis;
+        header = 7; // "\x03vorbis"
+    } else if (auto *opus = dynamic_cast<Ogg::Opus::File *>(file)) {
+        ogg = opus;
+        header = 8; // "OpusTags"
+    } else if (auto *speex = dynamic_cast<Ogg::Speex::File *>(file)) {
+        ogg = speex;
+    }
+    if (!ogg) return {};
+    const ByteVector packet = ogg->packet(1);
+    if (packet.size() <= header) return {};
+    return reprise::vorbisCommentKeyOrder(packet.data() + header, packet.size() - header);
+}
+
+/// The property map as records: the keys of `order` first (those the map has), then the others by key; at most
+/// `countLimit` values.
+std::string propertyRecords(const PropertyMap &map, const std::vector<std::string> &order, size_t valueLimit,
+                            size_t countLimit, size_t &values) {
+    std::string properties;
+    auto append = [&](const std::string &key, const StringList &list) {
+        for (const auto &value : list) {
+            if (values++ >= countLimit) break;
+            appendRecord(properties, key, valueLimit);
+            appendRecord(properties, value.to8Bit(true), valueLimit);
+        }
+    };
+    for (const auto &key : order) {
+        const auto entry = map.find(String(key, String::UTF8));
+        if (entry != map.end()) append(key, entry->second);
+    }
+    for (auto entry = map.begin(); entry != map.end() && values < countLimit; ++entry) {
+        const std::string key = entry->first.to8Bit(true);
+        bool placed = false;
+        for (const auto &known : order) placed = placed || known == key;
+        if (!placed) append(key, entry->second);
+    }
+    return properties;
+}
+
 int read(int descriptor, long size, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
          bool plainFLACWithoutTagLib, rp_taglib_file *out) {
     std::string extension(extensionText ? extensionText : "");
@@ -370,17 +421,10 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     std::unique_ptr<File> file = openAs(extension, &stream);
     if (!file || stream.exhausted) return -2;
 
-    std::string properties;
     size_t values = 0;
-    const PropertyMap map = file->properties();
-    for (auto entry = map.begin(); entry != map.end() && values < countLimit; ++entry) {
-        const std::string key = entry->first.to8Bit(true);
-        for (const auto &value : entry->second) {
-            if (values++ >= countLimit) break;
-            appendRecord(properties, key, valueLimit);
-            appendRecord(properties, value.to8Bit(true), valueLimit);
-        }
-    }
+    const std::vector<std::string> order = fileKeyOrder(file.get(), descriptor, size);
+    std::string properties = propertyRecords(file->properties(), order, valueLimit, countLimit, values);
+    out->properties_in_file_order = !order.empty();
     const std::string synced = values < countLimit ? syncedLyricsAsLRC(file.get(), valueLimit) : "";
     if (!synced.empty()) {
         appendRecord(properties, "SYNCEDLYRICS", valueLimit);

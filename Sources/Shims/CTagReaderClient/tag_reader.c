@@ -170,6 +170,7 @@ int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_lim
     out->bitrate_kbps = reply.bitrate_kbps;
     out->codec = reply.codec;
     out->bits_per_sample = reply.bits_per_sample;
+    out->properties_in_file_order = reply.properties_in_file_order != 0;
     memcpy(out->picture_type, reply.picture_type, sizeof out->picture_type);
     out->picture_type[sizeof out->picture_type - 1] = 0;
     return 0;
@@ -245,6 +246,7 @@ int rp_tag_reader_serve(int connection,
             reply.bitrate_kbps = file.bitrate_kbps;
             reply.codec = file.codec;
             reply.bits_per_sample = file.bits_per_sample;
+            reply.properties_in_file_order = file.properties_in_file_order;
             reply.length_ms = file.length_ms;
             reply.properties_size = file.properties_size;
             reply.picture_size = file.picture_size;

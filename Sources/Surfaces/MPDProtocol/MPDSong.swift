@@ -62,19 +62,33 @@ public struct MPDSongWriter: Sendable {
         func tag(_ key: String, _ value: String?) {
             if let value, !value.isEmpty, wanted.contains(key) { response.add(key, value) }
         }
-        tag("Title", track.title)
-        tag("Artist", track.artist)
-        tag("ArtistSort", track.sortNames.artist)
-        tag("Album", track.album)
-        tag("AlbumSort", track.sortNames.album)
-        tag("AlbumArtist", track.albumArtist)
-        tag("AlbumArtistSort", track.sortNames.albumArtist)
-        tag("Track", track.track.map(String.init))
-        tag("Disc", track.disc.map(String.init))
-        tag("Date", track.year.map(String.init))
-        for genre in track.genres { tag("Genre", genre) }
-        for entry in track.moreTags.entries { tag(entry.name.rawValue, entry.value) }
-        Self.writeMusicBrainz(track.musicBrainz, wanted: wanted, into: &response)
+        func list(_ key: String, _ values: [String]) {
+            if wanted.contains(key) { for value in values where !value.isEmpty { response.add(key, value) } }
+        }
+        let ids = track.musicBrainz
+        Self.writeTags(in: track.tagOrder, moreTags: { written in
+            for entry in track.moreTags.entries where !written(TagOrder.Tag(entry.name)) { tag(entry.name.rawValue, entry.value) }
+        }) { kind in
+            switch kind {
+            case .title: tag("Title", track.title)
+            case .artist: tag("Artist", track.artist)
+            case .artistSort: tag("ArtistSort", track.sortNames.artist)
+            case .album: tag("Album", track.album)
+            case .albumSort: tag("AlbumSort", track.sortNames.album)
+            case .albumArtist: tag("AlbumArtist", track.albumArtist)
+            case .albumArtistSort: tag("AlbumArtistSort", track.sortNames.albumArtist)
+            case .track: tag("Track", track.track.map(String.init))
+            case .disc: tag("Disc", track.disc.map(String.init))
+            case .date: tag("Date", track.year.map(String.init))
+            case .genre: list("Genre", track.genres)
+            case .musicBrainzArtist: list("MUSICBRAINZ_ARTISTID", ids.artists)
+            case .musicBrainzAlbum: tag("MUSICBRAINZ_ALBUMID", ids.release)
+            case .musicBrainzAlbumArtist: list("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
+            case .musicBrainzTrack: tag("MUSICBRAINZ_TRACKID", ids.recording)
+            case .musicBrainzReleaseTrack: tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack)
+            default: if let name = kind.moreTagName { list(name.rawValue, track.moreTags.values(of: name)) }
+            }
+        }
         Self.writeLength(track.lengthMicroseconds, into: &response)
     }
 
@@ -98,25 +112,33 @@ public struct MPDSongWriter: Sendable {
         tag("file", .file)
         if let modified = song.modifiedSeconds { response.add("Last-Modified", timeSince1970: modified) }
         if writesFormat { song.withFormat { response.add("Format", utf8: $0) } }
-        tag("Title", .title)
-        tag("Artist", .artist)
-        tag("ArtistSort", .artistSort)
-        tag("Album", .album)
-        tag("AlbumSort", .albumSort)
-        tag("AlbumArtist", .albumArtist)
-        tag("AlbumArtistSort", .albumArtistSort)
-        tag("Track", .track)
-        tag("Disc", .disc)
-        tag("Date", .date)
-        tag("Genre", .genre)
-        song.forEachMoreTag { name, value in
-            if wanted.contains(name.rawValue) { response.add(name.rawValue, utf8: value) }
+        Self.writeTags(in: song.tagOrder, moreTags: { written in
+            song.forEachMoreTag { name, value in
+                if !written(TagOrder.Tag(name)), wanted.contains(name.rawValue) { response.add(name.rawValue, utf8: value) }
+            }
+        }) { kind in
+            switch kind {
+            case .title: tag("Title", .title)
+            case .artist: tag("Artist", .artist)
+            case .artistSort: tag("ArtistSort", .artistSort)
+            case .album: tag("Album", .album)
+            case .albumSort: tag("AlbumSort", .albumSort)
+            case .albumArtist: tag("AlbumArtist", .albumArtist)
+            case .albumArtistSort: tag("AlbumArtistSort", .albumArtistSort)
+            case .track: tag("Track", .track)
+            case .disc: tag("Disc", .disc)
+            case .date: tag("Date", .date)
+            case .genre: tag("Genre", .genre)
+            case .musicBrainzArtist: tag("MUSICBRAINZ_ARTISTID", .artistIDs)
+            case .musicBrainzAlbum: tag("MUSICBRAINZ_ALBUMID", .release)
+            case .musicBrainzAlbumArtist: tag("MUSICBRAINZ_ALBUMARTISTID", .albumArtistIDs)
+            case .musicBrainzTrack: tag("MUSICBRAINZ_TRACKID", .recording)
+            case .musicBrainzReleaseTrack: tag("MUSICBRAINZ_RELEASETRACKID", .releaseTrack)
+            default:
+                guard let name = kind.moreTagName, wanted.contains(name.rawValue) else { return }
+                song.forEachMoreTag { entry, value in if entry == name { response.add(name.rawValue, utf8: value) } }
+            }
         }
-        tag("MUSICBRAINZ_ARTISTID", .artistIDs)
-        tag("MUSICBRAINZ_ALBUMID", .release)
-        tag("MUSICBRAINZ_ALBUMARTISTID", .albumArtistIDs)
-        tag("MUSICBRAINZ_TRACKID", .recording)
-        tag("MUSICBRAINZ_RELEASETRACKID", .releaseTrack)
         Self.writeLength(song.lengthMicroseconds, into: &response)
     }
 
@@ -147,24 +169,38 @@ public struct MPDSongWriter: Sendable {
             guard wanted.contains(key) else { return }
             for value in values where !value.isEmpty { call.add(key, value) }
         }
-        // A fixed order (MPD follows each file's own): the one most taggers write.
-        let sortNames = tags.sortNames
-        tag("Title", tags.title.map { [$0] } ?? [])
-        tag("Artist", tags.artists)
-        tag("ArtistSort", sortNames.artist.map { [$0] } ?? [])
-        tag("Album", tags.album.map { [$0] } ?? [])
-        tag("AlbumSort", sortNames.album.map { [$0] } ?? [])
-        tag("AlbumArtist", tags.albumArtists)
-        tag("AlbumArtistSort", sortNames.albumArtist.map { [$0] } ?? [])
-        tag("Track", tags.trackNumber.map { [String($0)] } ?? [])
-        tag("Disc", tags.discNumber.map { [String($0)] } ?? [])
-        tag("Date", tags.contentCreated.map { [$0] } ?? [])
-        tag("Genre", tags.genres)
-        // The file's further tags (its composers among them); a stream's composers, which GStreamer reads, else.
-        if tags.moreTags.isEmpty { tag("Composer", tags.composers) }
-        for entry in tags.moreTags.entries { tag(entry.name.rawValue, [entry.value]) }
-        tag("Name", tags.station.map { [$0] } ?? [])
-        Self.writeMusicBrainz(tags.musicBrainz, wanted: wanted, into: &call.session.output)
+        let sortNames = tags.sortNames, ids = tags.musicBrainz
+        func one(_ value: String?) -> [String] { value.map { [$0] } ?? [] }
+        // The further tags (its composers among them); a stream's composers, which GStreamer reads, else.
+        func more(_ name: MoreTags.Name) -> [String] {
+            name == .composer && tags.moreTags.isEmpty ? tags.composers : tags.moreTags.values(of: name)
+        }
+        Self.writeTags(in: tags.tagOrder, moreTags: { written in
+            if tags.moreTags.isEmpty, !written(.composer) { tag("Composer", tags.composers) }
+            for entry in tags.moreTags.entries where !written(TagOrder.Tag(entry.name)) { tag(entry.name.rawValue, [entry.value]) }
+            if !written(.name) { tag("Name", one(tags.station)) }
+        }) { kind in
+            switch kind {
+            case .title: tag("Title", one(tags.title))
+            case .artist: tag("Artist", tags.artists)
+            case .artistSort: tag("ArtistSort", one(sortNames.artist))
+            case .album: tag("Album", one(tags.album))
+            case .albumSort: tag("AlbumSort", one(sortNames.album))
+            case .albumArtist: tag("AlbumArtist", tags.albumArtists)
+            case .albumArtistSort: tag("AlbumArtistSort", one(sortNames.albumArtist))
+            case .track: tag("Track", one(tags.trackNumber.map(String.init)))
+            case .disc: tag("Disc", one(tags.discNumber.map(String.init)))
+            case .date: tag("Date", one(tags.contentCreated))
+            case .genre: tag("Genre", tags.genres)
+            case .musicBrainzArtist: tag("MUSICBRAINZ_ARTISTID", ids.artists)
+            case .musicBrainzAlbum: tag("MUSICBRAINZ_ALBUMID", one(ids.release))
+            case .musicBrainzAlbumArtist: tag("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
+            case .musicBrainzTrack: tag("MUSICBRAINZ_TRACKID", one(ids.recording))
+            case .musicBrainzReleaseTrack: tag("MUSICBRAINZ_RELEASETRACKID", one(ids.releaseTrack))
+            case .name: tag("Name", one(tags.station))
+            default: if let name = kind.moreTagName { tag(name.rawValue, more(name)) }
+            }
+        }
         Self.writeLength(lengthMicroseconds, into: &call.session.output)
     }
 
@@ -195,18 +231,25 @@ public struct MPDSongWriter: Sendable {
         return "\(encoding.sampleRate):\(bits):\(encoding.channels)"
     }
 
-    private static func writeMusicBrainz(_ ids: MusicBrainzIDs, wanted: Set<String>, into response: inout MPDResponse) {
-        guard !ids.isEmpty else { return }
-        func tag(_ key: String, _ values: [String]) {
-            guard wanted.contains(key) else { return }
-            for value in values { response.add(key, value) }
+    /// Writes a song's tags through `write`, one tag at a time: first those whose place the file gives (`order`), in
+    /// it; then the others in a fixed order — title, artist, album, album artist (each with its sort name), track,
+    /// disc, date, genre, the further tags (`moreTags`, told which tags were written already), the MusicBrainz ids.
+    static func writeTags(in order: TagOrder, moreTags: ((TagOrder.Tag) -> Bool) -> Void, _ write: (TagOrder.Tag) -> Void) {
+        var written: UInt64 = 0
+        for tag in order.tags {
+            written |= 1 << tag.rawValue
+            write(tag)
         }
-        tag("MUSICBRAINZ_ARTISTID", ids.artists)
-        tag("MUSICBRAINZ_ALBUMID", ids.release.map { [$0] } ?? [])
-        tag("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
-        tag("MUSICBRAINZ_TRACKID", ids.recording.map { [$0] } ?? [])
-        tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack.map { [$0] } ?? [])
+        let isWritten = { (tag: TagOrder.Tag) in written & (1 << tag.rawValue) != 0 }
+        for tag in fixedHead where !isWritten(tag) { write(tag) }
+        moreTags(isWritten)
+        for tag in fixedTail where !isWritten(tag) { write(tag) }
     }
+
+    private static let fixedHead: [TagOrder.Tag] = [.title, .artist, .artistSort, .album, .albumSort, .albumArtist,
+                                                    .albumArtistSort, .track, .disc, .date, .genre]
+    private static let fixedTail: [TagOrder.Tag] = [.musicBrainzArtist, .musicBrainzAlbum, .musicBrainzAlbumArtist,
+                                                    .musicBrainzTrack, .musicBrainzReleaseTrack]
 
     /// `12.345`: seconds with three decimals, as MPD writes a range.
     static func millisecondsText(_ microseconds: Int64) -> String {

@@ -22,6 +22,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         var modifiedSeconds: Int64, format: UInt32
         /// Its further tags, as the index keeps them (``MoreTags/storedText``).
         var moreTags: UInt32
+        /// The order its file has its tags in: a position in ``orders``.
+        var tagOrder: UInt32
     }
 
     static let noNumber = Int32.min, noLength = Int64.min
@@ -34,6 +36,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     private let texts: MPDTextBuffer
     /// Songs that do not fit a ``Record``, by position.
     private let unusual: [Int: LibraryTrack]
+    /// The orders of tags the songs' files have, each once (the songs of a library share a handful); the first is none.
+    private let orders: [TagOrder]
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { records.count }
@@ -54,7 +58,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 unusual[index] = Self.kept(track)
                 records.append(Record(name: builder.unique(name), path: 0, title: 0, artist: 0, album: 0, albumArtist: 0, genre: 0,
                                       artistSort: 0, albumSort: 0, albumArtistSort: 0, recording: 0, release: 0, releaseTrack: 0, artistIDs: 0, albumArtistIDs: 0,
-                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0, modifiedSeconds: 0, format: 0, moreTags: 0))
+                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0, modifiedSeconds: 0, format: 0, moreTags: 0,
+                                      tagOrder: 0))
                 continue
             }
             let ids = track.musicBrainz
@@ -69,9 +74,10 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 year: year, disc: disc, track: number, lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
                 id: track.id ?? Self.noLength, modifiedSeconds: track.fileFacts.modifiedSeconds ?? Self.noLength,
                 format: builder.shared(track.fileFacts.encoding.flatMap(MPDSongWriter.format(of:))),
-                moreTags: builder.unique(track.moreTags.storedText)))
+                moreTags: builder.unique(track.moreTags.storedText), tagOrder: builder.order(track.tagOrder)))
         }
         self.records = records
+        orders = builder.orders
         builder.texts.shrink()
         texts = builder.texts
         self.unusual = unusual
@@ -94,6 +100,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                                            albumArtists: list(record.albumArtistIDs))
         track.fileFacts.modifiedSeconds = record.modifiedSeconds == Self.noLength ? nil : record.modifiedSeconds
         track.moreTags = own(record.moreTags).map(MoreTags.init(storedText:)) ?? MoreTags()
+        track.tagOrder = orders[Int(record.tagOrder)]
         return (name, track)
     }
 
@@ -132,6 +139,12 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         var modifiedSeconds: Int64? {
             guard let modified = record?.modifiedSeconds else { return unusualTrack?.fileFacts.modifiedSeconds }
             return modified == MPDSongTable.noLength ? nil : modified
+        }
+
+        /// The order the song's file has its tags in (empty: unknown).
+        var tagOrder: TagOrder {
+            guard let record else { return unusualTrack?.tagOrder ?? TagOrder() }
+            return table.orders[Int(record.tagOrder)]
         }
 
         /// Lends each of the song's further tags (its MPD name, its value) to `body`, in the order read.
@@ -282,6 +295,17 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     private struct Builder {
         var texts = MPDTextBuffer()
         private var known: [String: UInt32] = [:]
+        private(set) var orders = [TagOrder()]
+        private var knownOrders: [TagOrder: UInt32] = [TagOrder(): 0]
+
+        /// The position of `order` in ``orders``, added there when new.
+        mutating func order(_ order: TagOrder) -> UInt32 {
+            if let position = knownOrders[order] { return position }
+            let position = UInt32(orders.count)
+            orders.append(order)
+            knownOrders[order] = position
+            return position
+        }
 
         init() { _ = texts.append("") }
 

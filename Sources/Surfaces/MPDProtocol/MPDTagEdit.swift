@@ -13,6 +13,8 @@ enum MPDTagEdit {
     /// Adds `value` as tag `name` (spelled as ``tagName(_:)`` gives it); an empty value is no value.
     static func add(_ name: String, _ value: String, to tags: inout TrackTags) {
         guard !value.isEmpty else { return }
+        // Listed in the order given, as MPD lists a song's tags in the order they were added.
+        if let tag = TagOrder.tag(mpdName: name) { tags.tagOrder.note(tag) }
         func first(_ field: WritableKeyPath<TrackTags, String?>) {
             if tags[keyPath: field] == nil { tags[keyPath: field] = value }
         }
@@ -58,6 +60,7 @@ enum MPDTagEdit {
     /// Removes every value of tag `name` (spelled as ``tagName(_:)`` gives it), or every tag when `name` is nil.
     static func clear(_ name: String?, in tags: inout TrackTags) {
         guard let name else { return tags = TrackTags() }
+        if let tag = TagOrder.tag(mpdName: name) { tags.tagOrder.remove(tag) }
         switch name {
         case "Title": tags.title = nil
         case "Artist": tags.artists = []

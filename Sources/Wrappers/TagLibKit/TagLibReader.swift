@@ -41,8 +41,9 @@ public enum TagLibReader {
             }
     }
 
-    /// Every tag of the regular file open at `descriptor`, as TagLib's property map gives them (keys upper case, by
-    /// key), for MPD's `readcomments`; nil when TagLib cannot read it.
+    /// Every tag of the regular file open at `descriptor`, as TagLib's property map gives them (keys upper case; in
+    /// the file's order of keys for Vorbis comments, else by key), for MPD's `readcomments`; nil when TagLib cannot
+    /// read it.
     public static func properties(descriptor: Int32, size: Int64, fileExtension: String,
                                   processes: TagReaderProcesses = .shared) -> [(key: String, value: String)]? {
         let request = (descriptor, size, fileExtension.lowercased()) as File
@@ -57,7 +58,7 @@ public enum TagLibReader {
 
     private static func decode(_ file: rp_taglib_file) -> (tags: FileTags, picture: EmbeddedPicture?) {
         let properties = file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
-        var tags = FileTags(properties: properties)
+        var tags = FileTags(properties: properties, inFileOrder: file.properties_in_file_order != 0)
         let (microseconds, overflow) = file.length_ms.multipliedReportingOverflow(by: 1000)
         tags.lengthMicroseconds = file.length_ms > 0 && !overflow ? microseconds : nil
         tags.sampleRate = file.sample_rate > 0 ? Int(file.sample_rate) : nil

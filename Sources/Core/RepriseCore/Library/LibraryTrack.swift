@@ -27,6 +27,8 @@ public struct LibraryTrack: Sendable, Equatable {
     public var fileFacts = FileFacts()
     /// Composer, performers, conductor, work, movement… in the order read.
     public var moreTags = MoreTags()
+    /// The order the file has its tags in, where it is known (MPD lists them so).
+    public var tagOrder = TagOrder()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
     public var lyrics: String?
@@ -142,6 +144,7 @@ extension LibraryTrack {
         tags.musicBrainz = musicBrainz
         tags.sortNames = sortNames
         tags.moreTags = moreTags
+        tags.tagOrder = tagOrder
         tags.composers = moreTags.values(of: .composer)
         var known = KnownDescription(tags: tags, lengthMicroseconds: lengthMicroseconds, artURL: cover.map(MediaURI.file(path:)))
         known.file = fileFacts

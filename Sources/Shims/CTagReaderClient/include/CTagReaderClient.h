@@ -37,6 +37,9 @@ typedef struct rp_taglib_file {
     /// One of RP_CODEC_*; the bits of each sample where the headers say (lossless codecs), else 0.
     int32_t codec;
     int32_t bits_per_sample;
+    /// 1 when the records are in the order the file has its tags (Vorbis comments: each key at its first value's
+    /// place), 0 when in the property map's order (by key).
+    int32_t properties_in_file_order;
     /// The embedded front cover (or the first picture) and its media type; NULL when none or larger than the limit.
     uint8_t *picture;
     size_t picture_size;
@@ -52,7 +55,7 @@ void rp_taglib_free(rp_taglib_file *file);
 // Unix stream socket at its standard input (and answers on it): each request carries the file's descriptor
 // (SCM_RIGHTS with the request's first byte), the reply is a header then the properties' and the picture's bytes.
 
-enum { RP_TAG_REQUEST_MAGIC = 0x52505452 /* "RPTR" */, RP_TAG_EXTENSION_SIZE = 16 };
+enum { RP_TAG_REQUEST_MAGIC = 0x52505432 /* "RPT2": a reader of another build refuses it */, RP_TAG_EXTENSION_SIZE = 16 };
 
 /// One request: read the descriptor sent with it as `extension` says.
 typedef struct rp_tag_request {
@@ -73,6 +76,8 @@ typedef struct rp_tag_reply {
     int32_t bitrate_kbps;
     int32_t codec;
     int32_t bits_per_sample;
+    int32_t properties_in_file_order;
+    int32_t reserved;
     int64_t length_ms;
     uint64_t properties_size;
     uint64_t picture_size;

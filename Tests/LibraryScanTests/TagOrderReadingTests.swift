@@ -1,0 +1,51 @@
+import Foundation
+import RepriseCore
+import RepriseLibrary
+import Testing
+import TestSupport
+
+/// The order a file has its tags in, as the tag reader reads it (MPD lists a song's tags so): from Vorbis comments —
+/// FLAC (plain, or behind an ID3v2 tag, which TagLib reads), Ogg Vorbis, Opus — and none from an ID3v2-tagged MP3,
+/// whose tags TagLib gives by key.
+@Suite struct TagOrderReadingTests {
+    let folder: String
+
+    init() throws { folder = try makeTemporaryFolder("tag-order") }
+
+    func order(_ name: String) throws -> TagOrder {
+        try #require(TrackFileReader(art: nil).read(folder + "/" + name)).tagOrder
+    }
+
+    @Test func aFLACFilesCommentInItsOrder() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
+        let flac = maker.file(tags: [("GENRE", "Jazz"), ("date", "1959"), ("TITLE", "So What"), ("Comment", "take 3"),
+                                     ("ARTIST", "Miles Davis"), ("GENRE", "Modal"), ("ALBUM", "Kind of Blue")])
+        try flac.write(to: URL(fileURLWithPath: folder + "/plain.flac"))
+        let expected = TagOrder([.genre, .date, .title, .artist, .album])
+        #expect(try order("plain.flac") == expected)
+        // An ID3v2 tag before the stream (ten bytes of padding): not a plain file, so TagLib reads it; the same order.
+        let id3 = Data("ID3".utf8) + Data([3, 0, 0, 0, 0, 0, 10]) + Data(count: 10)
+        try (id3 + flac).write(to: URL(fileURLWithPath: folder + "/behind-id3.flac"))
+        #expect(try order("behind-id3.flac") == expected)
+    }
+
+    @Test func anOggFilesCommentInItsOrder() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tags = "genre=(string)Jazz,title=(string)\\\"So What\\\",artist=(string)\\\"Miles Davis\\\",track-number=(uint)1"
+        try generateTone(at: folder + "/a.ogg", seconds: 1, tags: tags, encoder: ["vorbisenc", "!", "oggmux"])
+        try generateTone(at: folder + "/a.opus", seconds: 1, tags: tags, encoder: ["opusenc", "!", "oggmux"])
+        for name in ["a.ogg", "a.opus"] {
+            #expect(try order(name) == TagOrder([.genre, .title, .artist, .track]), "\(name)")
+        }
+    }
+
+    @Test func anMP3sID3TagGivesNoOrder() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try generateTone(at: folder + "/a.mp3", seconds: 1, tags: "genre=(string)Jazz,title=(string)Blue",
+                         encoder: ["lamemp3enc", "!", "id3v2mux"])
+        let read = try #require(TrackFileReader(art: nil).read(folder + "/a.mp3"))
+        #expect(read.title == "Blue")
+        #expect(read.tagOrder.isEmpty)
+    }
+}
