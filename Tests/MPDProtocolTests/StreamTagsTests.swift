@@ -16,16 +16,16 @@ import Testing
             #expect(rig.send(line) == "OK\n", "\(line)")
         }
         let song = rig.pairs(rig.send("playlistid \(id)"))
-        #expect(song.filter { $0.0 == "Title" }.map(\.1) == ["Morning Radio"], "a one-valued tag keeps the first value")
+        #expect(song.filter { $0.0 == "Title" }.map(\.1) == ["Morning Radio", "A second title"], "every value, as MPD keeps them")
         #expect(song.filter { $0.0 == "Artist" }.map(\.1) == ["Host One", "Host Two"])
         #expect(song.filter { $0.0 == "Track" }.map(\.1) == ["3"])
         #expect(song.filter { $0.0 == "Composer" || $0.0 == "Performer" }.map(\.1) == ["Bach", "Gould"])
         #expect(!song.contains { $0.0 == "MUSICBRAINZ_TRACKID" }, "an id that is not one is no value")
         #expect(rig.pairs(rig.send("plchangesposid \(before)")).contains { $0 == ("Id", "\(id)") }, "each edit is a new version")
-        #expect(rig.player.track(id: id)?.title == "Morning Radio", "MPRIS sees the name too")
+        #expect(rig.player.track(id: id)?.title == "Morning Radio", "MPRIS sees the name too: the first")
 
         #expect(song.filter { $0.0 != "file" && $0.0 != "Pos" && $0.0 != "Id" }.map(\.0)
-                == ["Title", "Artist", "Artist", "Track", "Composer", "Performer"], "listed in the order given, as MPD lists them")
+                == ["Title", "Title", "Artist", "Artist", "Track", "Composer", "Performer"], "listed in the order given, as MPD lists them")
         #expect(rig.send("addtagid \(id) Genre Talk", "addtagid \(id) Name \"Radio Loopback\"", "cleartagid \(id) Title",
                          "addtagid \(id) Title Again") == "OK\nOK\nOK\nOK\n")
         #expect(rig.pairs(rig.send("playlistid \(id)")).map(\.0)
@@ -36,6 +36,27 @@ import Testing
         #expect(!rig.pairs(rig.send("playlistid \(id)")).contains { $0.0 == "Composer" })
         #expect(rig.send("cleartagid \(id)") == "OK\n")
         #expect(rig.pairs(rig.send("playlistid \(id)")).map(\.0) == ["file", "Pos", "Id"])
+    }
+
+    /// MPD keeps every value a client gives: a second title, album, date, track, name, sort name or single id too;
+    /// the queue's entry (MPRIS, the widgets) shows the first.
+    @Test func aSecondValueOfATagKeptOnceIsListedToo() throws {
+        let rig = SessionTests.Rig(tracks: 1)
+        let id = try #require(Int(rig.value("Id", in: rig.send("addid http://127.0.0.1:9/evening.ogg")) ?? ""))
+        let recordings = ["1b3c2d4e-0000-4000-8000-000000000001", "1b3c2d4e-0000-4000-8000-000000000002"]
+        for (tag, values) in [("Album", ["Live", "Live (remaster)"]), ("Track", ["2", "x", "7/9"]), ("Name", ["Radio One", "R1"]),
+                              ("AlbumSort", ["Live", "Live 2"]), ("MUSICBRAINZ_TRACKID", recordings + ["not-an-id"]),
+                              ("Date", ["2020", "2021-05"])] {
+            for value in values { #expect(rig.send("addtagid \(id) \(tag) \"\(value)\"") == "OK\n", "\(tag) \(value)") }
+        }
+        let song = rig.pairs(rig.send("playlistid \(id)")).filter { !["file", "Pos", "Id"].contains($0.0) }
+        #expect(song.map { "\($0.0)=\($0.1)" } == [
+            "Album=Live", "Album=Live (remaster)", "Track=2", "Track=7", "Name=Radio One", "Name=R1", "AlbumSort=Live",
+            "AlbumSort=Live 2", "MUSICBRAINZ_TRACKID=\(recordings[0])", "MUSICBRAINZ_TRACKID=\(recordings[1])", "Date=2020", "Date=2021-05",
+        ])
+        #expect(rig.player.track(id: id)?.tags.album == "Live", "MPRIS shows the first")
+        #expect(rig.send("cleartagid \(id) Album", "addtagid \(id) Album Again") == "OK\nOK\n")
+        #expect(rig.pairs(rig.send("playlistid \(id)")).filter { $0.0 == "Album" }.map(\.1) == ["Again"], "cleared with its further values")
     }
 
     @Test func editsAreRefusedAsMPDRefusesThem() throws {

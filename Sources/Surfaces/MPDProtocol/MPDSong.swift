@@ -171,6 +171,10 @@ public struct MPDSongWriter: Sendable {
         }
         let sortNames = tags.sortNames, ids = tags.musicBrainz
         func one(_ value: String?) -> [String] { value.map { [$0] } ?? [] }
+        /// A tag kept with one value: that value, then those a client gave after it.
+        func first(_ value: String?, _ kind: TagOrder.Tag) -> [String] {
+            tags.furtherValues.isEmpty ? one(value) : one(value) + (tags.furtherValues[kind] ?? [])
+        }
         // The further tags (its composers among them); a stream's composers, which GStreamer reads, else.
         func more(_ name: MoreTags.Name) -> [String] {
             name == .composer && tags.moreTags.isEmpty ? tags.composers : tags.moreTags.values(of: name)
@@ -178,26 +182,26 @@ public struct MPDSongWriter: Sendable {
         Self.writeTags(in: tags.tagOrder, moreTags: { written in
             if tags.moreTags.isEmpty, !written(.composer) { tag("Composer", tags.composers) }
             for entry in tags.moreTags.entries where !written(TagOrder.Tag(entry.name)) { tag(entry.name.rawValue, [entry.value]) }
-            if !written(.name) { tag("Name", one(tags.station)) }
+            if !written(.name) { tag("Name", first(tags.station, .name)) }
         }) { kind in
             switch kind {
-            case .title: tag("Title", one(tags.title))
+            case .title: tag("Title", first(tags.title, .title))
             case .artist: tag("Artist", tags.artists)
-            case .artistSort: tag("ArtistSort", one(sortNames.artist))
-            case .album: tag("Album", one(tags.album))
-            case .albumSort: tag("AlbumSort", one(sortNames.album))
+            case .artistSort: tag("ArtistSort", first(sortNames.artist, .artistSort))
+            case .album: tag("Album", first(tags.album, .album))
+            case .albumSort: tag("AlbumSort", first(sortNames.album, .albumSort))
             case .albumArtist: tag("AlbumArtist", tags.albumArtists)
-            case .albumArtistSort: tag("AlbumArtistSort", one(sortNames.albumArtist))
-            case .track: tag("Track", one(tags.trackNumber.map(String.init)))
-            case .disc: tag("Disc", one(tags.discNumber.map(String.init)))
-            case .date: tag("Date", one(tags.contentCreated))
+            case .albumArtistSort: tag("AlbumArtistSort", first(sortNames.albumArtist, .albumArtistSort))
+            case .track: tag("Track", first(tags.trackNumber.map(String.init), .track))
+            case .disc: tag("Disc", first(tags.discNumber.map(String.init), .disc))
+            case .date: tag("Date", first(tags.contentCreated, .date))
             case .genre: tag("Genre", tags.genres)
             case .musicBrainzArtist: tag("MUSICBRAINZ_ARTISTID", ids.artists)
-            case .musicBrainzAlbum: tag("MUSICBRAINZ_ALBUMID", one(ids.release))
+            case .musicBrainzAlbum: tag("MUSICBRAINZ_ALBUMID", first(ids.release, .musicBrainzAlbum))
             case .musicBrainzAlbumArtist: tag("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
-            case .musicBrainzTrack: tag("MUSICBRAINZ_TRACKID", one(ids.recording))
-            case .musicBrainzReleaseTrack: tag("MUSICBRAINZ_RELEASETRACKID", one(ids.releaseTrack))
-            case .name: tag("Name", one(tags.station))
+            case .musicBrainzTrack: tag("MUSICBRAINZ_TRACKID", first(ids.recording, .musicBrainzTrack))
+            case .musicBrainzReleaseTrack: tag("MUSICBRAINZ_RELEASETRACKID", first(ids.releaseTrack, .musicBrainzReleaseTrack))
+            case .name: tag("Name", first(tags.station, .name))
             default: if let name = kind.moreTagName { tag(name.rawValue, more(name)) }
             }
         }

@@ -2,7 +2,8 @@ import RepriseCore
 
 /// MPD's `addtagid` and `cleartagid`: a stream's tags in the queue, named by the client (a radio's name and genre).
 /// Each MPD tag name is the field ``MPDSongWriter`` writes it from. A tag the queue keeps one value of (Title,
-/// Album, Date, Track, Disc, Name, the sort names, the single MusicBrainz ids) keeps the first value given.
+/// Album, Date, Track, Disc, Name, the sort names, the single MusicBrainz ids) has the first value given, the ones
+/// after it kept beside it (``TrackTags/furtherValues``), as MPD keeps every value.
 enum MPDTagEdit {
     /// The tag MPD knows as `name`, in any case (MPD's `tag_name_parse_i`), spelled as MPD spells it.
     static func tagName(_ name: String) -> String? {
@@ -15,18 +16,19 @@ enum MPDTagEdit {
         guard !value.isEmpty else { return }
         // Listed in the order given, as MPD lists a song's tags in the order they were added.
         if let tag = TagOrder.tag(mpdName: name) { tags.tagOrder.note(tag) }
-        func first(_ field: WritableKeyPath<TrackTags, String?>) {
-            if tags[keyPath: field] == nil { tags[keyPath: field] = value }
+        let tag = TagOrder.tag(mpdName: name)
+        /// `checked` as the field's value, or after it when it has one.
+        func kept(_ field: WritableKeyPath<TrackTags, String?>, _ checked: String?) {
+            guard let checked else { return }
+            if tags[keyPath: field] == nil { tags[keyPath: field] = checked } else if let tag { tags.furtherValues[tag, default: []].append(checked) }
         }
+        func first(_ field: WritableKeyPath<TrackTags, String?>) { kept(field, value) }
         func number(_ field: WritableKeyPath<TrackTags, Int?>) {
-            // "3/12" is track 3, as a tag reader takes it.
-            if tags[keyPath: field] == nil, let number = Int(value.prefix { $0.isASCII && $0.isNumber }) {
-                tags[keyPath: field] = number
-            }
+            // "3/12" is track 3, as a tag reader takes it; not a number is no value.
+            guard let number = Int(value.prefix { $0.isASCII && $0.isNumber }) else { return }
+            if tags[keyPath: field] == nil { tags[keyPath: field] = number } else if let tag { tags.furtherValues[tag, default: []].append(String(number)) }
         }
-        func id(_ field: WritableKeyPath<TrackTags, String?>) {
-            if tags[keyPath: field] == nil, let checked = MusicBrainzIDs.ids(in: value).first { tags[keyPath: field] = checked }
-        }
+        func id(_ field: WritableKeyPath<TrackTags, String?>) { kept(field, MusicBrainzIDs.ids(in: value).first) }
         switch name {
         case "Title": first(\.title)
         case "Artist": tags.artists.append(value)
@@ -60,7 +62,10 @@ enum MPDTagEdit {
     /// Removes every value of tag `name` (spelled as ``tagName(_:)`` gives it), or every tag when `name` is nil.
     static func clear(_ name: String?, in tags: inout TrackTags) {
         guard let name else { return tags = TrackTags() }
-        if let tag = TagOrder.tag(mpdName: name) { tags.tagOrder.remove(tag) }
+        if let tag = TagOrder.tag(mpdName: name) {
+            tags.tagOrder.remove(tag)
+            tags.furtherValues[tag] = nil
+        }
         switch name {
         case "Title": tags.title = nil
         case "Artist": tags.artists = []
