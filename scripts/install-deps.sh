@@ -21,7 +21,7 @@ run=(
   pulseaudio pulseaudio-utils dbus dbus-daemon dbus-bin libglib2.0-bin playerctl
 )
 # The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its
-# clients (and chromaprint's fpcalc, to read fingerprints), PipeWire's set, tools that make hostile media, Rygel
+# clients (and chromaprint's library, whose decoder reads fingerprints), PipeWire's set, tools that make hostile media, Rygel
 # (its MPRIS plugin makes Reprise a UPnP renderer),
 # Snapcast's server and client (rooms fed by Reprise, controlled through its plugin; what snapserver's own
 # meta_mpd.py imports, the reference the plugin is compared with), and an AirPlay speaker (shairport-sync, which
@@ -31,7 +31,7 @@ test=(
   sway xwayland wtype grim kwin-wayland
   mpv mpv-mpris ffmpeg sqlite3
   pipewire pipewire-pulse wireplumber pipewire-bin
-  mpd mpc ncmpcpp python3-mpd cantata libchromaprint-tools
+  mpd mpc ncmpcpp python3-mpd cantata libchromaprint1
   rygel snapserver snapclient shairport-sync avahi-daemon
   python3-musicbrainzngs python3-dbus python3-gi
 )

@@ -100,6 +100,25 @@ import TestSupport
         return items
     }
 
+    /// The items libchromaprint's own `chromaprint_decode_fingerprint` reads from `text`; nil when it refuses it.
+    static func chromaprintItems(ofFingerprint text: String, _ session: Session) throws -> [UInt32]? {
+        let script = session.directory + "/decode.py"
+        try """
+            import ctypes, sys
+            library = ctypes.CDLL("libchromaprint.so.1")
+            items, size, algorithm = ctypes.POINTER(ctypes.c_uint32)(), ctypes.c_int(), ctypes.c_int()
+            text = sys.argv[1].encode()
+            if library.chromaprint_decode_fingerprint(text, len(text), ctypes.byref(items), ctypes.byref(size),
+                                                      ctypes.byref(algorithm), 1) != 1:
+                sys.exit(1)
+            print(",".join(str(items[i]) for i in range(size.value)))
+            library.chromaprint_dealloc(items)
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let decoded = try runCommand("/usr/bin/python3", [script, text], environment: session.environment)
+        guard decoded.status == 0 else { return nil }
+        return decoded.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { UInt32($0) }
+    }
+
     @Test func theFingerprintIsMPDs() throws {
         let session = try Session()
         defer { session.close() }
@@ -137,11 +156,13 @@ import TestSupport
                 #expect(fingerprint == reference, "\(song): Reprise \(fingerprint)\nmpd \(reference)")
             }
         }
-        // The decoding of the compressed form, checked against chromaprint's own tool's items for the short file.
-        let raw = try runCommand("fpcalc", ["-raw", noise + "/short.wav"])
-        let rawItems = raw.output.split(separator: "\n").first { $0.hasPrefix("FINGERPRINT=") }?.dropFirst(12)
-            .split(separator: ",").compactMap { UInt32($0) }
-        #expect(rawItems != nil && rawItems == Self.items(ofFingerprint: ours["Noise/short.wav"] ?? ""), "\(raw.output)\(raw.errors)")
+        // The decoding of the compressed form, checked against chromaprint's own decoder for each fingerprint.
+        // (Not against fpcalc's items for the file: Debian's fpcalc with FFmpeg 5 may stop a frame short of a WAV's
+        // end with "Error decoding audio frame (End of file)", https://github.com/acoustid/chromaprint/issues/137.)
+        for song in songs {
+            let decoded = try Self.chromaprintItems(ofFingerprint: ours[song] ?? "", session)
+            #expect(decoded != nil && decoded == Self.items(ofFingerprint: ours[song] ?? ""), "\(song)")
+        }
         #expect(ours["Noise/pipe.flac"] == "error: [5@0] {getfingerprint} Decoding failed")
         #expect(ours["Noise/missing.flac"] == theirs["Noise/missing.flac"])
         #expect(ours["Noise/missing.flac"]

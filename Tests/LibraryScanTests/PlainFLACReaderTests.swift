@@ -40,6 +40,8 @@ import TestSupport
                                         (4, fields(["TITLE=Empty picture"]))], Data()),
         ("a picture past the limit", [(4, fields(["TITLE=Big"])),
                                       (6, TaggedFLACMaker.picture(type: 3, mediaType: "image/jpeg", bytes: Data(repeating: 6, count: 5000)))], Data()),
+        // Hostile: as many distinct keys as a comment holds, not in the property map's order (each looked up once).
+        ("many distinct keys", [(4, fields((0..<40_000).reversed().map { "K\($0)=v" }))], Data()),
         ("long values and many", [(4, fields(["TITLE=" + String(repeating: "x", count: 3000)] + (0..<300).map { "GENRE=g\($0)" }))], Data()),
     ]
 

@@ -139,8 +139,9 @@ bool parseComment(const std::string &block, std::map<std::string, std::vector<st
         if (key == "METADATA_BLOCK_PICTURE" || key == "COVERART") return false;
         if (!isCleanUTF8(value, valueLength)) return false;
         if (valueLength > 0) {
-            fields[key].emplace_back(value, valueLength);
-            noteKey(keyOrder, key);
+            auto &values = fields[key];
+            if (values.empty()) keyOrder.push_back(key); // its first value: one look-up, however many keys there are
+            values.emplace_back(value, valueLength);
         }
         return true;
     });
