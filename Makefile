@@ -17,12 +17,13 @@ test-deps:
 # The Swift runtime linked statically (fewer pages mapped than its shared libraries), with lld; relative relocations
 # packed (RELR, glibc 2.36+): the loader reads a few KiB instead of 660 KiB of them at every start. No $ORIGIN
 # run path: with the runtime linked in, the binaries load only the system's libraries. Every function in a section
-# of its own, and the ones a playing service runs (scripts/hot-functions.order, made by scripts/hot-functions.sh)
+# of its own (the C shims' too), and the ones a playing service runs (scripts/hot-functions.order, made by scripts/hot-functions.sh)
 # placed first: the pages it touches lie together. No symbol exported (the toolchain's static-stdlib arguments export
 # every Swift symbol of ours: 9,300 names whose tables the loader searched for every library loaded after).
 RELEASE_LINK = --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/hot-functions.order \
-	-Xlinker --no-warn-symbol-ordering -Xlinker --no-export-dynamic
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections -Xlinker --symbol-ordering-file=$(CURDIR)/scripts/hot-functions.order \
+	-Xlinker --no-warn-symbol-ordering -Xlinker --no-export-dynamic \
+	-Xlinker -T -Xlinker $(CURDIR)/scripts/private-functions.ld
 # Extra SwiftPM flags (the Debian build passes --disable-sandbox).
 SWIFTPM_FLAGS ?=
 

@@ -23,6 +23,9 @@ trap 'if [ -n "$service_pid" ]; then kill "$service_pid" 2>/dev/null || true; fi
 # MallocTuning, where the service keeps them) are given here so that the service does not exec itself again (under
 # valgrind, the executable is valgrind's).
 cp "$binary" "$work/reprised" && strip --strip-debug "$work/reprised"
+# The tag reader beside it, as installed: without it the service reads tags through GStreamer, which users' services
+# do not, and the functions that take the reader's answers would be missing from the list.
+cp "$(dirname "$binary")/reprise-tag-reader" "$work/"
 gst-launch-1.0 -q audiotestsrc num-buffers=1500 ! audioconvert ! vorbisenc ! oggmux ! filesink location="$work/tone.ogg"
 tuning=Sources/Wrappers/LoopKit/MallocTuning.swift
 tunables=$(sed -n 's/.*static let tunables = "\(.*\)"/\1/p' "$tuning")
