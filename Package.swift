@@ -39,7 +39,9 @@ let package = Package(
         .systemLibrary(name: "CGStreamerPbutils", path: "Sources/Shims/CGStreamerPbutils", pkgConfig: "gstreamer-pbutils-1.0",
                        providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", path: "Sources/Shims/CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CSQLite", path: "Sources/Shims/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        /// SQLite (Debian libsqlite3-0) opened when the library's index is first opened: the calls SQLiteKit makes,
+        /// forwarded through a table `dlopen` fills (a service with no library maps none of it).
+        .target(name: "CSQLite", path: "Sources/Shims/CSQLite"),
         .systemLibrary(name: "CTagLib", path: "Sources/Shims/CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
         /// libebur128: EBU R128 loudness and true peak (its C interface is small enough to call as it is).
         .systemLibrary(name: "CEbur128", path: "Sources/Shims/CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),

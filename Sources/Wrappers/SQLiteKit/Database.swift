@@ -23,8 +23,11 @@ public final class Database {
     private var handle: OpaquePointer?
 
     /// Opens (creating) the database at `path`, with a busy timeout; a symbolic link at `path` is refused
-    /// (`SQLITE_CANTOPEN`), never followed.
+    /// (`SQLITE_CANTOPEN`), never followed. The first one loads SQLite itself (`SQLITE_CANTOPEN` when it cannot be).
     public init(path: String) throws(SQLiteError) {
+        guard rp_sqlite_load() else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: rp_sqlite_failure().map { String(cString: $0) } ?? "SQLite is missing")
+        }
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &opened, flags, nil)
