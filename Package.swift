@@ -39,15 +39,17 @@ let package = Package(
         .systemLibrary(name: "CGStreamerPbutils", path: "Sources/Shims/CGStreamerPbutils", pkgConfig: "gstreamer-pbutils-1.0",
                        providers: [.apt(["libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", path: "Sources/Shims/CPulse", pkgConfig: "libpulse-mainloop-glib", providers: [.apt(["libpulse-dev"])]),
+        /// A library opened when first needed, its functions resolved into a table (for CSQLite and CPangoCairo).
+        .target(name: "CLazyLibrary", path: "Sources/Shims/CLazyLibrary"),
         /// SQLite (Debian libsqlite3-0) opened when the library's index is first opened: the calls SQLiteKit makes,
         /// forwarded through a table `dlopen` fills (a service with no library maps none of it).
-        .target(name: "CSQLite", path: "Sources/Shims/CSQLite"),
+        .target(name: "CSQLite", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CSQLite"),
         .systemLibrary(name: "CTagLib", path: "Sources/Shims/CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
         /// libebur128: EBU R128 loudness and true peak (its C interface is small enough to call as it is).
         .systemLibrary(name: "CEbur128", path: "Sources/Shims/CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         /// Pango and Cairo (Debian libpango-1.0-0, libcairo2) opened when the video controls are first drawn: the
         /// calls the controls make, forwarded through a table `dlopen` fills (nothing of them is mapped before).
-        .target(name: "CPangoCairo", path: "Sources/Shims/CPangoCairo"),
+        .target(name: "CPangoCairo", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CPangoCairo"),
         /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover. Linked
         /// only into the tag reader process.
         .target(name: "CTagLibShim", dependencies: ["CTagLib", "CTagReaderClient"], path: "Sources/Shims/CTagLibShim"),

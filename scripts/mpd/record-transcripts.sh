@@ -29,6 +29,11 @@ start() {
     until [ -S "$proxy" ]; do sleep 0.1; done
 }
 
+# Runs the python-mpd2 steps on standard input against the proxy, with steps.py importable (`from steps import session`).
+python_steps() {
+    PYTHONPATH="$here/scenarios" /usr/bin/python3 - "$proxy"
+}
+
 stop() {
     sleep 0.5
     kill "$proxy_pid" "$mpd_pid" 2>/dev/null || true; wait "$proxy_pid" "$mpd_pid" 2>/dev/null || true

@@ -1,6 +1,6 @@
 #include "CPangoCairo.h"
 
-#include <dlfcn.h>
+#include <CLazyLibrary.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -11,9 +11,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool loaded;
 static char failure[256];
 
-/* Each entry: where its pointer goes in the table, and the library's name for it. */
 #define ENTRY(field, symbol) { offsetof(struct rp_pangocairo_functions, field), symbol }
-static const struct { size_t offset; const char *symbol; } entries[] = {
+static const struct rp_lazy_symbol entries[] = {
     ENTRY(image_surface_create, "cairo_image_surface_create"), ENTRY(surface_status, "cairo_surface_status"),
     ENTRY(surface_flush, "cairo_surface_flush"), ENTRY(surface_destroy, "cairo_surface_destroy"),
     ENTRY(image_surface_get_stride, "cairo_image_surface_get_stride"), ENTRY(image_surface_get_data, "cairo_image_surface_get_data"),
@@ -36,23 +35,8 @@ static const struct { size_t offset; const char *symbol; } entries[] = {
 
 static void load(void) {
     /* libpangocairo needs libpango, libcairo and libgobject: a lookup through its handle finds all of them. */
-    void *library = dlopen("libpangocairo-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *error = dlerror();
-        snprintf(failure, sizeof failure, "%s", error ? error : "libpangocairo-1.0.so.0 could not be opened");
-        return;
-    }
-    struct rp_pangocairo_functions table;
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
-        void *function = dlsym(library, entries[i].symbol);
-        if (!function) { /* kept open: another thread may be using it, and nothing is gained closing it */
-            snprintf(failure, sizeof failure, "%s is missing from libpangocairo-1.0 or the libraries it needs", entries[i].symbol);
-            return;
-        }
-        *(void **)((char *)&table + entries[i].offset) = function;
-    }
-    rp_pangocairo = table;
-    loaded = true;
+    loaded = rp_lazy_library_load("libpangocairo-1.0.so.0", entries, sizeof entries / sizeof entries[0], &rp_pangocairo,
+                                  sizeof rp_pangocairo, failure, sizeof failure);
 }
 
 bool rp_pangocairo_load(void) {

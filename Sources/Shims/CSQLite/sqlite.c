@@ -1,9 +1,8 @@
 #include "CSQLite.h"
 
-#include <dlfcn.h>
+#include <CLazyLibrary.h>
 #include <pthread.h>
 #include <stddef.h>
-#include <stdio.h>
 
 struct rp_sqlite_functions rp_sqlite;
 
@@ -11,9 +10,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool loaded;
 static char failure[256];
 
-/* Each entry: where its pointer goes in the table, and the library's name for it. */
 #define ENTRY(field) { offsetof(struct rp_sqlite_functions, field), "sqlite3_" #field }
-static const struct { size_t offset; const char *symbol; } entries[] = {
+static const struct rp_lazy_symbol entries[] = {
     ENTRY(open_v2), ENTRY(close_v2), ENTRY(errmsg), ENTRY(busy_timeout), ENTRY(extended_result_codes), ENTRY(exec),
     ENTRY(free), ENTRY(changes), ENTRY(last_insert_rowid), ENTRY(prepare_v2), ENTRY(finalize), ENTRY(reset),
     ENTRY(clear_bindings), ENTRY(bind_int64), ENTRY(bind_double), ENTRY(bind_text), ENTRY(bind_null), ENTRY(step),
@@ -21,23 +19,8 @@ static const struct { size_t offset; const char *symbol; } entries[] = {
 };
 
 static void load(void) {
-    void *library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *error = dlerror();
-        snprintf(failure, sizeof failure, "%s", error ? error : "libsqlite3.so.0 could not be opened");
-        return;
-    }
-    struct rp_sqlite_functions table;
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
-        void *function = dlsym(library, entries[i].symbol);
-        if (!function) { /* kept open: nothing is gained closing it */
-            snprintf(failure, sizeof failure, "%s is missing from libsqlite3", entries[i].symbol);
-            return;
-        }
-        *(void **)((char *)&table + entries[i].offset) = function;
-    }
-    rp_sqlite = table;
-    loaded = true;
+    loaded = rp_lazy_library_load("libsqlite3.so.0", entries, sizeof entries / sizeof entries[0], &rp_sqlite,
+                                  sizeof rp_sqlite, failure, sizeof failure);
 }
 
 bool rp_sqlite_load(void) {

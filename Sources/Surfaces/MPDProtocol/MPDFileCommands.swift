@@ -77,9 +77,7 @@ extension MPDCommandContext {
                 }
             },
             MPDCommand("readcomments", .read, 1, 1) { [self] call throws(MPDError) in
-                guard let path = musicFolderPath(call[0]) ?? ownersLocalPath(call[0], in: call) else { throw .noExist("No such song") }
-                let files = try filesSource()
-                return .later { finish in
+                try laterWithSong(call) { files, path, finish in
                     files.comments(of: path) { comments in
                         guard let comments else { return finish(.noExist("No such song")) }
                         // Keys come from the file (an MP4 freeform name is any text): kept to one line, as values are.
@@ -89,9 +87,7 @@ extension MPDCommandContext {
                 }
             },
             MPDCommand("getfingerprint", .read, 1, 1) { [self] call throws(MPDError) in
-                guard let path = musicFolderPath(call[0]) ?? ownersLocalPath(call[0], in: call) else { throw .noExist("No such song") }
-                let files = try filesSource()
-                return .later { finish in
+                try laterWithSong(call) { files, path, finish in
                     files.fingerprint(of: path) { outcome in
                         switch outcome {
                         case .fingerprint(let fingerprint):
@@ -139,6 +135,15 @@ extension MPDCommandContext {
                 }
             },
         ]
+    }
+
+    /// A command on one song's file (`readcomments`, `getfingerprint`): the music folder's files, and for the owner's
+    /// Unix-socket client local files elsewhere; anything else is `No such song`. `body` starts the work and finishes.
+    private func laterWithSong(_ call: MPDCall, _ body: @escaping (MPDMusicFiles, String, @escaping (MPDError?) -> Void) -> Void)
+        throws(MPDError) -> MPDOutcome {
+        guard let path = musicFolderPath(call[0]) ?? ownersLocalPath(call[0], in: call) else { throw .noExist("No such song") }
+        let files = try filesSource()
+        return .later { finish in body(files, path, finish) }
     }
 
     private func filesSource() throws(MPDError) -> MPDMusicFiles {

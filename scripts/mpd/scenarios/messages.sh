@@ -4,12 +4,9 @@ start messages "mpc $(dpkg-query -W -f '${Version}' mpc) and python-mpd2 $(dpkg-
 export MPD_HOST="$proxy"
 mpc waitmessage mpdscribble > /dev/null & waiting=$!
 sleep 0.5
-/usr/bin/python3 - "$proxy" "$here/scenarios" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[2])
-from steps import connect, stepper
-client = connect(sys.argv[1])
-step = stepper(client)
+python_steps <<'PY'
+from steps import session
+client, step = session()
 step("channels")
 step("subscribe", "mpd-sima")
 step("subscribe", "mpd-sima")

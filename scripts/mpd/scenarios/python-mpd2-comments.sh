@@ -2,13 +2,10 @@
 # client's "file info" shows them — a song, a compilation's, a file no server reads, a folder, names that do not exist
 # or climb out of the music folder.
 start python-mpd2-comments "python-mpd2 $(dpkg-query -W -f '${Version}' python3-mpd): readcomments"
-/usr/bin/python3 - "$proxy" "$here/scenarios" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[2])
-from steps import connect, stepper
+python_steps <<'PY'
+from steps import session
 
-client = connect(sys.argv[1])
-step = stepper(client, pause=0)
+client, step = session(pause=0)
 step("readcomments", "Björk/Début/01 Human Behaviour.ogg")
 step("readcomments", "Compilations/Summer Hits/2 Enola Gay.ogg")
 step("readcomments", "Mahler/Symphony No. 2/CD2/1 Urlicht.ogg")

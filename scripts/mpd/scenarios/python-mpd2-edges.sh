@@ -2,13 +2,10 @@
 # adds, a move past the end, a name that climbs out of the music folder; single and repeat as "stop after this song"
 # toggles set them (mpc single, ncmpcpp's y, Cantata's menu).
 start python-mpd2-edges "python-mpd2 $(dpkg-query -W -f '${Version}' python3-mpd): tag types, versions, refused moves and names, single and repeat"
-/usr/bin/python3 - "$proxy" "$here/scenarios" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[2])
-from steps import connect, stepper
+python_steps <<'PY'
+from steps import session
 
-client = connect(sys.argv[1])
-step = stepper(client, pause=0)
+client, step = session(pause=0)
 
 step("tagtypes")
 step("status")

@@ -3,13 +3,10 @@
 start python-mpd2-kill "python-mpd2 $(dpkg-query -W -f '${Version}' python3-mpd): kill"
 MPD_HOST="$proxy" mpc idleloop > /dev/null & idling=$!
 sleep 0.5
-/usr/bin/python3 - "$proxy" "$here/scenarios" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[2])
-from steps import connect, stepper
+python_steps <<'PY'
+from steps import session
 
-client = connect(sys.argv[1])
-step = stepper(client)
+client, step = session()
 step("add", "Björk/Début/01 Human Behaviour.ogg")
 step("status")
 try:

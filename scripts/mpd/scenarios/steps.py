@@ -1,6 +1,7 @@
 """What the python-mpd2 scenarios share: a client connected to the recording proxy, and steps that each run one
 command as a user's action (its answer printed when asked, an MPD error printed rather than raised), then wait a
 moment as a person would."""
+import sys
 import time
 
 from mpd import CommandError, MPDClient
@@ -22,3 +23,10 @@ def stepper(client, pause=0.2, show=True):
             print("error:", error)
         time.sleep(pause)
     return step
+
+
+def session(pause=0.2):
+    """The client on the proxy named by the script's first argument (python_steps passes it) and its stepper."""
+    client = connect(sys.argv[1])
+    return client, stepper(client, pause=pause)
+
