@@ -64,6 +64,45 @@ import TestSupport
         }
     }
 
+    /// An MP3 tagged as Picard tags one (ID3v2.4: text frames, TXXX with MusicBrainz ids and a sort name), its frames
+    /// written in another order than mpd's scanner reads them: listed, found and queued as Debian's mpd does — the
+    /// tags in mpd's order, TIT1 as Grouping and TPE4 as Performer.
+    @Test func anMP3sID3TagAsDebiansMPD() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try session.makeFolder("Music")
+        let tags = ["MusicBrainz Artist Id=11111111-2222-3333-4444-555555555555", "TPE4=Perf Four", "genre=Folk",
+                    "TDOR=1999-05-01", "title=Tune", "TSOT=Tune, The", "album=Album", "artist=Artist", "album_artist=Band",
+                    "track=3/9", "disc=1/2", "publisher=Label", "TIT1=Group", "TPE3=Conductor", "composer=Composer",
+                    "date=2001", "ALBUMARTISTSORT=Band, The", "TSOP=Artist, The", "TSOA=Album, The",
+                    "MusicBrainz Album Id=aaaaaaaa-2222-3333-4444-555555555555",
+                    "MusicBrainz Release Track Id=bbbbbbbb-2222-3333-4444-555555555555", "TMED=CD", "TLAN=eng"]
+        let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2", "-c:a", "libmp3lame",
+                                             "-id3v2_version", "4"] + tags.flatMap { ["-metadata", $0] } + [music + "/tune.mp3"])
+        #expect(made.status == 0, "\(made.errors)")
+        try MPDTests.configure(session, library: music)
+        try session.launch([])
+        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == 1 })
+        let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: 1)
+        let commands = ["lsinfo", "list performer", "list grouping", "find originaldate 1999-05-01", "list albumartistsort",
+                        "find \"(MUSICBRAINZ_RELEASETRACKID == 'bbbbbbbb-2222-3333-4444-555555555555')\"", "add tune.mp3", "playlistinfo"]
+        let script = session.directory + "/ask.py"
+        try MPDDifferentialTests.asker.write(toFile: script, atomically: true, encoding: .utf8)
+        let replies = try [MPDTests.socket(session), mpdSocket].map { socket in
+            let asked = try runCommand("/usr/bin/python3", [script, socket, commands.joined(separator: "\n====\n")],
+                                       environment: session.environment)
+            #expect(asked.status == 0, "\(asked.errors)")
+            return asked.output.components(separatedBy: "\n====\n")
+        }
+        #expect(replies[0].count == commands.count && replies[1].count == commands.count)
+        #expect(replies[1][0].contains("Grouping: Group") && replies[1][0].contains("Performer: Perf Four"), "\(replies[1][0])")
+        for (index, command) in commands.enumerated() where index < min(replies[0].count, replies[1].count) {
+            // (`duration`'s last digit differs: mpd decodes an MP3's length with libmad, Reprise reads it with TagLib.)
+            let ours = Self.withoutDurations(replies[0][index]), theirs = Self.withoutDurations(replies[1][index])
+            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
+        }
+    }
+
     /// A reply without its `duration:` lines (each server reads a Vorbis file's length its own way); every other
     /// line in its place — a song's tags in the order its file has them, as mpd lists them.
     static func withoutDurations(_ reply: String) -> String {

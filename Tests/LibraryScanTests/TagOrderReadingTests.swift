@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 
 /// The order a file has its tags in, as the tag reader reads it (MPD lists a song's tags so): from Vorbis comments —
-/// FLAC (plain, or behind an ID3v2 tag, which TagLib reads), Ogg Vorbis, Opus — and none from an ID3v2-tagged MP3,
-/// whose tags TagLib gives by key.
+/// FLAC (plain, or behind an ID3v2 tag, which TagLib reads), Ogg Vorbis, Opus — and from an MP3's ID3v2 tag, the
+/// order of mpd's ID3 scanner, whatever the file's.
 @Suite struct TagOrderReadingTests {
     let folder: String
 
@@ -40,12 +40,19 @@ import TestSupport
         }
     }
 
-    @Test func anMP3sID3TagGivesNoOrder() throws {
+    @Test func anMP3sID3TagInMPDsOrder() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try generateTone(at: folder + "/a.mp3", seconds: 1, tags: "genre=(string)Jazz,title=(string)Blue",
-                         encoder: ["lamemp3enc", "!", "id3v2mux"])
+        // Written genre first and title before artist; TIT1 (mpd's Grouping, TagLib's work) and TPE4 (mpd's Performer).
+        let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame",
+                                             "-id3v2_version", "4", "-metadata", "genre=Jazz", "-metadata", "title=Blue",
+                                             "-metadata", "TIT1=Sessions", "-metadata", "TPE4=Gil", "-metadata", "artist=Miles",
+                                             "-metadata", "MusicBrainz Album Id=0b2a3c4d-1111-2222-3333-444455556666",
+                                             "-metadata", "album=Kind of Blue", folder + "/a.mp3"])
+        #expect(made.status == 0, "\(made.errors)")
         let read = try #require(TrackFileReader(art: nil).read(folder + "/a.mp3"))
         #expect(read.title == "Blue")
-        #expect(read.tagOrder.isEmpty)
+        #expect(read.tagOrder == TagOrder([.artist, .title, .album, .genre, .performer, .grouping, .musicBrainzAlbum]))
+        #expect(read.moreTags.values(of: .grouping) == ["Sessions"] && read.moreTags.values(of: .performer) == ["Gil"])
+        #expect(read.moreTags.values(of: .work).isEmpty)
     }
 }

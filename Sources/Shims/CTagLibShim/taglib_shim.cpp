@@ -28,6 +28,8 @@
 #include <speexfile.h>
 #include <synchronizedlyricsframe.h>
 #include <tdebuglistener.h>
+#include <textidentificationframe.h>
+#include <uniquefileidentifierframe.h>
 #include <tiostream.h>
 #include <tpropertymap.h>
 #include <trueaudiofile.h>
@@ -382,6 +384,67 @@ std::vector<std::string> fileKeyOrder(File *file, int descriptor, long size) {
     return reprise::vorbisCommentKeyOrder(packet.data() + header, packet.size() - header);
 }
 
+/// An ID3v2 tag's keys in the order mpd's scanner lists them: its table of text frames (artist, album artist, the sort
+/// names, title, album, track, date, original date, genre, composer, conductor, performer, grouping, comment, disc,
+/// label), then the TXXX frames as the file has them, then the MusicBrainz track id of a UFID frame; each frame's key
+/// as its own part of the property map says. mpd reads TIT1 as Grouping and TPE4 as Performer, where TagLib's
+/// property map names them otherwise: their values move to those keys in `map`, as mpd lists them.
+/// TagLib's names for ID3v2 frames, as its property map gives them (protected in TagLib 1.13: reached through a
+/// subclass that is never made).
+struct FrameKeys : ID3v2::Frame {
+    using ID3v2::Frame::frameIDToKey;
+    using ID3v2::Frame::txxxToKey;
+};
+
+std::vector<std::string> id3KeyOrder(const ID3v2::Tag &tag, PropertyMap &map) {
+    static const char *const frames[] = {"TPE1", "TPE2", "TSOP", "TSOA", "TSO2", "TIT2", "TALB", "TRCK", "TDRC",
+                                         "TDOR", "TCON", "TCOM", "TPE3", "TPE4", "TIT1", "COMM", "TPOS", "TPUB"};
+    static const struct { const char *frame; const char *key; } mpdNames[] = {{"TIT1", "GROUPING"}, {"TPE4", "PERFORMER"}};
+    std::vector<std::string> order;
+    auto note = [&order](const std::string &key) {
+        for (const auto &known : order)
+            if (known == key) return;
+        if (order.size() < 256) order.push_back(key); // more keys than any tag has: the rest keep the map's order
+    };
+    const ID3v2::FrameListMap &byID = tag.frameListMap();
+    for (const auto &renamed : mpdNames) {
+        const auto found = byID.find(ByteVector(renamed.frame));
+        if (found == byID.end()) continue;
+        StringList moved;
+        for (const auto *frame : found->second)
+            if (const auto *text = dynamic_cast<const ID3v2::TextIdentificationFrame *>(frame)) moved.append(text->fieldList());
+        const String taglibKey = FrameKeys::frameIDToKey(ByteVector(renamed.frame));
+        if (moved.isEmpty() || taglibKey == renamed.key) continue;
+        const auto entry = map.find(taglibKey);
+        if (entry != map.end()) {
+            StringList kept;
+            for (const auto &value : entry->second)
+                if (!moved.contains(value)) kept.append(value);
+            if (kept.isEmpty()) map.erase(taglibKey); else entry->second = kept;
+        }
+        map[String(renamed.key)].append(moved);
+    }
+    for (const char *id : frames) {
+        const auto found = byID.find(ByteVector(id));
+        if (found == byID.end() || found->second.isEmpty()) continue;
+        const char *key = nullptr;
+        for (const auto &renamed : mpdNames)
+            if (std::strcmp(renamed.frame, id) == 0) key = renamed.key;
+        note(key ? std::string(key) : FrameKeys::frameIDToKey(ByteVector(id)).to8Bit(true));
+    }
+    const auto txxx = byID.find("TXXX");
+    if (txxx != byID.end())
+        for (const auto *frame : txxx->second)
+            if (const auto *user = dynamic_cast<const ID3v2::UserTextIdentificationFrame *>(frame))
+                note(FrameKeys::txxxToKey(user->description()).to8Bit(true));
+    const auto ufid = byID.find("UFID");
+    if (ufid != byID.end())
+        for (const auto *frame : ufid->second)
+            if (const auto *id = dynamic_cast<const ID3v2::UniqueFileIdentifierFrame *>(frame))
+                if (id->owner() == "http://musicbrainz.org") note("MUSICBRAINZ_TRACKID");
+    return order;
+}
+
 /// The property map as records: the keys of `order` first (those the map has), then the others by key; at most
 /// `countLimit` values.
 std::string propertyRecords(const PropertyMap &map, const std::vector<std::string> &order, size_t valueLimit,
@@ -422,8 +485,11 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     if (!file || stream.exhausted) return -2;
 
     size_t values = 0;
-    const std::vector<std::string> order = fileKeyOrder(file.get(), descriptor, size);
-    std::string properties = propertyRecords(file->properties(), order, valueLimit, countLimit, values);
+    PropertyMap map = file->properties();
+    std::vector<std::string> order = fileKeyOrder(file.get(), descriptor, size);
+    if (auto *mpeg = dynamic_cast<MPEG::File *>(file.get()); mpeg && mpeg->hasID3v2Tag())
+        order = id3KeyOrder(*mpeg->ID3v2Tag(), map);
+    std::string properties = propertyRecords(map, order, valueLimit, countLimit, values);
     out->properties_in_file_order = !order.empty();
     const std::string synced = values < countLimit ? syncedLyricsAsLRC(file.get(), valueLimit) : "";
     if (!synced.empty()) {
