@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "CSDBusShims", dependencies: ["CSystemd"], path: "Sources/Shims/CSDBusShims"),
         .target(name: "CGStreamerShims", dependencies: ["CGStreamer"], path: "Sources/Shims/CGStreamerShims",
                 linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gsttag-1.0")]),
-        .target(name: "CX11", path: "Sources/Shims/CX11", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xi")]),
+        /// The X11 video window; libX11 and libXi opened when the first window opens (a table dlopen fills).
+        .target(name: "CX11", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CX11"),
         /// libdecor's pkg-config flags for the Wayland shim.
         .systemLibrary(name: "CLibdecor", path: "Sources/Shims/CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
         /// GLib's pkg-config flags for the Wayland shim's event source.

@@ -4,6 +4,7 @@
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/XInput2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,11 @@ static void connection_lost(Display *display, void *data) {
 }
 
 rp_window *rp_window_open(const char *display_name, int width, int height, const char *class_name) {
+    const char *why = NULL;
+    if (!rp_x11_load(&why)) {
+        fprintf(stderr, "reprise: video: no X11 window: %s\n", why);
+        return NULL;
+    }
     XSetErrorHandler(ignore_protocol_error);
     XSetIOErrorHandler(note_io_error);
     Display *display = XOpenDisplay(display_name);

@@ -3,8 +3,7 @@
 #define RP_WINDOW_PRIVATE_H
 
 #include "CX11.h"
-
-#include <X11/Xlib.h>
+#include "x11_functions.h"
 
 /* One strip of the controls: premultiplied ARGB, `width` x `height`, put at row `y` of the window (NULL: none). */
 struct rp_overlay_strip {
