@@ -44,6 +44,8 @@ static void connection_lost(Display *display, void *data) {
 }
 
 rp_window *rp_window_open(const char *display_name, int width, int height, const char *class_name) {
+    const char *named = display_name ? display_name : getenv("DISPLAY");
+    if (!named || !*named) return NULL; /* no display to open: libX11 is not even loaded */
     const char *why = NULL;
     if (!rp_x11_load(&why)) {
         fprintf(stderr, "reprise: video: no X11 window: %s\n", why);
