@@ -62,13 +62,12 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("gstvideo-1.0"), .linkedLibrary("gsttag-1.0")]),
         /// The X11 video window; libX11 and libXi opened when the first window opens (a table dlopen fills).
         .target(name: "CX11", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CX11"),
-        /// libdecor's pkg-config flags for the Wayland shim.
-        .systemLibrary(name: "CLibdecor", path: "Sources/Shims/CLibdecor", pkgConfig: "libdecor-0", providers: [.apt(["libdecor-0-dev"])]),
         /// GLib's pkg-config flags for the Wayland shim's event source.
         .systemLibrary(name: "CGLib", path: "Sources/Shims/CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        /// A Wayland toplevel (libwayland-client, libdecor, xkbcommon): the surface waylandsink draws video into.
-        .target(name: "CWayland", dependencies: ["CLibdecor", "CGLib"], path: "Sources/Shims/CWayland",
-                linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("wayland-cursor"), .linkedLibrary("xkbcommon")]),
+        /// A Wayland toplevel (libwayland-client, libdecor, xkbcommon, opened when the first window opens): the surface
+        /// waylandsink draws video into. One translation unit, wayland.c, which includes the others.
+        .target(name: "CWayland", dependencies: ["CGLib"], path: "Sources/Shims/CWayland",
+                exclude: ["window.c", "input.c", "wayland_loader.c"]),
         .target(name: "CLoopShims", dependencies: ["CSystemd", "CGStreamer"], path: "Sources/Shims/CLoopShims"),
         /// One HTTP POST with libcurl (libcurl4-openssl-dev for its header), loaded with dlopen on first use.
         .target(name: "CHTTPShim", path: "Sources/Shims/CHTTPShim"),

@@ -1,18 +1,14 @@
 #define _GNU_SOURCE
-#include "CWayland.h"
+#include "window_private.h"
 
 #include <errno.h>
 #include <glib.h>
-#include <libdecor.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <wayland-client.h>
-#include <xkbcommon/xkbcommon.h>
-
-#include "window_private.h"
 
 /* libdecor's error callback has no user data: the process has one video window. */
 static rp_wl_window *the_window;
@@ -348,7 +344,12 @@ static const struct wl_registry_listener registry_listener = {.global = registry
 rp_wl_window *rp_wl_window_open(int width, int height, const char *app_id) {
     if (the_window) return NULL;
     const char *name = getenv("WAYLAND_DISPLAY");
-    if (!name || !*name) return NULL;
+    if (!name || !*name) return NULL; /* no compositor named: the libraries are not even loaded */
+    const char *why = NULL;
+    if (!rp_wayland_load(&why)) {
+        fprintf(stderr, "reprise: video: no Wayland window: %s\n", why);
+        return NULL;
+    }
     struct wl_display *display = wl_display_connect(NULL);
     if (!display) return NULL;
     rp_wl_window *window = calloc(1, sizeof *window);

@@ -4,11 +4,7 @@
 #define REPRISE_CWAYLAND_PRIVATE_H
 
 #include "CWayland.h"
-
-#include <libdecor.h>
-#include <wayland-client.h>
-#include <wayland-cursor.h>
-#include <xkbcommon/xkbcommon.h>
+#include "wayland_functions.h"
 
 enum { MAX_OUTPUTS = 8, MAX_EVENTS = 64 };
 

@@ -81,7 +81,13 @@ public struct Child {
             env.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, tool, &actions, &attributes, argv, env)
+        var result = posix_spawnp(&pid, tool, &actions, &attributes, argv, env)
+        // A program the test has just copied (KWin's, say) may still be open for writing in a child another test's
+        // thread forked meanwhile, until that child execs: exec then fails with ETXTBSY for a moment. Tried again.
+        for _ in 0..<50 where result == ETXTBSY {
+            usleep(20_000)
+            result = posix_spawnp(&pid, tool, &actions, &attributes, argv, env)
+        }
         guard result == 0 else { throw HarnessError(message: "cannot start \(tool): \(String(cString: strerror(result)))") }
         return Child(pid: pid)
     }
