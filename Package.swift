@@ -45,8 +45,8 @@ let package = Package(
         /// forwarded through a table `dlopen` fills (a service with no library maps none of it).
         .target(name: "CSQLite", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CSQLite"),
         .systemLibrary(name: "CTagLib", path: "Sources/Shims/CTagLib", pkgConfig: "taglib", providers: [.apt(["libtag1-dev"])]),
-        /// libebur128: EBU R128 loudness and true peak (its C interface is small enough to call as it is).
-        .systemLibrary(name: "CEbur128", path: "Sources/Shims/CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        /// libebur128: EBU R128 loudness and true peak, opened when the first file is measured (a table dlopen fills).
+        .target(name: "CEbur128", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CEbur128"),
         /// Pango and Cairo (Debian libpango-1.0-0, libcairo2) opened when the video controls are first drawn: the
         /// calls the controls make, forwarded through a table `dlopen` fills (nothing of them is mapped before).
         .target(name: "CPangoCairo", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CPangoCairo"),

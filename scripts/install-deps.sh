@@ -18,7 +18,7 @@ run=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-pulseaudio gstreamer1.0-x
   libdecor-0-plugin-1-cairo libpangocairo-1.0-0 libcairo2 libsqlite3-0 libx11-6 libxi6
-  libwayland-client0 libwayland-cursor0 libdecor-0-0 libxkbcommon0 fonts-dejavu-core shared-mime-info
+  libwayland-client0 libwayland-cursor0 libdecor-0-0 libxkbcommon0 libebur128-1 fonts-dejavu-core shared-mime-info
   pulseaudio pulseaudio-utils dbus dbus-daemon dbus-bin libglib2.0-bin playerctl
 )
 # The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its

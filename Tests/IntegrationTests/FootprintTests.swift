@@ -50,14 +50,14 @@ import TestSupport
     }
 
     /// What only some runs need is opened when first used, not linked: SQLite (the library's index), Pango and Cairo
-    /// (the video controls), libXi (the X11 window), libwayland-client, libdecor and xkbcommon (the Wayland window). A
+    /// (the video controls), libXi (the X11 window), libwayland-client, libdecor and xkbcommon (the Wayland window), libebur128 (measuring loudness). A
     /// service that plays a file maps none of them.
     @Test func librariesSomeRunsNeedAreOpenedNotLinked() throws {
         let service = URL(fileURLWithPath: repriseBinary).deletingLastPathComponent().appendingPathComponent("reprised").path
         let linked = try runCommand("/usr/bin/ldd", [service])
         #expect(linked.status == 0 && linked.output.contains("libgstreamer-1.0.so"), "the check finds what it looks for: \(linked.errors)")
         for library in ["libsqlite3.so", "libpangocairo-1.0.so", "libcairo.so", "libXi.so", "libwayland-client.so", "libwayland-cursor.so",
-                        "libdecor-0.so", "libxkbcommon.so"] {
+                        "libdecor-0.so", "libxkbcommon.so", "libebur128.so"] {
             #expect(!linked.output.contains(library), "reprised links \(library)")
         }
     }
