@@ -55,4 +55,25 @@ import TestSupport
         #expect(read.moreTags.values(of: .grouping) == ["Sessions"] && read.moreTags.values(of: .performer) == ["Gil"])
         #expect(read.moreTags.values(of: .work).isEmpty)
     }
+
+    /// Hostile: an ID3v2.3 tag of 20,000 TIT1 frames before the audio. Every value is moved to Grouping, none is
+    /// left under TagLib's key, and the moving stays linear (each value looked up once).
+    @Test func aCraftedTagOfThousandsOfGroupingFramesIsReadWhole() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plain = folder + "/plain.mp3"
+        let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame",
+                                             "-write_id3v2", "0", "-write_xing", "0", plain])
+        #expect(made.status == 0, "\(made.errors)")
+        var frames = Data()
+        for index in 0..<20_000 {
+            let text = Data([0]) + Data("g\(index)".utf8) // ISO-8859-1, then the value
+            frames += Data("TIT1".utf8) + withUnsafeBytes(of: UInt32(text.count).bigEndian) { Data($0) } + Data([0, 0]) + text
+        }
+        let size = frames.count // syncsafe: seven bits a byte
+        let header = Data("ID3".utf8) + Data([3, 0, 0]) + Data([3, 2, 1, 0].map { UInt8((size >> ($0 * 7)) & 0x7F) })
+        try (header + frames + Data(contentsOf: URL(fileURLWithPath: plain))).write(to: URL(fileURLWithPath: folder + "/crafted.mp3"))
+        let read = try #require(TrackFileReader(art: nil).read(folder + "/crafted.mp3"))
+        #expect(read.moreTags.values(of: .work).isEmpty)
+        #expect(read.moreTags.values(of: .grouping).first == "g0")
+    }
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <new>
 #include <string>
@@ -417,9 +418,14 @@ std::vector<std::string> id3KeyOrder(const ID3v2::Tag &tag, PropertyMap &map) {
         if (moved.isEmpty() || taglibKey == renamed.key) continue;
         const auto entry = map.find(taglibKey);
         if (entry != map.end()) {
+            // Each moved value taken out once, looked up in a map: a crafted tag's thousands of values stay linear.
+            std::map<String, size_t> toTake;
+            for (const auto &value : moved) ++toTake[value];
             StringList kept;
-            for (const auto &value : entry->second)
-                if (!moved.contains(value)) kept.append(value);
+            for (const auto &value : entry->second) {
+                const auto take = toTake.find(value);
+                if (take != toTake.end() && take->second > 0) --take->second; else kept.append(value);
+            }
             if (kept.isEmpty()) map.erase(taglibKey); else entry->second = kept;
         }
         map[String(renamed.key)].append(moved);
