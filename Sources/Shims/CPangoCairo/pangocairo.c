@@ -1,15 +1,10 @@
 #include "CPangoCairo.h"
 
 #include <CLazyLibrary.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct rp_pangocairo_functions rp_pangocairo;
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool loaded;
-static char failure[256];
 
 #define ENTRY(field, symbol) { offsetof(struct rp_pangocairo_functions, field), symbol }
 static const struct rp_lazy_symbol entries[] = {
@@ -33,18 +28,9 @@ static const struct rp_lazy_symbol entries[] = {
     ENTRY(layout_get_pixel_size, "pango_layout_get_pixel_size"), ENTRY(object_unref, "g_object_unref"),
 };
 
-static void load(void) {
-    /* libpangocairo needs libpango, libcairo and libgobject: a lookup through its handle finds all of them. */
-    loaded = rp_lazy_library_load("libpangocairo-1.0.so.0", entries, sizeof entries / sizeof entries[0], &rp_pangocairo,
-                                  sizeof rp_pangocairo, failure, sizeof failure);
-}
+static struct rp_lazy_library library = RP_LAZY_LIBRARY("libpangocairo-1.0.so.0", entries, rp_pangocairo);
 
-bool rp_pangocairo_load(void) {
-    pthread_once(&once, load);
-    return loaded;
-}
+/* libpangocairo needs libpango, libcairo and libgobject: a lookup through its handle finds all of them. */
+bool rp_pangocairo_load(void) { return rp_lazy_library_open(&library); }
 
-const char *rp_pangocairo_failure(void) {
-    pthread_once(&once, load);
-    return loaded ? NULL : failure;
-}
+const char *rp_pangocairo_failure(void) { return rp_lazy_library_failure(&library); }

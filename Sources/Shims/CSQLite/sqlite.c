@@ -1,14 +1,9 @@
 #include "CSQLite.h"
 
 #include <CLazyLibrary.h>
-#include <pthread.h>
 #include <stddef.h>
 
 struct rp_sqlite_functions rp_sqlite;
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool loaded;
-static char failure[256];
 
 #define ENTRY(field) { offsetof(struct rp_sqlite_functions, field), "sqlite3_" #field }
 static const struct rp_lazy_symbol entries[] = {
@@ -18,17 +13,8 @@ static const struct rp_lazy_symbol entries[] = {
     ENTRY(column_type), ENTRY(column_int64), ENTRY(column_double), ENTRY(column_text),
 };
 
-static void load(void) {
-    loaded = rp_lazy_library_load("libsqlite3.so.0", entries, sizeof entries / sizeof entries[0], &rp_sqlite,
-                                  sizeof rp_sqlite, failure, sizeof failure);
-}
+static struct rp_lazy_library library = RP_LAZY_LIBRARY("libsqlite3.so.0", entries, rp_sqlite);
 
-bool rp_sqlite_load(void) {
-    pthread_once(&once, load);
-    return loaded;
-}
+bool rp_sqlite_load(void) { return rp_lazy_library_open(&library); }
 
-const char *rp_sqlite_failure(void) {
-    pthread_once(&once, load);
-    return loaded ? NULL : failure;
-}
+const char *rp_sqlite_failure(void) { return rp_lazy_library_failure(&library); }

@@ -2,25 +2,17 @@
 #include "x11_functions.h"
 
 #include <CLazyLibrary.h>
-#include <pthread.h>
 #include <stddef.h>
 
 struct rp_x11_functions rp_x11;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool loaded;
-static char failure[256];
-
 #define ENTRY(name) { offsetof(struct rp_x11_functions, name), #name },
 static const struct rp_lazy_symbol entries[] = { RP_X11_FUNCTIONS(ENTRY) };
 
-static void load(void) {
-    loaded = rp_lazy_library_load("libXi.so.6", entries, sizeof entries / sizeof entries[0], &rp_x11, sizeof rp_x11,
-                                  failure, sizeof failure);
-}
+static struct rp_lazy_library library = RP_LAZY_LIBRARY("libXi.so.6", entries, rp_x11);
 
 bool rp_x11_load(const char **why) {
-    pthread_once(&once, load);
-    if (!loaded && why) *why = failure;
-    return loaded;
+    const bool opened = rp_lazy_library_open(&library);
+    if (!opened && why) *why = rp_lazy_library_failure(&library);
+    return opened;
 }
