@@ -20,9 +20,7 @@ import TestSupport
 
     /// Reprise playing the first test track, serving MPD on its socket; its PID once the socket is there.
     static func launchServing(_ session: Session) throws -> pid_t {
-        try MPDTests.configure(session)
-        let pid = try session.launch([media.first]) { session.status() == "Playing" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let pid = try MPDTests.launchServing(session, [media.first]) { session.status() == "Playing" }
         return pid
     }
 

@@ -11,9 +11,7 @@ import TestSupport
     @Test func misbehavingClientsLoseOnlyTheirOwnConnection() throws {
         let session = try Session()
         defer { session.close() }
-        try MPDTests.configure(session)
-        let pid = try session.launch([media.first, media.second, media.third]) { session.status() == "Playing" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let pid = try MPDTests.launchServing(session, [media.first, media.second, media.third]) { session.status() == "Playing" }
         let run = try Self.runScript(session, "hostile", Self.hostile)
         #expect(run.status == 0, "\(run.output)\(run.errors)\n\(session.log(of: pid).suffix(3000))")
         #expect(run.output.contains("survived"), "\(run.output)")
@@ -96,9 +94,7 @@ import TestSupport
     @Test func aThousandIdlingClientsAtOnce() throws {
         let session = try Session()
         defer { session.close() }
-        try MPDTests.configure(session)
-        let pid = try session.launch([media.first, media.second]) { session.status() == "Playing" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        let pid = try MPDTests.launchServing(session) { session.status() == "Playing" }
         let openBefore = Self.openDescriptors(pid)
         let run = try Self.runScript(session, "thousand", Self.thousand)
         #expect(run.status == 0 && run.output.contains("100 served, 900 refused, 100 woken"), "\(run.output)\(run.errors)")

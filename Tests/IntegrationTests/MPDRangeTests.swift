@@ -14,9 +14,7 @@ import TestSupport
                                              "-f", "lavfi", "-i", "sine=frequency=440:duration=7",
                                              "-filter_complex", "concat=n=3:v=0:a=1", "-ar", "44100", "-c:a", "libvorbis", parts])
         guard made.status == 0 else { throw HarnessError(message: "ffmpeg: \(made.errors)") }
-        try MPDTests.configure(session)
-        try session.launch([media.second]) { session.title() == "Second Wind" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: MPDTests.socket(session)) })
+        try MPDTests.launchServing(session, [media.second]) { session.title() == "Second Wind" }
         return try python(session, "parts = \(pythonString(parts))\n" + script)
     }
 

@@ -25,10 +25,16 @@ import TestSupport
 
     /// Reprise on the first two test tracks, serving MPD on its socket only; back once the first plays and the
     /// socket is there.
-    static func launchServing(_ session: Session) throws {
+    /// Configures the MPD server, starts Reprise with `files` (the first two songs unless told) and waits until
+    /// `ready` (the first song's title unless told) and until the MPD socket is there. Returns its PID.
+    @discardableResult
+    static func launchServing(_ session: Session, _ files: [String] = [media.first, media.second],
+                              until ready: (() -> Bool)? = nil,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws -> pid_t {
         try configure(session)
-        try session.launch([media.first, media.second]) { session.title() == "First Light" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: socket(session)) })
+        let pid = try session.launch(files, until: ready ?? { session.title() == "First Light" }, sourceLocation: sourceLocation)
+        #expect(session.waitFor { FileManager.default.fileExists(atPath: socket(session)) }, sourceLocation: sourceLocation)
+        return pid
     }
 
     static func trackCount(_ session: Session) -> Int? {
@@ -154,9 +160,7 @@ import TestSupport
     @Test func killStopsTheServiceCleanly() throws {
         let session = try Session()
         defer { session.close() }
-        try Self.configure(session)
-        let pid = try session.launch([media.first, media.second]) { session.title() == "First Light" }
-        #expect(session.waitFor { FileManager.default.fileExists(atPath: Self.socket(session)) })
+        let pid = try Self.launchServing(session)
         let asked = try runCommand("/usr/bin/python3", ["-c", """
             import socket, sys
             s = socket.socket(socket.AF_UNIX)

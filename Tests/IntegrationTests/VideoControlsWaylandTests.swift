@@ -106,15 +106,8 @@ import TestSupport
         // The bar's Picture in Picture button; there a press on its picture (away from its three buttons) drags the
         // small window, and its top left button goes back to the full window.
         try session.call("Play")
-        pointer.click(x: frame.x + Self.pictureInPictureX, y: frame.y + Self.barMiddleY)
-        #expect(session.waitFor { window.map { $0.width < 854 && $0.floating } == true }, "\(sway.windows())")
-        Thread.sleep(forTimeInterval: 0.5)
-        let small = try #require(window)
-        let target = Self.drag(small, by: (-150, -100), with: pointer)
-        #expect(session.waitFor { window.map { abs($0.x - target.x) < 20 && abs($0.y - target.y) < 20 } == true },
-                "from \(small) to \(String(describing: window))")
-        try Self.backToWindow(window, session, pointer)
-        #expect(session.waitFor { window?.width == 854 }, "\(sway.windows())")
+        try Self.pictureInPictureRoundTrip({ window }, from: frame, by: (-150, -100), within: 20, floating: true,
+                                           session, sway, pointer)
     }
 
     /// Where the bar's Picture in Picture button is in an 854×480 window.
@@ -183,15 +176,25 @@ import TestSupport
         let whole = try #require(window)
         pointer.move(x: whole.x + 427, y: whole.y + 240)
         Thread.sleep(forTimeInterval: 0.3)
-        pointer.click(x: whole.x + Self.pictureInPictureX, y: whole.y + Self.barMiddleY)
-        #expect(session.waitFor { window.map { $0.width < 854 } == true }, "\(sway.windows())")
+        try Self.pictureInPictureRoundTrip({ window }, from: whole, by: (-300, -200), within: 30, floating: false,
+                                           session, sway, pointer)
+    }
+
+    /// From the 854×480 window at `frame`: the bar's Picture in Picture button makes it small (and floating, when
+    /// asked), a drag by its picture moves it by `offset` (its corner then within `tolerance`), and its top left
+    /// button brings back the full window.
+    static func pictureInPictureRoundTrip(_ window: () -> HeadlessSway.Window?, from frame: HeadlessSway.Window,
+                                          by offset: (x: Int, y: Int), within tolerance: Int, floating: Bool,
+                                          _ session: Session, _ sway: HeadlessSway, _ pointer: VirtualPointer) throws {
+        pointer.click(x: frame.x + pictureInPictureX, y: frame.y + barMiddleY)
+        #expect(session.waitFor { window().map { $0.width < 854 && (!floating || $0.floating) } == true }, "\(sway.windows())")
         Thread.sleep(forTimeInterval: 0.5)
-        let small = try #require(window)
-        let target = Self.drag(small, by: (-300, -200), with: pointer)
-        #expect(session.waitFor { window.map { abs($0.x - target.x) < 30 && abs($0.y - target.y) < 30 } == true },
-                "from \(small) to \(String(describing: window))")
-        try Self.backToWindow(window, session, pointer)
-        #expect(session.waitFor { window?.width == 854 }, "\(sway.windows())")
+        let small = try #require(window())
+        let target = drag(small, by: offset, with: pointer)
+        #expect(session.waitFor { window().map { abs($0.x - target.x) < tolerance && abs($0.y - target.y) < tolerance } == true },
+                "from \(small) to \(String(describing: window()))")
+        try backToWindow(window(), session, pointer)
+        #expect(session.waitFor { window()?.width == 854 }, "\(sway.windows())")
     }
 
     /// Drags `small` by its picture (a quarter in from the left, three quarters down: away from Picture in Picture's

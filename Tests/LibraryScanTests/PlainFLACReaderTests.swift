@@ -90,8 +90,9 @@ import TestSupport
             withUnsafeBytes(of: file.picture_type) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
         let answers = [(first, plain), (second, taglib)].map { status, file in
-            "status \(status) length \(file.length_ms) ms \(file.sample_rate) Hz \(file.channels) ch \(file.bitrate_kbps) kb/s "
-                + "properties \(bytes(file.properties, file.properties_size)) in file order \(file.properties_in_file_order) picture \(file.picture_size) \(type(file)) "
+            "status \(status) length \(file.headers.length_ms) ms \(file.headers.sample_rate) Hz \(file.headers.channels) ch "
+                + "\(file.headers.bitrate_kbps) kb/s codec \(file.headers.codec) \(file.headers.bits_per_sample) bits "
+                + "properties \(bytes(file.properties, file.properties_size)) in file order \(file.headers.properties_in_file_order) picture \(file.picture_size) \(type(file)) "
                 + "\(bytes(file.picture, file.picture_size).reduce(0) { $0 &* 31 &+ Int($1) })"
         }
         return (rp_taglib_is_plain_flac(descriptor, size) == 1, answers[0] == answers[1], "plain: \(answers[0])\nTagLib: \(answers[1])")

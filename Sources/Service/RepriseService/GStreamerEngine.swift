@@ -155,19 +155,16 @@ final class GStreamerEngine: PlaybackEngine {
         return true
     }
 
-    func resume() -> Bool {
-        wantsPlaying = true
-        resumePending = true
-        for pipeline in sounding { pipeline.setState(.playing) }
-        scheduleCrossfadeTick()
-        updateClockWatch()
-        return true
-    }
+    func resume() -> Bool { setPlaying(true) }
 
-    func pause() -> Bool {
-        wantsPlaying = false
-        resumePending = false
-        for pipeline in sounding { pipeline.setState(.paused) }
+    func pause() -> Bool { setPlaying(false) }
+
+    /// Every sounding pipeline to playing or paused; a resume may find the output reopened (``resumePending``).
+    private func setPlaying(_ playing: Bool) -> Bool {
+        wantsPlaying = playing
+        resumePending = playing
+        for pipeline in sounding { pipeline.setState(playing ? .playing : .paused) }
+        if playing { scheduleCrossfadeTick() }
         updateClockWatch()
         return true
     }

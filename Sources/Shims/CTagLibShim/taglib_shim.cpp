@@ -321,45 +321,45 @@ int fromFLACHeaders(const reprise::FLACHeaders &headers, size_t pictureLimit, si
             appendRecord(properties, value, valueLimit);
         }
     }
-    out->properties_in_file_order = 1;
-    out->length_ms = headers.lengthMilliseconds;
-    out->sample_rate = headers.sampleRate;
-    out->channels = headers.channels;
-    out->bitrate_kbps = headers.bitrateKilobits;
-    out->codec = RP_CODEC_FLAC;
-    out->bits_per_sample = headers.bitsPerSample;
+    out->headers.properties_in_file_order = 1;
+    out->headers.length_ms = headers.lengthMilliseconds;
+    out->headers.sample_rate = headers.sampleRate;
+    out->headers.channels = headers.channels;
+    out->headers.bitrate_kbps = headers.bitrateKilobits;
+    out->headers.codec = RP_CODEC_FLAC;
+    out->headers.bits_per_sample = headers.bitsPerSample;
     return deliver(properties, headers.picture.data(), headers.picture.size(), headers.pictureType, pictureLimit, out);
 }
 
 /// The codec of `file` as its type and headers say, and the bits of each sample where the codec keeps them.
 void describeEncoding(File *file, rp_taglib_file *out) {
     if (dynamic_cast<Ogg::Vorbis::File *>(file)) {
-        out->codec = RP_CODEC_VORBIS;
+        out->headers.codec = RP_CODEC_VORBIS;
     } else if (dynamic_cast<Ogg::Opus::File *>(file)) {
-        out->codec = RP_CODEC_OPUS;
+        out->headers.codec = RP_CODEC_OPUS;
     } else if (auto *flac = dynamic_cast<FLAC::File *>(file)) {
-        out->codec = RP_CODEC_FLAC;
-        out->bits_per_sample = flac->audioProperties()->bitsPerSample();
+        out->headers.codec = RP_CODEC_FLAC;
+        out->headers.bits_per_sample = flac->audioProperties()->bitsPerSample();
     } else if (auto *oggFLAC = dynamic_cast<Ogg::FLAC::File *>(file)) {
-        out->codec = RP_CODEC_FLAC;
-        out->bits_per_sample = oggFLAC->audioProperties()->bitsPerSample();
+        out->headers.codec = RP_CODEC_FLAC;
+        out->headers.bits_per_sample = oggFLAC->audioProperties()->bitsPerSample();
     } else if (dynamic_cast<MPEG::File *>(file)) {
-        out->codec = RP_CODEC_MPEG;
+        out->headers.codec = RP_CODEC_MPEG;
     } else if (auto *mp4 = dynamic_cast<MP4::File *>(file)) {
         const MP4::Properties *audio = mp4->audioProperties();
-        out->codec = audio->codec() == MP4::Properties::ALAC ? RP_CODEC_ALAC
+        out->headers.codec = audio->codec() == MP4::Properties::ALAC ? RP_CODEC_ALAC
                    : audio->codec() == MP4::Properties::AAC ? RP_CODEC_AAC : RP_CODEC_UNKNOWN;
-        if (out->codec == RP_CODEC_ALAC) out->bits_per_sample = audio->bitsPerSample();
+        if (out->headers.codec == RP_CODEC_ALAC) out->headers.bits_per_sample = audio->bitsPerSample();
     } else if (auto *wav = dynamic_cast<RIFF::WAV::File *>(file)) {
         const int format = wav->audioProperties()->format(); // the WAVE format tag: 1 integer PCM, 3 IEEE float
-        out->codec = format == 1 ? RP_CODEC_PCM : format == 3 ? RP_CODEC_PCM_FLOAT : RP_CODEC_UNKNOWN;
-        out->bits_per_sample = wav->audioProperties()->bitsPerSample();
+        out->headers.codec = format == 1 ? RP_CODEC_PCM : format == 3 ? RP_CODEC_PCM_FLOAT : RP_CODEC_UNKNOWN;
+        out->headers.bits_per_sample = wav->audioProperties()->bitsPerSample();
     } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file)) {
-        out->codec = aiff->audioProperties()->isAiffC() ? RP_CODEC_UNKNOWN : RP_CODEC_PCM;
-        out->bits_per_sample = aiff->audioProperties()->bitsPerSample();
+        out->headers.codec = aiff->audioProperties()->isAiffC() ? RP_CODEC_UNKNOWN : RP_CODEC_PCM;
+        out->headers.bits_per_sample = aiff->audioProperties()->bitsPerSample();
     } else if (auto *wavPack = dynamic_cast<WavPack::File *>(file)) {
-        out->codec = RP_CODEC_WAVPACK;
-        out->bits_per_sample = wavPack->audioProperties()->bitsPerSample();
+        out->headers.codec = RP_CODEC_WAVPACK;
+        out->headers.bits_per_sample = wavPack->audioProperties()->bitsPerSample();
     }
 }
 
@@ -496,17 +496,17 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     if (auto *mpeg = dynamic_cast<MPEG::File *>(file.get()); mpeg && mpeg->hasID3v2Tag())
         order = id3KeyOrder(*mpeg->ID3v2Tag(), map);
     std::string properties = propertyRecords(map, order, valueLimit, countLimit, values);
-    out->properties_in_file_order = !order.empty();
+    out->headers.properties_in_file_order = !order.empty();
     const std::string synced = values < countLimit ? syncedLyricsAsLRC(file.get(), valueLimit) : "";
     if (!synced.empty()) {
         appendRecord(properties, "SYNCEDLYRICS", valueLimit);
         appendRecord(properties, synced, valueLimit);
     }
     if (AudioProperties *audio = file->audioProperties()) {
-        out->length_ms = audio->lengthInMilliseconds();
-        out->sample_rate = audio->sampleRate();
-        out->channels = audio->channels();
-        out->bitrate_kbps = audio->bitrate();
+        out->headers.length_ms = audio->lengthInMilliseconds();
+        out->headers.sample_rate = audio->sampleRate();
+        out->headers.channels = audio->channels();
+        out->headers.bitrate_kbps = audio->bitrate();
         describeEncoding(file.get(), out);
     }
     Picture picture = pictureOf(file.get());

@@ -164,13 +164,8 @@ int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_lim
         if (!out->picture || read_all(connection, out->picture, reply.picture_size, deadline) != 0) goto failed;
         out->picture_size = reply.picture_size;
     }
-    out->length_ms = reply.length_ms;
-    out->sample_rate = reply.sample_rate;
-    out->channels = reply.channels;
-    out->bitrate_kbps = reply.bitrate_kbps;
-    out->codec = reply.codec;
-    out->bits_per_sample = reply.bits_per_sample;
-    out->properties_in_file_order = reply.properties_in_file_order != 0;
+    out->headers = reply.headers;
+    out->headers.properties_in_file_order = reply.headers.properties_in_file_order != 0;
     memcpy(out->picture_type, reply.picture_type, sizeof out->picture_type);
     out->picture_type[sizeof out->picture_type - 1] = 0;
     return 0;
@@ -241,13 +236,7 @@ int rp_tag_reader_serve(int connection,
         // answer: what a failed parse left in its heap is given back to the system, not to the next file.
         reply.status = status == -4 ? -2 : status;
         if (status == 0) {
-            reply.sample_rate = file.sample_rate;
-            reply.channels = file.channels;
-            reply.bitrate_kbps = file.bitrate_kbps;
-            reply.codec = file.codec;
-            reply.bits_per_sample = file.bits_per_sample;
-            reply.properties_in_file_order = file.properties_in_file_order;
-            reply.length_ms = file.length_ms;
+            reply.headers = file.headers;
             reply.properties_size = file.properties_size;
             reply.picture_size = file.picture_size;
             memcpy(reply.picture_type, file.picture_type, sizeof reply.picture_type);

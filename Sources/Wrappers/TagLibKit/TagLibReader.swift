@@ -58,15 +58,16 @@ public enum TagLibReader {
 
     private static func decode(_ file: rp_taglib_file) -> (tags: FileTags, picture: EmbeddedPicture?) {
         let properties = file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
-        var tags = FileTags(properties: properties, inFileOrder: file.properties_in_file_order != 0)
-        let (microseconds, overflow) = file.length_ms.multipliedReportingOverflow(by: 1000)
-        tags.lengthMicroseconds = file.length_ms > 0 && !overflow ? microseconds : nil
-        tags.sampleRate = file.sample_rate > 0 ? Int(file.sample_rate) : nil
-        tags.channels = file.channels > 0 ? Int(file.channels) : nil
-        tags.bitrateKilobits = file.bitrate_kbps > 0 ? Int(file.bitrate_kbps) : nil
-        tags.encoding = Self.codec(file.codec).flatMap { codec in
-            AudioEncoding(codec: codec, sampleRate: Int(file.sample_rate), channels: Int(file.channels),
-                          bitsPerSample: file.bits_per_sample > 0 ? Int(file.bits_per_sample) : nil)
+        let headers = file.headers
+        var tags = FileTags(properties: properties, inFileOrder: headers.properties_in_file_order != 0)
+        let (microseconds, overflow) = headers.length_ms.multipliedReportingOverflow(by: 1000)
+        tags.lengthMicroseconds = headers.length_ms > 0 && !overflow ? microseconds : nil
+        tags.sampleRate = headers.sample_rate > 0 ? Int(headers.sample_rate) : nil
+        tags.channels = headers.channels > 0 ? Int(headers.channels) : nil
+        tags.bitrateKilobits = headers.bitrate_kbps > 0 ? Int(headers.bitrate_kbps) : nil
+        tags.encoding = Self.codec(headers.codec).flatMap { codec in
+            AudioEncoding(codec: codec, sampleRate: Int(headers.sample_rate), channels: Int(headers.channels),
+                          bitsPerSample: headers.bits_per_sample > 0 ? Int(headers.bits_per_sample) : nil)
         }
         var picture: EmbeddedPicture?
         if let bytes = file.picture, file.picture_size > 0 {

@@ -23,13 +23,9 @@ enum {
     RP_CODEC_WAVPACK = 9,
 };
 
-/// What TagLib read from one file's headers (nothing decoded). Owned by the caller: free it with rp_taglib_free.
-typedef struct rp_taglib_file {
-    /// The file's tags as TagLib's property map, every value in turn: a sequence of records, each
-    /// [u32 key length][key bytes][u32 value length][value bytes] (UTF-8, lengths in native byte order).
-    uint8_t *properties;
-    size_t properties_size;
-    /// Length in milliseconds from the headers; 0 when unknown.
+/// What a file's headers say of its audio, and in which order its tags' records come; 0 where unknown.
+typedef struct rp_tag_headers {
+    /// Length in milliseconds.
     int64_t length_ms;
     int32_t sample_rate;
     int32_t channels;
@@ -38,8 +34,17 @@ typedef struct rp_taglib_file {
     int32_t codec;
     int32_t bits_per_sample;
     /// 1 when the records are in the order the file has its tags (Vorbis comments: each key at its first value's
-    /// place), 0 when in the property map's order (by key).
+    /// place, an MP3's ID3v2 tag in mpd's order), 0 when in the property map's order (by key).
     int32_t properties_in_file_order;
+} rp_tag_headers;
+
+/// What TagLib read from one file's headers (nothing decoded). Owned by the caller: free it with rp_taglib_free.
+typedef struct rp_taglib_file {
+    /// The file's tags as TagLib's property map, every value in turn: a sequence of records, each
+    /// [u32 key length][key bytes][u32 value length][value bytes] (UTF-8, lengths in native byte order).
+    uint8_t *properties;
+    size_t properties_size;
+    rp_tag_headers headers;
     /// The embedded front cover (or the first picture) and its media type; NULL when none or larger than the limit.
     uint8_t *picture;
     size_t picture_size;
@@ -55,7 +60,7 @@ void rp_taglib_free(rp_taglib_file *file);
 // Unix stream socket at its standard input (and answers on it): each request carries the file's descriptor
 // (SCM_RIGHTS with the request's first byte), the reply is a header then the properties' and the picture's bytes.
 
-enum { RP_TAG_REQUEST_MAGIC = 0x52505432 /* "RPT2": a reader of another build refuses it */, RP_TAG_EXTENSION_SIZE = 16 };
+enum { RP_TAG_REQUEST_MAGIC = 0x52505433 /* "RPT3": a reader of another build refuses it */, RP_TAG_EXTENSION_SIZE = 16 };
 
 /// One request: read the descriptor sent with it as `extension` says.
 typedef struct rp_tag_request {
@@ -71,14 +76,8 @@ typedef struct rp_tag_request {
 /// One reply: `status` as rp_taglib_read's; then `properties_size` bytes of records and `picture_size` of picture.
 typedef struct rp_tag_reply {
     int32_t status;
-    int32_t sample_rate;
-    int32_t channels;
-    int32_t bitrate_kbps;
-    int32_t codec;
-    int32_t bits_per_sample;
-    int32_t properties_in_file_order;
     int32_t reserved;
-    int64_t length_ms;
+    rp_tag_headers headers;
     uint64_t properties_size;
     uint64_t picture_size;
     char picture_type[40];
