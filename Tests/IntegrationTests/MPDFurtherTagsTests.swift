@@ -103,6 +103,44 @@ import TestSupport
         }
     }
 
+    /// A FLAC file tagged as Picard and people tag them: a full release date, a track and disc of a total, two
+    /// titles (a work's name in two languages) and two albums — listed, found and queued as Debian's mpd does: every
+    /// value, as the file has it.
+    @Test func fullDatesTotalsAndSecondValuesAsDebiansMPD() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try session.makeFolder("Music")
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: session.directory)
+        try maker.file(tags: [("TITLE", "Erlkönig"), ("TITLE", "The Erl-King"), ("ARTIST", "Fischer-Dieskau"),
+                              ("ALBUM", "Lieder"), ("ALBUM", "Songs"), ("DATE", "1958-03-21"), ("TRACKNUMBER", "3/12"),
+                              ("DISCNUMBER", "1/2"), ("ARTISTSORT", "Fischer-Dieskau, Dietrich"), ("ARTISTSORT", "Dieskau")])
+            .write(to: URL(fileURLWithPath: music + "/erlkoenig.flac"))
+        try maker.file(tags: [("TITLE", "Ständchen"), ("ARTIST", "Fischer-Dieskau"), ("ALBUM", "Lieder"), ("DATE", "1958"),
+                              ("TRACKNUMBER", "4"), ("DISCNUMBER", "1")])
+            .write(to: URL(fileURLWithPath: music + "/staendchen.flac"))
+        try MPDTests.configure(session, library: music)
+        try session.launch([])
+        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == 2 })
+        let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: 2)
+        let commands = ["lsinfo", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
+                        "find album Songs", "find date 1958-03-21", "find date 1958", "search title erl-king", "count album Songs",
+                        "find track 3", "list track", "list disc", "add erlkoenig.flac", "playlistinfo", "playlistfind album Songs"]
+        let script = session.directory + "/ask.py"
+        try MPDDifferentialTests.asker.write(toFile: script, atomically: true, encoding: .utf8)
+        let replies = try [MPDTests.socket(session), mpdSocket].map { socket in
+            let asked = try runCommand("/usr/bin/python3", [script, socket, commands.joined(separator: "\n====\n")],
+                                       environment: session.environment)
+            #expect(asked.status == 0, "\(asked.errors)")
+            return asked.output.components(separatedBy: "\n====\n")
+        }
+        #expect(replies[0].count == commands.count && replies[1].count == commands.count)
+        #expect(replies[1][0].contains("Title: The Erl-King") && replies[1][0].contains("Date: 1958-03-21"), "\(replies[1][0])")
+        for (index, command) in commands.enumerated() where index < min(replies[0].count, replies[1].count) {
+            let ours = Self.withoutDurations(replies[0][index]), theirs = Self.withoutDurations(replies[1][index])
+            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
+        }
+    }
+
     /// A reply without its `duration:` lines (each server reads a Vorbis file's length its own way); every other
     /// line in its place — a song's tags in the order its file has them, as mpd lists them.
     static func withoutDurations(_ reply: String) -> String {

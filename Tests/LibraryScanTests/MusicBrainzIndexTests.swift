@@ -31,11 +31,11 @@ import TestSupport
             let waiting = try #require(try store.tracksToMeasure(limit: 1).first)
             #expect(try store.storeMeasurement(MeasuredLoudness(integratedLUFS: -10, truePeak: 0.9), of: waiting))
         }
-        // The index as schema 3 had it: without the columns (nor those of versions 5 to 8).
+        // The index as schema 3 had it: without the columns (nor those of versions 5 to 9).
         do {
             let database = try Database(path: path)
             for column in ["mb_recording", "mb_release", "mb_release_track", "mb_artists", "mb_album_artists", "tags_version",
-                           "artist_sort", "album_artist_sort", "album_sort", "encoding", "more_tags", "tag_order"] {
+                           "artist_sort", "album_artist_sort", "album_sort", "encoding", "more_tags", "tag_order", "date", "further_values"] {
                 try database.execute("ALTER TABLE tracks DROP COLUMN \(column)")
             }
             try database.execute("PRAGMA user_version = 3")
@@ -89,7 +89,7 @@ import TestSupport
         }
         do {
             let database = try Database(path: path)
-            for column in ["artist_sort", "album_artist_sort", "album_sort", "encoding", "more_tags", "tag_order"] {
+            for column in ["artist_sort", "album_artist_sort", "album_sort", "encoding", "more_tags", "tag_order", "date", "further_values"] {
                 try database.execute("ALTER TABLE tracks DROP COLUMN \(column)")
             }
             try database.execute("PRAGMA user_version = 4; UPDATE tracks SET tags_version = 2")

@@ -18,6 +18,23 @@ import Testing
         #expect(tags.loudness == LoudnessTags(trackGain: 3, albumGain: 1.5, trackPeak: nil, albumPeak: nil))
     }
 
+    /// A second title, album, date, track… is kept after the first, in order, as MPD lists them (a track or disc as
+    /// its number; one that is not a number is no value); the first is what everything else shows.
+    @Test func keepsTheLaterValuesOfOneValuedTags() {
+        let tags = FileTags(properties: [
+            ("TITLE", "Erlkönig"), ("ALBUM", "Lieder"), ("TITLE", "The Erl-King"), ("TITLE", ""), ("TITLE", "Le Roi"),
+            ("DATE", "1958-03-21"), ("DATE", "1959"), ("TRACKNUMBER", "3/12"), ("TRACKNUMBER", "4/12"), ("TRACKNUMBER", "A1"),
+            ("ARTISTSORT", "Dieskau"), ("ARTISTSORT", "Fischer"), ("ALBUM", "Songs"),
+            ("MUSICBRAINZ_TRACKID", "11111111-2222-3333-4444-555555555555"), ("MUSICBRAINZ_TRACKID", "not an id"),
+        ].map { (key: $0.0, value: $0.1) })
+        #expect(tags.tags.title == "Erlkönig" && tags.tags.album == "Lieder" && tags.tags.contentCreated == "1958-03-21")
+        #expect(tags.tags.trackNumber == 3 && tags.sortNames.artist == "Dieskau")
+        let further = tags.tags.furtherValues
+        #expect(further[.title] == ["The Erl-King", "Le Roi"] && further[.album] == ["Songs"] && further[.date] == ["1959"])
+        #expect(further[.track] == ["4"] && further[.artistSort] == ["Fischer"] && further[.musicBrainzTrack] == [])
+        #expect(FileTags(properties: [(key: "TITLE", value: "One")]).tags.furtherValues.isEmpty)
+    }
+
     @Test func limitsWhatAFileCanMakeItCarry() {
         let many = (0..<1_000).map { (key: "ARTIST", value: "Artist \($0)") }
         let long = String(repeating: "x", count: 500_000)
@@ -27,6 +44,8 @@ import Testing
         #expect(tags.lyrics?.count == FileTags.maximumLyricsLength)
         #expect(tags.tags.title?.count == TrackTags.maximumTextLength)
         #expect(tags.tags.trackNumber == nil)
+        let titles = FileTags(properties: (0..<1_000).map { (key: "TITLE", value: "Title \($0)") })
+        #expect(titles.tags.title == "Title 0" && titles.tags.furtherValues[.title].count == TrackTags.maximumValueCount)
     }
 
     @Test func onlyAnUntaggedMP4GoesToASecondReader() {

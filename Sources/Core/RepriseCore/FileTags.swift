@@ -49,33 +49,39 @@ public struct FileTags: Sendable, Equatable {
         var track: String?, disc: String?, gains: [String: String] = [:]
         var artistIDs: [String] = [], albumArtistIDs: [String] = []
         func keep(_ field: inout String?, _ value: String?) { if field == nil { field = value } }
+        var further = FurtherValues()
+        /// The first value in `field`, the later ones (as MPD lists them) among the further values of `tag`.
+        func keep(_ field: inout String?, _ value: String?, _ tag: TagOrder.Tag) {
+            guard let value else { return }
+            if field == nil { field = value } else { further.append(tag, value) }
+        }
         var order = TagOrder()
         for (key, value) in properties where !value.isEmpty {
             if inFileOrder, let tag = TagOrder.Tag(propertyKey: key) { order.note(tag) }
             if let name = MoreTags.Name(propertyKey: key) { moreTags.append(name, value) }
             switch key {
-            case "TITLE": keep(&tags.title, value)
+            case "TITLE": keep(&tags.title, value, .title)
             case "ARTIST": tags.artists.append(value)
-            case "ALBUM": keep(&tags.album, value)
+            case "ALBUM": keep(&tags.album, value, .album)
             case "ALBUMARTIST": tags.albumArtists.append(value)
             case "ALBUM ARTIST": otherAlbumArtists.append(value)
             case "GENRE": tags.genres.append(value)
-            case "ARTISTSORT": keep(&sortNames.artist, value)
-            case "ALBUMARTISTSORT": keep(&sortNames.albumArtist, value)
-            case "ALBUMSORT": keep(&sortNames.album, value)
+            case "ARTISTSORT": keep(&sortNames.artist, value, .artistSort)
+            case "ALBUMARTISTSORT": keep(&sortNames.albumArtist, value, .albumArtistSort)
+            case "ALBUMSORT": keep(&sortNames.album, value, .albumSort)
             case "COMPOSER": tags.composers.append(value)
             case "COMMENT": tags.comments.append(value)
             case "DESCRIPTION": keep(&tags.description, value)
-            case "TRACKNUMBER": keep(&track, value)
-            case "DISCNUMBER": keep(&disc, value)
-            case "DATE": keep(&date, value)
+            case "TRACKNUMBER": keep(&track, value, .track)
+            case "DISCNUMBER": keep(&disc, value, .disc)
+            case "DATE": keep(&date, value, .date)
             case "YEAR": keep(&fallbackDate, value) // ORIGINALDATE is a tag of its own (MoreTags), as MPD's
             case "SYNCEDLYRICS": keep(&syncedLyrics, value) // ID3v2 SYLT, as LRC text (the shim writes it)
             case "LYRICS": keep(&lyricsText, value)
             case "UNSYNCEDLYRICS", "USLT": keep(&otherLyrics, value) // USLT: ffmpeg writes its lyrics as TXXX:USLT
-            case "MUSICBRAINZ_TRACKID": keep(&tags.musicBrainz.recording, MusicBrainzIDs.id(in: [value]))
-            case "MUSICBRAINZ_ALBUMID": keep(&tags.musicBrainz.release, MusicBrainzIDs.id(in: [value]))
-            case "MUSICBRAINZ_RELEASETRACKID": keep(&tags.musicBrainz.releaseTrack, MusicBrainzIDs.id(in: [value]))
+            case "MUSICBRAINZ_TRACKID": keep(&tags.musicBrainz.recording, MusicBrainzIDs.id(in: [value]), .musicBrainzTrack)
+            case "MUSICBRAINZ_ALBUMID": keep(&tags.musicBrainz.release, MusicBrainzIDs.id(in: [value]), .musicBrainzAlbum)
+            case "MUSICBRAINZ_RELEASETRACKID": keep(&tags.musicBrainz.releaseTrack, MusicBrainzIDs.id(in: [value]), .musicBrainzReleaseTrack)
             case "MUSICBRAINZ_ARTISTID": artistIDs.append(value)
             case "MUSICBRAINZ_ALBUMARTISTID": albumArtistIDs.append(value)
             case "REPLAYGAIN_TRACK_GAIN", "REPLAYGAIN_ALBUM_GAIN", "REPLAYGAIN_TRACK_PEAK", "REPLAYGAIN_ALBUM_PEAK",
@@ -89,6 +95,8 @@ public struct FileTags: Sendable, Equatable {
         if !albumArtistIDs.isEmpty { tags.musicBrainz.albumArtists = MusicBrainzIDs.ids(in: albumArtistIDs.joined(separator: ";")) }
         tags.trackNumber = track.flatMap(Self.position)
         tags.discNumber = disc.flatMap(Self.position)
+        // A track or disc as MPD lists it: its number ("3/12" is 3); not a number is no value.
+        for tag in [TagOrder.Tag.track, .disc] { further[tag] = further[tag].compactMap { Self.position($0).map(String.init) } }
         if let date = date ?? fallbackDate {
             tags.contentCreated = date
             year = Self.year(date)
@@ -107,6 +115,7 @@ public struct FileTags: Sendable, Equatable {
                 albumPeak: gains["REPLAYGAIN_ALBUM_PEAK"].flatMap(LoudnessTags.peak))
         }
         tags.tagOrder = order
+        tags.furtherValues = further
         tags = tags.sanitized()
         sortNames = sortNames.sanitized()
     }

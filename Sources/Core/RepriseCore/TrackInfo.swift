@@ -24,9 +24,9 @@ public struct TrackTags: Sendable, Hashable {
     /// The order the file has these tags in, where it is known (MPD clients see the queue's songs' tags in it).
     public var tagOrder = TagOrder()
     /// Values past the first of the tags kept with one value (title, album, date, track, disc, the station's name, the
-    /// sort names, the single MusicBrainz ids), as an MPD client gave them to a stream (`addtagid`): MPD clients see
-    /// every value, MPRIS and the widgets the first.
-    public var furtherValues: [TagOrder.Tag: [String]] = [:]
+    /// sort names, the single MusicBrainz ids), as the file has them or an MPD client gave them to a stream
+    /// (`addtagid`): MPD clients see every value, MPRIS and the widgets the first.
+    public var furtherValues = FurtherValues()
 
     public init(title: String? = nil, artists: [String] = [], album: String? = nil, albumArtists: [String] = [],
                 trackNumber: Int? = nil, discNumber: Int? = nil, genres: [String] = [], composers: [String] = [],
@@ -79,10 +79,7 @@ public struct TrackTags: Sendable, Hashable {
         result.sortNames = sortNames.sanitized()
         result.moreTags = moreTags // cut as the tag reader cuts every value
         result.tagOrder = tagOrder
-        for (tag, values) in furtherValues {
-            let kept = list(values, "further \(tag.mpdName) values")
-            if !kept.isEmpty { result.furtherValues[tag] = kept }
-        }
+        for (tag, values) in furtherValues.values { result.furtherValues[tag] = list(values, "further \(tag.mpdName) values") }
         return result
     }
 
@@ -106,7 +103,7 @@ public struct TrackTags: Sendable, Hashable {
         if newer.sortNames != SortNames() { result.sortNames = newer.sortNames }
         if !newer.moreTags.isEmpty { result.moreTags = newer.moreTags }
         if !newer.tagOrder.isEmpty { result.tagOrder = newer.tagOrder }
-        result.furtherValues.merge(newer.furtherValues) { $1 }
+        for (tag, values) in newer.furtherValues.values { result.furtherValues[tag] = values }
         return result
     }
 }

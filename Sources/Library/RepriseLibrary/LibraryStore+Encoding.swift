@@ -1,8 +1,15 @@
 import RepriseCore
 import SQLiteKit
 
-/// How each track's audio is encoded (MPD clients see it as a song's `Format`), its further tags and their order.
+/// How each track's audio is encoded (MPD clients see it as a song's `Format`), its further tags and their order,
+/// its date as the file has it and the later values of its one-valued tags.
 extension LibraryStore {
+    /// Version 9: the DATE tag as the file has it, and the values past the first of title, album, date… (MPD lists
+    /// them: ``FurtherValues/storedText``). Rows from before are read again at the next pass (``tagsVersion`` 8).
+    static func migrateToVersion9(_ database: Database) throws(SQLiteError) {
+        try addColumns(["date TEXT", "further_values TEXT"], to: database, version: 9)
+    }
+
     /// Version 8: the order the file has its tags in (``TagOrder/storedText``). Rows from before are read again at the
     /// next pass (``tagsVersion`` 6).
     static func migrateToVersion8(_ database: Database) throws(SQLiteError) {

@@ -8,7 +8,7 @@ import SQLiteKit
 /// file that is not a database, is damaged, or comes from a newer Reprise is moved aside and rebuilt.
 /// Used on the library's worker thread only.
 public final class LibraryStore {
-    public static let schemaVersion = 8
+    public static let schemaVersion = 9
     let database: Database
     public let path: String
 
@@ -78,6 +78,7 @@ public final class LibraryStore {
         if version < 6 { try migrateToVersion6(database) }
         if version < 7 { try migrateToVersion7(database) }
         if version < 8 { try migrateToVersion8(database) }
+        if version < 9 { try migrateToVersion9(database) }
         _ = try database.prepare("SELECT count(*) FROM tracks").firstInt() // its own error: damaged, or busy
         if try !hasTextTriggers(database) { try rebuildTextIndex(database) } // a pass that ended with the process
         return database
@@ -184,15 +185,15 @@ public final class LibraryStore {
                 INSERT INTO tracks(path, folder, root, size, modified, title, artist, album, album_artist, genre, year, disc,
                                    track, length, cover, available, lyrics, track_gain, album_gain, track_peak, album_peak,
                                    mb_recording, mb_release, mb_release_track, mb_artists, mb_album_artists, tags_version,
-                                   artist_sort, album_artist_sort, album_sort, encoding, more_tags, tag_order)
+                                   artist_sort, album_artist_sort, album_sort, encoding, more_tags, tag_order, date, further_values)
                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, 1, ?16, ?17, ?18, ?19, ?20,
-                        ?21, ?22, ?23, ?24, ?25, \(Self.tagsVersion), ?26, ?27, ?28, ?29, ?30, ?31)
+                        ?21, ?22, ?23, ?24, ?25, \(Self.tagsVersion), ?26, ?27, ?28, ?29, ?30, ?31, ?32, ?33)
                 ON CONFLICT(path) DO UPDATE SET folder = ?2, root = ?3, size = ?4, modified = ?5, title = ?6, artist = ?7,
                     album = ?8, album_artist = ?9, genre = ?10, year = ?11, disc = ?12, track = ?13, length = ?14,
                     cover = ?15, available = 1, lyrics = ?16, track_gain = ?17, album_gain = ?18, track_peak = ?19,
                     album_peak = ?20, mb_recording = ?21, mb_release = ?22, mb_release_track = ?23, mb_artists = ?24,
                     mb_album_artists = ?25, tags_version = \(Self.tagsVersion), artist_sort = ?26, album_artist_sort = ?27,
-                    album_sort = ?28, encoding = ?29, more_tags = ?30, tag_order = ?31,
+                    album_sort = ?28, encoding = ?29, more_tags = ?30, tag_order = ?31, date = ?32, further_values = ?33,
                     -- The same file read again (its tags' reading changed): what was measured of it still holds.
                     measured = CASE WHEN size = ?4 AND modified = ?5 THEN measured ELSE 0 END,
                     measured_lufs = CASE WHEN size = ?4 AND modified = ?5 THEN measured_lufs END,
@@ -209,7 +210,8 @@ public final class LibraryStore {
             track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover), text(track.lyrics),
             real(track.loudness.trackGain), real(track.loudness.albumGain), real(track.loudness.trackPeak),
             real(track.loudness.albumPeak)] + Self.values(track.musicBrainz) + Self.values(track.sortNames)
-            + [text(track.fileFacts.encoding?.storedText), text(track.moreTags.storedText), text(track.tagOrder.storedText)])
+            + [text(track.fileFacts.encoding?.storedText), text(track.moreTags.storedText), text(track.tagOrder.storedText),
+               text(track.date), text(track.furtherValues.storedText)])
     }
 
     /// The insert, prepared once (a pass stores thousands of rows).
@@ -271,7 +273,7 @@ public final class LibraryStore {
 
     static let columns = "path, title, artist, album, album_artist, genre, year, disc, track, length, cover, available, id, "
         + "track_gain, album_gain, track_peak, album_peak, mb_recording, mb_release, mb_release_track, mb_artists, mb_album_artists, "
-        + "artist_sort, album_artist_sort, album_sort, modified, encoding, more_tags, tag_order"
+        + "artist_sort, album_artist_sort, album_sort, modified, encoding, more_tags, tag_order, date, further_values"
 
     private func tracks(_ statement: Statement) throws(SQLiteError) -> [LibraryTrack] {
         var result: [LibraryTrack] = []
@@ -290,6 +292,8 @@ public final class LibraryStore {
             track.fileFacts = Self.fileFacts(modified: statement.int(25), encoding: statement.text(26))
             track.moreTags = statement.text(27).map(MoreTags.init(storedText:)) ?? MoreTags()
             track.tagOrder = statement.text(28).map(TagOrder.init(storedText:)) ?? TagOrder()
+            track.date = statement.text(29)
+            track.furtherValues = statement.text(30).map(FurtherValues.init(storedText:)) ?? FurtherValues()
             result.append(track)
         }
         return result

@@ -99,6 +99,7 @@ public final class TrackFileReader {
         track.albumArtist = tags.albumArtists.first
         track.genres = tags.genres
         track.year = found.contentCreated.flatMap { FileTags.year($0) }
+        track.date = found.contentCreated
         track.disc = found.discNumber
         track.track = found.trackNumber
         track.musicBrainz = found.musicBrainz
@@ -132,6 +133,7 @@ extension LibraryTrack {
         albumArtist = file.tags.albumArtists.first
         genres = file.tags.genres
         year = file.year
+        date = file.tags.contentCreated
         disc = file.tags.discNumber
         track = file.tags.trackNumber
         lengthMicroseconds = file.lengthMicroseconds
@@ -141,5 +143,6 @@ extension LibraryTrack {
         fileFacts.encoding = file.encoding
         moreTags = file.moreTags
         tagOrder = file.tags.tagOrder
+        furtherValues = file.tags.furtherValues
     }
 }

@@ -28,6 +28,24 @@ public enum MPDSongField: Sendable, CaseIterable {
         }
     }
 
+    /// The tag whose values past the first (``FurtherValues``) the field also reads; nil for a field of many values.
+    var furtherValuesTag: TagOrder.Tag? {
+        switch self {
+        case .title: .title
+        case .album: .album
+        case .date: .date
+        case .track: .track
+        case .disc: .disc
+        case .artistSort: .artistSort
+        case .albumSort: .albumSort
+        case .albumArtistSort: .albumArtistSort
+        case .release: .musicBrainzAlbum
+        case .recording: .musicBrainzTrack
+        case .releaseTrack: .musicBrainzReleaseTrack
+        default: nil
+        }
+    }
+
     /// The order `any` looks in: the tags Reprise keeps (``MPDSongWriter/tagTypes``), then the name.
     static let anyOrder: [MPDSongField] = allCases
 
@@ -96,7 +114,7 @@ struct MPDNamedTrack: MPDFilterableSong {
         case .title: track.title
         case .track: track.track.map(String.init)
         case .genre: nil
-        case .date: track.year.map(String.init)
+        case .date: track.date ?? track.year.map(String.init)
         case .disc: track.disc.map(String.init)
         case .release: ids.release
         case .recording: ids.recording
@@ -106,7 +124,9 @@ struct MPDNamedTrack: MPDFilterableSong {
         case .originalDate, .composer, .composerSort, .performer, .conductor, .work, .movement, .movementNumber, .ensemble,
              .location, .grouping, .label, .workID: nil
         }
-        return value.map { Self.lend($0, body) } ?? false
+        if let value, Self.lend(value, body) { return true }
+        guard !track.furtherValues.isEmpty, let tag = field.furtherValuesTag else { return false }
+        return track.furtherValues[tag].contains { Self.lend($0, body) }
     }
 
     /// `body` over `text`'s UTF-8; false for an empty text (no value).

@@ -172,6 +172,9 @@ extension MPDCommandContext {
                                     track: tags.trackNumber, lengthMicroseconds: entry.lengthMicroseconds)
             song.genres = tags.genres
             song.musicBrainz = tags.musicBrainz
+            song.sortNames = tags.sortNames
+            song.date = tags.contentCreated
+            song.furtherValues = tags.furtherValues
             if filter.matches(song, name: songs.name(of: entry.uri)) {
                 songs.write(entry, position: position, priority: entry.priority, to: call)
             }

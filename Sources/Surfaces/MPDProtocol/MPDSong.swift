@@ -65,27 +65,32 @@ public struct MPDSongWriter: Sendable {
         func list(_ key: String, _ values: [String]) {
             if wanted.contains(key) { for value in values where !value.isEmpty { response.add(key, value) } }
         }
+        /// A tag kept with one value: that value, then the file's later ones.
+        func first(_ key: String, _ value: String?, _ further: TagOrder.Tag) {
+            tag(key, value)
+            if value != nil, !track.furtherValues.isEmpty { list(key, track.furtherValues[further]) }
+        }
         let ids = track.musicBrainz
         Self.writeTags(in: track.tagOrder, moreTags: { written in
             for entry in track.moreTags.entries where !written(TagOrder.Tag(entry.name)) { tag(entry.name.rawValue, entry.value) }
         }) { kind in
             switch kind {
-            case .title: tag("Title", track.title)
+            case .title: first("Title", track.title, .title)
             case .artist: tag("Artist", track.artist)
-            case .artistSort: tag("ArtistSort", track.sortNames.artist)
-            case .album: tag("Album", track.album)
-            case .albumSort: tag("AlbumSort", track.sortNames.album)
+            case .artistSort: first("ArtistSort", track.sortNames.artist, .artistSort)
+            case .album: first("Album", track.album, .album)
+            case .albumSort: first("AlbumSort", track.sortNames.album, .albumSort)
             case .albumArtist: tag("AlbumArtist", track.albumArtist)
-            case .albumArtistSort: tag("AlbumArtistSort", track.sortNames.albumArtist)
-            case .track: tag("Track", track.track.map(String.init))
-            case .disc: tag("Disc", track.disc.map(String.init))
-            case .date: tag("Date", track.year.map(String.init))
+            case .albumArtistSort: first("AlbumArtistSort", track.sortNames.albumArtist, .albumArtistSort)
+            case .track: first("Track", track.track.map(String.init), .track)
+            case .disc: first("Disc", track.disc.map(String.init), .disc)
+            case .date: first("Date", track.date ?? track.year.map(String.init), .date)
             case .genre: list("Genre", track.genres)
             case .musicBrainzArtist: list("MUSICBRAINZ_ARTISTID", ids.artists)
-            case .musicBrainzAlbum: tag("MUSICBRAINZ_ALBUMID", ids.release)
+            case .musicBrainzAlbum: first("MUSICBRAINZ_ALBUMID", ids.release, .musicBrainzAlbum)
             case .musicBrainzAlbumArtist: list("MUSICBRAINZ_ALBUMARTISTID", ids.albumArtists)
-            case .musicBrainzTrack: tag("MUSICBRAINZ_TRACKID", ids.recording)
-            case .musicBrainzReleaseTrack: tag("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack)
+            case .musicBrainzTrack: first("MUSICBRAINZ_TRACKID", ids.recording, .musicBrainzTrack)
+            case .musicBrainzReleaseTrack: first("MUSICBRAINZ_RELEASETRACKID", ids.releaseTrack, .musicBrainzReleaseTrack)
             default: if let name = kind.moreTagName { list(name.rawValue, track.moreTags.values(of: name)) }
             }
         }
@@ -173,7 +178,7 @@ public struct MPDSongWriter: Sendable {
         func one(_ value: String?) -> [String] { value.map { [$0] } ?? [] }
         /// A tag kept with one value: that value, then those a client gave after it.
         func first(_ value: String?, _ kind: TagOrder.Tag) -> [String] {
-            tags.furtherValues.isEmpty ? one(value) : one(value) + (tags.furtherValues[kind] ?? [])
+            tags.furtherValues.isEmpty ? one(value) : one(value) + tags.furtherValues[kind]
         }
         // The further tags (its composers among them); a stream's composers, which GStreamer reads, else.
         func more(_ name: MoreTags.Name) -> [String] {

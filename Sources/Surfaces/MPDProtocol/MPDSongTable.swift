@@ -5,7 +5,8 @@ import RepriseCore
 /// ``LibraryTrack``'s size, its texts ranges of one buffer of UTF-8 (the tag values an album's songs share, such as
 /// artist, album and genre, kept once). No string of the index's rows is kept: one left among their freed blocks
 /// would keep its page resident. Reading a song builds its track from the record. Exact: a song that does not fit a
-/// record (a year or track number beyond 32 bits, ids that cannot be joined) is kept whole beside it.
+/// record (a year or track number beyond 32 bits, ids that cannot be joined, a second title or album…) is kept whole
+/// beside it.
 public struct MPDSongTable: RandomAccessCollection, Sendable {
     public typealias Element = (name: String, track: LibraryTrack)
 
@@ -16,6 +17,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         var artistSort: UInt32, albumSort: UInt32, albumArtistSort: UInt32
         var recording: UInt32, release: UInt32, releaseTrack: UInt32, artistIDs: UInt32, albumArtistIDs: UInt32
         var year: Int32, disc: Int32, track: Int32
+        /// The DATE tag as the file has it (0: none).
+        var date: UInt32
         var lengthMicroseconds: Int64
         var id: Int64
         /// The file's last change in seconds since 1970 (``noLength``: unknown); its `Format` as MPD writes it (a text).
@@ -54,11 +57,12 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         for (index, (name, track)) in songs.enumerated() {
             guard let year = Self.packed(track.year), let disc = Self.packed(track.disc), let number = Self.packed(track.track),
                   track.lengthMicroseconds != Self.noLength, track.id != Self.noLength, track.fileFacts.modifiedSeconds != Self.noLength,
+                  track.furtherValues.isEmpty,
                   let artistIDs = builder.list(track.musicBrainz.artists), let albumArtistIDs = builder.list(track.musicBrainz.albumArtists) else {
                 unusual[index] = Self.kept(track)
                 records.append(Record(name: builder.unique(name), path: 0, title: 0, artist: 0, album: 0, albumArtist: 0, genre: 0,
                                       artistSort: 0, albumSort: 0, albumArtistSort: 0, recording: 0, release: 0, releaseTrack: 0, artistIDs: 0, albumArtistIDs: 0,
-                                      year: 0, disc: 0, track: 0, lengthMicroseconds: 0, id: 0, modifiedSeconds: 0, format: 0, moreTags: 0,
+                                      year: 0, disc: 0, track: 0, date: 0, lengthMicroseconds: 0, id: 0, modifiedSeconds: 0, format: 0, moreTags: 0,
                                       tagOrder: 0))
                 continue
             }
@@ -71,7 +75,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 genre: builder.shared(track.genresText), artistSort: builder.shared(track.sortNames.artist),
                 albumSort: builder.shared(track.sortNames.album), albumArtistSort: builder.shared(track.sortNames.albumArtist), recording: builder.unique(ids.recording), release: builder.shared(ids.release),
                 releaseTrack: builder.unique(ids.releaseTrack), artistIDs: artistIDs, albumArtistIDs: albumArtistIDs,
-                year: year, disc: disc, track: number, lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
+                year: year, disc: disc, track: number, date: builder.shared(track.date), lengthMicroseconds: track.lengthMicroseconds ?? Self.noLength,
                 id: track.id ?? Self.noLength, modifiedSeconds: track.fileFacts.modifiedSeconds ?? Self.noLength,
                 format: builder.shared(track.fileFacts.encoding.flatMap(MPDSongWriter.format(of:))),
                 moreTags: builder.unique(track.moreTags.storedText), tagOrder: builder.order(track.tagOrder)))
@@ -94,6 +98,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             lengthMicroseconds: record.lengthMicroseconds == Self.noLength ? nil : record.lengthMicroseconds,
             id: record.id == Self.noLength ? nil : record.id)
         track.genresText = own(record.genre)
+        track.date = own(record.date)
         track.sortNames = SortNames(artist: own(record.artistSort), albumArtist: own(record.albumArtistSort), album: own(record.albumSort))
         track.musicBrainz = MusicBrainzIDs(recording: own(record.recording), release: own(record.release),
                                            releaseTrack: own(record.releaseTrack), artists: list(record.artistIDs),
@@ -214,7 +219,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
             case .title: text(record.title)
             case .track: number(record.track)
             case .genre: list(record.genre, separator: 0x1F) // the genres, as the index joins them
-            case .date: number(record.year)
+            case .date: record.date != 0 ? text(record.date) : number(record.year)
             case .disc: number(record.disc)
             case .artistIDs: list(record.artistIDs)
             case .release: text(record.release)

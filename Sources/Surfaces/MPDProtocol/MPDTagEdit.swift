@@ -20,13 +20,13 @@ enum MPDTagEdit {
         /// `checked` as the field's value, or after it when it has one.
         func kept(_ field: WritableKeyPath<TrackTags, String?>, _ checked: String?) {
             guard let checked else { return }
-            if tags[keyPath: field] == nil { tags[keyPath: field] = checked } else if let tag { tags.furtherValues[tag, default: []].append(checked) }
+            if tags[keyPath: field] == nil { tags[keyPath: field] = checked } else if let tag { tags.furtherValues.append(tag, checked) }
         }
         func first(_ field: WritableKeyPath<TrackTags, String?>) { kept(field, value) }
         func number(_ field: WritableKeyPath<TrackTags, Int?>) {
             // "3/12" is track 3, as a tag reader takes it; not a number is no value.
             guard let number = Int(value.prefix { $0.isASCII && $0.isNumber }) else { return }
-            if tags[keyPath: field] == nil { tags[keyPath: field] = number } else if let tag { tags.furtherValues[tag, default: []].append(String(number)) }
+            if tags[keyPath: field] == nil { tags[keyPath: field] = number } else if let tag { tags.furtherValues.append(tag, String(number)) }
         }
         func id(_ field: WritableKeyPath<TrackTags, String?>) { kept(field, MusicBrainzIDs.ids(in: value).first) }
         switch name {
@@ -64,7 +64,7 @@ enum MPDTagEdit {
         guard let name else { return tags = TrackTags() }
         if let tag = TagOrder.tag(mpdName: name) {
             tags.tagOrder.remove(tag)
-            tags.furtherValues[tag] = nil
+            tags.furtherValues[tag] = []
         }
         switch name {
         case "Title": tags.title = nil

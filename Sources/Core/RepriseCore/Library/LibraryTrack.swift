@@ -7,7 +7,9 @@ public struct LibraryTrack: Sendable, Equatable {
     public var albumArtist: String?
     /// Every genre the file names, in its order (MPD finds the song under each).
     public var genres: [String] = []
+    /// The year its DATE tag starts with; ``date``: that tag as the file has it ("1958-03-21"), as MPD lists it.
     public var year: Int?
+    public var date: String?
     public var disc: Int?
     public var track: Int?
     public var lengthMicroseconds: Int64?
@@ -29,6 +31,8 @@ public struct LibraryTrack: Sendable, Equatable {
     public var moreTags = MoreTags()
     /// The order the file has its tags in, where it is known (MPD lists them so).
     public var tagOrder = TagOrder()
+    /// The file's second and later titles, albums, dates… (MPD clients see them; the rest of Reprise the first).
+    public var furtherValues = FurtherValues()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
     public var lyrics: String?
@@ -140,11 +144,12 @@ extension LibraryTrack {
     /// What the queue shows for an indexed track: its tags, length and cover, as the index has them.
     public var knownDescription: KnownDescription {
         var tags = TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
-                             trackNumber: track, discNumber: disc, genres: genres, contentCreated: year.map(String.init))
+                             trackNumber: track, discNumber: disc, genres: genres, contentCreated: date ?? year.map(String.init))
         tags.musicBrainz = musicBrainz
         tags.sortNames = sortNames
         tags.moreTags = moreTags
         tags.tagOrder = tagOrder
+        tags.furtherValues = furtherValues
         tags.composers = moreTags.values(of: .composer)
         var known = KnownDescription(tags: tags, lengthMicroseconds: lengthMicroseconds, artURL: cover.map(MediaURI.file(path:)))
         known.file = fileFacts
