@@ -111,7 +111,8 @@ import TestSupport
         defer { session.close() }
         let music = try session.makeFolder("Music")
         let maker = try TaggedFLACMaker(seconds: 1, workDirectory: session.directory)
-        try maker.file(tags: [("TITLE", "Erlkönig"), ("TITLE", "The Erl-King"), ("ARTIST", "Fischer-Dieskau"),
+        try maker.file(tags: [("TITLE", "Erlkönig"), ("TITLE", "The Erl-King"), ("ARTIST", "Fischer-Dieskau"), ("ARTIST", "Moore"),
+                              ("ALBUMARTIST", "Fischer-Dieskau"), ("ALBUMARTIST", "Moore"), ("GENRE", "Lied"), ("GENRE", "Romantic"),
                               ("ALBUM", "Lieder"), ("ALBUM", "Songs"), ("DATE", "1958-03-21"), ("TRACKNUMBER", "3/12"),
                               ("DISCNUMBER", "1/2"), ("ARTISTSORT", "Fischer-Dieskau, Dietrich"), ("ARTISTSORT", "Dieskau")])
             .write(to: URL(fileURLWithPath: music + "/erlkoenig.flac"))
@@ -124,7 +125,8 @@ import TestSupport
         let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: 2)
         let commands = ["lsinfo", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
                         "find album Songs", "find date 1958-03-21", "find date 1958", "search title erl-king", "count album Songs",
-                        "find track 3", "list track", "list disc", "add erlkoenig.flac", "playlistinfo", "playlistfind album Songs"]
+                        "find track 3", "list track", "list disc", "list artist", "find artist Moore", "list albumartist",
+                        "find albumartist Moore", "list genre", "count group artist", "search artist fischer", "add erlkoenig.flac", "playlistinfo", "playlistfind album Songs"]
         let script = session.directory + "/ask.py"
         try MPDDifferentialTests.asker.write(toFile: script, atomically: true, encoding: .utf8)
         let replies = try [MPDTests.socket(session), mpdSocket].map { socket in

@@ -94,9 +94,8 @@ public final class TrackFileReader {
         let tags = TrackTags(title: found.title, artists: found.artists, album: found.album,
                              albumArtists: found.albumArtists, genres: found.genres).sanitized()
         track.title = tags.title
-        track.artist = tags.artists.isEmpty ? nil : tags.artists.joined(separator: ", ")
         track.album = tags.album
-        track.albumArtist = tags.albumArtists.first
+        track.setArtists(tags.artists, albumArtists: tags.albumArtists)
         track.genres = tags.genres
         track.year = found.contentCreated.flatMap { FileTags.year($0) }
         track.date = found.contentCreated
@@ -128,9 +127,7 @@ extension LibraryTrack {
     /// Takes the fields the index keeps from what TagLib read.
     mutating func apply(_ file: FileTags) {
         title = file.tags.title
-        artist = file.tags.artists.isEmpty ? nil : file.tags.artists.joined(separator: ", ")
         album = file.tags.album
-        albumArtist = file.tags.albumArtists.first
         genres = file.tags.genres
         year = file.year
         date = file.tags.contentCreated
@@ -144,5 +141,6 @@ extension LibraryTrack {
         moreTags = file.moreTags
         tagOrder = file.tags.tagOrder
         furtherValues = file.tags.furtherValues
+        setArtists(file.tags.artists, albumArtists: file.tags.albumArtists)
     }
 }

@@ -385,11 +385,6 @@ std::vector<std::string> fileKeyOrder(File *file, int descriptor, long size) {
     return reprise::vorbisCommentKeyOrder(packet.data() + header, packet.size() - header);
 }
 
-/// An ID3v2 tag's keys in the order mpd's scanner lists them: its table of text frames (artist, album artist, the sort
-/// names, title, album, track, date, original date, genre, composer, conductor, performer, grouping, comment, disc,
-/// label), then the TXXX frames as the file has them, then the MusicBrainz track id of a UFID frame; each frame's key
-/// as its own part of the property map says. mpd reads TIT1 as Grouping and TPE4 as Performer, where TagLib's
-/// property map names them otherwise: their values move to those keys in `map`, as mpd lists them.
 /// TagLib's names for ID3v2 frames, as its property map gives them (protected in TagLib 1.13: reached through a
 /// subclass that is never made).
 struct FrameKeys : ID3v2::Frame {
@@ -397,6 +392,11 @@ struct FrameKeys : ID3v2::Frame {
     using ID3v2::Frame::txxxToKey;
 };
 
+/// An ID3v2 tag's keys in the order mpd's scanner lists them: its table of text frames (artist, album artist, the sort
+/// names, title, album, track, date, original date, genre, composer, conductor, performer, grouping, comment, disc,
+/// label), then the TXXX frames as the file has them, then the MusicBrainz track id of a UFID frame; each frame's key
+/// as its own part of the property map says. mpd reads TIT1 as Grouping and TPE4 as Performer, where TagLib's
+/// property map names them otherwise: their values move to those keys in `map`, as mpd lists them.
 std::vector<std::string> id3KeyOrder(const ID3v2::Tag &tag, PropertyMap &map) {
     static const char *const frames[] = {"TPE1", "TPE2", "TSOP", "TSOA", "TSO2", "TIT2", "TALB", "TRCK", "TDRC",
                                          "TDOR", "TCON", "TCOM", "TPE3", "TPE4", "TIT1", "COMM", "TPOS", "TPUB"};

@@ -28,24 +28,6 @@ public enum MPDSongField: Sendable, CaseIterable {
         }
     }
 
-    /// The tag whose values past the first (``FurtherValues``) the field also reads; nil for a field of many values.
-    var furtherValuesTag: TagOrder.Tag? {
-        switch self {
-        case .title: .title
-        case .album: .album
-        case .date: .date
-        case .track: .track
-        case .disc: .disc
-        case .artistSort: .artistSort
-        case .albumSort: .albumSort
-        case .albumArtistSort: .albumArtistSort
-        case .release: .musicBrainzAlbum
-        case .recording: .musicBrainzTrack
-        case .releaseTrack: .musicBrainzReleaseTrack
-        default: nil
-        }
-    }
-
     /// The order `any` looks in: the tags Reprise keeps (``MPDSongWriter/tagTypes``), then the name.
     static let anyOrder: [MPDSongField] = allCases
 
@@ -103,30 +85,32 @@ struct MPDNamedTrack: MPDFilterableSong {
         if let name = field.moreTagName {
             return track.moreTags.entries.contains { $0.name == name && Self.lend($0.value, body) }
         }
-        let sort = track.sortNames
-        let value: String? = switch field {
-        case .artist: track.artist
-        case .artistSort: sort.artist ?? track.artist
-        case .albumSort: sort.album ?? track.album
-        case .albumArtistSort: sort.albumArtist ?? track.albumArtist ?? sort.artist ?? track.artist
-        case .album: track.album
-        case .albumArtist: track.albumArtist ?? track.artist
-        case .title: track.title
-        case .track: track.track.map(String.init)
-        case .genre: nil
-        case .date: track.date ?? track.year.map(String.init)
-        case .disc: track.disc.map(String.init)
-        case .release: ids.release
-        case .recording: ids.recording
-        case .releaseTrack: ids.releaseTrack
-        case .file: name
-        case .artistIDs, .albumArtistIDs: nil
+        let sort = track.sortNames, further = track.furtherValues
+        /// A one-valued field's value, then the file's later ones.
+        func values(_ value: String?, _ tag: TagOrder.Tag) -> [String]? { value.map { [$0] + further[tag] } }
+        let artists = track.artists, albums = values(track.album, .album) ?? []
+        let albumArtists = values(track.albumArtist, .albumArtist) ?? artists
+        let found: [String] = switch field {
+        case .artist: artists
+        case .artistSort: values(sort.artist, .artistSort) ?? artists
+        case .albumSort: values(sort.album, .albumSort) ?? albums
+        case .albumArtistSort:
+            values(sort.albumArtist, .albumArtistSort) ?? (track.albumArtist != nil ? albumArtists : values(sort.artist, .artistSort) ?? artists)
+        case .album: albums
+        case .albumArtist: albumArtists
+        case .title: values(track.title, .title) ?? []
+        case .track: values(track.track.map(String.init), .track) ?? []
+        case .date: values(track.date ?? track.year.map(String.init), .date) ?? []
+        case .disc: values(track.disc.map(String.init), .disc) ?? []
+        case .release: values(ids.release, .musicBrainzAlbum) ?? []
+        case .recording: values(ids.recording, .musicBrainzTrack) ?? []
+        case .releaseTrack: values(ids.releaseTrack, .musicBrainzReleaseTrack) ?? []
+        case .file: [name]
+        case .genre, .artistIDs, .albumArtistIDs: []
         case .originalDate, .composer, .composerSort, .performer, .conductor, .work, .movement, .movementNumber, .ensemble,
-             .location, .grouping, .label, .workID: nil
+             .location, .grouping, .label, .workID: []
         }
-        if let value, Self.lend(value, body) { return true }
-        guard !track.furtherValues.isEmpty, let tag = field.furtherValuesTag else { return false }
-        return track.furtherValues[tag].contains { Self.lend($0, body) }
+        return found.contains { Self.lend($0, body) }
     }
 
     /// `body` over `text`'s UTF-8; false for an empty text (no value).

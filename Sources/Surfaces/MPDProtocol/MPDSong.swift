@@ -76,11 +76,11 @@ public struct MPDSongWriter: Sendable {
         }) { kind in
             switch kind {
             case .title: first("Title", track.title, .title)
-            case .artist: tag("Artist", track.artist)
+            case .artist: list("Artist", track.artists)
             case .artistSort: first("ArtistSort", track.sortNames.artist, .artistSort)
             case .album: first("Album", track.album, .album)
             case .albumSort: first("AlbumSort", track.sortNames.album, .albumSort)
-            case .albumArtist: tag("AlbumArtist", track.albumArtist)
+            case .albumArtist: first("AlbumArtist", track.albumArtist, .albumArtist)
             case .albumArtistSort: first("AlbumArtistSort", track.sortNames.albumArtist, .albumArtistSort)
             case .track: first("Track", track.track.map(String.init), .track)
             case .disc: first("Disc", track.disc.map(String.init), .disc)

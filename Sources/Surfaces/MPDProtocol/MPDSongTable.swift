@@ -185,7 +185,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         func anyValue(_ field: MPDSongField, fallsBack: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
             guard let record else {
                 let track = table.unusual[position]!
-                if !fallsBack, let own = MPDSongTable.ownValue(field, of: track) { return own.map { MPDNamedTrack.lend($0, body) } ?? false }
+                if !fallsBack, let own = MPDSongTable.ownValues(field, of: track) { return own.contains { MPDNamedTrack.lend($0, body) } }
                 return MPDNamedTrack(name: name, track: track).anyValue(field, body)
             }
             let texts = table.texts
@@ -243,14 +243,15 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         }
     }
 
-    /// A field that falls back when filtered (the album artist, the sort names), as the file has it (`.some(nil)`:
-    /// not at all); nil for every other field.
-    static func ownValue(_ field: MPDSongField, of track: LibraryTrack) -> String?? {
-        switch field {
-        case .albumArtist: .some(track.albumArtist)
-        case .artistSort: .some(track.sortNames.artist)
-        case .albumSort: .some(track.sortNames.album)
-        case .albumArtistSort: .some(track.sortNames.albumArtist)
+    /// A field that falls back when filtered (the album artist, the sort names), with the values the file has (none:
+    /// empty); nil for every other field.
+    static func ownValues(_ field: MPDSongField, of track: LibraryTrack) -> [String]? {
+        func values(_ first: String?, _ tag: TagOrder.Tag) -> [String] { first.map { [$0] + track.furtherValues[tag] } ?? [] }
+        return switch field {
+        case .albumArtist: values(track.albumArtist, .albumArtist)
+        case .artistSort: values(track.sortNames.artist, .artistSort)
+        case .albumSort: values(track.sortNames.album, .albumSort)
+        case .albumArtistSort: values(track.sortNames.albumArtist, .albumArtistSort)
         default: nil
         }
     }

@@ -31,7 +31,8 @@ public struct LibraryTrack: Sendable, Equatable {
     public var moreTags = MoreTags()
     /// The order the file has its tags in, where it is known (MPD lists them so).
     public var tagOrder = TagOrder()
-    /// The file's second and later titles, albums, dates… (MPD clients see them; the rest of Reprise the first).
+    /// The file's second and later titles, albums, album artists, dates… (MPD clients see them; the rest of Reprise
+    /// the first); for the artist, whose field joins every value, each value when there are several (``artists``).
     public var furtherValues = FurtherValues()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
@@ -69,6 +70,21 @@ public struct LibraryTrack: Sendable, Equatable {
     }
 
     public static let valueSeparator = "\u{1F}"
+
+    /// Every artist the file names, as MPD lists them (``artist`` joins them for the rest of Reprise).
+    public var artists: [String] {
+        let several = furtherValues[.artist]
+        return !several.isEmpty ? several : artist.map { [$0] } ?? []
+    }
+
+    /// Takes the file's artists (joined in ``artist``, each kept in the further values when several) and album
+    /// artists (the first in ``albumArtist``, the others after it).
+    public mutating func setArtists(_ artists: [String], albumArtists: [String]) {
+        artist = artists.isEmpty ? nil : artists.joined(separator: ", ")
+        albumArtist = albumArtists.first
+        furtherValues[.artist] = artists.count > 1 ? artists : []
+        furtherValues[.albumArtist] = Array(albumArtists.dropFirst())
+    }
 
     /// Who the album is by: its album artist, else the track's artist.
     public var albumBy: String? { albumArtist ?? artist }
@@ -143,13 +159,16 @@ public struct LibraryAlbum: Sendable, Equatable {
 extension LibraryTrack {
     /// What the queue shows for an indexed track: its tags, length and cover, as the index has them.
     public var knownDescription: KnownDescription {
-        var tags = TrackTags(title: title, artists: artist.map { [$0] } ?? [], album: album, albumArtists: albumArtist.map { [$0] } ?? [],
+        var tags = TrackTags(title: title, artists: artists, album: album,
+                             albumArtists: albumArtist.map { [$0] + furtherValues[.albumArtist] } ?? [],
                              trackNumber: track, discNumber: disc, genres: genres, contentCreated: date ?? year.map(String.init))
         tags.musicBrainz = musicBrainz
         tags.sortNames = sortNames
         tags.moreTags = moreTags
         tags.tagOrder = tagOrder
         tags.furtherValues = furtherValues
+        tags.furtherValues[.artist] = [] // the lists above hold them
+        tags.furtherValues[.albumArtist] = []
         tags.composers = moreTags.values(of: .composer)
         var known = KnownDescription(tags: tags, lengthMicroseconds: lengthMicroseconds, artURL: cover.map(MediaURI.file(path:)))
         known.file = fileFacts
