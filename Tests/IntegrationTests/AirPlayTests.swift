@@ -9,17 +9,12 @@ import TestSupport
 @Suite(.serialized) struct AirPlayTests {
     /// A session on PipeWire with a private AirPlay speaker (shairport-sync) in a loopback-only namespace.
     static func sessionWithSpeaker() throws -> (Session, NetworkNamespace) {
-        let session = try Session(soundServer: .pipeWire)
+        let (session, namespace) = try Session.inNetworkNamespace(soundServer: .pipeWire)
         do {
-            let namespace = try NetworkNamespace(directory: session.directory)
-            do {
-                _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
-                return (session, namespace)
-            } catch {
-                namespace.stop()
-                throw error
-            }
+            _ = try PrivateAirPlaySpeaker(session: session, namespace: namespace)
+            return (session, namespace)
         } catch {
+            namespace.stop()
             session.close()
             throw error
         }

@@ -40,28 +40,10 @@ import TestSupport
                                       + ["!", "filesink", "location=\(music)/Classical/\(name)"])
             #expect(made.status == 0, "\(made.errors)")
         }
-        try MPDTests.configure(session, library: music)
-        try session.launch([])
-        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == 2 })
-        let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: 2)
-
-        let script = session.directory + "/ask.py"
-        try MPDDifferentialTests.asker.write(toFile: script, atomically: true, encoding: .utf8)
-        let replies = try [MPDTests.socket(session), mpdSocket].map { socket in
-            let asked = try runCommand("/usr/bin/python3", [script, socket, Self.commands.joined(separator: "\n====\n")],
-                                       environment: session.environment)
-            #expect(asked.status == 0, "\(asked.errors)")
-            return asked.output.components(separatedBy: "\n====\n")
-        }
-        #expect(replies[0].count == Self.commands.count && replies[1].count == Self.commands.count)
+        let mpds = try Self.askBoth(session, music: music, songs: 2, Self.commands)
         // What is compared is there: mpd read every tag.
-        #expect(replies[1][1].contains("Conductor: Karajan") && replies[1][1].contains("MovementNumber: 4")
-                && replies[1][1].contains("Movement: Urlicht") && replies[1][1].contains("MovementNumber: 3"), "\(replies[1][1])")
-        for (index, command) in Self.commands.enumerated() where index < min(replies[0].count, replies[1].count) {
-            // (`duration`'s last digit may differ: each reads a Vorbis file's length its own way.)
-            let ours = Self.withoutDurations(replies[0][index]), theirs = Self.withoutDurations(replies[1][index])
-            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
-        }
+        #expect(mpds[1].contains("Conductor: Karajan") && mpds[1].contains("MovementNumber: 4")
+                && mpds[1].contains("Movement: Urlicht") && mpds[1].contains("MovementNumber: 3"), "\(mpds[1])")
     }
 
     /// An MP3 tagged as Picard tags one (ID3v2.4: text frames, TXXX with MusicBrainz ids and a sort name), its frames
@@ -80,27 +62,11 @@ import TestSupport
         let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2", "-c:a", "libmp3lame",
                                              "-id3v2_version", "4"] + tags.flatMap { ["-metadata", $0] } + [music + "/tune.mp3"])
         #expect(made.status == 0, "\(made.errors)")
-        try MPDTests.configure(session, library: music)
-        try session.launch([])
-        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == 1 })
-        let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: 1)
-        let commands = ["lsinfo", "list performer", "list grouping", "find originaldate 1999-05-01", "list albumartistsort",
-                        "find \"(MUSICBRAINZ_RELEASETRACKID == 'bbbbbbbb-2222-3333-4444-555555555555')\"", "add tune.mp3", "playlistinfo"]
-        let script = session.directory + "/ask.py"
-        try MPDDifferentialTests.asker.write(toFile: script, atomically: true, encoding: .utf8)
-        let replies = try [MPDTests.socket(session), mpdSocket].map { socket in
-            let asked = try runCommand("/usr/bin/python3", [script, socket, commands.joined(separator: "\n====\n")],
-                                       environment: session.environment)
-            #expect(asked.status == 0, "\(asked.errors)")
-            return asked.output.components(separatedBy: "\n====\n")
-        }
-        #expect(replies[0].count == commands.count && replies[1].count == commands.count)
-        #expect(replies[1][0].contains("Grouping: Group") && replies[1][0].contains("Performer: Perf Four"), "\(replies[1][0])")
-        for (index, command) in commands.enumerated() where index < min(replies[0].count, replies[1].count) {
-            // (`duration`'s last digit differs: mpd decodes an MP3's length with libmad, Reprise reads it with TagLib.)
-            let ours = Self.withoutDurations(replies[0][index]), theirs = Self.withoutDurations(replies[1][index])
-            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
-        }
+        // (`duration`'s last digit differs: mpd decodes an MP3's length with libmad, Reprise reads it with TagLib.)
+        let mpds = try Self.askBoth(session, music: music, songs: 1, [
+            "lsinfo", "list performer", "list grouping", "find originaldate 1999-05-01", "list albumartistsort",
+            "find \"(MUSICBRAINZ_RELEASETRACKID == 'bbbbbbbb-2222-3333-4444-555555555555')\"", "add tune.mp3", "playlistinfo"])
+        #expect(mpds[0].contains("Grouping: Group") && mpds[0].contains("Performer: Perf Four"), "\(mpds[0])")
     }
 
     /// A FLAC file tagged as Picard and people tag them: a full release date, a track and disc of a total, two
@@ -119,28 +85,35 @@ import TestSupport
         try maker.file(tags: [("TITLE", "Ständchen"), ("ARTIST", "Fischer-Dieskau"), ("ALBUM", "Lieder"), ("DATE", "1958"),
                               ("TRACKNUMBER", "4"), ("DISCNUMBER", "1")])
             .write(to: URL(fileURLWithPath: music + "/staendchen.flac"))
+        let mpds = try Self.askBoth(session, music: music, songs: 2, ["lsinfo", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
+            "find album Songs", "find date 1958-03-21", "find date 1958", "search title erl-king", "count album Songs",
+            "find track 3", "list track", "list disc", "list artist", "find artist Moore", "list albumartist",
+            "find albumartist Moore", "list genre", "count group artist", "search artist fischer", "add erlkoenig.flac", "playlistinfo", "playlistfind album Songs"])
+        #expect(mpds[0].contains("Title: The Erl-King") && mpds[0].contains("Date: 1958-03-21"), "\(mpds[0])")
+    }
+
+    /// Indexes `music` (`songs` files) in Reprise and in Debian's mpd, asks both `commands` (python-mpd2, one
+    /// connection each) and expects the same replies, line by line, apart from `duration:` lines; returns mpd's.
+    static func askBoth(_ session: Session, music: String, songs: Int, _ commands: [String],
+                        sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
         try MPDTests.configure(session, library: music)
         try session.launch([])
-        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == 2 })
-        let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: 2)
-        let commands = ["lsinfo", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
-                        "find album Songs", "find date 1958-03-21", "find date 1958", "search title erl-king", "count album Songs",
-                        "find track 3", "list track", "list disc", "list artist", "find artist Moore", "list albumartist",
-                        "find albumartist Moore", "list genre", "count group artist", "search artist fischer", "add erlkoenig.flac", "playlistinfo", "playlistfind album Songs"]
+        #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == songs })
+        let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: songs)
         let script = session.directory + "/ask.py"
         try MPDDifferentialTests.asker.write(toFile: script, atomically: true, encoding: .utf8)
         let replies = try [MPDTests.socket(session), mpdSocket].map { socket in
             let asked = try runCommand("/usr/bin/python3", [script, socket, commands.joined(separator: "\n====\n")],
                                        environment: session.environment)
-            #expect(asked.status == 0, "\(asked.errors)")
+            #expect(asked.status == 0, "\(asked.errors)", sourceLocation: sourceLocation)
             return asked.output.components(separatedBy: "\n====\n")
         }
-        #expect(replies[0].count == commands.count && replies[1].count == commands.count)
-        #expect(replies[1][0].contains("Title: The Erl-King") && replies[1][0].contains("Date: 1958-03-21"), "\(replies[1][0])")
+        #expect(replies[0].count == commands.count && replies[1].count == commands.count, sourceLocation: sourceLocation)
         for (index, command) in commands.enumerated() where index < min(replies[0].count, replies[1].count) {
-            let ours = Self.withoutDurations(replies[0][index]), theirs = Self.withoutDurations(replies[1][index])
-            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
+            let ours = withoutDurations(replies[0][index]), theirs = withoutDurations(replies[1][index])
+            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)", sourceLocation: sourceLocation)
         }
+        return replies[1]
     }
 
     /// A reply without its `duration:` lines (each server reads a Vorbis file's length its own way); every other

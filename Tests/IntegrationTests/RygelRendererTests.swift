@@ -9,10 +9,8 @@ import TestSupport
 /// refuses (714) unless SupportedMimeTypes lists them exactly.
 @Suite(.serialized) struct RygelRendererTests {
     @Test func aControlPointPushesPlaysSeeksPausesAndTheQueueIsLeftAlone() throws {
-        let session = try Session()
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
+        let (session, namespace) = try Session.inNetworkNamespace()
+        defer { namespace.stop(); session.close() }
         let own = session.directory + "/own.ogg", pushed = session.directory + "/pushed.flac", next = session.directory + "/next.wav"
         try generateTone(at: own, seconds: 30, frequency: 300, tags: "title=\\\"Own Queue\\\"", encoder: ["vorbisenc", "!", "oggmux"])
         try generateTone(at: pushed, seconds: 6, frequency: 500, tags: "title=\\\"Pushed\\\"", encoder: ["flacenc"])

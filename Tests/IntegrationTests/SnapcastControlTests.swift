@@ -8,10 +8,8 @@ import TestSupport
 /// Reprise plays, and `Stream.Control`/`Stream.SetProperty` from a Snapcast client drive it.
 @Suite(.serialized) struct SnapcastControlTests {
     @Test func snapserverShowsWhatPlaysAndItsControlsReachReprise() throws {
-        let session = try Session()
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
+        let (session, namespace) = try Session.inNetworkNamespace()
+        defer { namespace.stop(); session.close() }
         let first = session.directory + "/first.flac", second = session.directory + "/second.flac"
         try generateTone(at: first, seconds: 30, frequency: 300, tags: "title=\\\"First Room Song\\\",artist=\\\"Tone Band\\\",album=\\\"Rooms\\\"", encoder: ["flacenc"])
         try generateTone(at: second, seconds: 30, frequency: 600, tags: "title=\\\"Second Room Song\\\",artist=\\\"Tone Band\\\"", encoder: ["flacenc"])
@@ -86,10 +84,8 @@ import TestSupport
     /// stock PulseAudio and on PipeWire.
     @Test(arguments: [SoundServerKind.stockPulseAudio, .pipeWire])
     func theSnapcastOutputPlaysInBothRoomsInSyncAndNotLocally(_ soundServer: SoundServerKind) throws {
-        let session = try Session(soundServer: soundServer)
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
+        let (session, namespace) = try Session.inNetworkNamespace(soundServer: soundServer)
+        defer { namespace.stop(); session.close() }
         let tone = session.directory + "/tone.flac"
         // Noise: unlike a tone, one stretch of it lines up with the other room's at one lag only.
         let made = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "wave=white-noise", "volume=0.3", "num-buffers=2500",
@@ -178,10 +174,8 @@ import TestSupport
     /// the position as now heard (Seeked), and when a tone that starts 3 s into the file reaches the room, Position
     /// says 3 s (within 0.15 s).
     @Test func positionOnTheSnapcastOutputIsWhatTheRoomHears() throws {
-        let session = try Session(soundServer: .stockPulseAudio)
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
+        let (session, namespace) = try Session.inNetworkNamespace(soundServer: .stockPulseAudio)
+        defer { namespace.stop(); session.close() }
         let file = session.directory + "/late-tone.wav"
         try silenceThenTone(silentSeconds: 3, toneSeconds: 30).write(to: URL(fileURLWithPath: file))
         let server = try PrivateSnapserver(session: session, namespace: namespace)

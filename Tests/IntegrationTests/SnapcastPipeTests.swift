@@ -65,11 +65,9 @@ import TestSupport
     /// all the while), Play plays there for good and the problem is gone.
     @Test(arguments: [SoundServerKind.stockPulseAudio, .pipeWire])
     func aPipeNobodyReadsIsReportedAndNotPlayedInto(_ soundServer: SoundServerKind) throws {
-        let session = try Session(soundServer: soundServer)
-        defer { session.close() }
+        let (session, namespace) = try Session.inNetworkNamespace(soundServer: soundServer)
+        defer { namespace.stop(); session.close() }
         let tone = try Self.tone(in: session, seconds: 60)
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
         let fifo = try session.makeFolder("snapserver") + "/reprise.fifo" // where the snapserver below reads
         let config = try session.makeHomeFolder(".config/reprise")
         try "snapcast-pipe = \(fifo)\nmpd-port = 0\n".write(toFile: config + "/config", atomically: true, encoding: .utf8)

@@ -15,10 +15,8 @@ import TestSupport
     static let transcript = packageRoot.appendingPathComponent("Tests/IntegrationTests/SnapcastTranscripts/control.transcript").path
 
     @Test func aRecordedControlSessionReplaysAsWithMetaMPDAndDebiansMPD() throws {
-        let session = try Session()
-        defer { session.close() }
-        let namespace = try NetworkNamespace(directory: session.directory)
-        defer { namespace.stop() }
+        let (session, namespace) = try Session.inNetworkNamespace()
+        defer { namespace.stop(); session.close() }
         let music = MPDTranscriptTests.musicFolder
         try MPDTests.configure(session, library: music)
         let reprise = try session.launch([])

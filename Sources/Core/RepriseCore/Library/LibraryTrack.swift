@@ -12,6 +12,9 @@ public struct LibraryTrack: Sendable, Equatable {
     public var date: String?
     public var disc: Int?
     public var track: Int?
+    /// The file's second and later titles, albums, album artists, dates… (MPD clients see them; the rest of Reprise
+    /// the first); for the artist, whose field joins every value, each value when there are several (``artists``).
+    public var furtherValues = FurtherValues()
     public var lengthMicroseconds: Int64?
     /// A picture of the cover on disk (embedded, cached; or the folder's cover file), when there is one.
     public var cover: String?
@@ -31,9 +34,6 @@ public struct LibraryTrack: Sendable, Equatable {
     public var moreTags = MoreTags()
     /// The order the file has its tags in, where it is known (MPD lists them so).
     public var tagOrder = TagOrder()
-    /// The file's second and later titles, albums, album artists, dates… (MPD clients see them; the rest of Reprise
-    /// the first); for the artist, whose field joins every value, each value when there are several (``artists``).
-    public var furtherValues = FurtherValues()
     /// The file's unsynchronised lyrics, when it has some: carried from the file to the index, which keeps them;
     /// listings and searches leave them out (nil).
     public var lyrics: String?
