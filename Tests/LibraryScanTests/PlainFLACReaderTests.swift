@@ -81,7 +81,7 @@ import TestSupport
         var plain = rp_taglib_file(), taglib = rp_taglib_file()
         defer { rp_taglib_free(&plain); rp_taglib_free(&taglib) }
         // Small limits, so that cutting values and counting them is compared too.
-        let first = rp_taglib_read(descriptor, size, "flac", 1000, 2048, 200, &plain)
+        let first = rp_taglib_read(descriptor, size, "flac", 1000, 2048, 200, 0, &plain)
         let second = rp_taglib_read_with_taglib(descriptor, size, "flac", 1000, 2048, 200, &taglib)
         func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ count: Int) -> [UInt8] {
             pointer.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []

@@ -93,10 +93,11 @@ import Testing
         #expect(rig.send("count genre Pop group album") == "Album: Début\nsongs: 2\nplaytime: 7\nOK\n")
     }
 
+    /// As Debian's mpd walks its database: a folder's songs, then its folders.
     @Test func lsinfoListsOneFolderAndListallEveryThingBelow() {
         let rig = rig()
         let root = rig.pairs(rig.send("lsinfo"))
-        #expect(root.filter { $0.0 == "directory" || $0.0 == "file" }.map(\.1) == ["B", "M", "Loose.ogg"])
+        #expect(root.filter { $0.0 == "directory" || $0.0 == "file" }.map(\.1) == ["Loose.ogg", "B", "M"])
         #expect(rig.pairs(rig.send("listall B")).map(\.1) == ["B", "B/Début", "B/Début/1 Human.ogg", "B/Début/2 Crying.ogg"])
         #expect(rig.send("lsinfo nowhere") == "ACK [50@0] {lsinfo} No such directory\n")
     }

@@ -47,14 +47,18 @@ import Testing
         }
     }
 
-    /// `readcomments`: a file's every tag, as its reader names them; the music folder's files, and the owner's local
-    /// files elsewhere; MPD's answer for anything else.
+    /// `readcomments`: a file's every tag, as its reader names them, those MPD lists (a name of letters, `_` and `-`;
+    /// a value of one line); the music folder's files, and the owner's local files elsewhere; MPD's answer for
+    /// anything else.
     @Test func readcommentsListsAFilesTags() {
         let files = MemoryArtwork()
-        files.comments["/music/A/b.ogg"] = [("TITLE", "B"), ("COMMENT", "two\nlines"), ("", "no key"), ("X\nOK", "injected")]
+        files.comments["/music/A/b.ogg"] = [("TITLE", "B"), ("COMMENT", "two\nlines"), ("", "no key"), ("X\nOK", "injected"),
+                                            ("title", "b"), ("R128_TRACK_GAIN", "-512"), ("MUSICBRAINZ_TRACKID", "id"),
+                                            ("_x", "1"), ("Release-Type", "album"), ("Empty", ""), ("Ké", "v")]
         files.comments["/elsewhere/c.ogg"] = [("TITLE", "C")]
         let rig = SessionTests.Rig(tracks: 0, files: files)
-        #expect(rig.send("readcomments A/b.ogg") == "TITLE: B\nCOMMENT: two lines\nX OK: injected\nOK\n")
+        #expect(rig.send("readcomments A/b.ogg")
+                == "TITLE: B\ntitle: b\nMUSICBRAINZ_TRACKID: id\nRelease-Type: album\nEmpty: \nOK\n")
         #expect(rig.send("readcomments A/missing.ogg") == "ACK [50@0] {readcomments} No such song\n")
         #expect(rig.send("readcomments ../elsewhere/c.ogg") == "ACK [50@0] {readcomments} No such song\n")
         #expect(rig.send("readcomments /elsewhere/c.ogg") == "ACK [50@0] {readcomments} No such song\n", "not the owner's client")

@@ -88,10 +88,11 @@ bool isCleanUTF8(const char *text, size_t length) {
 }
 
 /// Calls `field` with each field of a Vorbis comment (`block`: vendor string, count, fields) that
-/// Ogg::XiphComment::parse keeps — one with "=" after a key of ASCII 0x20–0x7D, the key upper-cased — in the file's
-/// order: field(key, value, valueLength) returns false to stop. False for a comment whose lengths do not fit or a key
-/// with a NUL byte (TagLib cuts the key there, and may keep what comes before), or when `field` stopped.
-template <typename Field> bool forEachField(const char *block, size_t size, Field field) {
+/// Ogg::XiphComment::parse keeps — one with "=" after a key of ASCII 0x20–0x7D, the key upper-cased unless
+/// `asWritten` — in the file's order: field(key, value, valueLength) returns false to stop. False for a comment whose
+/// lengths do not fit or a key with a NUL byte (TagLib cuts the key there, and may keep what comes before), or when
+/// `field` stopped.
+template <typename Field> bool forEachField(const char *block, size_t size, Field field, bool asWritten = false) {
     if (size < 8) return false;
     const uint64_t vendorLength = littleEndian32(block, 0);
     if (4 + vendorLength + 4 > size) return false;
@@ -115,7 +116,7 @@ template <typename Field> bool forEachField(const char *block, size_t size, Fiel
             const unsigned char byte = static_cast<unsigned char>(c);
             if (byte == 0) return false;
             if (byte < 0x20 || byte > 0x7D) validKey = false; // TagLib drops it: whatever it decodes to is no key
-            if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+            if (!asWritten && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
         }
         if (!validKey) continue;
         if (!field(key, entry + separator + 1, static_cast<size_t>(length) - separator - 1)) return false;
@@ -188,9 +189,25 @@ std::vector<std::string> vorbisCommentKeyOrder(const char *comment, size_t size)
     return order;
 }
 
+std::vector<std::pair<std::string, std::string>> vorbisCommentFieldsAsWritten(const char *comment, size_t size,
+                                                                          size_t countLimit) {
+    std::vector<std::pair<std::string, std::string>> fields;
+    forEachField(comment, size, [&](const std::string &key, const char *value, size_t valueLength) {
+        if (fields.size() >= countLimit) return false;
+        fields.emplace_back(key, std::string(value, valueLength));
+        return true;
+    }, true);
+    return fields;
+}
+
 std::vector<std::string> flacCommentKeyOrder(int descriptor, long size) {
-    const Bytes bytes(descriptor, size);
     std::string block;
+    return flacCommentBlock(descriptor, size, block) ? vorbisCommentKeyOrder(block.data(), block.size())
+                                                     : std::vector<std::string>{};
+}
+
+bool flacCommentBlock(int descriptor, long size, std::string &block) {
+    const Bytes bytes(descriptor, size);
     int64_t next = 0;
     // An ID3v2 tag before the stream (TagLib skips it): ten bytes of header, a syncsafe size, a footer if flagged.
     if (bytes.read(0, 10, block) && block.compare(0, 3, "ID3") == 0) {
@@ -198,20 +215,19 @@ std::vector<std::string> flacCommentKeyOrder(int descriptor, long size) {
         for (size_t i = 6; i < 10; i++) tagSize = tagSize << 7 | (static_cast<unsigned char>(block[i]) & 0x7F);
         next = 10 + tagSize + ((static_cast<unsigned char>(block[5]) & 0x10) ? 10 : 0);
     }
-    if (!bytes.read(next, 4, block) || block != "fLaC") return {};
+    if (!bytes.read(next, 4, block) || block != "fLaC") return false;
     next += 4;
     for (int index = 0; index < 1024; index++) {
         std::string header;
-        if (!bytes.read(next, 4, header)) return {};
+        if (!bytes.read(next, 4, header)) return false;
         const unsigned char type = static_cast<unsigned char>(header[0]) & 0x7F;
         const int64_t length = bigEndian(header, 1, 3);
         next += 4;
-        if (type == 4) return bytes.read(next, length, block) ? vorbisCommentKeyOrder(block.data(), block.size())
-                                                              : std::vector<std::string>{};
-        if (static_cast<unsigned char>(header[0]) & 0x80) return {};
+        if (type == 4) return bytes.read(next, length, block);
+        if (static_cast<unsigned char>(header[0]) & 0x80) return false;
         next += length;
     }
-    return {};
+    return false;
 }
 
 bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &out) {

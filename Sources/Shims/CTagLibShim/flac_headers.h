@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace reprise {
@@ -35,9 +36,18 @@ bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &
 /// with a value, pictures left out) in the order of each one's first value; as far as the comment is well formed.
 std::vector<std::string> vorbisCommentKeyOrder(const char *comment, size_t size);
 
+/// A Vorbis comment's fields as the file writes them: each key in its own case (of those TagLib keeps: ASCII
+/// 0x20–0x7D before "="), its value's bytes, every field in the file's order, at most `countLimit`; as far as the
+/// comment is well formed.
+std::vector<std::pair<std::string, std::string>> vorbisCommentFieldsAsWritten(const char *comment, size_t size,
+                                                                          size_t countLimit);
+
 /// The key order (``vorbisCommentKeyOrder``) of a FLAC file's first Vorbis comment block, found as TagLib finds it
 /// (after an ID3v2 tag, if there is one); empty when there is none to be found so.
 std::vector<std::string> flacCommentKeyOrder(int descriptor, long size);
+
+/// That block's bytes in `block`; false when there is none to be found so.
+bool flacCommentBlock(int descriptor, long size, std::string &block);
 
 } // namespace reprise
 

@@ -363,11 +363,10 @@ void describeEncoding(File *file, rp_taglib_file *out) {
     }
 }
 
-/// The order of a file's Vorbis comment keys: FLAC's comment block, or an Ogg stream's (Vorbis, Opus, Speex: the
-/// comment is the stream's second packet, after its own header); empty for any other file, whose property map gives
-/// no order of the file's.
-std::vector<std::string> fileKeyOrder(File *file, int descriptor, long size) {
-    if (dynamic_cast<FLAC::File *>(file)) return reprise::flacCommentKeyOrder(descriptor, size);
+/// A file's Vorbis comment in `comment`: FLAC's comment block, or an Ogg stream's (Vorbis, Opus, Speex: the comment
+/// is the stream's second packet, after its own header); false for any other file.
+bool vorbisCommentOf(File *file, int descriptor, long size, std::string &comment) {
+    if (dynamic_cast<FLAC::File *>(file)) return reprise::flacCommentBlock(descriptor, size, comment);
     size_t header = 0;
     Ogg::File *ogg = nullptr;
     if (auto *vorbis = dynamic_cast<Ogg::Vorbis::File *>(file)) {
@@ -379,10 +378,19 @@ std::vector<std::string> fileKeyOrder(File *file, int descriptor, long size) {
     } else if (auto *speex = dynamic_cast<Ogg::Speex::File *>(file)) {
         ogg = speex;
     }
-    if (!ogg) return {};
+    if (!ogg) return false;
     const ByteVector packet = ogg->packet(1);
-    if (packet.size() <= header) return {};
-    return reprise::vorbisCommentKeyOrder(packet.data() + header, packet.size() - header);
+    if (packet.size() <= header) return false;
+    comment.assign(packet.data() + header, packet.size() - header);
+    return true;
+}
+
+/// The order of a file's Vorbis comment keys (``vorbisCommentOf``); empty for any other file, whose property map
+/// gives no order of the file's.
+std::vector<std::string> fileKeyOrder(File *file, int descriptor, long size) {
+    std::string comment;
+    return vorbisCommentOf(file, descriptor, size, comment) ? reprise::vorbisCommentKeyOrder(comment.data(), comment.size())
+                                                            : std::vector<std::string>{};
 }
 
 /// TagLib's names for ID3v2 frames, as its property map gives them (protected in TagLib 1.13: reached through a
@@ -477,11 +485,12 @@ std::string propertyRecords(const PropertyMap &map, const std::vector<std::strin
 }
 
 int read(int descriptor, long size, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
-         bool plainFLACWithoutTagLib, rp_taglib_file *out) {
+         bool plainFLACWithoutTagLib, uint32_t flags, rp_taglib_file *out) {
     std::string extension(extensionText ? extensionText : "");
     if (!rp_taglib_reads_extension(extension.c_str())) return -1;
     if (size < 0) return -2;
-    if (plainFLACWithoutTagLib && extension == "flac") {
+    const bool asWritten = flags & RP_TAG_READ_COMMENTS_AS_WRITTEN;
+    if (plainFLACWithoutTagLib && !asWritten && extension == "flac") {
         reprise::FLACHeaders headers;
         if (reprise::readPlainFLAC(descriptor, size, pictureLimit, headers))
             return fromFLACHeaders(headers, pictureLimit, valueLimit, countLimit, out);
@@ -497,6 +506,15 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
         order = id3KeyOrder(*mpeg->ID3v2Tag(), map);
     std::string properties = propertyRecords(map, order, valueLimit, countLimit, values);
     out->headers.properties_in_file_order = !order.empty();
+    std::string comment;
+    if (asWritten && vorbisCommentOf(file.get(), descriptor, size, comment)) {
+        properties.clear();
+        values = countLimit; // nothing after the comment's own fields
+        for (const auto &[key, value] : reprise::vorbisCommentFieldsAsWritten(comment.data(), comment.size(), countLimit)) {
+            appendRecord(properties, key, valueLimit);
+            appendRecord(properties, value, valueLimit);
+        }
+    }
     const std::string synced = values < countLimit ? syncedLyricsAsLRC(file.get(), valueLimit) : "";
     if (!synced.empty()) {
         appendRecord(properties, "SYNCEDLYRICS", valueLimit);
@@ -514,12 +532,13 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
 }
 
 int readCatching(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
-                 size_t value_count_limit, bool plainFLACWithoutTagLib, rp_taglib_file *out) {
+                 size_t value_count_limit, bool plainFLACWithoutTagLib, uint32_t flags, rp_taglib_file *out) {
     static const bool quiet = (setDebugListener(&silent), true);
     (void)quiet;
     std::memset(out, 0, sizeof *out);
     try {
-        int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, plainFLACWithoutTagLib, out);
+        int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, plainFLACWithoutTagLib,
+                          flags, out);
         if (result != 0) rp_taglib_free(out);
         return result;
     } catch (const std::bad_alloc &) { // the reader's bounded address space ran out: this file is not read
@@ -534,13 +553,13 @@ int readCatching(int descriptor, long size, const char *extension, size_t pictur
 } // namespace
 
 extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
-                              size_t value_count_limit, rp_taglib_file *out) {
-    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, true, out);
+                              size_t value_count_limit, uint32_t flags, rp_taglib_file *out) {
+    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, true, flags, out);
 }
 
 extern "C" int rp_taglib_read_with_taglib(int descriptor, long size, const char *extension, size_t picture_limit,
                                           size_t value_limit, size_t value_count_limit, rp_taglib_file *out) {
-    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, false, out);
+    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, false, 0, out);
 }
 
 extern "C" int rp_taglib_is_plain_flac(int descriptor, long size) {

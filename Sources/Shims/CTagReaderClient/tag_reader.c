@@ -114,10 +114,10 @@ static size_t properties_bound(size_t value_limit, size_t value_count_limit) {
 }
 
 int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
-                       size_t value_limit, size_t value_count_limit) {
+                       size_t value_limit, size_t value_count_limit, uint32_t flags) {
     if (!extension || !rp_taglib_reads_extension(extension)) return -1;
     if (size < 0) return -2;
-    rp_tag_request request = {.magic = RP_TAG_REQUEST_MAGIC, .size = size, .picture_limit = picture_limit,
+    rp_tag_request request = {.magic = RP_TAG_REQUEST_MAGIC, .flags = flags, .size = size, .picture_limit = picture_limit,
                               .value_limit = value_limit, .value_count_limit = value_count_limit};
     strncpy(request.extension, extension, sizeof request.extension - 1);
 
@@ -199,7 +199,7 @@ static int send_reply(int connection, const rp_tag_reply *reply, const rp_taglib
 
 int rp_tag_reader_serve(int connection,
                         int (*read_file)(int descriptor, long size, const char *extension, size_t picture_limit,
-                                         size_t value_limit, size_t value_count_limit, rp_taglib_file *out)) {
+                                         size_t value_limit, size_t value_count_limit, uint32_t flags, rp_taglib_file *out)) {
     for (;;) {
         rp_tag_request request;
         union {
@@ -228,7 +228,8 @@ int rp_tag_reader_serve(int connection,
         rp_taglib_file file;
         memset(&file, 0, sizeof file);
         int status = read_file(descriptor, (long)request.size, request.extension, request.picture_limit,
-                               request.value_limit, request.value_count_limit, &file);
+                               request.value_limit, request.value_count_limit,
+                               request.flags & RP_TAG_READ_COMMENTS_AS_WRITTEN, &file);
         close(descriptor);
         rp_tag_reply reply;
         memset(&reply, 0, sizeof reply);

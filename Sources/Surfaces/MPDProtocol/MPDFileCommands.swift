@@ -54,6 +54,16 @@ public struct MPDFolderEntry: Sendable, Equatable {
 /// at most the connection's `binarylimit`, as MPD sends them; `listfiles`, a music folder's files as they are on disk;
 /// `readcomments`, a file's every tag; `getfingerprint`, its sound's Chromaprint fingerprint.
 extension MPDCommandContext {
+    /// Whether `readcomments` lists a file's tag, as MPD's does: a name of ASCII letters, `_` and `-` that starts with
+    /// a letter (`R128_TRACK_GAIN` is not one), a value without control characters (a line break among them).
+    static func listsComment(key: String, value: String) -> Bool {
+        guard let first = key.utf8.first, Self.isLetter(first) else { return false }
+        return key.utf8.allSatisfy { Self.isLetter($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+            && !value.utf8.contains { $0 < 0x20 }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+
     func fileCommands() -> [MPDCommand] {
         [
             MPDCommand("listfiles", .read, 0, 1) { [self] call throws(MPDError) in
@@ -80,8 +90,7 @@ extension MPDCommandContext {
                 try laterWithSong(call) { files, path, finish in
                     files.comments(of: path) { comments in
                         guard let comments else { return finish(.noExist("No such song")) }
-                        // Keys come from the file (an MP4 freeform name is any text): kept to one line, as values are.
-                        for (key, value) in comments where !key.isEmpty { call.add(MPDResponse.oneLine(key), value) }
+                        for (key, value) in comments where Self.listsComment(key: key, value: value) { call.add(key, value) }
                         finish(nil)
                     }
                 }

@@ -182,8 +182,8 @@ extension MPDCommandContext {
         })
     }
 
-    /// `lsinfo` (one folder: its folders, then its songs), `listall`/`listallinfo` (everything below, folders
-    /// before the songs in each).
+    /// `lsinfo` (one folder: its songs, then its folders), `listall`/`listallinfo` (everything below, the songs
+    /// before the folders in each), in MPD's tree order.
     private func tree(_ call: MPDCall, recursive: Bool, withTags: Bool) -> MPDOutcome {
         var trimmed = call.arguments.first ?? ""
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
@@ -229,8 +229,9 @@ extension MPDCommandContext {
                     files.append(position)
                 }
             }
-            for name in folders.sorted() { snapshot.writeFolder(name, into: &reply) }
+            files.sort { snapshot.treeRank[$0] < snapshot.treeRank[$1] }
             for file in files { writer.write(snapshot.songs.song(at: file), wanted: wanted, into: &reply) }
+            for name in folders.sorted() { snapshot.writeFolder(name, into: &reply) }
             return (!folders.isEmpty || !files.isEmpty, reply)
         }, write: { [self] (result: Listing, finish) in
             if !result.found && !folder.isEmpty { return finish(MPDError(.noExist, "No such directory")) }

@@ -11,6 +11,8 @@ public final class MPDLibrarySnapshot: Sendable {
     public let songs: MPDSongTable
     /// Folders and songs, depth first, as `listall` of the root lists them.
     let tree: [TreeItem]
+    /// Each song's place (by its position in ``songs``) in ``tree``'s order.
+    let treeRank: [Int32]
     /// The folders' names, by a folder's position in ``tree``'s items.
     private let folderNames: MPDTextBuffer
     /// When each folder last changed (seconds since 1970), by its name; a folder not there: unknown.
@@ -54,16 +56,25 @@ public final class MPDLibrarySnapshot: Sendable {
         var names = MPDTextBuffer()
         var items = folders.map { (parts: $0.split(separator: "/"), item: TreeItem.folder(names.append($0))) }
         items += songs.indices.map { (parts: songs[$0].name.split(separator: "/"), item: TreeItem.song($0)) }
-        items.sort { Self.treeOrder($0.parts, $0.item.isFolder, $1.parts, $1.item.isFolder) }
+        items.sort { a, b in
+            Self.treeOrder(a.parts, a.item, b.parts, b.item) { Self.songOrder(songs[$0], songs[$1]) }
+        }
         tree = items.map(\.item)
+        var rank = [Int32](repeating: 0, count: songs.count), order: [Int32] = []
+        order.reserveCapacity(songs.count)
+        for case .song(let position) in tree {
+            rank[position] = Int32(truncatingIfNeeded: order.count)
+            order.append(Int32(truncatingIfNeeded: position))
+        }
+        treeRank = rank
         names.shrink()
         folderNames = names
         // Kept for as long as the library does not change: only what MPD serves, compactly.
-        self.songs = MPDSongTable(songs, folderPrefix: writer.folderPrefix)
+        self.songs = MPDSongTable(songs, folderPrefix: writer.folderPrefix, order: order)
     }
 
     /// The paths of the songs `name` names — that song, or every song in that folder and below it (`""`: all) — in
-    /// MPD's tree order. (The names are sorted, so a folder's songs are one run of them.)
+    /// MPD's tree order (``treeRank``). (The names are sorted, so a folder's songs are one run of them.)
     func paths(under name: String) -> [FilePath] {
         if name.isEmpty { return tree.compactMap { if case .song(let position) = $0 { songs.path(at: position) } else { nil } } }
         var low = 0, high = songs.count
@@ -73,15 +84,15 @@ public final class MPDLibrarySnapshot: Sendable {
         }
         if low < songs.count, songs.name(at: low) == name { return [songs.path(at: low)] }
         let prefix = name + "/"
-        var inFolder: [(parts: [Substring], index: Int)] = []
+        var inFolder: [Int] = []
         var index = low
         while index < songs.count, songs.name(at: index) < prefix { index += 1 }
         while index < songs.count, songs.name(at: index).hasPrefix(prefix) {
-            inFolder.append((songs.name(at: index).split(separator: "/"), index))
+            inFolder.append(index)
             index += 1
         }
-        inFolder.sort { Self.treeOrder($0.parts, false, $1.parts, false) }
-        return inFolder.map { songs.path(at: $0.index) }
+        inFolder.sort { treeRank[$0] < treeRank[$1] }
+        return inFolder.map { songs.path(at: $0) }
     }
 
     /// A tree item's name: the folder's, or the song's.
@@ -103,15 +114,33 @@ public final class MPDLibrarySnapshot: Sendable {
         track.lengthMicroseconds != nil || track.title != nil || track.artist != nil || track.album != nil
     }
 
-    /// MPD's tree order: a folder's own songs after its subfolders, each level by name.
-    static func treeOrder(_ a: [Substring], _ aIsFolder: Bool, _ b: [Substring], _ bIsFolder: Bool) -> Bool {
+    /// MPD's tree order, as its database walks a folder: its songs first (two of them as `songsInOrder` says, by
+    /// their positions), then each subfolder by name followed by what is in it.
+    static func treeOrder(_ a: [Substring], _ aItem: TreeItem, _ b: [Substring], _ bItem: TreeItem,
+                          songsInOrder: (Int, Int) -> Bool) -> Bool {
         for index in 0..<min(a.count, b.count) where a[index] != b[index] {
-            // At the first difference: a folder (or an item inside one) comes before a file of the same folder.
-            let aFolderHere = index < a.count - 1 || aIsFolder, bFolderHere = index < b.count - 1 || bIsFolder
-            if aFolderHere != bFolderHere { return aFolderHere }
+            // At the first difference: a song of this folder comes before a folder (or an item inside one).
+            let aFolderHere = index < a.count - 1 || aItem.isFolder, bFolderHere = index < b.count - 1 || bItem.isFolder
+            if aFolderHere != bFolderHere { return bFolderHere }
+            if !aFolderHere, case .song(let first) = aItem, case .song(let second) = bItem { return songsInOrder(first, second) }
             return a[index] < b[index]
         }
         return a.count < b.count
+    }
+
+    /// MPD's order of a folder's songs (its database sorts them so): by album (none first), disc, then track (none
+    /// or not above zero first), then name.
+    static func songOrder(_ a: (name: String, track: LibraryTrack), _ b: (name: String, track: LibraryTrack)) -> Bool {
+        switch (a.track.album, b.track.album) {
+        case (nil, .some): return true
+        case (.some, nil): return false
+        case let (first?, second?) where first != second: return first < second
+        default: break
+        }
+        func number(_ value: Int?) -> Int { max(value ?? 0, 0) }
+        if number(a.track.disc) != number(b.track.disc) { return number(a.track.disc) < number(b.track.disc) }
+        if number(a.track.track) != number(b.track.track) { return number(a.track.track) < number(b.track.track) }
+        return a.name < b.name
     }
 
     /// The rows `key` names, computed by `make` the first time.

@@ -39,6 +39,8 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     private let texts: MPDTextBuffer
     /// Songs that do not fit a ``Record``, by position.
     private let unusual: [Int: LibraryTrack]
+    /// The songs' positions in the order filters go through them (MPD's tree order; none given: by name).
+    private let order: [Int32]?
     /// The orders of tags the songs' files have, each once (the songs of a library share a handful); the first is none.
     private let orders: [TagOrder]
 
@@ -48,8 +50,9 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     /// `songs` as they are (in their order), named as MPD names them under `folderPrefix` (the music folder and a
     /// slash): each track's cover, lyrics and loudness are not kept (MPD serves none of them), nor whether it is
     /// available (only available tracks are snapshot).
-    init(_ songs: [(name: String, track: LibraryTrack)], folderPrefix: String) {
+    init(_ songs: [(name: String, track: LibraryTrack)], folderPrefix: String, order: [Int32]? = nil) {
         self.folderPrefix = folderPrefix
+        self.order = order
         var builder = Builder()
         var records: [Record] = []
         records.reserveCapacity(songs.count)
@@ -112,9 +115,10 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     /// The song at `position` as filters read it (no track built).
     public func song(at position: Int) -> Song { Song(table: self, position: position) }
 
-    /// The positions of the songs `filter` matches, in order (no track built).
+    /// The positions of the songs `filter` matches, in MPD's tree order (no track built).
     public func positions(matching filter: MPDFilter) -> [Int] {
-        indices.filter { filter.matches(Song(table: self, position: $0)) }
+        guard let order else { return indices.filter { filter.matches(Song(table: self, position: $0)) } }
+        return order.lazy.map(Int.init).filter { filter.matches(Song(table: self, position: $0)) }
     }
 
     /// A song of the table as filters read it: each value lent from the table's buffer.

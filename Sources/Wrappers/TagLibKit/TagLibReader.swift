@@ -41,18 +41,22 @@ public enum TagLibReader {
             }
     }
 
-    /// Every tag of the regular file open at `descriptor`, as TagLib's property map gives them (keys upper case; in
-    /// the file's order of keys for Vorbis comments, else by key), for MPD's `readcomments`; nil when TagLib cannot
+    /// Every tag of the regular file open at `descriptor`, for MPD's `readcomments`: a Vorbis comment's fields (FLAC,
+    /// Ogg Vorbis, Opus, Speex) as the file writes them, each key in its own case and every field in the file's
+    /// order; other files' tags as TagLib's property map gives them (keys upper case, by key). Nil when TagLib cannot
     /// read it.
     public static func properties(descriptor: Int32, size: Int64, fileExtension: String,
                                   processes: TagReaderProcesses = .shared) -> [(key: String, value: String)]? {
         let request = (descriptor, size, fileExtension.lowercased()) as File
-        return processes.read([request], pictureLimit: 0, valueLimit: valueLimit, valueCountLimit: valueCountLimit)
+        return processes.read([request], pictureLimit: 0, valueLimit: valueLimit, valueCountLimit: valueCountLimit,
+                              flags: UInt32(RP_TAG_READ_COMMENTS_AS_WRITTEN))
             .map { status, file -> [(key: String, value: String)]? in
                 var file = file
                 defer { rp_taglib_free(&file) }
                 guard status == 0 else { return nil }
-                return file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
+                return file.properties.map {
+                    Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size), keysAsWritten: true)
+                } ?? []
             }[0]
     }
 
@@ -97,8 +101,9 @@ public enum TagLibReader {
     }
 
     /// Decodes the shim's records ([u32 length][bytes] for a key, then for its value, in turn), every length checked
-    /// against what remains; a record that does not fit ends the list. Bytes that are not UTF-8 become U+FFFD.
-    static func records(_ buffer: UnsafeBufferPointer<UInt8>) -> [(key: String, value: String)] {
+    /// against what remains; a record that does not fit ends the list. Bytes that are not UTF-8 become U+FFFD. Keys
+    /// are made upper case (as TagLib's are) unless `keysAsWritten`.
+    static func records(_ buffer: UnsafeBufferPointer<UInt8>, keysAsWritten: Bool = false) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
         var offset = 0
         func field() -> String? {
@@ -111,7 +116,7 @@ public enum TagLibReader {
         }
         while let key = field(), let value = field() {
             // TagLib's keys are upper case already; a key that is not is made so.
-            result.append((key.utf8.contains { (0x61...0x7A).contains($0) } ? key.uppercased() : key, value))
+            result.append((!keysAsWritten && key.utf8.contains { (0x61...0x7A).contains($0) } ? key.uppercased() : key, value))
         }
         return result
     }

@@ -53,7 +53,9 @@ public final class TagReaderProcesses: Sendable {
     /// answers a ``window`` at a time (one wake-up of the reader serves many files): for each, a status (0, -1 or -2
     /// as rp_tag_reader_receive's, or -3 when no process answered properly) and what was read. A reused process
     /// that fails is replaced and the file asked again; a file a new process fails on is not asked again.
-    func read(_ requests: [TagLibReader.File], pictureLimit: Int, valueLimit: Int, valueCountLimit: Int) -> [(status: Int32, file: rp_taglib_file)] {
+    /// `flags`: the requests' (`RP_TAG_READ_COMMENTS_AS_WRITTEN`, or none).
+    func read(_ requests: [TagLibReader.File], pictureLimit: Int, valueLimit: Int, valueCountLimit: Int,
+              flags: UInt32 = 0) -> [(status: Int32, file: rp_taglib_file)] {
         var results = Array(repeating: (status: Int32(-3), file: rp_taglib_file()), count: requests.count)
         var next = 0
         while next < requests.count {
@@ -66,7 +68,7 @@ public final class TagReaderProcesses: Sendable {
                 while sent < end {
                     let request = requests[sent]
                     let status = rp_tag_reader_send(reader.connection, request.descriptor, request.size, request.fileExtension,
-                                                    pictureLimit, valueLimit, valueCountLimit)
+                                                    pictureLimit, valueLimit, valueCountLimit, flags)
                     if status == -3 { break }
                     results[sent].status = status == 0 ? 1 : status // 1: an answer is awaited
                     sent += 1

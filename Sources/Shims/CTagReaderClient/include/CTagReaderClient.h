@@ -62,10 +62,15 @@ void rp_taglib_free(rp_taglib_file *file);
 
 enum { RP_TAG_REQUEST_MAGIC = 0x52505433 /* "RPT3": a reader of another build refuses it */, RP_TAG_EXTENSION_SIZE = 16 };
 
-/// One request: read the descriptor sent with it as `extension` says.
+/// A request's flags. RP_TAG_READ_COMMENTS_AS_WRITTEN: a Vorbis comment's fields (FLAC, Ogg Vorbis, Opus, Speex) as
+/// the file writes them — each key in its own case, every field in the file's order — instead of the property map
+/// (what MPD's `readcomments` lists); other files as always.
+enum { RP_TAG_READ_COMMENTS_AS_WRITTEN = 1 };
+
+/// One request: read the descriptor sent with it as `extension` and `flags` say.
 typedef struct rp_tag_request {
     uint32_t magic;
-    uint32_t reserved;
+    uint32_t flags;
     int64_t size;
     uint64_t picture_limit;
     uint64_t value_limit;
@@ -91,7 +96,7 @@ int rp_tag_reader_start(const char *path, int *connection, pid_t *pid);
 /// sent (its answer comes in order with the others sent), -1 when TagLib has no reader for the extension, -2 for a
 /// negative size (nothing sent either way), -3 when the reader is gone.
 int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
-                       size_t value_limit, size_t value_count_limit);
+                       size_t value_limit, size_t value_count_limit, uint32_t flags);
 
 /// The answer to the oldest request sent and not yet answered, waiting at most `timeout_ms` for all of it. 0 with
 /// `*out` filled (free it with rp_taglib_free); -1 or -2 as the reader found the file (-2: not valid as that format);
@@ -102,7 +107,7 @@ int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_lim
 /// The reader's side: answers requests on `connection` until it is closed. 0 at a clean end.
 int rp_tag_reader_serve(int connection,
                         int (*read)(int descriptor, long size, const char *extension, size_t picture_limit,
-                                    size_t value_limit, size_t value_count_limit, rp_taglib_file *out));
+                                    size_t value_limit, size_t value_count_limit, uint32_t flags, rp_taglib_file *out));
 
 #ifdef __cplusplus
 }
