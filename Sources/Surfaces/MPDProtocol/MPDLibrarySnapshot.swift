@@ -56,9 +56,8 @@ public final class MPDLibrarySnapshot: Sendable {
         var names = MPDTextBuffer()
         var items = folders.map { (parts: $0.split(separator: "/"), item: TreeItem.folder(names.append($0))) }
         items += songs.indices.map { (parts: songs[$0].name.split(separator: "/"), item: TreeItem.song($0)) }
-        items.sort { a, b in
-            Self.treeOrder(a.parts, a.item, b.parts, b.item) { Self.songOrder(songs[$0], songs[$1]) }
-        }
+        let keys = songs.map(SongKey.init)
+        items.sort { a, b in Self.treeOrder(a.parts, a.item, b.parts, b.item) { keys[$0] < keys[$1] } }
         tree = items.map(\.item)
         var rank = [Int32](repeating: 0, count: songs.count), order: [Int32] = []
         order.reserveCapacity(songs.count)
@@ -128,19 +127,22 @@ public final class MPDLibrarySnapshot: Sendable {
         return a.count < b.count
     }
 
-    /// MPD's order of a folder's songs (its database sorts them so): by album (none first), disc, then track (none
-    /// or not above zero first), then name.
-    static func songOrder(_ a: (name: String, track: LibraryTrack), _ b: (name: String, track: LibraryTrack)) -> Bool {
-        switch (a.track.album, b.track.album) {
-        case (nil, .some): return true
-        case (.some, nil): return false
-        case let (first?, second?) where first != second: return first < second
-        default: break
+    /// What orders a folder's songs as MPD's database sorts them: album (none first), disc, then track (none or
+    /// not above zero first), then name.
+    struct SongKey: Comparable {
+        let album: String?, disc: Int, track: Int, name: String
+
+        init(_ song: (name: String, track: LibraryTrack)) {
+            album = song.track.album
+            disc = max(song.track.disc ?? 0, 0)
+            track = max(song.track.track ?? 0, 0)
+            name = song.name
         }
-        func number(_ value: Int?) -> Int { max(value ?? 0, 0) }
-        if number(a.track.disc) != number(b.track.disc) { return number(a.track.disc) < number(b.track.disc) }
-        if number(a.track.track) != number(b.track.track) { return number(a.track.track) < number(b.track.track) }
-        return a.name < b.name
+
+        static func < (a: SongKey, b: SongKey) -> Bool {
+            if a.album != b.album { return a.album.map { first in b.album.map { first < $0 } ?? false } ?? true }
+            return (a.disc, a.track, a.name) < (b.disc, b.track, b.name)
+        }
     }
 
     /// The rows `key` names, computed by `make` the first time.
