@@ -200,12 +200,6 @@ std::vector<std::pair<std::string, std::string>> vorbisCommentFieldsAsWritten(co
     return fields;
 }
 
-std::vector<std::string> flacCommentKeyOrder(int descriptor, long size) {
-    std::string block;
-    return flacCommentBlock(descriptor, size, block) ? vorbisCommentKeyOrder(block.data(), block.size())
-                                                     : std::vector<std::string>{};
-}
-
 bool flacCommentBlock(int descriptor, long size, std::string &block) {
     const Bytes bytes(descriptor, size);
     int64_t next = 0;

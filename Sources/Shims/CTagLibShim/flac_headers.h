@@ -42,11 +42,8 @@ std::vector<std::string> vorbisCommentKeyOrder(const char *comment, size_t size)
 std::vector<std::pair<std::string, std::string>> vorbisCommentFieldsAsWritten(const char *comment, size_t size,
                                                                           size_t countLimit);
 
-/// The key order (``vorbisCommentKeyOrder``) of a FLAC file's first Vorbis comment block, found as TagLib finds it
-/// (after an ID3v2 tag, if there is one); empty when there is none to be found so.
-std::vector<std::string> flacCommentKeyOrder(int descriptor, long size);
-
-/// That block's bytes in `block`; false when there is none to be found so.
+/// The bytes of a FLAC file's first Vorbis comment block in `block`, found as TagLib finds it (after an ID3v2 tag, if
+/// there is one); false when there is none to be found so.
 bool flacCommentBlock(int descriptor, long size, std::string &block);
 
 } // namespace reprise

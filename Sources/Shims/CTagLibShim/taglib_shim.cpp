@@ -385,14 +385,6 @@ bool vorbisCommentOf(File *file, int descriptor, long size, std::string &comment
     return true;
 }
 
-/// The order of a file's Vorbis comment keys (``vorbisCommentOf``); empty for any other file, whose property map
-/// gives no order of the file's.
-std::vector<std::string> fileKeyOrder(File *file, int descriptor, long size) {
-    std::string comment;
-    return vorbisCommentOf(file, descriptor, size, comment) ? reprise::vorbisCommentKeyOrder(comment.data(), comment.size())
-                                                            : std::vector<std::string>{};
-}
-
 /// TagLib's names for ID3v2 frames, as its property map gives them (protected in TagLib 1.13: reached through a
 /// subclass that is never made).
 struct FrameKeys : ID3v2::Frame {
@@ -501,13 +493,16 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
 
     size_t values = 0;
     PropertyMap map = file->properties();
-    std::vector<std::string> order = fileKeyOrder(file.get(), descriptor, size);
+    // The order of a Vorbis comment's keys, read from the comment itself; other files' property maps give none.
+    std::string comment;
+    const bool hasComment = vorbisCommentOf(file.get(), descriptor, size, comment);
+    std::vector<std::string> order;
+    if (hasComment) order = reprise::vorbisCommentKeyOrder(comment.data(), comment.size());
     if (auto *mpeg = dynamic_cast<MPEG::File *>(file.get()); mpeg && mpeg->hasID3v2Tag())
         order = id3KeyOrder(*mpeg->ID3v2Tag(), map);
     std::string properties = propertyRecords(map, order, valueLimit, countLimit, values);
     out->headers.properties_in_file_order = !order.empty();
-    std::string comment;
-    if (asWritten && vorbisCommentOf(file.get(), descriptor, size, comment)) {
+    if (asWritten && hasComment) {
         properties.clear();
         values = countLimit; // nothing after the comment's own fields
         for (const auto &[key, value] : reprise::vorbisCommentFieldsAsWritten(comment.data(), comment.size(), countLimit)) {
