@@ -1,5 +1,5 @@
-// Plain FLAC files read as TagLib 1.13 reads them (FLAC::File::scan, FLAC::Properties::read, FLAC::Picture::parse,
-// Ogg::XiphComment::parse), for the cases where that is simple; every other case is left to TagLib. Every length
+// A Vorbis comment's keys in the file's order and its fields as written, read from the comment's bytes as
+// Ogg::XiphComment::parse reads them, and a FLAC file's comment block found as FLAC::File::scan finds it. Every length
 // read from the file is checked against the block it is in, in 64-bit arithmetic.
 #include "flac_headers.h"
 
@@ -56,37 +56,6 @@ uint32_t littleEndian32(const char *bytes, size_t at) {
     return value;
 }
 
-/// Valid UTF-8 (no overlong forms, surrogates or code points past U+10FFFF, as TagLib's UTF-8 decoder requires) and
-/// no NUL (TagLib cuts a string there).
-bool isCleanUTF8(const char *text, size_t length) {
-    const auto *bytes = reinterpret_cast<const unsigned char *>(text);
-    size_t i = 0;
-    while (i < length) {
-        const unsigned char lead = bytes[i];
-        if (lead == 0) return false;
-        if (lead < 0x80) {
-            i += 1;
-            continue;
-        }
-        size_t count;
-        unsigned char low = 0x80, high = 0xBF;
-        if (lead >= 0xC2 && lead <= 0xDF) count = 1;
-        else if (lead == 0xE0) count = 2, low = 0xA0;
-        else if (lead == 0xED) count = 2, high = 0x9F;
-        else if (lead >= 0xE1 && lead <= 0xEF) count = 2;
-        else if (lead == 0xF0) count = 3, low = 0x90;
-        else if (lead == 0xF4) count = 3, high = 0x8F;
-        else if (lead >= 0xF1 && lead <= 0xF3) count = 3;
-        else return false;
-        if (length - i <= count) return false;
-        if (bytes[i + 1] < low || bytes[i + 1] > high) return false;
-        for (size_t k = 2; k <= count; k++)
-            if (bytes[i + k] < 0x80 || bytes[i + k] > 0xBF) return false;
-        i += count + 1;
-    }
-    return true;
-}
-
 /// Calls `field` with each field of a Vorbis comment (`block`: vendor string, count, fields) that
 /// Ogg::XiphComment::parse keeps — one with "=" after a key of ASCII 0x20–0x7D, the key upper-cased unless
 /// `asWritten` — in the file's order: field(key, value, valueLength) returns false to stop. False for a comment whose
@@ -129,53 +98,6 @@ void noteKey(std::vector<std::string> &order, const std::string &key) {
     for (const auto &known : order)
         if (known == key) return;
     order.push_back(key);
-}
-
-/// The Vorbis comment's fields, as Ogg::XiphComment::parse keeps them (empty values dropped), and the keys in the
-/// order of their first value. False (TagLib reads the file) for a block whose lengths do not fit, a picture among
-/// the fields, or text that is not clean UTF-8.
-bool parseComment(const std::string &block, std::map<std::string, std::vector<std::string>> &fields,
-                  std::vector<std::string> &keyOrder) {
-    return forEachField(block.data(), block.size(), [&](const std::string &key, const char *value, size_t valueLength) {
-        if (key == "METADATA_BLOCK_PICTURE" || key == "COVERART") return false;
-        if (!isCleanUTF8(value, valueLength)) return false;
-        if (valueLength > 0) {
-            auto &values = fields[key];
-            if (values.empty()) keyOrder.push_back(key); // its first value: one look-up, however many keys there are
-            values.emplace_back(value, valueLength);
-        }
-        return true;
-    });
-}
-
-/// A PICTURE block as FLAC::Picture::parse reads it: its type, media type and where its bytes are in the block.
-struct PictureBlock {
-    uint32_t type;
-    std::string mediaType;
-    size_t dataOffset;
-    size_t dataLength;
-};
-
-bool parsePicture(const std::string &block, PictureBlock &out) {
-    if (block.size() < 32) return false;
-    out.type = bigEndian(block, 0, 4);
-    const uint64_t mediaTypeLength = bigEndian(block, 4, 4);
-    uint64_t position = 8;
-    if (position + mediaTypeLength + 24 > block.size()) return false;
-    out.mediaType.assign(block, static_cast<size_t>(position), static_cast<size_t>(mediaTypeLength));
-    if (!isCleanUTF8(out.mediaType.data(), out.mediaType.size())) return false;
-    position += mediaTypeLength;
-    const uint64_t descriptionLength = bigEndian(block, static_cast<size_t>(position), 4);
-    position += 4;
-    if (position + descriptionLength + 20 > block.size()) return false;
-    if (!isCleanUTF8(block.data() + position, static_cast<size_t>(descriptionLength))) return false;
-    position += descriptionLength + 16; // the description, then width, height, colour depth, colours
-    const uint64_t dataLength = bigEndian(block, static_cast<size_t>(position), 4);
-    position += 4;
-    if (position + dataLength > block.size()) return false;
-    out.dataOffset = static_cast<size_t>(position);
-    out.dataLength = static_cast<size_t>(dataLength);
-    return true;
 }
 
 } // namespace
@@ -222,77 +144,6 @@ bool flacCommentBlock(int descriptor, long size, std::string &block) {
         next += length;
     }
     return false;
-}
-
-bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &out) {
-    if (size < 128) return false;
-    const Bytes bytes(descriptor, size);
-    std::string block;
-    // An ID3v1 tag at the end would take part in TagLib's answer (and its length in the bitrate).
-    if (!bytes.read(size - 128, 3, block) || block == "TAG") return false;
-    if (!bytes.read(0, 4, block) || block != "fLaC") return false;
-
-    // Real files have a handful of blocks; a crafted one with millions of empty ones is TagLib's (it has a budget).
-    static constexpr int maximumBlocks = 1024;
-    int64_t next = 4;
-    bool sawComment = false, last = false;
-    std::string streamInfo;
-    std::string pictureBlock;
-    PictureBlock best{};
-    bool haveBest = false, bestFront = false;
-    for (int index = 0; !last; index++) {
-        if (index == maximumBlocks) return false;
-        std::string header;
-        if (!bytes.read(next, 4, header)) return false;
-        const unsigned char type = static_cast<unsigned char>(header[0]) & 0x7F;
-        last = (static_cast<unsigned char>(header[0]) & 0x80) != 0;
-        const int64_t length = bigEndian(header, 1, 3);
-        if (index == 0 && (type != 0 || length != 34)) return false;
-        if (type == 127 || (length == 0 && type != 1 && type != 3)) return false;
-        next += 4;
-        if (type == 0 && index == 0) {
-            if (!bytes.read(next, length, streamInfo)) return false;
-        } else if (type == 4) {
-            if (sawComment || !bytes.read(next, length, block) || !parseComment(block, out.fields, out.keyOrder)) return false;
-            sawComment = true;
-        } else if (type == 6) {
-            if (!bytes.read(next, length, block)) return false;
-            PictureBlock picture;
-            if (!parsePicture(block, picture)) return false;
-            const bool front = picture.type == 3;
-            // As the TagLib reader chooses: the first picture, replaced only by a later front cover.
-            if (picture.dataLength > 0 && (!haveBest || (!bestFront && front))) {
-                best = picture;
-                haveBest = true;
-                bestFront = front;
-                pictureBlock = block;
-            }
-        } else if (type == 0) {
-            return false; // a second STREAMINFO
-        } else if (length > size - next) {
-            return false; // a block past the end
-        }
-        next += length;
-    }
-    if (!sawComment || out.fields.empty()) return false; // no tags here: TagLib looks for others
-
-    const uint32_t flags = bigEndian(streamInfo, 10, 4);
-    out.sampleRate = static_cast<int>(flags >> 12);
-    out.channels = static_cast<int>(((flags >> 9) & 7) + 1);
-    out.bitsPerSample = static_cast<int>(((flags >> 4) & 0x1F) + 1);
-    const uint64_t frames = static_cast<uint64_t>(flags & 0xF) << 32 | bigEndian(streamInfo, 14, 4);
-    if (frames > 0 && out.sampleRate > 0) {
-        const double length = static_cast<double>(frames) * 1000.0 / out.sampleRate;
-        const double bitrate = static_cast<double>(size - next) * 8.0 / length;
-        if (length + 0.5 > INT_MAX || bitrate + 0.5 > INT_MAX || next > size) return false;
-        out.lengthMilliseconds = static_cast<int>(length + 0.5);
-        out.bitrateKilobits = static_cast<int>(bitrate + 0.5);
-    }
-    if (haveBest && best.dataLength <= pictureLimit) {
-        out.picture.assign(pictureBlock, best.dataOffset, best.dataLength);
-        out.pictureType = best.mediaType;
-    }
-    return true;
 }
 
 } // namespace reprise

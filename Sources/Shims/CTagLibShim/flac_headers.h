@@ -1,5 +1,5 @@
-// A reader of plain FLAC files' metadata blocks that gives what TagLib 1.13 gives for them, without TagLib's objects:
-// a library pass reads thousands of such files, and TagLib's allocations were most of the tag reader's time.
+// What TagLib's objects do not give of a FLAC file or an Ogg stream's Vorbis comment: its keys in the file's order and
+// its fields as written (MPD's tag order and `readcomments`).
 #ifndef REPRISE_FLAC_HEADERS_H
 #define REPRISE_FLAC_HEADERS_H
 
@@ -10,27 +10,6 @@
 #include <vector>
 
 namespace reprise {
-
-/// What a plain FLAC file's headers say, as TagLib's FLAC::File would give it.
-struct FLACHeaders {
-    /// The Vorbis comment's fields, by upper-case key, values in the file's order (TagLib's property map).
-    std::map<std::string, std::vector<std::string>> fields;
-    /// The fields' keys in the order of each one's first value in the file.
-    std::vector<std::string> keyOrder;
-    int64_t lengthMilliseconds = 0;
-    int sampleRate = 0;
-    int channels = 0;
-    int bitsPerSample = 0;
-    int bitrateKilobits = 0;
-    /// The front cover, else the first picture (empty: none, or larger than the limit asked).
-    std::string picture;
-    std::string pictureType;
-};
-
-/// Reads the file `descriptor` (`size` bytes; read with pread) when it is a plain FLAC file: "fLaC" at its start,
-/// STREAMINFO first, every block whole, one Vorbis comment, no ID3 tag, pictures only in PICTURE blocks, text that is
-/// valid UTF-8. False for anything else, which TagLib then reads as before (it has answers for the odd cases).
-bool readPlainFLAC(int descriptor, long size, size_t pictureLimit, FLACHeaders &out);
 
 /// The keys of a Vorbis comment (`comment`: vendor string, count, fields; as TagLib keeps them: upper case, fields
 /// with a value, pictures left out) in the order of each one's first value; as far as the comment is well formed.

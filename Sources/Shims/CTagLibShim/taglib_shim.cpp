@@ -307,30 +307,6 @@ int deliver(const std::string &properties, const char *picture, size_t pictureSi
     return 0;
 }
 
-/// A plain FLAC file's answer from its blocks (``reprise::readPlainFLAC``), records in the file's order of keys.
-int fromFLACHeaders(const reprise::FLACHeaders &headers, size_t pictureLimit, size_t valueLimit, size_t countLimit,
-                    rp_taglib_file *out) {
-    std::string properties;
-    size_t values = 0;
-    for (const auto &key : headers.keyOrder) {
-        const auto entry = headers.fields.find(key);
-        if (entry == headers.fields.end()) continue;
-        for (const auto &value : entry->second) {
-            if (values++ >= countLimit) break;
-            appendRecord(properties, key, valueLimit);
-            appendRecord(properties, value, valueLimit);
-        }
-    }
-    out->headers.properties_in_file_order = 1;
-    out->headers.length_ms = headers.lengthMilliseconds;
-    out->headers.sample_rate = headers.sampleRate;
-    out->headers.channels = headers.channels;
-    out->headers.bitrate_kbps = headers.bitrateKilobits;
-    out->headers.codec = RP_CODEC_FLAC;
-    out->headers.bits_per_sample = headers.bitsPerSample;
-    return deliver(properties, headers.picture.data(), headers.picture.size(), headers.pictureType, pictureLimit, out);
-}
-
 /// The codec of `file` as its type and headers say, and the bits of each sample where the codec keeps them.
 void describeEncoding(File *file, rp_taglib_file *out) {
     if (dynamic_cast<Ogg::Vorbis::File *>(file)) {
@@ -477,16 +453,11 @@ std::string propertyRecords(const PropertyMap &map, const std::vector<std::strin
 }
 
 int read(int descriptor, long size, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
-         bool plainFLACWithoutTagLib, uint32_t flags, rp_taglib_file *out) {
+         uint32_t flags, rp_taglib_file *out) {
     std::string extension(extensionText ? extensionText : "");
     if (!rp_taglib_reads_extension(extension.c_str())) return -1;
     if (size < 0) return -2;
     const bool asWritten = flags & RP_TAG_READ_COMMENTS_AS_WRITTEN;
-    if (plainFLACWithoutTagLib && !asWritten && extension == "flac") {
-        reprise::FLACHeaders headers;
-        if (reprise::readPlainFLAC(descriptor, size, pictureLimit, headers))
-            return fromFLACHeaders(headers, pictureLimit, valueLimit, countLimit, out);
-    }
     DescriptorStream stream(descriptor, size);
     std::unique_ptr<File> file = openAs(extension, &stream);
     if (!file || stream.exhausted) return -2;
@@ -527,13 +498,12 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
 }
 
 int readCatching(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
-                 size_t value_count_limit, bool plainFLACWithoutTagLib, uint32_t flags, rp_taglib_file *out) {
+                 size_t value_count_limit, uint32_t flags, rp_taglib_file *out) {
     static const bool quiet = (setDebugListener(&silent), true);
     (void)quiet;
     std::memset(out, 0, sizeof *out);
     try {
-        int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, plainFLACWithoutTagLib,
-                          flags, out);
+        int result = read(descriptor, size, extension, picture_limit, value_limit, value_count_limit, flags, out);
         if (result != 0) rp_taglib_free(out);
         return result;
     } catch (const std::bad_alloc &) { // the reader's bounded address space ran out: this file is not read
@@ -549,19 +519,5 @@ int readCatching(int descriptor, long size, const char *extension, size_t pictur
 
 extern "C" int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
                               size_t value_count_limit, uint32_t flags, rp_taglib_file *out) {
-    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, true, flags, out);
-}
-
-extern "C" int rp_taglib_read_with_taglib(int descriptor, long size, const char *extension, size_t picture_limit,
-                                          size_t value_limit, size_t value_count_limit, rp_taglib_file *out) {
-    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, false, 0, out);
-}
-
-extern "C" int rp_taglib_is_plain_flac(int descriptor, long size) {
-    try {
-        reprise::FLACHeaders headers;
-        return reprise::readPlainFLAC(descriptor, size, 0, headers) ? 1 : 0;
-    } catch (...) {
-        return 0;
-    }
+    return readCatching(descriptor, size, extension, picture_limit, value_limit, value_count_limit, flags, out);
 }

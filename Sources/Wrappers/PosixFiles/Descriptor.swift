@@ -13,4 +13,22 @@ public enum Descriptor {
         }
         return true
     }
+
+    /// Up to `count` bytes of the file at `fd` from `offset` (pread, again after an interrupted or short read): fewer
+    /// at its end; nil when a read fails.
+    public static func read(_ fd: Int32, at offset: Int64, count: Int) -> [UInt8]? {
+        guard count >= 0, offset >= 0 else { return nil }
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            while initialized < count {
+                let got = pread(fd, buffer.baseAddress! + initialized, count - initialized, off_t(offset) + off_t(initialized))
+                if got < 0 && errno == EINTR { continue }
+                failed = got < 0
+                guard got > 0 else { break }
+                initialized += got
+            }
+        }
+        return failed ? nil : bytes
+    }
 }

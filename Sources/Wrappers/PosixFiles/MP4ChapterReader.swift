@@ -17,7 +17,7 @@ public enum MP4ChapterReader {
         let fileSize = Int64(info.st_size)
         var offset: Int64 = 0
         for _ in 0..<4096 { // top-level boxes: a handful in any real file
-            guard offset + 8 <= fileSize, let header = readBytes(descriptor, at: offset, count: 16), header.count >= 8 else { return nil }
+            guard offset + 8 <= fileSize, let header = Descriptor.read(descriptor, at: offset, count: 16), header.count >= 8 else { return nil }
             var size = Int64(header[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             var headerSize: Int64 = 8
             if size == 1 {
@@ -33,25 +33,12 @@ public enum MP4ChapterReader {
             if offset == 0, String(decoding: header[4..<8], as: UTF8.self) != "ftyp" { return nil } // not MP4
             if String(decoding: header[4..<8], as: UTF8.self) == "moov" {
                 let bodySize = size - headerSize
-                guard bodySize <= moovLimit, let body = readBytes(descriptor, at: offset + headerSize, count: Int(bodySize)),
+                guard bodySize <= moovLimit, let body = Descriptor.read(descriptor, at: offset + headerSize, count: Int(bodySize)),
                       body.count == Int(bodySize), let chpl = MP4Chapters.chplBody(inMoovBody: body) else { return nil }
                 return MP4Chapters.chapters(inChplBody: chpl)
             }
             offset += size
         }
         return nil
-    }
-
-    private static func readBytes(_ descriptor: Int32, at offset: Int64, count: Int) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { return nil }
-            if got == 0 { break }
-            done += got
-        }
-        return Array(bytes.prefix(done))
     }
 }

@@ -1,4 +1,5 @@
 import CTagReaderClient
+import PosixFiles
 import RepriseCore
 
 /// Reads a file's tags, audio properties and embedded cover with TagLib, from the headers only (nothing is decoded):
@@ -28,17 +29,34 @@ public enum TagLibReader {
              processes: processes)[0]
     }
 
-    /// The tags of each file, in order, read by one reader process with the requests sent ahead of the answers: for
-    /// many files, much faster than one call each.
+    /// The tags of each file, in order: a plain FLAC file read here (``PlainFLAC``), every other one by one reader
+    /// process with the requests sent ahead of the answers: for many files, much faster than one call each.
     public static func read(_ files: [File], pictureLimit: Int,
                             processes: TagReaderProcesses = .shared) -> [(tags: FileTags, picture: EmbeddedPicture?)?] {
-        let requests = files.map { ($0.descriptor, $0.size, $0.fileExtension.lowercased()) as File }
-        return processes.read(requests, pictureLimit: max(0, pictureLimit), valueLimit: valueLimit, valueCountLimit: valueCountLimit)
-            .map { status, file in
-                var file = file
-                defer { rp_taglib_free(&file) }
-                return status == 0 ? decode(file) : nil
+        let limits = PlainFLAC.Limits(pictureBytes: max(0, pictureLimit), valueBytes: valueLimit, valueCount: valueCountLimit)
+        var results = [(tags: FileTags, picture: EmbeddedPicture?)?](repeating: nil, count: files.count)
+        var forProcess: [(index: Int, file: File)] = []
+        for (index, file) in files.enumerated() {
+            let fileExtension = file.fileExtension.lowercased()
+            if fileExtension == "flac", let plain = PlainFLAC.read(size: file.size, limits: limits, read: { offset, count in
+                Descriptor.read(file.descriptor, at: offset, count: count)
+            }) {
+                var tags = FileTags(properties: plain.properties, inFileOrder: true)
+                tags.apply(plain.headers)
+                results[index] = (tags, plain.picture)
+            } else {
+                forProcess.append((index, (file.descriptor, file.size, fileExtension)))
             }
+        }
+        guard !forProcess.isEmpty else { return results }
+        let answers = processes.read(forProcess.map(\.file), pictureLimit: limits.pictureBytes, valueLimit: valueLimit,
+                                     valueCountLimit: valueCountLimit)
+        for (request, (status, file)) in zip(forProcess, answers) {
+            var file = file
+            defer { rp_taglib_free(&file) }
+            if status == 0 { results[request.index] = decode(file) }
+        }
+        return results
     }
 
     /// Every tag of the regular file open at `descriptor`, for MPD's `readcomments`: a Vorbis comment's fields (FLAC,
@@ -64,22 +82,13 @@ public enum TagLibReader {
         let properties = file.properties.map { Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size)) } ?? []
         let headers = file.headers
         var tags = FileTags(properties: properties, inFileOrder: headers.properties_in_file_order != 0)
-        let (microseconds, overflow) = headers.length_ms.multipliedReportingOverflow(by: 1000)
-        tags.lengthMicroseconds = headers.length_ms > 0 && !overflow ? microseconds : nil
-        tags.sampleRate = headers.sample_rate > 0 ? Int(headers.sample_rate) : nil
-        tags.channels = headers.channels > 0 ? Int(headers.channels) : nil
-        tags.bitrateKilobits = headers.bitrate_kbps > 0 ? Int(headers.bitrate_kbps) : nil
-        tags.encoding = Self.codec(headers.codec).flatMap { codec in
-            AudioEncoding(codec: codec, sampleRate: Int(headers.sample_rate), channels: Int(headers.channels),
-                          bitsPerSample: headers.bits_per_sample > 0 ? Int(headers.bits_per_sample) : nil)
-        }
+        tags.apply(AudioHeaders(lengthMilliseconds: headers.length_ms, sampleRate: Int(headers.sample_rate),
+                                channels: Int(headers.channels), bitrateKilobits: Int(headers.bitrate_kbps),
+                                codec: codec(headers.codec), bitsPerSample: Int(headers.bits_per_sample)))
         var picture: EmbeddedPicture?
         if let bytes = file.picture, file.picture_size > 0 {
-            let type = withUnsafeBytes(of: file.picture_type) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            picture = EmbeddedPicture(bytes: Array(UnsafeBufferPointer(start: bytes, count: file.picture_size)),
-                                      mediaType: type.isEmpty ? "image/jpeg" : type)
+            let type = withUnsafeBytes(of: file.picture_type) { raw in Array(raw.prefix { $0 != 0 }) }
+            picture = EmbeddedPicture(bytes: Array(UnsafeBufferPointer(start: bytes, count: file.picture_size)), declaredType: type)
         }
         return (tags, picture)
     }

@@ -15,19 +15,10 @@ extern "C" {
 /// valid as that format (or TagLib failed), -4 when memory ran out reading it (the reader's address space is bounded;
 /// the reader process then ends after answering). Values longer than `value_limit` bytes are cut there (the caller
 /// marks them); at most `value_count_limit` values are kept.
-/// A plain FLAC file (no ID3 tag, pictures in PICTURE blocks only, clean UTF-8) is read from its metadata blocks
-/// without TagLib's objects, giving what TagLib gives for it (the tag reader's CPU for 10,000 files: 0.34 → 0.12 s);
-/// any other file goes to TagLib.
+/// (A plain FLAC file never comes here: the service reads it itself, as TagLib would, with RepriseCore's PlainFLAC.)
 /// `flags`: RP_TAG_READ_COMMENTS_AS_WRITTEN, or 0.
 int rp_taglib_read(int descriptor, long size, const char *extension, size_t picture_limit, size_t value_limit,
                    size_t value_count_limit, uint32_t flags, rp_taglib_file *out);
-
-/// Whether rp_taglib_read reads `descriptor` (`size` bytes) as a plain FLAC file, without TagLib.
-int rp_taglib_is_plain_flac(int descriptor, long size);
-
-/// As rp_taglib_read, every file through TagLib (what the plain FLAC reader is compared with).
-int rp_taglib_read_with_taglib(int descriptor, long size, const char *extension, size_t picture_limit,
-                               size_t value_limit, size_t value_count_limit, rp_taglib_file *out);
 
 #ifdef __cplusplus
 }
