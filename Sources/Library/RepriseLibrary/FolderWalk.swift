@@ -3,40 +3,45 @@ import RepriseCore
 
 /// Walks a music folder through directory descriptors: each directory's names read once, types taken from its
 /// entries where the file system gives them, and `fstatat` relative to the open directory (no full path resolved
-/// again) only for music files and entries of unknown type. No link is followed (a directory is opened with
+/// again) only for music files the caller wants it for and entries of unknown type. No link is followed (a directory is opened with
 /// O_NOFOLLOW: one replaced by a link meanwhile is skipped), hidden entries are skipped, names are visited in order,
 /// and each folder's cover file (``MediaLocation/folderCoverNames``) is noted from the same listing.
 enum FolderWalk {
-    /// A music file found, with what the index compares and the cover picture beside it.
+    /// A music file found, with what the index compares (nil where the walk was told not to look) and the cover
+    /// picture beside it.
     struct File {
         var path: String
-        var size: Int64
-        var modified: Int64
+        var size: Int64?
+        var modified: Int64?
         var folderCover: String?
     }
 
     /// How deep folders are followed.
     static let maximumDepth = 32
 
-    /// Visits every music file under `root` (an absolute path, RawPath-escaped).
-    static func walk(_ root: String, isMusic: (String) -> Bool, visit: (File) -> Void) {
-        walk(root, isMusic: isMusic, enter: { _ in true }, visit: visit)
+    /// Visits every music file under `root` (an absolute path, RawPath-escaped). A file whose path `wantsStatus`
+    /// is false for (one the index does not have: whoever reads it takes its size and time from the descriptor it
+    /// reads) is not looked at, when the file system gives entries' types.
+    static func walk(_ root: String, isMusic: (String) -> Bool, wantsStatus: (String) -> Bool = { _ in true },
+                     visit: (File) -> Void) {
+        walk(root, isMusic: isMusic, wantsStatus: wantsStatus, enter: { _ in true }, visit: visit)
     }
 
     /// Visits `root` and every directory under it, before what is in it; a directory `visit` returns false for is
     /// not gone into. No file is looked at, unless the file system does not tell entries' types.
     static func directories(_ root: String, visit: (String) -> Bool) {
-        walk(root, isMusic: { _ in false }, enter: visit, visit: { _ in })
+        walk(root, isMusic: { _ in false }, wantsStatus: { _ in false }, enter: visit, visit: { _ in })
     }
 
-    private static func walk(_ root: String, isMusic: (String) -> Bool, enter: (String) -> Bool, visit: (File) -> Void) {
+    private static func walk(_ root: String, isMusic: (String) -> Bool, wantsStatus: (String) -> Bool, enter: (String) -> Bool,
+                             visit: (File) -> Void) {
         let descriptor = RawPath.withCString(root) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard descriptor >= 0 else { return }
-        walk(descriptor, path: root, depth: 0, isMusic: isMusic, enter: enter, visit: visit)
+        walk(descriptor, path: root, depth: 0, isMusic: isMusic, wantsStatus: wantsStatus, enter: enter, visit: visit)
     }
 
     private static func walk(_ descriptor: Int32, path: String, depth: Int, isMusic: (String) -> Bool,
-                             enter: (String) -> Bool, visit: (File) -> Void) {
+                             wantsStatus: (String) -> Bool, enter: (String) -> Bool, visit: (File) -> Void) {
         guard let stream = fdopendir(descriptor) else {
             close(descriptor)
             return
@@ -81,11 +86,18 @@ enum FolderWalk {
             }
             if type == UInt8(DT_DIR), depth + 1 < maximumDepth {
                 let child = RawPath.withCString(entry.name) { openat(directory, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-                if child >= 0 { walk(child, path: path + "/" + entry.name, depth: depth + 1, isMusic: isMusic, enter: enter, visit: visit) }
+                if child >= 0 {
+                    walk(child, path: path + "/" + entry.name, depth: depth + 1, isMusic: isMusic, wantsStatus: wantsStatus,
+                         enter: enter, visit: visit)
+                }
             } else if type == UInt8(DT_REG), isMusic(entry.name) {
+                let file = path + "/" + entry.name
+                if info == nil && !wantsStatus(file) {
+                    visit(File(path: file, folderCover: folderCover()))
+                    continue
+                }
                 guard let found = info ?? status(entry.name), found.st_mode & S_IFMT == S_IFREG else { continue }
-                visit(File(path: path + "/" + entry.name, size: Int64(found.st_size), modified: LibraryScanner.modified(found),
-                           folderCover: folderCover()))
+                visit(File(path: file, size: Int64(found.st_size), modified: LibraryScanner.modified(found), folderCover: folderCover()))
             }
         }
     }

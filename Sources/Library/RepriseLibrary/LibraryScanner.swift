@@ -82,7 +82,9 @@ public final class LibraryScanner {
     public func scanFolder(_ folder: String, root: String) throws -> Int {
         let known = try store.fileStates(root: root)
         var found: [(String, Int64, Int64)] = []
-        FolderWalk.walk(folder, isMusic: Self.isMusic) { found.append(($0.path, $0.size, $0.modified)) }
+        FolderWalk.walk(folder, isMusic: Self.isMusic) { file in
+            if let size = file.size, let modified = file.modified { found.append((file.path, size, modified)) }
+        }
         var stored = 0
         try store.batch {
             for (path, size, modified) in found {
@@ -98,5 +100,5 @@ public final class LibraryScanner {
     static func isMusic(_ path: String) -> Bool { extensions.contains(MediaLocation.fileExtension(ofPath: path)) }
 
     /// A file's modification time as the index keeps it (nanoseconds).
-    public static func modified(_ info: stat) -> Int64 { Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) }
+    public static func modified(_ info: stat) -> Int64 { OpenedRegularFile.nanoseconds(info.st_mtim) }
 }

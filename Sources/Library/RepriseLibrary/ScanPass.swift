@@ -29,11 +29,9 @@ struct ScanPass {
         self.art = art
     }
 
-    /// A file the walk found that the index does not have as it is.
+    /// A file the walk found that the index does not have as it is (its size and time are taken when it is read).
     struct FoundFile: Sendable {
         var path: String
-        var size: Int64
-        var modified: Int64
         var previous: LibraryStore.FileState?
         /// The cover picture in its folder, seen in the walk's listing.
         var folderCover: String?
@@ -109,16 +107,16 @@ struct ScanPass {
     private static func walk(_ root: String, known: [String: LibraryStore.FileState], shared: Shared,
                              into pipe: ScanPipe<[FoundFile]>) {
         var known = known, pending: [FoundFile] = [], open = true
-        FolderWalk.walk(root, isMusic: LibraryScanner.isMusic) { file in
+        // A file the index does not have is read whatever its size and time: the walk does not look at it.
+        FolderWalk.walk(root, isMusic: LibraryScanner.isMusic, wantsStatus: { known[$0] != nil }) { file in
             guard open else { return }
             shared.found.add(1, ordering: .relaxed)
             let previous = known.removeValue(forKey: file.path)
-            if let previous, previous.isCurrent(size: file.size, modified: file.modified) {
+            if let previous, let size = file.size, let modified = file.modified, previous.isCurrent(size: size, modified: modified) {
                 shared.looked.add(1, ordering: .relaxed)
                 return
             }
-            pending.append(FoundFile(path: file.path, size: file.size, modified: file.modified, previous: previous,
-                                     folderCover: file.folderCover))
+            pending.append(FoundFile(path: file.path, previous: previous, folderCover: file.folderCover))
             if pending.count >= 64 {
                 open = pipe.send(pending)
                 pending.removeAll(keepingCapacity: true)
@@ -140,16 +138,16 @@ struct ScanPass {
             // A window of files at a time goes to TagLib's process in one call (their descriptors open together).
             for start in stride(from: 0, to: files.count, by: readWindow) where open {
                 let window = files[start..<min(start + readWindow, files.count)]
-                let tracks = reader.read(window.map { ($0.path, .some($0.folderCover)) })
-                for (file, track) in zip(window, tracks) where open {
+                let reads = reader.read(window.map { ($0.path, .some($0.folderCover)) })
+                for (file, read) in zip(window, reads) where open {
                     shared.looked.add(1, ordering: .relaxed)
-                    guard let track else {
+                    guard let read else {
                         if file.previous != nil { vanished.append(file.path) }
                         continue
                     }
-                    var indexed = track.track
-                    indexed.lyrics = track.fileTags?.lyrics
-                    batch.append((indexed, file.size, file.modified))
+                    var indexed = read.track
+                    indexed.lyrics = read.fileTags?.lyrics
+                    batch.append((indexed, read.size, read.modified))
                     if batch.count >= batchSize || monotonicMilliseconds() - lastSent >= 250 {
                         open = pipe.send(.tracks(batch))
                         batch.removeAll(keepingCapacity: true)

@@ -36,18 +36,29 @@ public final class TrackFileReader {
     /// - Parameter folderCover: the cover picture beside it, when the caller listed its folder (`.some(nil)`: none);
     ///   nil: looked up here.
     public func read(_ path: String, withFileTags: Bool, folderCover: String?? = nil) -> (track: LibraryTrack, fileTags: FileTags?)? {
-        read([(path, folderCover)])[0]
+        read([(path, folderCover)])[0].map { ($0.track, $0.fileTags) }
     }
 
-    /// What ``read(_:withFileTags:folderCover:)`` gives for each file, in order; the files TagLib reads are sent to
-    /// its process in one call (``TagLibReader/read(_:pictureLimit:processes:)``), so pass a bounded number.
-    public func read(_ files: [(path: String, folderCover: String??)]) -> [(track: LibraryTrack, fileTags: FileTags?)?] {
-        var opened: [(index: Int, path: String, fileExtension: String, descriptor: Int32, size: Int64)] = []
+    /// A file read: its track, what TagLib read (nil: the discoverer read it), and the file's size and modification
+    /// time (``OpenedRegularFile/modifiedNanoseconds``) as it was when opened to be read.
+    public struct ReadFile {
+        public var track: LibraryTrack
+        public var fileTags: FileTags?
+        public var size: Int64
+        public var modified: Int64
+    }
+
+    /// What ``read(_:withFileTags:folderCover:)`` gives for each file, in order, with its size and time; the files
+    /// TagLib reads are sent to its process in one call (``TagLibReader/read(_:pictureLimit:processes:)``), so pass a
+    /// bounded number.
+    public func read(_ files: [(path: String, folderCover: String??)]) -> [ReadFile?] {
+        var opened: [(index: Int, path: String, fileExtension: String, descriptor: Int32, size: Int64, modified: Int64)] = []
         opened.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
             guard let regular = OpenedRegularFile(path: file.path) else { continue }
             if let folderCover = file.folderCover { folderCovers[Self.folder(of: file.path)] = folderCover }
-            opened.append((index, file.path, MediaLocation.fileExtension(ofPath: file.path), regular.descriptor, regular.size))
+            opened.append((index, file.path, MediaLocation.fileExtension(ofPath: file.path), regular.descriptor, regular.size,
+                           regular.modifiedNanoseconds))
         }
         defer { opened.forEach { close($0.descriptor) } }
         let forTagLib = opened.filter { TagLibReader.reads(fileExtension: $0.fileExtension) }
@@ -61,10 +72,11 @@ public final class TrackFileReader {
             guard let read, !read.tags.wantsAnotherReader(fileExtension: file.fileExtension) else { continue }
             readByTagLib[file.index] = read
         }
-        var results = [(track: LibraryTrack, fileTags: FileTags?)?](repeating: nil, count: files.count)
+        var results = [ReadFile?](repeating: nil, count: files.count)
         for file in opened {
-            results[file.index] = readByTagLib[file.index].map { fromTagLib(file.path, $0.tags, $0.picture) }
+            let (track, fileTags) = readByTagLib[file.index].map { fromTagLib(file.path, $0.tags, $0.picture) }
                 ?? fromDiscoverer(file.path, procPath: "/proc/self/fd/\(file.descriptor)", encoding: encodings[file.index])
+            results[file.index] = ReadFile(track: track, fileTags: fileTags, size: file.size, modified: file.modified)
         }
         return results
     }

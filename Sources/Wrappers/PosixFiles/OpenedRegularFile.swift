@@ -10,6 +10,8 @@ public struct OpenedRegularFile: ~Copyable {
     public let size: Int64
     /// Its last modification when opened, in seconds since 1970.
     public let modifiedSeconds: Int64
+    /// The same, in nanoseconds (``nanoseconds(_:)``), as the library's index compares it.
+    public let modifiedNanoseconds: Int64
 
     /// Nil when `path` is missing, a symbolic link (unless `followingLinks`: then what it leads to counts), or
     /// anything but a regular file. Opened without blocking: a FIFO or a device is refused, never waited on.
@@ -25,6 +27,13 @@ public struct OpenedRegularFile: ~Copyable {
         self.descriptor = descriptor
         size = Int64(info.st_size)
         modifiedSeconds = Int64(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Self.nanoseconds(info.st_mtim)
+    }
+
+    /// A file time in nanoseconds since 1970, wrapping past the year 2262 (a file system may store later times, and
+    /// any file can be given one): a value only ever compared with another, never a trap.
+    public static func nanoseconds(_ time: timespec) -> Int64 {
+        Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
     }
 
     /// A path that opens the same file (the same inode), whatever its name is now.
