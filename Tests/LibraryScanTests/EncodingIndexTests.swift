@@ -49,12 +49,13 @@ import TestSupport
             try database.execute("ALTER TABLE tracks DROP COLUMN encoding; ALTER TABLE tracks DROP COLUMN more_tags; "
                                  + "ALTER TABLE tracks DROP COLUMN tag_order; ALTER TABLE tracks DROP COLUMN date; "
                                  + "ALTER TABLE tracks DROP COLUMN further_values")
-            try database.execute("PRAGMA user_version = 5; UPDATE tracks SET tags_version = 3; CREATE INDEX tracks_root ON tracks(root)")
+            try database.execute("PRAGMA user_version = 5; UPDATE tracks SET tags_version = 3; CREATE INDEX tracks_root ON tracks(root); "
+                                 + "CREATE INDEX tracks_folder ON tracks(folder)")
         }
         let store = try LibraryStore(path: path) { _ in }
         #expect(try store.track(atPath: song)?.fileFacts.encoding == nil)
-        #expect(try Database(path: path).prepare("SELECT count(*) FROM sqlite_master WHERE name = 'tracks_root'").firstInt() == 0,
-                "the index on root dropped (version 10)")
+        #expect(try Database(path: path).prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('tracks_root', 'tracks_folder')")
+                    .firstInt() == 0, "the indexes on root and folder dropped (version 10)")
         #expect(try store.fileStates(root: folder)[song]?.isCurrent(size: 10, modified: 1_764_307_445_123_456_789) == false,
                 "read again at the next pass")
     }

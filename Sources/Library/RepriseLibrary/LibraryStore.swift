@@ -167,10 +167,12 @@ public final class LibraryStore {
                        to: database, version: 2)
     }
 
-    /// Version 10: no index on `root`. A pass reads or marks a root's rows all at once (a scan either way), and the
-    /// index cost every row written a B-tree insert of its root's path (10,000 rows: ~12 ms of a first index's CPU).
+    /// Version 10: no index on `root` or `folder`. A pass reads or marks a root's rows all at once, and a folder's
+    /// tracks are found by a prefix no index serves (a scan either way; the outline's count by folder sorts 10,000
+    /// rows in ~1 ms more); each index cost every row written a B-tree insert of a long path (10,000 rows: ~12 ms of
+    /// a first index's CPU each).
     private static func migrateToVersion10(_ database: Database) throws(SQLiteError) {
-        try database.execute("BEGIN; DROP INDEX IF EXISTS tracks_root; PRAGMA user_version = 10; COMMIT;")
+        try database.execute("BEGIN; DROP INDEX IF EXISTS tracks_root; DROP INDEX IF EXISTS tracks_folder; PRAGMA user_version = 10; COMMIT;")
     }
 
     /// Adds `columns` (each "name TYPE [constraints]") to `tracks` and sets the schema's `version`, in one transaction.
