@@ -57,8 +57,9 @@ public struct FileTags: Sendable, Equatable {
         }
         var order = TagOrder()
         for (key, value) in properties where !value.isEmpty {
-            if inFileOrder, let tag = TagOrder.Tag(propertyKey: key) { order.note(tag) }
-            if let name = MoreTags.Name(propertyKey: key) { moreTags.append(name, value) }
+            let moreTagName = MoreTags.Name(propertyKey: key)
+            if inFileOrder, let tag = TagOrder.Tag(propertyKey: key, moreTagName: moreTagName) { order.note(tag) }
+            if let moreTagName { moreTags.append(moreTagName, value) }
             switch key {
             case "TITLE": keep(&tags.title, value, .title)
             case "ARTIST": tags.artists.append(value)

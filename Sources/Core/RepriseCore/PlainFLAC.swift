@@ -133,6 +133,14 @@ struct CommentFields {
 
     var isEmpty: Bool { keys.isEmpty }
 
+    /// Up to this many keys, a key's place is found by comparing (a comment has a dozen); past it, by a table (a
+    /// crafted one may have tens of thousands).
+    static let keysFoundBySearch = 16
+
+    private func place(of key: String) -> Int? {
+        keys.count <= Self.keysFoundBySearch ? keys.firstIndex(of: key) : places[key]
+    }
+
     /// Reads `block` (vendor string, count, fields). False (the file is TagLib's) when its lengths do not fit, a key
     /// has a NUL (TagLib cuts the key there), a picture is among the fields, or a value is not clean text. A field
     /// without "=", with an empty key or a key byte outside 0x20–0x7D is dropped, as TagLib drops it.
@@ -153,17 +161,25 @@ struct CommentFields {
             position += length
             guard let separator = entry.firstIndex(of: UInt8(ascii: "=")), separator != entry.startIndex else { continue }
             let keyBytes = entry[..<separator]
-            if keyBytes.contains(0) { return false }
-            guard keyBytes.allSatisfy({ (0x20...0x7D).contains($0) }) else { continue }
-            let key = String(decoding: keyBytes.map { (0x61...0x7A).contains($0) ? $0 - 0x20 : $0 }, as: UTF8.self)
+            var validKey = true
+            for byte in keyBytes {
+                if byte == 0 { return false }
+                if byte < 0x20 || byte > 0x7D { validKey = false }
+            }
+            guard validKey else { continue }
+            let key = String(unsafeUninitializedCapacity: keyBytes.count) { buffer in
+                for (offset, byte) in keyBytes.enumerated() { buffer[offset] = (0x61...0x7A).contains(byte) ? byte - 0x20 : byte }
+                return keyBytes.count
+            }
             if key == "METADATA_BLOCK_PICTURE" || key == "COVERART" { return false }
             let value = entry[(separator + 1)...]
             guard PlainFLAC.isClean(value) else { return false }
             guard !value.isEmpty else { continue }
-            if let place = places[key] {
+            if let place = place(of: key) {
                 values[place].append(value)
             } else {
-                places[key] = keys.count
+                if keys.count == Self.keysFoundBySearch { places = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices)) }
+                if keys.count >= Self.keysFoundBySearch { places[key] = keys.count }
                 keys.append(key)
                 values.append([value])
             }

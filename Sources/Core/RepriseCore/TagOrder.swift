@@ -33,8 +33,13 @@ public struct TagOrder: Sendable, Hashable {
         /// The tag a file's property (TagLib's key, upper case) gives a value of, as ``FileTags`` reads them; nil for
         /// a property MPD lists no tag for.
         public init?(propertyKey key: String) {
-            if let name = MoreTags.Name(propertyKey: key) {
-                self.init(name)
+            self.init(propertyKey: key, moreTagName: MoreTags.Name(propertyKey: key))
+        }
+
+        /// As ``init(propertyKey:)``, the key's further tag (``MoreTags/Name/init(propertyKey:)``) already looked up.
+        public init?(propertyKey key: String, moreTagName: MoreTags.Name?) {
+            if let moreTagName {
+                self.init(moreTagName)
                 return
             }
             guard let tag = Self.byPropertyKey[key] else { return nil }
