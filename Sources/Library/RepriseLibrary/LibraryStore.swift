@@ -434,9 +434,8 @@ public final class LibraryStore {
         try statement.bind([])
         var outline = LibraryOutline()
         while try statement.step() {
-            var genres = LibraryTrack(path: FilePath(escaped: ""))
-            genres.genresText = statement.text(2)
-            outline.add(artist: statement.text(0), album: statement.text(1), genres: genres.genres, count: Int(statement.int(3) ?? 0))
+            outline.add(artist: statement.text(0), album: statement.text(1), genres: statement.text(2).map(LibraryTrack.genres(fromText:)) ?? [],
+                        count: Int(statement.int(3) ?? 0))
         }
         let folders = try database.prepare("SELECT folder, count(*) FROM tracks WHERE available = 1 GROUP BY folder")
         try folders.bind([])

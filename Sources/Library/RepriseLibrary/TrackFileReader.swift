@@ -52,13 +52,13 @@ public final class TrackFileReader {
     /// TagLib reads are sent to its process in one call (``TagLibReader/read(_:pictureLimit:processes:)``), so pass a
     /// bounded number.
     public func read(_ files: [(path: String, folderCover: String??)]) -> [ReadFile?] {
-        var opened: [(index: Int, path: String, fileExtension: String, descriptor: Int32, size: Int64, modified: Int64)] = []
+        var opened: [(index: Int, path: String, fileExtension: String, descriptor: Int32, size: Int64, modified: Int64,
+                      folderCover: String??)] = []
         opened.reserveCapacity(files.count)
         for (index, file) in files.enumerated() {
             guard let regular = OpenedRegularFile(path: file.path) else { continue }
-            if let folderCover = file.folderCover { folderCovers[Self.folder(of: file.path)] = folderCover }
             opened.append((index, file.path, MediaLocation.fileExtension(ofPath: file.path), regular.descriptor, regular.size,
-                           regular.modifiedNanoseconds))
+                           regular.modifiedNanoseconds, file.folderCover))
         }
         defer { opened.forEach { close($0.descriptor) } }
         let forTagLib = opened.filter { TagLibReader.reads(fileExtension: $0.fileExtension) }
@@ -74,23 +74,26 @@ public final class TrackFileReader {
         }
         var results = [ReadFile?](repeating: nil, count: files.count)
         for file in opened {
-            let (track, fileTags) = readByTagLib[file.index].map { fromTagLib(file.path, $0.tags, $0.picture) }
-                ?? fromDiscoverer(file.path, procPath: "/proc/self/fd/\(file.descriptor)", encoding: encodings[file.index])
+            let (track, fileTags) = readByTagLib[file.index].map { fromTagLib(file.path, $0.tags, $0.picture, listedCover: file.folderCover) }
+                ?? fromDiscoverer(file.path, procPath: "/proc/self/fd/\(file.descriptor)", encoding: encodings[file.index],
+                                  listedCover: file.folderCover)
             results[file.index] = ReadFile(track: track, fileTags: fileTags, size: file.size, modified: file.modified)
         }
         return results
     }
 
-    private func fromTagLib(_ path: String, _ tags: FileTags, _ picture: EmbeddedPicture?) -> (track: LibraryTrack, fileTags: FileTags?) {
+    private func fromTagLib(_ path: String, _ tags: FileTags, _ picture: EmbeddedPicture?,
+                            listedCover: String??) -> (track: LibraryTrack, fileTags: FileTags?) {
         var track = LibraryTrack(path: FilePath(escaped: path))
         readByTagLib += 1
         track.apply(tags)
         if let picture, let art { track.cover = art(picture.bytes, picture.mediaType) }
-        if track.cover == nil { track.cover = folderCover(of: path) }
+        if track.cover == nil { track.cover = folderCover(of: path, listedCover: listedCover) }
         return (track, tags)
     }
 
-    private func fromDiscoverer(_ path: String, procPath: String, encoding: AudioEncoding?) -> (track: LibraryTrack, fileTags: FileTags?) {
+    private func fromDiscoverer(_ path: String, procPath: String, encoding: AudioEncoding?,
+                                listedCover: String??) -> (track: LibraryTrack, fileTags: FileTags?) {
         var track = LibraryTrack(path: FilePath(escaped: path))
         track.fileFacts.encoding = encoding
         readByDiscoverer += 1
@@ -99,7 +102,7 @@ public final class TrackFileReader {
             discoverer = Discoverer(timeoutSeconds: 10, imageLimit: Self.pictureLimit)
         }
         guard let media = discoverer?.discoverNow(MediaURI.file(path: procPath)), media.error == nil else {
-            track.cover = folderCover(of: path)
+            track.cover = folderCover(of: path, listedCover: listedCover)
             return (track, nil)
         }
         let found = media.tags.track
@@ -116,7 +119,7 @@ public final class TrackFileReader {
         track.musicBrainz = found.musicBrainz
         track.lengthMicroseconds = media.durationNanoseconds.map { $0 / 1000 }
         if let image = media.image, let art { track.cover = art(image.bytes, image.mediaType) }
-        if track.cover == nil { track.cover = folderCover(of: path) }
+        if track.cover == nil { track.cover = folderCover(of: path, listedCover: listedCover) }
         return (track, nil)
     }
 
@@ -125,7 +128,9 @@ public final class TrackFileReader {
         String(path[..<(path.utf8.lastIndex(of: UInt8(ascii: "/")) ?? path.endIndex)])
     }
 
-    private func folderCover(of path: String) -> String? {
+    /// The cover beside `path`: the one the caller found listing the folder (`listedCover` not nil), else looked up.
+    private func folderCover(of path: String, listedCover: String??) -> String? {
+        if let listedCover { return listedCover }
         let folder = Self.folder(of: path)
         if let known = folderCovers[folder] { return known }
         if folderCovers.count > 4_096 { folderCovers.removeAll() }

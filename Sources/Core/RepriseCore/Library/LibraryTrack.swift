@@ -64,9 +64,16 @@ public struct LibraryTrack: Sendable, Equatable {
     public var genresText: String? {
         get {
             guard !genres.isEmpty else { return nil }
-            return genres.map { String($0.map { $0 == "\u{1F}" ? " " : $0 }) }.joined(separator: Self.valueSeparator)
+            // By bytes: U+001F is a grapheme of its own, and this runs for every row a pass writes.
+            return genres.map { $0.utf8.contains(0x1F) ? String($0.map { $0 == "\u{1F}" ? " " : $0 }) : $0 }
+                .joined(separator: Self.valueSeparator)
         }
-        set { genres = newValue.map { $0.split(separator: Character(Self.valueSeparator)).map(String.init) } ?? [] }
+        set { genres = newValue.map(Self.genres(fromText:)) ?? [] }
+    }
+
+    /// The genres of a ``genresText``.
+    public static func genres(fromText text: String) -> [String] {
+        text.utf8.split(separator: 0x1F).map { String(decoding: $0, as: UTF8.self) }
     }
 
     public static let valueSeparator = "\u{1F}"
