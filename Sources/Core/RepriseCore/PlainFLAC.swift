@@ -21,9 +21,7 @@ public struct PlainFLAC: Sendable {
         /// The most values, all keys together.
         public var valueCount: Int
         public init(pictureBytes: Int, valueBytes: Int, valueCount: Int) {
-            self.pictureBytes = pictureBytes
-            self.valueBytes = valueBytes
-            self.valueCount = valueCount
+            (self.pictureBytes, self.valueBytes, self.valueCount) = (pictureBytes, valueBytes, valueCount)
         }
     }
 
