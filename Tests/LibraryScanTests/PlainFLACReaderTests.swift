@@ -43,8 +43,8 @@ import TestSupport
                                         (4, fields(["TITLE=Empty picture"]))], Data()),
         ("a picture past the limit", [(4, fields(["TITLE=Big"])),
                                       (6, TaggedFLACMaker.picture(type: 3, mediaType: "image/jpeg", bytes: Data(repeating: 6, count: 5000)))], Data()),
-        // Hostile: as many distinct keys as a comment holds, not in the property map's order (each looked up once).
-        ("many distinct keys", [(4, fields((0..<40_000).reversed().map { "K\($0)=v" }))], Data()),
+        // Many distinct keys (as many as the plain reader takes), not in the property map's order.
+        ("many distinct keys", [(4, fields((0..<16_384).reversed().map { "K\($0)=v" }))], Data()),
         ("long values and many", [(4, fields(["TITLE=" + String(repeating: "x", count: 3000)] + (0..<300).map { "GENRE=g\($0)" }))], Data()),
     ]
 
@@ -59,6 +59,8 @@ import TestSupport
         ("a NUL in a value", [(4, TaggedFLACMaker.comment([Data("TITLE=cut".utf8) + Data([0]) + Data("here".utf8)]))], Data()),
         ("a NUL in a key", [(4, TaggedFLACMaker.comment([Data("TI".utf8) + Data([0]) + Data("TLE=value".utf8)]))], Data()),
         ("two comments", [(4, fields(["TITLE=First"])), (4, fields(["TITLE=Second"]))], Data()),
+        // Hostile: more fields than the plain reader keeps keys for (each would be a key in the service's memory).
+        ("more fields than it takes", [(4, fields((0..<16_385).map { "K\($0)=v" }))], Data()),
         ("no comment", [(1, Data(count: 10))], Data()),
         ("an empty comment", [(4, fields([]))], Data()),
         ("a comment whose count overruns it", [(4, fields(["TITLE=x"]).prefix(20) + Data([0xFF, 0xFF, 0, 0]))], Data()),

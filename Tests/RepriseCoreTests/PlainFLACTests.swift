@@ -76,6 +76,34 @@ import Testing
         }
     }
 
+    /// A file of a thousand 16 MiB picture blocks (made as it is read, zeros but for the block headers): it is left
+    /// to TagLib once the reading passes ``PlainFLAC/readBudget``, not read to its end.
+    @Test func aFileOfHugeBlocksIsLeftOnceTheBudgetIsSpent() {
+        let blockLength = (1 << 24) - 1
+        let start = Self.file([(0, Self.streamInfo(frames: 10)), (4, Self.comment(["TITLE=x"]))], audio: 0)
+        let headers = (0..<1000).map { index in
+            (offset: start.count + index * (4 + blockLength), bytes: [UInt8(6) | (index == 999 ? 0x80 : 0)] + Self.bigEndian(blockLength, 3))
+        }
+        var fileStart = start
+        fileStart[4 + 4 + 34] &= 0x7F // the comment is no longer the last block
+        let size = start.count + 1000 * (4 + blockLength) + 1000
+        var asked = 0
+        let file = PlainFLAC.read(size: Int64(size), limits: .init(pictureBytes: 1 << 24, valueBytes: 100, valueCount: 100)) { offset, count in
+            asked += count
+            var bytes = [UInt8](repeating: 0, count: count)
+            for (index, byte) in fileStart.enumerated() where Int64(index) >= offset && Int64(index) < offset + Int64(count) {
+                bytes[index - Int(offset)] = byte
+            }
+            for header in headers where Int64(header.offset) >= offset && Int64(header.offset) + 4 <= offset + Int64(count) {
+                for (index, byte) in header.bytes.enumerated() { bytes[header.offset - Int(offset) + index] = byte }
+            }
+            return bytes
+        }
+        #expect(file == nil)
+        #expect(asked > PlainFLAC.readBudget - (1 << 24), "read until the budget, not given up before")
+        #expect(asked <= PlainFLAC.readBudget + PlainFLAC.headSize + 4 * 1000 + 128)
+    }
+
     /// Damaged copies — bytes changed (lengths and counts among them, often to their largest), cut short or lengthened
     /// — give nil or an answer within the limits; none traps, and none is read past its end.
     @Test func damagedFilesNeverTrap() {

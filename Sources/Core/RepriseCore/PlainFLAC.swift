@@ -29,17 +29,22 @@ public struct PlainFLAC: Sendable {
     static let maximumBlocks = 1024
     /// The part of the file read at once (where the blocks of nearly every file are).
     static let headSize = 4_096
+    /// The most bytes read past the head: real files' blocks (a few covers of some MiB) are far below it; a crafted
+    /// file of a thousand 16 MiB blocks is TagLib's, in its bounded process.
+    static let readBudget = 64 << 20
 
     /// Reads a file of `size` bytes through `read` (`count` bytes at `offset`, all of them, or nil); nil when the
     /// file is not a plain FLAC file (or cannot be read).
     public static func read(size: Int64, limits: Limits, read: (_ offset: Int64, _ count: Int) -> [UInt8]?) -> PlainFLAC? {
         guard size >= 128 else { return nil }
         let head = read(0, Int(min(size, Int64(headSize)))) ?? []
+        var budget = readBudget
         /// `count` bytes at `offset`, all within the file, or nil: from the head when they are in it.
         func bytes(_ offset: Int64, _ count: Int) -> [UInt8]? {
             guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else { return nil }
             if offset + Int64(count) <= Int64(head.count) { return Array(head[Int(offset)..<Int(offset) + count]) }
-            guard let bytes = read(offset, count), bytes.count == count else { return nil }
+            guard count <= budget, let bytes = read(offset, count), bytes.count == count else { return nil }
+            budget -= count
             return bytes
         }
         // An ID3v1 tag at the end would take part in TagLib's answer (and its length in the bitrate).
@@ -63,7 +68,9 @@ public struct PlainFLAC: Sendable {
             case 0:
                 return nil // a second STREAMINFO
             case 4:
-                guard !sawComment, let block = bytes(next, Int(length)), comment.parse(block) else { return nil }
+                guard !sawComment, let block = bytes(next, Int(length)), comment.parse(block) else {
+                    return nil
+                }
                 sawComment = true
             case 6:
                 guard let block = bytes(next, Int(length)), let picture = PictureBlock(block) else { return nil }
@@ -131,6 +138,10 @@ struct CommentFields {
 
     var isEmpty: Bool { keys.isEmpty }
 
+    /// The most fields a comment read here may have: real ones have dozens, and a crafted one of millions of tiny
+    /// fields would make as many keys in the service's memory (TagLib's process, which reads it then, is bounded).
+    static let maximumFields = 16_384
+
     /// Up to this many keys, a key's place is found by comparing (a comment has a dozen); past it, by a table (a
     /// crafted one may have tens of thousands).
     static let keysFoundBySearch = 16
@@ -139,9 +150,10 @@ struct CommentFields {
         keys.count <= Self.keysFoundBySearch ? keys.firstIndex(of: key) : places[key]
     }
 
-    /// Reads `block` (vendor string, count, fields). False (the file is TagLib's) when its lengths do not fit, a key
-    /// has a NUL (TagLib cuts the key there), a picture is among the fields, or a value is not clean text. A field
-    /// without "=", with an empty key or a key byte outside 0x20–0x7D is dropped, as TagLib drops it.
+    /// Reads `block` (vendor string, count, fields). False (the file is TagLib's) when its lengths do not fit, it has
+    /// more than ``maximumFields`` fields, a key has a NUL (TagLib cuts the key there), a picture is among the fields,
+    /// or a value is not clean text. A field without "=", with an empty key or a key byte outside 0x20–0x7D is
+    /// dropped, as TagLib drops it.
     mutating func parse(_ block: [UInt8]) -> Bool {
         guard block.count >= 8 else { return false }
         let vendorLength = Int(Self.littleEndian(block, at: 0))
@@ -149,7 +161,7 @@ struct CommentFields {
         var position = 4 + vendorLength
         let count = Int(Self.littleEndian(block, at: position))
         position += 4
-        guard count <= (block.count - 8) / 4 else { return false }
+        guard count <= (block.count - 8) / 4, count <= Self.maximumFields else { return false }
         for _ in 0..<count {
             guard block.count - position >= 4 else { return false }
             let length = Int(Self.littleEndian(block, at: position))
