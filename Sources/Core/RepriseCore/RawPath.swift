@@ -29,7 +29,7 @@ public enum RawPath {
 
     /// The bytes `path` stands for.
     public static func bytes(of path: String) -> [UInt8] {
-        guard path.unicodeScalars.contains(where: isEscape) else { return Array(path.utf8) }
+        guard path.utf8.contains(0xF4), path.unicodeScalars.contains(where: isEscape) else { return Array(path.utf8) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(path.utf8.count)
         for scalar in path.unicodeScalars {
@@ -44,6 +44,8 @@ public enum RawPath {
 
     /// Calls `body` with `path` as the NUL-terminated bytes the system expects.
     public static func withCString<R>(_ path: String, _ body: (UnsafePointer<CChar>) -> R) -> R {
+        // No escaped byte without its scalar's lead byte 0xF4: most paths are their own bytes, passed without a copy.
+        guard path.utf8.contains(0xF4) else { return path.withCString(body) }
         var bytes = bytes(of: path)
         bytes.append(0)
         return bytes.withUnsafeBufferPointer { buffer in

@@ -219,12 +219,22 @@ public final class LibraryStore {
             track.lengthMicroseconds.map { .integer($0) } ?? .null, text(track.cover), text(track.lyrics),
             real(track.loudness.trackGain), real(track.loudness.albumGain), real(track.loudness.trackPeak),
             real(track.loudness.albumPeak)] + Self.values(track.musicBrainz) + Self.values(track.sortNames)
-            + [text(track.fileFacts.encoding?.storedText), text(track.moreTags.storedText), text(track.tagOrder.storedText),
+            + [text(track.fileFacts.encoding?.storedText), text(track.moreTags.storedText), text(tagOrderText(track.tagOrder)),
                text(track.date), text(track.furtherValues.storedText)])
     }
 
     /// The insert, prepared once (a pass stores thousands of rows).
     private var storeStatement: Statement?
+
+    /// The last tag order stored and its text: most files of a library have the order of the one before.
+    private var lastTagOrder: (order: TagOrder, text: String?)?
+
+    private func tagOrderText(_ order: TagOrder) -> String? {
+        if let lastTagOrder, lastTagOrder.order == order { return lastTagOrder.text }
+        let text = order.storedText
+        lastTagOrder = (order, text)
+        return text
+    }
 
     /// Forgets the file at `path`, or every file under the folder `path`.
     /// - Returns: how many rows went.
