@@ -3,9 +3,9 @@ import RepriseCore
 
 /// Walks a music folder through directory descriptors: each directory's names read once, types taken from its
 /// entries where the file system gives them, and `fstatat` relative to the open directory (no full path resolved
-/// again) only for music files the caller wants it for and entries of unknown type. No link is followed (a directory is opened with
-/// O_NOFOLLOW: one replaced by a link meanwhile is skipped), hidden entries are skipped, names are visited in order,
-/// and each folder's cover file (``MediaLocation/folderCoverNames``) is noted from the same listing.
+/// again) only for music files the caller wants it for and entries of unknown type. No link is followed (a directory
+/// is opened with O_NOFOLLOW: one replaced by a link meanwhile is skipped), hidden entries are skipped, names are
+/// visited in order, and each folder's cover file (``MediaLocation/folderCoverNames``) is noted from the same listing.
 enum FolderWalk {
     /// A music file found, with what the index compares (nil where the walk was told not to look) and the cover
     /// picture beside it.

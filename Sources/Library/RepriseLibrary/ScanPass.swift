@@ -16,7 +16,8 @@ struct ScanPass {
 
     /// Files written to the index in one transaction.
     static let batchSize = 512
-    /// Files a reader reads in one call (their descriptors open at once, sent to TagLib's process together).
+    /// Files a reader reads in one call (their descriptors open at once; those not read in the service — plain FLAC
+    /// is — sent to TagLib's process together).
     static let readWindow = 64
     /// From this many rows written in a pass (and a fifth of what the root had), the full-text index is rebuilt at
     /// its end rather than kept row by row (``LibraryStore/suspendTextIndexing()``).
@@ -135,7 +136,8 @@ struct ScanPass {
         var batch: [(LibraryTrack, Int64, Int64)] = [], vanished: [String] = [], open = true
         var lastSent = monotonicMilliseconds()
         while open, let files = walked.receive() {
-            // A window of files at a time goes to TagLib's process in one call (their descriptors open together).
+            // A window of files at a time is read in one call (their descriptors open together; what is not plain FLAC
+            // goes to TagLib's process in one exchange).
             for start in stride(from: 0, to: files.count, by: readWindow) where open {
                 let window = files[start..<min(start + readWindow, files.count)]
                 let reads = reader.read(window.map { ($0.path, .some($0.folderCover)) })
