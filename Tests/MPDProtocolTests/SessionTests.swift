@@ -211,6 +211,10 @@ import Testing
         #expect(writer.name(of: MediaURI.file(path: "/music/A/01 b.ogg")) == "A/01 b.ogg")
         #expect(writer.name(of: MediaURI.file(path: "/elsewhere/c.ogg")) == "/elsewhere/c.ogg")
         #expect(writer.name(of: "http://example.invalid/s") == "http://example.invalid/s")
+        #expect(writer.name(of: MediaURI.file(path: "/musicx/c.ogg")) == "/musicx/c.ogg", "a folder beside it, not inside")
+        #expect(writer.name(of: MediaURI.file(path: "/music/\u{301}é/c.ogg")) == "\u{301}é/c.ogg", "the folder's bytes, then any character")
+        #expect(MPDSongWriter(musicFolder: "/").name(of: MediaURI.file(path: "/a/b.ogg")) == "a/b.ogg")
+        #expect(writer.name(ofPath: FilePath(escaped: "/music/A/01 b.ogg")) == "A/01 b.ogg")
         #expect(writer.uri(forName: "A/01 b.ogg") == MediaURI.file(path: "/music/A/01 b.ogg"))
         #expect(writer.uri(forName: "http://example.invalid/s") == "http://example.invalid/s")
     }

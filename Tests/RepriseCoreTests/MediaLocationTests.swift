@@ -44,6 +44,19 @@ import PosixFiles
         #expect(MediaURI("file:///music/bad%zz") == nil)
         #expect(MediaURI("no scheme here") == nil)
         #expect(MediaURI("1abc:/x") == nil)
+        #expect(MediaURI(":/x") == nil && MediaURI("a b:/x") == nil)
+        // The parts between delimiters, as RFC 3986 splits them.
+        let ipv6 = MediaURI("Rtsp+X://[::1]/a")
+        #expect(ipv6?.scheme == "rtsp+x" && ipv6?.host == "[::1]" && ipv6?.path == "/a")
+        #expect(MediaURI("http://a@b@host:80")?.host == "host" && MediaURI("http://a@b@host:80")?.path == "")
+        #expect(MediaURI("file:///x")?.host == "" && MediaURI("urn:isbn:1")?.host == nil && MediaURI("urn:isbn:1")?.path == "isbn:1")
+        #expect(MediaURI("mailto:/")?.path == "/" && MediaURI("x:")?.path == "" && MediaURI("x://")?.host == "")
+        #expect(MediaURI("file:///a?%zz")?.path == "/a", "a query is not the path's: not decoded")
+        // A percent sign without its two digits, at the end too.
+        for cut in ["file:///a%", "file:///a%4", "file:///a%4g", "file:///%%41"] { #expect(MediaURI(cut) == nil, "\(cut)") }
+        #expect(MediaURI("file:///a%41%2f%c3%a9")?.path == "/aA/é")
+        #expect(MediaURI("file:///caf%E9.ogg")?.path == RawPath.string(fromBytes: Array("/caf".utf8) + [0xE9] + Array(".ogg".utf8)),
+                "a byte that is not UTF-8 kept as RawPath's escape")
         #expect(MediaURI.file(path: "/m/a b#1%.ogg") == "file:///m/a%20b%231%25.ogg")
         #expect(MediaURI(MediaURI.file(path: "/m/ça & co?.ogg"))?.path == "/m/ça & co?.ogg")
         #expect(MediaURI.absolutePath("../x/./y.ogg", relativeTo: "/a/b") == "/a/x/y.ogg")

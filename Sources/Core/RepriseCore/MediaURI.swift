@@ -9,32 +9,41 @@ public struct MediaURI: Sendable, Equatable {
     public let path: String
 
     public init?(_ text: String) {
-        // Searched byte by byte: every delimiter is ASCII, so each index found is a valid index of `text`.
-        let utf8 = text.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let scheme = utf8[..<colon]
+        // Read as bytes (every queued entry's name and title comes through here): every delimiter is ASCII, so
+        // each part between two of them is whole UTF-8.
+        var text = text
+        guard let parts = text.withUTF8(MediaURI.parts) else { return nil }
+        (scheme, host, path) = parts
+    }
+
+    /// The scheme (lower-cased), host and decoded path of a URI's bytes; nil when it has no scheme, or a `%` without
+    /// two hexadecimal digits after it.
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (scheme: String, host: String?, path: String)? {
         func isLetter(_ b: UInt8) -> Bool { (0x61...0x7A).contains(b) || (0x41...0x5A).contains(b) }
-        guard let first = scheme.first, isLetter(first),
-              scheme.allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+        func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]),
+              bytes[1..<colon].allSatisfy({ isLetter($0) || (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
         else { return nil }
-        self.scheme = String(text[..<colon]).lowercased()
-        var rest = text[utf8.index(after: colon)...]
-        if let end = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<end] }
-        if rest.utf8.starts(with: "//".utf8) {
-            let authorityAndPath = rest[rest.utf8.index(rest.startIndex, offsetBy: 2)...]
-            let slash = authorityAndPath.utf8.firstIndex(of: UInt8(ascii: "/")) ?? authorityAndPath.endIndex
-            var authority = authorityAndPath[..<slash]
-            if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
-            if authority.utf8.first != UInt8(ascii: "["), let port = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
-                authority = authority[..<port]
-            }
-            host = String(authority)
-            rest = authorityAndPath[slash...]
-        } else {
-            host = nil
+        let scheme = String(unsafeUninitializedCapacity: colon) { lowered in
+            for index in 0..<colon { lowered[index] = (0x41...0x5A).contains(bytes[index]) ? bytes[index] | 0x20 : bytes[index] }
+            return colon
         }
-        guard let decoded = MediaURI.percentDecoded(rest) else { return nil }
-        path = decoded
+        var start = colon + 1
+        let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+        var host: String?
+        if end - start >= 2, bytes[start] == UInt8(ascii: "/"), bytes[start + 1] == UInt8(ascii: "/") {
+            let slash = bytes[(start + 2)..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            var authority = (start + 2)..<slash
+            if let at = bytes[authority].lastIndex(of: UInt8(ascii: "@")) { authority = (at + 1)..<slash }
+            if authority.isEmpty || bytes[authority.lowerBound] != UInt8(ascii: "["),
+               let port = bytes[authority].lastIndex(of: UInt8(ascii: ":")) {
+                authority = authority.lowerBound..<port
+            }
+            host = text(authority)
+            start = slash
+        }
+        guard let path = percentDecoded(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
+        return (scheme, host, path)
     }
 
     /// The `file://` URI of an absolute path.
@@ -79,20 +88,27 @@ public struct MediaURI: Sendable, Equatable {
     }
 
     static func percentDecoded(_ text: Substring) -> String? {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
+        var text = text
+        return text.withUTF8(percentDecoded)
+    }
+
+    /// `bytes` with each `%XX` made the byte it stands for; nil when a `%` lacks its two hexadecimal digits.
+    private static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard var index = bytes.firstIndex(of: UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
+        var decoded = Array(bytes[..<index])
+        decoded.reserveCapacity(bytes.count)
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
             guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
+                decoded.append(byte)
                 continue
             }
-            guard let high = iterator.popFirst().flatMap(hexValue), let low = iterator.popFirst().flatMap(hexValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
+            guard index + 1 < bytes.count, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return nil }
+            decoded.append(high << 4 | low)
+            index += 2
         }
-        return RawPath.string(fromBytes: bytes)
+        return RawPath.string(fromBytes: decoded)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -89,6 +89,9 @@ public final class Player {
         return track
     }
 
+    /// What clients keep seeing while a new stream prerolls (``announcedTrack`` then), nil when nothing is held.
+    public var trackHeldWhilePrerolling: TrackInfo? { stream.heldTrack ?? nil }
+
     /// Position in the current track; 0 when stopped, never beyond the track's length.
     public var positionMicroseconds: Int64 {
         if stream.loadedEntryID == nil, status == .paused, let saved = stream.positionBeforeOutputFailure { return saved }

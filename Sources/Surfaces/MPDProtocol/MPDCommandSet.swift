@@ -3,9 +3,12 @@ public final class MPDCommandSet {
     private var byName: [String: MPDCommand] = [:]
     /// The tag names songs are printed with, in the order `tagtypes` lists them.
     public let tagTypes: [String]
+    /// The same names as a set: what each new connection starts with.
+    public let allTagTypes: Set<String>
 
     public init(tagTypes: [String]) {
         self.tagTypes = tagTypes
+        allTagTypes = Set(tagTypes)
         for command in Self.connectionCommands(tagTypes: tagTypes) { add(command) }
     }
 
@@ -76,7 +79,7 @@ public final class MPDCommandSet {
         }
         switch verb {
         case "clear": call.session.tagTypes = []
-        case "all": call.session.tagTypes = Set(known)
+        case "all": call.session.tagTypes = call.session.commands.allTagTypes
         case "enable": call.session.tagTypes.formUnion(try resolved())
         case "disable": call.session.tagTypes.subtract(try resolved())
         default: throw .argument("Unknown sub command")

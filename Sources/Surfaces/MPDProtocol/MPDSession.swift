@@ -72,7 +72,7 @@ public final class MPDSession {
         self.commands = commands
         self.permissions = permissions
         self.mayNameLocalFiles = mayNameLocalFiles
-        tagTypes = Set(commands.tagTypes)
+        tagTypes = commands.allTagTypes
     }
 
     /// Whether the client waits in `idle`.

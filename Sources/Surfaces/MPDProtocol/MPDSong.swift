@@ -12,19 +12,21 @@ public struct MPDSongWriter: Sendable {
 
     /// The music folder, without a trailing slash: files inside it are named relative to it.
     public let musicFolder: String
+    /// The music folder with a slash after it: what a file's name is relative to.
+    let folderPrefix: String
 
     public init(musicFolder: String) {
         var folder = musicFolder
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         self.musicFolder = folder
+        folderPrefix = folder == "/" ? "/" : folder + "/"
     }
 
     /// The name an MPD client sees for `uri`: a path relative to the music folder, an absolute path for other local
     /// files, the URI itself for streams.
     public func name(of uri: String) -> String {
         guard let parsed = MediaURI(uri), parsed.scheme == "file" else { return uri }
-        let prefix = musicFolder == "/" ? "/" : musicFolder + "/"
-        return parsed.path.hasPrefix(prefix) ? String(parsed.path.dropFirst(prefix.count)) : parsed.path
+        return name(ofLocalPath: parsed.path)
     }
 
     /// The URI the player is given for what a client named `name`: a path relative to the music folder, an absolute
@@ -41,12 +43,14 @@ public struct MPDSongWriter: Sendable {
     }
 
     /// The name of a library track's file: relative to the music folder (an absolute path outside it).
-    public func name(ofPath path: FilePath) -> String {
-        path.escaped.hasPrefix(folderPrefix) ? String(path.escaped.dropFirst(folderPrefix.count)) : path.escaped
-    }
+    public func name(ofPath path: FilePath) -> String { name(ofLocalPath: path.escaped) }
 
-    /// The music folder with a slash after it: what a file's name is relative to.
-    var folderPrefix: String { musicFolder == "/" ? "/" : musicFolder + "/" }
+    /// `path` relative to the music folder when it is inside it (the folder's bytes and a slash first), else as it is.
+    private func name(ofLocalPath path: String) -> String {
+        let bytes = path.utf8
+        guard bytes.starts(with: folderPrefix.utf8) else { return path }
+        return String(path[bytes.index(bytes.startIndex, offsetBy: folderPrefix.utf8.count)...])
+    }
 
     /// Writes a library track.
     public func write(_ track: LibraryTrack, name: String, to call: MPDCall) {

@@ -115,7 +115,8 @@ extension Player {
     /// `entry` as clients see it: the current entry with the stream's tags (a radio's title) once its own stream is
     /// loaded — never the tags of the track held on screen while it prerolls (a reply never mixes two entries).
     func announcedEntry(_ entry: QueueEntry) -> QueueEntry {
-        guard entry.id == queue.current?.id, let track = announcedTrack, track.entryID == entry.id else { return entry }
+        // Only a track held while the entry's stream prerolls differs from the entry itself.
+        guard let track = trackHeldWhilePrerolling, track.entryID == entry.id, entry.id == queue.current?.id else { return entry }
         var shown = entry
         shown.tags = track.tags
         // A track held while the entry's stream prerolls is shown with its own length, as MPRIS shows it.
