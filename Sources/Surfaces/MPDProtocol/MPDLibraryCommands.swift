@@ -204,15 +204,20 @@ extension MPDCommandContext {
             if recursive {
                 // The snapshot's tree, from the folder down: the folder itself first, as MPD does.
                 var found = false
+                // The whole library's: room made for it at once. A song with its tags takes some 250 to 400 bytes;
+                // more than is written costs only address space (a block so large is a mapping of its own).
+                if folder.isEmpty { reply.reserveCapacity(snapshot.songs.count * (withTags ? 384 : 96)) }
                 for item in snapshot.tree {
-                    let name = snapshot.name(of: item)
-                    guard folder.isEmpty || name == folder || name.hasPrefix(prefix) else { continue }
+                    if !folder.isEmpty {
+                        let name = snapshot.name(of: item)
+                        guard name == folder || name.hasPrefix(prefix) else { continue }
+                    }
                     found = true
                     switch item {
                     case .song(let song) where withTags: writer.write(snapshot.songs.song(at: song), wanted: wanted, into: &reply)
-                    case .song: reply.add("file", name)
-                    case .folder where withTags: snapshot.writeFolder(name, into: &reply)
-                    case .folder: reply.add("directory", name)
+                    case .folder where withTags: snapshot.writeFolder(snapshot.name(of: item), into: &reply)
+                    case .song: reply.add("file", snapshot.name(of: item))
+                    case .folder: reply.add("directory", snapshot.name(of: item))
                     }
                 }
                 return (found, reply)

@@ -5,11 +5,19 @@ import RepriseCore
 /// line is valid UTF-8: a file name's bytes that are not UTF-8 are sent as their ``RawPath`` escapes (the
 /// private-use characters U+10FF80…U+10FFFF), which name the file when a client sends them back.
 public struct MPDResponse: Sendable {
+    /// The bytes written after ``earlier``'s.
     public private(set) var bytes: [UInt8] = []
+    /// Long replies appended whole (``append(_:)``), in order before ``bytes``: sent as they were built, never
+    /// copied into another buffer.
+    private var earlier: [[UInt8]] = []
+    /// A reply at least this long is appended as a block of its own.
+    public static let blockBytes = 64 << 10
 
     public init() {}
 
-    public var isEmpty: Bool { bytes.isEmpty }
+    public var isEmpty: Bool { bytes.isEmpty && earlier.isEmpty }
+    /// How many bytes it holds.
+    public var count: Int { earlier.reduce(bytes.count) { $0 + $1.count } }
 
     /// Appends `key: value`.
     public mutating func add(_ key: String, _ value: String) {
@@ -30,8 +38,15 @@ public struct MPDResponse: Sendable {
         bytes.append(0x0A)
     }
 
+    /// Makes room for `count` more bytes at once: a long reply built in one go (a whole library's listing) is then
+    /// neither copied as it grows nor written into pages of blocks it outgrew.
+    public mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
+
     private mutating func appendKey(_ key: String) {
-        bytes.append(contentsOf: key.utf8)
+        // The key's bytes copied at once (they are contiguous, also those of a short key kept inside its string).
+        if key.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes.append(contentsOf: key.utf8) }
         bytes.append(0x3A)
         bytes.append(0x20)
     }
@@ -80,9 +95,18 @@ public struct MPDResponse: Sendable {
         bytes.append(0x0A)
     }
 
-    /// Appends the lines of `other`.
+    /// Appends the lines of `other`: a long reply (a listing built on a worker) as the blocks it is, so that what
+    /// is written after it (`OK`) neither copies it nor shares its buffer.
     public mutating func append(_ other: MPDResponse) {
-        if bytes.isEmpty { bytes = other.bytes } else { bytes.append(contentsOf: other.bytes) }
+        guard other.count >= Self.blockBytes else {
+            for block in other.earlier { bytes.append(contentsOf: block) }
+            bytes.append(contentsOf: other.bytes)
+            return
+        }
+        if !bytes.isEmpty { earlier.append(bytes) }
+        earlier += other.earlier
+        bytes = []
+        if !other.bytes.isEmpty { earlier.append(other.bytes) }
     }
 
     /// Appends a whole line as it is (`OK`, `list_OK`, an ACK).
@@ -101,8 +125,16 @@ public struct MPDResponse: Sendable {
     /// Takes the bytes built so far, leaving the response empty (without the capacity: a long reply's would stay
     /// with the connection).
     public mutating func take() -> [UInt8] {
-        let taken = bytes
-        bytes = []
+        let taken = earlier.isEmpty ? bytes : earlier.reduce([], +) + bytes
+        (earlier, bytes) = ([], [])
+        return taken
+    }
+
+    /// Takes the bytes built so far as blocks to be sent in order (none empty), leaving the response empty.
+    public mutating func takeBlocks() -> [[UInt8]] {
+        var taken = earlier
+        if !bytes.isEmpty { taken.append(bytes) }
+        (earlier, bytes) = ([], [])
         return taken
     }
 

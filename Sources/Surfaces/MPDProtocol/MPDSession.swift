@@ -82,9 +82,11 @@ public final class MPDSession {
 
     /// Takes the replies built so far.
     public func takeOutput() -> [UInt8] { output.take() }
+    /// Takes the replies built so far as blocks to send in order (a long reply is one, as it was built).
+    public func takeOutputBlocks() -> [[UInt8]] { output.takeBlocks() }
     public var hasOutput: Bool { !output.isEmpty }
     /// The bytes of replies built and not yet taken.
-    public var outputCount: Int { output.bytes.count }
+    public var outputCount: Int { output.count }
 
     /// Handles one line from the client (without its line feed).
     public func receive(_ line: [UInt8]) {

@@ -175,7 +175,7 @@ public struct MPDSongWriter: Sendable {
     private func writeTags(_ tags: TrackTags, lengthMicroseconds: Int64?, to call: MPDCall) {
         let wanted = call.session.tagTypes
         func tag(_ key: String, _ values: [String]) {
-            guard wanted.contains(key) else { return }
+            guard !values.isEmpty, wanted.contains(key) else { return } // most songs have few of the tags: nothing hashed for the others
             for value in values where !value.isEmpty { call.add(key, value) }
         }
         let sortNames = tags.sortNames, ids = tags.musicBrainz

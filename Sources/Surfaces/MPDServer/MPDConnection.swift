@@ -14,8 +14,12 @@ final class MPDConnection: MPDSessionOwner {
     let peer: String
     private unowned let server: MPDServer
     private var input: [UInt8] = []
-    private var output: [UInt8] = []
-    private var sent = 0
+    /// Replies to send, in order, in the blocks the session gave them (a long listing is sent from where it was built).
+    private var output: [[UInt8]] = []
+    /// The bytes of `output`'s first block already sent, and those of all its blocks not sent yet.
+    private var sent = 0, unsent = 0
+    /// A block of 1 MiB or more went out since the output was last empty.
+    private var sentLongBlock = false
     private var readWatch: DescriptorWatch?
     private var writeWatch: DescriptorWatch?
     /// Lines are being handed to the session (a command finishing inside it does not start another pass).
@@ -39,7 +43,7 @@ final class MPDConnection: MPDSessionOwner {
 
     func start(on loop: EventLoop) {
         readWatch = loop.watch(fd, for: .readable) { [weak self] in self?.readable() ?? false }
-        output.append(contentsOf: "OK MPD \(MPDServer.protocolVersion)\n".utf8)
+        enqueue(Array("OK MPD \(MPDServer.protocolVersion)\n".utf8))
         flush()
     }
 
@@ -56,10 +60,10 @@ final class MPDConnection: MPDSessionOwner {
     func sessionShouldPause(_ session: MPDSession) -> Bool {
         // Replies left unread while more are asked for (in a list or not): past the limit the client is closed, as
         // MPD closes it, and its replies' memory released. One long reply alone is sent whole, as the client reads.
-        if output.count - sent + session.outputCount > MPDServer.Limits.outputBytes {
+        if unsent + session.outputCount > MPDServer.Limits.outputBytes {
             flush() // what the socket takes at once
             if isClosed { return true }
-            if output.count - sent > MPDServer.Limits.outputBytes {
+            if unsent > MPDServer.Limits.outputBytes {
                 close(reason: "more than \(MPDServer.Limits.outputBytes) bytes of replies not read")
                 return true
             }
@@ -131,22 +135,24 @@ final class MPDConnection: MPDSessionOwner {
         // The limit is on replies left unread while more are asked for: one long reply (a large library's
         // listallinfo) is sent whole however long it is, as the client reads it; the session is paused before its
         // next command while more than the limit waits (``sessionShouldPause(_:)``).
-        if session.hasOutput {
-            if output.isEmpty { output = session.takeOutput() } else { output.append(contentsOf: session.takeOutput()) }
-        }
-        while sent < output.count {
-            guard let written = Sockets.write(fd, output[sent...]) else { return close(reason: nil) }
+        for block in session.takeOutputBlocks() { enqueue(block) }
+        while let block = output.first {
+            guard let written = Sockets.write(fd, block[sent...]) else { return close(reason: nil) }
             if written == 0 { break }
             sent += written
+            unsent -= written
             lastActivity = MPDServer.nowMilliseconds()
+            if sent == block.count {
+                if block.count >= 1 << 20 { sentLongBlock = true }
+                output.removeFirst()
+                sent = 0
+            }
         }
-        if sent == output.count {
-            let wasLong = output.count >= 1 << 20
-            output.removeAll(keepingCapacity: !wasLong)
-            sent = 0
-            // A long reply (a large library's listallinfo) was built and copied in large blocks that malloc keeps
-            // for later: given back to the system once it is sent, so that memory does not stay at its peak.
-            if wasLong { MallocTuning.returnFreedMemory() }
+        if output.isEmpty {
+            // A long reply (a large library's listallinfo) was built in large blocks that malloc keeps for later:
+            // given back to the system once it is sent, so that memory does not stay at its peak.
+            if sentLongBlock { MallocTuning.returnFreedMemory() }
+            sentLongBlock = false
             writeWatch?.cancel()
             writeWatch = nil
             if session.isClosing { close(reason: nil) }
@@ -161,6 +167,19 @@ final class MPDConnection: MPDSessionOwner {
         }
     }
 
+    /// Queues `block` to be sent after what waits; a short one joins a short last block not being sent yet, so that
+    /// small replies go out in one write.
+    private func enqueue(_ block: [UInt8]) {
+        unsent += block.count
+        let short = MPDResponse.blockBytes
+        let lastWaits = output.count > (sent > 0 ? 1 : 0) // the last block is not the one being sent
+        if block.count < short, lastWaits, output[output.count - 1].count < short {
+            output[output.count - 1].append(contentsOf: block)
+        } else {
+            output.append(block)
+        }
+    }
+
     /// Closes the socket (once); `reason` is logged when it is the server's doing.
     func close(reason: String?) {
         guard !isClosed else { return }
@@ -170,8 +189,9 @@ final class MPDConnection: MPDSessionOwner {
         readWatch?.cancel()
         writeWatch?.cancel()
         Glibc.close(fd)
-        let held = output.count + input.count
+        let held = unsent + input.count
         output = []
+        (sent, unsent) = (0, 0)
         input = []
         if held >= 1 << 20 { MallocTuning.returnFreedMemory() }
         server.connectionClosed(self, reason: reason)
