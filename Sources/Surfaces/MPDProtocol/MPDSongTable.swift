@@ -31,18 +31,36 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
 
     static let noNumber = Int32.min, noLength = Int64.min
 
-    private let records: [Record]
-    /// The music folder with a slash after it: a song's path is this and its name (or its name, when absolute)
-    /// unless its record names a path of its own.
-    private let folderPrefix: String
-    /// The texts; the first (position 0) stands for none.
-    private let texts: MPDTextBuffer
-    /// Songs that do not fit a ``Record``, by position.
-    private let unusual: [Int: LibraryTrack]
-    /// The songs' positions in the order filters go through them (MPD's tree order; none given: by name).
-    private let order: [Int32]?
-    /// The orders of tags the songs' files have, each once (the songs of a library share a handful); the first is none.
-    private let orders: [TagOrder]
+    /// What the table holds, in one box: a ``Song`` lent from it (one for each song a listing writes) keeps one
+    /// reference, not one for each of its buffers.
+    private final class Storage: Sendable {
+        let records: [Record]
+        /// The music folder with a slash after it: a song's path is this and its name (or its name, when absolute)
+        /// unless its record names a path of its own.
+        let folderPrefix: String
+        /// The texts; the first (position 0) stands for none.
+        let texts: MPDTextBuffer
+        /// Songs that do not fit a ``Record``, by position.
+        let unusual: [Int: LibraryTrack]
+        /// The songs' positions in the order filters go through them (MPD's tree order; none given: by name).
+        let order: [Int32]?
+        /// The orders of tags the songs' files have, each once (the songs of a library share a handful); the first is none.
+        let orders: [TagOrder]
+
+        init(records: [Record], folderPrefix: String, texts: MPDTextBuffer, unusual: [Int: LibraryTrack], order: [Int32]?,
+             orders: [TagOrder]) {
+            (self.records, self.folderPrefix, self.texts) = (records, folderPrefix, texts)
+            (self.unusual, self.order, self.orders) = (unusual, order, orders)
+        }
+    }
+
+    private let storage: Storage
+    private var records: [Record] { storage.records }
+    private var folderPrefix: String { storage.folderPrefix }
+    private var texts: MPDTextBuffer { storage.texts }
+    private var unusual: [Int: LibraryTrack] { storage.unusual }
+    private var order: [Int32]? { storage.order }
+    private var orders: [TagOrder] { storage.orders }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { records.count }
@@ -51,8 +69,6 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     /// slash): each track's cover, lyrics and loudness are not kept (MPD serves none of them), nor whether it is
     /// available (only available tracks are snapshot).
     init(_ songs: [(name: String, track: LibraryTrack)], folderPrefix: String, order: [Int32]? = nil) {
-        self.folderPrefix = folderPrefix
-        self.order = order
         var builder = Builder()
         var records: [Record] = []
         records.reserveCapacity(songs.count)
@@ -83,11 +99,9 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 format: builder.shared(track.fileFacts.encoding.flatMap(MPDSongWriter.format(of:))),
                 moreTags: builder.unique(track.moreTags.storedText), tagOrder: builder.order(track.tagOrder)))
         }
-        self.records = records
-        orders = builder.orders
         builder.texts.shrink()
-        texts = builder.texts
-        self.unusual = unusual
+        storage = Storage(records: records, folderPrefix: folderPrefix, texts: builder.texts, unusual: unusual, order: order,
+                          orders: builder.orders)
     }
 
     public subscript(position: Int) -> Element {
