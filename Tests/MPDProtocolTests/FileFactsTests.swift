@@ -36,7 +36,7 @@ import Testing
         var track = LibraryTrack(path: "/music/a.flac", title: "A", lengthMicroseconds: 2_000_000)
         track.fileFacts = FileFacts(modifiedSeconds: 1_764_307_445, encoding: encoding(.flac, 44_100, 2, bits: 16))
         var response = MPDResponse()
-        MPDSongWriter(musicFolder: "/music").write(track, name: "a.flac", wanted: ["Title"], into: &response)
+        MPDSongWriter(musicFolder: "/music").write(track, name: "a.flac", wanted: MPDWantedTags(["Title"]), into: &response)
         #expect(String(decoding: response.bytes, as: UTF8.self)
                 == "file: a.flac\nLast-Modified: 2025-11-28T05:24:05Z\nFormat: 44100:16:2\nTitle: A\nTime: 2\nduration: 2.000\n")
     }

@@ -206,6 +206,20 @@ import Testing
         #expect(rig.player.trackIDs == Array(ids[2...]), "off again after once")
     }
 
+    @Test func theTagTypesAskedForAreTheOnesListingsWrite() {
+        let rig = Rig()
+        #expect(MPDSongWriter.tagTypes.allSatisfy(rig.session.wantedTags.contains), "every tag until the client says otherwise")
+        #expect(rig.send("tagtypes disable Title Genre") == "OK\n")
+        #expect(!rig.session.wantedTags.contains("Title") && !rig.session.wantedTags.contains("Genre"))
+        #expect(rig.session.wantedTags.contains("Artist") && rig.session.wantedTags.contains("MUSICBRAINZ_WORKID"))
+        #expect(rig.send("tagtypes clear") == "OK\n")
+        #expect(!MPDSongWriter.tagTypes.contains(where: rig.session.wantedTags.contains))
+        #expect(rig.send("tagtypes enable Artist") == "OK\n")
+        #expect(MPDSongWriter.tagTypes.filter(rig.session.wantedTags.contains) == ["Artist"])
+        #expect(rig.send("tagtypes all") == "OK\n")
+        #expect(MPDSongWriter.tagTypes.allSatisfy(rig.session.wantedTags.contains))
+    }
+
     @Test func songsAreNamedRelativeToTheMusicFolder() {
         let writer = MPDSongWriter(musicFolder: "/music/")
         #expect(writer.name(of: MediaURI.file(path: "/music/A/01 b.ogg")) == "A/01 b.ogg")

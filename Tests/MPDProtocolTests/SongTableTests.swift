@@ -117,7 +117,7 @@ import Testing
         let writer = MPDSongWriter(musicFolder: "/music")
         let everyTag = Set(MPDSongWriter.tagTypes + ["MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID",
                                                      "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID"])
-        for wanted in [everyTag, ["Title", "Artist"], []] {
+        for wanted in [everyTag, ["Title", "Artist"], []].map(MPDWantedTags.init) {
             for (index, song) in songs.enumerated() {
                 var fromTable = MPDResponse(), fromTrack = MPDResponse()
                 writer.write(table.song(at: index), wanted: wanted, into: &fromTable)

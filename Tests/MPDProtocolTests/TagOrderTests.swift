@@ -6,7 +6,7 @@ import Testing
 /// values together; the tags whose place the file does not give (and every tag of a file without an order) after, in
 /// the fixed order.
 @Suite struct TagOrderTests {
-    static let wanted: Set<String> = Set(MPDSongWriter.tagTypes)
+    static let wanted = MPDWantedTags(Set(MPDSongWriter.tagTypes))
 
     /// A track as a Vorbis comment "GENRE, DATE, COMPOSER, TITLE, ARTIST, TRACKNUMBER" reads, its album and album
     /// artist named where the file gives no place (set by hand).
@@ -53,7 +53,7 @@ import Testing
 
     @Test func onlyTheTagsAConnectionAskedForAreWritten() {
         var response = MPDResponse()
-        MPDSongWriter(musicFolder: "/music").write(track(ordered: true), name: "a.ogg", wanted: ["Title", "Date"], into: &response)
+        MPDSongWriter(musicFolder: "/music").write(track(ordered: true), name: "a.ogg", wanted: MPDWantedTags(["Title", "Date"]), into: &response)
         #expect(String(decoding: response.bytes, as: UTF8.self) == "file: a.ogg\nDate: 1895\nTitle: Urlicht\nTime: 5\nduration: 5.000\n")
     }
 

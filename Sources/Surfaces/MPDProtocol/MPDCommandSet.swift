@@ -5,10 +5,13 @@ public final class MPDCommandSet {
     public let tagTypes: [String]
     /// The same names as a set: what each new connection starts with.
     public let allTagTypes: Set<String>
+    /// And as listings check them.
+    public let allWantedTags: MPDWantedTags
 
     public init(tagTypes: [String]) {
         self.tagTypes = tagTypes
         allTagTypes = Set(tagTypes)
+        allWantedTags = MPDWantedTags(allTagTypes)
         for command in Self.connectionCommands(tagTypes: tagTypes) { add(command) }
     }
 

@@ -59,7 +59,7 @@ extension MPDCommandContext {
             }
             let filter = try MPDFilter.parse(arguments, ignoringCase: ignoringCase)
             let (sortBy, windowed) = (sortTag, window)
-            let (writer, wanted) = (songs, call.session.tagTypes)
+            let (writer, wanted) = (songs, call.session.wantedTags)
             let found = try overTracks({ named -> (matches: [(name: String, track: LibraryTrack)], reply: MPDResponse) in
                 var matches = named.positions(matching: filter)
                 if let sortBy {
@@ -198,7 +198,7 @@ extension MPDCommandContext {
         }
         // The listing is written where the index is read (it grows with the library): the loop only sends it.
         typealias Listing = (found: Bool, reply: MPDResponse)
-        let (writer, wanted) = (songs, call.session.tagTypes)
+        let (writer, wanted) = (songs, call.session.wantedTags)
         let outcome = try? overLibrary({ snapshot -> Listing in
             var reply = MPDResponse()
             if recursive {

@@ -32,7 +32,9 @@ public final class MPDSession {
     /// user on the Unix socket.
     public let mayNameLocalFiles: Bool
     /// The tags the client asked for (`tagtypes`), of those the server has.
-    public var tagTypes: Set<String>
+    public var tagTypes: Set<String> { didSet { wantedTags = MPDWantedTags(tagTypes) } }
+    /// The same, as listings check them.
+    public private(set) var wantedTags: MPDWantedTags
     /// The largest binary chunk sent at once (`binarylimit`).
     public var binaryLimit = 8192
     var output = MPDResponse()
@@ -73,6 +75,7 @@ public final class MPDSession {
         self.permissions = permissions
         self.mayNameLocalFiles = mayNameLocalFiles
         tagTypes = commands.allTagTypes
+        wantedTags = commands.allWantedTags
     }
 
     /// Whether the client waits in `idle`.

@@ -1,5 +1,20 @@
 import RepriseCore
 
+/// The tag types a connection wants written (`tagtypes`), as listings check them, several times a song: when it
+/// wants every tag Reprise writes (as a connection does until it says otherwise), no name is looked up.
+public struct MPDWantedTags: Sendable {
+    public let names: Set<String>
+    private let wantsEveryTag: Bool
+
+    public init(_ names: Set<String>) {
+        self.names = names
+        wantsEveryTag = MPDSongWriter.tagTypes.allSatisfy(names.contains)
+    }
+
+    /// Whether tag `key` (one of ``MPDSongWriter/tagTypes``) is written.
+    public func contains(_ key: String) -> Bool { wantsEveryTag || names.contains(key) }
+}
+
 /// How a queue entry or a library track is written to an MPD client: `file:` (relative to the music folder when it
 /// is inside it), its tags in MPD's names (of those the connection asked for), `Time`/`duration`, and for the
 /// queue `Pos`/`Id`.
@@ -54,13 +69,13 @@ public struct MPDSongWriter: Sendable {
 
     /// Writes a library track.
     public func write(_ track: LibraryTrack, name: String, to call: MPDCall) {
-        write(track, name: name, wanted: call.session.tagTypes, into: &call.session.output)
+        write(track, name: name, wanted: call.session.wantedTags, into: &call.session.output)
     }
 
     /// Writes a library track into `response` (off the loop: a listing of the whole library is made where the index
     /// is read), its fields as they are — no tags made in between — in the order ``writeTags(_:lengthMicroseconds:to:)``
     /// writes them; `wanted`: the connection's tag types.
-    public func write(_ track: LibraryTrack, name: String, wanted: Set<String>, into response: inout MPDResponse) {
+    public func write(_ track: LibraryTrack, name: String, wanted: MPDWantedTags, into response: inout MPDResponse) {
         response.add("file", name)
         Self.writeFileFacts(track.fileFacts, into: &response)
         func tag(_ key: String, _ value: String?) {
@@ -104,7 +119,7 @@ public struct MPDSongWriter: Sendable {
     /// Writes a song of the library's snapshot as ``write(_:name:wanted:into:)`` writes its track, each value lent
     /// from the table (nothing built: a listing of the whole library writes straight from it); `writesFormat` false:
     /// without its `Format`.
-    public func write(_ song: MPDSongTable.Song, wanted: Set<String>, writesFormat: Bool = true, into response: inout MPDResponse) {
+    public func write(_ song: MPDSongTable.Song, wanted: MPDWantedTags, writesFormat: Bool = true, into response: inout MPDResponse) {
         if var track = song.unusualTrack {
             if !writesFormat { track.fileFacts.encoding = nil }
             return write(track, name: song.name, wanted: wanted, into: &response)
@@ -173,7 +188,7 @@ public struct MPDSongWriter: Sendable {
     }
 
     private func writeTags(_ tags: TrackTags, lengthMicroseconds: Int64?, to call: MPDCall) {
-        let wanted = call.session.tagTypes
+        let wanted = call.session.wantedTags
         func tag(_ key: String, _ values: [String]) {
             guard !values.isEmpty, wanted.contains(key) else { return } // most songs have few of the tags: nothing hashed for the others
             for value in values where !value.isEmpty { call.add(key, value) }
