@@ -69,6 +69,23 @@ import TestSupport
         #expect(mpds[0].contains("Grouping: Group") && mpds[0].contains("Performer: Perf Four"), "\(mpds[0])")
     }
 
+    /// An MP4 file's tags (the atoms FFmpeg writes, in its own order) listed, found and queued as Debian's mpd lists
+    /// them: in the order mpd's FFmpeg plugin looks them up, the album artist last (README's `tag-order`).
+    @Test func anMP4sTagsAsDebiansMPD() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try session.makeFolder("Music")
+        let tags = ["title=Tune", "artist=Artist", "album_artist=Band", "album=Album", "composer=Composer", "date=2001-02-03",
+                    "comment=Said", "genre=Folk", "grouping=Group", "track=3/9", "disc=1/2"]
+        let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac"]
+                                  + tags.flatMap { ["-metadata", $0] } + [music + "/tune.m4a"])
+        #expect(made.status == 0, "\(made.errors)")
+        let mpds = try Self.askBoth(session, music: music, songs: 1, [
+            "lsinfo", "list albumartist", "find grouping Group", "add tune.m4a", "playlistinfo"])
+        #expect(mpds[0].contains("Artist: Artist\nAlbum: Album\nTitle: Tune\n") && mpds[0].contains("Disc: 1\nAlbumArtist: Band\n"),
+                "\(mpds[0])")
+    }
+
     /// A FLAC file tagged as Picard and people tag them: a full release date, a track and disc of a total, two
     /// titles (a work's name in two languages), two albums, two artists — listed, found and queued as Debian's mpd
     /// does: every value, as the file has it. And `readcomments` of a file whose Vorbis comment writes its keys in

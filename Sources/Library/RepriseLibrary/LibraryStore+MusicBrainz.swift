@@ -14,8 +14,9 @@ extension LibraryStore {
     /// The version of what a row's tags hold: a row stored by an earlier one is read again even when its file did
     /// not change. 1: MusicBrainz ids. 2: every genre (joined by U+001F), not the first alone. 3: the sort names.
     /// 4: the encoding. 5: the further tags. 6: the tags' order. 7: an MP3's in mpd's order, its TIT1 and TPE4 as
-    /// mpd names them. 8: the date as the file has it, and the later values of the one-valued tags.
-    static let tagsVersion = 8
+    /// mpd names them. 8: the date as the file has it, and the later values of the one-valued tags. 9: an MP4's in
+    /// mpd's order.
+    static let tagsVersion = 9
 
     /// The values stored for `ids`, in the columns' order.
     static func values(_ ids: MusicBrainzIDs) -> [Statement.Value] {

@@ -21,6 +21,7 @@
 #include <attachedpictureframe.h>
 #include <flacfile.h>
 #include <id3v2tag.h>
+#include <mp4atom.h>
 #include <mp4file.h>
 #include <mpcfile.h>
 #include <mpegfile.h>
@@ -307,6 +308,80 @@ int deliver(const std::string &properties, const char *picture, size_t pictureSi
     return 0;
 }
 
+/// The channels an AAC decoder gives for the sample entry `entry` (an `mp4a` atom's bytes), from the
+/// AudioSpecificConfig in its `esds`: 0 when that cannot be read or names no layout (a program config element).
+int aacConfiguredChannels(const ByteVector &entry) {
+    const int esds = entry.find("esds");
+    if (esds < 0) return 0;
+    const size_t end = entry.size();
+    size_t at = static_cast<size_t>(esds) + 8; // past the name, the version and the flags
+    auto byte = [&](size_t index) -> int { return index < end ? static_cast<unsigned char>(entry[index]) : -1; };
+    // Moves past a descriptor's tag (which must be `tag`) and its size (one to four bytes, seven bits each).
+    auto enter = [&](int tag) -> bool {
+        if (byte(at++) != tag) return false;
+        for (int i = 0; i < 4; ++i) {
+            const int size = byte(at++);
+            if (size < 0) return false;
+            if (!(size & 0x80)) return true;
+        }
+        return true;
+    };
+    if (!enter(0x03)) return 0; // ES_Descriptor: its id, flags, and what the flags say follows
+    const int flags = byte(at + 2);
+    if (flags < 0) return 0;
+    at += 3;
+    if (flags & 0x80) at += 2;
+    if (flags & 0x40) {
+        const int length = byte(at);
+        if (length < 0) return 0;
+        at += 1 + static_cast<size_t>(length);
+    }
+    if (flags & 0x20) at += 2;
+    if (!enter(0x04)) return 0; // DecoderConfigDescriptor: 13 bytes before the decoder's own
+    at += 13;
+    if (!enter(0x05)) return 0;
+    // AudioSpecificConfig: the object type (5 bits; 31: 6 more), the rate's index (4 bits; 15: a rate of 24), then
+    // the channel configuration (4 bits): at most 43 bits, read from the 6 bytes at `at` (those there).
+    uint64_t bits = 0;
+    int available = 0;
+    for (int i = 0; i < 6; ++i) {
+        const int value = byte(at + i);
+        bits = bits << 8 | static_cast<uint64_t>(value < 0 ? 0 : value);
+        if (value >= 0) available += 8;
+    }
+    int position = 48;
+    auto take = [&](int count) -> unsigned {
+        position -= count;
+        return static_cast<unsigned>(bits >> position) & ((1u << count) - 1);
+    };
+    unsigned type = take(5);
+    if (type == 31) type = 32 + take(6);
+    if (take(4) == 15) take(24);
+    const unsigned configuration = take(4);
+    if (48 - position > available || configuration == 0 || configuration > 7) return 0;
+    static const int channels[] = {0, 1, 2, 3, 4, 5, 6, 8};
+    return type == 29 && configuration == 1 ? 2 : channels[configuration]; // parametric stereo: one channel coded, two decoded
+}
+
+/// The channels the first sound track of `mp4` decodes to when it is AAC (its sample entry's own count is 2 for
+/// most mono files: encoders write the field as ISO's files fix it); 0 when it cannot be told.
+int aacChannels(MP4::File *mp4) {
+    MP4::Atoms atoms(mp4);
+    MP4::Atom *movie = atoms.find("moov");
+    if (!movie) return 0;
+    for (MP4::Atom *track : movie->findall("trak")) {
+        MP4::Atom *handler = track->find("mdia", "hdlr");
+        MP4::Atom *descriptions = track->find("mdia", "minf", "stbl", "stsd");
+        MP4::Atom *entry = descriptions ? descriptions->find("mp4a") : nullptr;
+        if (!handler || !entry || handler->length > 4096 || entry->length > 65536) continue;
+        mp4->seek(handler->offset);
+        if (!mp4->readBlock(handler->length).containsAt("soun", 16)) continue;
+        mp4->seek(entry->offset);
+        return aacConfiguredChannels(mp4->readBlock(entry->length));
+    }
+    return 0;
+}
+
 /// The codec of `file` as its type and headers say, and the bits of each sample where the codec keeps them.
 void describeEncoding(File *file, rp_taglib_file *out) {
     if (dynamic_cast<Ogg::Vorbis::File *>(file)) {
@@ -326,6 +401,10 @@ void describeEncoding(File *file, rp_taglib_file *out) {
         out->headers.codec = audio->codec() == MP4::Properties::ALAC ? RP_CODEC_ALAC
                    : audio->codec() == MP4::Properties::AAC ? RP_CODEC_AAC : RP_CODEC_UNKNOWN;
         if (out->headers.codec == RP_CODEC_ALAC) out->headers.bits_per_sample = audio->bitsPerSample();
+        if (out->headers.codec == RP_CODEC_AAC) {
+            const int channels = aacChannels(mp4);
+            if (channels > 0) out->headers.channels = channels;
+        }
     } else if (auto *wav = dynamic_cast<RIFF::WAV::File *>(file)) {
         const int format = wav->audioProperties()->format(); // the WAVE format tag: 1 integer PCM, 3 IEEE float
         out->headers.codec = format == 1 ? RP_CODEC_PCM : format == 3 ? RP_CODEC_PCM_FLOAT : RP_CODEC_UNKNOWN;
@@ -427,6 +506,20 @@ std::vector<std::string> id3KeyOrder(const ID3v2::Tag &tag, PropertyMap &map) {
     return order;
 }
 
+/// An MP4 tag's keys in the order mpd lists them. mpd reads an MP4 file with FFmpeg, whose names for its atoms
+/// it looks up in three passes (`FfmpegScanDictionary`): its own tag names in its table's order (artist, album,
+/// title, track, genre, date, original date, composer, conductor, grouping, comment, disc, label: FFmpeg's names
+/// for these atoms, or a freeform atom's own name, are the same words), then FFmpeg's names it knows besides
+/// (`album_artist`, then the sort names), then the MusicBrainz ids by their freeform names. A tag FFmpeg does not
+/// name as mpd knows it (a composer's sort name, a work, a movement) is listed at its tag's place in the table.
+std::vector<std::string> mp4KeyOrder() {
+    return {"ARTIST", "ALBUM", "TITLE", "TRACKNUMBER", "GENRE", "DATE", "ORIGINALDATE", "COMPOSER", "COMPOSERSORT",
+            "PERFORMER", "CONDUCTOR", "WORK", "MOVEMENTNAME", "MOVEMENTNUMBER", "GROUPING", "COMMENT", "DISCNUMBER",
+            "LABEL", "ALBUMARTIST", "ALBUMARTISTSORT", "ALBUMSORT", "ARTISTSORT", "MUSICBRAINZ_ARTISTID",
+            "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID",
+            "MUSICBRAINZ_WORKID"};
+}
+
 /// The property map as records: the keys of `order` first (those the map has), then the others by key; at most
 /// `countLimit` values.
 std::string propertyRecords(const PropertyMap &map, const std::vector<std::string> &order, size_t valueLimit,
@@ -471,6 +564,7 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     if (hasComment) order = reprise::vorbisCommentKeyOrder(comment.data(), comment.size());
     if (auto *mpeg = dynamic_cast<MPEG::File *>(file.get()); mpeg && mpeg->hasID3v2Tag())
         order = id3KeyOrder(*mpeg->ID3v2Tag(), map);
+    if (dynamic_cast<MP4::File *>(file.get())) order = mp4KeyOrder();
     std::string properties = propertyRecords(map, order, valueLimit, countLimit, values);
     out->headers.properties_in_file_order = !order.empty();
     if (asWritten && hasComment) {
