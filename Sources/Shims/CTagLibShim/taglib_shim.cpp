@@ -373,7 +373,7 @@ int aacChannels(MP4::File *mp4) {
         MP4::Atom *handler = track->find("mdia", "hdlr");
         MP4::Atom *descriptions = track->find("mdia", "minf", "stbl", "stsd");
         MP4::Atom *entry = descriptions ? descriptions->find("mp4a") : nullptr;
-        if (!handler || !entry || handler->length > 4096 || entry->length > 65536) continue;
+        if (!handler || !entry || handler->length <= 0 || handler->length > 4096 || entry->length <= 0 || entry->length > 65536) continue;
         mp4->seek(handler->offset);
         if (!mp4->readBlock(handler->length).containsAt("soun", 16)) continue;
         mp4->seek(entry->offset);
