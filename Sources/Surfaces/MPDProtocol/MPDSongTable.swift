@@ -55,15 +55,9 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     }
 
     private let storage: Storage
-    private var records: [Record] { storage.records }
-    private var folderPrefix: String { storage.folderPrefix }
-    private var texts: MPDTextBuffer { storage.texts }
-    private var unusual: [Int: LibraryTrack] { storage.unusual }
-    private var order: [Int32]? { storage.order }
-    private var orders: [TagOrder] { storage.orders }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { records.count }
+    public var endIndex: Int { storage.records.count }
 
     /// `songs` as they are (in their order), named as MPD names them under `folderPrefix` (the music folder and a
     /// slash): each track's cover, lyrics and loudness are not kept (MPD serves none of them), nor whether it is
@@ -105,9 +99,9 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     }
 
     public subscript(position: Int) -> Element {
-        let record = records[position]
+        let record = storage.records[position]
         let name = own(record.name)!
-        if let track = unusual[position] { return (name, track) }
+        if let track = storage.unusual[position] { return (name, track) }
         var track = LibraryTrack(
             path: path(of: record), title: own(record.title), artist: own(record.artist),
             album: own(record.album), albumArtist: own(record.albumArtist), year: Self.number(record.year),
@@ -122,7 +116,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                                            albumArtists: list(record.albumArtistIDs))
         track.fileFacts.modifiedSeconds = record.modifiedSeconds == Self.noLength ? nil : record.modifiedSeconds
         track.moreTags = own(record.moreTags).map(MoreTags.init(storedText:)) ?? MoreTags()
-        track.tagOrder = orders[Int(record.tagOrder)]
+        track.tagOrder = storage.orders[Int(record.tagOrder)]
         return (name, track)
     }
 
@@ -131,7 +125,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
 
     /// The positions of the songs `filter` matches, in MPD's tree order (no track built).
     public func positions(matching filter: MPDFilter) -> [Int] {
-        guard let order else { return indices.filter { filter.matches(Song(table: self, position: $0)) } }
+        guard let order = storage.order else { return indices.filter { filter.matches(Song(table: self, position: $0)) } }
         return order.lazy.map(Int.init).filter { filter.matches(Song(table: self, position: $0)) }
     }
 
@@ -145,13 +139,13 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         init(table: MPDSongTable, position: Int) {
             self.table = table
             self.position = position
-            record = table.unusual.isEmpty || table.unusual[position] == nil ? table.records[position] : nil
+            record = table.storage.unusual.isEmpty || table.storage.unusual[position] == nil ? table.storage.records[position] : nil
         }
 
         public var name: String { table.name(at: position) }
 
         /// The whole track, for a song that did not fit a record (nil for every other).
-        var unusualTrack: LibraryTrack? { record == nil ? table.unusual[position] : nil }
+        var unusualTrack: LibraryTrack? { record == nil ? table.storage.unusual[position] : nil }
 
         var lengthMicroseconds: Int64? {
             guard let length = record?.lengthMicroseconds else { return unusualTrack?.lengthMicroseconds }
@@ -167,7 +161,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         /// The order the song's file has its tags in (empty: unknown).
         var tagOrder: TagOrder {
             guard let record else { return unusualTrack?.tagOrder ?? TagOrder() }
-            return table.orders[Int(record.tagOrder)]
+            return table.storage.orders[Int(record.tagOrder)]
         }
 
         /// Lends each of the song's further tags (its MPD name, its value) to `body`, in the order read.
@@ -177,7 +171,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 return
             }
             guard record.moreTags != 0 else { return }
-            _ = table.texts.lend(Int(record.moreTags)) { text in
+            _ = table.storage.texts.lend(Int(record.moreTags)) { text in
                 MPDSongTable.forEachMoreTag(in: text, body)
                 return true
             }
@@ -191,7 +185,7 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
                 }
                 return
             }
-            if record.format != 0 { _ = table.texts.lend(Int(record.format)) { body($0); return true } }
+            if record.format != 0 { _ = table.storage.texts.lend(Int(record.format)) { body($0); return true } }
         }
 
         public func anyValue(_ field: MPDSongField, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
@@ -202,22 +196,38 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         /// none (what a listing writes).
         func anyValue(_ field: MPDSongField, fallsBack: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
             guard let record else {
-                let track = table.unusual[position]!
+                let track = table.storage.unusual[position]!
                 if !fallsBack, let own = MPDSongTable.ownValues(field, of: track) { return own.contains { MPDNamedTrack.lend($0, body) } }
                 return MPDNamedTrack(name: name, track: track).anyValue(field, body)
             }
-            let texts = table.texts
-            func text(_ id: UInt32) -> Bool { id != 0 && texts.lend(Int(id), body) }
-            func number(_ value: Int32) -> Bool { value != MPDSongTable.noNumber && MPDNamedTrack.lend(String(value), body) }
+            let storage = table.storage
+            func text(_ id: UInt32) -> Bool { id != 0 && storage.texts.lend(Int(id), body) }
+            func number(_ value: Int32) -> Bool {
+                guard value != MPDSongTable.noNumber else { return false }
+                // Its digits written on the stack (a listing lends a track and a disc a song): no string made.
+                return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 11) { digits in
+                    var magnitude = value.magnitude, start = digits.count
+                    repeat {
+                        start -= 1
+                        digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                        magnitude /= 10
+                    } while magnitude > 0
+                    if value < 0 {
+                        start -= 1
+                        digits[start] = UInt8(ascii: "-")
+                    }
+                    return body(UnsafeBufferPointer(rebasing: digits[start...]))
+                }
+            }
             func list(_ id: UInt32, separator: UInt8 = UInt8(ascii: ",")) -> Bool {
-                id != 0 && texts.lend(Int(id)) { joined in
+                id != 0 && storage.texts.lend(Int(id)) { joined in
                     joined.split(separator: separator).contains { body(UnsafeBufferPointer(rebasing: $0)) }
                 }
             }
             if let name = field.moreTagName {
                 guard record.moreTags != 0 else { return false }
                 var found = false
-                _ = texts.lend(Int(record.moreTags)) { text in
+                _ = storage.texts.lend(Int(record.moreTags)) { text in
                     MPDSongTable.forEachMoreTag(in: text) { entry, value in
                         if !found && entry == name { found = body(value) }
                     }
@@ -275,15 +285,15 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
     }
 
     /// The song's MPD name alone (no track built).
-    public func name(at position: Int) -> String { own(records[position].name)! }
+    public func name(at position: Int) -> String { own(storage.records[position].name)! }
 
     /// The song's file alone (no track built).
     public func path(at position: Int) -> FilePath {
-        unusual[position]?.path ?? path(of: records[position])
+        storage.unusual[position]?.path ?? path(of: storage.records[position])
     }
 
     private func path(of record: Record) -> FilePath {
-        FilePath(escaped: own(record.path) ?? Self.path(ofName: own(record.name)!, under: folderPrefix))
+        FilePath(escaped: own(record.path) ?? Self.path(ofName: own(record.name)!, under: storage.folderPrefix))
     }
 
     /// The path a name stands for (the inverse of ``MPDSongWriter/name(ofPath:)``).
@@ -291,10 +301,10 @@ public struct MPDSongTable: RandomAccessCollection, Sendable {
         name.hasPrefix("/") ? name : folderPrefix + name
     }
 
-    private func own(_ id: UInt32) -> String? { id == 0 ? nil : texts[Int(id)] }
+    private func own(_ id: UInt32) -> String? { id == 0 ? nil : storage.texts[Int(id)] }
 
     /// A list of ids, kept as one text (they are UUIDs: no comma in any).
-    private func list(_ id: UInt32) -> [String] { id == 0 ? [] : texts[Int(id)].split(separator: ",").map(String.init) }
+    private func list(_ id: UInt32) -> [String] { id == 0 ? [] : storage.texts[Int(id)].split(separator: ",").map(String.init) }
 
     /// A number as the record keeps it (``noNumber`` for none); nil when it does not fit.
     private static func packed(_ value: Int?) -> Int32? {
