@@ -74,8 +74,7 @@ public final class MPDSession {
         self.commands = commands
         self.permissions = permissions
         self.mayNameLocalFiles = mayNameLocalFiles
-        tagTypes = commands.allTagTypes
-        wantedTags = commands.allWantedTags
+        (tagTypes, wantedTags) = (commands.allTagTypes, commands.allWantedTags) // every tag, until the client says otherwise
     }
 
     /// Whether the client waits in `idle`.
