@@ -104,6 +104,32 @@ import TestSupport
         #expect(read.tags.tags.album == nil || read.tags.tags.album?.contains("\u{FFFD}") == true)
     }
 
+    /// An AAC stream's channels as its decoder configuration says (FFmpeg's answer, which mpd's `Format` gives): a
+    /// mono file's sample entry says 2. Damaged configurations give at most 8 channels or TagLib's count, never a
+    /// crash: every byte of the `esds` box changed in turn, and its descriptors' sizes set to their largest.
+    @Test func aacChannelsComeFromTheDecoderConfiguration() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (channels, layout) in [(1, "mono"), (2, "stereo"), (6, "5.1")] {
+            let path = folder + "/\(layout).m4a"
+            let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1",
+                                                 "-af", "aformat=channel_layouts=\(layout)", "-c:a", "aac", path])
+            #expect(made.status == 0, "\(made.errors)")
+            #expect(readTags(path)?.tags.channels == channels, "\(layout)")
+        }
+        let mono = try Data(contentsOf: URL(fileURLWithPath: folder + "/mono.m4a"))
+        let esds = try #require(mono.range(of: Data("esds".utf8)))
+        for offset in esds.upperBound..<min(esds.upperBound + 48, mono.count) {
+            for value: UInt8 in [0x00, 0x80, 0xFF, mono[offset] ^ 0x0F] {
+                var damaged = mono
+                damaged[offset] = value
+                let path = folder + "/damaged.m4a"
+                try damaged.write(to: URL(fileURLWithPath: path))
+                let channels = readTags(path)?.tags.channels
+                #expect(channels == nil || (1...8).contains(channels!), "byte \(offset - esds.upperBound) = \(value): \(String(describing: channels))")
+            }
+        }
+    }
+
     @Test func hostileFilesAreHarmless() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
