@@ -87,11 +87,6 @@ public struct MediaURI: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    static func percentDecoded(_ text: Substring) -> String? {
-        var text = text
-        return text.withUTF8(percentDecoded)
-    }
-
     /// `bytes` with each `%XX` made the byte it stands for; nil when a `%` lacks its two hexadecimal digits.
     private static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard var index = bytes.firstIndex(of: UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }

@@ -3,15 +3,12 @@ public final class MPDCommandSet {
     private var byName: [String: MPDCommand] = [:]
     /// The tag names songs are printed with, in the order `tagtypes` lists them.
     public let tagTypes: [String]
-    /// The same names as a set: what each new connection starts with.
-    public let allTagTypes: Set<String>
-    /// And as listings check them.
+    /// The same names as listings check them: what each new connection starts with.
     public let allWantedTags: MPDWantedTags
 
     public init(tagTypes: [String]) {
         self.tagTypes = tagTypes
-        allTagTypes = Set(tagTypes)
-        allWantedTags = MPDWantedTags(allTagTypes)
+        allWantedTags = MPDWantedTags(Set(tagTypes))
         for command in Self.connectionCommands(tagTypes: tagTypes) { add(command) }
     }
 
@@ -82,7 +79,7 @@ public final class MPDCommandSet {
         }
         switch verb {
         case "clear": call.session.tagTypes = []
-        case "all": call.session.tagTypes = call.session.commands.allTagTypes
+        case "all": call.session.tagTypes = call.session.commands.allWantedTags.names
         case "enable": call.session.tagTypes.formUnion(try resolved())
         case "disable": call.session.tagTypes.subtract(try resolved())
         default: throw .argument("Unknown sub command")

@@ -31,10 +31,13 @@ public final class MPDSession {
     /// Whether the client may name files outside the music folder: MPD allows that only to a client of its own
     /// user on the Unix socket.
     public let mayNameLocalFiles: Bool
-    /// The tags the client asked for (`tagtypes`), of those the server has.
-    public var tagTypes: Set<String> { didSet { wantedTags = MPDWantedTags(tagTypes) } }
-    /// The same, as listings check them.
+    /// The tags the client asked for (`tagtypes`), of those the server has, as listings check them.
     public private(set) var wantedTags: MPDWantedTags
+    /// Their names.
+    public var tagTypes: Set<String> {
+        get { wantedTags.names }
+        set { wantedTags = MPDWantedTags(newValue) }
+    }
     /// The largest binary chunk sent at once (`binarylimit`).
     public var binaryLimit = 8192
     var output = MPDResponse()
@@ -74,7 +77,7 @@ public final class MPDSession {
         self.commands = commands
         self.permissions = permissions
         self.mayNameLocalFiles = mayNameLocalFiles
-        (tagTypes, wantedTags) = (commands.allTagTypes, commands.allWantedTags) // every tag, until the client says otherwise
+        wantedTags = commands.allWantedTags // every tag, until the client says otherwise
     }
 
     /// Whether the client waits in `idle`.
