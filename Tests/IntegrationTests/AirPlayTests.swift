@@ -70,7 +70,7 @@ import TestSupport
         #expect(session.waitFor {
             (try? runCommand(repriseBinary, ["output", "list"], environment: session.environment))?.output
                 .contains("* \(PrivateAirPlaySpeaker.sinkName)") == true
-        })
+        }, "\((try? session.sinkInputs(of: pid)).map { "\($0)" } ?? "") \(session.log(of: pid))")
         let heard = try session.positionWhenHeard(at: PrivateAirPlaySpeaker.roomSink)
         #expect(abs(heard - 3) < 0.15, "the tone 3 s in was heard at Position \(heard) s")
     }

@@ -281,4 +281,24 @@ import TestSupport
         #expect(unknown?.name == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(session.status() == "Playing")
     }
+
+    /// An output chosen while playback is starting (the stream opening, not yet linked or not yet reported) is where
+    /// the stream plays once linked, and what `ListOutputs` marks as current.
+    @Test(arguments: SoundServerKind.allCases) func anOutputChosenAsPlaybackStartsIsWhereItPlays(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
+        defer { session.close() }
+        let (_, headphones) = try plugOutput(session, named: "headphones")
+        let reprise = try session.launch([media.first])
+        #expect(session.waitFor { (try? session.call("SetOutput", [.string("headphones")], interface: Self.audio)) != nil })
+        #expect(session.waitFor { session.status() == "Playing" && stream(session, reprise)?.sink == headphones },
+                "\(session.log(of: reprise))")
+        #expect(session.waitFor {
+            guard case .array(_, let items)? = try? session.call("ListOutputs", interface: Self.audio).first else { return false }
+            return items.contains { item in
+                guard case .structure(let fields) = item else { return false }
+                return fields.first == .string("headphones") && fields.last == .bool(true)
+            }
+        }, "\(session.log(of: reprise))")
+        #expect(try session.get("Output", interface: Self.audio) == .string("headphones"))
+    }
 }

@@ -179,6 +179,60 @@ import Testing
         #expect(rig.player.status == .playing, "judged once: one call, ended once")
     }
 
+    /// An output chosen while Reprise's stream was opening (not yet reported, or reported before it was linked, when a
+    /// move can be undone by the linking) is where the stream goes once it is linked elsewhere; asked once per sink it
+    /// is found on, so a server that keeps it there is not asked forever.
+    @Test func aStreamLinkedElsewhereAfterTheChoiceIsMovedToTheChosenOutput() throws {
+        let rig = Rig()
+        rig.server.report(.sinkChanged(Output(index: 2, name: "room", description: "Room", portAvailable: nil)))
+        rig.player.play()
+        try rig.controller.setOutput("room")
+        #expect(rig.server.requests.isEmpty, "no stream yet")
+        #expect(rig.pipeline.outputDevice == "room")
+        rig.ownStreamStarts()
+        #expect(rig.server.requests == [.move(10, "room")])
+        rig.ownStreamStarts()
+        #expect(rig.server.requests == [.move(10, "room")], "asked once while it stays there")
+        #expect(rig.controller.outputs.first { $0.current }?.name == "speakers", "where it plays until it moves")
+        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 10, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
+                                                          volumes: [50_000, 50_000], muted: false, corked: false), isNew: false))
+        #expect(rig.controller.outputs.first { $0.current }?.name == "room")
+
+        // The next stream, asked to move before it was linked: linked on another output anyway, it is asked again.
+        rig.server.report(.sinkInputRemoved(10))
+        rig.server.report(.sinkInputChanged(Self.unlinked(11, pid: Self.ownPID, role: "music"), isNew: true))
+        try rig.controller.setOutput("speakers")
+        #expect(rig.server.requests.last == .move(11, "speakers"))
+        let asked = rig.server.requests.count
+        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 11, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
+                                                          volumes: [50_000, 50_000], muted: false, corked: false), isNew: false))
+        #expect(rig.server.requests.count == asked + 1 && rig.server.requests.last == .move(11, "speakers"))
+
+        // Following the default again asks nothing more of a stream found elsewhere.
+        try rig.controller.setOutput("")
+        let afterDefault = rig.server.requests.count
+        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 11, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
+                                                          volumes: [40_000, 40_000], muted: false, corked: false), isNew: false))
+        #expect(rig.server.requests.count == afterDefault)
+    }
+
+    /// pulsesink's probe stream (no role) reported on the speakers after the playing stream moved does not stand for
+    /// where Reprise plays, nor does it when it goes.
+    @Test func theOutputInUseIsThePlayingStreamsNotAnotherStreamsLastReport() throws {
+        let rig = Rig()
+        rig.server.report(.sinkChanged(Output(index: 2, name: "room", description: "Room", portAvailable: nil)))
+        rig.playsThroughItsOwnStream()
+        try rig.controller.setOutput("room")
+        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 10, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
+                                                          volumes: [50_000, 50_000], muted: false, corked: false), isNew: false))
+        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 11, sink: Self.speakers, processID: Self.ownPID, role: nil,
+                                                          applicationName: "app", volumes: [0, 0], muted: false, corked: true), isNew: true))
+        #expect(rig.controller.outputName == "room")
+        rig.server.report(.sinkInputRemoved(11))
+        #expect(rig.controller.outputName == "room")
+        #expect(rig.controller.outputs.map(\.current) == [true, false])
+    }
+
     @Test func duckingNeverWritesAVolumeItHasNotSeen() {
         let rig = Rig(options: [.duckOthers])
         rig.server.report(.sinkInputChanged(Self.unlinked(20, pid: 5000, role: "music"), isNew: true))

@@ -40,6 +40,12 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     let triggerRoles: Set<String>
     let shortSoundRoles: Set<String> = ["event", "a11y"]
     private var ownStreams: [UInt32: SinkInputInfo] = [:]
+    /// The last move asked of each of Reprise's own streams: from which sink (nil: not linked then), to which output.
+    private var movesAsked: [UInt32: MoveAsked] = [:]
+    private struct MoveAsked: Equatable {
+        let from: UInt32?
+        let to: String
+    }
     private var otherStreams: [UInt32: SinkInputInfo] = [:]
     /// Other streams already judged (call, short sound, lowered…): those linked to a sink.
     private var judged: Set<UInt32> = []
@@ -213,6 +219,7 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
             tracker.reset()
             lostRouteUnannounced = false
             ownStreams.removeAll()
+            movesAsked.removeAll()
             otherStreams.removeAll()
             volumesWeSet.removeAll()
             judged.removeAll()
@@ -233,7 +240,8 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
             streamChanged(info, isNew: isNew)
         case .sinkInputRemoved(let index):
             if ownStreams.removeValue(forKey: index) != nil {
-                if ownStreams.isEmpty { tracker.streamEnded() }
+                movesAsked[index] = nil
+                if ownStreams.isEmpty { tracker.streamEnded() } else { followOwnStreams() }
             } else if let info = otherStreams.removeValue(forKey: index) {
                 volumesWeSet[index] = nil
                 let wasJudged = judged.remove(index) != nil
@@ -263,6 +271,13 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         interface?.announceChanges()
     }
 
+    /// Where Reprise's sound goes is the sink of its playing stream: of its linked streams the one with a role (not
+    /// pulsesink's probe stream), playing, newest. (One stream's late report must not stand for another's.)
+    private func followOwnStreams() {
+        func rank(_ stream: SinkInputInfo) -> (Int, Int, UInt32) { (stream.role == nil ? 0 : 1, stream.corked ? 0 : 1, stream.index) }
+        if let playing = ownStreams.values.filter(\.isLinked).max(by: { rank($0) < rank($1) }) { tracker.streamIsOn(playing.sink) }
+    }
+
     /// How much later than the pipeline plays it the listener hears it on output `name`: the config's
     /// `output-delay-NAME`, else the Snapcast stream's buffer for its output, else nothing.
     private func outputDelay(of name: String?) -> Int64 {
@@ -276,7 +291,17 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
         if info.processID == ownPID {
             ownStreams[info.index] = info
             // A report with no sink is a stream not (or no longer) linked: it says nothing of where it plays.
-            if info.isLinked { tracker.streamIsOn(info.sink) }
+            guard info.isLinked else { return }
+            log.debug("own stream #\(info.index)\(info.role == nil ? " (no role)" : "") on sink #\(info.sink)")
+            followOwnStreams()
+            // A stream the server linked elsewhere after the user chose an output (the choice came while it was
+            // opening, and a move asked of a stream not yet linked can be undone by its linking) goes to the chosen
+            // one: asked once for each sink it is found on, so a server that keeps it there is not asked forever.
+            let move = tracker.chosenName.map { MoveAsked(from: info.sink, to: $0) }
+            if let move, tracker.outputs[info.sink]?.name != move.to, movesAsked[info.index] != move {
+                movesAsked[info.index] = move
+                pulse.moveSinkInput(info.index, toSink: move.to)
+            }
             return
         }
         if let previous = otherStreams[info.index], volumesWeSet[info.index]?.contains(info.volumes) == true {
@@ -420,7 +445,10 @@ final class AudioSessionController: AudioSessionControl, ServiceComponent, UserA
     }
 
     private func moveOwnStreams(to sink: String) {
-        for index in ownStreams.keys { pulse.moveSinkInput(index, toSink: sink) }
+        for (index, stream) in ownStreams {
+            movesAsked[index] = MoveAsked(from: stream.isLinked ? stream.sink : nil, to: sink)
+            pulse.moveSinkInput(index, toSink: sink)
+        }
     }
 
     /// Connected: streams a previous run lowered were put back as they were listed; the players it paused
