@@ -247,6 +247,34 @@ import Testing
         #expect(kill(reprise, 0) == 0, "still running: \(session.log(of: reprise))")
     }
 
+    /// At a rate other than 1 the pitch is kept: a 440 Hz tone is heard at 440 Hz, not at 1.5 × 440, whether the
+    /// rate changed while the file played (scaletempo joins its audio filter then: at rate 1 it is left out) or
+    /// the next file loaded at that rate; back at rate 1 it plays on at its pitch.
+    @Test func aRateOtherThanOneKeepsThePitch() throws {
+        let session = try Session()
+        defer { session.close() }
+        let tones = CrossfadeTests()
+        let first = session.directory + "/a.ogg", second = session.directory + "/b.ogg"
+        for path in [first, second] {
+            try generateTone(at: path, seconds: 30, frequency: 440, tags: nil, encoder: ["vorbisenc", "!", "oggmux"])
+        }
+        let reprise = try session.launch([first, second]) { session.status() == "Playing" }
+        func heard(_ what: String) throws {
+            let changedAt = session.position() ?? 0
+            #expect(session.waitFor { (session.position() ?? 0) > changedAt + 1_000_000 }, "\(what): \(session.log(of: reprise))")
+            let samples = try session.recordSpeakers(seconds: 1.5)
+            let kept = tones.amplitudes(of: 440, in: samples).max() ?? 0, shifted = tones.amplitudes(of: 660, in: samples).max() ?? 0
+            #expect(kept > 1000 && shifted < kept / 10, "\(what): 440 Hz at \(Int(kept)), 660 Hz at \(Int(shifted))")
+        }
+        try session.set("Rate", .double(1.5))
+        try heard("the rate changed while it played")
+        try session.call("Next")
+        #expect(session.waitFor { session.metadata()["xesam:url"]?.stringValue?.hasSuffix("b.ogg") == true && session.status() == "Playing" })
+        try heard("the next file loaded at that rate")
+        try session.set("Rate", .double(1))
+        try heard("back at rate 1")
+    }
+
     /// The spec's Can* rules with nothing queued (CanPlay, CanPause, CanGoNext, CanGoPrevious, CanSeek false):
     /// every method has no effect, and PlayPause alone also raises an error.
     @Test func withNothingQueuedPlayPauseRaisesAnErrorAndTheOthersDoNothing() throws {

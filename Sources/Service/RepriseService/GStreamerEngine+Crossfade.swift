@@ -227,6 +227,7 @@ extension GStreamerEngine {
         made.setRole(streamRole)
         made.outputDevice = main.outputDevice
         made.replayGain = main.replayGain
+        made.wantsPitchKeeper = main.wantsPitchKeeper
         made.gain = main.gain
         made.isSilenced = main.isSilenced
         applyEqualizer(to: made)

@@ -226,7 +226,15 @@ final class GStreamerEngine: PlaybackEngine {
     func setRate(_ newRate: Double) {
         rate = newRate
         log.info("rate \(newRate)" + (playbin.keepsPitchAtOtherRates ? " (pitch kept by scaletempo)" : " (scaletempo missing: pitch follows)"))
-        guard loaded, prerolled else { return }
+        // scaletempo is in a stream's audio filter only while a rate other than 1 is asked for: a stream loaded at
+        // rate 1 loads again where it is, through a filter with it (back at rate 1, it stays until the next load).
+        for pipeline in pipelines { pipeline.wantsPitchKeeper = newRate != 1 }
+        guard loaded else { return }
+        if newRate != 1, playbin.keepsPitchAtOtherRates, !playbin.hasPitchKeeper {
+            log.info("rate \(newRate): reloading the stream where it is, with scaletempo")
+            return reloadWhereItIs()
+        }
+        guard prerolled else { return }
         playbin.seek(toNanoseconds: playbin.positionNanoseconds ?? 0, rate: newRate)
     }
 

@@ -229,7 +229,7 @@ final class Bench {
     /// RSS (MiB) after `seconds` of playing, and CPU% over those seconds (after a settling second); `prepare` runs
     /// once it plays, before that second (to make a window fullscreen, say).
     func footprint(_ contender: Contender, _ file: String, seconds: Double,
-                   prepare: () throws -> Void = {}) throws -> (rss: Double, cpu: Double) {
+                   prepare: () throws -> Void = {}) throws -> (rss: Double, cpu: Double, executableText: Double) {
         var running = try startPlaying(contender, file)
         defer { stop(&running) }
         try prepare()
@@ -239,7 +239,7 @@ final class Bench {
         Thread.sleep(forTimeInterval: seconds)
         let used = ProcFS.cpuNanoseconds(pid) - cpuBefore, elapsed = monotonicSeconds() - start
         let cpu = Double(used) / 1_000_000_000 / elapsed * 100
-        return (Double(ProcFS.residentKilobytes(pid)) / 1024, cpu)
+        return (Double(ProcFS.residentKilobytes(pid)) / 1024, cpu, Double(ProcFS.residentExecutableTextKilobytes(pid)) / 1024)
     }
 
     /// RSS (MiB) of a program that plays nothing, `seconds` after it started (an idle reference process).
@@ -347,5 +347,21 @@ enum ProcFS {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+
+    /// The resident part (KiB) of the process's own executable's code: what the hot-function order keeps small.
+    static func residentExecutableTextKilobytes(_ pid: pid_t) -> Int {
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"),
+              let smaps = try? String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8) else { return 0 }
+        var inText = false, total = 0
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), fields.count >= 5, first.first?.isHexDigit == true {
+                inText = fields[1].contains("x") && fields.last.map(String.init) == executable
+            } else if inText, fields.first == "Rss:", fields.count >= 2 {
+                total += Int(fields[1]) ?? 0
+            }
+        }
+        return total
     }
 }

@@ -130,8 +130,15 @@ public final class Playbin {
         onMessage?(message)
     }
 
-    /// Whether the pipeline changes the playback rate without changing pitch (scaletempo is its audio filter).
+    /// Whether the pipeline changes the playback rate without changing pitch (scaletempo is installed).
     public private(set) var keepsPitchAtOtherRates = false
+
+    /// Whether the audio filters made from now on include scaletempo: set while a rate other than 1 is asked for.
+    /// At rate 1 it would only cost memory (its plugin, the FFT library and its buffers: about 0.4 MiB resident).
+    public var wantsPitchKeeper = false
+
+    /// Whether the audio filter made last (the one in use, or the one the next stream plays through) has scaletempo.
+    public private(set) var hasPitchKeeper = false
 
     /// Where the loaded stream ends (ns), when it is to end before the medium does: every seek keeps it (a seek
     /// after preroll first sets it). A stream handed over gaplessly, a load or a stop clears it.
@@ -212,14 +219,16 @@ public final class Playbin {
         return uri
     }
 
-    /// A new audio filter for the next stream (a reference for the pipeline thread to install): scaletempo, then
-    /// ReplayGain's elements. scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the
+    /// A new audio filter for the next stream (a reference for the pipeline thread to install): scaletempo (when
+    /// ``wantsPitchKeeper``), then ReplayGain's elements. scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the
     /// next stream at a rate other than 1 has a smaller frame size (fewer channels, a lower sample rate), it then
     /// moves that many bytes through the freed (NULL) buffer and the process crashes. A fresh element after every
     /// stop never carries that count over.
     private func freshAudioFilter() -> ElementReference? {
         var leveller: UnsafeMutablePointer<GstElement>?, limiter: UnsafeMutablePointer<GstElement>?
-        guard let filter = rp_audio_filter_new(keepsPitchAtOtherRates, replayGain != nil, &leveller, &limiter) else { return nil }
+        let keepsPitch = keepsPitchAtOtherRates && wantsPitchKeeper
+        guard let filter = rp_audio_filter_new(keepsPitch, replayGain != nil, &leveller, &limiter) else { return nil }
+        hasPitchKeeper = keepsPitch
         _ = gst_object_ref_sink(UnsafeMutableRawPointer(filter))
         for old in [self.leveller, self.limiter] { if let old { gst_object_unref(UnsafeMutableRawPointer(old)) } }
         self.leveller = leveller
