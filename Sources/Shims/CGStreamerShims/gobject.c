@@ -46,3 +46,23 @@ bool rp_message_generation(GstMessage *message, const char *name, uint64_t *gene
     return structure && gst_structure_has_name(structure, name)
         && gst_structure_get_uint64(structure, "generation", (guint64 *)generation);
 }
+
+/* Children's state changes are dropped where they are posted: a state change of playbin posts one for each of its
+ * dozens of elements, each of which would otherwise wake the service's loop (and be decoded there, to be ignored). */
+static GstBusSyncReply drop_children_state_changes(GstBus *bus, GstMessage *message, gpointer pipeline) {
+    (void)bus;
+    if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_STATE_CHANGED && GST_MESSAGE_SRC(message) != (GstObject *)pipeline) {
+        gst_message_unref(message);
+        return GST_BUS_DROP;
+    }
+    return GST_BUS_PASS;
+}
+
+void rp_bus_drop_children_state_changes(GstBus *bus, GstElement *pipeline) {
+    gst_bus_set_sync_handler(bus, drop_children_state_changes, pipeline, NULL);
+}
+
+void rp_bus_watch_not_blocked(guint watch) {
+    GSource *source = g_main_context_find_source_by_id(NULL, watch);
+    if (source) g_source_set_can_recurse(source, TRUE);
+}

@@ -101,12 +101,14 @@ public final class Playbin {
         handoff.connect(to: element)
         rp_post_live_titles_early(element)
         let bus = gst_element_get_bus(element)
+        rp_bus_drop_children_state_changes(bus, element)
         watchID = gst_bus_add_watch(bus, { _, message, userdata in
             guard let message, let userdata else { return 1 }
             let playbin = Unmanaged<Playbin>.fromOpaque(userdata).takeUnretainedValue()
             playbin.dispatch(PipelineMessage(message, pipeline: playbin.elementPointer))
             return 1
         }, Unmanaged.passUnretained(self).toOpaque())
+        rp_bus_watch_not_blocked(watchID)
         gst_object_unref(UnsafeMutableRawPointer(bus))
     }
 

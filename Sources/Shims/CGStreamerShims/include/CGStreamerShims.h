@@ -140,6 +140,11 @@ bool rp_playbin_video_format(GstElement *playbin, int *width, int *height, int *
  *  element message named RP_STREAM_TITLE_MESSAGE (UTF-8, converted from Latin-1 and the like), and no longer as
  *  a title tag from the sink once the audio before them has played. */
 void rp_post_live_titles_early(GstElement *playbin);
+/** Drops the state changes of `pipeline`'s children from `bus` as they are posted (the pipeline's own pass). */
+void rp_bus_drop_children_state_changes(GstBus *bus, GstElement *pipeline);
+/** The bus watch `watch` (on the default context) stays in GLib's poll set while it dispatches: blocking it takes its
+ *  descriptor out of the set and back for every message, and each change wakes the loop for one more turn. */
+void rp_bus_watch_not_blocked(guint watch);
 #define RP_STREAM_TITLE_MESSAGE "reprise-stream-title"
 /** The chapters of a TOC message (entries of type chapter at any depth, in order): up to `max` starts in
  *  nanoseconds and titles (g_free each; NULL when untitled). Returns how many; 0 for other messages. */
