@@ -250,8 +250,8 @@ import Testing
     /// At a rate other than 1 the pitch is kept: a 440 Hz tone is heard at 440 Hz, not at 1.5 × 440, whether the
     /// rate changed while the file played (scaletempo joins its audio filter then: at rate 1 it is left out) or
     /// the next file loaded at that rate; back at rate 1 it plays on at its pitch.
-    @Test func aRateOtherThanOneKeepsThePitch() throws {
-        let session = try Session()
+    @Test(arguments: SoundServerKind.allCases) func aRateOtherThanOneKeepsThePitch(_ server: SoundServerKind) throws {
+        let session = try Session(soundServer: server)
         defer { session.close() }
         let tones = CrossfadeTests()
         let first = session.directory + "/a.ogg", second = session.directory + "/b.ogg"

@@ -51,8 +51,8 @@ import Testing
     }
 
     static func stream(_ index: UInt32, pid: Int32, role: String?, volumes: [UInt32] = [50_000, 50_000], muted: Bool = false,
-                       corked: Bool = false) -> SinkInputInfo {
-        SinkInputInfo(index: index, sink: speakers, processID: pid, role: role, applicationName: "app", volumes: volumes,
+                       corked: Bool = false, sink: UInt32 = speakers) -> SinkInputInfo {
+        SinkInputInfo(index: index, sink: sink, processID: pid, role: role, applicationName: "app", volumes: volumes,
                       muted: muted, corked: corked)
     }
 
@@ -194,8 +194,7 @@ import Testing
         rig.ownStreamStarts()
         #expect(rig.server.requests == [.move(10, "room")], "asked once while it stays there")
         #expect(rig.controller.outputs.first { $0.current }?.name == "speakers", "where it plays until it moves")
-        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 10, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
-                                                          volumes: [50_000, 50_000], muted: false, corked: false), isNew: false))
+        rig.server.report(.sinkInputChanged(Self.stream(10, pid: Self.ownPID, role: "music", sink: 2), isNew: false))
         #expect(rig.controller.outputs.first { $0.current }?.name == "room")
 
         // The next stream, asked to move before it was linked: linked on another output anyway, it is asked again.
@@ -204,15 +203,13 @@ import Testing
         try rig.controller.setOutput("speakers")
         #expect(rig.server.requests.last == .move(11, "speakers"))
         let asked = rig.server.requests.count
-        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 11, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
-                                                          volumes: [50_000, 50_000], muted: false, corked: false), isNew: false))
+        rig.server.report(.sinkInputChanged(Self.stream(11, pid: Self.ownPID, role: "music", sink: 2), isNew: false))
         #expect(rig.server.requests.count == asked + 1 && rig.server.requests.last == .move(11, "speakers"))
 
         // Following the default again asks nothing more of a stream found elsewhere.
         try rig.controller.setOutput("")
         let afterDefault = rig.server.requests.count
-        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 11, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
-                                                          volumes: [40_000, 40_000], muted: false, corked: false), isNew: false))
+        rig.server.report(.sinkInputChanged(Self.stream(11, pid: Self.ownPID, role: "music", volumes: [40_000, 40_000], sink: 2), isNew: false))
         #expect(rig.server.requests.count == afterDefault)
     }
 
@@ -223,10 +220,8 @@ import Testing
         rig.server.report(.sinkChanged(Output(index: 2, name: "room", description: "Room", portAvailable: nil)))
         rig.playsThroughItsOwnStream()
         try rig.controller.setOutput("room")
-        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 10, sink: 2, processID: Self.ownPID, role: "music", applicationName: "app",
-                                                          volumes: [50_000, 50_000], muted: false, corked: false), isNew: false))
-        rig.server.report(.sinkInputChanged(SinkInputInfo(index: 11, sink: Self.speakers, processID: Self.ownPID, role: nil,
-                                                          applicationName: "app", volumes: [0, 0], muted: false, corked: true), isNew: true))
+        rig.server.report(.sinkInputChanged(Self.stream(10, pid: Self.ownPID, role: "music", sink: 2), isNew: false))
+        rig.server.report(.sinkInputChanged(Self.stream(11, pid: Self.ownPID, role: nil, volumes: [0, 0], corked: true), isNew: true))
         #expect(rig.controller.outputName == "room")
         rig.server.report(.sinkInputRemoved(11))
         #expect(rig.controller.outputName == "room")

@@ -455,4 +455,3 @@ func cpuRow(_ bench: Bench, _ figure: String, note: String, playing media: Strin
     row.values[contender.name] = try bench.footprint(measured, media, seconds: seconds, prepare: prepare).cpu
     return row
 }
-

@@ -222,10 +222,10 @@ public final class Playbin {
     }
 
     /// A new audio filter for the next stream (a reference for the pipeline thread to install): scaletempo (when
-    /// ``wantsPitchKeeper``), then ReplayGain's elements. scaletempo frees its buffers when it stops but keeps its count of queued bytes; if the
-    /// next stream at a rate other than 1 has a smaller frame size (fewer channels, a lower sample rate), it then
-    /// moves that many bytes through the freed (NULL) buffer and the process crashes. A fresh element after every
-    /// stop never carries that count over.
+    /// ``wantsPitchKeeper``), then ReplayGain's elements. scaletempo frees its buffers when it stops but keeps its
+    /// count of queued bytes; if the next stream at a rate other than 1 has a smaller frame size (fewer channels, a
+    /// lower sample rate), it then moves that many bytes through the freed (NULL) buffer and the process crashes. A
+    /// fresh element after every stop never carries that count over.
     private func freshAudioFilter() -> ElementReference? {
         var leveller: UnsafeMutablePointer<GstElement>?, limiter: UnsafeMutablePointer<GstElement>?
         let keepsPitch = keepsPitchAtOtherRates && wantsPitchKeeper
