@@ -52,7 +52,10 @@ let package = Package(
         .target(name: "CPangoCairo", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CPangoCairo"),
         /// TagLib (C++) behind a small C interface: one call reads a file's tags, audio properties and cover. Linked
         /// only into the tag reader process.
-        .target(name: "CTagLibShim", dependencies: ["CTagLib", "CTagReaderClient"], path: "Sources/Shims/CTagLibShim"),
+        .target(name: "CTagLibShim", dependencies: ["CTagLib", "CTagReaderClient", "CAVFormat"], path: "Sources/Shims/CTagLibShim"),
+        /// libavformat (Debian libavformat59) opened in the tag reader when a file mpd reads with FFmpeg comes: its
+        /// metadata as mpd's FFmpeg plugin reads it (a table dlopen fills).
+        .target(name: "CAVFormat", dependencies: ["CLazyLibrary"], path: "Sources/Shims/CAVFormat"),
         /// The tag reader process's protocol: starting it, asking it for a file's tags (the descriptor passed over a
         /// Unix socket), checking its answers; and its own serving loop. No TagLib here.
         .target(name: "CTagReaderClient", path: "Sources/Shims/CTagReaderClient"),
@@ -127,7 +130,7 @@ let package = Package(
         .executableTarget(name: "reprised", dependencies: ["RepriseService", "RepriseCore", "LoopKit", "PosixFiles"], path: "Sources/Executables/reprised"),
         /// The process TagLib runs in (C): the service's TagLibKit starts it beside its own executable and sends it
         /// descriptors to read.
-        .executableTarget(name: "reprise-tag-reader", dependencies: ["CTagLibShim", "CTagReaderClient"],
+        .executableTarget(name: "reprise-tag-reader", dependencies: ["CTagLibShim", "CTagReaderClient", "CAVFormat"],
                           path: "Sources/Executables/reprise-tag-reader"),
         /// `reprise-snapcast`: Snapcast's stream plugin (`controlscript=`), bridging snapserver's stream control to
         /// Reprise's MPD server; Foundation only.

@@ -10,7 +10,7 @@ build=(
   pkg-config gcc g++ libc6-dev python3
   libsystemd-dev libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libpulse-dev
   libx11-dev libxi-dev libwayland-dev libdecor-0-dev libxkbcommon-dev
-  libtag1-dev libebur128-dev libcurl4-openssl-dev
+  libtag1-dev libebur128-dev libcurl4-openssl-dev libavformat-dev
 )
 # Running, as a desktop has it: GStreamer's plugin set, a sound server, the session bus, and what the demo shows
 # (playerctl; gdbus from libglib2.0-bin; gst-launch-1.0 makes the samples).
@@ -18,7 +18,7 @@ run=(
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   gstreamer1.0-plugins-ugly gstreamer1.0-libav gstreamer1.0-pulseaudio gstreamer1.0-x
   libdecor-0-plugin-1-cairo libpangocairo-1.0-0 libcairo2 libsqlite3-0 libx11-6 libxi6
-  libwayland-client0 libwayland-cursor0 libdecor-0-0 libxkbcommon0 libebur128-1 fonts-dejavu-core shared-mime-info
+  libwayland-client0 libwayland-cursor0 libdecor-0-0 libxkbcommon0 libebur128-1 libavformat59 fonts-dejavu-core shared-mime-info
   pulseaudio pulseaudio-utils dbus dbus-daemon dbus-bin libglib2.0-bin playerctl
 )
 # The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its

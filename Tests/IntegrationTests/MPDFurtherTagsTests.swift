@@ -65,7 +65,8 @@ import TestSupport
         // (`duration`'s last digit differs: mpd decodes an MP3's length with libmad, Reprise reads it with TagLib.)
         let mpds = try Self.askBoth(session, music: music, songs: 1, [
             "lsinfo", "list performer", "list grouping", "find originaldate 1999-05-01", "list albumartistsort",
-            "find \"(MUSICBRAINZ_RELEASETRACKID == 'bbbbbbbb-2222-3333-4444-555555555555')\"", "add tune.mp3", "playlistinfo"])
+            "find \"(MUSICBRAINZ_RELEASETRACKID == 'bbbbbbbb-2222-3333-4444-555555555555')\"", "add tune.mp3", "playlistinfo",
+            "readcomments tune.mp3"])
         #expect(mpds[0].contains("Grouping: Group") && mpds[0].contains("Performer: Perf Four"), "\(mpds[0])")
     }
 
@@ -81,9 +82,43 @@ import TestSupport
                                   + tags.flatMap { ["-metadata", $0] } + [music + "/tune.m4a"])
         #expect(made.status == 0, "\(made.errors)")
         let mpds = try Self.askBoth(session, music: music, songs: 1, [
-            "lsinfo", "list albumartist", "find grouping Group", "add tune.m4a", "playlistinfo"])
+            "lsinfo", "list albumartist", "find grouping Group", "add tune.m4a", "playlistinfo", "readcomments tune.m4a"])
         #expect(mpds[0].contains("Artist: Artist\nAlbum: Album\nTitle: Tune\n") && mpds[0].contains("Disc: 1\nAlbumArtist: Band\n"),
                 "\(mpds[0])")
+    }
+
+    /// The formats whose tags mpd reads with FFmpeg (WMA, TTA, Speex), from an APE tag (WavPack) or with libsndfile
+    /// (a WAV file's INFO list), and an AIFF file's ID3 chunk, each tagged by FFmpeg: listed, found and queued as
+    /// Debian's mpd lists them — each format's tags in the order mpd's reader for it gives them — and their
+    /// `readcomments` as mpd's: FFmpeg's names for a file it reads, an APE tag's items as written (a TTA file's twice:
+    /// FFmpeg's and the tag's own), an ID3 tag's TXXX frames, nothing of a WAV file's INFO list.
+    @Test func otherFormatsTagsAndCommentsAsDebiansMPD() throws {
+        let session = try Session()
+        defer { session.close() }
+        let music = try session.makeFolder("Music")
+        let tags = ["title=Tune", "artist=Artist", "album_artist=Band", "album=Album", "composer=Composer", "date=2001",
+                    "genre=Folk", "track=3/9", "disc=1/2", "comment=Said", "ARTISTSORT=Artist, The",
+                    "MusicBrainz Track Id=11111111-2222-3333-4444-555555555555"]
+        let files: [(String, [String], [String])] = [
+            ("tune.wma", ["-c:a", "wmav2"], tags), ("tune.tta", ["-c:a", "tta"], tags), ("tune.spx", ["-c:a", "libspeex"], tags),
+            ("tune.wv", ["-c:a", "wavpack"], ["title=Tune", "Artist=Artist", "Album Artist=Band", "year=2001", "track=3/9",
+                                               "MUSICBRAINZ_TRACKID=11111111-2222-3333-4444-555555555555", "Mood=Calm"]),
+            // (A WAV file's comment and track number, which mpd's libsndfile does not report, are left out.)
+            ("info.wav", [], ["title=Tune", "artist=Artist", "album=Album", "date=2001", "genre=Folk"]),
+            ("tune.aiff", ["-write_id3v2", "1"], ["TIT2=Tune", "TPE1=Artist", "TXXX=Extra", "TALB=Album"]),
+        ]
+        for (name, codec, tags) in files {
+            let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2"] + codec
+                                      + tags.flatMap { ["-metadata", $0] } + [music + "/" + name])
+            #expect(made.status == 0, "\(name): \(made.errors)")
+        }
+        let mpds = try Self.askBoth(session, music: music, songs: files.count, ["lsinfo", "list albumartist", "find artistsort \"Artist, The\"",
+            "find musicbrainz_trackid 11111111-2222-3333-4444-555555555555", "add tune.wma", "add tune.wv", "playlistinfo"]
+            + files.map { "readcomments " + $0.0 })
+        // What is compared is there: mpd read each file's tags and comments.
+        #expect(mpds[0].contains("file: tune.wma\n") && mpds[0].contains("ArtistSort: Artist, The") && mpds[0].contains("Genre: Folk"),
+                "\(mpds[0])")
+        #expect(mpds[7].contains("album_artist: Band") && mpds[10].contains("Mood: Calm"), "\(mpds[7])\n\(mpds[10])")
     }
 
     /// A FLAC file tagged as Picard and people tag them: a full release date, a track and disc of a total, two

@@ -8,6 +8,11 @@ public struct AudioEncoding: Sendable, Equatable {
         /// IEEE float PCM (WAV).
         case pcmFloat = "pcm-float"
         case wavPack = "wavpack"
+        /// Windows Media Audio (lossy: 1, 2, Pro) and its lossless kind.
+        case wma, wmaLossless = "wma-lossless"
+        case speex
+        case trueAudio = "tta"
+        case monkeysAudio = "ape"
     }
 
     public var codec: Codec

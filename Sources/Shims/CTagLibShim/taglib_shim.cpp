@@ -2,15 +2,18 @@
 // map, its audio properties and its front cover from the headers — nothing is decoded. No C++ type or exception
 // crosses it. The service never links it (TagLibKit asks the process, through CTagReaderClient).
 #include "CTagLibShim.h"
+#include "ape_items.h"
 #include "flac_headers.h"
+#include "mpd_tag_order.h"
+
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,8 +33,6 @@
 #include <speexfile.h>
 #include <synchronizedlyricsframe.h>
 #include <tdebuglistener.h>
-#include <textidentificationframe.h>
-#include <uniquefileidentifierframe.h>
 #include <tiostream.h>
 #include <tpropertymap.h>
 #include <trueaudiofile.h>
@@ -415,6 +416,18 @@ void describeEncoding(File *file, rp_taglib_file *out) {
     } else if (auto *wavPack = dynamic_cast<WavPack::File *>(file)) {
         out->headers.codec = RP_CODEC_WAVPACK;
         out->headers.bits_per_sample = wavPack->audioProperties()->bitsPerSample();
+    } else if (auto *asf = dynamic_cast<ASF::File *>(file)) {
+        const bool lossless = asf->audioProperties()->codec() == ASF::Properties::WMA9Lossless;
+        out->headers.codec = lossless ? RP_CODEC_WMA_LOSSLESS : RP_CODEC_WMA;
+        if (lossless) out->headers.bits_per_sample = asf->audioProperties()->bitsPerSample();
+    } else if (dynamic_cast<Ogg::Speex::File *>(file)) {
+        out->headers.codec = RP_CODEC_SPEEX;
+    } else if (auto *trueAudio = dynamic_cast<TrueAudio::File *>(file)) {
+        out->headers.codec = RP_CODEC_TTA;
+        out->headers.bits_per_sample = trueAudio->audioProperties()->bitsPerSample();
+    } else if (auto *monkeys = dynamic_cast<APE::File *>(file)) {
+        out->headers.codec = RP_CODEC_MONKEYS_AUDIO;
+        out->headers.bits_per_sample = monkeys->audioProperties()->bitsPerSample();
     }
 }
 
@@ -438,86 +451,6 @@ bool vorbisCommentOf(File *file, int descriptor, long size, std::string &comment
     if (packet.size() <= header) return false;
     comment.assign(packet.data() + header, packet.size() - header);
     return true;
-}
-
-/// TagLib's names for ID3v2 frames, as its property map gives them (protected in TagLib 1.13: reached through a
-/// subclass that is never made).
-struct FrameKeys : ID3v2::Frame {
-    using ID3v2::Frame::frameIDToKey;
-    using ID3v2::Frame::txxxToKey;
-};
-
-/// An ID3v2 tag's keys in the order mpd's scanner lists them: its table of text frames (artist, album artist, the sort
-/// names, title, album, track, date, original date, genre, composer, conductor, performer, grouping, comment, disc,
-/// label), then the TXXX frames as the file has them, then the MusicBrainz track id of a UFID frame; each frame's key
-/// as its own part of the property map says. mpd reads TIT1 as Grouping and TPE4 as Performer, where TagLib's
-/// property map names them otherwise: their values move to those keys in `map`, as mpd lists them.
-std::vector<std::string> id3KeyOrder(const ID3v2::Tag &tag, PropertyMap &map) {
-    static const char *const frames[] = {"TPE1", "TPE2", "TSOP", "TSOA", "TSO2", "TIT2", "TALB", "TRCK", "TDRC",
-                                         "TDOR", "TCON", "TCOM", "TPE3", "TPE4", "TIT1", "COMM", "TPOS", "TPUB"};
-    static const struct { const char *frame; const char *key; } mpdNames[] = {{"TIT1", "GROUPING"}, {"TPE4", "PERFORMER"}};
-    std::vector<std::string> order;
-    auto note = [&order](const std::string &key) {
-        for (const auto &known : order)
-            if (known == key) return;
-        if (order.size() < 256) order.push_back(key); // more keys than any tag has: the rest keep the map's order
-    };
-    const ID3v2::FrameListMap &byID = tag.frameListMap();
-    for (const auto &renamed : mpdNames) {
-        const auto found = byID.find(ByteVector(renamed.frame));
-        if (found == byID.end()) continue;
-        StringList moved;
-        for (const auto *frame : found->second)
-            if (const auto *text = dynamic_cast<const ID3v2::TextIdentificationFrame *>(frame)) moved.append(text->fieldList());
-        const String taglibKey = FrameKeys::frameIDToKey(ByteVector(renamed.frame));
-        if (moved.isEmpty() || taglibKey == renamed.key) continue;
-        const auto entry = map.find(taglibKey);
-        if (entry != map.end()) {
-            // Each moved value taken out once, looked up in a map: a crafted tag's thousands of values stay linear.
-            std::map<String, size_t> toTake;
-            for (const auto &value : moved) ++toTake[value];
-            StringList kept;
-            for (const auto &value : entry->second) {
-                const auto take = toTake.find(value);
-                if (take != toTake.end() && take->second > 0) --take->second; else kept.append(value);
-            }
-            if (kept.isEmpty()) map.erase(taglibKey); else entry->second = kept;
-        }
-        map[String(renamed.key)].append(moved);
-    }
-    for (const char *id : frames) {
-        const auto found = byID.find(ByteVector(id));
-        if (found == byID.end() || found->second.isEmpty()) continue;
-        const char *key = nullptr;
-        for (const auto &renamed : mpdNames)
-            if (std::strcmp(renamed.frame, id) == 0) key = renamed.key;
-        note(key ? std::string(key) : FrameKeys::frameIDToKey(ByteVector(id)).to8Bit(true));
-    }
-    const auto txxx = byID.find("TXXX");
-    if (txxx != byID.end())
-        for (const auto *frame : txxx->second)
-            if (const auto *user = dynamic_cast<const ID3v2::UserTextIdentificationFrame *>(frame))
-                note(FrameKeys::txxxToKey(user->description()).to8Bit(true));
-    const auto ufid = byID.find("UFID");
-    if (ufid != byID.end())
-        for (const auto *frame : ufid->second)
-            if (const auto *id = dynamic_cast<const ID3v2::UniqueFileIdentifierFrame *>(frame))
-                if (id->owner() == "http://musicbrainz.org") note("MUSICBRAINZ_TRACKID");
-    return order;
-}
-
-/// An MP4 tag's keys in the order mpd lists them. mpd reads an MP4 file with FFmpeg, whose names for its atoms
-/// it looks up in three passes (`FfmpegScanDictionary`): its own tag names in its table's order (artist, album,
-/// title, track, genre, date, original date, composer, conductor, grouping, comment, disc, label: FFmpeg's names
-/// for these atoms, or a freeform atom's own name, are the same words), then FFmpeg's names it knows besides
-/// (`album_artist`, then the sort names), then the MusicBrainz ids by their freeform names. A tag FFmpeg does not
-/// name as mpd knows it (a composer's sort name, a work, a movement) is listed at its tag's place in the table.
-std::vector<std::string> mp4KeyOrder() {
-    return {"ARTIST", "ALBUM", "TITLE", "TRACKNUMBER", "GENRE", "DATE", "ORIGINALDATE", "COMPOSER", "COMPOSERSORT",
-            "PERFORMER", "CONDUCTOR", "WORK", "MOVEMENTNAME", "MOVEMENTNUMBER", "GROUPING", "COMMENT", "DISCNUMBER",
-            "LABEL", "ALBUMARTIST", "ALBUMARTISTSORT", "ALBUMSORT", "ARTISTSORT", "MUSICBRAINZ_ARTISTID",
-            "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_TRACKID", "MUSICBRAINZ_RELEASETRACKID",
-            "MUSICBRAINZ_WORKID"};
 }
 
 /// The property map as records: the keys of `order` first (those the map has), then the others by key; at most
@@ -563,14 +496,42 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     std::vector<std::string> order;
     if (hasComment) order = reprise::vorbisCommentKeyOrder(comment.data(), comment.size());
     if (auto *mpeg = dynamic_cast<MPEG::File *>(file.get()); mpeg && mpeg->hasID3v2Tag())
-        order = id3KeyOrder(*mpeg->ID3v2Tag(), map);
-    if (dynamic_cast<MP4::File *>(file.get())) order = mp4KeyOrder();
+        order = reprise::id3KeyOrder(*mpeg->ID3v2Tag(), map);
+    reprise::FFmpegMetadata ffmpeg;
+    ffmpeg.limit = countLimit;
+    const bool readByFFmpeg = reprise::mpdReadsWithFFmpeg(extension, file.get()) && reprise::readFFmpegMetadata(descriptor, size, extension, ffmpeg);
+    if (readByFFmpeg) {
+        map = reprise::ffmpegTags(ffmpeg, map, order);
+    } else if (dynamic_cast<MP4::File *>(file.get())) {
+        order = reprise::mp4KeyOrder();
+    } else if (extension == "wv" || extension == "mpc") {
+        order = reprise::apeKeyOrder(reprise::apeTextItems(descriptor, size, countLimit));
+    } else if (auto *wav = dynamic_cast<RIFF::WAV::File *>(file.get())) {
+        // mpd reads a WAV file with libsndfile, whose INFO strings it lists in its own order; without them, an ID3
+        // chunk's tag as its ID3 scanner lists it.
+        if (wav->hasInfoTag() && !wav->InfoTag()->isEmpty())
+            order = reprise::sndfileKeyOrder();
+        else if (wav->hasID3v2Tag())
+            order = reprise::id3KeyOrder(*wav->ID3v2Tag(), map);
+    } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file.get()); aiff && aiff->hasID3v2Tag()) {
+        order = reprise::id3KeyOrder(*aiff->tag(), map);
+    }
     std::string properties = propertyRecords(map, order, valueLimit, countLimit, values);
     out->headers.properties_in_file_order = !order.empty();
-    if (asWritten && hasComment) {
+    if (asWritten) {
+        // As mpd lists a file's comments: what its decoder plugin reports as pairs (FFmpeg's entries as it names
+        // them, the container's then the stream's; a Vorbis comment's fields as written), then its generic scan's.
+        std::vector<std::pair<std::string, std::string>> comments;
+        if (readByFFmpeg) {
+            for (const auto &entries : ffmpeg.entries) comments.insert(comments.end(), entries.begin(), entries.end());
+        } else if (hasComment) {
+            comments = reprise::vorbisCommentFieldsAsWritten(comment.data(), comment.size(), countLimit);
+        }
+        const size_t room = comments.size() < countLimit ? countLimit - comments.size() : 0;
+        for (auto &item : reprise::genericComments(id3v2Of(file.get()), descriptor, size, room)) comments.push_back(std::move(item));
         properties.clear();
-        values = countLimit; // nothing after the comment's own fields
-        for (const auto &[key, value] : reprise::vorbisCommentFieldsAsWritten(comment.data(), comment.size(), countLimit)) {
+        values = countLimit; // nothing after the comments
+        for (const auto &[key, value] : comments) {
             appendRecord(properties, key, valueLimit);
             appendRecord(properties, value, valueLimit);
         }

@@ -241,18 +241,18 @@ public struct MPDSongWriter: Sendable {
     /// The format MPD 0.23's decoders give audio of `encoding` (its `Format` and status `audio`):
     /// `RATE:BITS:CHANNELS`, BITS `f` for float. Vorbis and AAC (FFmpeg's) decode to float; Opus to 16 bits at
     /// 48 kHz; MP3 (libmad) to 24; FLAC and WavPack keep their sample size; WAV and AIFF (libsndfile) give 16 bits
-    /// up to 16, else 32 (float stays float); ALAC (FFmpeg's) 16 or 32. Each checked against Debian's mpd
-    /// (`MPDDifferentialTests`).
+    /// up to 16, else 32 (float stays float); ALAC, TTA, Monkey's Audio and WMA Lossless (FFmpeg's) 16 or 32, WMA and
+    /// Speex (FFmpeg's) float. Each checked against Debian's mpd (`MPDDifferentialTests`, `MPDFurtherTagsTests`).
     public static func format(of encoding: AudioEncoding) -> String? {
         let bits: String
         switch encoding.codec {
-        case .vorbis, .aac, .pcmFloat: bits = "f"
+        case .vorbis, .aac, .pcmFloat, .wma, .speex: bits = "f"
         case .opus: return "48000:16:\(encoding.channels)"
         case .mpeg: bits = "24"
         case .flac, .wavPack:
             guard let size = encoding.bitsPerSample, [8, 16, 24, 32].contains(size) else { return nil }
             bits = String(size)
-        case .pcm, .alac:
+        case .pcm, .alac, .wmaLossless, .trueAudio, .monkeysAudio: // decoded to 16- or 32-bit samples
             guard let size = encoding.bitsPerSample, size <= 32 else { return nil }
             bits = size <= 16 ? "16" : "32"
         }

@@ -59,10 +59,8 @@ public enum TagLibReader {
         return results
     }
 
-    /// Every tag of the regular file open at `descriptor`, for MPD's `readcomments`: a Vorbis comment's fields (FLAC,
-    /// Ogg Vorbis, Opus, Speex) as the file writes them, each key in its own case and every field in the file's
-    /// order; other files' tags as TagLib's property map gives them (keys upper case, by key). Nil when TagLib cannot
-    /// read it.
+    /// Every tag of the regular file open at `descriptor`, for MPD's `readcomments`, as MPD lists them: each key in its
+    /// own case, in the file's order (`RP_TAG_READ_COMMENTS_AS_WRITTEN` says which). Nil when TagLib cannot read it.
     public static func properties(descriptor: Int32, size: Int64, fileExtension: String,
                                   processes: TagReaderProcesses = .shared) -> [(key: String, value: String)]? {
         let request = (descriptor, size, fileExtension.lowercased()) as File
@@ -105,6 +103,11 @@ public enum TagLibReader {
         case Int(RP_CODEC_PCM): .pcm
         case Int(RP_CODEC_PCM_FLOAT): .pcmFloat
         case Int(RP_CODEC_WAVPACK): .wavPack
+        case Int(RP_CODEC_WMA): .wma
+        case Int(RP_CODEC_WMA_LOSSLESS): .wmaLossless
+        case Int(RP_CODEC_SPEEX): .speex
+        case Int(RP_CODEC_TTA): .trueAudio
+        case Int(RP_CODEC_MONKEYS_AUDIO): .monkeysAudio
         default: nil
         }
     }

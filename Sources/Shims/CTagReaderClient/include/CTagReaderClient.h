@@ -21,6 +21,11 @@ enum {
     RP_CODEC_PCM = 7,
     RP_CODEC_PCM_FLOAT = 8,
     RP_CODEC_WAVPACK = 9,
+    RP_CODEC_WMA = 10,
+    RP_CODEC_WMA_LOSSLESS = 11,
+    RP_CODEC_SPEEX = 12,
+    RP_CODEC_TTA = 13,
+    RP_CODEC_MONKEYS_AUDIO = 14,
 };
 
 /// What a file's headers say of its audio, and in which order its tags' records come; 0 where unknown.
@@ -62,9 +67,10 @@ void rp_taglib_free(rp_taglib_file *file);
 
 enum { RP_TAG_REQUEST_MAGIC = 0x52505433 /* "RPT3": a reader of another build refuses it */, RP_TAG_EXTENSION_SIZE = 16 };
 
-/// A request's flags. RP_TAG_READ_COMMENTS_AS_WRITTEN: a Vorbis comment's fields (FLAC, Ogg Vorbis, Opus, Speex) as
-/// the file writes them — each key in its own case, every field in the file's order — instead of the property map
-/// (what MPD's `readcomments` lists); other files as always.
+/// A request's flags. RP_TAG_READ_COMMENTS_AS_WRITTEN: instead of the property map, the file's comments as MPD's
+/// `readcomments` lists them — a Vorbis comment's fields as the file writes them (FLAC, Ogg Vorbis, Opus), the
+/// metadata FFmpeg gives a file mpd reads with FFmpeg (MP4, ASF, Monkey's Audio, TTA, Speex), then an APE tag's text
+/// items or else an ID3v2 tag's TXXX frames — each key in its own case, in the file's order.
 enum { RP_TAG_READ_COMMENTS_AS_WRITTEN = 1 };
 
 /// One request: read the descriptor sent with it as `extension` and `flags` say.
