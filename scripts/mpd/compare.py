@@ -55,7 +55,6 @@ RULES = {
     "outputs": ({b"outputname", b"plugin"}, None),
     "decoders": (set(), None),
     "url-handlers": (set(), None),
-    "replay-gain-default": (set(), None),
     "commands-not-served": (set(), None),
     "non-utf8-names": (set(), rule_utf8_names),
     "fingerprint-errors": (set(), None),
@@ -83,8 +82,6 @@ def normalised(lines, mpd):
             continue
         if sep and key == b"command" and value in COMMANDS_NOT_SERVED:
             continue
-        if mpd and line == b"replay_gain_mode: off":  # `replay-gain-default`
-            line = b"replay_gain_mode: auto"
         if mpd:
             for _, rewrite in RULES.values():
                 if rewrite:

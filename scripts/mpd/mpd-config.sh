@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The reference mpd's config for MUSIC_FOLDER with its files under DIR: a socket, a null output with a software
-# mixer (so `volume` is reported, as Reprise reports it), no network. Used by the recorder and the replaying test.
+# mixer (so `volume` is reported, as Reprise reports it), ReplayGain `auto` (Reprise's default), no network. Used by
+# the recorder and the replaying test.
 set -euo pipefail
 cat <<CONF
 music_directory "$1"
@@ -9,6 +10,7 @@ state_file "$2/state"
 playlist_directory "$2/playlists"
 bind_to_address "$2/socket"
 zeroconf_enabled "no"
+replaygain "auto"
 audio_output {
     type "null"
     name "null"
