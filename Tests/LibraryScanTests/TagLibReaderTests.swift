@@ -130,6 +130,46 @@ import TestSupport
         }
     }
 
+    /// An APE tag at a file's end, as mpd's `readcomments` lists it (mpd's generic scan reads it for every file): its
+    /// text items in the tag's order, a list's values apart, a binary item left out; and crafted ones — a value or a
+    /// count past the tag, a key without its end, a tag longer than the file, a hundred thousand items — read as far
+    /// as they are well formed, within the reader's count of values.
+    @Test func anAPETagsItemsAsMPDListsThemAndCraftedOnesBounded() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mp3 = folder + "/plain.mp3"
+        let made = try runCommand("gst-launch-1.0", ["-q", "audiotestsrc", "num-buffers=20", "!", "lamemp3enc", "!", "filesink", "location=" + mp3])
+        #expect(made.status == 0, "\(made.errors)")
+        let audio = try Data(contentsOf: URL(fileURLWithPath: mp3))
+        func le32(_ value: UInt32) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
+        func item(_ key: String, _ value: Data, flags: UInt32 = 0) -> Data { le32(UInt32(value.count)) + le32(flags) + Data(key.utf8) + Data([0]) + value }
+        func tag(_ items: Data, count: UInt32, length: UInt32? = nil) -> Data {
+            items + Data("APETAGEX".utf8) + le32(2000) + le32(length ?? UInt32(items.count + 32)) + le32(count) + Data(count: 12)
+        }
+        func comments(_ name: String, _ bytes: Data) throws -> [String] {
+            let path = folder + "/" + name
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            defer { close(descriptor) }
+            let read = TagLibReader.properties(descriptor: descriptor, size: Int64(bytes.count), fileExtension: "mp3")
+            return (read ?? []).map { $0.key + "=" + $0.value }
+        }
+        let items = item("Title", Data("Tune".utf8)) + item("Artist", Data("One\u{0}Two".utf8))
+            + item("Cover Art (Front)", Data([1, 2, 3]), flags: 2) + item("Mood", Data())
+        #expect(try comments("good.mp3", audio + tag(items, count: 4)) == ["Title=Tune", "Artist=One", "Artist=Two", "Mood="])
+        // A count of four billion, a value's size past the tag, a key that never ends: what came before is kept.
+        #expect(try comments("count.mp3", audio + tag(items, count: .max)) == ["Title=Tune", "Artist=One", "Artist=Two", "Mood="])
+        let oversized = item("Title", Data("Tune".utf8)) + le32(.max - 8) + le32(0) + Data("Artist\u{0}x".utf8)
+        #expect(try comments("value.mp3", audio + tag(oversized, count: 2)) == ["Title=Tune"])
+        let endless = item("Title", Data("Tune".utf8)) + le32(1) + le32(0) + Data("Artist".utf8)
+        #expect(try comments("key.mp3", audio + tag(endless, count: 2)) == ["Title=Tune"])
+        // A tag that says it is longer than the file, or longer than mpd's megabyte: none.
+        #expect(try comments("long.mp3", tag(items, count: 4, length: UInt32(audio.count) * 4)) == [])
+        #expect(try comments("mega.mp3", audio + tag(items, count: 4, length: 2 << 20)) == [])
+        // A hundred thousand items in a tag of under a megabyte: the reader's count of values, no more.
+        let many = (0..<100_000).reduce(into: Data()) { data, _ in data += item("K", Data()) }
+        #expect(try comments("many.mp3", audio + tag(many, count: 100_000)).count == 4_096)
+    }
+
     @Test func hostileFilesAreHarmless() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
