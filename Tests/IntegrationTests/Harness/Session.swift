@@ -247,8 +247,13 @@ final class Session {
     }
 
     func log(of pid: pid_t) -> String {
-        guard let index = processes.firstIndex(where: { $0.pid == pid }) else { return "" }
-        return (try? String(contentsOfFile: directory + "/reprise-\(index).log", encoding: .utf8)) ?? ""
+        (try? String(contentsOfFile: logPath(of: pid), encoding: .utf8)) ?? ""
+    }
+
+    /// Where the output of the Reprise started as `pid` goes.
+    func logPath(of pid: pid_t) -> String {
+        guard let index = processes.firstIndex(where: { $0.pid == pid }) else { return "/dev/null" }
+        return directory + "/reprise-\(index).log"
     }
 
     func nameHasOwner(_ name: String) -> Bool {

@@ -19,8 +19,8 @@ extern "C" {
 typedef void (*rp_av_metadata_visitor)(void *context, int in_stream, const char *key, const char *value);
 
 /* Reads the regular file open at `descriptor` (`size` bytes; read with pread, neither moved nor closed) as mpd's
-   FFmpeg plugin scans one: opened by libavformat (`name` the file's name, for probing), its streams found, and the
-   container's metadata then the first audio stream's handed to `visit` entry by entry, in FFmpeg's order. No other
+   FFmpeg plugin scans one: opened by libavformat (`name` the file's name, for probing), and the container's metadata
+   then the first audio stream's (as its headers give them) handed to `visit` entry by entry, in FFmpeg's order. No other
    file or protocol is opened (a format that refers to others reads none). 0 when read; -1 when libavformat cannot be
    opened; -2 when the file is not one it reads or has no audio stream (mpd then has no tags for it). */
 int rp_av_read_metadata(int descriptor, long size, const char *name, rp_av_metadata_visitor visit, void *context);
