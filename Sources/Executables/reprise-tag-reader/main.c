@@ -21,12 +21,12 @@ int main(int argc, char **argv) {
     // MP3 took 955 MiB. The address space is bounded instead (a failed allocation throws, is caught, and that file is
     // not read); the largest real tags (big covers) stay far below it, the read budget being 128 MiB. libavformat,
     // opened when a file mpd reads with FFmpeg comes, maps about 190 MiB of libraries: the bound then grows by
-    // RP_AV_ADDRESS_SPACE (up to the hard limit set here), so that TagLib keeps its room.
-    const rlim_t bound = (rlim_t)384 << 20;
+    // RP_AV_ADDRESS_SPACE (up to the hard limit set here, never above the one inherited: only lowering it is allowed).
+    const rlim_t bound = (rlim_t)384 << 20, roomForFFmpeg = bound + RP_AV_ADDRESS_SPACE;
     struct rlimit limit;
     if (getrlimit(RLIMIT_AS, &limit) == 0 && (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > bound)) {
         limit.rlim_cur = bound;
-        limit.rlim_max = bound + RP_AV_ADDRESS_SPACE;
+        if (limit.rlim_max == RLIM_INFINITY || limit.rlim_max > roomForFFmpeg) limit.rlim_max = roomForFFmpeg;
         setrlimit(RLIMIT_AS, &limit);
     }
     return rp_tag_reader_serve(0, rp_taglib_read);

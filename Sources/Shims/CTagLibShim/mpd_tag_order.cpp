@@ -87,12 +87,8 @@ std::vector<std::string> id3KeyOrder(const ID3v2::Tag &tag, PropertyMap &map) {
     static const char *const frames[] = {"TPE1", "TPE2", "TSOP", "TSOA", "TSO2", "TIT2", "TALB", "TRCK", "TDRC",
                                          "TDOR", "TCON", "TCOM", "TPE3", "TPE4", "TIT1", "COMM", "TPOS", "TPUB"};
     static const struct { const char *frame; const char *key; } mpdNames[] = {{"TIT1", "GROUPING"}, {"TPE4", "PERFORMER"}};
-    std::vector<std::string> order;
-    auto note = [&order](const std::string &key) {
-        for (const auto &known : order)
-            if (known == key) return;
-        if (order.size() < 256) order.push_back(key); // more keys than any tag has: the rest keep the map's order
-    };
+    KeyOrder order;
+    auto note = [&order](const std::string &key) { order.note(key); };
     const ID3v2::FrameListMap &byID = tag.frameListMap();
     for (const auto &renamed : mpdNames) {
         const auto found = byID.find(ByteVector(renamed.frame));
@@ -134,7 +130,7 @@ std::vector<std::string> id3KeyOrder(const ID3v2::Tag &tag, PropertyMap &map) {
         for (const auto *frame : ufid->second)
             if (const auto *id = dynamic_cast<const ID3v2::UniqueFileIdentifierFrame *>(frame))
                 if (id->owner() == "http://musicbrainz.org") note("MUSICBRAINZ_TRACKID");
-    return order;
+    return order.keys;
 }
 
 /// An MP4 tag's keys in the order mpd lists them. mpd reads an MP4 file with FFmpeg, whose names for its atoms
@@ -172,11 +168,6 @@ bool readFFmpegMetadata(int descriptor, long size, const std::string &extension,
     return rp_av_read_metadata(descriptor, size, name.c_str(), visit, &metadata) == 0;
 }
 
-/// The keys of a file mpd reads with FFmpeg in the order mpd lists its tags (`FfmpegScanDictionary`): for the
-/// container's metadata, then the audio stream's, it looks up its own tag names in its table's order, then FFmpeg's
-/// names it knows besides (the album artist, the sort names), then the MusicBrainz names of its ID3 table — each name
-/// matched whatever its case. Each as the key TagLib's property map gives that tag; TagLib's further tags (a
-/// composer's sort name, a work, which FFmpeg names otherwise than mpd looks up) follow at their place in mpd's table.
 /// The tags mpd lists of a file it reads with FFmpeg, taken from FFmpeg's metadata as its FFmpeg plugin takes them
 /// (`FfmpegScanDictionary`): for the container's metadata, then the audio stream's, it looks up its own tag names in
 /// its table's order, then FFmpeg's names it knows besides (the album artist, the sort names), then the MusicBrainz

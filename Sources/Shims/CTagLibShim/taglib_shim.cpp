@@ -6,7 +6,6 @@
 #include "flac_headers.h"
 #include "mpd_tag_order.h"
 
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
