@@ -30,6 +30,22 @@ import Testing
         #expect(verdicts([(12_237_000_000, 50), (leapt, 50.8), (leapt, 51.8)]) == [false, true, false])
     }
 
+    @Test func aLeapBeforeTheFirstReadingIsToldWhenTheClocksBirthIsKnown() {
+        // The pipeline was made at 20 s; its stream's first start read out decades, and the clock stood there.
+        let leapt: UInt64 = 14_717_255_233_508_425_728
+        var watch = ClockLeapWatch(clockBornAtWallSeconds: 20)
+        #expect([(leapt, 21.0), (leapt, 22.0)].map { watch.hasLeapt(clockNanoseconds: $0.0, atWallSeconds: $0.1) } == [true, false])
+        // Unknown birth: the first reading is only where the readings begin.
+        #expect(verdicts([(leapt, 21), (leapt, 22)]) == [false, false])
+    }
+
+    @Test func aPipelineMadeLongBeforeItPlaysIsNoLeap() {
+        // Made at start-up, first played an hour later for 30 s, then read.
+        var watch = ClockLeapWatch(clockBornAtWallSeconds: 5)
+        #expect(watch.hasLeapt(clockNanoseconds: 30_000_000_000, atWallSeconds: 3635) == false)
+        #expect(watch.hasLeapt(clockNanoseconds: 31_000_000_000, atWallSeconds: 3636) == false)
+    }
+
     @Test func theToleranceIsAMinuteBeyondTheTimeThatPassed() {
         #expect(verdicts([(1_000_000_000, 0), (71_000_000_000, 10.5), (133_000_000_000, 11.5)]) == [false, false, true])
     }

@@ -12,6 +12,13 @@ public struct ClockLeapWatch: Sendable {
 
     public init() {}
 
+    /// A watch for a clock that did not exist before `wallSeconds` (a new pipeline's audio sink, whose clock begins at
+    /// 0): its very first reading is a leap already when it is further ahead than the time since then — libpulse can
+    /// read out such a time at a stream's first start, and a clock that then stands still never leaps again.
+    public init(clockBornAtWallSeconds wallSeconds: Double) {
+        last = (0, wallSeconds)
+    }
+
     /// Records a reading of the clock taken at `wallSeconds` (a monotonic clock); true when the clock has gone further
     /// ahead since the last reading than the time that passed, plus the tolerance.
     public mutating func hasLeapt(clockNanoseconds: UInt64, atWallSeconds wallSeconds: Double) -> Bool {

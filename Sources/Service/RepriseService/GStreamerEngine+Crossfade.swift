@@ -231,6 +231,7 @@ extension GStreamerEngine {
         made.gain = main.gain
         made.isSilenced = main.isSilenced
         applyEqualizer(to: made)
+        watchClock(of: made)
         spare = made
         return made
     }

@@ -83,6 +83,7 @@ final class GStreamerEngine: PlaybackEngine {
         self.log = log
         self.makeSpare = makeSpare
         playbin.onMessage = { [unowned self, unowned playbin] message in self.route(message, from: playbin) }
+        watchClock(of: playbin)
     }
 
     /// Every pipeline there is (what settings apply to).
