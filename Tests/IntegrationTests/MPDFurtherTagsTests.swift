@@ -125,8 +125,8 @@ import TestSupport
     /// titles (a work's name in two languages), two albums, two artists — listed, found and queued as Debian's mpd
     /// does: every value, as the file has it. And `readcomments` of a file whose Vorbis comment writes its keys in
     /// mixed case and one key's values apart, with a key mpd does not list (digits in it) and an empty value: the
-    /// fields as the file writes them, as mpd lists them (in a folder of its own: `lsinfo` would list its tags
-    /// grouped, README's `tag-order`). And a folder's songs listed, found and added in mpd's order.
+    /// fields as the file writes them, as mpd lists them; and its tags listed, found and queued with each value where
+    /// the file has it (a title, an artist, a title again). And a folder's songs listed, found and added in mpd's order.
     @Test func fullDatesTotalsAndSecondValuesAsDebiansMPD() throws {
         let session = try Session()
         defer { session.close() }
@@ -145,12 +145,13 @@ import TestSupport
             "Lieder/bonus.flac": [("TITLE", "Bonus")],
             "Lieder/coda.flac": [("TITLE", "Coda"), ("ALBUM", "Lieder"), ("DISCNUMBER", "1"), ("TRACKNUMBER", "2")],
             "Lieder/Sub/deep.flac": [("TITLE", "Deep"), ("ALBUM", "Lieder"), ("TRACKNUMBER", "1")]])
-        let mpds = try Self.askBoth(session, music: music, songs: 7, ["readcomments Raw/mixed.flac", "lsinfo", "lsinfo Lieder", "listall", "find album Lieder", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
+        let mpds = try Self.askBoth(session, music: music, songs: 7, ["readcomments Raw/mixed.flac", "lsinfo", "lsinfo Lieder", "lsinfo Raw", "find artist \"Someone Else\"", "listall", "find album Lieder", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
             "find album Songs", "find date 1958-03-21", "find date 1958", "search title erl-king", "count album Songs",
             "find track 3", "list track", "list disc", "list artist", "find artist Moore", "list albumartist",
-            "find albumartist Moore", "list genre", "count group artist", "search artist fischer", "add erlkoenig.flac", "add Lieder", "playlistinfo", "playlistfind album Songs"])
+            "find albumartist Moore", "list genre", "count group artist", "search artist fischer", "add erlkoenig.flac", "add Lieder", "add Raw", "playlistinfo", "playlistfind album Songs"])
         #expect(mpds[0].hasPrefix("title: Mixed Case\nArtist: Someone\nTITLE: Upper Case"), "\(mpds[0])")
         #expect(mpds[1].contains("Title: The Erl-King") && mpds[1].contains("Date: 1958-03-21"), "\(mpds[1])")
+        #expect(mpds[3].contains("Title: Mixed Case\nArtist: Someone\nTitle: Upper Case\n"), "\(mpds[3])")
     }
 
     /// A music folder of FLAC files, each with its Vorbis comment's fields as given (``TaggedFLACMaker``).

@@ -50,7 +50,8 @@ import Testing
 
     @Test func readsTagsPropertiesAndTheFrontCover() throws {
         let file = try #require(Self.read(Self.sample))
-        #expect(file.properties.map { "\($0.key)=\($0.value)" } == ["TITLE=Song", "ARTIST=One", "ARTIST=Two", "ALBUM=Record"])
+        #expect(file.properties.map { "\($0.key)=\($0.value)" } == ["TITLE=Song", "ARTIST=One", "ALBUM=Record", "ARTIST=Two"],
+                "in the comment's order")
         #expect(file.headers.lengthMilliseconds == 2000)
         #expect(file.headers.sampleRate == 44_100 && file.headers.channels == 2 && file.headers.bitsPerSample == 16)
         #expect(file.headers.bitrateKilobits == 16) // 4,000 bytes of audio over 2 s
@@ -59,7 +60,7 @@ import Testing
 
     @Test func limitsCutValuesCountThemAndLeaveOutLargePictures() throws {
         let file = try #require(Self.read(Self.sample, limits: .init(pictureBytes: 1, valueBytes: 3, valueCount: 3)))
-        #expect(file.properties.map { "\($0.key)=\($0.value)" } == ["TIT=Son", "ART=One", "ART=Two"])
+        #expect(file.properties.map { "\($0.key)=\($0.value)" } == ["TIT=Son", "ART=One", "ALB=Rec"])
         #expect(file.picture == nil)
     }
 

@@ -42,7 +42,8 @@ public struct FileTags: Sendable, Equatable {
 
     /// Maps a property map (key, value pairs in the tag's order; keys upper case as TagLib gives them), in one pass
     /// (it runs for every file of a library pass): lists keep every non-empty value, single fields the first.
-    /// `inFileOrder`: the pairs come in the file's order of keys, which the tags keep (``TrackTags/tagOrder``).
+    /// `inFileOrder`: the pairs come in the order the file's reader lists them (a Vorbis comment's fields as they come,
+    /// one tag's values perhaps between another's), which the tags keep (``TrackTags/tagOrder``).
     public init(properties: [(key: String, value: String)], inFileOrder: Bool = false) {
         var date: String?, fallbackDate: String?, lyricsText: String?, otherLyrics: String?, syncedLyrics: String?
         var otherAlbumArtists: [String] = []
@@ -55,10 +56,10 @@ public struct FileTags: Sendable, Equatable {
             guard let value else { return }
             if field == nil { field = value } else { further.append(tag, value) }
         }
-        var order = TagOrder()
+        var valuesInOrder: [TagOrder.Tag] = []
         for (key, value) in properties where !value.isEmpty {
             let moreTagName = MoreTags.Name(propertyKey: key)
-            if inFileOrder, let tag = TagOrder.Tag(propertyKey: key, moreTagName: moreTagName) { order.note(tag) }
+            if inFileOrder, let tag = TagOrder.Tag(propertyKey: key, moreTagName: moreTagName) { valuesInOrder.append(tag) }
             if let moreTagName { moreTags.append(moreTagName, value) }
             switch key {
             case "TITLE": keep(&tags.title, value, .title)
@@ -115,7 +116,7 @@ public struct FileTags: Sendable, Equatable {
                 trackPeak: gains["REPLAYGAIN_TRACK_PEAK"].flatMap(LoudnessTags.peak),
                 albumPeak: gains["REPLAYGAIN_ALBUM_PEAK"].flatMap(LoudnessTags.peak))
         }
-        tags.tagOrder = order
+        tags.tagOrder = TagOrder(valuesInFileOrder: valuesInOrder)
         tags.furtherValues = further
         tags = tags.sanitized()
         sortNames = sortNames.sanitized()

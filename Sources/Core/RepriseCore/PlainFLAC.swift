@@ -129,12 +129,14 @@ public struct PlainFLAC: Sendable {
     }
 }
 
-/// A Vorbis comment's fields as Ogg::XiphComment::parse keeps them, by upper-case key in the order of each key's
-/// first value.
+/// A Vorbis comment's fields as Ogg::XiphComment::parse keeps them (upper-case keys, each key's values), and the
+/// order the values come in.
 struct CommentFields {
     private var keys: [String] = []
     private var values: [[ArraySlice<UInt8>]] = []
     private var places: [String: Int] = [:]
+    /// The key (its place in `keys`) of each value, in the comment's order.
+    private var valueKeys: [Int] = []
 
     var isEmpty: Bool { keys.isEmpty }
 
@@ -187,7 +189,9 @@ struct CommentFields {
             guard !value.isEmpty else { continue }
             if let place = place(of: key) {
                 values[place].append(value)
+                valueKeys.append(place)
             } else {
+                valueKeys.append(keys.count)
                 if keys.count == Self.keysFoundBySearch { places = Dictionary(uniqueKeysWithValues: zip(keys, keys.indices)) }
                 if keys.count >= Self.keysFoundBySearch { places[key] = keys.count }
                 keys.append(key)
@@ -197,16 +201,21 @@ struct CommentFields {
         return true
     }
 
-    /// The fields as the tag reader's records give them: keys and values cut at `limits.valueBytes` bytes, at most
-    /// `limits.valueCount` values.
+    /// The fields as the tag reader's records give them, in the comment's order: keys and values cut at
+    /// `limits.valueBytes` bytes, at most `limits.valueCount` values.
     func properties(_ limits: PlainFLAC.Limits) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
-        for (key, keyValues) in zip(keys, values) {
-            let cutKey = key.utf8.count > limits.valueBytes ? String(decoding: key.utf8.prefix(limits.valueBytes), as: UTF8.self) : key
-            for value in keyValues {
-                guard result.count < limits.valueCount else { return result }
-                result.append((cutKey, String(decoding: value.prefix(max(0, limits.valueBytes)), as: UTF8.self)))
-            }
+        result.reserveCapacity(min(valueKeys.count, max(0, limits.valueCount)))
+        var cutKeys: [String?] = Array(repeating: nil, count: keys.count)
+        var nextValue = Array(repeating: 0, count: keys.count)
+        for place in valueKeys {
+            guard result.count < limits.valueCount else { break }
+            let key = keys[place]
+            let cutKey = cutKeys[place] ?? (key.utf8.count > limits.valueBytes ? String(decoding: key.utf8.prefix(limits.valueBytes), as: UTF8.self) : key)
+            cutKeys[place] = cutKey
+            let value = values[place][nextValue[place]]
+            nextValue[place] += 1
+            result.append((cutKey, String(decoding: value.prefix(max(0, limits.valueBytes)), as: UTF8.self)))
         }
         return result
     }

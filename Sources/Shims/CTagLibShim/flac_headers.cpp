@@ -93,22 +93,16 @@ template <typename Field> bool forEachField(const char *block, size_t size, Fiel
     return true;
 }
 
-/// Notes `key` in `order` unless it is there already.
-void noteKey(std::vector<std::string> &order, const std::string &key) {
-    for (const auto &known : order)
-        if (known == key) return;
-    order.push_back(key);
-}
-
 } // namespace
 
-std::vector<std::string> vorbisCommentKeyOrder(const char *comment, size_t size) {
-    std::vector<std::string> order;
+std::vector<std::string> vorbisCommentValueKeys(const char *comment, size_t size, size_t countLimit) {
+    std::vector<std::string> keys;
     forEachField(comment, size, [&](const std::string &key, const char *, size_t valueLength) {
-        if (valueLength > 0 && key != "METADATA_BLOCK_PICTURE" && key != "COVERART") noteKey(order, key);
-        return order.size() < 256; // more keys than any tag has: the rest keep the property map's order
+        if (keys.size() >= countLimit) return false;
+        if (valueLength > 0 && key != "METADATA_BLOCK_PICTURE" && key != "COVERART") keys.push_back(key);
+        return true;
     });
-    return order;
+    return keys;
 }
 
 std::vector<std::pair<std::string, std::string>> vorbisCommentFieldsAsWritten(const char *comment, size_t size,

@@ -1,4 +1,4 @@
-// What TagLib's objects do not give of a FLAC file or an Ogg stream's Vorbis comment: its keys in the file's order and
+// What TagLib's objects do not give of a FLAC file or an Ogg stream's Vorbis comment: its values' order and
 // its fields as written (MPD's tag order and `readcomments`).
 #ifndef REPRISE_FLAC_HEADERS_H
 #define REPRISE_FLAC_HEADERS_H
@@ -11,9 +11,10 @@
 
 namespace reprise {
 
-/// The keys of a Vorbis comment (`comment`: vendor string, count, fields; as TagLib keeps them: upper case, fields
-/// with a value, pictures left out) in the order of each one's first value; as far as the comment is well formed.
-std::vector<std::string> vorbisCommentKeyOrder(const char *comment, size_t size);
+/// The key of each value of a Vorbis comment (`comment`: vendor string, count, fields; as TagLib keeps them: upper
+/// case, fields with a value, pictures left out) in the file's order, at most `countLimit`; as far as the comment is
+/// well formed.
+std::vector<std::string> vorbisCommentValueKeys(const char *comment, size_t size, size_t countLimit);
 
 /// A Vorbis comment's fields as the file writes them: each key in its own case (of those TagLib keeps: ASCII
 /// 0x20–0x7D before "="), its value's bytes, every field in the file's order, at most `countLimit`; as far as the

@@ -477,6 +477,39 @@ std::string propertyRecords(const PropertyMap &map, const std::vector<std::strin
     return properties;
 }
 
+/// A Vorbis comment's property map as records in the order of its values (`valueKeys`: each value's key as the
+/// comment has them), one tag's values perhaps between another's, as mpd lists them; values of the map the keys do
+/// not account for follow, by key. At most `countLimit` values.
+std::string valueOrderRecords(const PropertyMap &map, const std::vector<std::string> &valueKeys, size_t valueLimit,
+                              size_t countLimit, size_t &values) {
+    std::string properties;
+    std::map<std::string, std::pair<StringList::ConstIterator, StringList::ConstIterator>> next; // each key's next value
+    for (const auto &key : valueKeys) {
+        if (values >= countLimit) break;
+        auto cursor = next.find(key);
+        if (cursor == next.end()) {
+            const auto entry = map.find(String(key, String::UTF8));
+            if (entry == map.end()) continue;
+            cursor = next.emplace(key, std::make_pair(entry->second.begin(), entry->second.end())).first;
+        }
+        auto &[value, end] = cursor->second;
+        if (value == end) continue;
+        values++;
+        appendRecord(properties, key, valueLimit);
+        appendRecord(properties, (value++)->to8Bit(true), valueLimit);
+    }
+    for (auto entry = map.begin(); entry != map.end() && values < countLimit; ++entry) {
+        const std::string key = entry->first.to8Bit(true);
+        const auto cursor = next.find(key);
+        auto value = cursor == next.end() ? entry->second.begin() : cursor->second.first;
+        for (; value != entry->second.end() && values < countLimit; ++value, ++values) {
+            appendRecord(properties, key, valueLimit);
+            appendRecord(properties, value->to8Bit(true), valueLimit);
+        }
+    }
+    return properties;
+}
+
 int read(int descriptor, long size, const char *extensionText, size_t pictureLimit, size_t valueLimit, size_t countLimit,
          uint32_t flags, rp_taglib_file *out) {
     std::string extension(extensionText ? extensionText : "");
@@ -493,7 +526,6 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     std::string comment;
     const bool hasComment = vorbisCommentOf(file.get(), descriptor, size, comment);
     std::vector<std::string> order;
-    if (hasComment) order = reprise::vorbisCommentKeyOrder(comment.data(), comment.size());
     if (auto *mpeg = dynamic_cast<MPEG::File *>(file.get()); mpeg && mpeg->hasID3v2Tag())
         order = reprise::id3KeyOrder(*mpeg->ID3v2Tag(), map);
     reprise::FFmpegMetadata ffmpeg;
@@ -515,8 +547,13 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
     } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file.get()); aiff && aiff->hasID3v2Tag()) {
         order = reprise::id3KeyOrder(*aiff->tag(), map);
     }
-    std::string properties = propertyRecords(map, order, valueLimit, countLimit, values);
-    out->headers.properties_in_file_order = !order.empty();
+    // A Vorbis comment's values in the file's order; other formats' tags by key in the order of mpd's reader for them.
+    const bool inValueOrder = hasComment && !readByFFmpeg;
+    std::string properties = inValueOrder
+        ? valueOrderRecords(map, reprise::vorbisCommentValueKeys(comment.data(), comment.size(), countLimit), valueLimit,
+                            countLimit, values)
+        : propertyRecords(map, order, valueLimit, countLimit, values);
+    out->headers.properties_in_file_order = inValueOrder || !order.empty();
     if (asWritten) {
         // As mpd lists a file's comments: what its decoder plugin reports as pairs (FFmpeg's entries as it names
         // them, the container's then the stream's; a Vorbis comment's fields as written), then its generic scan's.

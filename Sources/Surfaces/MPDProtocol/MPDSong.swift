@@ -78,11 +78,14 @@ public struct MPDSongWriter: Sendable {
     public func write(_ track: LibraryTrack, name: String, wanted: MPDWantedTags, into response: inout MPDResponse) {
         response.add("file", name)
         Self.writeFileFacts(track.fileFacts, into: &response)
+        var run = ValueRun.all, index = 0 // the place's run of values, and the tag's next value's index
         func tag(_ key: String, _ value: String?) {
-            if let value, !value.isEmpty, wanted.contains(key) { response.add(key, value) }
+            guard let value, !value.isEmpty else { return }
+            defer { index += 1 }
+            if run.lists(index), wanted.contains(key) { response.add(key, value) }
         }
         func list(_ key: String, _ values: [String]) {
-            if wanted.contains(key) { for value in values where !value.isEmpty { response.add(key, value) } }
+            for value in values { tag(key, value) }
         }
         /// A tag kept with one value: that value, then the file's later ones.
         func first(_ key: String, _ value: String?, _ further: TagOrder.Tag) {
@@ -91,8 +94,14 @@ public struct MPDSongWriter: Sendable {
         }
         let ids = track.musicBrainz
         Self.writeTags(in: track.tagOrder, moreTags: { written in
-            for entry in track.moreTags.entries where !written(TagOrder.Tag(entry.name)) { tag(entry.name.rawValue, entry.value) }
-        }) { kind in
+            run = .all
+            for entry in track.moreTags.entries where !written(TagOrder.Tag(entry.name)) {
+                index = 0
+                tag(entry.name.rawValue, entry.value)
+            }
+        }) { kind, placeRun in
+            run = placeRun
+            index = 0
             switch kind {
             case .title: first("Title", track.title, .title)
             case .artist: list("Artist", track.artists)
@@ -124,13 +133,16 @@ public struct MPDSongWriter: Sendable {
             if !writesFormat { track.fileFacts.encoding = nil }
             return write(track, name: song.name, wanted: wanted, into: &response)
         }
+        var run = ValueRun.all // the place's run of values
         func tag(_ key: String, _ field: MPDSongField) {
             var isWanted: Bool? // asked once the song has a value
+            var index = 0
             _ = song.anyValue(field, fallsBack: false) { value in
                 let writes = isWanted ?? (key == "file" || wanted.contains(key))
                 isWanted = writes
-                if writes { response.add(key, utf8: value) }
-                return !writes // every value, or none
+                defer { index += 1 }
+                if writes, run.lists(index) { response.add(key, utf8: value) }
+                return !writes || run.isPast(index) // every value of the run, or none
             }
         }
         tag("file", .file)
@@ -140,7 +152,8 @@ public struct MPDSongWriter: Sendable {
             song.forEachMoreTag { name, value in
                 if !written(TagOrder.Tag(name)), wanted.contains(name.rawValue) { response.add(name.rawValue, utf8: value) }
             }
-        }) { kind in
+        }) { kind, placeRun in
+            run = placeRun
             switch kind {
             case .title: tag("Title", .title)
             case .artist: tag("Artist", .artist)
@@ -160,7 +173,12 @@ public struct MPDSongWriter: Sendable {
             case .musicBrainzReleaseTrack: tag("MUSICBRAINZ_RELEASETRACKID", .releaseTrack)
             default:
                 guard let name = kind.moreTagName, wanted.contains(name.rawValue) else { return }
-                song.forEachMoreTag { entry, value in if entry == name { response.add(name.rawValue, utf8: value) } }
+                var index = 0
+                song.forEachMoreTag { entry, value in
+                    guard entry == name else { return }
+                    if run.lists(index) { response.add(name.rawValue, utf8: value) }
+                    index += 1
+                }
             }
         }
         Self.writeLength(song.lengthMicroseconds, into: &response)
@@ -189,9 +207,14 @@ public struct MPDSongWriter: Sendable {
 
     private func writeTags(_ tags: TrackTags, lengthMicroseconds: Int64?, to call: MPDCall) {
         let wanted = call.session.wantedTags
+        var run = ValueRun.all // the place's run of values
         func tag(_ key: String, _ values: [String]) {
             guard !values.isEmpty, wanted.contains(key) else { return } // most songs have few of the tags: nothing hashed for the others
-            for value in values where !value.isEmpty { call.add(key, value) }
+            var index = 0
+            for value in values where !value.isEmpty {
+                if run.lists(index) { call.add(key, value) }
+                index += 1
+            }
         }
         let sortNames = tags.sortNames, ids = tags.musicBrainz
         func one(_ value: String?) -> [String] { value.map { [$0] } ?? [] }
@@ -204,10 +227,12 @@ public struct MPDSongWriter: Sendable {
             name == .composer && tags.moreTags.isEmpty ? tags.composers : tags.moreTags.values(of: name)
         }
         Self.writeTags(in: tags.tagOrder, moreTags: { written in
+            run = .all
             if tags.moreTags.isEmpty, !written(.composer) { tag("Composer", tags.composers) }
             for entry in tags.moreTags.entries where !written(TagOrder.Tag(entry.name)) { tag(entry.name.rawValue, [entry.value]) }
             if !written(.name) { tag("Name", first(tags.station, .name)) }
-        }) { kind in
+        }) { kind, placeRun in
+            run = placeRun
             switch kind {
             case .title: tag("Title", first(tags.title, .title))
             case .artist: tag("Artist", tags.artists)
@@ -259,19 +284,42 @@ public struct MPDSongWriter: Sendable {
         return "\(encoding.sampleRate):\(bits):\(encoding.channels)"
     }
 
-    /// Writes a song's tags through `write`, one tag at a time: first those whose place the file gives (`order`), in
-    /// it; then the others in a fixed order — title, artist, album, album artist (each with its sort name), track,
-    /// disc, date, genre, the further tags (`moreTags`, told which tags were written already), the MusicBrainz ids.
-    static func writeTags(in order: TagOrder, moreTags: ((TagOrder.Tag) -> Bool) -> Void, _ write: (TagOrder.Tag) -> Void) {
+    /// Writes a song's tags through `write`, one place at a time: first the places the file gives (`order`), in it,
+    /// each with its run of the tag's values; then the other tags, all their values, in a fixed order — title, artist,
+    /// album, album artist (each with its sort name), track, disc, date, genre, the further tags (`moreTags`, told
+    /// which tags were written already), the MusicBrainz ids.
+    static func writeTags(in order: TagOrder, moreTags: ((TagOrder.Tag) -> Bool) -> Void, _ write: (TagOrder.Tag, ValueRun) -> Void) {
         var written: UInt64 = 0
-        for tag in order.tags {
-            written |= 1 << tag.rawValue
-            write(tag)
+        var listed: [Int]? // each tag's values listed at its earlier places, once a tag has more than one
+        for place in order.places {
+            let bit: UInt64 = 1 << place.tag.rawValue
+            defer { written |= bit }
+            guard written & bit != 0 || place.count > 0 else {
+                write(place.tag, .all)
+                continue
+            }
+            if listed == nil { listed = Array(repeating: 0, count: TagOrder.Tag.allCases.count) }
+            let first = listed![Int(place.tag.rawValue)]
+            listed![Int(place.tag.rawValue)] += place.count
+            write(place.tag, ValueRun(first: first, count: place.count))
         }
         let isWritten = { (tag: TagOrder.Tag) in written & (1 << tag.rawValue) != 0 }
-        for tag in fixedHead where !isWritten(tag) { write(tag) }
+        for tag in fixedHead where !isWritten(tag) { write(tag, .all) }
         moreTags(isWritten)
-        for tag in fixedTail where !isWritten(tag) { write(tag) }
+        for tag in fixedTail where !isWritten(tag) { write(tag, .all) }
+    }
+
+    /// The values of a tag one place lists: `count` of them from the `first` (count 0: all from the first on).
+    struct ValueRun {
+        var first: Int
+        var count: Int
+        static let all = ValueRun(first: 0, count: 0)
+
+        /// Whether the tag's value at `index` (among those listed, in order) is this run's.
+        func lists(_ index: Int) -> Bool { index >= first && (count == 0 || index - first < count) }
+
+        /// Whether the run ends before the value at `index`.
+        func isPast(_ index: Int) -> Bool { count > 0 && index - first >= count - 1 }
     }
 
     private static let fixedHead: [TagOrder.Tag] = [.title, .artist, .artistSort, .album, .albumSort, .albumArtist,
