@@ -81,6 +81,11 @@ import TestSupport
         #expect(waitForScan(session, tracks: 6), "tracks \(count(session) ?? 0)")
         #expect(count(session, "Albums") == 3)
         #expect(try session.get("Folders", interface: Self.interface) == .strings([music]))
+        // The pass over, its pages are checkpointed into the database (a pass holds SQLite's own checkpoints back).
+        let database = session.home + "/.local/share/reprise/library.db"
+        #expect(session.waitFor {
+            ((try? FileManager.default.attributesOfItem(atPath: database))?[.size] as? Int ?? 0) > 4096
+        }, "library.db after the pass: \((try? FileManager.default.attributesOfItem(atPath: database))?[.size] ?? "none")")
 
         // Case, accents and prefixes.
         let found = try reprise(session, "search", "bjork", "--json")

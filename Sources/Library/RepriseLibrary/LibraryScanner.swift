@@ -45,6 +45,9 @@ public final class LibraryScanner {
     /// (``ScanPass``): one thread walks, ``readerThreads`` read tags, this one writes.
     public func scan(roots: [String], report: (Progress) -> Void) throws {
         defer { if store.textIndexingSuspended { try? store.rebuildTextIndex() } } // after an error too, if it can
+        // The pass's pages are copied into the database once it is over (the service asks for that checkpoint).
+        store.holdCheckpoints(true)
+        defer { store.holdCheckpoints(false) }
         var progress = Progress()
         progress.otherChanges += try store.keepOnly(roots: roots)
         for root in roots {

@@ -153,8 +153,13 @@ public final class LibraryService: LibraryAccess {
                  + "in \(oneDecimal(monotonicSeconds() - started)) s")
         feed.publish(.library)
         // The pass's readers freed thousands of blocks: their pages go back rather than stay in the process's
-        // RSS (on the worker, after the answer: a few milliseconds no search waits for).
-        work.run({ MallocTuning.returnFreedMemory() }) { _ in }
+        // RSS; and the pass's WAL pages are copied into the database (on the worker, after the answer: a few
+        // milliseconds no search waits for).
+        let worker = worker
+        work.run({
+            MallocTuning.returnFreedMemory()
+            worker.checkpoint()
+        }) { _ in }
         if !watching { startWatching() }
         measureLoudness()
         if rescanQueued {
@@ -375,6 +380,11 @@ final class LibraryWorker: @unchecked Sendable {
         result.counts = answer("counting", LibraryCounts()) { store throws(SQLiteError) in try store.counts() }
         lastShape = nil
         return result
+    }
+
+    /// Copies the WAL's pages into the database (after a pass, which holds the automatic checkpoints back).
+    func checkpoint() {
+        answer("the checkpoint", ()) { store throws(SQLiteError) in try store.checkpoint() }
     }
 
     /// The outline as the index has it now (and kept as the last shape, with `counts`).
