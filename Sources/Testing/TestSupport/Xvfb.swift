@@ -62,11 +62,13 @@ public final class XvfbServer {
     }
 
     /// Xvfb on display `number`, once it accepts clients (`-displayfd`: it writes the number to descriptor 1 then);
-    /// nil when it ended instead (it could not listen there).
+    /// nil when it ended instead (it could not listen there). `-noreset`: an X server resets when its last client
+    /// leaves, and a client connecting meanwhile is refused — a harness's `xdotool` looking for a window that has not
+    /// come yet leaves just as the app starts (Cantata once failed so: "could not connect to display").
     private static func start(display number: Int, directory: String, width: Int, height: Int) throws -> Child? {
         let numberFile = directory + "/xvfb-display-\(UUID().uuidString)"
         var server = try Child.spawn("Xvfb", [":\(number)", "-displayfd", "1", "-screen", "0", "\(width)x\(height)x24",
-                                              "-nolisten", "tcp"],
+                                              "-nolisten", "tcp", "-noreset"],
                                      environment: nil, stdout: numberFile, stderr: directory + "/xvfb.log")
         var told = ""
         _ = eventually(20) {
