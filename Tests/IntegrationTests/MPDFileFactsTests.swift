@@ -44,7 +44,7 @@ import TestSupport
             #expect(made.status == 0, "\(file.name): \(made.errors)")
         }
         try MPDTests.configure(session, library: music)
-        try session.launch([])
+        let pid = try session.launch([])
         let count = Self.files.count
         #expect(session.waitFor(60) { MPDDifferentialTests.songs(try? MPDTests.mpc(session, "stats").output) == count })
         let mpdSocket = try MPDTranscriptTests.startReferenceMPD(session, music: music, songCount: count)
@@ -77,8 +77,14 @@ import TestSupport
         #expect(replies[1][1].components(separatedBy: "\nFormat: ").count == count + 1, "\(replies[1][1])")
         for (index, command) in commands.enumerated() {
             let ours = Self.facts(replies[0][index]), theirs = Self.facts(replies[1][index])
-            #expect(ours == theirs, "\(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)")
+            #expect(ours == theirs, "\(index): \(command)\n--- Reprise\n\(ours)\n--- mpd\n\(theirs)\n--- Reprise's log\n\(Self.playing(session.log(of: pid)))")
         }
+    }
+
+    /// The lines of a log that tell what played, failed or was skipped.
+    static func playing(_ log: String) -> String {
+        log.split(separator: "\n").filter { line in ["playing", "fail", "error", "skip"].contains { line.contains($0) } }
+            .suffix(80).joined(separator: "\n")
     }
 
     /// A reply's lines of the compared keys, and its last line.
