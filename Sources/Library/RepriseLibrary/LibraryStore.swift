@@ -192,10 +192,12 @@ public final class LibraryStore {
     /// index of 10,000 files writes about 3,000, so the copying and its syncs wait until the pass is over
     /// (``checkpoint()``), off the path to a searchable library; a pass larger still checkpoints as it goes.
     static let pagesBeforeCheckpointInPass = 16_384
+    /// SQLite's own figure, outside a pass.
+    static let pagesBeforeCheckpoint = 1000
 
     /// Holds SQLite's automatic checkpoints back to ``pagesBeforeCheckpointInPass`` (true), or back to its default.
     public func holdCheckpoints(_ hold: Bool) {
-        try? database.execute("PRAGMA wal_autocheckpoint = \(hold ? Self.pagesBeforeCheckpointInPass : 1000)")
+        try? database.execute("PRAGMA wal_autocheckpoint = \(hold ? Self.pagesBeforeCheckpointInPass : Self.pagesBeforeCheckpoint)")
     }
 
     /// Copies what the WAL holds into the database, as far as no reader needs it (a passive checkpoint).

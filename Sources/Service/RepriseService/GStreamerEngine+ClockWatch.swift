@@ -7,8 +7,8 @@ import RepriseCore
 /// flush and uncork) leaves the pipeline PLAYING in silence for good, so the stream is opened again where it was, at
 /// most ``clockRecoveryLimit`` times a load. The sink keeps its clock from one stream to the next, running only
 /// while it plays and never going back, so the readings of each pipeline go on across loads, from the pipeline's
-/// making: a leap at a stream's very start is told too. Nothing is read while the pipeline thread is busy (a state change may release what the
-/// clock reads, and a sound server that stopped answering holds it up).
+/// making: a leap at a stream's very start is told too. Nothing is read while the pipeline thread is busy (a state
+/// change may release what the clock reads, and a sound server that stopped answering holds it up).
 extension GStreamerEngine {
     static let clockCheckMilliseconds: UInt32 = 1000
     static let clockRecoveryLimit = 3
