@@ -127,6 +127,7 @@ import TestSupport
     /// mixed case and one key's values apart, with a key mpd does not list (digits in it) and an empty value: the
     /// fields as the file writes them, as mpd lists them; and its tags listed, found and queued with each value where
     /// the file has it (a title, an artist, a title again). And a folder's songs listed, found and added in mpd's order.
+    /// And `readcomments` of a file with a picture as a Vorbis comment (1.6 MB of base64): every byte, as mpd lists it.
     @Test func fullDatesTotalsAndSecondValuesAsDebiansMPD() throws {
         let session = try Session()
         defer { session.close() }
@@ -144,15 +145,21 @@ import TestSupport
             "Lieder/aria.flac": [("TITLE", "Aria"), ("ALBUM", "Lieder"), ("DISCNUMBER", "1"), ("TRACKNUMBER", "10")],
             "Lieder/bonus.flac": [("TITLE", "Bonus")],
             "Lieder/coda.flac": [("TITLE", "Coda"), ("ALBUM", "Lieder"), ("DISCNUMBER", "1"), ("TRACKNUMBER", "2")],
-            "Lieder/Sub/deep.flac": [("TITLE", "Deep"), ("ALBUM", "Lieder"), ("TRACKNUMBER", "1")]])
-        let mpds = try Self.askBoth(session, music: music, songs: 7, ["readcomments Raw/mixed.flac", "lsinfo", "lsinfo Lieder", "lsinfo Raw", "find artist \"Someone Else\"", "listall", "find album Lieder", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
+            "Lieder/Sub/deep.flac": [("TITLE", "Deep"), ("ALBUM", "Lieder"), ("TRACKNUMBER", "1")],
+            "Raw/picture.flac": [("TITLE", "Picture"), ("METADATA_BLOCK_PICTURE", Self.longPicture)]])
+        let mpds = try Self.askBoth(session, music: music, songs: 8, ["readcomments Raw/mixed.flac", "lsinfo", "lsinfo Lieder", "lsinfo Raw", "find artist \"Someone Else\"", "listall", "find album Lieder", "list title", "list album", "list date", "list artistsort", "find title \"The Erl-King\"",
             "find album Songs", "find date 1958-03-21", "find date 1958", "search title erl-king", "count album Songs",
             "find track 3", "list track", "list disc", "list artist", "find artist Moore", "list albumartist",
-            "find albumartist Moore", "list genre", "count group artist", "search artist fischer", "add erlkoenig.flac", "add Lieder", "add Raw", "playlistinfo", "playlistfind album Songs"])
+            "find albumartist Moore", "list genre", "count group artist", "search artist fischer", "add erlkoenig.flac", "add Lieder", "add Raw", "playlistinfo", "playlistfind album Songs",
+            "readcomments Raw/picture.flac"])
         #expect(mpds[0].hasPrefix("title: Mixed Case\nArtist: Someone\nTITLE: Upper Case"), "\(mpds[0])")
         #expect(mpds[1].contains("Title: The Erl-King") && mpds[1].contains("Date: 1958-03-21"), "\(mpds[1])")
         #expect(mpds[3].contains("Title: Mixed Case\nArtist: Someone\nTitle: Upper Case\n"), "\(mpds[3])")
+        #expect(mpds.last == "TITLE: Picture\nMETADATA_BLOCK_PICTURE: " + Self.longPicture + "\nOK", "mpd's reply: \(mpds.last?.utf8.count ?? 0) bytes")
     }
+
+    /// A value longer than the library keeps of one (the tag reader's 800 KB): base64, as a picture in a comment is.
+    static let longPicture = String(repeating: "QUJDRA==", count: 200_000)
 
     /// A music folder of FLAC files, each with its Vorbis comment's fields as given (``TaggedFLACMaker``).
     static func flacFiles(in session: Session, _ files: [String: [(String, String)]]) throws -> String {

@@ -150,8 +150,10 @@ import TestSupport
             try bytes.write(to: URL(fileURLWithPath: path))
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             defer { close(descriptor) }
-            let read = TagLibReader.properties(descriptor: descriptor, size: Int64(bytes.count), fileExtension: "mp3")
-            return (read ?? []).map { $0.key + "=" + $0.value }
+            let read = TagLibReader.properties(descriptor: descriptor, size: Int64(bytes.count), fileExtension: "mp3",
+                                               limitBytes: 8 << 20)
+            guard case .read(let found) = read else { return [] }
+            return found.map { $0.key + "=" + $0.value }
         }
         let items = item("Title", Data("Tune".utf8)) + item("Artist", Data("One\u{0}Two".utf8))
             + item("Cover Art (Front)", Data([1, 2, 3]), flags: 2) + item("Mood", Data())
@@ -168,6 +170,29 @@ import TestSupport
         // A hundred thousand items in a tag of under a megabyte: the reader's count of values, no more.
         let many = (0..<100_000).reduce(into: Data()) { data, _ in data += item("K", Data()) }
         #expect(try comments("many.mp3", audio + tag(many, count: 100_000)).count == 4_096)
+    }
+
+    /// `readcomments`' reading: a value longer than the library keeps (an embedded picture's base64 in a Vorbis
+    /// comment, 1.6 MB) comes whole; a file whose tags are more than the limit asked is told too large, not cut.
+    @Test func commentsComeWholeUpToTheirLimit() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let picture = String(repeating: "QUJD", count: 400_000)
+        let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)
+        let path = folder + "/long.flac"
+        try maker.file(tags: [("TITLE", "Long"), ("METADATA_BLOCK_PICTURE", picture), ("ARTIST", "After")]).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        var info = stat()
+        #expect(fstat(descriptor, &info) == 0)
+        let whole = TagLibReader.properties(descriptor: descriptor, size: Int64(info.st_size), fileExtension: "flac", limitBytes: 8 << 20)
+        guard case .read(let found) = whole else { Issue.record("not read: \(whole)"); return }
+        #expect(found.map(\.key) == ["TITLE", "METADATA_BLOCK_PICTURE", "ARTIST"])
+        #expect(found.first { $0.key == "METADATA_BLOCK_PICTURE" }?.value == picture)
+        let limited = TagLibReader.properties(descriptor: descriptor, size: Int64(info.st_size), fileExtension: "flac", limitBytes: 1 << 20)
+        guard case .tooLarge = limited else { Issue.record("not refused: \(limited)"); return }
+        // The reader answered in step: the next file is read as usual.
+        guard case .read = TagLibReader.properties(descriptor: descriptor, size: Int64(info.st_size), fileExtension: "flac",
+                                                   limitBytes: 8 << 20) else { Issue.record("not read after"); return }
     }
 
     @Test func hostileFilesAreHarmless() throws {

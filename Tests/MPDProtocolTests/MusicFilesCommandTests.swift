@@ -29,9 +29,10 @@ import Testing
 
         var comments: [String: [(key: String, value: String)]] = [:]
 
-        func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void) {
+        func comments(of path: String, limitBytes: Int, then: @escaping (MPDFileComments?) -> Void) {
             asked.append(path)
-            then(comments[path])
+            guard let found = comments[path] else { return then(nil) }
+            then(found.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } > limitBytes ? .tooLarge : .comments(found))
         }
 
         var fingerprints: [String: MPDFingerprint] = [:]
@@ -66,6 +67,19 @@ import Testing
         let owner = SessionTests.Rig(tracks: 0, files: files, mayNameLocalFiles: true)
         #expect(owner.send("readcomments /elsewhere/c.ogg") == "TITLE: C\nOK\n")
         #expect(owner.send("readcomments file:///elsewhere/c.ogg") == "TITLE: C\nOK\n")
+    }
+
+    /// A long value (an embedded picture's base64 in a Vorbis comment) is listed whole; tags longer than a reply may
+    /// be are refused with an error, where mpd drops the client whose output buffer they outgrow.
+    @Test func readcommentsListsLongValuesWholeAndRefusesMoreThanAReply() {
+        let files = MemoryArtwork()
+        let picture = String(repeating: "QUJD", count: 300_000)
+        files.comments["/music/long.ogg"] = [("TITLE", "Long"), ("METADATA_BLOCK_PICTURE", picture)]
+        files.comments["/music/huge.ogg"] = [("TITLE", "Huge"), ("DESCRIPTION", String(repeating: "x", count: MPDSession.maximumReplyBytes))]
+        let rig = SessionTests.Rig(tracks: 0, files: files)
+        #expect(rig.send("readcomments long.ogg") == "TITLE: Long\nMETADATA_BLOCK_PICTURE: \(picture)\nOK\n")
+        #expect(rig.send("readcomments huge.ogg") == "ACK [52@0] {readcomments} Tags larger than a reply may be (8388608 bytes)\n")
+        #expect(rig.send("ping") == "OK\n", "the client stays connected")
     }
 
     /// `getfingerprint`: the music folder's files, and the owner's local files elsewhere; MPD's answers for a file

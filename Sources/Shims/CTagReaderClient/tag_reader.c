@@ -103,22 +103,25 @@ static int write_all(int connection, const void *buffer, size_t count) {
 }
 
 /// The most property bytes a reply may announce for these limits: every value and the synced lyrics as a key and a
-/// value record of at most `value_limit` bytes each, and never more than 256 MiB (also when that sum overflows).
-static size_t properties_bound(size_t value_limit, size_t value_count_limit) {
+/// value record of at most `value_limit` bytes each, never more than `properties_limit` (when not 0), and never more
+/// than 256 MiB (also when that sum overflows).
+static size_t properties_bound(size_t value_limit, size_t value_count_limit, size_t properties_limit) {
     size_t record = 0, records = 0, bound = 0;
     if (__builtin_add_overflow(value_limit, (size_t)4, &record) ||
         __builtin_add_overflow(value_count_limit, (size_t)1, &records) ||
         __builtin_mul_overflow(records, (size_t)2, &records) || __builtin_mul_overflow(record, records, &bound))
         bound = SIZE_MAX;
+    if (properties_limit != 0 && properties_limit < bound) bound = properties_limit;
     return bound < (256u << 20) ? bound : (256u << 20);
 }
 
 int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
-                       size_t value_limit, size_t value_count_limit, uint32_t flags) {
+                       size_t value_limit, size_t value_count_limit, size_t properties_limit, uint32_t flags) {
     if (!extension || !rp_taglib_reads_extension(extension)) return -1;
     if (size < 0) return -2;
     rp_tag_request request = {.magic = RP_TAG_REQUEST_MAGIC, .flags = flags, .size = size, .picture_limit = picture_limit,
-                              .value_limit = value_limit, .value_count_limit = value_count_limit};
+                              .value_limit = value_limit, .value_count_limit = value_count_limit,
+                              .properties_limit = properties_limit};
     strncpy(request.extension, extension, sizeof request.extension - 1);
 
     // The request, with the descriptor riding on it.
@@ -144,14 +147,14 @@ int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char 
 }
 
 int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_limit, size_t value_count_limit,
-                          int timeout_ms, rp_taglib_file *out) {
+                          size_t properties_limit, int timeout_ms, rp_taglib_file *out) {
     // The answer, every size checked against what was asked before anything is allocated.
     memset(out, 0, sizeof *out);
     const int64_t deadline = now_ms() + timeout_ms;
     rp_tag_reply reply;
     if (read_all(connection, &reply, sizeof reply, deadline) != 0) return -3;
-    if (reply.status == -1 || reply.status == -2) return reply.status;
-    if (reply.status != 0 || reply.properties_size > properties_bound(value_limit, value_count_limit) ||
+    if (reply.status == -1 || reply.status == -2 || reply.status == RP_TAG_TOO_LARGE) return reply.status;
+    if (reply.status != 0 || reply.properties_size > properties_bound(value_limit, value_count_limit, properties_limit) ||
         reply.picture_size > picture_limit)
         return -3;
     if (reply.properties_size > 0) {
@@ -236,7 +239,9 @@ int rp_tag_reader_serve(int connection,
         // -4: the reader's memory ran out on this file. It is answered as not read, and the process ends after the
         // answer: what a failed parse left in its heap is given back to the system, not to the next file.
         reply.status = status == -4 ? -2 : status;
-        if (status == 0) {
+        if (status == 0 && request.properties_limit != 0 && file.properties_size > request.properties_limit)
+            reply.status = RP_TAG_TOO_LARGE;
+        else if (status == 0) {
             reply.headers = file.headers;
             reply.properties_size = file.properties_size;
             reply.picture_size = file.picture_size;

@@ -9,9 +9,10 @@ public protocol MPDMusicFiles: AnyObject {
     /// The first picture embedded in the file at `path`: its bytes and media type; `.some(nil)` when it has none,
     /// nil when there is no such file.
     func embeddedPicture(of path: String, then: @escaping (((bytes: [UInt8], mediaType: String)?)?) -> Void)
-    /// Every tag of the file at `path`, as its tag reader names them (MPD's `readcomments`); nil when it is not a
+    /// Every tag of the file at `path`, as its tag reader names them, each value whole (MPD's `readcomments`), or
+    /// ``MPDFileComments/tooLarge`` when they are more than `limitBytes` (keys and values); nil when it is not a
     /// regular file or its tags cannot be read.
-    func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void)
+    func comments(of path: String, limitBytes: Int, then: @escaping (MPDFileComments?) -> Void)
     /// The Chromaprint fingerprint of the file at `path`'s sound (MPD's `getfingerprint`).
     func fingerprint(of path: String, then: @escaping (MPDFingerprint) -> Void)
     /// The regular files and folders in `folder` (links and other kinds left out), nil when it cannot be read.
@@ -19,6 +20,14 @@ public protocol MPDMusicFiles: AnyObject {
     /// When the folder at a path last changed, in seconds since 1970 (nil: unknown). Asked off the loop, where the
     /// library's snapshot is made, for each of its folders.
     var folderModifiedSeconds: @Sendable (String) -> Int64? { get }
+}
+
+/// What reading a file's every tag came to (`readcomments`).
+public enum MPDFileComments: Sendable {
+    /// Its tags, each key as the file writes it, in the file's order.
+    case comments([(key: String, value: String)])
+    /// More than the reply could hold: none are given.
+    case tooLarge
 }
 
 /// What fingerprinting a file came to.
@@ -88,10 +97,16 @@ extension MPDCommandContext {
             },
             MPDCommand("readcomments", .read, 1, 1) { [self] call throws(MPDError) in
                 try laterWithSong(call) { files, path, finish in
-                    files.comments(of: path) { comments in
-                        guard let comments else { return finish(.noExist("No such song")) }
-                        for (key, value) in comments where Self.listsComment(key: key, value: value) { call.add(key, value) }
-                        finish(nil)
+                    // As much as one reply may be (mpd's output buffer; mpd drops a client whose reply outgrows it).
+                    files.comments(of: path, limitBytes: MPDSession.maximumReplyBytes) { found in
+                        switch found {
+                        case nil: finish(.noExist("No such song"))
+                        case .tooLarge?:
+                            finish(MPDError(.system, "Tags larger than a reply may be (\(MPDSession.maximumReplyBytes) bytes)"))
+                        case .comments(let comments)?:
+                            for (key, value) in comments where Self.listsComment(key: key, value: value) { call.add(key, value) }
+                            finish(nil)
+                        }
                     }
                 }
             },

@@ -24,6 +24,9 @@ extension MPDSessionOwner {
 public final class MPDSession {
     /// The largest command list, in bytes of its lines (MPD's `max_command_list_size`).
     public static let maximumCommandListBytes = 2 * 1024 * 1024
+    /// The most bytes of replies waiting for a client (MPD's `max_output_buffer_size`, 8 MiB by default): a reply that
+    /// would be longer is refused, and a client that leaves more unread is closed.
+    public static let maximumReplyBytes = 8 * 1024 * 1024
 
     public let commands: MPDCommandSet
     public weak var owner: MPDSessionOwner?

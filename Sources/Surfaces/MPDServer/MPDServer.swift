@@ -18,7 +18,7 @@ public final class MPDServer: MPDIdleListener {
         /// The longest request line.
         public static let lineBytes = 64 * 1024
         /// Replies waiting for a client that does not read: a further command past this closes the client.
-        public static let outputBytes = 8 * 1024 * 1024
+        public static let outputBytes = MPDSession.maximumReplyBytes
         /// How long one client's commands may hold the loop before the rest wait for its next turn.
         public static let sliceNanoseconds: UInt64 = 4_000_000
         /// What a client may send while one of its commands runs (a command list's worth).

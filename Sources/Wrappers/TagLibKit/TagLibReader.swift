@@ -59,21 +59,31 @@ public enum TagLibReader {
         return results
     }
 
+    /// What ``properties(descriptor:size:fileExtension:limitBytes:processes:)`` came to.
+    public enum Comments {
+        /// Every tag, each key in its own case, in the file's order.
+        case read([(key: String, value: String)])
+        /// Its tags are more than the limit asked, in bytes (keys and values together): none are given.
+        case tooLarge
+        /// TagLib cannot read it.
+        case unreadable
+    }
+
     /// Every tag of the regular file open at `descriptor`, for MPD's `readcomments`, as MPD lists them: each key in its
-    /// own case, in the file's order (`RP_TAG_READ_COMMENTS_AS_WRITTEN` says which). Nil when TagLib cannot read it.
-    public static func properties(descriptor: Int32, size: Int64, fileExtension: String,
-                                  processes: TagReaderProcesses = .shared) -> [(key: String, value: String)]? {
+    /// own case, in the file's order (`RP_TAG_READ_COMMENTS_AS_WRITTEN` says which), every value whole — up to
+    /// `limitBytes` in all (keys and values), beyond which the file's tags are ``Comments/tooLarge``, not cut.
+    public static func properties(descriptor: Int32, size: Int64, fileExtension: String, limitBytes: Int,
+                                  processes: TagReaderProcesses = .shared) -> Comments {
         let request = (descriptor, size, fileExtension.lowercased()) as File
-        return processes.read([request], pictureLimit: 0, valueLimit: valueLimit, valueCountLimit: valueCountLimit,
-                              flags: UInt32(RP_TAG_READ_COMMENTS_AS_WRITTEN))
-            .map { status, file -> [(key: String, value: String)]? in
-                var file = file
-                defer { rp_taglib_free(&file) }
-                guard status == 0 else { return nil }
-                return file.properties.map {
-                    Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size), keysAsWritten: true)
-                } ?? []
-            }[0]
+        let (status, answer) = processes.read([request], pictureLimit: 0, valueLimit: limitBytes, valueCountLimit: valueCountLimit,
+                                              propertiesLimit: limitBytes, flags: UInt32(RP_TAG_READ_COMMENTS_AS_WRITTEN))[0]
+        var file = answer
+        defer { rp_taglib_free(&file) }
+        if status == Int32(RP_TAG_TOO_LARGE) { return .tooLarge }
+        guard status == 0 else { return .unreadable }
+        return .read(file.properties.map {
+            Self.records(UnsafeBufferPointer(start: $0, count: file.properties_size), keysAsWritten: true)
+        } ?? [])
     }
 
     private static func decode(_ file: rp_taglib_file) -> (tags: FileTags, picture: EmbeddedPicture?) {

@@ -53,9 +53,10 @@ public final class TagReaderProcesses: Sendable {
     /// answers a ``window`` at a time (one wake-up of the reader serves many files): for each, a status (0, -1 or -2
     /// as rp_tag_reader_receive's, or -3 when no process answered properly) and what was read. A reused process
     /// that fails is replaced and the file asked again; a file a new process fails on is not asked again.
-    /// `flags`: the requests' (`RP_TAG_READ_COMMENTS_AS_WRITTEN`, or none).
+    /// `flags`: the requests' (`RP_TAG_READ_COMMENTS_AS_WRITTEN`, or none); `propertiesLimit`: the most bytes of
+    /// records an answer may carry (0: as the value limits allow; a file with more is `RP_TAG_TOO_LARGE`).
     func read(_ requests: [TagLibReader.File], pictureLimit: Int, valueLimit: Int, valueCountLimit: Int,
-              flags: UInt32 = 0) -> [(status: Int32, file: rp_taglib_file)] {
+              propertiesLimit: Int = 0, flags: UInt32 = 0) -> [(status: Int32, file: rp_taglib_file)] {
         var results = Array(repeating: (status: Int32(-3), file: rp_taglib_file()), count: requests.count)
         var next = 0
         while next < requests.count {
@@ -68,7 +69,7 @@ public final class TagReaderProcesses: Sendable {
                 while sent < end {
                     let request = requests[sent]
                     let status = rp_tag_reader_send(reader.connection, request.descriptor, request.size, request.fileExtension,
-                                                    pictureLimit, valueLimit, valueCountLimit, flags)
+                                                    pictureLimit, valueLimit, valueCountLimit, propertiesLimit, flags)
                     if status == -3 { break }
                     results[sent].status = status == 0 ? 1 : status // 1: an answer is awaited
                     sent += 1
@@ -77,7 +78,7 @@ public final class TagReaderProcesses: Sendable {
                     guard index < sent else { failedAt = index; break }
                     guard results[index].status == 1 else { continue }
                     results[index].status = rp_tag_reader_receive(reader.connection, pictureLimit, valueLimit, valueCountLimit,
-                                                                  timeoutMilliseconds, &results[index].file)
+                                                                  propertiesLimit, timeoutMilliseconds, &results[index].file)
                     if results[index].status == -3 { failedAt = index }
                 }
                 if failedAt == nil { next = end }

@@ -67,14 +67,19 @@ final class MPDMusicFolderFiles: MPDMusicFiles {
         }, then: then)
     }
 
-    func comments(of path: String, then: @escaping ([(key: String, value: String)]?) -> Void) {
+    func comments(of path: String, limitBytes: Int, then: @escaping (MPDFileComments?) -> Void) {
         guard let work else { return then(nil) }
-        work.run({ () -> [(key: String, value: String)]? in
+        work.run({ () -> MPDFileComments? in
             let fileExtension = MediaLocation.fileExtension(ofPath: path)
             guard TagLibReader.reads(fileExtension: fileExtension), let file = OpenedRegularFile(path: path) else { return nil }
-            let comments = TagLibReader.properties(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension)
+            let comments = TagLibReader.properties(descriptor: file.descriptor, size: file.size, fileExtension: fileExtension,
+                                                   limitBytes: limitBytes)
             file.close()
-            return comments
+            switch comments {
+            case .read(let found): return .comments(found)
+            case .tooLarge: return .tooLarge
+            case .unreadable: return nil
+            }
         }, then: then)
     }
 

@@ -65,7 +65,7 @@ void rp_taglib_free(rp_taglib_file *file);
 // Unix stream socket at its standard input (and answers on it): each request carries the file's descriptor
 // (SCM_RIGHTS with the request's first byte), the reply is a header then the properties' and the picture's bytes.
 
-enum { RP_TAG_REQUEST_MAGIC = 0x52505433 /* "RPT3": a reader of another build refuses it */, RP_TAG_EXTENSION_SIZE = 16 };
+enum { RP_TAG_REQUEST_MAGIC = 0x52505434 /* "RPT4": a reader of another build refuses it */, RP_TAG_EXTENSION_SIZE = 16 };
 
 /// A request's flags. RP_TAG_READ_COMMENTS_AS_WRITTEN: instead of the property map, the file's comments as MPD's
 /// `readcomments` lists them — a Vorbis comment's fields as the file writes them (FLAC, Ogg Vorbis, Opus), the
@@ -81,8 +81,14 @@ typedef struct rp_tag_request {
     uint64_t picture_limit;
     uint64_t value_limit;
     uint64_t value_count_limit;
+    /// The most bytes of records the answer may carry (0: as the value limits allow); a file with more is answered
+    /// RP_TAG_TOO_LARGE, with nothing of them.
+    uint64_t properties_limit;
     char extension[RP_TAG_EXTENSION_SIZE];
 } rp_tag_request;
+
+/// The status of a file whose records would be more than the request's `properties_limit` bytes.
+enum { RP_TAG_TOO_LARGE = -5 };
 
 /// One reply: `status` as rp_taglib_read's; then `properties_size` bytes of records and `picture_size` of picture.
 typedef struct rp_tag_reply {
@@ -100,15 +106,17 @@ int rp_tag_reader_start(const char *path, int *connection, pid_t *pid);
 
 /// Asks the tag reader on `connection` to read `descriptor` (a regular file of `size` bytes) as `extension`: 0 when
 /// sent (its answer comes in order with the others sent), -1 when TagLib has no reader for the extension, -2 for a
-/// negative size (nothing sent either way), -3 when the reader is gone.
+/// negative size (nothing sent either way), -3 when the reader is gone. `properties_limit`: the most bytes of records
+/// the answer may carry (0: as the value limits allow).
 int rp_tag_reader_send(int connection, int descriptor, int64_t size, const char *extension, size_t picture_limit,
-                       size_t value_limit, size_t value_count_limit, uint32_t flags);
+                       size_t value_limit, size_t value_count_limit, size_t properties_limit, uint32_t flags);
 
 /// The answer to the oldest request sent and not yet answered, waiting at most `timeout_ms` for all of it. 0 with
 /// `*out` filled (free it with rp_taglib_free); -1 or -2 as the reader found the file (-2: not valid as that format);
-/// -3 when the reader failed (gone, too slow, or an answer that breaks the limits asked): the caller ends it.
+/// RP_TAG_TOO_LARGE when its records are more than `properties_limit` bytes (as sent with the request); -3 when the
+/// reader failed (gone, too slow, or an answer that breaks the limits asked): the caller ends it.
 int rp_tag_reader_receive(int connection, size_t picture_limit, size_t value_limit, size_t value_count_limit,
-                          int timeout_ms, rp_taglib_file *out);
+                          size_t properties_limit, int timeout_ms, rp_taglib_file *out);
 
 /// The reader's side: answers requests on `connection` until it is closed. 0 at a clean end.
 int rp_tag_reader_serve(int connection,
