@@ -88,7 +88,7 @@ import TestSupport
     }
 
     /// The formats whose tags mpd reads with FFmpeg (WMA, TTA, Speex), from an APE tag (WavPack) or with libsndfile
-    /// (a WAV file's INFO list), and an AIFF file's ID3 chunk, each tagged by FFmpeg: listed, found and queued as
+    /// (a WAV file's INFO list), an AIFF file's ID3 chunk and its text chunks, each tagged by FFmpeg: listed, found and queued as
     /// Debian's mpd lists them — each format's tags in the order mpd's reader for it gives them — and their
     /// `readcomments` as mpd's: FFmpeg's names for a file it reads, an APE tag's items as written (a TTA file's twice:
     /// FFmpeg's and the tag's own), an ID3 tag's TXXX frames, nothing of a WAV file's INFO list.
@@ -106,6 +106,8 @@ import TestSupport
             // (A WAV file's comment and track number, which mpd's libsndfile does not report, are left out.)
             ("info.wav", [], ["title=Tune", "artist=Artist", "album=Album", "date=2001", "genre=Folk"]),
             ("tune.aiff", ["-write_id3v2", "1"], ["TIT2=Tune", "TPE1=Artist", "TXXX=Extra", "TALB=Album"]),
+            // FFmpeg writes these as an AIFF file's NAME, AUTH, (c) and ANNO chunks, which libsndfile reads for mpd.
+            ("chunks.aiff", [], ["title=Named", "author=Author", "copyright=Owner", "comment=Annotated"]),
         ]
         for (name, codec, tags) in files {
             let made = try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2"] + codec
@@ -113,12 +115,14 @@ import TestSupport
             #expect(made.status == 0, "\(name): \(made.errors)")
         }
         let mpds = try Self.askBoth(session, music: music, songs: files.count, ["lsinfo", "list albumartist", "find artistsort \"Artist, The\"",
+            "find title Named", "list artist", "search comment annot",
             "find musicbrainz_trackid 11111111-2222-3333-4444-555555555555", "add tune.wma", "add tune.wv", "playlistinfo"]
             + files.map { "readcomments " + $0.0 })
         // What is compared is there: mpd read each file's tags and comments.
         #expect(mpds[0].contains("file: tune.wma\n") && mpds[0].contains("ArtistSort: Artist, The") && mpds[0].contains("Genre: Folk"),
                 "\(mpds[0])")
-        #expect(mpds[7].contains("album_artist: Band") && mpds[10].contains("Mood: Calm"), "\(mpds[7])\n\(mpds[10])")
+        #expect(mpds[10].contains("album_artist: Band") && mpds[13].contains("Mood: Calm"), "\(mpds[10])\n\(mpds[13])")
+        #expect(mpds[3].contains("file: chunks.aiff\n") && mpds[3].contains("Title: Named\nArtist: Author\n"), "\(mpds[3])")
     }
 
     /// A FLAC file tagged as Picard and people tag them: a full release date, a track and disc of a total, two

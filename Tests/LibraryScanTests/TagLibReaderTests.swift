@@ -195,6 +195,39 @@ import TestSupport
                                                    limitBytes: 8 << 20) else { Issue.record("not read after"); return }
     }
 
+    /// A plain AIFF file's text chunks, which TagLib does not read, as libsndfile reads them for mpd: NAME as the
+    /// title, AUTH as the artist, ANNO as a comment, each up to a NUL, a later NAME over an earlier one; none when a
+    /// chunk is longer than libsndfile takes or runs past the file; an ID3 chunk's tag before them.
+    @Test func anAIFFsTextChunksAsLibsndfileReadsThem() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plain = folder + "/plain.aiff"
+        #expect(try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", plain]).status == 0)
+        let audio = try Data(contentsOf: URL(fileURLWithPath: plain))
+        func be32(_ value: UInt32) -> Data { withUnsafeBytes(of: value.bigEndian) { Data($0) } }
+        func chunk(_ id: String, _ body: Data) -> Data { Data(id.utf8) + be32(UInt32(body.count)) + body + (body.count % 2 == 1 ? Data([0]) : Data()) }
+        /// The file with `chunks` before its own and `after` after them, its FORM's size made to fit.
+        func aiff(_ name: String, _ chunks: Data, after: Data = Data()) throws -> FileTags? {
+            let body = chunks + audio[12...] + after
+            let path = folder + "/" + name
+            try (Data("FORM".utf8) + be32(UInt32(body.count + 4)) + Data("AIFF".utf8) + body).write(to: URL(fileURLWithPath: path))
+            return readTags(path)?.tags
+        }
+        let tagged = try #require(try aiff("tagged.aiff", chunk("NAME", Data("First".utf8)) + chunk("AUTH", Data("Writer".utf8))
+                                           + chunk("ANNO", Data("Said".utf8)) + chunk("NAME", Data("Tune\u{0}junk".utf8))))
+        #expect(tagged.tags.title == "Tune" && tagged.tags.artists == ["Writer"] && tagged.tags.comments == ["Said"], "\(tagged.tags)")
+        #expect(tagged.lengthMicroseconds.map { abs($0 - 1_000_000) < 50_000 } == true)
+        let long = try #require(try aiff("long.aiff", chunk("AUTH", Data("Writer".utf8)) + chunk("NAME", Data(repeating: 65, count: 9000))))
+        #expect(long.tags.title == nil && long.tags.artists.isEmpty, "libsndfile refuses the file: \(long.tags)")
+        // A chunk that says it runs past the file's end: what came before it stays.
+        let past = try aiff("past.aiff", chunk("AUTH", Data("Writer".utf8)), after: Data("JUNK".utf8) + be32(1 << 30) + Data("NAME".utf8))
+        #expect(past?.tags.artists ?? [] == ["Writer"] && past?.tags.title == nil, "\(String(describing: past?.tags))")
+        // With an ID3 chunk: its tag (TagLib's) is the file's.
+        let id3 = folder + "/id3.aiff"
+        #expect(try runCommand("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", "-write_id3v2", "1",
+                                          "-metadata", "title=From ID3", "-metadata", "author=Writer", id3]).status == 0)
+        #expect(readTags(id3)?.tags.tags.title == "From ID3")
+    }
+
     @Test func hostileFilesAreHarmless() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let maker = try TaggedFLACMaker(seconds: 1, workDirectory: folder)

@@ -16,8 +16,8 @@ extension LibraryStore {
     /// 4: the encoding. 5: the further tags. 6: the tags' order. 7: an MP3's in mpd's order, its TIT1 and TPE4 as
     /// mpd names them. 8: the date as the file has it, and the later values of the one-valued tags. 9: an MP4's in
     /// mpd's order. 10: a Vorbis comment's values where the comment has them (one tag's between another's), every
-    /// other format's tags as mpd's reader for it gives them.
-    static let tagsVersion = 10
+    /// other format's tags as mpd's reader for it gives them. 11: a plain AIFF file's text chunks (NAME, AUTH, ANNO).
+    static let tagsVersion = 11
 
     /// The values stored for `ids`, in the columns' order.
     static func values(_ ids: MusicBrainzIDs) -> [Statement.Value] {

@@ -2,6 +2,7 @@
 // map, its audio properties and its front cover from the headers — nothing is decoded. No C++ type or exception
 // crosses it. The service never links it (TagLibKit asks the process, through CTagReaderClient).
 #include "CTagLibShim.h"
+#include "aiff_chunks.h"
 #include "ape_items.h"
 #include "flac_headers.h"
 #include "mpd_tag_order.h"
@@ -544,8 +545,16 @@ int read(int descriptor, long size, const char *extensionText, size_t pictureLim
             order = reprise::sndfileKeyOrder();
         else if (wav->hasID3v2Tag())
             order = reprise::id3KeyOrder(*wav->ID3v2Tag(), map);
-    } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file.get()); aiff && aiff->hasID3v2Tag()) {
-        order = reprise::id3KeyOrder(*aiff->tag(), map);
+    } else if (auto *aiff = dynamic_cast<RIFF::AIFF::File *>(file.get())) {
+        // mpd reads a plain AIFF file with libsndfile: its text chunks (which TagLib does not read) as libsndfile's
+        // strings, in their order; without them, an ID3 chunk's tag as its ID3 scanner lists it. A file with both
+        // keeps its ID3 tag here (mpd lists only the chunks; README's `tag-order`).
+        if (aiff->hasID3v2Tag()) {
+            order = reprise::id3KeyOrder(*aiff->tag(), map);
+        } else if (auto chunks = reprise::aiffTextChunks(descriptor, size); !chunks.empty()) {
+            for (const auto &[key, value] : chunks) map.insert(key, StringList(String(value, String::UTF8)));
+            order = reprise::sndfileKeyOrder();
+        }
     }
     // A Vorbis comment's values in the file's order; other formats' tags by key in the order of mpd's reader for them.
     const bool inValueOrder = hasComment && !readByFFmpeg;
