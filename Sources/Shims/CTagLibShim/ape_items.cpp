@@ -1,8 +1,8 @@
 #include "ape_items.h"
+#include "read_fully.h"
 
 #include <cstdint>
 #include <cstring>
-#include <unistd.h>
 
 namespace reprise {
 
@@ -10,17 +10,6 @@ namespace {
 
 uint32_t littleEndian32(const unsigned char *bytes) {
     return uint32_t(bytes[0]) | uint32_t(bytes[1]) << 8 | uint32_t(bytes[2]) << 16 | uint32_t(bytes[3]) << 24;
-}
-
-bool readFully(int descriptor, unsigned char *into, size_t length, long offset) {
-    while (length > 0) {
-        const ssize_t got = pread(descriptor, into, length, offset);
-        if (got <= 0) return false;
-        into += got;
-        length -= static_cast<size_t>(got);
-        offset += got;
-    }
-    return true;
 }
 
 } // namespace
