@@ -99,7 +99,9 @@ import TestSupport
         let run = try Self.runScript(session, "thousand", Self.thousand)
         #expect(run.status == 0 && run.output.contains("100 served, 900 refused, 100 woken"), "\(run.output)\(run.errors)")
         #expect(session.status() == "Paused", "MPRIS answered throughout")
-        #expect(session.waitFor { Self.openDescriptors(pid) == openBefore }, "\(Self.openDescriptors(pid)) open, \(openBefore) before")
+        // No more than before: descriptors open at the start for a moment (the tag reader's socket, a file being read)
+        // may have closed meanwhile (CI once counted 38 after 44 before).
+        #expect(session.waitFor { Self.openDescriptors(pid) <= openBefore }, "\(Self.openDescriptors(pid)) open, \(openBefore) before")
     }
 
     /// How many descriptors process `pid` has open.
