@@ -21,14 +21,15 @@ run=(
   libwayland-client0 libwayland-cursor0 libdecor-0-0 libxkbcommon0 libebur128-1 libavformat59 fonts-dejavu-core shared-mime-info
   pulseaudio pulseaudio-utils dbus dbus-daemon dbus-bin libglib2.0-bin playerctl
 )
-# The tests' rigs: compositors and X servers with their input and screenshot tools, a second player, MPD and its
+# The tests' rigs: compositors and X servers with their input and screenshot tools (and an XSETTINGS manager, the
+# desktop's double-click interval), a second player, MPD and its
 # clients (and chromaprint's library, whose decoder reads fingerprints), PipeWire's set, tools that make hostile media, Rygel
 # (its MPRIS plugin makes Reprise a UPnP renderer),
 # Snapcast's server and client (rooms fed by Reprise, controlled through its plugin; what snapserver's own
 # meta_mpd.py imports, the reference the plugin is compared with), and an AirPlay speaker (shairport-sync, which
 # needs avahi) for PipeWire's RAOP sink.
 test=(
-  procps tmux util-linux xvfb xdotool x11-utils x11-xserver-utils
+  procps tmux util-linux xvfb xdotool x11-utils x11-xserver-utils xsettingsd
   sway xwayland wtype grim kwin-wayland
   mpv mpv-mpris ffmpeg sqlite3
   pipewire pipewire-pulse wireplumber pipewire-bin

@@ -6,11 +6,13 @@ import TestSupport
 /// none): the native Wayland window gets it as wl_touch, the X11 window through XWayland as XInput 2 touch events.
 /// The output is the 854×480 window's size, and the window is put in full screen, so the output's coordinates are
 /// the window's and the bar's layout is ``VideoControlsX11Tests``'s. A tap on a control acts (on hidden controls the
-/// first only shows them), a finger slid along the scrubber seeks to where it lifts, and a double tap leaves full
-/// screen.
+/// first only shows them), a finger slid along the scrubber seeks to where it lifts, a tap on the picture's centre
+/// plays or pauses with the controls left hidden, and a double tap leaves full screen.
 @Suite(.serialized)
 struct VideoControlsTouchTests {
     static let width = 854, height = 480
+    /// A row of the picture above its centre (the middle half each way), below the title's band.
+    static let offCentreY = 90
 
     @Test func touchDrivesTheControlsInTheWaylandWindow() throws {
         try touchDrivesTheControls(window: "wayland")
@@ -40,8 +42,9 @@ struct VideoControlsTouchTests {
 
         // A tap on the bar's left end pauses — once the controls show (a tap on hidden ones only shows them). Whether
         // they show now depends on when the compositor's full screen moved its pointer over the window, and KWin may
-        // take the first touch to focus the window: taps on the picture (which do nothing to shown controls) until the
-        // service's log says they show, a few seconds apart so that two never make a double tap.
+        // take the first touch to focus the window: taps on the picture off its centre (which do nothing to shown
+        // controls; one on the centre would play or pause) until the service's log says they show, a few seconds
+        // apart so that two never make a double tap.
         func controlsShown() -> Bool {
             session.log(of: pid).components(separatedBy: "\n").last { $0.contains("video controls ") }?.hasSuffix("shown") == true
         }
@@ -51,7 +54,7 @@ struct VideoControlsTouchTests {
         func tapShown(x: Int, y: Int, until done: () -> Bool) -> Bool {
             for _ in 0..<3 {
                 for _ in 0..<3 where !controlsShown() {
-                    finger.tap(x: Self.width / 2, y: Self.height / 2 - 60)
+                    finger.tap(x: Self.width / 2, y: Self.offCentreY)
                     _ = session.waitFor(3) { controlsShown() }
                 }
                 finger.tap(x: x, y: y)
@@ -71,6 +74,16 @@ struct VideoControlsTouchTests {
         #expect(session.waitFor { abs(Double(session.position() ?? 0) - expected) < 1_500_000 },
                 "at \(session.position() ?? -1) µs, expected about \(Int(expected))")
         #expect(tapShown(x: play.x, y: play.y) { session.status() == "Playing" }, "and a tap plays again")
+
+        // Once the controls have hidden, a tap on the picture's centre pauses (after the double-tap interval) and
+        // leaves them hidden; another, a second later (not a double tap), plays.
+        #expect(session.waitFor(15) { !controlsShown() }, "playing untouched, the controls hide: \(session.log(of: pid).suffix(1500))")
+        finger.tap(x: Self.width / 2, y: Self.height / 2)
+        #expect(session.waitFor { session.status() == "Paused" }, "a tap on the centre pauses: \(session.log(of: pid).suffix(1500))")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!controlsShown(), "and leaves the controls hidden: \(session.log(of: pid).suffix(1500))")
+        finger.tap(x: Self.width / 2, y: Self.height / 2)
+        #expect(session.waitFor { session.status() == "Playing" }, "another plays")
 
         // A double tap on the picture (shown controls or not) leaves full screen.
         finger.tap(x: Self.width / 2, y: Self.height / 2 - 60, count: 2)

@@ -37,6 +37,44 @@ import TestSupport
                 "a double click on the picture goes full screen")
     }
 
+    /// A click on the picture's centre with the controls hidden pauses once the desktop's double-click interval (the
+    /// XSETTINGS manager's `Net/DoubleClickTime`, here 2 s) has passed, and the controls stay hidden; two clicks a
+    /// second apart are a double click there (full screen), not two pauses — with GTK's 0.4 s they would be two.
+    @Test func aClickOnTheCentrePausesAfterTheDesktopsDoubleClickIntervalAndLeavesTheControlsHidden() throws {
+        let session = try Session()
+        defer { session.close() }
+        let display = try session.virtualDisplay()
+        try display.startSettingsManager(["Net/DoubleClickTime 2000"], in: session)
+        let clip = session.directory + "/clip.ogv"
+        try TestMedia.video(at: clip, width: 320, height: 240, seconds: 60, title: "Test Clip")
+        let pid = try session.launch([clip], extraEnvironment: ["DISPLAY": display.name])
+        #expect(session.waitFor { session.status() == "Playing" })
+        let window = try Self.windowAt854x480(display, session)
+        let play = (x: 8, y: 480 - 48 + 4, width: 40, height: 40)
+        func playButtonLight() -> Int {
+            (try? display.brightPixels(window, x: play.x, y: play.y, width: play.width, height: play.height)) ?? -1
+        }
+        // The pointer over the centre, still until the controls its motion showed have hidden again (the service's
+        // log says when; a screenshot alone can fall between a relayout and the next frame).
+        func controlsShown() -> Bool {
+            session.log(of: pid).components(separatedBy: "\n").last { $0.contains("video controls ") }?.hasSuffix("shown") == true
+        }
+        display.movePointer(to: window, x: 427, y: 240)
+        #expect(session.waitFor { controlsShown() && playButtonLight() > 40 }, "motion shows the controls")
+        #expect(session.waitFor(15) { !controlsShown() && playButtonLight() == 0 }, "still, they hide")
+
+        display.clickInPlace()
+        #expect(session.waitFor { session.status() == "Paused" }, "a click on the centre pauses: \(session.log(of: pid).suffix(1500))")
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!controlsShown() && playButtonLight() == 0, "and leaves the controls hidden: \(session.log(of: pid).suffix(1200))")
+
+        display.clickInPlace(count: 2, delayMilliseconds: 1000)
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: "org.mpris.MediaPlayer2")) == .bool(true) },
+                "two clicks a second apart are a double click under a 2 s interval")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(session.status() == "Paused", "and neither click played or paused")
+    }
+
     /// A window manager (or a script) resizing the window between 1×1 and far past the screen, 200 times, while the
     /// controls show: the service keeps answering, and at 16000×16000 the picture and the controls are drawn at the
     /// size the 1280×720 screen shows — the bar along the screen's bottom, its play button working.

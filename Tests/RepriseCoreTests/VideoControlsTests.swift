@@ -219,6 +219,79 @@ import Testing
         #expect(step19 == [.seekBy(microseconds: -10_000_000)])
     }
 
+    /// A tap on the picture's centre waits out the double-click interval, then plays or pauses with the controls left
+    /// hidden and a glyph of what it did shown for a moment; a second tap within the interval makes a double tap
+    /// (full screen) and nothing plays or pauses; a tap off the centre shows the controls as before.
+    @Test func aTapOnTheCentrePlaysOrPausesOnceTheDoubleClickIntervalHasPassed() {
+        var input = VideoControlsInput()
+        input.doubleClickSeconds = 0.5
+        let centre = Self.layout.pictureCentre!
+        #expect(input.pressed(x: centre.midX, y: centre.midY, at: 10, in: Self.context()) == [])
+        #expect(input.released(x: centre.midX, y: centre.midY, at: 10.05, in: Self.context()) == [])
+        #expect(input.nextDeadline == 10.5)
+        #expect(input.tick(now: 10.4) == [], "not before the interval is over")
+        #expect(input.tick(now: 10.5) == [.togglePlayPause])
+        #expect(input.glyph == .pause && input.nextDeadline == 10.5 + VideoControlsInput.tapGlyphSeconds)
+        // The pause it asked for comes: the controls stay hidden, as they were.
+        input.visibility.playbackChanged(playing: false, at: 10.6)
+        #expect(!input.visibility.shown, "a tap's pause leaves the controls hidden")
+        #expect(input.tick(now: 11.2) == [] && input.glyph == nil && input.nextDeadline == nil)
+        // Paused, a tap plays: its glyph says so.
+        _ = input.pressed(x: centre.midX, y: centre.midY, at: 20, in: Self.context())
+        #expect(input.tick(now: 20.5) == [.togglePlayPause] && input.glyph == .play)
+        input.visibility.playbackChanged(playing: true, at: 20.6)
+
+        // Two taps within the interval: full screen, no play or pause.
+        _ = input.tick(now: 30)
+        #expect(input.pressed(x: centre.midX, y: centre.midY, at: 30, in: Self.context()) == [])
+        #expect(input.pressed(x: centre.midX + 3, y: centre.midY + 2, at: 30.3, in: Self.context()) == [.toggleFullscreen])
+        #expect(input.nextDeadline == nil && input.tick(now: 31) == [])
+
+        // A touch through XWayland: the pointer brought to the finger just before it lands shows nothing either; a
+        // person's motion there, a moment before, does.
+        var touched = VideoControlsInput()
+        touched.pointerMoved(x: centre.midX, y: centre.midY, at: 5, in: Self.context())
+        #expect(touched.pressed(x: centre.midX, y: centre.midY, at: 5.01, in: Self.context()) == [] && !touched.visibility.shown)
+        var moved = VideoControlsInput()
+        moved.pointerMoved(x: centre.midX, y: centre.midY, at: 5, in: Self.context())
+        #expect(moved.pressed(x: centre.midX, y: centre.midY, at: 5.5, in: Self.context()) == [] && moved.visibility.shown)
+
+        // Off the centre, a tap shows the controls and plays nothing; a pause then shows them as before.
+        var other = VideoControlsInput()
+        #expect(other.pressed(x: 40, y: 100, at: 1, in: Self.context()) == [] && other.visibility.shown)
+        #expect(other.nextDeadline == nil)
+        var paused = VideoControlsInput()
+        paused.visibility.playbackChanged(playing: false, at: 1)
+        #expect(paused.visibility.shown, "a pause from elsewhere shows the controls")
+    }
+
+    /// With the controls shown, a click on the centre still plays or pauses (and keeps them shown); a click on a
+    /// control there acts as the control; an open menu takes the click; Picture in Picture has no centre to tap.
+    @Test func theCentreGivesWayToShownControlsMenusAndPictureInPicture() {
+        var input = VideoControlsInput()
+        input.visibility.interacted(at: 0)
+        let centre = Self.layout.pictureCentre!
+        _ = input.pressed(x: centre.midX, y: centre.midY, at: 1, in: Self.context())
+        #expect(input.tick(now: 1 + input.doubleClickSeconds) == [.togglePlayPause] && input.visibility.shown)
+        // A menu open: the click closes it, nothing else.
+        #expect(Self.click(.speed, &input, at: 3) == [.openMenu(.speed)])
+        #expect(input.pressed(x: centre.midX, y: centre.midY, at: 4, in: Self.context()) == [] && input.menu == nil)
+        #expect(input.tick(now: 10) == [], "no tap waits")
+        // Picture in Picture has no centre to tap (its picture moves the window, its middle is the play button).
+        #expect(VideoControlsLayout(width: 320, height: 180, mode: .pictureInPicture).pictureCentre == nil)
+    }
+
+    /// The glyph is drawn over the picture's middle, controls or not: a strip of its own.
+    @Test func aTapsGlyphIsDrawnInTheMiddle() {
+        var scene = VideoControlsScene(layout: Self.layout, scrubber: VideoScrubber(positionMicroseconds: 0, lengthMicroseconds: 1, canSeek: true))
+        #expect(scene.drawnRows.isEmpty)
+        scene.glyph = .pause
+        let disc = Self.layout.tapGlyph
+        #expect(scene.drawnRows == [disc.y..<disc.y + disc.height])
+        scene.shown = true
+        #expect(scene.drawnRows.count == 3 && scene.drawnRows[1] == disc.y..<disc.y + disc.height, "\(scene.drawnRows)")
+    }
+
     @Test func menusOpenAboveTheirButtonsAndTheNextClickChoosesOrClosesThem() {
         var input = VideoControlsInput()
         input.visibility.interacted(at: 0)

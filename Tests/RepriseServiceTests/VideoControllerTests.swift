@@ -191,6 +191,35 @@ import VideoInput
         #expect(!rig.window.isFullscreen, "Shift-Tab goes back round to full screen, Enter leaves it")
     }
 
+    /// A tap on the picture's centre with the controls hidden: nothing until the desktop's double-click interval (read
+    /// from the window as it shows) has passed, then a pause the audio policy hears, the controls still hidden and
+    /// only the glyph drawn over the picture's middle, taken away after its moment.
+    @Test func aTapOnTheCentrePausesOnceTheIntervalPassesAndShowsOnlyItsGlyph() throws {
+        let rig = Rig()
+        rig.window.desktopDoubleClickSeconds = 1.2
+        rig.loop.holdOnce = true
+        rig.videoStreamReady()
+        #expect(rig.controller.controls.doubleClickSeconds == 1.2, "the desktop's interval, read as the window shows")
+        rig.window.size = (640, 360)
+        rig.deliver(.resized(width: 640, height: 360))
+        rig.loop.runHeld()
+        let layout = VideoControlsLayout(width: 640, height: 360)
+        let centre = try #require(layout.pictureCentre)
+        let painted = rig.window.controlsShown.count
+        rig.deliver(.pressed(.primary, x: centre.midX, y: centre.midY, rootX: 0, rootY: 0), .released(.primary, x: centre.midX, y: centre.midY))
+        #expect(rig.player.status == .playing && rig.window.controlsShown.count == painted, "nothing yet: a second tap may come")
+        rig.loop.runHeld() // the interval is over
+        #expect(rig.player.status == .paused && rig.userActions == [.userPaused])
+        let glyph = try #require(rig.window.controlsShown.last.flatMap { $0 })
+        let disc = layout.tapGlyph, play = try #require(layout.rect(of: .playPause))
+        #expect(ControlsImage.alpha(glyph.pixel(x: disc.midX, y: disc.midY)) > 100, "the glyph over the picture's middle")
+        #expect(ControlsImage.alpha(glyph.pixel(x: play.midX, y: play.midY)) == 0, "no bar: the controls stay hidden")
+        #expect(rig.window.isPointerHidden)
+        rig.loop.runHeld() // the glyph's moment is over
+        #expect(rig.window.controlsShown.last.map { $0 == nil } == true, "the glyph taken away")
+        #expect(rig.player.status == .paused)
+    }
+
     /// At output scale 2 the controls are painted with twice the pixels each way (the window shows them at its
     /// logical size), and a press on Picture in Picture's picture hands the window to the compositor to move.
     @Test func controlsFollowTheWindowsScaleAndAPictureInPicturePressMovesTheWindow() {
@@ -322,6 +351,7 @@ final class FakeWindow: VideoSurface {
     /// The moves handed to the window manager: where the press was.
     private(set) var moves: [(x: Int, y: Int)] = []
     func beginMove(rootX: Int, rootY: Int, button: Int) { moves.append((rootX, rootY)) }
+    var desktopDoubleClickSeconds: Double?
 }
 
 final class FakeVideoLoop: VideoLoop {

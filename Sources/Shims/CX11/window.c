@@ -422,3 +422,27 @@ bool rp_window_next_event(rp_window *w, rp_window_event *out) {
     }
     return false;
 }
+
+long rp_window_xsettings(rp_window *w, uint8_t *buffer, size_t capacity) {
+    if (w->lost || capacity < 4) return 0;
+    char name[32];
+    snprintf(name, sizeof name, "_XSETTINGS_S%d", DefaultScreen(w->display));
+    Atom selection = XInternAtom(w->display, name, True), settings = XInternAtom(w->display, "_XSETTINGS_SETTINGS", True);
+    if (selection == None || settings == None) return 0;
+    Window owner = XGetSelectionOwner(w->display, selection);
+    if (owner == None) return 0;
+    Atom type;
+    int format;
+    unsigned long count, after;
+    unsigned char *data = NULL;
+    /* A manager that went away meanwhile is an X error the shim's handler takes: no data. */
+    int status = XGetWindowProperty(w->display, owner, settings, 0, (long)(capacity / 4), False, settings, &type, &format,
+                                    &count, &after, &data);
+    long length = 0;
+    if (status == Success && data && type == settings && format == 8) {
+        length = after > 0 || count > capacity ? -1 : (long)count;
+        if (length > 0) memcpy(buffer, data, (size_t)length);
+    }
+    if (data) XFree(data);
+    return length;
+}

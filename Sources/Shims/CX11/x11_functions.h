@@ -33,6 +33,7 @@
     F(XFreeGC) \
     F(XFreePixmap) \
     F(XGetEventData) \
+    F(XGetSelectionOwner) \
     F(XGetWindowAttributes) \
     F(XGetWindowProperty) \
     F(XIQueryVersion) \
@@ -96,6 +97,7 @@ bool rp_x11_load(const char **failure);
 #define XFreeGC (*rp_x11.XFreeGC)
 #define XFreePixmap (*rp_x11.XFreePixmap)
 #define XGetEventData (*rp_x11.XGetEventData)
+#define XGetSelectionOwner (*rp_x11.XGetSelectionOwner)
 #define XGetWindowAttributes (*rp_x11.XGetWindowAttributes)
 #define XGetWindowProperty (*rp_x11.XGetWindowProperty)
 #define XIQueryVersion (*rp_x11.XIQueryVersion)

@@ -57,6 +57,21 @@ struct Canvas {
         }
     }
 
+    /// What a tap on the picture's centre did: the play or pause icon, white on a dark disc.
+    mutating func drawTapGlyph(_ glyph: TapGlyph, in r: ControlRect) {
+        cairo_new_path(cr)
+        cairo_arc(cr, Double(r.x) + Double(r.width) / 2, Double(r.y) + Double(r.height) / 2, Double(r.width) / 2, 0, 2 * .pi)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0.55)
+        cairo_fill(cr)
+        // The bar's 40×40 icon, scaled to the disc.
+        cairo_save(cr)
+        cairo_translate(cr, Double(r.x), Double(r.y))
+        cairo_scale(cr, Double(r.width) / 40, Double(r.height) / 40)
+        let icon = ControlRect(x: 0, y: 0, width: 40, height: 40)
+        if glyph == .play { playIcon(icon) } else { pauseIcon(icon) }
+        cairo_restore(cr)
+    }
+
     mutating func drawSkip(_ label: String, ready: Bool, in rect: ControlRect) {
         roundedRect(rect, radius: 8, gray: 0, alpha: 0.7)
         if ready { roundedOutline(rect, radius: 8, width: 1.5) }

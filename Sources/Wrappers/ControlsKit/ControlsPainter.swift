@@ -64,6 +64,7 @@ public struct ControlsPainter: Sendable {
             if scene.layout.mode == .window { canvas.drawWindowControls(scene) } else { canvas.drawPictureInPicture(scene) }
         }
         if let label = scene.skip.label, scene.layout.mode == .window { canvas.drawSkip(label, ready: scene.skip == .ready, in: scene.layout.skipButton) }
+        if let glyph = scene.glyph, scene.layout.mode == .window { canvas.drawTapGlyph(glyph, in: scene.layout.tapGlyph) }
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else {

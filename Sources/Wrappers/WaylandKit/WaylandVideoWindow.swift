@@ -114,6 +114,7 @@ public final class WaylandVideoWindow {
 
     /// The next pending event, or nil when none waits (never blocks).
     public func takeEvent() -> VideoWindowEvent? {
+        if let pending = touch.takePending() { return .input(pending) }
         var event = rp_wl_event()
         while rp_wl_window_next_event(window, &event) {
             if let taken = translated(event) { return taken }

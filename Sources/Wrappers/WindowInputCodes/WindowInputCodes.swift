@@ -33,10 +33,20 @@ extension PointerButton {
 }
 
 /// Touch as the pointer's primary button, the same rule for both windows: the first finger down presses, its moves
-/// move the pointer, its lifting releases where it last was; other fingers meanwhile are let be; touches the
+/// move the pointer, its lifting releases where it last was and then the pointer leaves (``takePending()``: no finger
+/// rests over the bar, so the controls hide as after a mouse leaves); other fingers meanwhile are let be; touches the
 /// compositor takes back (a gesture) end as the pointer leaving.
 public struct TouchAsPointer: Sendable {
     private var finger: (id: Int, x: Int, y: Int)?
+    /// A lifted finger's leaving, reported after its release.
+    private var leftPending = false
+
+    /// What is due before the window's next event: the pointer leaving after a finger lifted.
+    public mutating func takePending() -> VideoInput? {
+        guard leftPending else { return nil }
+        leftPending = false
+        return .pointerLeft
+    }
 
     public init() {}
 
@@ -55,6 +65,7 @@ public struct TouchAsPointer: Sendable {
     public mutating func up(id: Int) -> VideoInput? {
         guard let lifted = finger, lifted.id == id else { return nil }
         finger = nil
+        leftPending = true
         return .released(.primary, x: lifted.x, y: lifted.y)
     }
 

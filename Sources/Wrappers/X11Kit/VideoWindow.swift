@@ -59,6 +59,13 @@ public final class VideoWindow {
 
     public func raise() { rp_window_raise(window) }
 
+    /// The XSETTINGS manager's settings as their bytes (empty when none runs, or they are larger than 64 KiB).
+    public var desktopSettingsBytes: [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 64 * 1024)
+        let length = bytes.withUnsafeMutableBufferPointer { rp_window_xsettings(window, $0.baseAddress, $0.count) }
+        return length > 0 ? Array(bytes.prefix(length)) : []
+    }
+
     /// The window's size as last configured.
     public var size: (width: Int, height: Int) {
         var width: Int32 = 0, height: Int32 = 0
@@ -107,6 +114,7 @@ public final class VideoWindow {
 
     /// The next pending event, or nil when none waits (never blocks).
     public func nextEvent() -> VideoWindowEvent? {
+        if let pending = touch.takePending() { return .input(pending) }
         var event = rp_window_event()
         while rp_window_next_event(window, &event) {
             if let taken = translated(event) { return taken }

@@ -90,6 +90,23 @@ final class VirtualDisplay {
         _ = run("xdotool", ["mousemove", "--window", window, String(x), String(y), "click", "--repeat", String(count), "--delay", "80", "1"])
     }
 
+    /// Clicks the primary button where the pointer is, without moving it: `count` times, `delayMilliseconds` apart.
+    func clickInPlace(count: Int = 1, delayMilliseconds: Int = 80) {
+        _ = run("xdotool", ["click", "--repeat", String(count), "--delay", String(delayMilliseconds), "1"])
+    }
+
+    /// Starts xsettingsd on this display with `settings` (its configuration's lines, `Net/DoubleClickTime 2000`) as
+    /// the desktop's XSETTINGS manager, once it owns the selection; ended by PID with the display's session.
+    func startSettingsManager(_ settings: [String], in session: Session) throws {
+        let configuration = directory + "/xsettingsd.conf", log = directory + "/xsettingsd.log"
+        try (settings.joined(separator: "\n") + "\n").write(toFile: configuration, atomically: true, encoding: .utf8)
+        var manager = try Child.spawn("xsettingsd", ["-c", configuration], environment: ["DISPLAY": name], stdout: log, stderr: log)
+        session.onClose { manager.terminate() }
+        guard session.waitFor(10, { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Took ownership of selection") }) else {
+            throw HarnessError(message: "xsettingsd did not take the XSETTINGS selection: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+    }
+
     /// Turns the wheel a notch at (`x`, `y`) in the window: down (button 5) or up (button 4).
     func wheel(_ window: String, x: Int, y: Int, down: Bool) {
         _ = run("xdotool", ["mousemove", "--window", window, String(x), String(y), "click", down ? "5" : "4"])

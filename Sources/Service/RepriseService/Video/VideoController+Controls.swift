@@ -41,6 +41,23 @@ extension VideoController {
         if case .key = input {} else if !hasVideo { return }
         perform(controls.handle(input, at: monotonicSeconds(), in: controlsContext))
         refreshControls(followingPlayback: false)
+        awaitControlsDeadline()
+    }
+
+    /// Sets a timer for the controls' next deadline (a tap's double-click interval, its glyph's end), where one waits.
+    private func awaitControlsDeadline() {
+        controlsDeadline?.cancel()
+        controlsDeadline = nil
+        guard let deadline = controls.nextDeadline else { return }
+        let milliseconds = max(0, (deadline - monotonicSeconds()) * 1000).rounded(.up)
+        controlsDeadline = loop.once(afterMilliseconds: UInt32(min(milliseconds, 60_000))) { [weak self] in
+            guard let self else { return }
+            controlsDeadline = nil
+            // The timer's firing is the deadline come (a timer is never early; the clock read may round below it).
+            perform(controls.tick(now: max(monotonicSeconds(), deadline)))
+            refreshControls(followingPlayback: false)
+            awaitControlsDeadline()
+        }
     }
 
     private func perform(_ actions: [VideoControlsAction]) {
@@ -108,7 +125,8 @@ extension VideoController {
         scene.infoText = player.announcedTrack?.description
         scene.rate = player.rate
         scene.skip = SkipButtonState(schedule: player.interstitialPlayback.schedule, position: player.positionMicroseconds)
-        let visible = scene.shown || scene.skip != .hidden
+        scene.glyph = controls.glyph
+        let visible = scene.shown || scene.skip != .hidden || scene.glyph != nil
         window.isPointerHidden = controls.visibility.pointerHidden
         guard visible || paintedControls != nil else { return }
         guard !visible || paintedControls.map({

@@ -10,7 +10,7 @@ import VideoInput
 /// Runs on the event loop; without a display it only reports streams and plays the sound.
 final class VideoController: VideoControl, ServiceComponent {
     let name = "video"
-    private let loop: VideoLoop
+    let loop: VideoLoop
     private let playbin: VideoPipeline
     let player: Player
     let log: Log
@@ -42,6 +42,8 @@ final class VideoController: VideoControl, ServiceComponent {
     var paintedControls: (scene: VideoControlsScene, scale: Int)?
     /// The description's wrapped height for the info panel, kept while the text and the window's width stay.
     var measuredInfoText: (text: String, windowWidth: Int, height: Int)?
+    /// Set for the controls' next deadline: a tap on the picture's centre plays or pauses, or its glyph goes.
+    var controlsDeadline: LoopTimer?
     /// The controls' fonts are loaded (``warmUpControls()``, once, when video first shows).
     private var controlsWarmedUp = false
 
@@ -83,6 +85,8 @@ final class VideoController: VideoControl, ServiceComponent {
     func stop(_ done: @escaping () -> Void) {
         window?.isVisible = false
         clock?.cancel()
+        controlsDeadline?.cancel()
+        controlsDeadline = nil
         streamLook?.cancel()
         resizeSettling?.cancel()
         clock = nil
@@ -206,6 +210,10 @@ final class VideoController: VideoControl, ServiceComponent {
         if !shown {
             window.isFullscreen = false
             endPictureInPicture(restoring: false)
+        }
+        if shown, !window.isVisible {
+            // The desktop's double-click interval, read as the window shows (a person changes it rarely).
+            controls.doubleClickSeconds = window.desktopDoubleClickSeconds ?? VideoControlsInput.defaultDoubleClickSeconds
         }
         if shown, !window.isVisible, !controlsWarmedUp {
             // A second after the window shows: not in the way of its first configure and first frame.

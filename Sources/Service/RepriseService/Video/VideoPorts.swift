@@ -65,6 +65,8 @@ protocol VideoSurface: AnyObject {
     var isPointerHidden: Bool { get set }
     /// The integer scale the window's own pixels are drawn at (the output's on Wayland; 1 on X11).
     var scale: Int { get }
+    /// The desktop's double-click interval, in seconds (nil: the desktop sets none the window can read).
+    var desktopDoubleClickSeconds: Double? { get }
     /// Hands the window to the window manager to move with the pointer whose press was at `rootX`, `rootY`
     /// (X11's root coordinates; Wayland's compositor knows where its own press was).
     func beginMove(rootX: Int, rootY: Int, button: Int)
@@ -91,6 +93,8 @@ extension VideoWindow: VideoSurface {
     }
     /// X11 draws the controls at the window's pixels.
     var scale: Int { 1 }
+    /// The XSETTINGS manager's `Net/DoubleClickTime` (GNOME's, KDE's or xsettingsd's).
+    var desktopDoubleClickSeconds: Double? { XSettings(bytes: desktopSettingsBytes).doubleClickSeconds }
 }
 
 /// The spinner's dots for a window of `size` (``LoadingSpinner``, shared by both windows).
@@ -129,6 +133,8 @@ extension WaylandVideoWindow: VideoSurface {
     }
     /// xdg_toplevel.move with the last press's serial.
     func beginMove(rootX: Int, rootY: Int, button: Int) { beginMove() }
+    /// A Wayland client learns the desktop's settings through the settings portal, not the window.
+    var desktopDoubleClickSeconds: Double? { nil }
     /// Its own GLib source on the loop's main context (see ``WaylandVideoWindow/watch(_:)``).
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { watch(handler) }
 

@@ -46,8 +46,8 @@ typedef struct {
 void rp_wl_window_draw_dots(rp_wl_window *window, const rp_wl_dot *dots, int count);
 /** Takes the loading screen away. */
 void rp_wl_window_clear_dots(rp_wl_window *window);
-/** How many strips of on-screen controls the window shows at once. */
-enum { RP_WL_CONTROLS_LAYERS = 2 };
+/** How many strips of on-screen controls the window shows at once (the title's band, a tap's glyph, the bar). */
+enum { RP_WL_CONTROLS_LAYERS = 3 };
 /** Shows strip `layer` of the on-screen controls above the video and the spinner: `pixels` premultiplied ARGB,
  *  `width`×`height` at `scale` (the content's width times the scale), from logical row `y` down; NULL takes it away.
  *  Each is a subsurface of the window's own that takes no input (the window's surface gets the pointer). */

@@ -3,6 +3,7 @@
 #define REPRISE_CX11_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- the window ---------------------------------------------------------- */
@@ -41,8 +42,9 @@ typedef struct {
 /** Paints the loading screen: black with the spinner's dots. */
 void rp_window_draw_dots(rp_window *window, const rp_dot *dots, int count);
 void rp_window_flush(rp_window *window);
-/** How many strips of controls can be drawn over the frames at once (the title's band, the bar and what rises above it). */
-enum { RP_WINDOW_OVERLAY_STRIPS = 2 };
+/** How many strips of controls can be drawn over the frames at once (the title's band, a tap's glyph in the middle, the bar and
+ *  what rises above it). */
+enum { RP_WINDOW_OVERLAY_STRIPS = 3 };
 /** Strip `strip` of the controls to draw over the frames from now on: premultiplied ARGB, `width` x `height`, at row
  *  `y` of the window (copied); NULL: none. A strip of another width than the drawn area's is not drawn. */
 void rp_window_set_overlay(rp_window *window, int strip, const uint32_t *argb, int width, int height, int y);
@@ -59,6 +61,10 @@ void rp_window_draw_frame(rp_window *window, const uint8_t *pixels, int width, i
 /** The connection to the X server broke (the server went away): the window does nothing any more. Until then
  *  Xlib's fatal I/O error is survived (the process is not ended), and protocol errors are ignored. */
 bool rp_window_is_lost(const rp_window *window);
+/** The XSETTINGS manager's settings (the `_XSETTINGS_SETTINGS` property of the owner of `_XSETTINGS_S<screen>`), as
+ *  their bytes, copied into `buffer` (at most `capacity`): their length; 0 when no manager runs or it has none; -1 when
+ *  they are longer than `capacity`. */
+long rp_window_xsettings(rp_window *window, uint8_t *buffer, size_t capacity);
 
 typedef enum {
     RP_WINDOW_EVENT_KEY = 1,      /* keysym set */

@@ -14,9 +14,14 @@ public enum VideoControlsAction: Equatable, Sendable {
     case beginWindowMove(rootX: Int, rootY: Int)
 }
 
+/// What a tap on the picture's centre did, shown over the picture for a moment.
+public enum TapGlyph: Equatable, Sendable { case play, pause }
+
 /// What the controls show and hold between events, and how pointer and key input becomes actions: press and release
 /// on the same control activates it; a press on the scrubber drags it (the time under the pointer shown) and seeks
-/// where it is let go; a double click on the picture toggles full screen; the wheel over the picture seeks ±10 s;
+/// where it is let go; a double click on the picture toggles full screen; a single tap or click on the picture's
+/// centre plays or pauses once the double-click interval has passed without a second (``tick(now:)``), leaving the
+/// controls as they were and showing a glyph of what it did for a moment; the wheel over the picture seeks ±10 s;
 /// in Picture in Picture a press on the picture moves the window; an open menu takes the next click, but the info
 /// panel's text scrolls with the wheel, a drag on it or the arrow keys. Tab and Shift-Tab move a visible focus through
 /// the controls, Enter and Space activate it, Escape closes a menu or drops the focus. Every event also counts for
@@ -24,7 +29,15 @@ public enum VideoControlsAction: Equatable, Sendable {
 public struct VideoControlsInput: Sendable {
     /// The skip buttons' and ←/→'s step: the same as the media keys' skip actions.
     public static let skipStep = CustomActions.skipMicroseconds
-    public static let doubleClickSeconds = 0.4, doubleClickDistance = 8
+    /// The double-click interval where the desktop sets none (GTK's default), and how far apart a double click's two
+    /// clicks may be.
+    public static let defaultDoubleClickSeconds = 0.4, doubleClickDistance = 8
+    /// How long the glyph of a tap's play or pause shows.
+    public static let tapGlyphSeconds = 0.6
+
+    /// The desktop's double-click interval: two clicks within it are a double click, and a tap on the picture's
+    /// centre waits it out before it plays or pauses.
+    public var doubleClickSeconds = VideoControlsInput.defaultDoubleClickSeconds
     /// A wheel step or an arrow key scrolls the info panel's text this far (three lines).
     public static let infoScrollStep = 48
 
@@ -38,6 +51,18 @@ public struct VideoControlsInput: Sendable {
     /// While the scrubber is dragged: where along it the pointer is (0…1).
     public private(set) var dragFraction: Double?
     private var lastClick: (x: Int, y: Int, at: Double)?
+    /// A tap on the picture's centre waiting out the double-click interval.
+    private var pendingTap: (x: Int, y: Int, at: Double)?
+    /// The press down now is on the picture's centre: its release shows nothing either.
+    private var pressedOnCentre = false
+    /// Where and when motion last showed hidden controls: a touch through XWayland moves the pointer to where the
+    /// finger lands just before the touch (``motionBeforeTapSeconds``).
+    private var shownByMotion: (x: Int, y: Int, at: Double)?
+    /// How soon before a tap at the same place a motion that showed the controls counts as the tap's own.
+    public static let motionBeforeTapSeconds = 0.1
+    /// What the last tap on the centre did, shown over the picture until `glyphUntil`.
+    public private(set) var glyph: TapGlyph?
+    private var glyphUntil: Double?
     /// While the info panel is dragged: where the press was, and the scroll then.
     private var panelDrag: (y: Int, scroll: Int)?
 
@@ -63,7 +88,7 @@ public struct VideoControlsInput: Sendable {
 
     /// The pointer moved to (`x`, `y`).
     public mutating func pointerMoved(x: Int, y: Int, at now: Double, in context: Context) {
-        visibility.interacted(at: now)
+        if visibility.interacted(at: now) { shownByMotion = (x, y, now) }
         if let drag = panelDrag { menu?.scroll(to: drag.scroll - (y - drag.y)) }
         visibility.pointerOverControlsChanged(context.layout.isOverControls(x: x, y: y) || menu?.rect.contains(x: x, y: y) == true, at: now)
         if pressed == .scrubber { dragFraction = context.layout.scrubberFraction(atX: x) }
@@ -74,10 +99,11 @@ public struct VideoControlsInput: Sendable {
         visibility.pointerOverControlsChanged(false, at: now)
     }
 
-    /// The primary button went down at (`x`, `y`).
     /// A press of the primary button (or a touch) at `x`, `y` — `rootX`, `rootY` on the screen, where known.
     public mutating func pressed(x: Int, y: Int, rootX: Int? = nil, rootY: Int? = nil, at now: Double,
                                  in context: Context) -> [VideoControlsAction] {
+        pressedOnCentre = false
+        if let actions = tapOnCentre(x: x, y: y, at: now, in: context) { return actions }
         let wasHidden = visibility.interacted(at: now)
         // The info panel stays open under a press: dragging on it scrolls its text (a finger's way).
         if let open = menu, open.kind == .info, open.rect.contains(x: x, y: y) {
@@ -95,7 +121,7 @@ public struct VideoControlsInput: Sendable {
         let control = wasHidden && context.layout.mode == .window && hit != .skipInterstitial ? nil : hit
         guard let control else {
             if context.layout.mode == .pictureInPicture { return [.beginWindowMove(rootX: rootX ?? x, rootY: rootY ?? y)] }
-            if let last = lastClick, now - last.at <= Self.doubleClickSeconds,
+            if let last = lastClick, now - last.at <= doubleClickSeconds,
                abs(x - last.x) <= Self.doubleClickDistance, abs(y - last.y) <= Self.doubleClickDistance {
                 lastClick = nil
                 return [.toggleFullscreen]
@@ -109,9 +135,54 @@ public struct VideoControlsInput: Sendable {
         return []
     }
 
+    /// A press on the picture's centre (not on a control that shows, no menu open, in a window): the first waits out
+    /// the double-click interval, a second within it toggles full screen. Hidden controls stay hidden. Nil for a press
+    /// anywhere else.
+    private mutating func tapOnCentre(x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction]? {
+        let layout = context.layout
+        guard menu == nil, let centre = layout.pictureCentre, centre.contains(x: x, y: y) else { return nil }
+        if visibility.shown, let motion = shownByMotion, motion.x == x, motion.y == y, now - motion.at <= Self.motionBeforeTapSeconds {
+            visibility.hide() // the pointer brought to the finger, not a person's motion
+        }
+        let hit = layout.control(atX: x, y: y, skipShown: context.skipShown)
+        guard hit == nil || !visibility.shown && hit != .skipInterstitial else { return nil }
+        if visibility.shown { visibility.interacted(at: now) }
+        pressedOnCentre = true
+        lastClick = nil
+        if let tap = pendingTap, now - tap.at <= doubleClickSeconds,
+           abs(x - tap.x) <= Self.doubleClickDistance, abs(y - tap.y) <= Self.doubleClickDistance {
+            pendingTap = nil
+            return [.toggleFullscreen]
+        }
+        pendingTap = (x, y, now)
+        return []
+    }
+
+    /// When ``tick(now:)`` has something to do next: a tap's interval ends, or its glyph goes (nil: nothing waits).
+    public var nextDeadline: Double? {
+        [pendingTap.map { $0.at + doubleClickSeconds }, glyphUntil].compactMap { $0 }.min()
+    }
+
+    /// The time has come (`now`): a tap on the centre whose double-click interval passed plays or pauses (a pause
+    /// leaving hidden controls hidden), its glyph shown for ``tapGlyphSeconds``; a glyph whose time is up goes.
+    public mutating func tick(now: Double) -> [VideoControlsAction] {
+        if let until = glyphUntil, now >= until { (glyph, glyphUntil) = (nil, nil) }
+        guard let tap = pendingTap, now >= tap.at + doubleClickSeconds else { return [] }
+        pendingTap = nil
+        let pausing = visibility.isPlaying
+        if pausing { visibility.keepHiddenThroughPause(at: now) }
+        (glyph, glyphUntil) = (pausing ? .pause : .play, now + Self.tapGlyphSeconds)
+        return [.togglePlayPause]
+    }
+
     /// The primary button came up at (`x`, `y`): the pressed control acts if the pointer is still on it (the
     /// scrubber wherever it is let go).
     public mutating func released(x: Int, y: Int, at now: Double, in context: Context) -> [VideoControlsAction] {
+        if pressedOnCentre {
+            pressedOnCentre = false
+            if visibility.shown { visibility.interacted(at: now) }
+            return []
+        }
         visibility.interacted(at: now)
         defer { (pressed, dragFraction, panelDrag) = (nil, nil, nil) }
         guard let control = pressed else { return [] }

@@ -117,6 +117,20 @@ public struct VideoControlsLayout: Equatable, Sendable {
         return buttons.first { $0.rect.contains(x: x, y: y) }?.control
     }
 
+    /// The picture's centre, where a tap plays or pauses (the middle half of the window each way), in a window; none
+    /// in Picture in Picture, where a press on the picture moves the window.
+    public var pictureCentre: ControlRect? {
+        mode == .window ? ControlRect(x: width / 4, y: height / 4, width: width / 2, height: height / 2) : nil
+    }
+
+    /// Where a tap's glyph shows: a disc in the middle of the window.
+    public var tapGlyph: ControlRect {
+        let side = Self.tapGlyphSide
+        return ControlRect(x: (width - side) / 2, y: (height - side) / 2, width: side, height: side)
+    }
+
+    public static let tapGlyphSide = 80
+
     /// Whether (`x`, `y`) is over the bar (or the top band), where the controls stay while the pointer rests.
     public func isOverControls(x: Int, y: Int) -> Bool {
         mode == .window && (bar.contains(x: x, y: y) || topBand?.contains(x: x, y: y) == true)

@@ -18,6 +18,8 @@ public struct VideoControlsScene: Equatable, Sendable {
     public var infoText: String?
     public var rate = 1.0
     public var skip = SkipButtonState.hidden
+    /// A tap on the picture's centre just played or paused: its glyph shows over the picture (controls or not).
+    public var glyph: TapGlyph?
 
     public init(layout: VideoControlsLayout, scrubber: VideoScrubber) {
         self.layout = layout
@@ -39,8 +41,12 @@ extension VideoControlsScene {
         if shown { bottom = min(layout.bar.y - Self.bubbleRise, menu?.rect.y ?? .max) }
         if skip != .hidden { bottom = min(bottom ?? .max, layout.skipButton.y) }
         if let bottom { strips.append(max(0, bottom)..<height) }
+        if glyph != nil {
+            let disc = layout.tapGlyph
+            strips.append(max(0, disc.y)..<min(height, disc.y + disc.height))
+        }
         // Strips that meet (a short window) are one.
-        return strips.reduce(into: []) { merged, strip in
+        return strips.sorted { $0.lowerBound < $1.lowerBound }.reduce(into: []) { merged, strip in
             if let last = merged.last, strip.lowerBound <= last.upperBound {
                 merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, strip.upperBound)
             } else {
