@@ -22,6 +22,37 @@ struct VideoControlsTouchTests {
         try touchDrivesTheControls(window: "x11")
     }
 
+    /// Under KDE Plasma the Wayland window takes the desktop's double-click interval from kdeglobals (here 2 s): two
+    /// taps on the picture's centre a second apart are a double tap (full screen left), not two pauses — with the
+    /// 0.4 s default they would be two.
+    @Test func theWaylandWindowTakesKDEsDoubleClickInterval() throws {
+        let session = try Session()
+        defer { session.close() }
+        let kwin = try HeadlessKWin(width: Self.width, height: Self.height)
+        session.onClose { kwin.stop() }
+        let config = try session.makeHomeFolder(".config")
+        try "[KDE]\nDoubleClickInterval=2000\n".write(toFile: config + "/kdeglobals", atomically: true, encoding: .utf8)
+        let clip = session.directory + "/clip.ogv"
+        try generateVideo(at: clip, width: Self.width, height: Self.height, seconds: 60, title: "Touch Clip")
+        let pid = try session.launch([clip], extraEnvironment: ["WAYLAND_DISPLAY": kwin.waylandDisplay, "XDG_CURRENT_DESKTOP": "KDE"])
+        #expect(session.waitFor { session.status() == "Playing" && session.metadata()["mpris:length"] != nil }, "\(session.log(of: pid))")
+        try session.set("Fullscreen", .bool(true), interface: "org.mpris.MediaPlayer2")
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: "org.mpris.MediaPlayer2")) == .bool(true) }, "\(session.log(of: pid))")
+        Thread.sleep(forTimeInterval: 1.5) // the compositor's configure
+        let finger = try VirtualPointer(on: kwin, width: Self.width, height: Self.height)
+        session.onClose { finger.stop() }
+        // A first tap off the centre (KWin may take it to focus the window), then, past the interval, the two.
+        finger.tap(x: Self.width / 2, y: Self.offCentreY)
+        Thread.sleep(forTimeInterval: 2.5)
+        finger.tap(x: Self.width / 2, y: Self.height / 2)
+        Thread.sleep(forTimeInterval: 1)
+        finger.tap(x: Self.width / 2, y: Self.height / 2)
+        #expect(session.waitFor { (try? session.get("Fullscreen", interface: "org.mpris.MediaPlayer2")) == .bool(false) },
+                "two taps a second apart are a double tap under a 2 s interval: \(session.log(of: pid).suffix(1200))")
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(session.status() == "Playing", "and neither played or paused")
+    }
+
     private func touchDrivesTheControls(window: String) throws {
         let session = try Session()
         defer { session.close() }

@@ -2,6 +2,7 @@ import ControlsKit
 import GStreamerKit
 import LoopKit
 import Glibc
+import PosixFiles
 import RepriseCore
 import VideoInput
 import WaylandKit
@@ -133,8 +134,17 @@ extension WaylandVideoWindow: VideoSurface {
     }
     /// xdg_toplevel.move with the last press's serial.
     func beginMove(rootX: Int, rootY: Int, button: Int) { beginMove() }
-    /// A Wayland client learns the desktop's settings through the settings portal, not the window.
-    var desktopDoubleClickSeconds: Double? { nil }
+    /// Under KDE Plasma, `DoubleClickInterval` in kdeglobals (the system's, then the user's), as Qt applications read
+    /// it; nil under other desktops (GNOME keeps its interval in GSettings, not read yet).
+    var desktopDoubleClickSeconds: Double? {
+        let desktop = getenv("XDG_CURRENT_DESKTOP").map { String(cString: $0) } ?? ""
+        guard desktop.split(separator: ":").contains("KDE") else { return nil }
+        let files = PosixFileSystem()
+        let texts = ["/etc/xdg/kdeglobals", XDGDirectories.configHome + "/kdeglobals"].compactMap {
+            files.contents(of: $0, limit: 1 << 20).map { String(decoding: $0, as: UTF8.self) }
+        }
+        return KDEGlobals(files: texts).doubleClickSeconds
+    }
     /// Its own GLib source on the loop's main context (see ``WaylandVideoWindow/watch(_:)``).
     func watchEvents(on loop: VideoLoop, _ handler: @escaping () -> Bool) { watch(handler) }
 
