@@ -84,14 +84,8 @@ final class VideoController: VideoControl, ServiceComponent {
 
     func stop(_ done: @escaping () -> Void) {
         window?.isVisible = false
-        clock?.cancel()
-        controlsDeadline?.cancel()
-        controlsDeadline = nil
-        streamLook?.cancel()
-        resizeSettling?.cancel()
-        clock = nil
-        streamLook = nil
-        resizeSettling = nil
+        [clock, controlsDeadline, streamLook, resizeSettling].forEach { $0?.cancel() }
+        (clock, controlsDeadline, streamLook, resizeSettling) = (nil, nil, nil, nil)
         resizedMeanwhile = false
         done()
     }

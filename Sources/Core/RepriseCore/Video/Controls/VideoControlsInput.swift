@@ -121,8 +121,7 @@ public struct VideoControlsInput: Sendable {
         let control = wasHidden && context.layout.mode == .window && hit != .skipInterstitial ? nil : hit
         guard let control else {
             if context.layout.mode == .pictureInPicture { return [.beginWindowMove(rootX: rootX ?? x, rootY: rootY ?? y)] }
-            if let last = lastClick, now - last.at <= doubleClickSeconds,
-               abs(x - last.x) <= Self.doubleClickDistance, abs(y - last.y) <= Self.doubleClickDistance {
+            if isDoubleClick(after: lastClick, x: x, y: y, at: now) {
                 lastClick = nil
                 return [.toggleFullscreen]
             }
@@ -149,13 +148,19 @@ public struct VideoControlsInput: Sendable {
         if visibility.shown { visibility.interacted(at: now) }
         pressedOnCentre = true
         lastClick = nil
-        if let tap = pendingTap, now - tap.at <= doubleClickSeconds,
-           abs(x - tap.x) <= Self.doubleClickDistance, abs(y - tap.y) <= Self.doubleClickDistance {
+        if isDoubleClick(after: pendingTap, x: x, y: y, at: now) {
             pendingTap = nil
             return [.toggleFullscreen]
         }
         pendingTap = (x, y, now)
         return []
+    }
+
+    /// Whether a press at `x`, `y` at `now` is the second of a double click whose first was `first`.
+    private func isDoubleClick(after first: (x: Int, y: Int, at: Double)?, x: Int, y: Int, at now: Double) -> Bool {
+        guard let first else { return false }
+        return now - first.at <= doubleClickSeconds && abs(x - first.x) <= Self.doubleClickDistance
+            && abs(y - first.y) <= Self.doubleClickDistance
     }
 
     /// When ``tick(now:)`` has something to do next: a tap's interval ends, or its glyph goes (nil: nothing waits).
